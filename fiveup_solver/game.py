@@ -1,0 +1,393 @@
+"""The game object: whole games of several rounds, in the style of python-chess.
+
+Draws are explicit actions, exactly as in records: when the seat to move holds
+no playable tile, ``legal_moves`` is ``[Move.draw()]`` and pushing it takes the
+boneyard's next tile (the engine knows the boneyard order; an observation of a
+seat does not). When the boneyard is empty too, it is ``[Move.pass_()]``.
+Rounds are dealt from the game's seeded generator by :meth:`Game.next_round`
+(or from a given deal by :meth:`Game.start_round`).
+
+>>> g = Game(players=2, seed=7)
+>>> g.to_move in (0, 1), len(g.hand(g.to_move))
+(True, 5)
+>>> m = g.legal_moves[0]
+>>> events = g.push(m)
+>>> g.pop() == m
+True
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from fiveup_solver import _core
+from fiveup_solver.types import (
+    ALL_TILES, Event, IllegalMoveError, Move, OptionError, Port, Tile, raw_to_display,
+)
+
+__all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS"]
+
+DEFAULT_MAX_ROUNDS = 1000  # D6: simulations stop a game as unfinished after this many rounds
+
+_PLACE_MESSAGES = {
+    _core.PLACE_ROUND_OVER: "the round is over",
+    _core.PLACE_NEEDS_PORT: "the round is already opened: {tile} needs a port ('TILE@PORT')",
+    _core.PLACE_OPENING_HAS_NO_PORT: "nothing is on the board yet: the opening {tile} takes no port",
+    _core.PLACE_TARGET_NOT_ON_BOARD: "port {at}: {target} is not on the board",
+    _core.PLACE_BAD_PORT_NAME: "port {at}: not a port of {target}",
+    _core.PLACE_BRANCH_CLOSED: "port {at} is not open: a branch opens only after both line ports are filled",
+    _core.PLACE_PORT_TAKEN: "port {at} is already taken",
+    _core.PLACE_NO_MATCH: "{tile} does not match port {at} (value {value})",
+}
+
+
+@dataclass
+class RoundLog:
+    """One round: its deal, its actions in record form and the events they made."""
+
+    starter: int
+    hands: list            # list[list[Tile]] dealt hands
+    boneyard: list         # list[Tile] in draw order
+    core: object           # _core.CoreRound
+    actions: list = field(default_factory=list)      # record action dicts
+    events: list = field(default_factory=list)       # list[list[Event]], one list per action
+    scores_before: tuple = ()
+
+    def end(self) -> dict:
+        """The round's end as RECORD.md's replay lists it."""
+        status = self.core.status
+        if status == "won":
+            # the winning event says how the round ended: by a placement in mid-round,
+            # by the hand-emptying event, or by a block credit
+            status = {"placement": "won", "domino": "domino", "block": "blocked"}[self.events[-1][-1].kind]
+        if status == "domino":
+            return {"end": "domino", "seat": self.actions[-1]["seat"]}
+        if status == "blocked":
+            return {"end": "blocked", "winner": self.core.blocked_winner_side()}
+        if status == "won":
+            return {"end": "won", "seat": self.core.end_seat}
+        return {"end": "unfinished"}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may know: its own hand and draws, the board and the public history."""
+
+    seat: int
+    players: int
+    round: int
+    starter: int
+    to_move: int | None
+    hand: tuple            # the seat's own tiles now
+    hand_sizes: tuple      # every seat's hand size
+    boneyard_size: int
+    scores: tuple          # raw per side
+    history: tuple         # this round's actions; other seats' draws as {"seat": s, "draw": None}
+    open_ports: tuple      # Port objects
+    end_sum: int
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "players": self.players, "round": self.round,
+                "starter": self.starter, "to_move": self.to_move,
+                "hand": [str(t) for t in self.hand], "hand_sizes": list(self.hand_sizes),
+                "boneyard_size": self.boneyard_size, "scores": list(self.scores),
+                "history": [dict(a) for a in self.history],
+                "open_ports": [str(p) for p in self.open_ports], "end_sum": self.end_sum}
+
+
+def side_of(players: int, seat: int) -> int:
+    """Sides (RULES §1.3): partners 0+2 and 1+3 with 4 players, else one seat a side."""
+    return seat % 2 if players == 4 else seat
+
+
+class Game:
+    """A game of Exact 61 Five Up for 2-4 players.
+
+    ``Game(players, seed)`` deals round 0 and draws its starter from ``seed``
+    (D1); ``Game(players, seed, deal=False)`` starts empty for
+    :meth:`start_round` with a given deal (used by record replay).
+    """
+
+    def __init__(self, players: int = 2, seed: int = 0, *, seats=None,
+                 max_rounds: int = DEFAULT_MAX_ROUNDS, deal: bool = True):
+        if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
+            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise OptionError(f"seed must be an integer, not {seed!r}")
+        self.players = players
+        self.sides = 3 if players == 3 else 2
+        self.seed = seed
+        self.seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
+        self.max_rounds = max_rounds
+        self.rounds: list[RoundLog] = []
+        self._rng = random.Random(seed)
+        if deal:
+            self.next_round()
+
+    # ------------------------------------------------------------------ rounds
+    @property
+    def current(self) -> RoundLog:
+        if not self.rounds:
+            raise IllegalMoveError("no round has been dealt")
+        return self.rounds[-1]
+
+    @property
+    def scores(self) -> list:
+        """Raw score per side."""
+        if not self.rounds:
+            return [0] * self.sides
+        return self.current.core.scores
+
+    @property
+    def display_scores(self) -> list:
+        return [raw_to_display(s) for s in self.scores]
+
+    @property
+    def game_over(self) -> bool:
+        return bool(self.rounds) and self.current.core.status == "won"
+
+    @property
+    def round_over(self) -> bool:
+        return bool(self.rounds) and self.current.core.status != "playing"
+
+    @property
+    def unfinished(self) -> bool:
+        """D6: the round limit was reached without a winner."""
+        return self.round_over and not self.game_over and len(self.rounds) >= self.max_rounds
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached exactly 305, or None."""
+        if not self.game_over:
+            return None
+        return side_of(self.players, self.current.core.end_seat)
+
+    def next_starter(self) -> int | None:
+        """The starter the rules fix for the next round, or None when it is drawn (D1)."""
+        if not self.rounds:
+            return None
+        core = self.current.core
+        return core.end_seat if core.status == "domino" else None
+
+    def next_round(self) -> RoundLog:
+        """Deal the next round from the game's generator (shuffle, then the starter when drawn)."""
+        order = list(range(28))
+        self._rng.shuffle(order)
+        starter = self.next_starter()
+        if starter is None:
+            starter = self._rng.randrange(self.players)
+        tiles = [ALL_TILES[i] for i in order]
+        n = self.players
+        return self.start_round([tiles[5 * s: 5 * s + 5] for s in range(n)], tiles[5 * n:], starter)
+
+    def start_round(self, hands, boneyard, starter: int) -> RoundLog:
+        """Start a round from a given deal (lists of Tile) and starter."""
+        if self.rounds:
+            if not self.round_over:
+                raise IllegalMoveError("the current round has not ended")
+            if self.game_over:
+                raise IllegalMoveError("the game is over")
+        if len(self.rounds) >= self.max_rounds:
+            raise IllegalMoveError(f"the round limit ({self.max_rounds}) is reached")
+        fixed = self.next_starter()
+        if fixed is not None and starter != fixed:
+            raise IllegalMoveError(f"starter must be seat {fixed}, who emptied their hand last round")
+        if not (0 <= starter < self.players):
+            raise IllegalMoveError(f"starter {starter} is not a seat")
+        scores = tuple(self.scores)
+        core = _core.CoreRound(self.players, [[t.index for t in h] for h in hands],
+                               [t.index for t in boneyard], starter, list(scores))
+        log = RoundLog(starter, [list(h) for h in hands], list(boneyard), core, scores_before=scores)
+        self.rounds.append(log)
+        return log
+
+    # ------------------------------------------------------------------ state
+    @property
+    def to_move(self) -> int | None:
+        return None if self.round_over else self.current.core.to_move
+
+    def hand(self, seat: int) -> list:
+        return [ALL_TILES[i] for i in self.current.core.hand(seat)]
+
+    @property
+    def boneyard(self) -> list:
+        """Tiles still in the boneyard, in draw order (hidden from the seats)."""
+        return [ALL_TILES[i] for i in self.current.core.boneyard_left]
+
+    @property
+    def board(self) -> list:
+        return [ALL_TILES[i] for i in self.current.core.board_tiles]
+
+    def open_ports(self) -> list:
+        return [Port(ALL_TILES[g], ALL_TILES[g].port_names[k]) for g, k, _ in self.current.core.open_ports()]
+
+    def scoring_ends(self) -> list:
+        """(Tile, counted value) pairs of RULES §4.1."""
+        return [(ALL_TILES[g], v) for g, v in self.current.core.scoring_ends()]
+
+    @property
+    def end_sum(self) -> int:
+        return self.current.core.end_sum
+
+    @property
+    def legal_moves(self) -> list:
+        """Concrete legal moves of the seat to move (placements, or the forced draw or pass)."""
+        if not self.rounds:
+            return []
+        core = self.current.core
+        kind = core.turn_kind()
+        if kind == "place":
+            return [Move.play(ALL_TILES[t], None if g < 0 else Port(ALL_TILES[g], ALL_TILES[g].port_names[k]))
+                    for t, g, k in core.concrete_moves()]
+        if kind == "draw":
+            return [Move.draw()]
+        if kind == "pass":
+            return [Move.pass_()]
+        return []
+
+    @property
+    def events(self) -> list:
+        """All scoring events so far, in the order applied."""
+        return [e for r in self.rounds for per_action in r.events for e in per_action]
+
+    # ------------------------------------------------------------------ push / pop
+    def push(self, move: Move) -> list:
+        """Apply a move of the seat to move; returns the scoring events it caused."""
+        r = self.current
+        core = r.core
+        if self.game_over:
+            raise IllegalMoveError("the game is already won")
+        if core.status != "playing":
+            raise IllegalMoveError("the round has ended")
+        seat = core.to_move
+        kind = core.turn_kind()
+        before = list(core.scores)
+        if not isinstance(move, Move):
+            raise IllegalMoveError(f"not a move: {move!r}")
+        if move.kind == "play":
+            tile = move.tile
+            if kind != "place":
+                raise IllegalMoveError(f"seat {seat} holds no playable tile and must {kind}")
+            g, k = (-1, -1) if move.at is None else (move.at.tile.index, move.at.index)
+            code = core.check_placement(tile.index, g, k)
+            if code == _core.PLACE_NOT_IN_HAND:
+                raise IllegalMoveError(f"tile {tile} is not in seat {seat}'s hand")
+            if code != _core.PLACE_OK:
+                value = move.at.value if move.at is not None else None
+                raise IllegalMoveError(_PLACE_MESSAGES[code].format(
+                    tile=tile, at=move.at, target=move.at.tile if move.at else None, value=value))
+            core.place(tile.index, g, k)
+            action = {"seat": seat, "play": str(tile)}
+            if move.at is not None:
+                action["at"] = str(move.at)
+        elif move.kind == "draw":
+            if kind != "draw":
+                raise IllegalMoveError(f"seat {seat} cannot draw: it holds a playable tile" if kind == "place"
+                                       else f"seat {seat} cannot draw: the boneyard is empty")
+            nxt = ALL_TILES[core.boneyard_left[0]]
+            if move.tile is not None and move.tile != nxt:
+                raise IllegalMoveError(f"draw {move.tile} is not the boneyard's next tile ({nxt})")
+            core.draw()
+            action = {"seat": seat, "draw": str(nxt)}
+        elif move.kind == "pass":
+            if kind != "pass":
+                raise IllegalMoveError(f"seat {seat} cannot pass: it holds a playable tile" if kind == "place"
+                                       else f"seat {seat} cannot pass: the boneyard is not empty")
+            core.pass_turn()
+            action = {"seat": seat, "pass": True}
+        else:
+            raise IllegalMoveError(f"unknown move kind {move.kind!r}")
+        index = len(r.actions)
+        scores = before
+        events = []
+        for ev_kind, ev_seat, side, es, raw, accepted in core.last_events():
+            if accepted:
+                scores[side] += raw
+            events.append(Event(len(self.rounds) - 1, None if ev_kind == "block" else index,
+                                ev_kind, ev_seat, side, es, raw, accepted, tuple(scores)))
+        r.actions.append(action)
+        r.events.append(events)
+        return events
+
+    def pop(self) -> Move:
+        """Undo the last action (or, at the start of a round, the round's deal); returns it."""
+        r = self.current
+        if not r.actions:
+            if len(self.rounds) == 1:
+                raise IllegalMoveError("nothing to undo")
+            self.rounds.pop()
+            return self.pop()
+        action = r.actions.pop()
+        r.events.pop()
+        r.core.undo()
+        return action_to_move(action)
+
+    def copy(self) -> "Game":
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.seats = list(self.seats)
+        g._rng = random.Random()
+        g._rng.setstate(self._rng.getstate())
+        g.rounds = [RoundLog(r.starter, [list(h) for h in r.hands], list(r.boneyard), r.core.copy(),
+                             [dict(a) for a in r.actions], [list(e) for e in r.events], r.scores_before)
+                    for r in self.rounds]
+        return g
+
+    # ------------------------------------------------------------------ views
+    def observation(self, seat: int) -> Observation:
+        """What `seat` knows now: nothing of other hands or the boneyard order."""
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise OptionError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+        r = self.current
+        core = r.core
+        return Observation(
+            seat=seat, players=self.players, round=len(self.rounds) - 1, starter=r.starter,
+            to_move=self.to_move, hand=tuple(self.hand(seat)),
+            hand_sizes=tuple(len(core.hand(s)) for s in range(self.players)),
+            boneyard_size=core.boneyard_size, scores=tuple(core.scores),
+            history=tuple(hide_draw(a, seat) for a in r.actions),
+            open_ports=tuple(self.open_ports()), end_sum=core.end_sum)
+
+    def round_ends(self) -> list:
+        return [r.end() for r in self.rounds]
+
+    def result(self) -> dict:
+        """The replay object of RECORD.md: winner, scores, rounds, events."""
+        return {"winner": self.winner, "scores": list(self.scores), "rounds": self.round_ends(),
+                "events": [e.to_dict() for e in self.events]}
+
+    def to_record(self, view: int | None = None) -> dict:
+        """The game as a fiveup-record/1 object; with ``view`` a seat's view of it."""
+        rounds = []
+        for r in self.rounds:
+            entry = {"starter": r.starter,
+                     "hands": [[str(t) for t in h] for h in r.hands],
+                     "boneyard": [str(t) for t in r.boneyard],
+                     "actions": [dict(a) for a in r.actions]}
+            if view is not None:
+                entry["hands"] = [h if s == view else None for s, h in enumerate(entry["hands"])]
+                entry["boneyard"] = None
+                entry["actions"] = [hide_draw(a, view) for a in r.actions]
+                if r.core.status != "playing":
+                    entry["revealed"] = [[str(ALL_TILES[t]) for t in r.core.hand(s)] for s in range(self.players)]
+            rounds.append(entry)
+        record = {"format": "fiveup-record/1", "players": self.players, "seats": list(self.seats),
+                  "rounds": rounds}
+        if view is not None:
+            record["view"] = view
+        return record
+
+
+def hide_draw(action: dict, seat: int) -> dict:
+    if "draw" in action and action["seat"] != seat:
+        return {"seat": action["seat"], "draw": None}
+    return dict(action)
+
+
+def action_to_move(action: dict) -> Move:
+    if "play" in action:
+        at = action.get("at")
+        return Move.play(Tile.parse(action["play"]), None if at is None else Port.parse(at))
+    if "draw" in action:
+        return Move.draw(None if action["draw"] is None else Tile.parse(action["draw"]))
+    return Move.pass_()

@@ -1,0 +1,246 @@
+"""Small value types: tiles, ports, moves, events, and the typed errors.
+
+>>> t = Tile.parse("4-1")
+>>> t, t.pips, t.is_double
+(Tile('1-4'), 5, False)
+>>> Port.parse("4-4:lineB")
+Port('4-4:lineB')
+>>> str(Move.parse("3-4@4-4:lineB")), str(Move.parse("6-6")), str(Move.parse("pass"))
+('3-4@4-4:lineB', '6-6', 'pass')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = [
+    "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "OptionError",
+    "Tile", "Port", "Move", "Event", "ALL_TILES",
+    "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
+    "raw_to_display", "TARGET_RAW",
+]
+
+TARGET_RAW = 305
+SINGLE_PORTS = ("low", "high")
+DOUBLE_PORTS = ("lineA", "lineB", "branchA", "branchB")
+
+
+class FiveUpError(ValueError):
+    """Base of every error fiveup_solver raises on bad input; the message is one line."""
+
+
+class ParseError(FiveUpError):
+    """A tile, port or move string that does not parse."""
+
+
+class IllegalMoveError(FiveUpError):
+    """A move the rules do not allow in the current position."""
+
+
+class RecordError(FiveUpError):
+    """A game record that does not follow fiveup-record/1 or breaks the rules."""
+
+
+class OptionError(FiveUpError):
+    """A bad option value (player count, seed, bot name, budget, ...)."""
+
+
+def _short(text, limit: int = 40) -> str:
+    s = repr(text)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+@dataclass(frozen=True, order=True)
+class Tile:
+    """A domino tile a-b with 0 <= lo <= hi <= 6; ``index`` is its number 0..27."""
+
+    lo: int
+    hi: int
+
+    def __post_init__(self):
+        if not (isinstance(self.lo, int) and isinstance(self.hi, int) and 0 <= self.lo <= self.hi <= 6):
+            raise ParseError(f"bad tile {self.lo}-{self.hi}")
+
+    @classmethod
+    def parse(cls, text) -> "Tile":
+        """Parse ``"a-b"`` (``"b-a"`` is normalised)."""
+        if not isinstance(text, str):
+            raise ParseError(f"bad tile {_short(text)}: expected a string like '3-4'")
+        parts = text.split("-")
+        if len(parts) != 2 or not all(len(p) == 1 and p in "0123456" for p in parts):
+            raise ParseError(f"bad tile {_short(text)}: expected 'a-b' with pips 0-6")
+        a, b = int(parts[0]), int(parts[1])
+        return ALL_TILES[_INDEX[min(a, b)][max(a, b)]]
+
+    @classmethod
+    def from_index(cls, index: int) -> "Tile":
+        return ALL_TILES[index]
+
+    @property
+    def index(self) -> int:
+        return _INDEX[self.lo][self.hi]
+
+    @property
+    def pips(self) -> int:
+        return self.lo + self.hi
+
+    @property
+    def is_double(self) -> bool:
+        return self.lo == self.hi
+
+    @property
+    def port_names(self) -> tuple:
+        return DOUBLE_PORTS if self.is_double else SINGLE_PORTS
+
+    def __str__(self) -> str:
+        return f"{self.lo}-{self.hi}"
+
+    def __repr__(self) -> str:
+        return f"Tile('{self}')"
+
+
+_INDEX = [[0] * 7 for _ in range(7)]
+_tiles = []
+for _a in range(7):
+    for _b in range(_a, 7):
+        _INDEX[_a][_b] = _INDEX[_b][_a] = len(_tiles)
+        _tiles.append(object.__new__(Tile))
+        object.__setattr__(_tiles[-1], "lo", _a)
+        object.__setattr__(_tiles[-1], "hi", _b)
+ALL_TILES: tuple = tuple(_tiles)
+del _tiles
+
+
+@dataclass(frozen=True, order=True)
+class Port:
+    """A place on the board: a tile and one of its ports (``"1-4:low"``)."""
+
+    tile: Tile
+    name: str
+
+    def __post_init__(self):
+        if self.name not in self.tile.port_names:
+            raise ParseError(f"bad port name {_short(self.name)} for tile {self.tile}")
+
+    @classmethod
+    def parse(cls, text) -> "Port":
+        if not isinstance(text, str) or text.count(":") != 1:
+            raise ParseError(f"bad port {_short(text)}: expected 'TILE:PORT' like '1-4:low'")
+        tile_text, name = text.split(":")
+        tile = Tile.parse(tile_text)
+        if name not in tile.port_names:
+            raise ParseError(f"bad port {_short(text)}: {tile} has ports {', '.join(tile.port_names)}")
+        return cls(tile, name)
+
+    @property
+    def index(self) -> int:
+        return self.tile.port_names.index(self.name)
+
+    @property
+    def value(self) -> int:
+        """The pip value a tile must show to attach here."""
+        return self.tile.hi if self.name == "high" else self.tile.lo
+
+    def __str__(self) -> str:
+        return f"{self.tile}:{self.name}"
+
+    def __repr__(self) -> str:
+        return f"Port('{self}')"
+
+
+@dataclass(frozen=True)
+class Move:
+    """An action of the seat to move: ``play`` (opening when ``at`` is None), ``draw`` or ``pass``.
+
+    A draw's tile is decided by the boneyard, so a draw move usually has ``tile=None``.
+    """
+
+    kind: str
+    tile: Tile | None = None
+    at: Port | None = None
+
+    @classmethod
+    def play(cls, tile: Tile, at: Port | None = None) -> "Move":
+        return cls("play", tile, at)
+
+    @classmethod
+    def draw(cls, tile: Tile | None = None) -> "Move":
+        return cls("draw", tile)
+
+    @classmethod
+    def pass_(cls) -> "Move":
+        return cls("pass")
+
+    @classmethod
+    def parse(cls, text) -> "Move":
+        """``"1-4"`` (opening), ``"3-4@4-4:lineB"``, ``"draw"`` or ``"pass"``."""
+        if not isinstance(text, str):
+            raise ParseError(f"bad move {_short(text)}")
+        if text == "pass":
+            return cls.pass_()
+        if text == "draw":
+            return cls.draw()
+        if "@" in text:
+            tile_text, _, port_text = text.partition("@")
+            return cls.play(Tile.parse(tile_text), Port.parse(port_text))
+        return cls.play(Tile.parse(text))
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return str(self.tile) if self.at is None else f"{self.tile}@{self.at}"
+        return self.kind
+
+    def __repr__(self) -> str:
+        return f"Move('{self}')"
+
+
+@dataclass(frozen=True)
+class Event:
+    """A scoring event as RECORD.md lists it."""
+
+    round: int
+    action: int | None
+    kind: str
+    seat: int
+    side: int
+    end_sum: int | None
+    raw: int
+    accepted: bool
+    scores: tuple = field(default=())
+
+    def to_dict(self) -> dict:
+        return {"round": self.round, "action": self.action, "kind": self.kind, "seat": self.seat,
+                "side": self.side, "end_sum": self.end_sum, "raw": self.raw,
+                "accepted": self.accepted, "scores": list(self.scores)}
+
+
+def parse_tile(text) -> Tile:
+    return Tile.parse(text)
+
+
+def format_tile(tile: Tile) -> str:
+    return str(tile)
+
+
+def parse_port(text) -> Port:
+    return Port.parse(text)
+
+
+def format_port(port: Port) -> str:
+    return str(port)
+
+
+def parse_move(text) -> Move:
+    return Move.parse(text)
+
+
+def format_move(move: Move) -> str:
+    return str(move)
+
+
+def raw_to_display(raw: int) -> int:
+    """5 raw points = 1 display point (RULES §4.3).
+
+    >>> raw_to_display(305), raw_to_display(-20)
+    (61, -4)
+    """
+    return raw // 5 if raw >= 0 else -((-raw) // 5)

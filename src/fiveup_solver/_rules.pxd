@@ -1,0 +1,410 @@
+# cython: language_level=3
+"""The rules of Exact 61 Five Up on a compact position: the one place they live.
+
+Everything here is C-level: plain structs and ``noexcept nogil`` inline
+functions on struct pointers, so that the game owner (``_core.pyx``) and the
+solver compile them into their own hot loops without any call through Python.
+
+Compact position (RULES §3-§4): what matters for the future of a round is, per
+pip value, how many regular (non-double) ends are open and in which state the
+double of that value is; hands and the boneyard are 28-bit tile masks.
+"""
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, uint32_t, uint64_t, int32_t
+
+cdef extern from "fiveup_tables.h":
+    const uint8_t TILE_LO[28]
+    const uint8_t TILE_HI[28]
+    const uint8_t TILE_PIPS[28]
+    const uint32_t PIP_MASK[7]
+    const uint8_t TILE_INDEX[7][7]
+    const uint32_t DOUBLES_MASK
+
+cdef extern from *:
+    """
+    static inline int fiveup_popcount(uint32_t x) { return __builtin_popcount(x); }
+    static inline int fiveup_ctz(uint32_t x) { return __builtin_ctz(x); }
+    """
+    int fiveup_popcount(uint32_t x) noexcept nogil
+    int fiveup_ctz(uint32_t x) noexcept nogil
+
+# ---------------------------------------------------------------- constants
+cdef enum:
+    N_TILES = 28
+    TARGET = 305                # exact raw target (61 display points)
+    NO_SEAT = 255
+
+# State of the double of one pip value (RULES §3.2-§3.4).
+cdef enum:
+    DS_NONE = 0      # not on the board
+    DS_LINE2 = 1     # the opening double: lineA and lineB both open
+    DS_LINE1 = 2     # one line port open (counts 2 x value)
+    DS_BRANCH2 = 3   # both line ports filled: two free branches
+    DS_BRANCH1 = 4   # one branch opened, one free
+    DS_BRANCH0 = 5   # both branches opened
+
+# Canonical move kinds: move = tile | kind << 5 (one byte).  _LO attaches the
+# tile's low half (the new open end is its high half); _HI the other way round.
+cdef enum:
+    MK_OPEN = 0        # opening tile of the round
+    MK_END_LO = 1      # on a regular end of value lo (a double always uses this kind)
+    MK_END_HI = 2      # on a regular end of value hi
+    MK_LINE_LO = 3     # on a free line port of double lo-lo
+    MK_LINE_HI = 4     # on a free line port of double hi-hi
+    MK_BRANCH_LO = 5   # on a free branch of double lo-lo
+    MK_BRANCH_HI = 6   # on a free branch of double hi-hi
+    MOVE_PASS = 0xE0   # kind 7: pass (the only move when nothing can be placed)
+
+# Round status.
+cdef enum:
+    ST_PLAYING = 0
+    ST_DOMINO = 1    # a hand was emptied
+    ST_BLOCKED = 2   # boneyard empty and nobody can place (D2)
+    ST_WON = 3       # an accepted event reached exactly 305: the game is over
+
+# Scoring event kinds (RECORD.md).
+cdef enum:
+    EV_PLACEMENT = 0
+    EV_DOMINO = 1
+    EV_BLOCK = 2
+
+cdef enum:
+    MAX_EVENTS = 8       # one action yields at most 1 placement + 4 block events
+    MAX_MOVES = 64       # canonical moves of one seat never exceed 5 kinds x 12 tiles
+
+# ---------------------------------------------------------------- structs
+ctypedef struct Position:
+    uint32_t hand[4]          # tile mask held by each seat
+    uint32_t board            # tile mask on the board
+    uint8_t open_ends[7]      # open regular (non-double) ends per pip value
+    uint8_t double_state[7]   # DS_* of the double of each pip value
+    uint8_t boneyard[28]      # undealt tiles in draw order; [bone_next, bone_len) still there
+    uint8_t bone_next         # index of the next tile to draw
+    uint8_t bone_len          # number of tiles in this round's boneyard
+    int16_t score[4]          # raw score per side (may be negative, D4)
+    uint8_t players           # 2, 3 or 4
+    uint8_t sides             # number of sides: 2 for 2 or 4 players, 3 for 3
+    uint8_t to_move           # seat to act
+    uint8_t starter           # seat that opened (or opens) this round
+    uint8_t status            # ST_*
+    uint8_t end_seat          # seat that emptied its hand or reached 305, else NO_SEAT
+
+ctypedef struct Event:
+    uint8_t kind              # EV_*
+    uint8_t seat              # seat credited
+    uint8_t side              # side credited
+    uint8_t accepted          # 0 when rejected by the exact target
+    int16_t end_sum           # placement end sum; -1 for block events
+    int16_t raw               # net raw credit as computed
+
+ctypedef struct EventLog:
+    Event ev[MAX_EVENTS]      # events of one action, in the order applied
+    int n                     # number of events written
+
+# ---------------------------------------------------------------- small helpers
+cdef inline int side_of(const Position* p, int seat) noexcept nogil:
+    return seat & 1 if p.players == 4 else seat
+
+cdef inline int round_to_5(int x) noexcept nogil:
+    # RULES §6.4: remainder 1-2 down, 3-4 up (x >= 0 here: pip sums)
+    return ((x + 2) // 5) * 5
+
+cdef inline int mask_pips(uint32_t m) noexcept nogil:
+    cdef int s = 0
+    while m:
+        s += TILE_PIPS[fiveup_ctz(m)]
+        m &= m - 1
+    return s
+
+cdef inline int double_ports(int ds) noexcept nogil:
+    # open ports a double contributes to its value: line ports or free branches
+    if ds == DS_LINE2 or ds == DS_BRANCH2:
+        return 2
+    if ds == DS_LINE1 or ds == DS_BRANCH1:
+        return 1
+    return 0
+
+cdef inline int open_ports(const Position* p, int v) noexcept nogil:
+    return p.open_ends[v] + double_ports(p.double_state[v])
+
+cdef inline int end_sum(const Position* p) noexcept nogil:
+    # RULES §4.1: regular ends count their value; a double with a free line
+    # port counts 2 x value once; filled doubles and branches count 0.
+    cdef int v, s = 0
+    for v in range(1, 7):
+        s += v * p.open_ends[v]
+        if p.double_state[v] == DS_LINE1 or p.double_state[v] == DS_LINE2:
+            s += 2 * v
+    return s
+
+cdef inline uint32_t playable_mask(const Position* p) noexcept nogil:
+    # tiles that fit some open port; every tile when the board is empty
+    cdef uint32_t m = 0
+    cdef int v
+    if p.board == 0:
+        return 0x0FFFFFFF
+    for v in range(7):
+        if open_ports(p, v):
+            m |= PIP_MASK[v]
+    return m
+
+cdef inline bint nobody_can_place(const Position* p) noexcept nogil:
+    cdef uint32_t m = playable_mask(p)
+    cdef int s
+    for s in range(p.players):
+        if p.hand[s] & m:
+            return False
+    return True
+
+cdef inline int move_tile(uint8_t move) noexcept nogil:
+    return move & 31
+
+cdef inline int move_kind(uint8_t move) noexcept nogil:
+    return move >> 5
+
+cdef inline int move_multiplicity(const Position* p, uint8_t move) noexcept nogil:
+    # number of concrete (tile, port) placements one canonical move stands for
+    cdef int t = move & 31, k = move >> 5
+    if k == MK_END_LO:
+        return p.open_ends[TILE_LO[t]]
+    if k == MK_END_HI:
+        return p.open_ends[TILE_HI[t]]
+    if k == MK_LINE_LO or k == MK_BRANCH_LO:
+        return double_ports(p.double_state[TILE_LO[t]])
+    if k == MK_LINE_HI or k == MK_BRANCH_HI:
+        return double_ports(p.double_state[TILE_HI[t]])
+    return 1
+
+# ---------------------------------------------------------------- move generation
+cdef inline int tile_moves(const Position* p, int t, uint8_t* out) noexcept nogil:
+    """Canonical placements of tile t (assumed in hand) on a non-empty board."""
+    cdef int n = 0, lo = TILE_LO[t], hi = TILE_HI[t], ds
+    if lo == hi:
+        if p.open_ends[lo]:
+            out[n] = t | (MK_END_LO << 5); n += 1
+        return n
+    if p.open_ends[lo]:
+        out[n] = t | (MK_END_LO << 5); n += 1
+    ds = p.double_state[lo]
+    if ds == DS_LINE1 or ds == DS_LINE2:
+        out[n] = t | (MK_LINE_LO << 5); n += 1
+    elif ds == DS_BRANCH2 or ds == DS_BRANCH1:
+        out[n] = t | (MK_BRANCH_LO << 5); n += 1
+    if p.open_ends[hi]:
+        out[n] = t | (MK_END_HI << 5); n += 1
+    ds = p.double_state[hi]
+    if ds == DS_LINE1 or ds == DS_LINE2:
+        out[n] = t | (MK_LINE_HI << 5); n += 1
+    elif ds == DS_BRANCH2 or ds == DS_BRANCH1:
+        out[n] = t | (MK_BRANCH_HI << 5); n += 1
+    return n
+
+cdef inline int gen_moves(const Position* p, uint8_t* out) noexcept nogil:
+    """Canonical placements of the seat to move (0 when it cannot place)."""
+    cdef uint32_t h = p.hand[p.to_move]
+    cdef int n = 0, t
+    if p.board == 0:
+        while h:
+            out[n] = fiveup_ctz(h) | (MK_OPEN << 5); n += 1
+            h &= h - 1
+        return n
+    h &= playable_mask(p)
+    while h:
+        t = fiveup_ctz(h)
+        n += tile_moves(p, t, out + n)
+        h &= h - 1
+    return n
+
+# ---------------------------------------------------------------- scoring events
+cdef inline void log_event(EventLog* log, int kind, int seat, int side, int end_sum_, int raw, int accepted) noexcept nogil:
+    if log != NULL and log.n < MAX_EVENTS:
+        log.ev[log.n].kind = kind
+        log.ev[log.n].seat = seat
+        log.ev[log.n].side = side
+        log.ev[log.n].end_sum = end_sum_
+        log.ev[log.n].raw = raw
+        log.ev[log.n].accepted = accepted
+        log.n += 1
+
+cdef inline bint apply_event(Position* p, int kind, int seat, int end_sum_, int raw, EventLog* log) noexcept nogil:
+    """RULES §6.1: accept unless above 305; an exact 305 wins at once. Returns accepted."""
+    cdef int side = side_of(p, seat)
+    cdef int new = p.score[side] + raw
+    cdef bint ok = new <= TARGET
+    if ok:
+        p.score[side] = new
+        if new == TARGET:
+            p.status = ST_WON
+            p.end_seat = seat
+    log_event(log, kind, seat, side, end_sum_, raw, ok)
+    return ok
+
+cdef inline int domino_credit(const Position* p, int seat, int s) noexcept nogil:
+    """RULES §6.3: P + O - D for the seat that emptied its hand (end sum s)."""
+    cdef int credit = s if (s > 0 and s % 5 == 0) else 0
+    cdef int other, opp = 0, side = side_of(p, seat)
+    for other in range(p.players):
+        if other != seat and side_of(p, other) != side:
+            opp += mask_pips(p.hand[other])
+    credit += round_to_5(opp)
+    if p.players == 4:
+        credit -= round_to_5(mask_pips(p.hand[(seat + 2) & 3]))
+    return credit
+
+cdef inline void score_blocked(Position* p, EventLog* log) noexcept nogil:
+    """RULES §6.5: lightest hand first, ties clockwise from the starter; each
+    non-zero credit its own event; the first exact 305 ends it."""
+    cdef int sums[4]
+    cdef int order[4]
+    cdef int i, j, k, s, o, credit, key_i, key_j
+    cdef int n = p.players
+    for i in range(n):
+        s = (p.starter + i) % n          # clockwise from the starter
+        sums[s] = mask_pips(p.hand[s])
+        order[i] = s
+    # stable insertion sort by hand sum keeps the clockwise order among ties
+    for i in range(1, n):
+        k = order[i]
+        j = i - 1
+        while j >= 0 and sums[order[j]] > sums[k]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = k
+    p.status = ST_BLOCKED
+    for i in range(n):
+        s = order[i]
+        credit = 0
+        for o in range(n):
+            if side_of(p, o) != side_of(p, s) and sums[o] > sums[s]:
+                credit += sums[o] - sums[s]
+        credit = round_to_5(credit)
+        if credit != 0:
+            apply_event(p, EV_BLOCK, s, -1, credit, log)
+            if p.status == ST_WON:
+                return
+
+cdef inline int blocked_winner_side(const Position* p) noexcept nogil:
+    """RULES §6.6: side with the smallest single hand sum; -1 for a tie."""
+    cdef int s, h, best = 1 << 30, side = -1
+    for s in range(p.players):
+        h = mask_pips(p.hand[s])
+        if h < best:
+            best = h
+            side = side_of(p, s)
+        elif h == best and side_of(p, s) != side:
+            side = -1
+    return side
+
+cdef inline void check_blocked(Position* p, EventLog* log) noexcept nogil:
+    if p.status == ST_PLAYING and p.bone_next >= p.bone_len and p.board != 0 and nobody_can_place(p):
+        score_blocked(p, log)
+
+# ---------------------------------------------------------------- actions
+cdef inline void place(Position* p, uint8_t move, EventLog* log) noexcept nogil:
+    """Apply one legal canonical placement of the seat to move, with its scoring."""
+    cdef int t = move & 31, k = move >> 5
+    cdef int lo = TILE_LO[t], hi = TILE_HI[t], x, y, s, credit
+    cdef int seat = p.to_move
+    p.hand[seat] &= ~(<uint32_t>1 << t)
+    p.board |= <uint32_t>1 << t
+    if k == MK_OPEN:
+        if lo == hi:
+            p.double_state[lo] = DS_LINE2
+        else:
+            p.open_ends[lo] += 1
+            p.open_ends[hi] += 1
+    elif lo == hi:
+        # a double attaches by its lineA; its lineB is the new open line port
+        p.open_ends[lo] -= 1
+        p.double_state[lo] = DS_LINE1
+    else:
+        if k == MK_END_LO or k == MK_LINE_LO or k == MK_BRANCH_LO:
+            x = lo; y = hi
+        else:
+            x = hi; y = lo
+        if k == MK_END_LO or k == MK_END_HI:
+            p.open_ends[x] -= 1
+        else:
+            # line: LINE2 -> LINE1 -> BRANCH2; branch: BRANCH2 -> BRANCH1 -> BRANCH0
+            p.double_state[x] += 1
+        p.open_ends[y] += 1
+    s = end_sum(p)
+    if p.hand[seat] == 0:
+        apply_event(p, EV_DOMINO, seat, s, domino_credit(p, seat, s), log)
+        if p.status == ST_PLAYING:
+            p.status = ST_DOMINO
+            p.end_seat = seat
+        return
+    if s > 0 and s % 5 == 0:
+        apply_event(p, EV_PLACEMENT, seat, s, s, log)
+        if p.status != ST_PLAYING:
+            return
+    p.to_move = (seat + 1) % p.players
+    check_blocked(p, log)
+
+cdef inline bint can_place(const Position* p) noexcept nogil:
+    return (p.hand[p.to_move] & playable_mask(p)) != 0
+
+cdef inline bint boneyard_empty(const Position* p) noexcept nogil:
+    return p.bone_next >= p.bone_len
+
+cdef inline int draw_one(Position* p, EventLog* log) noexcept nogil:
+    """The seat to move (unable to place) draws the boneyard's next tile."""
+    cdef int t = p.boneyard[p.bone_next]
+    p.bone_next += 1
+    p.hand[p.to_move] |= <uint32_t>1 << t
+    check_blocked(p, log)
+    return t
+
+cdef inline void pass_turn(Position* p) noexcept nogil:
+    p.to_move = (p.to_move + 1) % p.players
+
+cdef inline void forced_draws(Position* p, EventLog* log) noexcept nogil:
+    """Draw until the seat to move can place or the boneyard is empty (RULES §5.2)."""
+    while p.status == ST_PLAYING and not can_place(p) and not boneyard_empty(p):
+        draw_one(p, log)
+
+# ---------------------------------------------------------------- random numbers
+ctypedef struct Rng:
+    uint64_t state            # splitmix64 state; every stream starts from an explicit seed
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    cdef uint64_t z
+    r.state += <uint64_t>0x9E3779B97F4A7C15
+    z = r.state
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    # multiply-shift range reduction: bias below 2^-32, fine for playouts
+    return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
+
+cdef inline void deal_random(Position* p, int players, Rng* r) noexcept nogil:
+    """A uniformly shuffled deal: 5 tiles a seat, the rest the boneyard; random starter."""
+    cdef uint8_t tiles[28]
+    cdef int i, j, tmp, s
+    for i in range(28):
+        tiles[i] = i
+    for i in range(27, 0, -1):
+        j = rng_below(r, i + 1)
+        tmp = tiles[i]; tiles[i] = tiles[j]; tiles[j] = tmp
+    for s in range(4):
+        p.hand[s] = 0
+        p.score[s] = 0
+    for s in range(players):
+        for i in range(5):
+            p.hand[s] |= <uint32_t>1 << tiles[5 * s + i]
+    p.bone_len = 28 - 5 * players
+    for i in range(p.bone_len):
+        p.boneyard[i] = tiles[5 * players + i]
+    p.bone_next = 0
+    p.board = 0
+    for i in range(7):
+        p.open_ends[i] = 0
+        p.double_state[i] = DS_NONE
+    p.players = players
+    p.sides = 3 if players == 3 else 2
+    p.starter = rng_below(r, players)
+    p.to_move = p.starter
+    p.status = ST_PLAYING
+    p.end_seat = NO_SEAT
