@@ -6,8 +6,24 @@ bugs in the extension.
 """
 import os
 
+from pathlib import Path
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+
+class build_py_with_reference(build_py):
+    """Ship tests/reference.py (the independent pure-Python rules used by
+    ``fiveup bench``) as fiveup_solver/_reference.py in regular installs."""
+
+    def run(self):
+        super().run()
+        src = Path(__file__).parent / "tests" / "reference.py"
+        if src.exists():
+            dst = Path(self.build_lib) / "fiveup_solver" / "_reference.py"
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            self.copy_file(str(src), str(dst))
 
 DEBUG = os.environ.get("FIVEUP_DEBUG", "") not in ("", "0")
 
@@ -33,6 +49,7 @@ extensions = [
 ]
 
 setup(
+    cmdclass={"build_py": build_py_with_reference},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,

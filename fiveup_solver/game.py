@@ -85,6 +85,8 @@ class Observation:
     history: tuple         # this round's actions; other seats' draws as {"seat": s, "draw": None}
     open_ports: tuple      # Port objects
     end_sum: int
+    legal_moves: tuple = ()     # the seat's legal moves when it is to move, else ()
+    end_sums_after: tuple = ()  # end sum after each legal move (board only: public)
 
     def to_dict(self) -> dict:
         return {"seat": self.seat, "players": self.players, "round": self.round,
@@ -340,13 +342,23 @@ class Game:
             raise OptionError(f"seat must be 0..{self.players - 1}, not {seat!r}")
         r = self.current
         core = r.core
+        moves = tuple(self.legal_moves) if self.to_move == seat else ()
+        sums = []
+        for m in moves:
+            if m.kind == "play":
+                trial = core.copy()
+                trial.place(m.tile.index, *((-1, -1) if m.at is None else (m.at.tile.index, m.at.index)))
+                sums.append(trial.end_sum)
+            else:
+                sums.append(core.end_sum)
         return Observation(
             seat=seat, players=self.players, round=len(self.rounds) - 1, starter=r.starter,
             to_move=self.to_move, hand=tuple(self.hand(seat)),
             hand_sizes=tuple(len(core.hand(s)) for s in range(self.players)),
             boneyard_size=core.boneyard_size, scores=tuple(core.scores),
             history=tuple(hide_draw(a, seat) for a in r.actions),
-            open_ports=tuple(self.open_ports()), end_sum=core.end_sum)
+            open_ports=tuple(self.open_ports()), end_sum=core.end_sum,
+            legal_moves=moves, end_sums_after=tuple(sums))
 
     def round_ends(self) -> list:
         return [r.end() for r in self.rounds]

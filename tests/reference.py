@@ -38,6 +38,8 @@ ReferenceError_ = ReferenceRuleError  # alias (the brief uses both names)
 
 def norm_tile(t) -> str:
     """'b-a' or 'a-b' -> canonical 'a-b' with a <= b."""
+    if t in VALUES:
+        return t
     try:
         a, b = (int(x) for x in str(t).split("-"))
     except ValueError:
@@ -127,6 +129,9 @@ class Board:
 
     def scoring_ends(self) -> list[tuple[str, int]]:
         """RULES §4.1: [(tile, counted value)], sorted."""
+        return sorted(self._scoring_ends())
+
+    def _scoring_ends(self) -> list[tuple[str, int]]:
         out = []
         for tile, ports in self.tiles.items():
             a, b = VALUES[tile]
@@ -137,12 +142,11 @@ class Board:
                     out.append((tile, b))
             elif not (ports["lineA"] and ports["lineB"]):
                 out.append((tile, 2 * a))  # counted once, however many line ports are open
-        out.sort()
         return out
 
     @property
     def end_sum(self) -> int:
-        return sum(v for _, v in self.scoring_ends())
+        return sum(v for _, v in self._scoring_ends())
 
     def open_values(self) -> set[int]:
         return {v for _, v in self.open}

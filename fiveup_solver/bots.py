@@ -1,0 +1,68 @@
+"""Built-in bots. A bot decides for one seat from that seat's Observation only.
+
+``random``: uniform among the legal concrete moves.
+``greedy``: the largest immediate accepted credit: the placement credit the
+board shows (end sum when positive and a multiple of 5), counted 0 when it
+would take the side above 305; ties broken by the bot's seeded generator.
+(A hand-emptying placement's opponent bonus depends on hidden hands; every
+move of a one-tile hand shares it, so greedy ranks those by the placement
+credit alone.)
+
+>>> import random
+>>> from fiveup_solver.game import Game
+>>> g = Game(players=2, seed=1)
+>>> move = choose("greedy", g.observation(g.to_move), random.Random(0))
+>>> move in g.legal_moves
+True
+"""
+from __future__ import annotations
+
+import random as _random
+
+from fiveup_solver.types import TARGET_RAW, OptionError
+
+__all__ = ["BOTS", "choose", "parse_bot_list"]
+
+
+def _random_bot(obs, rng: _random.Random):
+    return rng.choice(obs.legal_moves)
+
+
+def placement_credit(end_sum: int) -> int:
+    return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
+
+
+def _greedy_bot(obs, rng: _random.Random):
+    side = obs.seat % 2 if obs.players == 4 else obs.seat
+    score = obs.scores[side]
+    best, best_moves = -1, []
+    for move, s in zip(obs.legal_moves, obs.end_sums_after):
+        credit = placement_credit(s) if move.kind == "play" else 0
+        if score + credit > TARGET_RAW:
+            credit = 0
+        if credit > best:
+            best, best_moves = credit, [move]
+        elif credit == best:
+            best_moves.append(move)
+    return rng.choice(best_moves)
+
+
+BOTS = {"random": _random_bot, "greedy": _greedy_bot}
+
+
+def choose(bot: str, obs, rng: _random.Random):
+    """The move `bot` picks from observation `obs` (the seat must be to move)."""
+    if not obs.legal_moves:
+        raise OptionError(f"seat {obs.seat} is not to move")
+    return BOTS[bot](obs, rng)
+
+
+def parse_bot_list(text: str, players: int) -> list:
+    """'greedy,random' -> one bot name per seat, the list repeated if shorter."""
+    names = [b.strip() for b in str(text).split(",")]
+    for b in names:
+        if b not in BOTS:
+            raise OptionError(f"unknown bot {b!r} (known: {', '.join(sorted(BOTS))})")
+    if len(names) > players:
+        raise OptionError(f"{len(names)} bots named for {players} seats")
+    return [names[i % len(names)] for i in range(players)]

@@ -1,0 +1,203 @@
+"""The ``fiveup`` command line.
+
+Bad input of any kind ends with exit status 2 and one stderr line
+``error: ...``; never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from fiveup_solver.types import FiveUpError, OptionError, raw_to_display
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2 (argparse would print the usage too)
+        raise OptionError(message)
+
+
+def _fmt_scores(scores) -> str:
+    return " / ".join(f"{s} raw ({raw_to_display(s)})" for s in scores)
+
+
+def _describe_board(game) -> str:
+    ports = ", ".join(f"{p}={p.value}" for p in game.open_ports())
+    ends = " + ".join(f"{t}:{v}" for t, v in game.scoring_ends()) or "0"
+    return f"open ends [{ports}]; scoring ends {ends} = {game.end_sum}"
+
+
+def _print_action(game, move, events, out) -> None:
+    r = game.current
+    if move is None:
+        out.write(f"\nRound {len(game.rounds) - 1}: starter seat {r.starter}; scores {_fmt_scores(game.scores)}\n")
+        return
+    act = r.actions[-1]
+    who = f"seat {act['seat']}"
+    if "play" in act:
+        where = f" on {act['at']}" if "at" in act else " (opening)"
+        out.write(f"  {who} plays {act['play']}{where}: {_describe_board(game)}\n")
+    elif "draw" in act:
+        out.write(f"  {who} draws {act['draw']} ({r.core.boneyard_size} left in the boneyard)\n")
+    else:
+        out.write(f"  {who} passes\n")
+    for e in events:
+        verdict = "accepted" if e.accepted else "REJECTED (above 305)"
+        out.write(f"    {e.kind} event seat {e.seat} side {e.side}: {e.raw:+d} raw "
+                  f"({raw_to_display(e.raw):+d}) {verdict}; scores {_fmt_scores(e.scores)}\n")
+    if game.round_over:
+        end = r.end()
+        out.write(f"  round {len(game.rounds) - 1} ends: {json.dumps(end)}; hands left "
+                  + "; ".join(f"seat {s}: {' '.join(str(t) for t in game.hand(s)) or '-'}"
+                              for s in range(game.players)) + "\n")
+
+
+def cmd_demo(args, out) -> int:
+    from fiveup_solver.bots import parse_bot_list
+    from fiveup_solver.selfplay import play_game
+    bots = parse_bot_list(args.bots, args.players)
+    out.write(f"Exact 61 Five Up demo: {args.players} players, seed {args.seed}, bots {', '.join(bots)}\n")
+    out.write("Scores are raw points (display points in brackets); the target is exactly 305 raw = 61.\n")
+    game = play_game(args.players, args.seed, bots,
+                     on_action=lambda g, move, events: _print_action(g, move, events, out))
+    if game.game_over:
+        out.write(f"\nSide {game.winner} wins with exactly 305 raw (61) after {len(game.rounds)} rounds; "
+                  f"final scores {_fmt_scores(game.scores)}\n")
+    else:
+        out.write(f"\nUnfinished after {len(game.rounds)} rounds; scores {_fmt_scores(game.scores)}\n")
+    return 0
+
+
+def cmd_replay(args, out) -> int:
+    from fiveup_solver.record import game_from_record, load_record
+    game = game_from_record(load_record(args.file), check=False)
+    result = game.result()
+    if args.json:
+        out.write(json.dumps(result) + "\n")
+        return 0
+    for r, end in enumerate(result["rounds"]):
+        out.write(f"round {r}: {json.dumps(end)}\n")
+    for e in result["events"]:
+        out.write(f"  round {e['round']} action {e['action']}: {e['kind']} seat {e['seat']} "
+                  f"{e['raw']:+d} raw {'accepted' if e['accepted'] else 'rejected'} -> {e['scores']}\n")
+    winner = "none" if result["winner"] is None else f"side {result['winner']}"
+    out.write(f"winner: {winner}; scores {_fmt_scores(result['scores'])}\n")
+    return 0
+
+
+def cmd_selfplay(args, out) -> int:
+    from fiveup_solver.bots import parse_bot_list
+    from fiveup_solver.selfplay import game_seeds, play_game
+    if args.players not in (2, 3, 4):
+        raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
+    if args.games < 0:
+        raise OptionError(f"--games must be >= 0, not {args.games}")
+    bots = parse_bot_list(args.bots, args.players)
+    lines = []
+    for deal_seed, bot_seed in game_seeds(args.seed, args.games):
+        game = play_game(args.players, deal_seed, bots, bot_seed=bot_seed, max_rounds=args.max_rounds)
+        lines.append(json.dumps(game.to_record(), separators=(",", ":")))
+    text = "".join(line + "\n" for line in lines)
+    if args.out == "-":
+        out.write(text)
+    else:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+    return 0
+
+
+def cmd_perft(args, out) -> int:
+    from fiveup_solver.record import game_at, load_record
+    if args.depth < 0:
+        raise OptionError(f"--depth must be >= 0, not {args.depth}")
+    game = game_at(load_record(args.file), args.round, args.action)
+    out.write(f"{game.current.core.perft(args.depth)}\n")
+    return 0
+
+
+def cmd_bench(args, out) -> int:
+    from fiveup_solver.bench import run_playout_bench
+    if args.rounds <= 0 or args.reference_rounds <= 0:
+        raise OptionError("--rounds and --reference-rounds must be positive")
+    result = run_playout_bench(args.rounds, args.reference_rounds, args.seed)
+    if args.json:
+        out.write(json.dumps(result) + "\n")
+        return 0
+    out.write("random playouts, whole rounds per second (one core)\n")
+    out.write(f"{'players':>8} {'core':>12} {'reference':>12} {'ratio':>8}\n")
+    for n in ("2", "3", "4"):
+        core, ref = result["rounds_per_s"][n], result["reference_rounds_per_s"][n]
+        ratio = f"{core / ref:8.0f}x" if ref else "     n/a"
+        out.write(f"{n:>8} {core:12,.0f} {ref:12,.0f} {ratio}\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    d = sub.add_parser("demo", help="a seeded game between built-in bots, turn by turn")
+    d.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--bots", default="greedy,random")
+    d.set_defaults(func=cmd_demo)
+
+    r = sub.add_parser("replay", help="replay a full record: summary or RECORD.md JSON")
+    r.add_argument("file")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_replay)
+
+    s = sub.add_parser("selfplay", help="play whole games between bots, JSON Lines records")
+    s.add_argument("--players", type=int, default=2)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--bots", default="random")
+    s.add_argument("--games", type=int, default=1)
+    s.add_argument("--max-rounds", type=int, default=1000)
+    s.add_argument("--out", default="-")
+    s.set_defaults(func=cmd_selfplay)
+
+    f = sub.add_parser("perft", help="count turn sequences of a given depth")
+    f.add_argument("file")
+    f.add_argument("--round", type=int, required=True)
+    f.add_argument("--action", type=int, default=0)
+    f.add_argument("--depth", type=int, required=True)
+    f.set_defaults(func=cmd_perft)
+
+    b = sub.add_parser("bench", help="random-playout throughput: core vs pure-Python reference")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--rounds", type=int, default=200_000)
+    b.add_argument("--reference-rounds", type=int, default=600)
+    b.add_argument("--seed", type=int, default=1)
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    out = sys.stdout
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise OptionError("a command is required: " + ", ".join(
+                a for a in ("demo", "replay", "selfplay", "perft", "bench")))
+        return args.func(args, out)
+    except FiveUpError as e:
+        sys.stderr.write(f"error: {e}\n")
+        return 2
+    except RecursionError:
+        sys.stderr.write("error: input nested too deeply\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

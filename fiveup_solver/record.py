@@ -1,0 +1,247 @@
+"""Game records (``fiveup-record/1``): load, validate, save, replay.
+
+Every rule check is the core's: a record is validated by replaying it through
+:class:`~fiveup_solver.game.Game`; errors name the round and action at fault.
+
+>>> g = Game(players=2, seed=3)
+>>> while not g.round_over:
+...     _ = g.push(g.legal_moves[0])
+>>> rec = g.to_record()
+>>> replay(rec)["scores"] == g.scores
+True
+>>> bad = g.to_record(); bad["rounds"][0]["actions"][0]["seat"] = 1 - bad["rounds"][0]["starter"]
+>>> try:
+...     replay(bad)
+... except RecordError as e:
+...     print(e)  # doctest: +ELLIPSIS
+round 0 action 0: seat ... acted but seat ... is to move
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fiveup_solver.game import Game, action_to_move
+from fiveup_solver.types import FiveUpError, ParseError, Port, RecordError, Tile
+
+__all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "game_from_record",
+           "replay", "save_record", "game_at", "dumps_record"]
+
+FORMAT = "fiveup-record/1"
+_ACTION_SHAPES = ({"seat", "play"}, {"seat", "play", "at"}, {"seat", "draw"}, {"seat", "pass"})
+
+
+def parse_record_text(data: bytes | str, name: str = "record") -> dict:
+    """Parse the bytes of a record file into a JSON object (no rule checks yet)."""
+    if isinstance(data, bytes):
+        if not data.strip():
+            raise RecordError(f"{name}: empty file")
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"{name}: not UTF-8 text (byte {e.start})") from None
+    if not data.strip():
+        raise RecordError(f"{name}: empty file")
+    try:
+        obj = json.loads(data)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{name}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise RecordError(f"{name}: not valid JSON (nested too deeply)") from None
+    if not isinstance(obj, dict):
+        raise RecordError(f"{name}: a record is a JSON object, not {type(obj).__name__}")
+    return obj
+
+
+def load_record(path) -> dict:
+    """Read and check a record file; returns the record object (tiles normalised)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read ({e.strerror or e})") from None
+    return check_record(parse_record_text(data, str(path)))
+
+
+def dumps_record(record: dict) -> str:
+    return json.dumps(record, separators=(",", ":"))
+
+
+def save_record(record: dict, path) -> None:
+    Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _tiles(value, where: str, size: int | None = None) -> list:
+    if not isinstance(value, list):
+        raise RecordError(f"{where}: expected a list of tiles")
+    if size is not None and len(value) != size:
+        raise RecordError(f"{where}: {len(value)} tiles, expected {size}")
+    try:
+        return [Tile.parse(t) for t in value]
+    except ParseError as e:
+        raise RecordError(f"{where}: {e}") from None
+
+
+def check_record(record) -> dict:
+    """Check the structure of a record (full or seat view) and return it with tiles normalised.
+
+    The rules themselves are checked by :func:`game_from_record` (full records).
+    """
+    if not isinstance(record, dict):
+        raise RecordError("a record is a JSON object")
+    for key in ("format", "players", "rounds"):
+        if key not in record:
+            raise RecordError(f"missing key '{key}'")
+    if record["format"] != FORMAT:
+        raise RecordError(f"unknown format {record['format']!r} (expected '{FORMAT}')")
+    n = record["players"]
+    if not _is_int(n) or n not in (2, 3, 4):
+        raise RecordError(f"players must be 2, 3 or 4, not {n!r}")
+    seats = record.get("seats")
+    if seats is not None and (not isinstance(seats, list) or len(seats) != n
+                              or not all(isinstance(s, str) for s in seats)):
+        raise RecordError(f"seats must be a list of {n} names")
+    view = record.get("view")
+    if view is not None and (not _is_int(view) or not 0 <= view < n):
+        raise RecordError(f"view must be a seat 0..{n - 1}, not {view!r}")
+    if not isinstance(record["rounds"], list):
+        raise RecordError("rounds must be a list")
+    out = dict(record)
+    out["rounds"] = [_check_round(r, i, n, view) for i, r in enumerate(record["rounds"])]
+    return out
+
+
+def _check_round(rnd, r: int, n: int, view) -> dict:
+    where = f"round {r}"
+    if not isinstance(rnd, dict):
+        raise RecordError(f"{where}: a round is a JSON object")
+    for key in ("starter", "hands", "boneyard", "actions"):
+        if key not in rnd:
+            raise RecordError(f"{where}: missing key '{key}'")
+    if not _is_int(rnd["starter"]) or not 0 <= rnd["starter"] < n:
+        raise RecordError(f"{where}: starter must be a seat 0..{n - 1}, not {rnd['starter']!r}")
+    hands = rnd["hands"]
+    if not isinstance(hands, list) or len(hands) != n:
+        raise RecordError(f"{where}: hands must list {n} hands")
+    out = dict(rnd)
+    seen = {}
+
+    def note(tiles, what):
+        for t in tiles:
+            if t in seen:
+                raise RecordError(f"{where}: tile {t} dealt twice ({seen[t]} and {what})")
+            seen[t] = what
+
+    new_hands = []
+    for s, h in enumerate(hands):
+        if view is not None and s != view:
+            if h is not None:
+                raise RecordError(f"{where}: seat {view}'s view must not show seat {s}'s hand")
+            new_hands.append(None)
+            continue
+        tiles = _tiles(h, f"{where}: hand of seat {s}")
+        if len(tiles) != 5:
+            raise RecordError(f"{where}: seat {s} was dealt {len(tiles)} tiles, expected 5")
+        note(tiles, f"hand of seat {s}")
+        new_hands.append([str(t) for t in tiles])
+    out["hands"] = new_hands
+    if view is None:
+        bone = _tiles(rnd["boneyard"], f"{where}: boneyard")
+        note(bone, "boneyard")
+        if len(bone) != 28 - 5 * n:
+            raise RecordError(f"{where}: boneyard has {len(bone)} tiles, expected {28 - 5 * n}")
+        out["boneyard"] = [str(t) for t in bone]
+    elif rnd["boneyard"] is not None:
+        raise RecordError(f"{where}: a seat's view must not show the boneyard")
+    if not isinstance(rnd["actions"], list):
+        raise RecordError(f"{where}: actions must be a list")
+    out["actions"] = [_check_action(a, r, i, n, view) for i, a in enumerate(rnd["actions"])]
+    if view is not None and "revealed" in rnd:
+        rev = rnd["revealed"]
+        if not isinstance(rev, list) or len(rev) != n:
+            raise RecordError(f"{where}: revealed must list {n} hands")
+        out["revealed"] = [[str(t) for t in _tiles(h, f"{where}: revealed hand of seat {s}")]
+                           for s, h in enumerate(rev)]
+    return out
+
+
+def _check_action(act, r: int, i: int, n: int, view) -> dict:
+    where = f"round {r} action {i}"
+    if not isinstance(act, dict) or set(act) not in _ACTION_SHAPES:
+        raise RecordError(f"{where}: unknown action {json.dumps(act)[:60]}")
+    seat = act["seat"]
+    if not _is_int(seat) or not 0 <= seat < n:
+        raise RecordError(f"{where}: seat must be 0..{n - 1}, not {seat!r}")
+    out = {"seat": seat}
+    try:
+        if "play" in act:
+            out["play"] = str(Tile.parse(act["play"]))
+            if "at" in act:
+                out["at"] = str(Port.parse(act["at"]))
+        elif "draw" in act:
+            if act["draw"] is None and view is not None and seat != view:
+                out["draw"] = None
+            else:
+                out["draw"] = str(Tile.parse(act["draw"]))
+        else:
+            if act["pass"] is not True:
+                raise RecordError(f"{where}: pass must be true")
+            out["pass"] = True
+    except ParseError as e:
+        raise RecordError(f"{where}: {e}") from None
+    return out
+
+
+def game_from_record(record, *, check: bool = True) -> Game:
+    """Replay a full record through the rules; raises RecordError at the first fault."""
+    if check:
+        record = check_record(record)
+    if record.get("view") is not None:
+        raise RecordError(f"this is seat {record['view']}'s view: replaying needs the full record")
+    n = record["players"]
+    rounds = record["rounds"]
+    game = Game(players=n, deal=False, seats=record.get("seats"), max_rounds=max(1, len(rounds)))
+    for r, rnd in enumerate(rounds):
+        if game.game_over:
+            raise RecordError(f"round {r}: the game was already won in round {r - 1}")
+        fixed = game.next_starter()
+        if fixed is not None and rnd["starter"] != fixed:
+            raise RecordError(f"round {r}: starter must be seat {fixed}, who emptied their hand in round {r - 1}")
+        game.start_round([[Tile.parse(t) for t in h] for h in rnd["hands"]],
+                         [Tile.parse(t) for t in rnd["boneyard"]], rnd["starter"])
+        for i, act in enumerate(rnd["actions"]):
+            where = f"round {r} action {i}"
+            if game.round_over:
+                raise RecordError(f"{where}: action after the round ended")
+            if act["seat"] != game.to_move:
+                raise RecordError(f"{where}: seat {act['seat']} acted but seat {game.to_move} is to move")
+            try:
+                game.push(action_to_move(act))
+            except FiveUpError as e:
+                raise RecordError(f"{where}: {e}") from None
+        if not game.round_over and r < len(rounds) - 1:
+            raise RecordError(f"round {r}: actions stop before the round ended")
+    return game
+
+
+def replay(record) -> dict:
+    """The replay object of RECORD.md for a full record."""
+    return game_from_record(record).result()
+
+
+def game_at(record, round_index, action_index) -> Game:
+    """The game at the position before action `action_index` of round `round_index`."""
+    game = game_from_record(record)
+    if not _is_int(round_index) or not 0 <= round_index < len(game.rounds):
+        raise RecordError(f"round {round_index} is not in the record (it has {len(game.rounds)} rounds)")
+    n_actions = len(game.rounds[round_index].actions)
+    if not _is_int(action_index) or not 0 <= action_index <= n_actions:
+        raise RecordError(f"round {round_index}: action {action_index} is not in 0..{n_actions}")
+    del game.rounds[round_index + 1:]
+    while len(game.current.actions) > action_index:
+        game.pop()
+    return game
