@@ -1,0 +1,24 @@
+"""fiveup_solver: exact rules, records, solvers and hints for Exact 61 Five Up.
+
+>>> from fiveup_solver import Game, Move, Tile
+>>> g = Game(players=4, seed=11)
+>>> len(g.legal_moves) == len(g.hand(g.to_move))   # the starter may open with any tile
+True
+"""
+from fiveup_solver.types import (
+    ALL_TILES, TARGET_RAW, Event, FiveUpError, IllegalMoveError, Move, OptionError, ParseError,
+    Port, RecordError, Tile, format_move, format_port, format_tile, parse_move, parse_port,
+    parse_tile, raw_to_display,
+)
+from fiveup_solver.game import Game, Observation
+from fiveup_solver.record import (
+    check_record, game_at, game_from_record, load_record, replay, save_record,
+)
+
+__all__ = [
+    "ALL_TILES", "TARGET_RAW", "Event", "FiveUpError", "IllegalMoveError", "Move", "OptionError",
+    "ParseError", "Port", "RecordError", "Tile", "format_move", "format_port", "format_tile",
+    "parse_move", "parse_port", "parse_tile", "raw_to_display", "Game", "Observation",
+    "check_record", "game_at", "game_from_record", "load_record", "replay", "save_record",
+]
+__version__ = "0.1.0"
