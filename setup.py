@@ -45,7 +45,7 @@ extensions = [
         include_dirs=["src/fiveup_solver"],
         extra_compile_args=compile_args,
     )
-    for name in ("_core",)
+    for name in ("_core", "_solver")
 ]
 
 setup(

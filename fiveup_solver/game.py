@@ -182,8 +182,12 @@ class Game:
         n = self.players
         return self.start_round([tiles[5 * s: 5 * s + 5] for s in range(n)], tiles[5 * n:], starter)
 
-    def start_round(self, hands, boneyard, starter: int) -> RoundLog:
-        """Start a round from a given deal (lists of Tile) and starter."""
+    def start_round(self, hands, boneyard, starter: int, scores=None) -> RoundLog:
+        """Start a round from a given deal (lists of Tile) and starter.
+
+        ``scores`` (raw, per side) may be given for the first round only: an
+        analysis position that starts from a score other than 0.
+        """
         if self.rounds:
             if not self.round_over:
                 raise IllegalMoveError("the current round has not ended")
@@ -194,9 +198,15 @@ class Game:
         fixed = self.next_starter()
         if fixed is not None and starter != fixed:
             raise IllegalMoveError(f"starter must be seat {fixed}, who emptied their hand last round")
-        if not (0 <= starter < self.players):
-            raise IllegalMoveError(f"starter {starter} is not a seat")
-        scores = tuple(self.scores)
+        if not (isinstance(starter, int) and 0 <= starter < self.players):
+            raise IllegalMoveError(f"starter {starter!r} is not a seat")
+        _check_deal(self.players, hands, boneyard)
+        if scores is not None:
+            if self.rounds:
+                raise IllegalMoveError("scores carry over from the previous round")
+            if len(scores) != self.sides or not all(isinstance(x, int) and x < 305 for x in scores):
+                raise IllegalMoveError(f"scores must be {self.sides} integers below 305")
+        scores = tuple(self.scores) if scores is None else tuple(scores)
         core = _core.CoreRound(self.players, [[t.index for t in h] for h in hands],
                                [t.index for t in boneyard], starter, list(scores))
         log = RoundLog(starter, [list(h) for h in hands], list(boneyard), core, scores_before=scores)
@@ -209,6 +219,8 @@ class Game:
         return None if self.round_over else self.current.core.to_move
 
     def hand(self, seat: int) -> list:
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise OptionError(f"seat must be 0..{self.players - 1}, not {seat!r}")
         return [ALL_TILES[i] for i in self.current.core.hand(seat)]
 
     @property
@@ -266,6 +278,8 @@ class Game:
         before = list(core.scores)
         if not isinstance(move, Move):
             raise IllegalMoveError(f"not a move: {move!r}")
+        if not _well_formed(move):
+            raise IllegalMoveError(f"malformed move: {move!r}")
         if move.kind == "play":
             tile = move.tile
             if kind != "place":
@@ -388,6 +402,30 @@ class Game:
         if view is not None:
             record["view"] = view
         return record
+
+
+def _well_formed(move: Move) -> bool:
+    """A play has a Tile and an optional Port; a draw an optional Tile; a pass neither."""
+    if move.kind == "play":
+        return isinstance(move.tile, Tile) and (move.at is None or isinstance(move.at, Port))
+    tile_ok = move.tile is None or (move.kind == "draw" and isinstance(move.tile, Tile))
+    return tile_ok and move.at is None
+
+
+def _check_deal(players: int, hands, boneyard) -> None:
+    """A deal is `players` hands of 5 Tiles and a boneyard of the other 28 - 5n, all distinct."""
+    try:
+        hands, boneyard = [list(h) for h in hands], list(boneyard)
+    except TypeError:
+        raise IllegalMoveError("a deal is a list of hands (lists of Tile) and a boneyard list") from None
+    if len(hands) != players or any(len(h) != 5 for h in hands) or len(boneyard) != 28 - 5 * players:
+        raise IllegalMoveError(f"a deal for {players} players is {players} hands of 5 tiles "
+                               f"and a boneyard of {28 - 5 * players}")
+    tiles = [t for h in hands for t in h] + boneyard
+    if not all(isinstance(t, Tile) for t in tiles):
+        raise IllegalMoveError("a deal must consist of Tile objects")
+    if len(set(tiles)) != 28:
+        raise IllegalMoveError("a deal must use each of the 28 tiles once")
 
 
 def hide_draw(action: dict, seat: int) -> dict:

@@ -74,6 +74,13 @@ cdef inline int concrete_to_canonical(int t, int g, int k) noexcept nogil:
     return t | ((MK_BRANCH_LO if lo_half else MK_BRANCH_HI) << 5)
 
 
+def canonical_of(int t, int g, int k):
+    """Canonical move of a legal concrete placement (g = -1: the opening)."""
+    if g < 0:
+        return t | (MK_OPEN << 5)
+    return concrete_to_canonical(t, g, k)
+
+
 def port_name(int g, int k):
     return (PORT_NAMES_DOUBLE if TILE_LO[g] == TILE_HI[g] else PORT_NAMES_SINGLE)[k]
 
@@ -318,7 +325,11 @@ cdef class CoreRound:
             lines_filled = f.topo.link[g][0] >= 0 and f.topo.link[g][1] >= 0
             if lines_filled != (f.pos.double_state[v] >= DS_BRANCH2):
                 return False
-        return end_sum(&f.pos) == sum(val for _, val in self.scoring_ends())
+        for v in range(7):
+            if ((f.pos.open_values >> v) & 1) != (open_ports(&f.pos, v) > 0):
+                return False
+        return (end_sum(&f.pos) == end_sum_full(&f.pos)
+                == sum(val for _, val in self.scoring_ends()))
 
     # ------------------------------------------------------------ moves
     def concrete_moves(self):

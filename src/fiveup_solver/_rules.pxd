@@ -16,6 +16,7 @@ cdef extern from "fiveup_tables.h":
     const uint8_t TILE_HI[28]
     const uint8_t TILE_PIPS[28]
     const uint32_t PIP_MASK[7]
+    const uint32_t PLAYABLE_BY_OPEN_VALUES[128]
     const uint8_t TILE_INDEX[7][7]
     const uint32_t DOUBLES_MASK
 
@@ -77,6 +78,8 @@ ctypedef struct Position:
     uint32_t board            # tile mask on the board
     uint8_t open_ends[7]      # open regular (non-double) ends per pip value
     uint8_t double_state[7]   # DS_* of the double of each pip value
+    uint8_t open_values       # bit v set when some port of value v is open (derived, kept in step)
+    int16_t ends              # the end sum of RULES §4.1 (derived, kept in step)
     uint8_t boneyard[28]      # undealt tiles in draw order; [bone_next, bone_len) still there
     uint8_t bone_next         # index of the next tile to draw
     uint8_t bone_len          # number of tiles in this round's boneyard
@@ -127,6 +130,9 @@ cdef inline int open_ports(const Position* p, int v) noexcept nogil:
     return p.open_ends[v] + double_ports(p.double_state[v])
 
 cdef inline int end_sum(const Position* p) noexcept nogil:
+    return p.ends
+
+cdef inline int end_sum_full(const Position* p) noexcept nogil:
     # RULES §4.1: regular ends count their value; a double with a free line
     # port counts 2 x value once; filled doubles and branches count 0.
     cdef int v, s = 0
@@ -138,14 +144,15 @@ cdef inline int end_sum(const Position* p) noexcept nogil:
 
 cdef inline uint32_t playable_mask(const Position* p) noexcept nogil:
     # tiles that fit some open port; every tile when the board is empty
-    cdef uint32_t m = 0
-    cdef int v
     if p.board == 0:
         return 0x0FFFFFFF
-    for v in range(7):
-        if open_ports(p, v):
-            m |= PIP_MASK[v]
-    return m
+    return PLAYABLE_BY_OPEN_VALUES[p.open_values]
+
+cdef inline void update_open_value(Position* p, int v) noexcept nogil:
+    if open_ports(p, v):
+        p.open_values |= 1 << v
+    else:
+        p.open_values &= ~(1 << v)
 
 cdef inline bint nobody_can_place(const Position* p) noexcept nogil:
     cdef uint32_t m = playable_mask(p)
@@ -213,6 +220,26 @@ cdef inline int gen_moves(const Position* p, uint8_t* out) noexcept nogil:
         n += tile_moves(p, t, out + n)
         h &= h - 1
     return n
+
+cdef inline int end_sum_after(const Position* p, int s, uint8_t move) noexcept nogil:
+    """End sum after a canonical placement, from the current end sum s in O(1).
+
+    Agrees with end_sum() of the placed position (tests check every move)."""
+    cdef int t = move & 31, k = move >> 5
+    cdef int lo = TILE_LO[t], hi = TILE_HI[t], x, y
+    if k == MK_OPEN:
+        return lo + hi
+    if lo == hi:
+        return s + lo                      # an end of value lo becomes a double counting 2 x lo
+    if k == MK_END_LO or k == MK_LINE_LO or k == MK_BRANCH_LO:
+        x = lo; y = hi
+    else:
+        x = hi; y = lo
+    if k == MK_END_LO or k == MK_END_HI:
+        return s - x + y
+    if (k == MK_LINE_LO or k == MK_LINE_HI) and p.double_state[x] == DS_LINE1:
+        return s - 2 * x + y               # the double's last line port fills: it stops counting
+    return s + y
 
 # ---------------------------------------------------------------- scoring events
 cdef inline void log_event(EventLog* log, int kind, int seat, int side, int end_sum_, int raw, int accepted) noexcept nogil:
@@ -304,6 +331,8 @@ cdef inline void place(Position* p, uint8_t move, EventLog* log) noexcept nogil:
     cdef int t = move & 31, k = move >> 5
     cdef int lo = TILE_LO[t], hi = TILE_HI[t], x, y, s, credit
     cdef int seat = p.to_move
+    s = end_sum_after(p, p.ends, move)
+    p.ends = s
     p.hand[seat] &= ~(<uint32_t>1 << t)
     p.board |= <uint32_t>1 << t
     if k == MK_OPEN:
@@ -327,7 +356,8 @@ cdef inline void place(Position* p, uint8_t move, EventLog* log) noexcept nogil:
             # line: LINE2 -> LINE1 -> BRANCH2; branch: BRANCH2 -> BRANCH1 -> BRANCH0
             p.double_state[x] += 1
         p.open_ends[y] += 1
-    s = end_sum(p)
+    update_open_value(p, lo)
+    update_open_value(p, hi)
     if p.hand[seat] == 0:
         apply_event(p, EV_DOMINO, seat, s, domino_credit(p, seat, s), log)
         if p.status == ST_PLAYING:
@@ -362,6 +392,16 @@ cdef inline void forced_draws(Position* p, EventLog* log) noexcept nogil:
     """Draw until the seat to move can place or the boneyard is empty (RULES §5.2)."""
     while p.status == ST_PLAYING and not can_place(p) and not boneyard_empty(p):
         draw_one(p, log)
+
+cdef inline void resolve_turn(Position* p) noexcept nogil:
+    """Forced draws and passes until some seat can place or the round ends.
+
+    The search treats these as no-choice steps between placements."""
+    while p.status == ST_PLAYING:
+        forced_draws(p, NULL)
+        if p.status != ST_PLAYING or can_place(p):
+            return
+        pass_turn(p)
 
 # ---------------------------------------------------------------- random numbers
 ctypedef struct Rng:
@@ -399,6 +439,8 @@ cdef inline void deal_random(Position* p, int players, Rng* r) noexcept nogil:
         p.boneyard[i] = tiles[5 * players + i]
     p.bone_next = 0
     p.board = 0
+    p.open_values = 0
+    p.ends = 0
     for i in range(7):
         p.open_ends[i] = 0
         p.double_state[i] = DS_NONE

@@ -1,0 +1,35 @@
+# cython: language_level=3
+from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
+from fiveup_solver._rules cimport Position
+
+cdef enum:
+    MAX_PLY = 64               # turns in one round never exceed 28 placements (+ slack)
+    WIN = 1000                 # value of reaching exactly 305 (RULES §6.1), beyond any points
+    INF = 30000
+
+ctypedef struct TTEntry:
+    uint64_t key               # full 64-bit position hash; 0 marks an empty slot
+    int16_t lower              # the value is >= lower
+    int16_t upper              # the value is <= upper
+    uint8_t move               # best canonical move found, 0xFF if none
+    uint8_t generation         # solve call that stored it (older entries are replaced first)
+    uint16_t work              # log2 of the subtree's node count (bigger work is kept)
+
+ctypedef struct SolverCtx:
+    TTEntry* table             # 4-way buckets, n_entries a power of two
+    uint64_t mask              # n_entries - 1
+    uint64_t nodes             # nodes searched since the counter was reset
+    uint64_t node_limit        # 0 = none; otherwise stop (aborted = 1) after this many
+    int aborted                # a node limit was hit: the result is not exact
+    int use_tt                 # transposition table on/off (for tests and benchmarks)
+    int use_pruning            # exact-target pruning on/off
+    int tt_min_tiles           # near the end (this many tiles in hands or fewer) the table is skipped:
+                               # re-searching a tiny subtree is cheaper than a cache miss
+    uint8_t generation         # current solve call
+    int side_team[4]           # team (0 or 1) of each side: the root's team is 0
+    uint64_t bone_hash[29]     # hash of the boneyard's remaining draw order, per next index
+    Position* child            # MAX_PLY x MAX_MOVES child positions (no allocation per node)
+    int history[256]           # per canonical move: how often it caused a cutoff (ordering)
+
+cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
+cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil

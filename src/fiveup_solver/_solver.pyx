@@ -1,0 +1,441 @@
+# cython: language_level=3
+"""Perfect-information solver: negamax alpha-beta over canonical moves.
+
+Value of a position, for the team of the seat to move: the raw points its
+team gains from accepted events until the round ends minus the other team's,
+or +-WIN when an accepted event reaches exactly 305 (instead of any points).
+Teams: the two sides with 2 or 4 players; with 3 players the search is
+*paranoid*: the root seat against the other two together.
+
+Forced draws and passes are resolved inline (``resolve_turn``); every node
+is a seat that can place. A transposition table (4-way buckets keyed by a
+64-bit hash of the compact position, the remaining boneyard order, the
+scores and the seat to move) keeps lower/upper bounds and the best move.
+"""
+from libc.stdlib cimport calloc, malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
+from fiveup_solver._rules cimport *
+from fiveup_solver._core cimport CoreRound
+
+
+cdef extern from *:
+    """
+    #include <sys/mman.h>
+    /* The table in 2 MB-aligned memory, advised onto huge pages where the kernel
+       allows it: random probes then miss the TLB far less. */
+    static void* fiveup_alloc_table(size_t bytes) {
+        void* p = NULL;
+        if (posix_memalign(&p, 2u << 20, bytes) != 0) return NULL;
+    #ifdef MADV_HUGEPAGE
+        madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+        memset(p, 0, bytes);
+        return p;
+    }
+    static inline void fiveup_prefetch(const void* p) { __builtin_prefetch(p); }
+    """
+    void fiveup_prefetch(const void* p) noexcept nogil
+    void* fiveup_alloc_table(size_t nbytes) noexcept nogil
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p) noexcept nogil:
+    cdef uint64_t board = 0
+    cdef int v
+    for v in range(7):
+        board = (board << 8) | (<uint64_t>p.open_ends[v] << 3) | p.double_state[v]
+    cdef uint64_t h = mix64(board ^ <uint64_t>0x9E3779B97F4A7C15)
+    h ^= mix64((<uint64_t>p.hand[0] | (<uint64_t>p.hand[1] << 32)) + <uint64_t>0x632BE59BD9B4E019)
+    h ^= mix64((<uint64_t>p.hand[2] | (<uint64_t>p.hand[3] << 32)) + <uint64_t>0x8CB92BA72F3D8DD7)
+    h ^= mix64((<uint64_t><uint16_t>p.score[0] | (<uint64_t><uint16_t>p.score[1] << 16)
+                | (<uint64_t><uint16_t>p.score[2] << 32) | (<uint64_t>p.to_move << 48)
+                | (<uint64_t>p.starter << 52) | (<uint64_t>p.players << 56)
+                | (<uint64_t>S.side_team[0] << 60) | (<uint64_t>S.side_team[1] << 61)
+                | (<uint64_t>S.side_team[2] << 62)) + <uint64_t>0xD6E8FEB86659FD93)
+    h ^= S.bone_hash[p.bone_next]
+    return h | 1   # 0 marks an empty slot
+
+
+cdef inline int team_of(const SolverCtx* S, const Position* p, int seat) noexcept nogil:
+    return S.side_team[side_of(p, seat)]
+
+
+cdef inline int rel_score(const SolverCtx* S, const Position* p, int team) noexcept nogil:
+    """Team's raw scores minus the other team's."""
+    cdef int s, r = 0
+    for s in range(p.sides):
+        if S.side_team[s] == team:
+            r += p.score[s]
+        else:
+            r -= p.score[s]
+    return r
+
+
+cdef inline int max_nonwin_gain(const Position* p, int side) noexcept nogil:
+    """Most a side can gain without reaching 305: its score stays below 305 and
+    moves in steps of 5 (every event is a multiple of 5)."""
+    cdef int gap = TARGET - p.score[side]
+    return gap - 5 if gap % 5 == 0 else gap - 1
+
+
+cdef inline int min_gain(const Position* p) noexcept nogil:
+    """Least a side can gain: only a 4-player hand-emptying event can be negative
+    (minus the partner's remaining pips, rounded): bounded by all pips off the board."""
+    cdef int s
+    cdef uint32_t off = 0
+    if p.players != 4:
+        return 0
+    for s in range(4):
+        off |= p.hand[s]
+    for s in range(p.bone_next, p.bone_len):
+        off |= <uint32_t>1 << p.boneyard[s]
+    return -round_to_5(mask_pips(off))
+
+
+cdef inline TTEntry* tt_probe(SolverCtx* S, uint64_t key) noexcept nogil:
+    cdef TTEntry* b = &S.table[key & S.mask & ~(<uint64_t>3)]
+    cdef int i
+    for i in range(4):
+        if b[i].key == key:
+            return &b[i]
+    return NULL
+
+
+cdef inline void tt_store(SolverCtx* S, uint64_t key, int lower, int upper, int move, uint64_t work) noexcept nogil:
+    cdef TTEntry* b = &S.table[key & S.mask & ~(<uint64_t>3)]
+    cdef TTEntry* e = NULL
+    cdef int i, w = 0, score, worst = 1 << 30
+    while work > 1:
+        work >>= 1
+        w += 1
+    for i in range(4):
+        if b[i].key == key:
+            e = &b[i]
+            break
+    if e == NULL:
+        for i in range(4):
+            score = 0 if b[i].key == 0 else (b[i].work + (64 if b[i].generation == S.generation else 0))
+            if score < worst:
+                worst = score
+                e = &b[i]
+    e.key = key
+    e.lower = lower
+    e.upper = upper
+    e.move = move
+    e.generation = S.generation
+    e.work = w
+
+
+cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil:
+    """Teams for a search from p, and the hash of p's remaining boneyard order."""
+    cdef int s, k
+    cdef int root_side = side_of(p, p.to_move)
+    for s in range(4):
+        S.side_team[s] = 0 if s == root_side else 1
+    S.bone_hash[p.bone_len] = <uint64_t>0x5851F42D4C957F2D
+    k = p.bone_len - 1
+    while k >= 0:
+        S.bone_hash[k] = mix64(S.bone_hash[k + 1] * <uint64_t>31 + p.boneyard[k] + 1 + (<uint64_t>k << 8))
+        k -= 1
+    for k in range(p.bone_len + 1, 29):
+        S.bone_hash[k] = 0
+
+
+cdef inline int child_value(int same_team, int r, int gain) noexcept nogil:
+    """Value for the parent of a child worth r to its own mover, after an immediate gain."""
+    if not same_team:
+        r = -r
+    if r >= WIN:
+        return WIN
+    if r <= -WIN:
+        return -WIN
+    return r + gain
+
+
+cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
+    """Negamax value of p (its seat can place) for the team to move; fail-soft."""
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int order[MAX_MOVES]
+    cdef int credits[MAX_MOVES]
+    cdef int s0, es, gap, side, g
+    cdef bint use_tt
+    cdef bint last_tile
+    cdef int keys[MAX_MOVES]
+    cdef Position* children = &S.child[ply * MAX_MOVES]
+    cdef Position* c
+    cdef int n, i, j, k, x, team, base, v, r, best = -INF, best_move = 0xFF, tt_move = 0xFF
+    cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0
+    cdef uint64_t key = 0, nodes0 = S.nodes
+    cdef TTEntry* e
+    S.nodes += 1
+    if S.node_limit and S.nodes > S.node_limit:
+        S.aborted = 1
+        return 0
+    team = team_of(S, p, p.to_move)
+    use_tt = S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_min_tiles
+    if use_tt:
+        key = position_hash(S, p)
+        fiveup_prefetch(&S.table[key & S.mask & ~(<uint64_t>3)])
+    # moves and their immediate credits while the table's bucket is on its way
+    n = gen_moves(p, moves)
+    s0 = end_sum(p)
+    side = side_of(p, p.to_move)
+    gap = TARGET - p.score[side]
+    last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
+    for i in range(n):
+        es = end_sum_after(p, s0, moves[i])
+        credits[i] = es if (es > 0 and es % 5 == 0 and es <= gap) else 0
+        if credits[i] == gap and not last_tile and S.use_pruning:
+            # an exact 305 is the best any line can do: immediate cutoff
+            if use_tt:
+                tt_store(S, key, WIN, WIN, moves[i], 1)
+            return WIN
+    if use_tt:
+        e = tt_probe(S, key)
+        if e != NULL:
+            if e.lower >= beta or e.lower == e.upper:
+                return e.lower
+            if e.upper <= alpha:
+                return e.upper
+            if e.lower > alpha:
+                alpha = e.lower
+            if e.upper < beta:
+                beta = e.upper
+            tt_move = e.move
+    alpha0 = alpha
+    beta0 = beta
+    if S.use_pruning:
+        # Exact-target bounds: unless a team reaches 305, each side gains at most
+        # up to its gap (credits above it are rejected) and at least min_gain.
+        ub = 0
+        lb = 0
+        x = min_gain(p)
+        for s in range(p.sides):
+            if S.side_team[s] == team:
+                ub += max_nonwin_gain(p, s)
+                lb += x
+            else:
+                ub -= x
+                lb -= max_nonwin_gain(p, s)
+        if alpha >= ub:
+            # no non-win line can beat alpha: only ask "can the team win?"
+            mode = 1
+            alpha = WIN - 1
+            beta = WIN
+        elif beta <= lb:
+            # every non-losing line reaches beta: only ask "must the team lose?"
+            mode = 2
+            alpha = -WIN
+            beta = -(WIN - 1)
+    base = rel_score(S, p, team)
+    for i in range(n):
+        # order: table move, then immediate accepted credit, then history
+        keys[i] = (credits[i] << 20) + S.history[moves[i]]
+        if moves[i] == tt_move:
+            keys[i] = 1 << 30
+        j = i
+        while j > 0 and keys[order[j - 1]] < keys[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    for k in range(n):
+        i = order[k]
+        c = &children[i]
+        c[0] = p[0]
+        place(c, moves[i], NULL)
+        resolve_turn(c)
+        if c.status == ST_WON:
+            v = WIN if team_of(S, c, c.end_seat) == team else -WIN
+        elif c.status != ST_PLAYING:
+            v = rel_score(S, c, team) - base
+        else:
+            g = rel_score(S, c, team) - base
+            if team_of(S, c, c.to_move) == team:
+                r = search(S, c, alpha - g, beta - g, ply + 1)
+                v = child_value(1, r, g)
+            else:
+                r = search(S, c, g - beta, g - alpha, ply + 1)
+                v = child_value(0, r, g)
+        if S.aborted:
+            return 0
+        if v > best:
+            best = v
+            best_move = moves[i]
+        if best > alpha:
+            alpha = best
+        if alpha >= beta:
+            S.history[moves[i]] += 1 + fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
+            break
+    if mode == 1:
+        if best >= WIN:
+            lb = WIN
+            ub = WIN
+        else:
+            # no win: the value is a non-win one, so at most ub
+            if best > ub:
+                best = ub
+            lb = -WIN
+            ub = best
+    elif mode == 2:
+        if best <= -WIN:
+            lb = -WIN
+            ub = -WIN
+        else:
+            # no forced loss: the value is a non-loss one, so at least lb
+            if best < lb:
+                best = lb
+            ub = WIN
+            lb = best
+    elif best <= alpha0:
+        lb = -WIN
+        ub = best
+    elif best >= beta0:
+        lb = best
+        ub = WIN
+    else:
+        lb = best
+        ub = best
+    if use_tt:
+        tt_store(S, key, lb, ub, best_move, S.nodes - nodes0)
+    return best
+
+
+cdef class SolverCore:
+    """Reusable search context: the transposition table is kept between calls."""
+    cdef SolverCtx ctx
+    cdef uint64_t n_entries
+
+    def __cinit__(self, double tt_mb=64.0, bint use_tt=True, bint use_pruning=True, int tt_min_tiles=4):
+        cdef uint64_t n = 4
+        while (n * 2) * sizeof(TTEntry) <= tt_mb * 1024 * 1024:
+            n *= 2
+        memset(&self.ctx, 0, sizeof(SolverCtx))
+        self.n_entries = n
+        self.ctx.table = <TTEntry*>fiveup_alloc_table(n * sizeof(TTEntry))
+        self.ctx.child = <Position*>malloc(MAX_PLY * MAX_MOVES * sizeof(Position))
+        if self.ctx.table == NULL or self.ctx.child == NULL:
+            raise MemoryError("cannot allocate the transposition table")
+        self.ctx.mask = n - 1
+        self.ctx.use_tt = use_tt
+        self.ctx.use_pruning = use_pruning
+        self.ctx.tt_min_tiles = tt_min_tiles
+
+    def __dealloc__(self):
+        free(self.ctx.table)
+        free(self.ctx.child)
+
+    @property
+    def table_entries(self):
+        return self.n_entries
+
+    def clear(self):
+        memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
+
+    def solve_moves(self, CoreRound rnd, uint64_t node_limit=0):
+        """Exact value of every root canonical move of the round's current position.
+
+        Returns (root_value, [(move, value), ...], nodes, aborted). The seat's
+        forced draws are made first; a seat that then cannot place has the
+        single move MOVE_PASS. With no move at all (the round ended during the
+        draws, or was already over) the list is empty.
+        """
+        cdef Position root = rnd.frames[rnd.depth].pos
+        cdef Position q, c
+        cdef uint8_t moves[MAX_MOVES]
+        cdef int n, i, team, base, r, best = -INF
+        cdef int values[MAX_MOVES]
+        cdef SolverCtx* S = &self.ctx
+        S.nodes = 0
+        S.aborted = 0
+        S.node_limit = node_limit
+        S.generation = (S.generation + 1) & 0xFF
+        with nogil:
+            set_root(S, &root)
+            team = 0
+            base = rel_score(S, &root, team)
+            q = root
+            if q.status == ST_PLAYING:
+                forced_draws(&q, NULL)
+            n = 0
+            if q.status == ST_PLAYING:
+                if can_place(&q):
+                    n = gen_moves(&q, moves)
+                else:
+                    n = 1
+                    moves[0] = MOVE_PASS
+            for i in range(n):
+                c = q
+                if moves[i] == MOVE_PASS:
+                    pass_turn(&c)
+                else:
+                    place(&c, moves[i], NULL)
+                resolve_turn(&c)
+                values[i] = terminal_or_search(S, &c, team, rel_score(S, &c, team) - base)
+                if values[i] > best:
+                    best = values[i]
+        if n == 0:
+            best = terminal_or_search(S, &q, team, rel_score(S, &q, team) - base) if q.status != ST_PLAYING else 0
+        return best, [(moves[i], values[i]) for i in range(n)], S.nodes, bool(S.aborted)
+
+    def value(self, CoreRound rnd, uint64_t node_limit=0):
+        """Value of the current position for the seat to move (root window only)."""
+        cdef Position q = rnd.frames[rnd.depth].pos
+        cdef SolverCtx* S = &self.ctx
+        cdef int v
+        S.nodes = 0
+        S.aborted = 0
+        S.node_limit = node_limit
+        S.generation = (S.generation + 1) & 0xFF
+        with nogil:
+            set_root(S, &q)
+            resolve_turn(&q)
+            v = terminal_or_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0))
+        return v, S.nodes, bool(S.aborted)
+
+    def best_move(self, CoreRound rnd):
+        """Best canonical move stored for the current position (after its forced draws), or None."""
+        cdef Position q = rnd.frames[rnd.depth].pos
+        cdef TTEntry* e
+        forced_draws(&q, NULL)
+        if q.status != ST_PLAYING or not can_place(&q) or not self.ctx.use_tt:
+            return None
+        e = tt_probe(&self.ctx, position_hash(&self.ctx, &q))
+        return None if e == NULL or e.move == 0xFF else e.move
+
+    def root_teams(self, CoreRound rnd):
+        set_root(&self.ctx, &rnd.frames[rnd.depth].pos)
+
+
+cdef int mtdf(SolverCtx* S, const Position* p, int guess) noexcept nogil:
+    """Exact value by zero-window searches converging on it (MTD(f)); the table
+    carries the bounds from one search to the next."""
+    cdef int g = guess, lower = -INF, upper = INF, beta
+    if not S.use_tt:
+        return search(S, p, -INF, INF, 0)
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = search(S, p, beta - 1, beta, 0)
+        if S.aborted:
+            return 0
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain) noexcept nogil:
+    """Exact value, for `team`, of a resolved child position reached with an immediate gain."""
+    cdef int r
+    if c.status == ST_WON:
+        return WIN if team_of(S, c, c.end_seat) == team else -WIN
+    if c.status != ST_PLAYING:
+        return gain
+    r = mtdf(S, c, 0)
+    return child_value(team_of(S, c, c.to_move) == team, r, gain)
