@@ -13,6 +13,8 @@ from fiveup_solver.types import FiveUpError, OptionError, raw_to_display
 
 __all__ = ["main"]
 
+_C_INT_MAX = 2 ** 31 - 1  # the core takes depths and counts as C ints
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2 (argparse would print the usage too)
@@ -94,6 +96,8 @@ def cmd_selfplay(args, out) -> int:
         raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
     if args.games < 0:
         raise OptionError(f"--games must be >= 0, not {args.games}")
+    if args.max_rounds < 1:
+        raise OptionError(f"--max-rounds must be >= 1, not {args.max_rounds}")
     bots = parse_bot_list(args.bots, args.players)
     lines = []
     for deal_seed, bot_seed in game_seeds(args.seed, args.games):
@@ -113,17 +117,39 @@ def cmd_selfplay(args, out) -> int:
 
 def cmd_perft(args, out) -> int:
     from fiveup_solver.record import game_at, load_record
-    if args.depth < 0:
-        raise OptionError(f"--depth must be >= 0, not {args.depth}")
+    if not 0 <= args.depth <= _C_INT_MAX:
+        raise OptionError(f"--depth must be 0..{_C_INT_MAX}, not {args.depth}")
     game = game_at(load_record(args.file), args.round, args.action)
     out.write(f"{game.current.core.perft(args.depth)}\n")
     return 0
 
 
+def cmd_solve(args, out) -> int:
+    from fiveup_solver.record import game_at, load_record
+    from fiveup_solver.solver import Solver
+    if args.tt_mb <= 0:
+        raise OptionError(f"--tt-mb must be positive, not {args.tt_mb}")
+    game = game_at(load_record(args.file), args.round, args.action)
+    if game.round_over:
+        raise OptionError(f"round {args.round} action {args.action}: the round is over, nothing to solve")
+    res = Solver(tt_mb=args.tt_mb).solve(game)
+    if args.json:
+        out.write(json.dumps(res.to_dict()) + "\n")
+        return 0
+    out.write(f"seat {res.seat} to move; value {res.value:+d} raw for its side "
+              f"({res.nodes:,} nodes, {res.seconds * 1000:.1f} ms)\n")
+    for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
+        out.write(f"  {move:<20} {v:+d}{'  best' if move in res.best else ''}\n")
+    out.write(f"principal variation: {' '.join(res.pv)}\n")
+    return 0
+
+
 def cmd_bench(args, out) -> int:
     from fiveup_solver.bench import run_playout_bench
-    if args.rounds <= 0 or args.reference_rounds <= 0:
-        raise OptionError("--rounds and --reference-rounds must be positive")
+    if not (0 < args.rounds <= _C_INT_MAX and 0 < args.reference_rounds <= _C_INT_MAX):
+        raise OptionError(f"--rounds and --reference-rounds must be 1..{_C_INT_MAX}")
+    if not 0 <= args.seed < 2 ** 64:
+        raise OptionError(f"--seed must be 0..{2 ** 64 - 1} for the bench, not {args.seed}")
     result = run_playout_bench(args.rounds, args.reference_rounds, args.seed)
     if args.json:
         out.write(json.dumps(result) + "\n")
@@ -168,6 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--depth", type=int, required=True)
     f.set_defaults(func=cmd_perft)
 
+    v = sub.add_parser("solve", help="exact values of every move (all hands known)")
+    v.add_argument("file")
+    v.add_argument("--round", type=int, required=True)
+    v.add_argument("--action", type=int, required=True)
+    v.add_argument("--json", action="store_true")
+    v.add_argument("--tt-mb", type=float, default=16.0)
+    v.set_defaults(func=cmd_solve)
+
     b = sub.add_parser("bench", help="random-playout throughput: core vs pure-Python reference")
     b.add_argument("--json", action="store_true")
     b.add_argument("--rounds", type=int, default=200_000)
@@ -184,7 +218,7 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(
-                a for a in ("demo", "replay", "selfplay", "perft", "bench")))
+                a for a in ("demo", "replay", "selfplay", "perft", "solve", "bench")))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

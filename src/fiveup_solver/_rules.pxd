@@ -17,6 +17,7 @@ cdef extern from "fiveup_tables.h":
     const uint8_t TILE_PIPS[28]
     const uint32_t PIP_MASK[7]
     const uint32_t PLAYABLE_BY_OPEN_VALUES[128]
+    const uint16_t PIPS_BY_BYTE[4][256]
     const uint8_t TILE_INDEX[7][7]
     const uint32_t DOUBLES_MASK
 
@@ -112,11 +113,8 @@ cdef inline int round_to_5(int x) noexcept nogil:
     return ((x + 2) // 5) * 5
 
 cdef inline int mask_pips(uint32_t m) noexcept nogil:
-    cdef int s = 0
-    while m:
-        s += TILE_PIPS[fiveup_ctz(m)]
-        m &= m - 1
-    return s
+    return (PIPS_BY_BYTE[0][m & 255] + PIPS_BY_BYTE[1][(m >> 8) & 255]
+            + PIPS_BY_BYTE[2][(m >> 16) & 255] + PIPS_BY_BYTE[3][(m >> 24) & 255])
 
 cdef inline int double_ports(int ds) noexcept nogil:
     # open ports a double contributes to its value: line ports or free branches

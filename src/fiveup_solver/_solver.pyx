@@ -84,18 +84,17 @@ cdef inline int max_nonwin_gain(const Position* p, int side) noexcept nogil:
     return gap - 5 if gap % 5 == 0 else gap - 1
 
 
+cdef enum:
+    ALL_PIPS = 168     # pips of the whole double-six set
+
+
 cdef inline int min_gain(const Position* p) noexcept nogil:
     """Least a side can gain: only a 4-player hand-emptying event can be negative
     (minus the partner's remaining pips, rounded): bounded by all pips off the board."""
     cdef int s
-    cdef uint32_t off = 0
     if p.players != 4:
         return 0
-    for s in range(4):
-        off |= p.hand[s]
-    for s in range(p.bone_next, p.bone_len):
-        off |= <uint32_t>1 << p.boneyard[s]
-    return -round_to_5(mask_pips(off))
+    return -round_to_5(ALL_PIPS - mask_pips(p.board))
 
 
 cdef inline TTEntry* tt_probe(SolverCtx* S, uint64_t key) noexcept nogil:
@@ -408,8 +407,60 @@ cdef class SolverCore:
         e = tt_probe(&self.ctx, position_hash(&self.ctx, &q))
         return None if e == NULL or e.move == 0xFF else e.move
 
-    def root_teams(self, CoreRound rnd):
-        set_root(&self.ctx, &rnd.frames[rnd.depth].pos)
+    def principal_variation(self, CoreRound rnd, int max_len=64, uint64_t node_limit=0):
+        """A line of best play from the current position: canonical moves, with
+        MOVE_PASS for forced passes (forced draws are implied).
+
+        At every step the exact value V of the position is known and the first
+        move (table move first) whose exact value equals V is played."""
+        cdef Position q = rnd.frames[rnd.depth].pos
+        cdef Position c, cr
+        cdef uint8_t moves[MAX_MOVES]
+        cdef SolverCtx* S = &self.ctx
+        cdef int n, i, team, best, v, base, first
+        cdef TTEntry* e
+        out = []
+        S.nodes = 0
+        S.aborted = 0
+        S.node_limit = node_limit
+        set_root(S, &q)
+        while len(out) < max_len:
+            forced_draws(&q, NULL)
+            if q.status != ST_PLAYING:
+                break
+            if not can_place(&q):
+                out.append(MOVE_PASS)
+                pass_turn(&q)
+                continue
+            team = team_of(S, &q, q.to_move)
+            base = rel_score(S, &q, team)
+            n = gen_moves(&q, moves)
+            first = 0xFF
+            if S.use_tt:
+                e = tt_probe(S, position_hash(S, &q))
+                if e != NULL:
+                    first = e.move
+            with nogil:
+                cr = q
+                best = mtdf(S, &cr, 0)     # exact value of this position for its mover
+                # the table move first, then the others: the first that keeps the value
+                for i in range(n):
+                    if moves[i] == first and i > 0:
+                        moves[i] = moves[0]
+                        moves[0] = first
+                for i in range(n):
+                    c = q
+                    place(&c, moves[i], NULL)
+                    resolve_turn(&c)
+                    v = terminal_or_search(S, &c, team, rel_score(S, &c, team) - base)
+                    if v == best or S.aborted:
+                        first = moves[i]
+                        break
+            if S.aborted:
+                break
+            out.append(first)
+            place(&q, first, NULL)
+        return out, S.nodes
 
 
 cdef int mtdf(SolverCtx* S, const Position* p, int guess) noexcept nogil:

@@ -1,0 +1,140 @@
+"""Perfect-information (double-dummy) solver API.
+
+Every hand and the boneyard order are known, so forced draws are
+deterministic. The value of a position is for the side of the seat to move
+(with 3 players: that seat against the other two, paranoid): the raw points
+its side gains from accepted events until the round ends minus the other
+side's, or +1000 / -1000 when an accepted event reaches exactly 305 (instead
+of any points). See ``src/fiveup_solver/_solver.pyx`` for the search.
+
+>>> from fiveup_solver.game import Game
+>>> solver = Solver(tt_mb=4)
+>>> res = solver.solve(Game(players=2, seed=3))
+>>> res.value == max(res.values.values()) and res.best[0] in res.values and res.nodes > 0
+True
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from fiveup_solver import _core, _solver
+from fiveup_solver.types import ALL_TILES, IllegalMoveError, OptionError
+
+__all__ = ["Solver", "SolveResult", "WIN_VALUE"]
+
+WIN_VALUE = 1000
+_PASS = 0xE0  # MOVE_PASS of the core
+
+
+@dataclass
+class SolveResult:
+    """Exact values of one position (DDS style: every result carries its node count)."""
+
+    seat: int
+    value: int
+    values: dict            # every legal concrete move string -> exact value
+    best: list              # the move strings with the best value
+    pv: list                # a principal variation (move strings; forced draws implied)
+    nodes: int
+    seconds: float
+    exact: bool = True      # False only when a node limit cut the search
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "value": self.value, "values": dict(self.values), "best": list(self.best),
+                "pv": list(self.pv), "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+
+
+def move_string(t: int, g: int, k: int) -> str:
+    tile = ALL_TILES[t]
+    if g < 0:
+        return str(tile)
+    target = ALL_TILES[g]
+    return f"{tile}@{target}:{target.port_names[k]}"
+
+
+class Solver:
+    """A reusable solver context: the transposition table is kept between calls.
+
+    ``tt_mb``: table size in MB. ``use_tt`` and ``target_pruning`` switch the
+    table and the exact-target pruning off (for tests and benchmarks; values
+    are identical either way). ``node_limit`` (0 = none) bounds each call; a
+    cut result has ``exact=False``.
+    """
+
+    def __init__(self, tt_mb: float = 16, use_tt: bool = True, target_pruning: bool = True,
+                 tt_min_tiles: int = 4, node_limit: int = 0, pv: bool = True):
+        if not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
+            raise OptionError(f"tt_mb must be between 0.001 and 16384, not {tt_mb!r}")
+        if not isinstance(node_limit, int) or node_limit < 0:
+            raise OptionError(f"node_limit must be a non-negative integer, not {node_limit!r}")
+        self.core = _solver.SolverCore(float(tt_mb), bool(use_tt), bool(target_pruning), int(tt_min_tiles))
+        self.node_limit = node_limit
+        self.want_pv = pv
+
+    def clear(self) -> None:
+        """Forget the table."""
+        self.core.clear()
+
+    def solve(self, game) -> SolveResult:
+        """Exact value of every legal move of the seat to move in `game`'s current round.
+
+        If that seat must draw first, the forced draws are made from the known
+        boneyard and the drawn tile's placements are valued.
+        """
+        if not game.rounds or game.round_over:
+            raise IllegalMoveError("there is no position to solve: the round is over")
+        t0 = time.perf_counter()
+        core = game.current.core
+        seat = core.to_move
+        value, canon, nodes, aborted = self.core.solve_moves(core, self.node_limit)
+        by_canon = dict(canon)
+        after = core.copy()
+        while after.turn_kind() == "draw":
+            after.draw()
+        kind = after.turn_kind()
+        values = {}
+        if kind == "place":
+            for t, g, k in after.concrete_moves():
+                values[move_string(t, g, k)] = by_canon[_core.canonical_of(t, g, k)]
+        elif kind == "pass":
+            values["pass"] = by_canon[_PASS]
+        best = [m for m, v in values.items() if v == value] if values else []
+        pv = []
+        if self.want_pv and not aborted:
+            line, pv_nodes = self.core.principal_variation(core, 64, self.node_limit)
+            nodes += pv_nodes
+            pv = self._pv_strings(core, line)
+        return SolveResult(seat, value, values, best, pv, nodes, time.perf_counter() - t0, exact=not aborted)
+
+    def solve_many(self, games) -> list:
+        """Solve a batch of positions with the same table (results in order)."""
+        return [self.solve(g) for g in games]
+
+    def value(self, game) -> tuple:
+        """(value, nodes) of the current position, without per-move values."""
+        if not game.rounds or game.round_over:
+            raise IllegalMoveError("there is no position to solve: the round is over")
+        v, nodes, aborted = self.core.value(game.current.core, self.node_limit)
+        return v, nodes
+
+    @staticmethod
+    def _pv_strings(core, line) -> list:
+        walk = core.copy()
+        out = []
+        for move in line:
+            while walk.turn_kind() == "draw":
+                walk.draw()
+            if move == _PASS:
+                walk.pass_turn()
+                out.append("pass")
+                continue
+            for t, g, k in walk.concrete_moves():
+                if _core.canonical_of(t, g, k) == move:
+                    out.append(move_string(t, g, k))
+                    walk.place(t, g, k)
+                    break
+            else:  # pragma: no cover - the core's moves always have a concrete form
+                raise AssertionError("principal variation left the legal moves")
+        return out
