@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core
 from fiveup_solver.types import (
-    ALL_TILES, Event, IllegalMoveError, Move, OptionError, Port, Tile, raw_to_display,
+    ALL_TILES, Event, IllegalMoveError, Move, OptionError, Port, Tile, _short, raw_to_display,
 )
 
 __all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS"]
@@ -204,8 +204,9 @@ class Game:
         if scores is not None:
             if self.rounds:
                 raise IllegalMoveError("scores carry over from the previous round")
-            if len(scores) != self.sides or not all(isinstance(x, int) and x < 305 for x in scores):
-                raise IllegalMoveError(f"scores must be {self.sides} integers below 305")
+            if len(scores) != self.sides or not all(
+                    isinstance(x, int) and not isinstance(x, bool) and -30000 <= x < 305 for x in scores):
+                raise IllegalMoveError(f"scores must be {self.sides} integers from -30000 to 304")
         scores = tuple(self.scores) if scores is None else tuple(scores)
         core = _core.CoreRound(self.players, [[t.index for t in h] for h in hands],
                                [t.index for t in boneyard], starter, list(scores))
@@ -277,9 +278,10 @@ class Game:
         kind = core.turn_kind()
         before = list(core.scores)
         if not isinstance(move, Move):
-            raise IllegalMoveError(f"not a move: {move!r}")
+            raise IllegalMoveError(f"not a move: {_short(move)}")
         if not _well_formed(move):
-            raise IllegalMoveError(f"malformed move: {move!r}")
+            raise IllegalMoveError(f"malformed move: kind {_short(move.kind)}, tile {_short(move.tile)}, "
+                                   f"at {_short(move.at)}")
         if move.kind == "play":
             tile = move.tile
             if kind != "place":
@@ -312,7 +314,7 @@ class Game:
             core.pass_turn()
             action = {"seat": seat, "pass": True}
         else:
-            raise IllegalMoveError(f"unknown move kind {move.kind!r}")
+            raise IllegalMoveError(f"unknown move kind {_short(move.kind)}")
         index = len(r.actions)
         scores = before
         events = []

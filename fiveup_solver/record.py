@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 from fiveup_solver.game import Game, action_to_move
-from fiveup_solver.types import FiveUpError, ParseError, Port, RecordError, Tile
+from fiveup_solver.types import FiveUpError, ParseError, Port, RecordError, Tile, _short
 
 __all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "game_from_record",
            "replay", "save_record", "game_at", "dumps_record"]
@@ -43,14 +43,20 @@ def parse_record_text(data: bytes | str, name: str = "record") -> dict:
     if not data.strip():
         raise RecordError(f"{name}: empty file")
     try:
-        obj = json.loads(data)
+        obj = json.loads(data, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
         raise RecordError(f"{name}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
     except RecursionError:
         raise RecordError(f"{name}: not valid JSON (nested too deeply)") from None
+    except ValueError as e:  # e.g. an integer with more digits than Python converts
+        raise RecordError(f"{name}: not valid JSON ({str(e).splitlines()[0][:80]})") from None
     if not isinstance(obj, dict):
         raise RecordError(f"{name}: a record is a JSON object, not {type(obj).__name__}")
     return obj
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def load_record(path) -> dict:
@@ -97,17 +103,17 @@ def check_record(record) -> dict:
         if key not in record:
             raise RecordError(f"missing key '{key}'")
     if record["format"] != FORMAT:
-        raise RecordError(f"unknown format {record['format']!r} (expected '{FORMAT}')")
+        raise RecordError(f"unknown format {_short(record['format'])} (expected '{FORMAT}')")
     n = record["players"]
     if not _is_int(n) or n not in (2, 3, 4):
-        raise RecordError(f"players must be 2, 3 or 4, not {n!r}")
+        raise RecordError(f"players must be 2, 3 or 4, not {_short(n)}")
     seats = record.get("seats")
     if seats is not None and (not isinstance(seats, list) or len(seats) != n
                               or not all(isinstance(s, str) for s in seats)):
         raise RecordError(f"seats must be a list of {n} names")
     view = record.get("view")
     if view is not None and (not _is_int(view) or not 0 <= view < n):
-        raise RecordError(f"view must be a seat 0..{n - 1}, not {view!r}")
+        raise RecordError(f"view must be a seat 0..{n - 1}, not {_short(view)}")
     if not isinstance(record["rounds"], list):
         raise RecordError("rounds must be a list")
     out = dict(record)
@@ -123,7 +129,7 @@ def _check_round(rnd, r: int, n: int, view) -> dict:
         if key not in rnd:
             raise RecordError(f"{where}: missing key '{key}'")
     if not _is_int(rnd["starter"]) or not 0 <= rnd["starter"] < n:
-        raise RecordError(f"{where}: starter must be a seat 0..{n - 1}, not {rnd['starter']!r}")
+        raise RecordError(f"{where}: starter must be a seat 0..{n - 1}, not {_short(rnd['starter'])}")
     hands = rnd["hands"]
     if not isinstance(hands, list) or len(hands) != n:
         raise RecordError(f"{where}: hands must list {n} hands")
@@ -171,11 +177,17 @@ def _check_round(rnd, r: int, n: int, view) -> dict:
 
 def _check_action(act, r: int, i: int, n: int, view) -> dict:
     where = f"round {r} action {i}"
+    if isinstance(act, dict) and "seat" not in act:
+        raise RecordError(f"{where}: missing key 'seat'")
     if not isinstance(act, dict) or set(act) not in _ACTION_SHAPES:
-        raise RecordError(f"{where}: unknown action {json.dumps(act)[:60]}")
+        try:
+            shown = json.dumps(act)
+        except (TypeError, ValueError):  # not JSON data (API callers)
+            shown = repr(act)
+        raise RecordError(f"{where}: unknown action {shown[:60]}")
     seat = act["seat"]
     if not _is_int(seat) or not 0 <= seat < n:
-        raise RecordError(f"{where}: seat must be 0..{n - 1}, not {seat!r}")
+        raise RecordError(f"{where}: seat must be 0..{n - 1}, not {_short(seat)}")
     out = {"seat": seat}
     try:
         if "play" in act:

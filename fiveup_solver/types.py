@@ -49,6 +49,10 @@ def _short(text, limit: int = 40) -> str:
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
+def _is_pip(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 6
+
+
 @dataclass(frozen=True, order=True)
 class Tile:
     """A domino tile a-b with 0 <= lo <= hi <= 6; ``index`` is its number 0..27."""
@@ -57,8 +61,8 @@ class Tile:
     hi: int
 
     def __post_init__(self):
-        if not (isinstance(self.lo, int) and isinstance(self.hi, int) and 0 <= self.lo <= self.hi <= 6):
-            raise ParseError(f"bad tile {self.lo}-{self.hi}")
+        if not (_is_pip(self.lo) and _is_pip(self.hi) and self.lo <= self.hi):
+            raise ParseError(f"bad tile {_short(self.lo)}-{_short(self.hi)}")
 
     @classmethod
     def parse(cls, text) -> "Tile":
@@ -73,6 +77,8 @@ class Tile:
 
     @classmethod
     def from_index(cls, index: int) -> "Tile":
+        if not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < 28):
+            raise ParseError(f"bad tile index {_short(index)}: expected 0..27")
         return ALL_TILES[index]
 
     @property
@@ -118,6 +124,8 @@ class Port:
     name: str
 
     def __post_init__(self):
+        if not isinstance(self.tile, Tile):
+            raise ParseError(f"bad port tile {_short(self.tile)}: expected a Tile")
         if self.name not in self.tile.port_names:
             raise ParseError(f"bad port name {_short(self.name)} for tile {self.tile}")
 

@@ -1,0 +1,761 @@
+"""Bad input: every kind gives exit status 2 and exactly one stderr line ``error: ...``.
+
+Each record case starts from a valid record -- a hand-written small round
+(``SMALL``) or a whole self-played game -- and breaks one thing. The same
+message must come from the API as a typed error (``RecordError``, a
+``FiveUpError`` and ``ValueError``).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fiveup_solver
+from fiveup_solver import (
+    FiveUpError, Game, IllegalMoveError, Move, OptionError, RecordError, Tile,
+)
+from fiveup_solver.cli import main
+from fiveup_solver.record import game_at, load_record, replay
+from fiveup_solver.selfplay import play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A hand-written round, checked by the rules (see test_small_record_is_valid):
+# seat 0 opens 2-2; seat 1 puts 2-5 on its lineA; seat 0 fills lineB with 0-2
+# (ends 5 + 0 = 5: 5 raw for seat 0); only now may seat 1 open a branch.
+SMALL = {
+    "format": "fiveup-record/1",
+    "players": 2,
+    "seats": ["Ann", "Bob"],
+    "rounds": [{
+        "starter": 0,
+        "hands": [["2-2", "0-2", "1-3", "3-3", "0-1"], ["2-5", "2-6", "4-5", "4-6", "5-6"]],
+        "boneyard": ["0-0", "0-3", "0-4", "0-5", "0-6", "1-1", "1-2", "1-4", "1-5",
+                     "1-6", "2-3", "2-4", "3-4", "3-5", "3-6", "4-4", "5-5", "6-6"],
+        "actions": [
+            {"seat": 0, "play": "2-2"},
+            {"seat": 1, "play": "2-5", "at": "2-2:lineA"},
+            {"seat": 0, "play": "0-2", "at": "2-2:lineB"},
+            {"seat": 1, "play": "2-6", "at": "2-2:branchA"},
+        ],
+    }],
+}
+
+
+def small():
+    return copy.deepcopy(SMALL)
+
+
+_GAMES = {}
+
+
+def game_record(players=2, seed=1):
+    """A whole self-played game (cached; callers get a deep copy)."""
+    key = (players, seed)
+    if key not in _GAMES:
+        bots = ["greedy", "random", "random", "greedy"][:players]
+        _GAMES[key] = play_game(players, seed, bots).to_record()
+    return copy.deepcopy(_GAMES[key])
+
+
+def find_action(record, pred):
+    """(round, action) of the first action with pred(record, r, i, action), else fail."""
+    for r, rnd in enumerate(record["rounds"]):
+        for i, act in enumerate(rnd["actions"]):
+            if pred(record, r, i, act):
+                return r, i
+    raise AssertionError("the base record has no such action: pick another seed")
+
+
+def draw_then_play(rec, r, i, act):
+    acts = rec["rounds"][r]["actions"]
+    return ("draw" in act and i + 1 < len(acts) and "play" in acts[i + 1]
+            and acts[i + 1]["seat"] == act["seat"] and acts[i + 1]["play"] == act["draw"])
+
+
+def other_seat(record, seat):
+    return (seat + 1) % record["players"]
+
+
+# ---------------------------------------------------------------- the cases
+# Each builder returns (file bytes or record object, expected message prefix
+# after "error: ", words the message must contain).
+
+def c_malformed_json():
+    return b'{"format": "fiveup-record/1", "players": 2,', None, ["not valid json"]
+
+
+def c_truncated_record():
+    text = json.dumps(game_record()).encode()
+    return text[: len(text) // 2], None, ["not valid json"]
+
+
+def c_empty_file():
+    return b"", None, ["empty"]
+
+
+def c_blank_file():
+    return b" \n\t\n", None, ["empty"]
+
+
+def c_binary_file():
+    return bytes(range(128, 256)) + b"\x00\x01", None, ["utf-8"]
+
+
+def c_nul_bytes():
+    return b"\x00" * 16, None, ["not valid json"]
+
+
+def c_json_array():
+    return b"[1, 2, 3]", None, ["json object", "list"]
+
+
+def c_json_nan():
+    return b'{"format": "fiveup-record/1", "players": NaN, "rounds": []}', None, ["nan"]
+
+
+def c_huge_integer():
+    return b'{"format": "fiveup-record/1", "players": ' + b"9" * 5000 + b', "rounds": []}', None, ["json"]
+
+
+def c_unknown_format():
+    rec = small()
+    rec["format"] = "fiveup-record/2"
+    return rec, "unknown format", ["fiveup-record/2"]
+
+
+def _missing(key):
+    def build():
+        rec = small()
+        del rec[key]
+        return rec, f"missing key '{key}'", [key]
+    build.__name__ = f"c_missing_{key}"
+    return build
+
+
+def _missing_round_key(key):
+    def build():
+        rec = small()
+        del rec["rounds"][0][key]
+        return rec, f"round 0: missing key '{key}'", [key]
+    build.__name__ = f"c_missing_round_{key}"
+    return build
+
+
+def c_missing_action_seat():
+    rec = small()
+    del rec["rounds"][0]["actions"][2]["seat"]
+    return rec, "round 0 action 2: ", ["missing", "seat"]
+
+
+def _players(value):
+    def build():
+        rec = small()
+        rec["players"] = value
+        return rec, "players must be 2, 3 or 4", [repr(value)]
+    build.__name__ = f"c_players_{value!r}"
+    return build
+
+
+def c_players_3_with_2_hands():
+    rec = small()
+    rec["players"] = 3
+    return rec, "seats must be a list of 3", []
+
+
+def c_hand_tile_7_1():
+    rec = small()
+    rec["rounds"][0]["hands"][0][1] = "7-1"
+    return rec, "round 0: hand of seat 0: bad tile '7-1'", ["0-6"]
+
+
+def c_hand_tile_x():
+    rec = small()
+    rec["rounds"][0]["hands"][1][4] = "x"
+    return rec, "round 0: hand of seat 1: bad tile 'x'", []
+
+
+def c_boneyard_tile_number():
+    rec = small()
+    rec["rounds"][0]["boneyard"][3] = 5
+    return rec, "round 0: boneyard: bad tile 5", []
+
+
+def c_play_tile_7_1():
+    rec = small()
+    rec["rounds"][0]["actions"][2]["play"] = "7-1"
+    return rec, "round 0 action 2: bad tile '7-1'", []
+
+
+def c_port_tile_x():
+    rec = small()
+    rec["rounds"][0]["actions"][1]["at"] = "x:lineA"
+    return rec, "round 0 action 1: bad tile 'x'", []
+
+
+def c_draw_tile_x():
+    rec = game_record()
+    r, i = find_action(rec, lambda rec, r, i, a: "draw" in a)
+    rec["rounds"][r]["actions"][i]["draw"] = "x"
+    return rec, f"round {r} action {i}: bad tile 'x'", []
+
+
+def c_tile_dealt_twice_hands():
+    rec = small()
+    rec["rounds"][0]["hands"][1][0] = "2-2"
+    return rec, "round 0: tile 2-2 dealt twice", ["seat 0", "seat 1"]
+
+
+def c_tile_dealt_twice_boneyard():
+    rec = small()
+    rec["rounds"][0]["boneyard"][-1] = "3-1"   # "b-a" is normalised: 1-3 is in seat 0's hand
+    return rec, "round 0: tile 1-3 dealt twice", ["boneyard"]
+
+
+def c_hand_of_four():
+    rec = small()
+    rec["rounds"][0]["boneyard"].append(rec["rounds"][0]["hands"][0].pop())
+    return rec, "round 0: seat 0 was dealt 4 tiles, expected 5", []
+
+
+def c_hand_of_six():
+    rec = small()
+    rec["rounds"][0]["hands"][1].append(rec["rounds"][0]["boneyard"].pop())
+    return rec, "round 0: seat 1 was dealt 6 tiles, expected 5", []
+
+
+def c_boneyard_short():
+    rec = small()
+    rec["rounds"][0]["boneyard"].pop()
+    return rec, "round 0: boneyard has 17 tiles, expected 18", []
+
+
+def c_hands_count():
+    rec = small()
+    rec["rounds"][0]["hands"].append(["6-6"])
+    return rec, "round 0: hands must list 2 hands", []
+
+
+def c_wrong_seat():
+    rec = small()
+    rec["rounds"][0]["actions"][1]["seat"] = 0
+    return rec, "round 0 action 1: seat 0 acted but seat 1 is to move", []
+
+
+def c_wrong_seat_in_game():
+    rec = game_record(3, 2)
+    rnd = rec["rounds"][1]
+    act = rnd["actions"][5]
+    act["seat"] = other_seat(rec, act["seat"])
+    return rec, f"round 1 action 5: seat {act['seat']} acted but seat", ["is to move"]
+
+
+def c_seat_out_of_range():
+    rec = small()
+    rec["rounds"][0]["actions"][3]["seat"] = 2
+    return rec, "round 0 action 3: seat must be 0..1, not 2", []
+
+
+def c_starter_out_of_range():
+    rec = small()
+    rec["rounds"][0]["starter"] = 5
+    return rec, "round 0: starter must be a seat 0..1, not 5", []
+
+
+def c_unknown_action():
+    rec = small()
+    rec["rounds"][0]["actions"][2] = {"seat": 0, "jump": "0-2"}
+    return rec, "round 0 action 2: unknown action", ["jump"]
+
+
+def c_action_extra_key():
+    rec = small()
+    rec["rounds"][0]["actions"][3]["note"] = "hi"
+    return rec, "round 0 action 3: unknown action", ["note"]
+
+
+def c_action_not_object():
+    rec = small()
+    rec["rounds"][0]["actions"][1] = "2-5@2-2:lineA"
+    return rec, "round 0 action 1: unknown action", []
+
+
+def c_pass_not_true():
+    rec = small()
+    rec["rounds"][0]["actions"].append({"seat": 0, "pass": 1})
+    return rec, "round 0 action 4: pass must be true", []
+
+
+def c_unknown_port_name():
+    rec = small()
+    rec["rounds"][0]["actions"][1]["at"] = "2-2:left"
+    return rec, "round 0 action 1: bad port '2-2:left'", ["lineA", "branchB"]
+
+
+def c_double_port_on_single():
+    rec = small()
+    rec["rounds"][0]["actions"][2]["at"] = "2-5:lineA"
+    return rec, "round 0 action 2: bad port '2-5:lineA'", ["low", "high"]
+
+
+def c_port_without_colon():
+    rec = small()
+    rec["rounds"][0]["actions"][2]["at"] = "2-2 lineB"
+    return rec, "round 0 action 2: bad port", ["TILE:PORT"]
+
+
+def c_tile_not_in_hand():
+    rec = small()
+    rec["rounds"][0]["actions"][2]["play"] = "2-6"     # seat 1 holds 2-6
+    return rec, "round 0 action 2: tile 2-6 is not in seat 0's hand", []
+
+
+def c_tile_not_in_any_hand():
+    rec = small()
+    rec["rounds"][0]["actions"][0]["play"] = "6-6"     # a boneyard tile
+    return rec, "round 0 action 0: tile 6-6 is not in seat 0's hand", []
+
+
+def c_no_match():
+    rec = small()
+    rec["rounds"][0]["actions"][2] = {"seat": 0, "play": "1-3", "at": "2-5:high"}
+    return rec, "round 0 action 2: 1-3 does not match port 2-5:high", ["value 5"]
+
+
+def c_port_taken():
+    rec = small()
+    rec["rounds"][0]["actions"][2]["at"] = "2-2:lineA"  # 2-5 is there
+    return rec, "round 0 action 2: port 2-2:lineA is already taken", []
+
+
+def c_target_not_on_board():
+    rec = small()
+    rec["rounds"][0]["actions"][2]["at"] = "0-1:low"    # 0-1 is still in a hand
+    return rec, "round 0 action 2: port 0-1:low: 0-1 is not on the board", []
+
+
+def c_branch_before_lines_filled():
+    rec = small()
+    rec["rounds"][0]["actions"][1]["at"] = "2-2:branchA"
+    return rec, "round 0 action 1: port 2-2:branchA is not open", ["branch", "both line ports"]
+
+
+def c_branch_after_one_line():
+    rec = small()
+    rec["rounds"][0]["actions"][2]["at"] = "2-2:branchB"
+    return rec, "round 0 action 2: port 2-2:branchB is not open", ["branch"]
+
+
+def c_opening_with_port():
+    rec = small()
+    rec["rounds"][0]["actions"][0]["at"] = "2-2:lineA"
+    return rec, "round 0 action 0: nothing is on the board yet", ["opening"]
+
+
+def c_placement_without_port():
+    rec = small()
+    del rec["rounds"][0]["actions"][1]["at"]
+    return rec, "round 0 action 1: the round is already opened", ["needs a port"]
+
+
+def c_draw_while_holding_playable():
+    rec = small()
+    rec["rounds"][0]["actions"][1] = {"seat": 1, "draw": "0-0"}
+    return rec, "round 0 action 1: seat 1 cannot draw: it holds a playable tile", []
+
+
+def c_draw_again_after_playable_draw():
+    rec = game_record()
+    r, i = find_action(rec, draw_then_play)
+    acts = rec["rounds"][r]["actions"]
+    seat, nxt = acts[i]["seat"], game_at(rec, r, i + 1).boneyard[0]
+    acts[i + 1] = {"seat": seat, "draw": str(nxt)}
+    return rec, f"round {r} action {i + 1}: seat {seat} cannot draw: it holds a playable tile", []
+
+
+def c_draw_not_next_tile():
+    rec = game_record()
+    r, i = find_action(rec, lambda rec, r, i, a: "draw" in a)
+    bone = game_at(rec, r, i).boneyard
+    assert len(bone) >= 2 and str(bone[0]) == rec["rounds"][r]["actions"][i]["draw"]
+    rec["rounds"][r]["actions"][i]["draw"] = str(bone[1])
+    return rec, f"round {r} action {i}: draw {bone[1]} is not the boneyard's next tile ({bone[0]})", []
+
+
+def c_draw_not_in_boneyard():
+    rec = game_record()
+    r, i = find_action(rec, lambda rec, r, i, a: "draw" in a)
+    played = rec["rounds"][r]["actions"][0]["play"]      # the opening tile: on the board
+    rec["rounds"][r]["actions"][i]["draw"] = played
+    return rec, f"round {r} action {i}: draw {played} is not the boneyard's next tile", []
+
+
+def c_pass_while_able_to_play():
+    rec = small()
+    rec["rounds"][0]["actions"][2] = {"seat": 0, "pass": True}
+    return rec, "round 0 action 2: seat 0 cannot pass: it holds a playable tile", []
+
+
+def c_pass_instead_of_draw():
+    rec = game_record()
+    r, i = find_action(rec, lambda rec, r, i, a: "draw" in a)
+    seat = rec["rounds"][r]["actions"][i]["seat"]
+    rec["rounds"][r]["actions"][i] = {"seat": seat, "pass": True}
+    return rec, f"round {r} action {i}: seat {seat} cannot pass: the boneyard is not empty", []
+
+
+def c_play_instead_of_draw():
+    rec = game_record()
+    r, i = find_action(rec, lambda rec, r, i, a: "draw" in a)
+    seat = rec["rounds"][r]["actions"][i]["seat"]
+    tile = str(game_at(rec, r, i).hand(seat)[0])
+    rec["rounds"][r]["actions"][i] = {"seat": seat, "play": tile, "at": rec["rounds"][r]["actions"][0]["play"] + (
+        ":lineA" if Tile.parse(rec["rounds"][r]["actions"][0]["play"]).is_double else ":low")}
+    return rec, f"round {r} action {i}: seat {seat} holds no playable tile and must draw", []
+
+
+def c_action_after_round_ended():
+    rec = game_record()
+    assert len(rec["rounds"]) >= 2
+    acts = rec["rounds"][0]["actions"]
+    n = len(acts)
+    acts.append({"seat": 0, "pass": True})
+    return rec, f"round 0 action {n}: action after the round ended", []
+
+
+def c_action_after_game_won():
+    rec = game_record()
+    last = rec["rounds"][-1]["actions"]
+    n = len(last)
+    r = len(rec["rounds"]) - 1
+    last.append(dict(last[-1]))
+    return rec, f"round {r} action {n}: action after the round ended", []
+
+
+def c_round_after_game_won():
+    rec = game_record()
+    r = len(rec["rounds"])
+    extra = copy.deepcopy(rec["rounds"][-1])
+    extra["actions"] = []
+    rec["rounds"].append(extra)
+    return rec, f"round {r}: the game was already won in round {r - 1}", []
+
+
+def c_round_stops_early():
+    rec = game_record()
+    del rec["rounds"][0]["actions"][-1]
+    return rec, "round 0: actions stop before the round ended", []
+
+
+def c_wrong_starter_after_domino():
+    rec = game_record()
+    assert "play" in rec["rounds"][0]["actions"][-1]   # round 0 ended by a domino
+    fixed = rec["rounds"][0]["actions"][-1]["seat"]
+    rec["rounds"][1]["starter"] = other_seat(rec, fixed)
+    return rec, f"round 1: starter must be seat {fixed}", ["emptied"]
+
+
+def c_seat_view():
+    rec = fiveup_solver.game_from_record(small()).to_record(view=0)
+    return rec, "this is seat 0's view", ["full record"]
+
+
+def c_rounds_not_list():
+    rec = small()
+    rec["rounds"] = {"0": rec["rounds"][0]}
+    return rec, "rounds must be a list", []
+
+
+def c_round_not_object():
+    rec = small()
+    rec["rounds"].append([])
+    return rec, "round 1: a round is a JSON object", []
+
+
+CASES = [
+    c_malformed_json, c_truncated_record, c_empty_file, c_blank_file, c_binary_file, c_nul_bytes,
+    c_json_array, c_json_nan, c_huge_integer, c_unknown_format,
+    _missing("format"), _missing("players"), _missing("rounds"),
+    _missing_round_key("starter"), _missing_round_key("hands"), _missing_round_key("boneyard"),
+    _missing_round_key("actions"), c_missing_action_seat,
+    _players(1), _players(5), _players(0), _players("2"), _players(2.0), _players(True), _players(None),
+    c_players_3_with_2_hands,
+    c_hand_tile_7_1, c_hand_tile_x, c_boneyard_tile_number, c_play_tile_7_1, c_port_tile_x, c_draw_tile_x,
+    c_tile_dealt_twice_hands, c_tile_dealt_twice_boneyard,
+    c_hand_of_four, c_hand_of_six, c_boneyard_short, c_hands_count,
+    c_wrong_seat, c_wrong_seat_in_game, c_seat_out_of_range, c_starter_out_of_range,
+    c_unknown_action, c_action_extra_key, c_action_not_object, c_pass_not_true,
+    c_unknown_port_name, c_double_port_on_single, c_port_without_colon,
+    c_tile_not_in_hand, c_tile_not_in_any_hand,
+    c_no_match, c_port_taken, c_target_not_on_board, c_branch_before_lines_filled, c_branch_after_one_line,
+    c_opening_with_port, c_placement_without_port,
+    c_draw_while_holding_playable, c_draw_again_after_playable_draw, c_draw_not_next_tile,
+    c_draw_not_in_boneyard, c_pass_while_able_to_play, c_pass_instead_of_draw, c_play_instead_of_draw,
+    c_action_after_round_ended, c_action_after_game_won, c_round_after_game_won, c_round_stops_early,
+    c_wrong_starter_after_domino, c_seat_view, c_rounds_not_list, c_round_not_object,
+]
+IDS = [c.__name__[2:] for c in CASES]
+
+
+def payload_bytes(payload) -> bytes:
+    return payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+
+
+def check_one_error_line(err: str, prefix: str | None, words) -> str:
+    """err is exactly one line 'error: ...' starting with the expected text; returns the message."""
+    assert "Traceback" not in err
+    assert err.endswith("\n") and err.count("\n") == 1, repr(err)
+    assert len(err.splitlines()) == 1, repr(err)
+    assert err.startswith("error: "), repr(err)
+    message = err[len("error: "):-1]
+    if prefix is not None:
+        assert message.startswith(prefix), (message, prefix)
+    for w in words:
+        assert w.lower() in message.lower(), (w, message)
+    return message
+
+
+# ---------------------------------------------------------------- tests
+
+def test_small_record_is_valid():
+    result = replay(small())
+    assert result["scores"] == [5, 0]
+    assert result["rounds"] == [{"end": "unfinished"}]
+    assert [(e["action"], e["kind"], e["raw"]) for e in result["events"]] == [(2, "placement", 5)]
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 1)])
+def test_base_games_are_valid(players, seed):
+    rec = game_record(players, seed)
+    assert len(rec["rounds"]) >= 2
+    assert replay(rec)["winner"] is not None
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_bad_record_cli(case, tmp_path, capsys):
+    payload, prefix, words = case()
+    path = tmp_path / "bad.json"
+    path.write_bytes(payload_bytes(payload))
+    for argv in (["replay", str(path)], ["replay", str(path), "--json"],
+                 ["perft", str(path), "--round", "0", "--depth", "1"]):
+        rc = main(argv)
+        out, err = capsys.readouterr()
+        assert rc == 2, (argv, out, err)
+        assert out == ""
+        check_one_error_line(err, None if isinstance(payload, bytes) else prefix, words)
+        if isinstance(payload, bytes):   # file-level faults name the file
+            assert err.startswith(f"error: {path}: ")
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_bad_record_api(case, tmp_path, capsys):
+    """The API raises RecordError carrying the message the CLI prints."""
+    payload, prefix, words = case()
+    path = tmp_path / "bad.json"
+    path.write_bytes(payload_bytes(payload))
+    assert main(["replay", str(path)]) == 2
+    cli_message = capsys.readouterr().err[len("error: "):-1]
+    with pytest.raises(RecordError) as info:
+        if isinstance(payload, bytes):
+            load_record(path)
+        else:
+            replay(payload)
+    assert isinstance(info.value, FiveUpError) and isinstance(info.value, ValueError)
+    assert str(info.value) == cli_message
+    assert "\n" not in str(info.value)
+    if not isinstance(payload, bytes):
+        assert str(info.value).startswith(prefix)
+
+
+# ---------------------------------------------------------------- real subprocesses
+
+def run_cli(*args, cwd=None):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "fiveup_solver.cli", *args], capture_output=True,
+                          text=True, env=env, cwd=cwd or ROOT, timeout=120)
+
+
+SUBPROCESS_CASES = [c_malformed_json, c_binary_file, c_wrong_seat, c_branch_before_lines_filled,
+                    c_draw_not_next_tile, c_round_after_game_won, c_hand_tile_7_1, _players(5)]
+
+
+@pytest.mark.parametrize("case", SUBPROCESS_CASES, ids=[c.__name__[2:] for c in SUBPROCESS_CASES])
+def test_bad_record_subprocess(case, tmp_path):
+    payload, prefix, words = case()
+    path = tmp_path / "bad.json"
+    path.write_bytes(payload_bytes(payload))
+    proc = run_cli("replay", str(path))
+    assert proc.returncode == 2, proc
+    assert proc.stdout == ""
+    check_one_error_line(proc.stderr, None if isinstance(payload, bytes) else prefix, words)
+
+
+@pytest.mark.parametrize("args,words", [
+    (["frobnicate"], ["invalid choice", "frobnicate"]),
+    (["selfplay", "--players", "5"], ["players", "5"]),
+    (["demo", "--bots", "wizard"], ["unknown bot", "wizard"]),
+    (["perft", "/nonexistent/record.json", "--round", "0", "--depth", "1"], ["cannot read"]),
+    (["bench", "--seed", "-1", "--rounds", "1", "--reference-rounds", "1"], ["seed"]),
+])
+def test_bad_options_subprocess(args, words):
+    proc = run_cli(*args)
+    assert proc.returncode == 2, proc
+    assert proc.stdout == ""
+    check_one_error_line(proc.stderr, None, words)
+
+
+# ---------------------------------------------------------------- bad options, in process
+
+@pytest.fixture(scope="module")
+def good_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rec") / "game.json"
+    path.write_text(json.dumps(game_record()))
+    return path
+
+
+def option_cases(good):
+    rec = game_record()
+    n_rounds = len(rec["rounds"])
+    n0 = len(rec["rounds"][0]["actions"])
+    return [
+        ("unknown_command", ["frobnicate"], ["invalid choice", "frobnicate"]),
+        ("no_command", [], ["command is required"]),
+        ("unknown_option", ["demo", "--colour"], ["unrecognized", "--colour"]),
+        ("demo_players_5", ["demo", "--players", "5"], ["players", "5"]),
+        ("demo_players_1", ["demo", "--players", "1"], ["players", "1"]),
+        ("demo_players_text", ["demo", "--players", "two"], ["players", "two"]),
+        ("selfplay_players_5", ["selfplay", "--players", "5"], ["players", "5"]),
+        ("selfplay_players_1", ["selfplay", "--players", "1"], ["players", "1"]),
+        ("selfplay_games_negative", ["selfplay", "--games", "-1"], ["games", "-1"]),
+        ("selfplay_max_rounds_0", ["selfplay", "--max-rounds", "0"], ["max-rounds", "0"]),
+        ("selfplay_bad_out", ["selfplay", "--out", str(good.parent / "no" / "such" / "dir.jsonl")],
+         ["cannot write"]),
+        ("demo_unknown_bot", ["demo", "--bots", "wizard"], ["unknown bot", "wizard"]),
+        ("selfplay_unknown_bot", ["selfplay", "--bots", "random,wizard"], ["unknown bot", "wizard"]),
+        ("empty_bot_name", ["demo", "--bots", "greedy,"], ["unknown bot"]),
+        ("too_many_bots", ["demo", "--bots", "greedy,random,greedy"], ["3 bots", "2 seats"]),
+        ("perft_negative_depth", ["perft", str(good), "--round", "0", "--depth", "-1"], ["depth", "-1"]),
+        ("perft_huge_depth", ["perft", str(good), "--round", "0", "--depth", str(10 ** 12)], ["depth"]),
+        ("perft_missing_round", ["perft", str(good), "--depth", "1"], ["--round"]),
+        ("perft_missing_file", ["perft", str(good.parent / "missing.json"), "--round", "0", "--depth", "1"],
+         ["missing.json", "cannot read"]),
+        ("replay_missing_file", ["replay", str(good.parent / "missing.json")], ["missing.json", "cannot read"]),
+        ("replay_directory", ["replay", str(good.parent)], ["cannot read"]),
+        ("perft_directory", ["perft", str(good.parent), "--round", "0", "--depth", "1"], ["cannot read"]),
+        ("perft_round_too_big", ["perft", str(good), "--round", str(n_rounds), "--depth", "1"],
+         [f"round {n_rounds}", "not in the record", f"{n_rounds} rounds"]),
+        ("perft_round_negative", ["perft", str(good), "--round", "-1", "--depth", "1"], ["round -1"]),
+        ("perft_action_too_big", ["perft", str(good), "--round", "0", "--action", str(n0 + 1), "--depth", "1"],
+         [f"round 0: action {n0 + 1}", f"0..{n0}"]),
+        ("perft_action_negative", ["perft", str(good), "--round", "0", "--action", "-1", "--depth", "1"],
+         ["action -1"]),
+        ("bench_zero_rounds", ["bench", "--rounds", "0"], ["rounds"]),
+        ("bench_huge_rounds", ["bench", "--rounds", str(10 ** 25), "--reference-rounds", "1"], ["rounds"]),
+        ("bench_negative_seed", ["bench", "--seed", "-1", "--rounds", "1", "--reference-rounds", "1"],
+         ["seed"]),
+    ]
+
+
+OPTION_IDS = [c[0] for c in option_cases(Path("/x/y.json"))]
+
+
+@pytest.mark.parametrize("index", range(len(OPTION_IDS)), ids=OPTION_IDS)
+def test_bad_options(index, good_file, capsys):
+    name, argv, words = option_cases(good_file)[index]
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    assert rc == 2, (argv, out, err)
+    assert out == ""
+    check_one_error_line(err, None, words)
+
+
+def test_good_file_perft_works(good_file, capsys):
+    """The option cases above fail only for the named reason: the same file works."""
+    assert main(["perft", str(good_file), "--round", "0", "--depth", "1"]) == 0
+    assert int(capsys.readouterr().out) > 0
+
+
+# ---------------------------------------------------------------- the typed errors of the API
+
+def test_error_hierarchy():
+    for cls in (fiveup_solver.RecordError, fiveup_solver.IllegalMoveError, fiveup_solver.ParseError,
+                fiveup_solver.OptionError):
+        assert issubclass(cls, FiveUpError) and issubclass(cls, ValueError)
+
+
+API_ERRORS = [
+    (lambda: Game(players=5), OptionError, ["players", "5"]),
+    (lambda: Game(players=1), OptionError, ["players"]),
+    (lambda: Game(players="2"), OptionError, ["players"]),
+    (lambda: Game(players=2, seed="x"), OptionError, ["seed"]),
+    (lambda: fiveup_solver.bots.parse_bot_list("wizard", 2), OptionError, ["unknown bot"]),
+    (lambda: Game(players=2, seed=1).hand(2), OptionError, ["seat"]),
+    (lambda: Game(players=2, seed=1).observation(-1), OptionError, ["seat"]),
+    (lambda: Game(players=2, seed=1).pop(), IllegalMoveError, ["nothing to undo"]),
+    (lambda: Game(players=2, deal=False).push(Move.pass_()), IllegalMoveError, ["no round"]),
+    (lambda: Game(players=2, seed=1).push("pass"), IllegalMoveError, ["not a move"]),
+    (lambda: Game(players=2, seed=1).push(Move("jump")), IllegalMoveError, ["jump"]),
+    (lambda: Game(players=2, seed=1).push(Move("play", "1-4")), IllegalMoveError, ["malformed"]),
+    (lambda: game_at(small(), 1, 0), RecordError, ["round 1"]),
+    (lambda: game_at(small(), 0, 5), RecordError, ["action 5"]),
+    (lambda: game_at(small(), "0", 0), RecordError, ["round"]),
+    (lambda: fiveup_solver.parse_tile("7-1"), fiveup_solver.ParseError, ["7-1"]),
+    (lambda: fiveup_solver.parse_port("1-4:lineA"), fiveup_solver.ParseError, ["low", "high"]),
+    (lambda: fiveup_solver.record.check_record([]), RecordError, ["json object"]),
+]
+
+
+@pytest.mark.parametrize("call,cls,words", API_ERRORS, ids=[f"{c.__name__}-{'-'.join(w)}" for _, c, w in API_ERRORS])
+def test_api_typed_errors(call, cls, words):
+    with pytest.raises(cls) as info:
+        call()
+    message = str(info.value)
+    assert "\n" not in message
+    for w in words:
+        assert w.lower() in message.lower()
+
+
+@pytest.mark.parametrize("kind,words", [
+    ("too few hands", ["hands"]),
+    ("duplicate", ["28 tiles"]),
+    ("not tiles", ["Tile"]),
+    ("long boneyard", ["boneyard"]),
+])
+def test_start_round_rejects_bad_deals(kind, words):
+    """The API's own deals are checked before they reach the C core (no crash, typed error)."""
+    tiles = list(fiveup_solver.ALL_TILES)
+    good_hands, good_bone = [tiles[0:5], tiles[5:10]], tiles[10:]
+    deal = {
+        "too few hands": ([tiles[0:5]], tiles[5:]),
+        "duplicate": ([tiles[0:5], tiles[0:5]], tiles[10:]),
+        "not tiles": ([[t.index for t in tiles[0:5]], tiles[5:10]], tiles[10:]),
+        "long boneyard": (good_hands, good_bone + good_bone * 3),
+    }[kind]
+    g = Game(players=2, deal=False)
+    with pytest.raises(IllegalMoveError) as info:
+        g.start_round(deal[0], deal[1], 0)
+    for w in words:
+        assert w.lower() in str(info.value).lower()
+    assert not g.rounds
+    g.start_round(good_hands, good_bone, 0)       # the same game accepts a good deal
+    assert g.to_move == 0
+
+
+@pytest.mark.parametrize("scores", [[-10 ** 6, 0], [-40000, 0], [True, 0], [305, 0], [0, 0, 0], [0], ["0", 0]])
+def test_start_round_rejects_bad_scores(scores):
+    """Start scores of an analysis position: typed error, never an OverflowError from the core."""
+    tiles = list(fiveup_solver.ALL_TILES)
+    g = Game(players=2, deal=False)
+    with pytest.raises(IllegalMoveError) as info:
+        g.start_round([tiles[0:5], tiles[5:10]], tiles[10:], 0, scores=scores)
+    assert "scores" in str(info.value)
+    assert not g.rounds
+    g.start_round([tiles[0:5], tiles[5:10]], tiles[10:], 0, scores=[-300, 300])
+    assert g.scores == [-300, 300]

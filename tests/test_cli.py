@@ -1,0 +1,368 @@
+"""The good paths of the ``fiveup`` command line: demo, selfplay, replay, perft, bench."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fiveup_solver import Game, raw_to_display
+from fiveup_solver.bots import parse_bot_list
+from fiveup_solver.cli import main
+from fiveup_solver.game import action_to_move
+from fiveup_solver.record import game_at, game_from_record, load_record, replay
+from fiveup_solver.selfplay import game_seeds, play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+EVENT_LINE = re.compile(r"^    (placement|domino|block) event seat (\d) side (\d): ([+-]\d+) raw \(([+-]\d+)\) "
+                        r"(accepted|REJECTED \(above 305\)); scores (.*)$")
+SCORES = re.compile(r"(-?\d+) raw \((-?\d+)\)")
+
+
+def run(capsys, argv):
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def find_game(players, want):
+    """The first seed (all-random bots) whose game has every feature in `want`."""
+    for seed in range(1, 300):
+        g = play_game(players, seed, ["random"] * players)
+        kinds = {e.kind for e in g.events}
+        feats = kinds | {r.end()["end"] for r in g.rounds}
+        if any(not e.accepted for e in g.events):
+            feats.add("rejected")
+        if want <= feats:
+            return seed, g
+    raise AssertionError(f"no game with {want}")
+
+
+# ---------------------------------------------------------------- demo
+
+@pytest.mark.parametrize("players,seed,bots", [
+    (2, 3, "greedy,random"), (2, 11, "random"), (3, 5, "greedy"), (4, 2, "random,greedy"),
+])
+def test_demo_lists_every_event_and_the_result(players, seed, bots, capsys):
+    rc, out, err = run(capsys, ["demo", "--players", str(players), "--seed", str(seed), "--bots", bots])
+    assert rc == 0 and err == ""
+    game = play_game(players, seed, parse_bot_list(bots, players))
+    events = game.events
+    assert events, "a whole game always scores"
+    lines = out.splitlines()
+    shown = [EVENT_LINE.match(line) for line in lines if EVENT_LINE.match(line)]
+    assert len(shown) == len(events)
+    for m, e in zip(shown, events):
+        kind, seat, side, raw, disp, verdict, scores = m.groups()
+        assert (kind, int(seat), int(side), int(raw)) == (e.kind, e.seat, e.side, e.raw)
+        assert int(disp) == raw_to_display(e.raw)
+        assert (verdict == "accepted") == e.accepted
+        assert [int(a) for a, _ in SCORES.findall(scores)] == list(e.scores)
+        assert [int(d) for _, d in SCORES.findall(scores)] == [raw_to_display(s) for s in e.scores]
+    # every round is dealt and ended on screen
+    assert sum(line.startswith("Round ") for line in lines) == len(game.rounds)
+    for r, log in enumerate(game.rounds):
+        assert f"  round {r} ends: {json.dumps(log.end())}" in out
+    # the result
+    if game.game_over:
+        assert lines[-1].startswith(f"Side {game.winner} wins with exactly 305 raw (61) after "
+                                    f"{len(game.rounds)} rounds")
+        assert max(game.scores) == 305
+    else:
+        assert lines[-1].startswith("Unfinished")
+    assert lines[0] == (f"Exact 61 Five Up demo: {players} players, seed {seed}, "
+                        f"bots {', '.join(parse_bot_list(bots, players))}")
+
+
+def test_demo_shows_rejected_and_block_events(capsys):
+    seed, game = find_game(2, {"block", "rejected", "blocked"})
+    rc, out, _ = run(capsys, ["demo", "--seed", str(seed), "--bots", "random"])
+    assert rc == 0
+    assert "block event" in out
+    assert "REJECTED (above 305)" in out
+    assert '"end": "blocked"' in out
+    assert len([line for line in out.splitlines() if EVENT_LINE.match(line)]) == len(game.events)
+
+
+def test_demo_is_deterministic(capsys):
+    first = run(capsys, ["demo", "--seed", "42"])[1]
+    again = run(capsys, ["demo", "--seed", "42"])[1]
+    other = run(capsys, ["demo", "--seed", "43"])[1]
+    assert first == again
+    assert first != other
+    assert first == run(capsys, ["demo", "--seed", "42", "--players", "2", "--bots", "greedy,random"])[1]
+
+
+def test_demo_default_and_subprocess():
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "fiveup_solver.cli", "demo", "--seed", "9"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "Round 0: starter seat" in proc.stdout
+    assert re.search(r"^(Side \d wins|Unfinished)", proc.stdout.splitlines()[-1])
+
+
+# ---------------------------------------------------------------- selfplay
+
+def selfplay_lines(capsys, tmp_path, *args):
+    path = tmp_path / f"games{len(list(tmp_path.iterdir()))}.jsonl"
+    rc, out, err = run(capsys, ["selfplay", *args, "--out", str(path)])
+    assert rc == 0 and out == "" and err == ""
+    text = path.read_text(encoding="utf-8")
+    assert text == "" or text.endswith("\n")
+    return text.splitlines()
+
+
+@pytest.mark.parametrize("players,bots,games", [(2, "greedy,random", 4), (3, "random", 3), (4, "greedy", 2)])
+def test_selfplay_writes_k_records_that_replay(players, bots, games, tmp_path, capsys):
+    lines = selfplay_lines(capsys, tmp_path, "--players", str(players), "--seed", "7", "--bots", bots,
+                           "--games", str(games))
+    assert len(lines) == games
+    records = [json.loads(line) for line in lines]
+    assert len({json.dumps(r) for r in records}) == games      # different games
+    for rec, (deal_seed, bot_seed) in zip(records, game_seeds(7, games)):
+        assert rec["format"] == "fiveup-record/1" and rec["players"] == players
+        result = replay(rec)
+        game = game_from_record(rec)
+        assert game.game_over or game.unfinished
+        assert result["winner"] is not None and 305 in result["scores"]
+        expected = play_game(players, deal_seed, parse_bot_list(bots, players), bot_seed=bot_seed)
+        assert rec == expected.to_record()
+
+
+def test_selfplay_is_deterministic(tmp_path, capsys):
+    args = ["--players", "3", "--seed", "123", "--games", "3", "--bots", "greedy,random"]
+    a = selfplay_lines(capsys, tmp_path, *args)
+    b = selfplay_lines(capsys, tmp_path, *args)
+    c = selfplay_lines(capsys, tmp_path, "--players", "3", "--seed", "124", "--games", "3", "--bots", "greedy,random")
+    assert a == b
+    assert a != c
+    # the first games of a longer run are the same games
+    assert selfplay_lines(capsys, tmp_path, *args[:-4], "--games", "5", "--bots", "greedy,random")[:3] == a
+
+
+@pytest.mark.parametrize("players,bots,seats", [
+    (4, "greedy,random", ["greedy0", "random1", "greedy2", "random3"]),
+    (3, "greedy", ["greedy0", "greedy1", "greedy2"]),
+    (3, "random,greedy", ["random0", "greedy1", "random2"]),
+    (2, "random,greedy", ["random0", "greedy1"]),
+    (4, "random,greedy,greedy", ["random0", "greedy1", "greedy2", "random3"]),
+])
+def test_selfplay_bot_list_repeats(players, bots, seats, tmp_path, capsys):
+    (line,) = selfplay_lines(capsys, tmp_path, "--players", str(players), "--bots", bots, "--games", "1")
+    assert json.loads(line)["seats"] == seats
+
+
+def test_selfplay_bots_play_their_strategy(tmp_path, capsys):
+    """greedy seats take the best immediate credit; the same deals with other bots play differently."""
+    g_lines = selfplay_lines(capsys, tmp_path, "--bots", "greedy", "--games", "2", "--seed", "5")
+    r_lines = selfplay_lines(capsys, tmp_path, "--bots", "random", "--games", "2", "--seed", "5")
+    assert g_lines != r_lines
+    rec = json.loads(g_lines[0])
+    game = game_from_record(rec)
+    # replay and check every greedy placement was a maximal immediate credit
+    check = Game(players=2, deal=False, max_rounds=len(rec["rounds"]))
+    for rnd, log in zip(rec["rounds"], game.rounds):
+        check.start_round(log.hands, log.boneyard, rnd["starter"])
+        for act in rnd["actions"]:
+            seat = check.to_move
+            obs = check.observation(seat)
+            side = seat
+            if "play" in act and len(obs.legal_moves) > 1:
+                def credit(s):
+                    c = s if s > 0 and s % 5 == 0 else 0
+                    return 0 if obs.scores[side] + c > 305 else c
+                best = max(credit(s) for s in obs.end_sums_after)
+                chosen = [credit(s) for m, s in zip(obs.legal_moves, obs.end_sums_after)
+                          if str(m) == (act["play"] + ("@" + act["at"] if "at" in act else ""))]
+                assert chosen == [best]
+            check.push(action_to_move(act))
+
+
+def test_selfplay_stdout_and_zero_games(tmp_path, capsys):
+    rc, out, err = run(capsys, ["selfplay", "--games", "2", "--seed", "3"])
+    assert rc == 0 and err == ""
+    assert out.splitlines() == selfplay_lines(capsys, tmp_path, "--games", "2", "--seed", "3")
+    assert selfplay_lines(capsys, tmp_path, "--games", "0") == []
+
+
+def test_selfplay_max_rounds_gives_unfinished_records(tmp_path, capsys):
+    lines = selfplay_lines(capsys, tmp_path, "--games", "3", "--max-rounds", "1", "--seed", "1")
+    for line in lines:
+        rec = json.loads(line)
+        assert len(rec["rounds"]) == 1
+        result = replay(rec)
+        assert result["winner"] is None
+        assert result["rounds"][0]["end"] in ("domino", "blocked")
+
+
+# ---------------------------------------------------------------- replay
+
+@pytest.fixture(scope="module")
+def records():
+    out = {}
+    for players in (2, 3, 4):
+        seed, g = find_game(players, {"block", "blocked"})
+        out[players] = g.to_record()
+    out["unfinished"] = play_game(2, 4, ["greedy", "random"], max_rounds=3).to_record()
+    out["midround"] = json.loads(json.dumps(out[2]))       # stopped in the middle of round 0
+    del out["midround"]["rounds"][1:]
+    out["midround"]["rounds"][0]["actions"] = out["midround"]["rounds"][0]["actions"][:7]
+    return out
+
+
+RECORD_KEYS = [2, 3, 4, "unfinished", "midround"]
+
+
+@pytest.mark.parametrize("key", RECORD_KEYS)
+def test_replay_json_equals_api(key, records, tmp_path, capsys):
+    rec = records[key]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec, indent=2))
+    rc, out, err = run(capsys, ["replay", str(path), "--json"])
+    assert rc == 0 and err == ""
+    assert out.count("\n") == 1
+    result = json.loads(out)
+    assert result == replay(rec)
+    assert set(result) == {"winner", "scores", "rounds", "events"}
+    assert len(result["rounds"]) == len(rec["rounds"])
+    if key == "midround":
+        assert result["rounds"][-1] == {"end": "unfinished"} and result["winner"] is None
+    if key == "unfinished":
+        assert result["winner"] is None
+
+
+def test_replay_accepts_reversed_tiles(records, tmp_path, capsys):
+    """'b-a' tiles are normalised on reading (RECORD.md)."""
+    rec = json.loads(json.dumps(records[2]))
+    rnd = rec["rounds"][0]
+    rnd["hands"][0] = ["-".join(reversed(t.split("-"))) for t in rnd["hands"][0]]
+    rnd["actions"][0]["play"] = "-".join(reversed(rnd["actions"][0]["play"].split("-")))
+    path = tmp_path / "rev.json"
+    path.write_text(json.dumps(rec))
+    rc, out, _ = run(capsys, ["replay", str(path), "--json"])
+    assert rc == 0 and json.loads(out) == replay(records[2])
+
+
+@pytest.mark.parametrize("key", RECORD_KEYS)
+def test_replay_summary_text(key, records, tmp_path, capsys):
+    rec = records[key]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    rc, out, err = run(capsys, ["replay", str(path)])
+    assert rc == 0 and err == ""
+    result = replay(rec)
+    lines = out.splitlines()
+    round_lines = [line for line in lines if line.startswith("round ") and not line.startswith("  ")]
+    assert round_lines == [f"round {r}: {json.dumps(end)}" for r, end in enumerate(result["rounds"])]
+    event_lines = [line for line in lines if line.startswith("  round ")]
+    assert len(event_lines) == len(result["events"])
+    for line, e in zip(event_lines, result["events"]):
+        assert line.startswith(f"  round {e['round']} action {e['action']}: {e['kind']} seat {e['seat']} "
+                               f"{e['raw']:+d} raw")
+        assert ("accepted" in line) == e["accepted"]
+        assert line.endswith(f"-> {e['scores']}")
+    winner = "none" if result["winner"] is None else f"side {result['winner']}"
+    assert lines[-1].startswith(f"winner: {winner}; scores ")
+    assert [int(x) for x, _ in SCORES.findall(lines[-1])] == result["scores"]
+
+
+def test_replay_of_a_selfplay_line(tmp_path, capsys):
+    (line,) = selfplay_lines(capsys, tmp_path, "--players", "4", "--games", "1", "--seed", "77")
+    path = tmp_path / "one.json"
+    path.write_text(line)
+    rc, out, _ = run(capsys, ["replay", str(path), "--json"])
+    assert rc == 0 and json.loads(out) == replay(json.loads(line))
+
+
+# ---------------------------------------------------------------- perft
+
+def perft_cli(capsys, path, r, a, d):
+    argv = ["perft", str(path), "--round", str(r), "--depth", str(d)]
+    if a is not None:
+        argv += ["--action", str(a)]
+    rc, out, err = run(capsys, argv)
+    assert rc == 0 and err == ""
+    assert re.fullmatch(r"\d+\n", out), out
+    return int(out)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_perft_matches_core(players, tmp_path, capsys):
+    rec = play_game(players, 10 + players, ["random"] * players, max_rounds=3).to_record()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    for r in range(len(rec["rounds"])):
+        n_actions = len(rec["rounds"][r]["actions"])
+        for a in sorted({0, 3, n_actions // 2, n_actions}):
+            core = game_at(rec, r, a).current.core
+            for d in (0, 1, 2, 4):
+                assert perft_cli(capsys, path, r, a, d) == core.perft(d)
+    # --action defaults to 0
+    assert perft_cli(capsys, path, 0, None, 2) == game_at(rec, 0, 0).current.core.perft(2)
+
+
+def test_perft_counts_turns(records, tmp_path, capsys):
+    """Independent of the core's perft: depth 0 is 1, depth 1 at a placement turn is the number of
+    legal placements, depth d is the sum over them of depth d-1, and a finished round counts 0."""
+    rec = records["unfinished"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    checked = 0
+    for a, act in enumerate(rec["rounds"][0]["actions"]):
+        game = game_at(rec, 0, a)
+        if game.current.core.turn_kind() != "place":
+            continue
+        moves = game.legal_moves
+        assert perft_cli(capsys, path, 0, a, 0) == 1
+        assert perft_cli(capsys, path, 0, a, 1) == len(moves)
+        total = 0
+        for m in moves:
+            game.push(m)
+            total += game.current.core.perft(1)
+            game.pop()
+        assert perft_cli(capsys, path, 0, a, 2) == total
+        checked += 1
+    assert checked >= 3
+    end = len(rec["rounds"][0]["actions"])
+    assert perft_cli(capsys, path, 0, end, 1) == 0
+    assert perft_cli(capsys, path, 0, end, 0) == 1
+
+
+def test_perft_on_the_opening_position(tmp_path, capsys):
+    """At the opening the starter may play any of its 5 tiles: perft(1) = 5 in every deal."""
+    for players in (2, 3, 4):
+        g = Game(players=players, seed=players)
+        path = tmp_path / f"open{players}.json"
+        path.write_text(json.dumps(g.to_record()))
+        assert perft_cli(capsys, path, 0, 0, 1) == 5
+
+
+# ---------------------------------------------------------------- bench
+
+def test_bench_json(capsys):
+    rc, out, err = run(capsys, ["bench", "--json", "--rounds", "200", "--reference-rounds", "2"])
+    assert rc == 0 and err == ""
+    assert out.count("\n") == 1
+    result = json.loads(out)
+    assert set(result) == {"rounds_per_s", "reference_rounds_per_s"}
+    for key in result:
+        assert set(result[key]) == {"2", "3", "4"}
+        for v in result[key].values():
+            assert isinstance(v, (int, float)) and v > 0
+
+
+def test_bench_text(capsys):
+    rc, out, err = run(capsys, ["bench", "--rounds", "100", "--reference-rounds", "1"])
+    assert rc == 0 and err == ""
+    lines = out.splitlines()
+    assert "players" in lines[1] and "core" in lines[1] and "reference" in lines[1]
+    rows = [line.split() for line in lines[2:]]
+    assert [r[0] for r in rows] == ["2", "3", "4"]
+    for r in rows:
+        assert float(r[1].replace(",", "")) > 0 and float(r[2].replace(",", "")) > 0
