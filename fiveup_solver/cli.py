@@ -146,6 +146,8 @@ def cmd_solve(args, out) -> int:
 
 def cmd_bench(args, out) -> int:
     from fiveup_solver.bench import run_playout_bench
+    if args.solver is not None:
+        return _bench_solver(args, out)
     if not (0 < args.rounds <= _C_INT_MAX and 0 < args.reference_rounds <= _C_INT_MAX):
         raise OptionError(f"--rounds and --reference-rounds must be 1..{_C_INT_MAX}")
     if not 0 <= args.seed < 2 ** 64:
@@ -160,6 +162,44 @@ def cmd_bench(args, out) -> int:
         core, ref = result["rounds_per_s"][n], result["reference_rounds_per_s"][n]
         ratio = f"{core / ref:8.0f}x" if ref else "     n/a"
         out.write(f"{n:>8} {core:12,.0f} {ref:12,.0f} {ratio}\n")
+    return 0
+
+
+def _bench_solver(args, out) -> int:
+    from pathlib import Path
+
+    from fiveup_solver.bench import load_suite, run_solver_suite
+    folder = Path(args.solver)
+    names = ("openings_2p", "openings_4p", "midround", "near_target")
+    missing = [n for n in names if not (folder / f"{n}.json").is_file()]
+    if missing:
+        raise OptionError(f"--solver {folder}: suite files missing ({', '.join(m + '.json' for m in missing)})")
+    report = {}
+    for name in names:
+        games = load_suite(folder / f"{name}.json")
+        entry = {}
+        for label, kwargs in (("value", {}), ("value_no_pruning", {"target_pruning": False})):
+            r = run_solver_suite(games, "value", **kwargs)
+            r.pop("values")
+            entry[label] = r
+        if name in ("midround", "near_target"):
+            r = run_solver_suite(games, "solve")
+            r.pop("values")
+            entry["all_moves"] = r
+            r = run_solver_suite(games, "value", use_tt=False)
+            r.pop("values")
+            entry["value_no_table"] = r
+        report[name] = entry
+    if args.json:
+        out.write(json.dumps(report) + "\n")
+        return 0
+    out.write(f"{'suite':<12} {'mode':<17} {'median ms':>10} {'p95 ms':>10} {'max ms':>10} "
+              f"{'nodes med':>10} {'nodes p95':>10} {'nodes max':>10} {'Mnodes/s':>9}\n")
+    for name, entry in report.items():
+        for mode, r in entry.items():
+            out.write(f"{name:<12} {mode:<17} {r['ms']['median']:>10.3f} {r['ms']['p95']:>10.3f} "
+                      f"{r['ms']['max']:>10.1f} {r['nodes']['median']:>10,} {r['nodes']['p95']:>10,} "
+                      f"{r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f}\n")
     return 0
 
 
@@ -207,6 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--rounds", type=int, default=200_000)
     b.add_argument("--reference-rounds", type=int, default=600)
     b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
+                   help="instead: the solver on the suites in DIR (default benchmarks/data)")
     b.set_defaults(func=cmd_bench)
     return p
 

@@ -146,6 +146,10 @@ cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil:
         S.bone_hash[k] = 0
 
 
+cdef inline int clampi(int x, int lo, int hi) noexcept nogil:
+    return lo if x < lo else (hi if x > hi else x)
+
+
 cdef inline int child_value(int same_team, int r, int gain) noexcept nogil:
     """Value for the parent of a child worth r to its own mover, after an immediate gain."""
     if not same_team:
@@ -154,7 +158,7 @@ cdef inline int child_value(int same_team, int r, int gain) noexcept nogil:
         return WIN
     if r <= -WIN:
         return -WIN
-    return r + gain
+    return clampi(r + gain, -WIN, WIN)
 
 
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
@@ -172,11 +176,16 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef TTEntry* e
+    cdef int a_c, b_c
     S.nodes += 1
     if S.node_limit and S.nodes > S.node_limit:
         S.aborted = 1
         return 0
     team = team_of(S, p, p.to_move)
+    if alpha < -WIN:
+        alpha = -WIN
+    if beta > WIN:
+        beta = WIN
     use_tt = S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_min_tiles
     if use_tt:
         key = position_hash(S, p)
@@ -256,11 +265,26 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         else:
             g = rel_score(S, c, team) - base
             if team_of(S, c, c.to_move) == team:
-                r = search(S, c, alpha - g, beta - g, ply + 1)
+                # the child's window is the parent's mapped through v = r + g (wins absorb):
+                # fail-high/low of the child must stay fail-high/low here
+                a_c = clampi(alpha - g, -WIN, WIN - 1)
+                b_c = clampi(beta - g, -(WIN - 1), WIN)
+                r = search(S, c, a_c, b_c, ply + 1)
                 v = child_value(1, r, g)
+                if r >= b_c and v < beta:
+                    v = beta
+                elif r <= a_c and v > alpha:
+                    v = alpha
             else:
-                r = search(S, c, g - beta, g - alpha, ply + 1)
+                # v = g - r: the window flips
+                a_c = clampi(g - beta, -WIN, WIN - 1)
+                b_c = clampi(g - alpha, -(WIN - 1), WIN)
+                r = search(S, c, a_c, b_c, ply + 1)
                 v = child_value(0, r, g)
+                if r <= a_c and v < beta:
+                    v = beta
+                elif r >= b_c and v > alpha:
+                    v = alpha
         if S.aborted:
             return 0
         if v > best:
@@ -397,6 +421,18 @@ cdef class SolverCore:
             v = terminal_or_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0))
         return v, S.nodes, bool(S.aborted)
 
+    def debug_window(self, CoreRound rnd, int alpha, int beta, uint64_t node_limit=0):
+        """One search of the current (resolved) position with a given window: (result, nodes)."""
+        cdef Position q = rnd.frames[rnd.depth].pos
+        cdef SolverCtx* S = &self.ctx
+        S.nodes = 0
+        S.aborted = 0
+        S.node_limit = node_limit
+        set_root(S, &q)
+        resolve_turn(&q)
+        r = search(S, &q, alpha, beta, 0)
+        return r, S.nodes, bool(S.aborted)
+
     def best_move(self, CoreRound rnd):
         """Best canonical move stored for the current position (after its forced draws), or None."""
         cdef Position q = rnd.frames[rnd.depth].pos
@@ -466,7 +502,7 @@ cdef class SolverCore:
 cdef int mtdf(SolverCtx* S, const Position* p, int guess) noexcept nogil:
     """Exact value by zero-window searches converging on it (MTD(f)); the table
     carries the bounds from one search to the next."""
-    cdef int g = guess, lower = -INF, upper = INF, beta
+    cdef int g = clampi(guess, -WIN, WIN), lower = -WIN, upper = WIN, beta
     if not S.use_tt:
         return search(S, p, -INF, INF, 0)
     while lower < upper:

@@ -1,0 +1,57 @@
+"""Perfect-information solver on the fixed seeded suites of benchmarks/data/.
+
+    pytest benchmarks/test_bench_solver.py --benchmark-enable
+
+``extra_info`` of each benchmark holds node counts, medians, 95th percentiles
+and worst cases per position; ``fiveup bench --solver`` prints the same report.
+The pruning and table comparisons also check that the values are identical.
+"""
+import pytest
+
+from conftest import DATA
+from fiveup_solver.bench import load_suite, run_solver_suite
+
+SUITES = {name: None for name in ("openings_2p", "openings_4p", "midround")}
+
+
+def suite(name):
+    if SUITES[name] is None:
+        SUITES[name] = load_suite(DATA / f"{name}.json")
+    return SUITES[name]
+
+
+@pytest.mark.parametrize("name", list(SUITES))
+def test_solver_suite_value(benchmark, name):
+    games = suite(name)
+    result = benchmark.pedantic(run_solver_suite, args=(games, "value"), rounds=1, iterations=1)
+    assert result["positions"] == len(games)
+    benchmark.extra_info.update({k: v for k, v in result.items() if k != "values"})
+
+
+def test_solver_midround_all_moves(benchmark):
+    games = suite("midround")
+    result = benchmark.pedantic(run_solver_suite, args=(games, "solve"), rounds=1, iterations=1)
+    value_only = run_solver_suite(games, "value")
+    assert result["values"] == value_only["values"]
+    benchmark.extra_info.update({k: v for k, v in result.items() if k != "values"})
+
+
+@pytest.mark.parametrize("name", ["openings_2p", "midround"])
+def test_exact_target_pruning_saves_nodes_values_identical(benchmark, name):
+    games = suite(name)
+    on = run_solver_suite(games, "value", target_pruning=True)
+    off = benchmark.pedantic(run_solver_suite, args=(games, "value"), kwargs={"target_pruning": False},
+                             rounds=1, iterations=1)
+    assert on["values"] == off["values"]
+    benchmark.extra_info["nodes_mean_on"] = on["nodes"]["mean"]
+    benchmark.extra_info["nodes_mean_off"] = off["nodes"]["mean"]
+
+
+def test_table_saves_nodes_values_identical(benchmark):
+    games = suite("midround")
+    on = run_solver_suite(games, "value", use_tt=True)
+    off = benchmark.pedantic(run_solver_suite, args=(games, "value"), kwargs={"use_tt": False},
+                             rounds=1, iterations=1)
+    assert on["values"] == off["values"]
+    benchmark.extra_info["nodes_mean_on"] = on["nodes"]["mean"]
+    benchmark.extra_info["nodes_mean_off"] = off["nodes"]["mean"]
