@@ -182,10 +182,9 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         S.aborted = 1
         return 0
     team = team_of(S, p, p.to_move)
-    if alpha < -WIN:
-        alpha = -WIN
-    if beta > WIN:
-        beta = WIN
+    # every value lies in [-WIN, WIN]: keep the window inside it and non-empty
+    alpha = clampi(alpha, -WIN, WIN - 1)
+    beta = clampi(beta, alpha + 1, WIN)
     use_tt = S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_min_tiles
     if use_tt:
         key = position_hash(S, p)
