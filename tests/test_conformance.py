@@ -67,6 +67,7 @@ def random_walk(players, seed, max_rounds=5):
             game.next_round()
         yield game, rng
         game.push(rng.choice(game.legal_moves))
+        assert len(game.current.actions) <= 200, "a round that does not end"
 
 
 def same_move(popped, pushed, drawn):
@@ -74,6 +75,15 @@ def same_move(popped, pushed, drawn):
     if pushed.kind == "draw":
         return popped == Move.draw(drawn)
     return popped == pushed
+
+
+def fitting(game, seat):
+    """Tiles of `seat` that fit an open port (RULES §3.1), computed from the
+    open ports' names alone."""
+    if not game.board:
+        return list(game.hand(seat))
+    values = {p.tile.hi if p.name == "high" else p.tile.lo for p in game.open_ports()}
+    return [t for t in game.hand(seat) if t.lo in values or t.hi in values]
 
 
 WALKS = [(players, seed) for players in (2, 3, 4) for seed in range(12)]
@@ -116,6 +126,19 @@ def test_invariants_along_random_games(players, seed):
             assert [m.kind for m in game.legal_moves] == [kind]
         else:
             assert game.round_over and game.legal_moves == []
+
+        # RULES §5.4 / D2: blocked exactly when the boneyard is empty and no seat can place
+        can_place = [bool(fitting(game, s)) for s in range(players)]
+        blocked_now = not game.boneyard and not any(can_place) and bool(game.board)
+        if not game.round_over:
+            assert not blocked_now  # the round ends the moment it is blocked
+        elif game.round_ends()[-1]["end"] == "blocked":
+            assert blocked_now
+        if kind == "pass":
+            # a pass only while some other seat can still place
+            assert not game.boneyard and any(can_place[s] for s in range(players) if s != game.to_move)
+        if kind == "draw":
+            assert game.boneyard and not can_place[game.to_move]
 
         if game.round_over:
             continue

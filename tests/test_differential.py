@@ -25,6 +25,7 @@ except ImportError:  # tests/ is not a package: pytest puts tests/ on sys.path
 BOT_GAMES = 450          # per player count, shared by its bot line-ups
 RANDOM_GAMES = 220       # per player count, uniformly random legal moves
 LOCKSTEP_GAMES = 70      # per player count, legal sets compared at every position
+MAX_ROUND_ACTIONS = 200
 BOT_LINEUPS = {
     2: [["random", "random"], ["greedy", "greedy"], ["greedy", "random"]],
     3: [["random", "greedy", "random"], ["greedy", "greedy", "greedy"]],
@@ -42,6 +43,9 @@ class Trace:
     def __call__(self, game, move, events):
         if move is None:       # a round was dealt
             return
+        # a round has at most 28 placements, 18 draws and, once the boneyard is
+        # empty, fewer passes in a row than seats (D2): a longer one never ends
+        assert len(game.current.actions) <= MAX_ROUND_ACTIONS
         if move.kind == "play":
             r = len(game.rounds) - 1
             a = len(game.current.actions) - 1

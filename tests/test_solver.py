@@ -595,6 +595,49 @@ def test_solver_random_draws_ending_the_round(solver, spec):
     assert list(res.best) == []
 
 
+# 3-player positions (scores next to 305) on which an earlier build of the solver
+# raised "principal variation left the legal moves" with use_tt=True,
+# target_pruning=True (found by a longer random run of this file's generator).
+REGRESSION = [
+    dict(_deal(3, ['3-3 1-1 0-2 2-2 0-4', '2-4 4-5 2-3 3-6 1-3', '0-3 1-5 1-2 1-6 4-4'],
+               "0-5 1-4 3-4 0-1 2-5 5-5 4-6 0-6 0-0 5-6 3-5 2-6 6-6", 1,
+         "1:2-4; 2:4-4@2-4:high; 0:0-2@2-4:low; 1:4-5@4-4:lineB; 2:1-5@4-5:high; "
+         "0:0-4@0-2:low; 1:1-3@1-5:low; 2:0-3@1-3:high; 0:draw 0-5; 0:0-5@0-3:low; "
+         "1:draw 1-4; 1:1-4@0-4:high; 2:1-2@1-4:low; 0:2-2@1-2:high"),
+         name="stress-c-419", scores=[265, 295, 290]),
+    dict(_deal(3, ['5-6 3-4 0-2 0-3 1-4', '2-3 1-6 2-2 4-5 1-3', '5-5 0-6 0-5 1-5 2-6'],
+               "6-6 3-6 4-4 3-3 2-5 1-2 0-4 0-0 3-5 2-4 4-6 0-1 1-1", 2,
+         "2:2-6; 0:0-2@2-6:low; 1:1-6@2-6:high; 2:0-6@0-2:low; 0:5-6@0-6:high; "
+         "1:4-5@5-6:low; 2:1-5@1-6:low; 0:1-4@4-5:low; 1:1-3@1-4:low; 2:0-5@1-5:high; "
+         "0:0-3@0-5:low; 1:2-3@0-3:high; 2:draw 6-6; 2:draw 3-6; 2:3-6@1-3:high; "
+         "0:draw 4-4; 0:draw 3-3; 0:draw 2-5; 0:2-5@2-3:low; 1:draw 1-2; 1:draw 0-4; "
+         "1:draw 0-0; 1:draw 3-5; 1:3-5@2-5:high; 2:6-6@3-6:high; 0:3-3@3-5:low; "
+         "1:draw 2-4; 1:draw 4-6; 1:4-6@6-6:lineB; 2:draw 0-1; 2:draw 1-1; 2:pass; "
+         "0:3-4@3-3:lineB"),
+         name="stress-a-71", scores=[105, 290, 30]),
+    dict(_deal(3, ['5-5 2-3 1-5 0-5 1-4', '2-2 3-5 0-0 2-6 4-6', '0-1 4-5 1-2 2-4 6-6'],
+               "1-1 1-3 0-3 3-3 0-6 0-4 1-6 0-2 3-6 5-6 2-5 4-4 3-4", 0,
+         "0:1-5; 1:3-5@1-5:high; 2:1-2@1-5:low; 0:2-3@1-2:high; 1:draw 1-1; 1:draw 1-3; "
+         "1:1-3@3-5:low; 2:0-1@1-3:low; 0:0-5@0-1:low; 1:draw 0-3; 1:0-3@2-3:high; "
+         "2:4-5@0-5:high; 0:1-4@4-5:low; 1:0-0@0-3:low; 2:draw 3-3; 2:draw 0-6; "
+         "2:0-6@0-0:lineB; 0:draw 0-4; 0:0-4@0-0:branchA; 1:4-6@0-6:high; "
+         "2:2-4@0-4:high; 0:draw 1-6; 0:1-6@1-4:low; 1:2-6@1-6:high; 2:draw 0-2; "
+         "2:0-2@0-0:branchB"),
+         name="stress-a-473", scores=[300, 115, 275]),
+]
+
+
+@pytest.mark.parametrize("spec", REGRESSION, ids=_ids)
+@pytest.mark.parametrize("use_tt,target_pruning", [(True, True), (False, True), (True, False), (False, False)])
+def test_solver_regressions(spec, use_tt, target_pruning):
+    st = build_reference(spec)
+    values = M.move_values(st)
+    value = max(values.values()) if values else M.minimax(st)
+    res = _new_solver(use_tt=use_tt, target_pruning=target_pruning).solve(build_game(spec))
+    check_result(res, spec, value, values)
+    _pv_is_legal(spec, res.pv)
+
+
 @pytest.mark.parametrize("use_tt,target_pruning", [(False, True), (True, False), (False, False)])
 def test_solver_options_give_same_values(use_tt, target_pruning):
     s = _new_solver(use_tt=use_tt, target_pruning=target_pruning)
