@@ -64,7 +64,7 @@ class Solver:
     """
 
     def __init__(self, tt_mb: float = 16, use_tt: bool = True, target_pruning: bool = True,
-                 tt_min_tiles: int = 4, node_limit: int = 0, pv: bool = True):
+                 tt_min_tiles: int = 8, node_limit: int = 0, pv: bool = True):
         if not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
             raise OptionError(f"tt_mb must be between 0.001 and 16384, not {tt_mb!r}")
         if not isinstance(node_limit, int) or node_limit < 0:

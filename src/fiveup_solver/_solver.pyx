@@ -333,7 +333,7 @@ cdef class SolverCore:
     cdef SolverCtx ctx
     cdef uint64_t n_entries
 
-    def __cinit__(self, double tt_mb=64.0, bint use_tt=True, bint use_pruning=True, int tt_min_tiles=4):
+    def __cinit__(self, double tt_mb=64.0, bint use_tt=True, bint use_pruning=True, int tt_min_tiles=8):
         cdef uint64_t n = 4
         while (n * 2) * sizeof(TTEntry) <= tt_mb * 1024 * 1024:
             n *= 2
