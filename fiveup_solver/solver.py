@@ -32,7 +32,7 @@ class SolveResult:
     """Exact values of one position (DDS style: every result carries its node count)."""
 
     seat: int
-    value: int
+    value: int | None       # None only when a node limit cut the search
     values: dict            # every legal concrete move string -> exact value
     best: list              # the move strings with the best value
     pv: list                # a principal variation (move strings; forced draws implied)
@@ -100,9 +100,12 @@ class Solver:
                 values[move_string(t, g, k)] = by_canon[_core.canonical_of(t, g, k)]
         elif kind == "pass":
             values["pass"] = by_canon[_PASS]
+        if aborted:
+            # a node limit cut the search: no value is known exactly
+            return SolveResult(seat, None, {}, [], [], nodes, time.perf_counter() - t0, exact=False)
         best = [m for m, v in values.items() if v == value] if values else []
         pv = []
-        if self.want_pv and not aborted:
+        if self.want_pv:
             line, pv_nodes = self.core.principal_variation(core, 64, self.node_limit)
             nodes += pv_nodes
             pv = self._pv_strings(core, line)
@@ -113,11 +116,11 @@ class Solver:
         return [self.solve(g) for g in games]
 
     def value(self, game) -> tuple:
-        """(value, nodes) of the current position, without per-move values."""
+        """(value, nodes) of the current position, without per-move values (value None if cut)."""
         if not game.rounds or game.round_over:
             raise IllegalMoveError("there is no position to solve: the round is over")
         v, nodes, aborted = self.core.value(game.current.core, self.node_limit)
-        return v, nodes
+        return (None if aborted else v), nodes
 
     @staticmethod
     def _pv_strings(core, line) -> list:

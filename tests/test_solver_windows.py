@@ -55,3 +55,13 @@ def test_zero_windows_and_aborts_keep_the_table_sound(pruning, chunk):
             if not aborted:
                 assert (r >= beta) == (exact >= beta), (seed, beta, r, exact)
         assert dirty.value(core)[0] == exact, seed
+
+
+def test_node_limit_gives_no_value_instead_of_a_wrong_one():
+    from fiveup_solver.solver import Solver
+    g = Game(players=4, seed=3)
+    cut = Solver(tt_mb=1, node_limit=50).solve(g)
+    assert cut.exact is False and cut.value is None and cut.values == {} and cut.nodes > 50
+    full = Solver(tt_mb=1).solve(g)
+    assert full.exact is True and full.value == max(full.values.values())
+    assert Solver(tt_mb=1, node_limit=50).value(g)[0] is None
