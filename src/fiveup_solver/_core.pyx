@@ -443,7 +443,7 @@ cdef class CoreRound:
         cdef Position p = self.top().pos
         cdef uint64_t n
         with nogil:
-            n = perft_count(&p, depth)
+            n = perft_count(&p, depth, True)
         return n
 
     def perft_canonical(self, int depth):
@@ -451,11 +451,13 @@ cdef class CoreRound:
         cdef Position p = self.top().pos
         cdef uint64_t n
         with nogil:
-            n = perft_canonical_count(&p, depth)
+            n = perft_count(&p, depth, False)
         return n
 
 
-cdef uint64_t perft_count(const Position* p, int depth) noexcept nogil:
+cdef uint64_t perft_count(const Position* p, int depth, bint concrete) noexcept nogil:
+    """Turn sequences of exactly `depth` turns; concrete: a canonical move counts
+    as the number of (tile, port) placements it stands for."""
     cdef Position q, r
     cdef uint8_t moves[MAX_MOVES]
     cdef int n, i
@@ -471,35 +473,11 @@ cdef uint64_t perft_count(const Position* p, int depth) noexcept nogil:
     n = gen_moves(&q, moves)
     if n == 0:
         pass_turn(&q)
-        return perft_count(&q, depth - 1)
+        return perft_count(&q, depth - 1, concrete)
     for i in range(n):
         r = q
         place(&r, moves[i], NULL)
-        total += <uint64_t>move_multiplicity(&q, moves[i]) * perft_count(&r, depth - 1)
-    return total
-
-
-cdef uint64_t perft_canonical_count(const Position* p, int depth) noexcept nogil:
-    cdef Position q, r
-    cdef uint8_t moves[MAX_MOVES]
-    cdef int n, i
-    cdef uint64_t total = 0
-    if depth == 0:
-        return 1
-    if p.status != ST_PLAYING:
-        return 0
-    q = p[0]
-    forced_draws(&q, NULL)
-    if q.status != ST_PLAYING:
-        return 0
-    n = gen_moves(&q, moves)
-    if n == 0:
-        pass_turn(&q)
-        return perft_canonical_count(&q, depth - 1)
-    for i in range(n):
-        r = q
-        place(&r, moves[i], NULL)
-        total += perft_canonical_count(&r, depth - 1)
+        total += (<uint64_t>move_multiplicity(&q, moves[i]) if concrete else 1) * perft_count(&r, depth - 1, concrete)
     return total
 
 

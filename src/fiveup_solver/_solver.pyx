@@ -328,6 +328,14 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     return best
 
 
+cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
+    """A new solve call: fresh node count and limit, a new table generation."""
+    S.nodes = 0
+    S.aborted = 0
+    S.node_limit = node_limit
+    S.generation = (S.generation + 1) & 0xFF
+
+
 cdef class SolverCore:
     """Reusable search context: the transposition table is kept between calls."""
     cdef SolverCtx ctx
@@ -373,10 +381,7 @@ cdef class SolverCore:
         cdef int n, i, team, base, r, best = -INF
         cdef int values[MAX_MOVES]
         cdef SolverCtx* S = &self.ctx
-        S.nodes = 0
-        S.aborted = 0
-        S.node_limit = node_limit
-        S.generation = (S.generation + 1) & 0xFF
+        begin_call(S, node_limit)
         with nogil:
             set_root(S, &root)
             team = 0
@@ -410,10 +415,7 @@ cdef class SolverCore:
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef SolverCtx* S = &self.ctx
         cdef int v
-        S.nodes = 0
-        S.aborted = 0
-        S.node_limit = node_limit
-        S.generation = (S.generation + 1) & 0xFF
+        begin_call(S, node_limit)
         with nogil:
             set_root(S, &q)
             resolve_turn(&q)
@@ -424,9 +426,7 @@ cdef class SolverCore:
         """One search of the current (resolved) position with a given window: (result, nodes)."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef SolverCtx* S = &self.ctx
-        S.nodes = 0
-        S.aborted = 0
-        S.node_limit = node_limit
+        begin_call(S, node_limit)
         set_root(S, &q)
         resolve_turn(&q)
         r = search(S, &q, alpha, beta, 0)
@@ -455,9 +455,7 @@ cdef class SolverCore:
         cdef int n, i, team, best, v, base, first
         cdef TTEntry* e
         out = []
-        S.nodes = 0
-        S.aborted = 0
-        S.node_limit = node_limit
+        begin_call(S, node_limit)
         set_root(S, &q)
         while len(out) < max_len:
             forced_draws(&q, NULL)
