@@ -60,11 +60,12 @@ class Solver:
     ``tt_mb``: table size in MB. ``use_tt`` and ``target_pruning`` switch the
     table and the exact-target pruning off (for tests and benchmarks; values
     are identical either way). ``node_limit`` (0 = none) bounds each call; a
-    cut result has ``exact=False``.
+    cut result has ``exact=False``. ``tt_min_tiles``: positions with this many
+    tiles in hands or fewer skip the table (-1: 2 + 3 x players, measured best).
     """
 
     def __init__(self, tt_mb: float = 16, use_tt: bool = True, target_pruning: bool = True,
-                 tt_min_tiles: int = 8, node_limit: int = 0, pv: bool = True):
+                 tt_min_tiles: int = -1, node_limit: int = 0, pv: bool = True):
         if not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
             raise OptionError(f"tt_mb must be between 0.001 and 16384, not {tt_mb!r}")
         if not isinstance(node_limit, int) or node_limit < 0:

@@ -24,7 +24,8 @@ ctypedef struct SolverCtx:
     int use_tt                 # transposition table on/off (for tests and benchmarks)
     int use_pruning            # exact-target pruning on/off
     int tt_min_tiles           # near the end (this many tiles in hands or fewer) the table is skipped:
-                               # re-searching a tiny subtree is cheaper than a cache miss
+                               # re-searching a tiny subtree is cheaper than a cache miss; -1: by players
+    int tt_skip_tiles          # the threshold in force for the current search
     uint8_t generation         # current solve call
     int side_team[4]           # team (0 or 1) of each side: the root's team is 0
     uint64_t bone_hash[29]     # hash of the boneyard's remaining draw order, per next index

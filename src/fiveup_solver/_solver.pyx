@@ -135,6 +135,8 @@ cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil:
     """Teams for a search from p, and the hash of p's remaining boneyard order."""
     cdef int s, k
     cdef int root_side = side_of(p, p.to_move)
+    # measured on the opening suites: 8 tiles with 2 players, 14 with 4
+    S.tt_skip_tiles = S.tt_min_tiles if S.tt_min_tiles >= 0 else 2 + 3 * p.players
     for s in range(4):
         S.side_team[s] = 0 if s == root_side else 1
     S.bone_hash[p.bone_len] = <uint64_t>0x5851F42D4C957F2D
@@ -185,7 +187,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     # every value lies in [-WIN, WIN]: keep the window inside it and non-empty
     alpha = clampi(alpha, -WIN, WIN - 1)
     beta = clampi(beta, alpha + 1, WIN)
-    use_tt = S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_min_tiles
+    use_tt = S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_skip_tiles
     if use_tt:
         key = position_hash(S, p)
         fiveup_prefetch(&S.table[key & S.mask & ~(<uint64_t>3)])
@@ -341,7 +343,7 @@ cdef class SolverCore:
     cdef SolverCtx ctx
     cdef uint64_t n_entries
 
-    def __cinit__(self, double tt_mb=64.0, bint use_tt=True, bint use_pruning=True, int tt_min_tiles=8):
+    def __cinit__(self, double tt_mb=64.0, bint use_tt=True, bint use_pruning=True, int tt_min_tiles=-1):
         cdef uint64_t n = 4
         while (n * 2) * sizeof(TTEntry) <= tt_mb * 1024 * 1024:
             n *= 2
