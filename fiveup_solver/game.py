@@ -328,7 +328,11 @@ class Game:
         return events
 
     def pop(self) -> Move:
-        """Undo the last action (or, at the start of a round, the round's deal); returns it."""
+        """Undo the last action and return it.
+
+        At the start of a round (no action yet) the round's deal is removed too,
+        and the previous round's last action, the one that ended it, is undone.
+        """
         r = self.current
         if not r.actions:
             if len(self.rounds) == 1:

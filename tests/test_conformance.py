@@ -14,8 +14,8 @@ import pytest
 
 from fiveup_solver import ALL_TILES, Game, Move, Tile
 from fiveup_solver.record import (
-    check_record, dumps_record, game_from_record, load_record, parse_record_text, replay,
-    save_record,
+    check_record, dumps_record, game_at, game_from_record, load_record, parse_record_text,
+    replay, save_record,
 )
 
 try:
@@ -87,6 +87,7 @@ def fitting(game, seat):
 
 
 WALKS = [(players, seed) for players in (2, 3, 4) for seed in range(12)]
+FULL_GAME_SEEDS = (0, 5, 10)  # these walks play whole games (to 305, where scores are tight)
 
 
 # ---------------------------------------------------------------- per-position invariants
@@ -94,7 +95,8 @@ WALKS = [(players, seed) for players in (2, 3, 4) for seed in range(12)]
 @pytest.mark.parametrize("players,seed", WALKS, ids=[f"{p}p-s{s}" for p, s in WALKS])
 def test_invariants_along_random_games(players, seed):
     positions = 0
-    for game, rng in random_walk(players, 4242 + 100 * players + seed):
+    max_rounds = 1000 if seed in FULL_GAME_SEEDS else 5
+    for game, rng in random_walk(players, 4242 + 100 * players + seed, max_rounds):
         positions += 1
         core = game.current.core
 
@@ -105,7 +107,8 @@ def test_invariants_along_random_games(players, seed):
         # no score ever above the exact target, not even transiently
         assert all(s <= TARGET for s in game.scores)
         assert all(s <= TARGET for e in game.events for s in e.scores)
-        assert all(e.accepted == (e.scores[e.side] <= TARGET) for e in game.events)
+        # a rejected event is one that would have gone above 305 (RULES §6.1)
+        assert all(e.scores[e.side] + e.raw > TARGET for e in game.events if not e.accepted)
 
         # the port topology and the compact counts describe the same board
         assert core.topology_agrees()
@@ -143,12 +146,16 @@ def test_invariants_along_random_games(players, seed):
         if game.round_over:
             continue
 
-        # push then pop restores everything, for every legal move
+        # push then pop restores everything, for every legal move; the seat to
+        # move is shown the right end sum after each of its moves
         before = snapshot(game)
-        for m in game.legal_moves:
+        obs = game.observation(game.to_move)
+        assert list(obs.legal_moves) == game.legal_moves
+        for m, shown in zip(game.legal_moves, obs.end_sums_after):
             n_events = len(game.events)
             drawn = game.boneyard[0] if m.kind == "draw" else None
             game.push(m)
+            assert game.end_sum == shown
             assert len(game.current.actions) == len(before["record"]["rounds"][-1]["actions"]) + 1
             assert len(game.events) >= n_events
             assert same_move(game.pop(), m, drawn)
@@ -175,6 +182,8 @@ def test_invariants_along_random_games(players, seed):
                 c.pop()
             assert snapshot(c) == before
     assert positions > 20
+    if max_rounds == 1000:
+        assert game.game_over and max(game.scores) == TARGET
 
 
 # ---------------------------------------------------------------- record round trips
@@ -203,6 +212,16 @@ def test_record_round_trips(players, tmp_path):
             # the reference reads the same record to the same result
             ref = R.replay(rec)
             assert {k: ref[k] for k in ("winner", "scores", "rounds", "events")} == game.result()
+            # game_at: the position before an action of a round, as a prefix of the record
+            r = rng.randrange(len(rec["rounds"]))
+            i = rng.randrange(len(rec["rounds"][r]["actions"]) + 1)
+            at = game_at(rec, r, i)
+            prefix = copy.deepcopy(rec)
+            del prefix["rounds"][r + 1:]
+            del prefix["rounds"][r]["actions"][i:]
+            at_rec = at.to_record()
+            at_rec["seats"] = prefix["seats"] = None
+            assert at_rec == prefix
             # seat views survive JSON and the structural check unchanged
             for s in range(players):
                 view = game.to_record(view=s)

@@ -72,7 +72,7 @@ def _compare_with_reference(game, trace):
 
 def _lineups():
     for players, lineups in BOT_LINEUPS.items():
-        for i, bots in enumerate(lineups):
+        for bots in lineups:
             yield pytest.param(players, bots, id=f"{players}p-{'-'.join(bots)}")
 
 
