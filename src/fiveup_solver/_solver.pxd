@@ -33,4 +33,5 @@ ctypedef struct SolverCtx:
     int history[256]           # per canonical move: how often it caused a cutoff (ordering)
 
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
+cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil

@@ -163,6 +163,97 @@ cdef inline int child_value(int same_team, int r, int gain) noexcept nogil:
     return clampi(r + gain, -WIN, WIN)
 
 
+cdef inline bint in_endgame(const SolverCtx* S, const Position* p) noexcept nogil:
+    """Boneyard empty and few tiles left: the lean endgame path takes over."""
+    return (p.bone_next >= p.bone_len
+            and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) <= S.tt_skip_tiles)
+
+
+cdef inline int child_search(SolverCtx* S, Position* c, int team, int base, int alpha, int beta, int ply) noexcept nogil:
+    """Value, for the parent's team, of the resolved child c reached from a parent
+    whose relative score was base; the window (alpha, beta) is the parent's."""
+    cdef int g, a_c, b_c, r, v
+    if c.status == ST_WON:
+        return WIN if team_of(S, c, c.end_seat) == team else -WIN
+    g = rel_score(S, c, team) - base
+    if c.status != ST_PLAYING:
+        return g
+    if team_of(S, c, c.to_move) == team:
+        # the child's window is the parent's mapped through v = r + g (wins absorb):
+        # fail-high/low of the child must stay fail-high/low here
+        a_c = clampi(alpha - g, -WIN, WIN - 1)
+        b_c = clampi(beta - g, -(WIN - 1), WIN)
+        r = endgame_search(S, c, a_c, b_c, ply + 1) if in_endgame(S, c) else search(S, c, a_c, b_c, ply + 1)
+        v = child_value(1, r, g)
+        if r >= b_c and v < beta:
+            v = beta
+        elif r <= a_c and v > alpha:
+            v = alpha
+    else:
+        # v = g - r: the window flips
+        a_c = clampi(g - beta, -WIN, WIN - 1)
+        b_c = clampi(g - alpha, -(WIN - 1), WIN)
+        r = endgame_search(S, c, a_c, b_c, ply + 1) if in_endgame(S, c) else search(S, c, a_c, b_c, ply + 1)
+        v = child_value(0, r, g)
+        if r <= a_c and v < beta:
+            v = beta
+        elif r >= b_c and v > alpha:
+            v = alpha
+    return v
+
+
+cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
+    """The endgame path: the boneyard is empty (no draws can follow), few tiles are
+    left, and a small subtree is re-searched faster than the table could be asked.
+    Plain fail-soft alpha-beta ordered by immediate credit; no table, history or
+    gap bounds. Blocked rounds are detected by resolve_turn in O(1)."""
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int order[MAX_MOVES]
+    cdef int keys[MAX_MOVES]
+    cdef Position* children = &S.child[ply * MAX_MOVES]
+    cdef Position* c
+    cdef int n, i, j, k, es, s0, gap, team, base, v, best = -INF
+    cdef bint last_tile
+    S.nodes += 1
+    if S.node_limit and S.nodes > S.node_limit:
+        S.aborted = 1
+        return 0
+    alpha = clampi(alpha, -WIN, WIN - 1)
+    beta = clampi(beta, alpha + 1, WIN)
+    team = team_of(S, p, p.to_move)
+    base = rel_score(S, p, team)
+    n = gen_moves(p, moves)
+    s0 = end_sum(p)
+    gap = TARGET - p.score[side_of(p, p.to_move)]
+    last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
+    for i in range(n):
+        es = end_sum_after(p, s0, moves[i])
+        keys[i] = es if (es > 0 and es % 5 == 0 and es <= gap) else 0
+        if keys[i] == gap and not last_tile and S.use_pruning:
+            return WIN    # an exact 305 now: nothing can do better
+        j = i
+        while j > 0 and keys[order[j - 1]] < keys[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    for k in range(n):
+        i = order[k]
+        c = &children[i]
+        c[0] = p[0]
+        place(c, moves[i], NULL)
+        resolve_turn(c)
+        v = child_search(S, c, team, base, alpha, beta, ply)
+        if S.aborted:
+            return 0
+        if v > best:
+            best = v
+        if best > alpha:
+            alpha = best
+        if alpha >= beta:
+            break
+    return best
+
+
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
     """Negamax value of p (its seat can place) for the team to move; fail-soft."""
     cdef uint8_t moves[MAX_MOVES]
@@ -178,7 +269,6 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef TTEntry* e
-    cdef int a_c, b_c
     S.nodes += 1
     if S.node_limit and S.nodes > S.node_limit:
         S.aborted = 1
@@ -259,33 +349,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         c[0] = p[0]
         place(c, moves[i], NULL)
         resolve_turn(c)
-        if c.status == ST_WON:
-            v = WIN if team_of(S, c, c.end_seat) == team else -WIN
-        elif c.status != ST_PLAYING:
-            v = rel_score(S, c, team) - base
-        else:
-            g = rel_score(S, c, team) - base
-            if team_of(S, c, c.to_move) == team:
-                # the child's window is the parent's mapped through v = r + g (wins absorb):
-                # fail-high/low of the child must stay fail-high/low here
-                a_c = clampi(alpha - g, -WIN, WIN - 1)
-                b_c = clampi(beta - g, -(WIN - 1), WIN)
-                r = search(S, c, a_c, b_c, ply + 1)
-                v = child_value(1, r, g)
-                if r >= b_c and v < beta:
-                    v = beta
-                elif r <= a_c and v > alpha:
-                    v = alpha
-            else:
-                # v = g - r: the window flips
-                a_c = clampi(g - beta, -WIN, WIN - 1)
-                b_c = clampi(g - alpha, -(WIN - 1), WIN)
-                r = search(S, c, a_c, b_c, ply + 1)
-                v = child_value(0, r, g)
-                if r <= a_c and v < beta:
-                    v = beta
-                elif r >= b_c and v > alpha:
-                    v = alpha
+        v = child_search(S, c, team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
