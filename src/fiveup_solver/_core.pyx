@@ -209,8 +209,13 @@ cdef class CoreRound:
     def depth(self):
         return self.depth
 
+    cdef int checked_seat(self, int seat) except -1:
+        if seat < 0 or seat >= self.top().pos.players:
+            raise CoreError(f"seat {seat} is not a seat of this round")
+        return seat
+
     def hand(self, int seat):
-        cdef uint32_t h = self.top().pos.hand[seat]
+        cdef uint32_t h = self.top().pos.hand[self.checked_seat(seat)]
         return [t for t in range(28) if (h >> t) & 1]
 
     @property
@@ -241,7 +246,7 @@ cdef class CoreRound:
         return [self.top().pos.double_state[v] for v in range(7)]
 
     def hand_pips(self, int seat):
-        return mask_pips(self.top().pos.hand[seat])
+        return mask_pips(self.top().pos.hand[self.checked_seat(seat)])
 
     def blocked_winner_side(self):
         cdef int s = blocked_winner_side(&self.top().pos)

@@ -1,0 +1,26 @@
+"""Guards at the API edges: out-of-range seats and malformed bot lists raise typed errors."""
+import pytest
+
+from fiveup_solver import FiveUpError, Game
+from fiveup_solver._core import CoreError
+from fiveup_solver.selfplay import play_game
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 4, 1000])
+def test_core_hand_rejects_a_seat_outside_the_round(seat):
+    core = Game(players=2, seed=1).current.core
+    with pytest.raises(CoreError, match="not a seat"):
+        core.hand(seat)
+    with pytest.raises(CoreError, match="not a seat"):
+        core.hand_pips(seat)
+
+
+def test_core_hand_of_real_seats_is_five_tiles():
+    core = Game(players=3, seed=1).current.core
+    assert [len(core.hand(s)) for s in range(3)] == [5, 5, 5]
+
+
+@pytest.mark.parametrize("bots", [["greedy"], ["greedy", "random", "random"], ["greedy", "nobody"]])
+def test_play_game_needs_one_known_bot_per_seat(bots):
+    with pytest.raises(FiveUpError, match="one known bot name per seat"):
+        play_game(2, 1, bots)
