@@ -33,8 +33,7 @@ def placement_credit(end_sum: int) -> int:
 
 
 def _greedy_bot(obs, rng: _random.Random):
-    side = obs.seat % 2 if obs.players == 4 else obs.seat
-    score = obs.scores[side]
+    score = obs.scores[obs.side]
     best, best_moves = -1, []
     for move, s in zip(obs.legal_moves, obs.end_sums_after):
         credit = placement_credit(s) if move.kind == "play" else 0

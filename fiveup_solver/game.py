@@ -79,6 +79,7 @@ class Observation:
     starter: int
     to_move: int | None
     hand: tuple            # the seat's own tiles now
+    side: int              # the seat's side (its score is scores[side])
     hand_sizes: tuple      # every seat's hand size
     boneyard_size: int
     scores: tuple          # raw per side
@@ -89,17 +90,12 @@ class Observation:
     end_sums_after: tuple = ()  # end sum after each legal move (board only: public)
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "players": self.players, "round": self.round,
+        return {"seat": self.seat, "side": self.side, "players": self.players, "round": self.round,
                 "starter": self.starter, "to_move": self.to_move,
                 "hand": [str(t) for t in self.hand], "hand_sizes": list(self.hand_sizes),
                 "boneyard_size": self.boneyard_size, "scores": list(self.scores),
                 "history": [dict(a) for a in self.history],
                 "open_ports": [str(p) for p in self.open_ports], "end_sum": self.end_sum}
-
-
-def side_of(players: int, seat: int) -> int:
-    """Sides (RULES §1.3): partners 0+2 and 1+3 with 4 players, else one seat a side."""
-    return seat % 2 if players == 4 else seat
 
 
 class Game:
@@ -162,7 +158,7 @@ class Game:
         """The side that reached exactly 305, or None."""
         if not self.game_over:
             return None
-        return side_of(self.players, self.current.core.end_seat)
+        return self.current.core.side_of(self.current.core.end_seat)
 
     def next_starter(self) -> int | None:
         """The starter the rules fix for the next round, or None when it is drawn (D1)."""
@@ -373,7 +369,7 @@ class Game:
                 sums.append(core.end_sum)
         return Observation(
             seat=seat, players=self.players, round=len(self.rounds) - 1, starter=r.starter,
-            to_move=self.to_move, hand=tuple(self.hand(seat)),
+            to_move=self.to_move, hand=tuple(self.hand(seat)), side=core.side_of(seat),
             hand_sizes=tuple(len(core.hand(s)) for s in range(self.players)),
             boneyard_size=core.boneyard_size, scores=tuple(core.scores),
             history=tuple(hide_draw(a, seat) for a in r.actions),

@@ -245,6 +245,10 @@ cdef class CoreRound:
     def double_states(self):
         return [self.top().pos.double_state[v] for v in range(7)]
 
+    def side_of(self, int seat):
+        """The side (score keeper) of a seat: RULES §1.3."""
+        return side_of(&self.top().pos, self.checked_seat(seat))
+
     def hand_pips(self, int seat):
         return mask_pips(self.top().pos.hand[self.checked_seat(seat)])
 
