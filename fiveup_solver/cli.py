@@ -127,12 +127,17 @@ def cmd_perft(args, out) -> int:
 def cmd_solve(args, out) -> int:
     from fiveup_solver.record import game_at, load_record
     from fiveup_solver.solver import Solver
-    if args.tt_mb <= 0:
-        raise OptionError(f"--tt-mb must be positive, not {args.tt_mb}")
+    if not 0 < args.tt_mb <= 16384:
+        raise OptionError(f"--tt-mb must be in (0, 16384], not {args.tt_mb}")
+    if not 0 <= args.node_limit < 2 ** 63:
+        raise OptionError(f"--node-limit must be >= 0, not {args.node_limit}")
     game = game_at(load_record(args.file), args.round, args.action)
     if game.round_over:
         raise OptionError(f"round {args.round} action {args.action}: the round is over, nothing to solve")
-    res = Solver(tt_mb=args.tt_mb).solve(game)
+    res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit).solve(game)
+    if not res.exact:
+        raise OptionError(f"round {args.round} action {args.action}: node limit {args.node_limit:,} reached "
+                          "before every move's exact value was known")
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
@@ -240,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--action", type=int, required=True)
     v.add_argument("--json", action="store_true")
     v.add_argument("--tt-mb", type=float, default=16.0)
+    v.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
     v.set_defaults(func=cmd_solve)
 
     b = sub.add_parser("bench", help="random-playout throughput: core vs pure-Python reference")

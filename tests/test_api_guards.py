@@ -24,3 +24,18 @@ def test_core_hand_of_real_seats_is_five_tiles():
 def test_play_game_needs_one_known_bot_per_seat(bots):
     with pytest.raises(FiveUpError, match="one known bot name per seat"):
         play_game(2, 1, bots)
+
+
+def test_solve_node_limit_is_one_clear_error(tmp_path, capsys):
+    import json
+
+    from fiveup_solver.cli import main
+    g = Game(players=4, seed=3)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(g.to_record()))
+    assert main(["solve", str(path), "--round", "0", "--action", "0", "--node-limit", "50"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: round 0 action 0: node limit 50 reached")
+    assert main(["solve", str(path), "--round", "0", "--action", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["value"] == max(out["values"].values()) and out["nodes"] > 0
