@@ -163,6 +163,21 @@ cdef inline int child_value(int same_team, int r, int gain) noexcept nogil:
     return clampi(r + gain, -WIN, WIN)
 
 
+cdef inline int accepted_credit(const Position* p, int s0, uint8_t move, int gap) noexcept nogil:
+    """The placement credit a move earns now (0 if none or if rejected above 305)."""
+    cdef int es = end_sum_after(p, s0, move)
+    return es if (es > 0 and es % 5 == 0 and es <= gap) else 0
+
+
+cdef inline void insert_by_key(int* order, const int* keys, int i) noexcept nogil:
+    """Insert move i into order[0..i), keeping the largest key first."""
+    cdef int j = i
+    while j > 0 and keys[order[j - 1]] < keys[i]:
+        order[j] = order[j - 1]
+        j -= 1
+    order[j] = i
+
+
 cdef inline bint in_endgame(const SolverCtx* S, const Position* p) noexcept nogil:
     """Boneyard empty and few tiles left: the lean endgame path takes over."""
     return (p.bone_next >= p.bone_len
@@ -212,7 +227,7 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     cdef int keys[MAX_MOVES]
     cdef Position* children = &S.child[ply * MAX_MOVES]
     cdef Position* c
-    cdef int n, i, j, k, es, s0, gap, team, base, v, best = -INF
+    cdef int n, i, k, s0, gap, team, base, v, best = -INF
     cdef bint last_tile
     S.nodes += 1
     if S.node_limit and S.nodes > S.node_limit:
@@ -227,15 +242,10 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     gap = TARGET - p.score[side_of(p, p.to_move)]
     last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
     for i in range(n):
-        es = end_sum_after(p, s0, moves[i])
-        keys[i] = es if (es > 0 and es % 5 == 0 and es <= gap) else 0
+        keys[i] = accepted_credit(p, s0, moves[i], gap)
         if keys[i] == gap and not last_tile and S.use_pruning:
             return WIN    # an exact 305 now: nothing can do better
-        j = i
-        while j > 0 and keys[order[j - 1]] < keys[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+        insert_by_key(order, keys, i)
     for k in range(n):
         i = order[k]
         c = &children[i]
@@ -288,8 +298,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     gap = TARGET - p.score[side]
     last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
     for i in range(n):
-        es = end_sum_after(p, s0, moves[i])
-        credits[i] = es if (es > 0 and es % 5 == 0 and es <= gap) else 0
+        credits[i] = accepted_credit(p, s0, moves[i], gap)
         if credits[i] == gap and not last_tile and S.use_pruning:
             # an exact 305 is the best any line can do: immediate cutoff
             if use_tt:
@@ -338,11 +347,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         keys[i] = (credits[i] << 20) + S.history[moves[i]]
         if moves[i] == tt_move:
             keys[i] = 1 << 30
-        j = i
-        while j > 0 and keys[order[j - 1]] < keys[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+        insert_by_key(order, keys, i)
     for k in range(n):
         i = order[k]
         c = &children[i]
