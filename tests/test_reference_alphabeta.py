@@ -22,37 +22,11 @@ except ImportError:  # tests/ is not a package: pytest puts tests/ on sys.path
     import reference_alphabeta as AB
     import reference_minimax as M
 
-from fiveup_solver.game import Game, action_to_move
+try:
+    from .positions import build_game, build_reference, choices as _choices, tiles_left as _tiles_left
+except ImportError:
+    from positions import build_game, build_reference, choices as _choices, tiles_left as _tiles_left
 from fiveup_solver.solver import Solver
-from fiveup_solver.types import Tile
-
-
-def build_reference(spec) -> R.RoundState:
-    st = R.RoundState(spec["players"], spec["hands"], spec["boneyard"], spec["starter"],
-                      list(spec["scores"]))
-    for a in spec["actions"]:
-        st.apply(a)
-    return st
-
-
-def build_game(spec) -> Game:
-    g = Game(players=spec["players"], deal=False)
-    g.start_round([[Tile.parse(t) for t in h] for h in spec["hands"]],
-                  [Tile.parse(t) for t in spec["boneyard"]], spec["starter"],
-                  scores=list(spec["scores"]))
-    for a in spec["actions"]:
-        g.push(action_to_move(a))
-    assert g.current.actions == spec["actions"]
-    return g
-
-
-def _tiles_left(st):
-    return sum(len(h) for h in st.hands) + len(st.boneyard_left())
-
-
-def _choices(st):
-    s = M.forced_draws(st)
-    return 0 if s.over else len(s.legal_actions())
 
 
 def make_position(name, players, near, k, cap=6000, tries=400):

@@ -25,8 +25,11 @@ except ImportError:  # tests/ is not a package: pytest puts tests/ on sys.path
     import reference as R
     import reference_minimax as M
 
-from fiveup_solver.game import Game, action_to_move
-from fiveup_solver.types import Tile
+try:
+    from .positions import build_game, build_reference, choices as _choices, tiles_left as _tiles_left
+except ImportError:
+    from positions import build_game, build_reference, choices as _choices, tiles_left as _tiles_left
+from fiveup_solver.game import Game
 
 try:
     from fiveup_solver.solver import SolveResult, Solver
@@ -40,29 +43,6 @@ WIN = 1000
 
 # ------------------------------------------------------------ positions
 
-def build_reference(spec) -> R.RoundState:
-    st = R.RoundState(spec["players"], spec["hands"], spec["boneyard"], spec["starter"],
-                      list(spec["scores"]))
-    for a in spec["actions"]:
-        st.apply(a)
-    return st
-
-
-def build_game(spec) -> Game:
-    g = Game(players=spec["players"], deal=False)
-    g.start_round([[Tile.parse(t) for t in h] for h in spec["hands"]],
-                  [Tile.parse(t) for t in spec["boneyard"]], spec["starter"],
-                  scores=list(spec["scores"]))
-    for a in spec["actions"]:
-        g.push(action_to_move(a))
-    assert g.current.actions == spec["actions"]
-    return g
-
-
-def _tiles_left(st: R.RoundState) -> int:
-    return sum(len(h) for h in st.hands) + len(st.boneyard_left())
-
-
 def _scores(rng, players, mode):
     sides = R.n_sides(players)
     if mode == "zero":
@@ -73,12 +53,6 @@ def _scores(rng, players, mode):
     if not any(near):
         near[rng.randrange(sides)] = True
     return [rng.randrange(275, 305, 5) if nr else rng.randrange(0, 305, 5) for nr in near]
-
-
-def _choices(st: R.RoundState) -> int:
-    """Number of concrete moves of the seat to move (after its forced draws)."""
-    s = M.forced_draws(st)
-    return 0 if s.over else len(s.legal_actions())
 
 
 def make_position(name, players, mode="zero", k=(6, 12), cap=6000, want=None, tries=400):
