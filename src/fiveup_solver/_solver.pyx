@@ -217,6 +217,16 @@ cdef inline int child_search(SolverCtx* S, Position* c, int team, int base, int 
     return v
 
 
+cdef inline int move_value(SolverCtx* S, const Position* p, uint8_t move, Position* c, int team,
+                           int base, int alpha, int beta, int ply) noexcept nogil:
+    """Play `move` from p into the child slot c (forced draws and passes included)
+    and value it for the parent's team within the parent's window."""
+    c[0] = p[0]
+    place(c, move, NULL)
+    resolve_turn(c)
+    return child_search(S, c, team, base, alpha, beta, ply)
+
+
 cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
     """The endgame path: the boneyard is empty (no draws can follow), few tiles are
     left, and a small subtree is re-searched faster than the table could be asked.
@@ -248,11 +258,7 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
         insert_by_key(order, keys, i)
     for k in range(n):
         i = order[k]
-        c = &children[i]
-        c[0] = p[0]
-        place(c, moves[i], NULL)
-        resolve_turn(c)
-        v = child_search(S, c, team, base, alpha, beta, ply)
+        v = move_value(S, p, moves[i], &children[i], team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
@@ -350,11 +356,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         insert_by_key(order, keys, i)
     for k in range(n):
         i = order[k]
-        c = &children[i]
-        c[0] = p[0]
-        place(c, moves[i], NULL)
-        resolve_turn(c)
-        v = child_search(S, c, team, base, alpha, beta, ply)
+        v = move_value(S, p, moves[i], &children[i], team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
