@@ -88,6 +88,9 @@ class Observation:
     end_sum: int
     legal_moves: tuple = ()     # the seat's legal moves when it is to move, else ()
     end_sums_after: tuple = ()  # end sum after each legal move (board only: public)
+    status: str = "playing"     # the round's status: playing, domino, blocked or won
+    scores_before: tuple = ()   # raw per side when this round started
+    revealed: tuple | None = None  # hands left at the round's end, when the round is over and shown
 
     def to_dict(self) -> dict:
         return {"seat": self.seat, "side": self.side, "players": self.players, "round": self.round,
@@ -95,7 +98,8 @@ class Observation:
                 "hand": [str(t) for t in self.hand], "hand_sizes": list(self.hand_sizes),
                 "boneyard_size": self.boneyard_size, "scores": list(self.scores),
                 "history": [dict(a) for a in self.history],
-                "open_ports": [str(p) for p in self.open_ports], "end_sum": self.end_sum}
+                "open_ports": [str(p) for p in self.open_ports], "end_sum": self.end_sum,
+                "status": self.status, "scores_before": list(self.scores_before)}
 
 
 class Game:
@@ -374,7 +378,8 @@ class Game:
             boneyard_size=core.boneyard_size, scores=tuple(core.scores),
             history=tuple(hide_draw(a, seat) for a in r.actions),
             open_ports=tuple(self.open_ports()), end_sum=core.end_sum,
-            legal_moves=moves, end_sums_after=tuple(sums))
+            legal_moves=moves, end_sums_after=tuple(sums), status=core.status,
+            scores_before=tuple(r.scores_before))
 
     def round_ends(self) -> list:
         return [r.end() for r in self.rounds]

@@ -40,6 +40,10 @@ class RecordError(FiveUpError):
     """A game record that does not follow fiveup-record/1 or breaks the rules."""
 
 
+class InconsistentObservationError(FiveUpError):
+    """No deal of the hidden tiles fits what a seat observed."""
+
+
 class OptionError(FiveUpError):
     """A bad option value (player count, seed, bot name, budget, ...)."""
 

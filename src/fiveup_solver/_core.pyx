@@ -18,16 +18,19 @@ EVENT_NAMES = {EV_PLACEMENT: "placement", EV_DOMINO: "domino", EV_BLOCK: "block"
 
 
 # Why a concrete placement is illegal (CoreRound.check_placement).
-PLACE_OK = 0
-PLACE_ROUND_OVER = 1
-PLACE_NOT_IN_HAND = 2
-PLACE_NEEDS_PORT = 3
-PLACE_OPENING_HAS_NO_PORT = 4
-PLACE_TARGET_NOT_ON_BOARD = 5
-PLACE_BAD_PORT_NAME = 6
-PLACE_BRANCH_CLOSED = 7
-PLACE_PORT_TAKEN = 8
-PLACE_NO_MATCH = 9
+cpdef enum:
+    PLACE_OK = 0
+    PLACE_ROUND_OVER = 1
+    PLACE_NOT_IN_HAND = 2
+    PLACE_NEEDS_PORT = 3
+    PLACE_OPENING_HAS_NO_PORT = 4
+    PLACE_TARGET_NOT_ON_BOARD = 5
+    PLACE_BAD_PORT_NAME = 6
+    PLACE_BRANCH_CLOSED = 7
+    PLACE_PORT_TAKEN = 8
+    PLACE_NO_MATCH = 9
+
+
 PLACE_MESSAGES = {
     PLACE_ROUND_OVER: "the round is over",
     PLACE_NOT_IN_HAND: "tile not in the hand of the seat to move",
@@ -373,47 +376,15 @@ cdef class CoreRound:
 
     def check_placement(self, int t, int g, int k):
         """0 if tile t on port k of tile g (g = -1: opening) is legal now, else a PLACE_* code."""
-        cdef Frame* f = self.top()
-        cdef Position* p = &f.pos
-        if p.status != ST_PLAYING:
-            return PLACE_ROUND_OVER
-        if not (p.hand[p.to_move] >> t) & 1:
-            return PLACE_NOT_IN_HAND
-        if g < 0:
-            return PLACE_OK if p.board == 0 else PLACE_NEEDS_PORT
-        if p.board == 0:
-            return PLACE_OPENING_HAS_NO_PORT
-        if not (p.board >> g) & 1:
-            return PLACE_TARGET_NOT_ON_BOARD
-        if TILE_LO[g] != TILE_HI[g] and k >= 2:
-            return PLACE_BAD_PORT_NAME
-        if TILE_LO[g] == TILE_HI[g] and k >= 2 and not (f.topo.link[g][0] >= 0 and f.topo.link[g][1] >= 0):
-            return PLACE_BRANCH_CLOSED
-        if not port_open(p, &f.topo, g, k):
-            return PLACE_PORT_TAKEN
-        cdef int v = port_value(g, k)
-        if TILE_LO[t] != v and TILE_HI[t] != v:
-            return PLACE_NO_MATCH
-        return PLACE_OK
+        return placement_check(self.top(), t, g, k)
 
     def place(self, int t, int g, int k):
         """Apply a concrete placement (check_placement must have returned None)."""
         cdef int why = self.check_placement(t, g, k)
         if why != PLACE_OK:
             raise CoreError(PLACE_MESSAGES[why])
-        cdef int move, x, own
-        if g < 0:
-            move = t | (MK_OPEN << 5)
-        else:
-            move = concrete_to_canonical(t, g, k)
         cdef Frame* f = self.push_frame()
-        if g >= 0:
-            x = port_value(g, k)
-            own = 0 if (TILE_LO[t] == TILE_HI[t] or TILE_LO[t] == x) else 1
-            f.topo.link[g][k] = t
-            f.topo.link[t][own] = g
-        place(&f.pos, move, &self.last_log)
-        return move
+        return apply_placement(f, t, g, k, &self.last_log)
 
     def draw(self):
         """The seat to move draws the boneyard's next tile (only when it cannot place)."""
@@ -462,6 +433,89 @@ cdef class CoreRound:
         with nogil:
             n = perft_count(&p, depth, False)
         return n
+
+
+cdef int placement_check(const Frame* f, int t, int g, int k) noexcept nogil:
+    """PLACE_OK if tile t (in the hand of the seat to move) fits port k of tile g
+    (g = -1: the opening), else the PLACE_* reason."""
+    cdef const Position* p = &f.pos
+    cdef int v
+    if p.status != ST_PLAYING:
+        return PLACE_ROUND_OVER
+    if t < 0 or t >= 28 or not (p.hand[p.to_move] >> t) & 1:
+        return PLACE_NOT_IN_HAND
+    if g < 0:
+        return PLACE_OK if p.board == 0 else PLACE_NEEDS_PORT
+    if p.board == 0:
+        return PLACE_OPENING_HAS_NO_PORT
+    if g >= 28 or not (p.board >> g) & 1:
+        return PLACE_TARGET_NOT_ON_BOARD
+    if TILE_LO[g] != TILE_HI[g] and k >= 2:
+        return PLACE_BAD_PORT_NAME
+    if TILE_LO[g] == TILE_HI[g] and k >= 2 and not (f.topo.link[g][0] >= 0 and f.topo.link[g][1] >= 0):
+        return PLACE_BRANCH_CLOSED
+    if not port_open(p, &f.topo, g, k):
+        return PLACE_PORT_TAKEN
+    v = port_value(g, k)
+    if TILE_LO[t] != v and TILE_HI[t] != v:
+        return PLACE_NO_MATCH
+    return PLACE_OK
+
+
+cdef int apply_placement(Frame* f, int t, int g, int k, EventLog* log) noexcept nogil:
+    """Apply a checked concrete placement to a frame: port links, then the rules' place()."""
+    cdef int move, x, own
+    if g < 0:
+        move = t | (MK_OPEN << 5)
+    else:
+        move = concrete_to_canonical(t, g, k)
+        x = port_value(g, k)
+        own = 0 if (TILE_LO[t] == TILE_HI[t] or TILE_LO[t] == x) else 1
+        f.topo.link[g][k] = t
+        f.topo.link[t][own] = g
+    place(&f.pos, move, log)
+    return move
+
+
+def board_trace(int players, placements):
+    """Open-value masks and end sums after each public placement of a round.
+
+    ``placements`` are (seat, tile, target, port) in play order (target -1: the
+    opening). Only the board is known here, not the hands: the placing seat is
+    given the tile, plus a sentinel bit that keeps its hand from ever looking
+    empty, and a one-tile phantom boneyard keeps the round from looking blocked.
+    The board itself follows the same place() as every real round.
+    Returns [(open_values, end_sum), ...]; raises CoreError(index, reason) on an
+    impossible placement.
+    """
+    cdef Frame f
+    cdef int i = 0, seat, t, g, k, why
+    if players < 2 or players > 4:
+        raise CoreError(f"players must be 2, 3 or 4, not {players}")
+    memset(&f, 0, sizeof(Frame))
+    memset(&f.topo, -1, sizeof(Topology))
+    f.pos.players = players
+    f.pos.sides = 3 if players == 3 else 2
+    f.pos.bone_len = 1
+    f.pos.status = ST_PLAYING
+    f.pos.end_seat = NO_SEAT
+    out = []
+    for seat, t, g, k in placements:
+        if seat < 0 or seat >= players:
+            raise CoreError(i, f"seat {seat} is not a seat of this round")
+        if t < 0 or t >= 28 or (f.pos.board >> t) & 1:
+            raise CoreError(i, "tile is already on the board" if 0 <= t < 28 else "no such tile")
+        f.pos.to_move = seat
+        f.pos.hand[seat] = (<uint32_t>1 << t) | (<uint32_t>1 << 31)
+        f.pos.status = ST_PLAYING
+        memset(f.pos.score, 0, sizeof(f.pos.score))   # scores play no part here: never near 305
+        why = placement_check(&f, t, g, k)
+        if why != PLACE_OK:
+            raise CoreError(i, PLACE_MESSAGES[why])
+        apply_placement(&f, t, g, k, NULL)
+        out.append((f.pos.open_values, f.pos.ends))
+        i += 1
+    return out
 
 
 cdef uint64_t perft_count(const Position* p, int depth, bint concrete) noexcept nogil:
