@@ -48,7 +48,7 @@ extensions = [
         include_dirs=["src/fiveup_solver"],
         extra_compile_args=compile_args,
     )
-    for name in ("_core", "_solver", "_sampler")
+    for name in ("_core", "_solver", "_sampler", "_hint")
 ]
 
 setup(

@@ -1,6 +1,9 @@
 """Built-in bots. A bot decides for one seat from that seat's Observation only.
 
 ``random``: uniform among the legal concrete moves.
+``hint``: the best move of :func:`fiveup_solver.hint.hint` (PIMC) at its
+default budget, seeded from the bot's generator; ``expectimax``: the same
+with the expectimax method. Both see the seat's observation only.
 ``greedy``: the largest immediate accepted credit: the placement credit the
 board shows (end sum when positive and a multiple of 5), counted 0 when it
 would take the side above 305; ties broken by the bot's seeded generator.
@@ -46,7 +49,17 @@ def _greedy_bot(obs, rng: _random.Random):
     return rng.choice(best_moves)
 
 
-BOTS = {"random": _random_bot, "greedy": _greedy_bot}
+def _hint_bot(method: str):
+    def bot(obs, rng: _random.Random):
+        if len(obs.legal_moves) == 1:
+            return obs.legal_moves[0]
+        from fiveup_solver.hint import hint
+        return hint(obs, method=method, seed=rng.getrandbits(63)).best
+    return bot
+
+
+BOTS = {"random": _random_bot, "greedy": _greedy_bot, "hint": _hint_bot("pimc"),
+        "expectimax": _hint_bot("expectimax")}
 
 
 def choose(bot: str, obs, rng: _random.Random):

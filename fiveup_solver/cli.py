@@ -115,6 +115,33 @@ def cmd_selfplay(args, out) -> int:
     return 0
 
 
+def cmd_match(args, out) -> int:
+    from fiveup_solver.bots import parse_bot_list
+    from fiveup_solver.selfplay import play_match
+    if args.players not in (2, 3, 4):
+        raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
+    if args.deals < 1:
+        raise OptionError(f"--deals must be >= 1, not {args.deals}")
+    bot, other = parse_bot_list(args.bots, 2)
+    records = []
+    result = play_match(args.players, bot, other, args.deals, args.seed,
+                        on_game=(lambda g, seats: records.append(g.to_record())) if args.records else None)
+    if args.records:
+        try:
+            with open(args.records, "w", encoding="utf-8") as f:
+                f.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+        except OSError as e:
+            raise OptionError(f"--records {args.records}: cannot write ({e.strerror or e})") from None
+    if args.json:
+        out.write(json.dumps(result) + "\n")
+    else:
+        low, high = result["ci95"]
+        out.write(f"{bot} vs {other}, {args.players} players: {result['wins']}/{result['games']} games won "
+                  f"({100 * result['win_rate']:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%), "
+                  f"{result['unfinished']} unfinished\n")
+    return 0
+
+
 def cmd_perft(args, out) -> int:
     from fiveup_solver.record import game_at, load_record
     if not 0 <= args.depth <= _C_INT_MAX:
@@ -231,6 +258,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-rounds", type=int, default=1000)
     s.add_argument("--out", default="-")
     s.set_defaults(func=cmd_selfplay)
+
+    m = sub.add_parser("match", help="two bots on the same deals, seats swapped; win rate with 95% CI")
+    m.add_argument("--players", type=int, default=2)
+    m.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
+    m.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=cmd_match)
 
     f = sub.add_parser("perft", help="count turn sequences of a given depth")
     f.add_argument("file")

@@ -13,7 +13,7 @@ import random
 from fiveup_solver.bots import choose
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
-__all__ = ["play_game", "game_seeds"]
+__all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_interval"]
 
 
 def game_seeds(seed: int, games: int):
@@ -50,3 +50,51 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
         events = game.push(move)
         if on_action is not None:
             on_action(game, move, events)
+
+
+def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:
+    """95% Wilson score interval of a win rate.
+
+    >>> [round(x, 3) for x in wilson_interval(70, 100)]
+    [0.604, 0.781]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def match_seatings(players: int, bot: str, other: str) -> list:
+    """Seatings that give `bot` and `other` the same deals from every seat:
+    2 and 4 players swap the sides; 3 players put `bot` in each seat in turn."""
+    if players == 3:
+        return [[bot if s == k else other for s in range(3)] for k in range(3)]
+    return [[bot if s % 2 == k else other for s in range(players)] for k in range(2)]
+
+
+def play_match(players: int, bot: str, other: str, deals: int, seed: int = 0, *,
+               max_rounds: int = DEFAULT_MAX_ROUNDS, on_game=None) -> dict:
+    """`bot` against `other` on `deals` seeded deal sequences, each played once per
+    seating of :func:`match_seatings`. Returns games, wins (by `bot`'s side),
+    unfinished games, the win rate and its 95% interval.
+
+    >>> r = play_match(2, "greedy", "random", 2, seed=1)
+    >>> r["games"], 0 <= r["wins"] <= 4
+    (4, True)
+    """
+    wins = games = unfinished = 0
+    for deal_seed, bot_seed in game_seeds(seed, deals):
+        for seats in match_seatings(players, bot, other):
+            game = play_game(players, deal_seed, seats, bot_seed=bot_seed, max_rounds=max_rounds)
+            games += 1
+            if game.winner is None:
+                unfinished += 1
+            else:
+                wins += seats[game.winner] == bot   # with 4 players side k holds seat k
+            if on_game is not None:
+                on_game(game, seats)
+    low, high = wilson_interval(wins, games)
+    return {"players": players, "bot": bot, "other": other, "deals": deals, "games": games, "wins": wins,
+            "unfinished": unfinished, "win_rate": wins / games if games else 0.0, "ci95": [low, high]}

@@ -31,7 +31,19 @@ ctypedef struct SolverCtx:
     uint64_t bone_hash[29]     # hash of the boneyard's remaining draw order, per next index
     Position* child            # MAX_PLY x MAX_MOVES child positions (no allocation per node)
     int history[256]           # per canonical move: how often it caused a cutoff (ordering)
+    int max_ply                # depth limit: a search reaching this ply is cut (MAX_PLY: none)
+    int cut                    # a depth-limited search was cut somewhere: its values are not exact
+    uint64_t salt              # mixed into every key: searches under different salts never share entries
 
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil
+cdef int mtdf(SolverCtx* S, const Position* p, int guess) noexcept nogil
+cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain) noexcept nogil
+cdef int cut_value(const SolverCtx* S, const Position* p) noexcept nogil
+cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept nogil
+
+cdef class SolverCore:
+    cdef SolverCtx ctx
+    cdef uint64_t n_entries
+    cdef void fresh_context(self, uint64_t salt) noexcept nogil

@@ -45,7 +45,7 @@ cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p) noexcept nogil:
+cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p, int ply) noexcept nogil:
     cdef uint64_t board = 0
     cdef int v
     for v in range(7):
@@ -58,7 +58,10 @@ cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p) noexce
                 | (<uint64_t>p.starter << 52) | (<uint64_t>p.players << 56)
                 | (<uint64_t>S.side_team[0] << 60) | (<uint64_t>S.side_team[1] << 61)
                 | (<uint64_t>S.side_team[2] << 62)) + <uint64_t>0xD6E8FEB86659FD93)
-    h ^= S.bone_hash[p.bone_next]
+    h ^= S.bone_hash[p.bone_next] ^ S.salt
+    if S.max_ply < MAX_PLY:
+        # a depth-limited value belongs to its remaining depth
+        h ^= mix64(<uint64_t>(S.max_ply - ply) + <uint64_t>0xA0761D6478BD642F)
     return h | 1   # 0 marks an empty slot
 
 
@@ -120,7 +123,9 @@ cdef inline void tt_store(SolverCtx* S, uint64_t key, int lower, int upper, int 
     if e == NULL:
         for i in range(4):
             score = 0 if b[i].key == 0 else (b[i].work + (64 if b[i].generation == S.generation else 0))
-            if score < worst:
+            # ties go by key, not by slot: what is evicted never depends on where
+            # older searches left their entries (hint searches stay deterministic)
+            if score < worst or (score == worst and b[i].key < e.key):
                 worst = score
                 e = &b[i]
     e.key = key
@@ -243,6 +248,9 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     if S.node_limit and S.nodes > S.node_limit:
         S.aborted = 1
         return 0
+    if ply >= S.max_ply:
+        S.cut = 1
+        return cut_value(S, p)
     alpha = clampi(alpha, -WIN, WIN - 1)
     beta = clampi(beta, alpha + 1, WIN)
     team = team_of(S, p, p.to_move)
@@ -289,13 +297,16 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     if S.node_limit and S.nodes > S.node_limit:
         S.aborted = 1
         return 0
+    if ply >= S.max_ply:
+        S.cut = 1
+        return cut_value(S, p)
     team = team_of(S, p, p.to_move)
     # every value lies in [-WIN, WIN]: keep the window inside it and non-empty
     alpha = clampi(alpha, -WIN, WIN - 1)
     beta = clampi(beta, alpha + 1, WIN)
     use_tt = S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_skip_tiles
     if use_tt:
-        key = position_hash(S, p)
+        key = position_hash(S, p, ply)
         fiveup_prefetch(&S.table[key & S.mask & ~(<uint64_t>3)])
     # moves and their immediate credits while the table's bucket is on its way
     n = gen_moves(p, moves)
@@ -401,18 +412,40 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     return best
 
 
+cdef int cut_value(const SolverCtx* S, const Position* p) noexcept nogil:
+    """Value of a position where a depth-limited search stops, for the team to move.
+
+    The points banked inside the horizon are already in the parent's value; the
+    cut adds an estimate of the rest of the round: half the pip balance between
+    the other team's hands and the mover's team's hands (the side that empties
+    its hand first collects the others' pips, RULES §6.3), rounded to 5 and kept
+    inside the exact-target bounds (no win or loss is ever guessed)."""
+    cdef int s, own = 0, other = 0, team = team_of(S, p, p.to_move), v
+    for s in range(p.players):
+        if team_of(S, p, s) == team:
+            own += mask_pips(p.hand[s])
+        else:
+            other += mask_pips(p.hand[s])
+    v = round_to_5((other - own + 400) // 2) - 200
+    return clampi(v, -(WIN - 1), WIN - 1)
+
+
+cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept nogil:
+    """Team's raw scores minus the other team's (the base every value is relative to)."""
+    return rel_score(S, p, team)
+
+
 cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
     """A new solve call: fresh node count and limit, a new table generation."""
     S.nodes = 0
     S.aborted = 0
+    S.cut = 0
     S.node_limit = node_limit
     S.generation = (S.generation + 1) & 0xFF
 
 
 cdef class SolverCore:
     """Reusable search context: the transposition table is kept between calls."""
-    cdef SolverCtx ctx
-    cdef uint64_t n_entries
 
     def __cinit__(self, double tt_mb=64.0, bint use_tt=True, bint use_pruning=True, int tt_min_tiles=-1):
         cdef uint64_t n = 4
@@ -428,6 +461,23 @@ cdef class SolverCore:
         self.ctx.use_tt = use_tt
         self.ctx.use_pruning = use_pruning
         self.ctx.tt_min_tiles = tt_min_tiles
+        self.ctx.max_ply = MAX_PLY
+
+    cdef void fresh_context(self, uint64_t salt) noexcept nogil:
+        """Start an independent search: a new salt and generation (older entries can
+        neither be found nor keep newer ones out), a cleared move history. What it
+        computes then does not depend on earlier searches in this context."""
+        self.ctx.salt = salt
+        self.ctx.generation = (self.ctx.generation + 1) & 0xFF
+        if self.ctx.generation == 0:
+            # the generation counter wrapped: entries 256 searches old would look current
+            memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
+            self.ctx.generation = 1
+        memset(self.ctx.history, 0, sizeof(self.ctx.history))
+        self.ctx.nodes = 0
+        self.ctx.aborted = 0
+        self.ctx.cut = 0
+        self.ctx.node_limit = 0
 
     def __dealloc__(self):
         free(self.ctx.table)
@@ -512,7 +562,7 @@ cdef class SolverCore:
         forced_draws(&q, NULL)
         if q.status != ST_PLAYING or not can_place(&q) or not self.ctx.use_tt:
             return None
-        e = tt_probe(&self.ctx, position_hash(&self.ctx, &q))
+        e = tt_probe(&self.ctx, position_hash(&self.ctx, &q, 0))
         return None if e == NULL or e.move == 0xFF else e.move
 
     def principal_variation(self, CoreRound rnd, int max_len=64, uint64_t node_limit=0):
@@ -543,7 +593,7 @@ cdef class SolverCore:
             n = gen_moves(&q, moves)
             first = 0xFF
             if S.use_tt:
-                e = tt_probe(S, position_hash(S, &q))
+                e = tt_probe(S, position_hash(S, &q, 0))
                 if e != NULL:
                     first = e.move
             with nogil:

@@ -1,0 +1,194 @@
+"""Best-move hints for one seat, from that seat's observation only.
+
+The hint samples deals of the hidden tiles uniformly from those consistent with
+the observation (:mod:`fiveup_solver.inference`), searches each sampled world
+in C on every core (:mod:`fiveup_solver._hint`), and averages each legal move's
+value over the worlds, with its standard error. Values are in the solver's
+unit: raw points the seat's side gains in the rest of the round minus what the
+other side gains, or +-1000 for reaching exactly 305.
+
+* ``method="pimc"``: each world is solved with the perfect-information solver
+  (the world's boneyard order taken as known), iterative deepening under a
+  node budget per world.
+* ``method="expectimax"``: each world keeps the sampled hands, but every draw
+  is a chance node over the world's boneyard tiles (Star1 pruning, sampled
+  outcomes where the boneyard is wide), under the same budgets.
+
+Budgets: ``samples`` (deterministic for a seed, whatever the thread count) or
+``time_ms`` (anytime: worlds are started until the time is up). A seat with a
+single legal move gets it at once, without search.
+
+>>> from fiveup_solver import Game
+>>> g = Game(players=2, seed=4)
+>>> h = hint(g.observation(g.to_move), samples=8, seed=1)
+>>> h.best == h.moves[0].move and len(h.moves) == len(g.legal_moves)
+True
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+
+from fiveup_solver import _core, _hint, _solver
+from fiveup_solver.inference import DealSampler
+from fiveup_solver.types import (
+    IllegalMoveError, InconsistentObservationError, Move, OptionError, format_move,
+)
+
+__all__ = ["Hint", "HintMove", "Hinter", "hint", "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
+
+METHODS = {"pimc": 0, "expectimax": 1}   # _hint.pxd METHOD_PIMC, METHOD_EXPECTIMAX
+DEFAULT_SAMPLES = 48          # worlds per hint (the default budget)
+DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete depth stands
+DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
+DEFAULT_THREADS = 2
+
+
+@dataclass(frozen=True)
+class HintMove:
+    """One legal move with its expected value over the sampled worlds."""
+
+    move: Move
+    value: float | None       # mean over worlds (None: the only legal move, not searched)
+    stderr: float | None      # standard error of the mean
+    rank: int                 # 1 = best
+
+    def to_dict(self) -> dict:
+        return {"move": format_move(self.move), "value": self.value, "stderr": self.stderr, "rank": self.rank}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Every legal move of the seat, best first, with the method and budget used."""
+
+    seat: int
+    moves: tuple              # HintMove, best first
+    best: Move
+    method: str
+    samples: int              # worlds searched
+    budget: dict              # what bounded the search
+    seconds: float
+    nodes: int                # search nodes over all worlds
+    exact_worlds: int         # worlds whose search finished without a depth cut
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "moves": [m.to_dict() for m in self.moves], "best": format_move(self.best),
+                "method": self.method, "samples": self.samples, "seconds": round(self.seconds, 6),
+                "nodes": self.nodes, "exact_worlds": self.exact_worlds, "budget": dict(self.budget)}
+
+
+def _check_int(name, value, low, high=None):
+    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+        bound = f" and <= {high}" if high is not None else ""
+        raise OptionError(f"{name} must be an integer >= {low}{bound}, not {value!r}")
+    return value
+
+
+def _base_round(ds: DealSampler, obs, seed: int):
+    """The observer's position with some consistent deal filled in (its hidden part
+    is replaced world by world): a replay of the history on a sampled full deal."""
+    hands, boneyard = ds.sample_round(seed)
+    rnd = _core.CoreRound(obs.players, [[t.index for t in h] for h in hands], [t.index for t in boneyard],
+                          obs.starter, list(obs.scores_before or [0] * (3 if obs.players == 3 else 2)))
+    from fiveup_solver.types import Port, Tile
+    for a in obs.history:
+        if "play" in a:
+            at = a.get("at")
+            g, k = (-1, -1) if at is None else (Port.parse(at).tile.index, Port.parse(at).index)
+            rnd.place(Tile.parse(a["play"]).index, g, k)
+        elif "draw" in a:
+            rnd.draw()
+        else:
+            rnd.pass_turn()
+    if obs.scores_before and list(rnd.scores) != list(obs.scores):
+        raise InconsistentObservationError(f"seat {obs.seat}'s scores {list(obs.scores)} do not follow "
+                                           f"from the round's start {list(obs.scores_before)} and its placements")
+    return rnd
+
+
+class Hinter:
+    """A reusable hint context (one search table per thread, kept between calls).
+
+    ``Hinter(threads=2, tt_mb=8)``; :meth:`hint` as the module function.
+    """
+
+    def __init__(self, threads: int = DEFAULT_THREADS, tt_mb: float = 8.0):
+        self.threads = _check_int("threads", threads, 1, 64)
+        if not isinstance(tt_mb, (int, float)) or isinstance(tt_mb, bool) or not 0.01 <= tt_mb <= 4096:
+            raise OptionError(f"tt_mb must be a number from 0.01 to 4096, not {tt_mb!r}")
+        self._cores = [_solver.SolverCore(tt_mb) for _ in range(self.threads)]
+        self._lock = threading.Lock()
+
+    def hint(self, obs, *, method: str = "pimc", samples: int | None = None, time_ms: float | None = None,
+             seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
+             chance_width: int = DEFAULT_CHANCE_WIDTH) -> Hint:
+        if method not in METHODS:
+            raise OptionError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        if samples is not None and time_ms is not None:
+            raise OptionError("give either samples or time_ms, not both")
+        if samples is not None:
+            _check_int("samples", samples, 1, 1_000_000)
+        if time_ms is not None and (not isinstance(time_ms, (int, float)) or isinstance(time_ms, bool)
+                                    or not 1 <= time_ms <= 3_600_000):
+            raise OptionError(f"time_ms must be a number from 1 to 3600000, not {time_ms!r}")
+        _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
+        _check_int("world_nodes", world_nodes, 1)
+        _check_int("chance_width", chance_width, 1, 28)
+        if obs.to_move != obs.seat:
+            raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
+                                   else "the round is over: no move to hint")
+        start = time.perf_counter()
+        legal = list(obs.legal_moves)
+        budget = {"samples": samples, "time_ms": time_ms, "world_nodes": world_nodes, "threads": self.threads}
+        if method == "expectimax":
+            budget["chance_width"] = chance_width
+        if len(legal) == 1:
+            only = HintMove(legal[0], None, None, 1)
+            return Hint(obs.seat, (only,), legal[0], method, 0, budget, time.perf_counter() - start, 0, 0)
+        ds = DealSampler(obs)
+        base = _base_round(ds, obs, seed)
+        canon = [_core.canonical_of(m.tile.index, *((-1, -1) if m.at is None else (m.at.tile.index, m.at.index)))
+                 for m in legal]
+        roots = sorted(set(canon))
+        if samples is None and time_ms is None:
+            samples = DEFAULT_SAMPLES
+            budget["samples"] = samples
+        n_worlds = samples if samples is not None else 1_000_000
+        seconds = 0.0 if time_ms is None else time_ms / 1000.0
+        with self._lock:
+            search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method], world_nodes,
+                                       chance_width, seed & (2 ** 64 - 1), n_worlds,
+                                       min(self.threads, n_worlds), seconds)
+            helpers = [threading.Thread(target=search.work, args=(core,)) for core in self._cores[1:]]
+            for t in helpers:
+                t.start()
+            search.work(self._cores[0])
+            for t in helpers:
+                t.join()
+            results = search.results()
+        n = len(results)
+        per_root = {}
+        for k, root in enumerate(roots):
+            vals = [r[4][k] for r in results]
+            mean = sum(vals) / n
+            var = sum((v - mean) ** 2 for v in vals) / (n - 1) if n > 1 else 0.0
+            per_root[root] = (mean, math.sqrt(var / n))
+        order = sorted(range(len(legal)), key=lambda i: (-per_root[canon[i]][0], format_move(legal[i])))
+        moves = tuple(HintMove(legal[i], round(per_root[canon[i]][0], 6), round(per_root[canon[i]][1], 6), r + 1)
+                      for r, i in enumerate(order))
+        return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
+                    sum(r[3] for r in results), sum(1 for r in results if r[1] == 2))
+
+
+_default: Hinter | None = None
+
+
+def hint(obs, **options) -> Hint:
+    """Hint for the seat of ``obs`` (a :class:`~fiveup_solver.game.Observation`);
+    options as :meth:`Hinter.hint`. Uses a shared default :class:`Hinter`."""
+    global _default
+    if _default is None:
+        _default = Hinter()
+    return _default.hint(obs, **options)

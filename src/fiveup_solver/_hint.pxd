@@ -1,0 +1,31 @@
+# cython: language_level=3
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from fiveup_solver._rules cimport Position, Rng, MAX_MOVES
+from fiveup_solver._solver cimport SolverCtx
+
+cdef enum:
+    METHOD_PIMC = 0            # perfect-information values of sampled worlds, averaged
+    METHOD_EXPECTIMAX = 1      # sampled hands, boneyard draws as chance nodes
+
+ctypedef struct WorldJob:
+    Position base              # the observer's position; hidden hands and boneyard filled per world
+    uint32_t hidden_seats      # bit s: seat s's hand is hidden from the observer
+    uint8_t moves[MAX_MOVES]   # the root's canonical moves
+    int n_moves
+    int method                 # METHOD_*
+    uint64_t world_nodes       # node budget of one world (after its first, depth-2 pass)
+    int chance_width           # expectimax: most outcomes searched at one chance node
+    uint64_t seed              # world k comes from stream (seed, k)
+    long n_worlds              # worlds to search (the sample budget, or the capacity under a time budget)
+    long min_worlds            # a time budget never stops before this many
+    double deadline            # monotonic time to stop starting worlds; 0: none
+    long next_world            # the next world to start (shared, atomic)
+    double* values             # n_worlds x n_moves: each world's value of each root move
+    uint8_t* status            # per world: 0 not searched, 1 values at a cut depth, 2 exact
+    uint64_t* nodes            # per world: nodes searched
+    uint8_t* depth             # per world: the last completed depth
+
+cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
+                      int ply, Rng* rng) noexcept nogil
+cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
+                        int ply, Rng* rng, int nested) noexcept nogil

@@ -1,0 +1,329 @@
+# cython: language_level=3
+"""Search under hidden information: many sampled worlds, each searched in C.
+
+A *world* is one uniformly sampled deal of the hidden tiles (``_sampler``) put
+into the observer's position. World k always comes from the random stream
+(seed, k) and is searched in a fresh context (``SolverCore.fresh_context``), so
+its values do not depend on which thread searched it or what that thread did
+before: the hint is deterministic for a seed under a sample budget, with any
+number of threads.
+
+Two ways to value the root moves in a world:
+
+* PIMC: the world's boneyard order is taken as known; every root move gets the
+  perfect-information value of the solver, by iterative deepening (depth 2, 4,
+  8, 16, then unlimited) under a node budget per world. When the budget runs
+  out, the last completed depth stands, its horizon valued by ``cut_value``.
+* Expectimax: the hidden hands are the world's, but each draw is a chance node,
+  uniform over the tiles of the world's boneyard (its order stays unknown).
+  Alpha-beta for the placements, Star1 pruning at chance nodes (every value
+  lies in [-WIN, WIN], and within the round's exact-target bounds), at most
+  ``chance_width`` sampled outcomes where the boneyard is wider, and the same
+  iterative deepening and horizon value.
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from fiveup_solver._rules cimport *
+from fiveup_solver._core cimport CoreRound
+from fiveup_solver._solver cimport (
+    SolverCore, SolverCtx, set_root, terminal_or_search, cut_value, team_value, WIN, INF, MAX_PLY,
+)
+from fiveup_solver._sampler cimport DealCounter, seed_stream
+
+cdef extern from *:
+    """
+    static inline long fiveup_next_index(long* counter) { return __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED); }
+    """
+    long fiveup_next_index(long* counter) noexcept nogil
+
+cdef enum:
+    N_DEPTHS = 6
+
+cdef int DEPTHS[N_DEPTHS]
+DEPTHS[:] = [1, 2, 4, 8, 16, MAX_PLY]
+
+
+cdef double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# ---------------------------------------------------------------- expectimax
+cdef inline int settle(SolverCtx* S, const WorldJob* J, Position* c, int team, int alpha, int beta,
+                       int ply, Rng* rng) noexcept nogil:
+    """Value for `team` (relative to c's own scores) after a placement: passes are
+    made here; a seat that cannot place with tiles left in the boneyard draws
+    (a chance node)."""
+    while c.status == ST_PLAYING and not can_place(c):
+        if not boneyard_empty(c):
+            return expecti_chance(S, J, c, team, alpha, beta, ply, rng, 0)
+        pass_turn(c)
+    if c.status == ST_WON:
+        return WIN if S.side_team[side_of(c, c.end_seat)] == team else -WIN
+    if c.status != ST_PLAYING:
+        return 0
+    return expecti_node(S, J, c, team, alpha, beta, ply, rng)
+
+
+cdef inline int after_placement(SolverCtx* S, const WorldJob* J, const Position* p, uint8_t move, int team,
+                                int alpha, int beta, int ply, Rng* rng) noexcept nogil:
+    """Value for `team` of placing `move` in p: the points it banks plus the rest."""
+    cdef Position c = p[0]
+    cdef int gain, r
+    place(&c, move, NULL)
+    if c.status == ST_WON:
+        return WIN if S.side_team[side_of(&c, c.end_seat)] == team else -WIN
+    gain = team_value(S, &c, team) - team_value(S, p, team)
+    if c.status != ST_PLAYING:
+        return gain
+    r = settle(S, J, &c, team, alpha - gain, beta - gain, ply + 1, rng)
+    if r >= WIN or r <= -WIN:
+        return r
+    return r + gain
+
+
+cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
+                      int ply, Rng* rng) noexcept nogil:
+    """A seat that can place: the best of its placements for its team (values are
+    kept from `team`'s point of view: max for team, min for the others)."""
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int n, i, v, best
+    cdef bint maximise = S.side_team[side_of(p, p.to_move)] == team
+    S.nodes += 1
+    if S.node_limit and S.nodes > S.node_limit:
+        S.aborted = 1
+        return 0
+    if ply >= S.max_ply:
+        S.cut = 1
+        v = cut_value(S, p)
+        return v if maximise else -v
+    n = gen_moves(p, moves)
+    best = -INF if maximise else INF
+    for i in range(n):
+        v = after_placement(S, J, p, moves[i], team, alpha, beta, ply, rng)
+        if S.aborted:
+            return 0
+        if maximise:
+            if v > best:
+                best = v
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
+cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
+                        int ply, Rng* rng, int nested) noexcept nogil:
+    """The seat to move draws: each tile of the boneyard equally likely. A drawn
+    tile that fits must be placed at once (its ports are the seat's choice);
+    otherwise the seat draws again (another chance node).
+
+    Star1: with n outcomes, k searched summing to `done`, and every value in
+    [-WIN, WIN], the average is at most (done + (n-k) WIN)/n and at least
+    (done - (n-k) WIN)/n; each outcome is searched with the window that keeps
+    these bounds decisive, and the node stops as soon as one is."""
+    cdef uint8_t tiles[28]
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int n = p.bone_len - p.bone_next, k, i, j, t, m, tmp, v, best
+    cdef int outcomes, width
+    cdef long done = 0, lo_w, hi_w
+    cdef Position c
+    cdef bint maximise
+    for i in range(n):
+        tiles[i] = p.boneyard[p.bone_next + i]
+    outcomes = n
+    width = 1 if nested else J.chance_width
+    if n > width:
+        # a wide boneyard: a uniform sample of the outcomes (without replacement)
+        for i in range(width):
+            j = i + rng_below(rng, n - i)
+            tmp = tiles[i]; tiles[i] = tiles[j]; tiles[j] = tmp
+        outcomes = width
+    for k in range(outcomes):
+        t = tiles[k]
+        c = p[0]
+        # draw tile t: it moves from the boneyard (any position: the order is unknown) to the hand
+        for i in range(c.bone_next, c.bone_len):
+            if c.boneyard[i] == t:
+                c.boneyard[i] = c.boneyard[c.bone_next]
+                c.boneyard[c.bone_next] = t
+                break
+        draw_one(&c, NULL)
+        # Star1 window for this outcome: the remaining ones could all be +-WIN
+        lo_w = <long>alpha * outcomes - done - <long>(outcomes - k - 1) * WIN
+        hi_w = <long>beta * outcomes - done + <long>(outcomes - k - 1) * WIN
+        lo_w = -WIN if lo_w < -WIN else (WIN if lo_w > WIN else lo_w)
+        hi_w = -WIN if hi_w < -WIN else (WIN if hi_w > WIN else hi_w)
+        if c.status == ST_WON:
+            v = WIN if S.side_team[side_of(&c, c.end_seat)] == team else -WIN
+        elif c.status != ST_PLAYING:
+            v = team_value(S, &c, team) - team_value(S, p, team)
+        elif can_place(&c):
+            # the drawn tile must be placed now: only its own placements
+            m = tile_moves(&c, t, moves)
+            maximise = S.side_team[side_of(&c, c.to_move)] == team
+            best = -INF if maximise else INF
+            for i in range(m):
+                v = after_placement(S, J, &c, moves[i], team, lo_w, hi_w, ply, rng)
+                if S.aborted:
+                    return 0
+                if (maximise and v > best) or (not maximise and v < best):
+                    best = v
+                if (maximise and best >= hi_w) or (not maximise and best <= lo_w):
+                    break
+            v = best
+        elif not boneyard_empty(&c):
+            # unplayable: the same seat draws again. The rest of the sequence is
+            # followed along one sampled line (an unbiased estimate), not a tree
+            v = expecti_chance(S, J, &c, team, lo_w, hi_w, ply, rng, 1)
+        else:
+            v = settle(S, J, &c, team, lo_w, hi_w, ply, rng)
+        if S.aborted:
+            return 0
+        done += v
+        if (done - <long>(outcomes - k - 1) * WIN) >= <long>beta * outcomes:
+            return beta          # fail high: even all-losses in the rest keep the average >= beta
+        if (done + <long>(outcomes - k - 1) * WIN) <= <long>alpha * outcomes:
+            return alpha         # fail low
+    return <int>(done // outcomes) if done >= 0 else -<int>((-done) // outcomes)
+
+
+# ---------------------------------------------------------------- one world
+cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world) noexcept nogil:
+    """Value every root move in world w (the observer's position with a sampled deal)."""
+    cdef SolverCtx* S = &core.ctx
+    cdef Position pos = world[0]
+    cdef Position c
+    cdef Rng rng
+    cdef int d, i, base
+    cdef int vals[MAX_MOVES]
+    cdef double* out = &J.values[w * J.n_moves]
+    seed_stream(&rng, J.seed, <uint64_t>w)
+    core.fresh_context(J.seed ^ (<uint64_t>w * <uint64_t>0x9E3779B97F4A7C15) ^ <uint64_t>0x5BD1E995)
+    set_root(S, &pos)
+    J.status[w] = 0
+    for d in range(N_DEPTHS):
+        S.max_ply = DEPTHS[d]
+        S.cut = 0
+        # the depth-1 pass (each move, its draws, a horizon value) always completes
+        S.node_limit = 0 if d == 0 else J.world_nodes
+        for i in range(J.n_moves):
+            if J.method == METHOD_PIMC:
+                c = pos
+                place(&c, J.moves[i], NULL)
+                resolve_turn(&c)
+                vals[i] = terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, &pos, 0))
+            else:
+                vals[i] = after_placement(S, J, &pos, J.moves[i], 0, -WIN, WIN, 0, &rng)
+            if S.aborted:
+                break
+        if S.aborted:
+            break
+        for i in range(J.n_moves):
+            out[i] = vals[i]
+        J.depth[w] = DEPTHS[d]
+        J.status[w] = 1 if S.cut else 2
+        if not S.cut:
+            break
+    J.nodes[w] = S.nodes
+    S.max_ply = MAX_PLY
+
+
+cdef class WorldSearch:
+    """One hint computation: the root, the sampler, the budgets and the results."""
+    cdef WorldJob job
+    cdef DealCounter counter
+    cdef object cores
+
+    def __cinit__(self):
+        self.job.values = NULL
+        self.job.status = NULL
+        self.job.nodes = NULL
+        self.job.depth = NULL
+
+    def __init__(self, CoreRound base, DealCounter counter, hidden_seats, moves, int method,
+                 uint64_t world_nodes, int chance_width, uint64_t seed, long n_worlds, long min_worlds,
+                 double seconds):
+        cdef int s, i
+        self.counter = counter
+        self.job.base = base.frames[base.depth].pos
+        self.job.hidden_seats = 0
+        for s in hidden_seats:
+            self.job.hidden_seats |= 1 << s
+        self.job.n_moves = len(moves)
+        for i in range(self.job.n_moves):
+            self.job.moves[i] = moves[i]
+        self.job.method = method
+        self.job.world_nodes = world_nodes
+        self.job.chance_width = chance_width
+        self.job.seed = seed
+        self.job.n_worlds = n_worlds
+        self.job.min_worlds = min_worlds
+        self.job.deadline = now_seconds() + seconds if seconds > 0 else 0.0
+        self.job.next_world = 0
+        self.job.values = <double*>malloc(n_worlds * self.job.n_moves * sizeof(double) + 8)
+        self.job.status = <uint8_t*>malloc(n_worlds + 8)
+        self.job.nodes = <uint64_t*>malloc(n_worlds * sizeof(uint64_t) + 8)
+        self.job.depth = <uint8_t*>malloc(n_worlds + 8)
+        if not (self.job.values and self.job.status and self.job.nodes and self.job.depth):
+            raise MemoryError()
+        memset(self.job.status, 0, n_worlds)
+        memset(self.job.nodes, 0, n_worlds * sizeof(uint64_t))
+        memset(self.job.depth, 0, n_worlds)
+
+    def __dealloc__(self):
+        free(self.job.values)
+        free(self.job.status)
+        free(self.job.nodes)
+        free(self.job.depth)
+
+    def work(self, SolverCore core):
+        """Search worlds until none is left or the time is up (call from any thread)."""
+        cdef WorldJob* J = &self.job
+        cdef long w
+        cdef uint32_t hands[4]
+        cdef uint8_t bone[28]
+        cdef Rng rng
+        cdef Position pos
+        cdef int s, b, i
+        with nogil:
+            while True:
+                w = fiveup_next_index(&J.next_world)
+                if w >= J.n_worlds:
+                    break
+                if J.deadline > 0 and w >= J.min_worlds and now_seconds() >= J.deadline:
+                    break
+                # the world's deal: stream (seed, w) for the sample, the search gets its own
+                seed_stream(&rng, J.seed ^ <uint64_t>0xC2B2AE3D27D4EB4F, <uint64_t>w)
+                hands[0] = hands[1] = hands[2] = hands[3] = 0
+                b = self.counter.sample_world(&rng, hands, bone)
+                if b < 0 or b != J.base.bone_len - J.base.bone_next:
+                    continue
+                pos = J.base
+                for s in range(4):
+                    if (J.hidden_seats >> s) & 1:
+                        pos.hand[s] = hands[s]
+                for i in range(b):
+                    pos.boneyard[pos.bone_next + i] = bone[i]
+                search_world(core, J, w, &pos)
+        return None
+
+    def results(self):
+        """[(world, status, depth, nodes, [values])] for every searched world, in world order."""
+        cdef WorldJob* J = &self.job
+        cdef long w
+        out = []
+        for w in range(J.n_worlds):
+            if J.status[w]:
+                out.append((w, J.status[w], J.depth[w], J.nodes[w],
+                            [J.values[w * J.n_moves + i] for i in range(J.n_moves)]))
+        return out
