@@ -24,7 +24,7 @@ import random as _random
 
 from fiveup_solver.types import TARGET_RAW, OptionError
 
-__all__ = ["BOTS", "choose", "parse_bot_list"]
+__all__ = ["BOTS", "bot_function", "choose", "parse_bot_list"]
 
 
 def _random_bot(obs, rng: _random.Random):
@@ -49,13 +49,35 @@ def _greedy_bot(obs, rng: _random.Random):
     return rng.choice(best_moves)
 
 
-def _hint_bot(method: str):
+def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None):
     def bot(obs, rng: _random.Random):
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
         from fiveup_solver.hint import hint
-        return hint(obs, method=method, seed=rng.getrandbits(63)).best
+        options = {}
+        if samples is not None:
+            options["samples"] = samples
+        if world_nodes is not None:
+            options["world_nodes"] = world_nodes
+        return hint(obs, method=method, seed=rng.getrandbits(63), **options).best
     return bot
+
+
+def bot_function(name: str):
+    """The decision function of a bot name: a built-in name, or ``hint:SAMPLES:NODES``
+    / ``expectimax:SAMPLES:NODES`` for a hint bot with another budget.
+
+    >>> bot_function("hint:16:5000") is not None
+    True
+    """
+    if name in BOTS:
+        return BOTS[name]
+    base, _, rest = str(name).partition(":")
+    parts = rest.split(":")
+    if base in ("hint", "expectimax") and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts):
+        return _hint_bot("pimc" if base == "hint" else "expectimax", int(parts[0]), int(parts[1]))
+    raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, "
+                      f"or hint:SAMPLES:NODES, expectimax:SAMPLES:NODES)")
 
 
 BOTS = {"random": _random_bot, "greedy": _greedy_bot, "hint": _hint_bot("pimc"),
@@ -66,15 +88,14 @@ def choose(bot: str, obs, rng: _random.Random):
     """The move `bot` picks from observation `obs` (the seat must be to move)."""
     if not obs.legal_moves:
         raise OptionError(f"seat {obs.seat} is not to move")
-    return BOTS[bot](obs, rng)
+    return bot_function(bot)(obs, rng)
 
 
 def parse_bot_list(text: str, players: int) -> list:
     """'greedy,random' -> one bot name per seat, the list repeated if shorter."""
     names = [b.strip() for b in str(text).split(",")]
     for b in names:
-        if b not in BOTS:
-            raise OptionError(f"unknown bot {b!r} (known: {', '.join(sorted(BOTS))})")
+        bot_function(b)
     if len(names) > players:
         raise OptionError(f"{len(names)} bots named for {players} seats")
     return [names[i % len(names)] for i in range(players)]

@@ -29,10 +29,12 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
     ``on_action(game, move, events)`` is called after every action (for display),
     and with ``move=None`` when a round has been dealt.
     """
-    from fiveup_solver.bots import BOTS
+    from fiveup_solver.bots import bot_function
     from fiveup_solver.types import OptionError
-    if len(bots) != players or any(b not in BOTS for b in bots):
-        raise OptionError(f"play_game needs one known bot name per seat ({players}), not {list(bots)!r}")
+    if len(bots) != players:
+        raise OptionError(f"play_game needs one bot name per seat ({players}), not {list(bots)!r}")
+    for b in bots:
+        bot_function(b)
     game = Game(players=players, seed=seed, max_rounds=max_rounds,
                 seats=[f"{b}{i}" for i, b in enumerate(bots)])
     rngs = [random.Random(f"{seed if bot_seed is None else bot_seed}/{s}") for s in range(players)]
