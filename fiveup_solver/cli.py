@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from fiveup_solver.types import FiveUpError, OptionError, raw_to_display
+from fiveup_solver.types import FiveUpError, OptionError, format_move, raw_to_display
 
 __all__ = ["main"]
 
@@ -158,7 +158,11 @@ def cmd_solve(args, out) -> int:
         raise OptionError(f"--tt-mb must be in (0, 16384], not {args.tt_mb}")
     if not 0 <= args.node_limit < 2 ** 63:
         raise OptionError(f"--node-limit must be >= 0, not {args.node_limit}")
-    game = game_at(load_record(args.file), args.round, args.action)
+    record = load_record(args.file)
+    if record.get("view") is not None:
+        raise OptionError(f"{args.file} is seat {record['view']}'s view: the solver needs every hand "
+                          "(the full record); for one seat's view use 'fiveup hint'")
+    game = game_at(record, args.round, args.action)
     if game.round_over:
         raise OptionError(f"round {args.round} action {args.action}: the round is over, nothing to solve")
     res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit).solve(game)
@@ -173,6 +177,76 @@ def cmd_solve(args, out) -> int:
     for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
         out.write(f"  {move:<20} {v:+d}{'  best' if move in res.best else ''}\n")
     out.write(f"principal variation: {' '.join(res.pv)}\n")
+    return 0
+
+
+def _observation_at(args):
+    """The observation of --seat at --round/--action of FILE (full record or that seat's view).
+
+    Only the observation is handed on: the rest of a full record is never seen."""
+    from fiveup_solver.record import check_record, game_at, load_record
+    record = check_record(load_record(args.file))
+    n = record["players"]
+    if not 0 <= args.seat < n:
+        raise OptionError(f"--seat must be 0..{n - 1}, not {args.seat}")
+    view = record.get("view")
+    if view is not None and view != args.seat:
+        raise OptionError(f"{args.file} is seat {view}'s view: seat {args.seat}'s observation is not in it")
+    r = len(record["rounds"]) - 1 if args.round is None else args.round
+    if not 0 <= r < len(record["rounds"]):
+        raise OptionError(f"--round {r} is not in the record (it has {len(record['rounds'])} rounds)")
+    i = len(record["rounds"][r]["actions"]) if args.action is None else args.action
+    game = game_at(record, r, i)
+    return game.observation(args.seat), r, i
+
+
+def cmd_hint(args, out) -> int:
+    from fiveup_solver.hint import Hinter
+    if (args.round is None) != (args.action is None):
+        raise OptionError("give --round and --action together (or neither: the record's last position)")
+    obs, r, i = _observation_at(args)
+    if obs.to_move != args.seat:
+        who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
+        raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
+    h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
+                                          seed=args.seed, world_nodes=args.world_nodes)
+    if args.json:
+        out.write(json.dumps(h.to_dict()) + "\n")
+        return 0
+    out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}, {h.samples} sampled worlds, "
+              f"{h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+    for m in h.moves:
+        value = "forced" if m.value is None else f"{m.value:+8.2f} +- {m.stderr:.2f}"
+        out.write(f"  {m.rank:>2}. {format_move(m.move):<22} {value}\n")
+    out.write(f"best: {format_move(h.best)}\n")
+    return 0
+
+
+def cmd_sample(args, out) -> int:
+    from fiveup_solver.inference import BONEYARD, DealSampler
+    if not 0 <= args.n <= 1_000_000:
+        raise OptionError(f"--n must be 0..1000000, not {args.n}")
+    obs, r, i = _observation_at(args)
+    ds = DealSampler(obs)
+    if args.probabilities:
+        marg = ds.marginals()
+        table = {str(t): {("boneyard" if k == BONEYARD else str(k)): p for k, p in probs.items()}
+                 for t, probs in marg.items()}
+        if args.json:
+            out.write(json.dumps(table) + "\n")
+            return 0
+        keys = [str(s) for s in ds.hidden_seats] + ["boneyard"]
+        out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>10}" for k in keys) + "\n")
+        for t, probs in table.items():
+            out.write(f"{t:<6}" + "".join(f"{probs[k]:>10.4f}" for k in keys) + "\n")
+        return 0
+    deals = [d.to_dict() for d in ds.sample(args.n, args.seed)]
+    if args.json:
+        out.write(json.dumps(deals) + "\n")
+        return 0
+    for k, d in enumerate(deals):
+        hands = "; ".join(f"seat {s}: {' '.join(h)}" for s, h in d["hands"].items())
+        out.write(f"{k}: {hands}; boneyard: {' '.join(d['boneyard'])}\n")
     return 0
 
 
@@ -283,6 +357,32 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--tt-mb", type=float, default=16.0)
     v.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
     v.set_defaults(func=cmd_solve)
+
+    h = sub.add_parser("hint", help="best moves for one seat from what it has seen (hidden hands sampled)")
+    h.add_argument("file")
+    h.add_argument("--seat", type=int, required=True)
+    h.add_argument("--round", type=int, default=None, help="default: the record's last position")
+    h.add_argument("--action", type=int, default=None)
+    h.add_argument("--method", default="pimc", choices=("pimc", "expectimax"))
+    budget = h.add_mutually_exclusive_group()
+    budget.add_argument("--samples", type=int, default=None, help="sampled worlds (deterministic for a seed)")
+    budget.add_argument("--time-ms", type=float, default=None, help="anytime: search until this time is up")
+    h.add_argument("--seed", type=int, default=0)
+    h.add_argument("--world-nodes", type=int, default=20_000, help="search nodes per world")
+    h.add_argument("--threads", type=int, default=2)
+    h.add_argument("--json", action="store_true")
+    h.set_defaults(func=cmd_hint)
+
+    sm = sub.add_parser("sample", help="hidden deals consistent with one seat's view, or their exact marginals")
+    sm.add_argument("file")
+    sm.add_argument("--seat", type=int, required=True)
+    sm.add_argument("--round", type=int, required=True)
+    sm.add_argument("--action", type=int, required=True)
+    sm.add_argument("--n", type=int, default=10)
+    sm.add_argument("--seed", type=int, default=0)
+    sm.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
+    sm.add_argument("--json", action="store_true")
+    sm.set_defaults(func=cmd_sample)
 
     b = sub.add_parser("bench", help="random-playout throughput: core vs pure-Python reference")
     b.add_argument("--json", action="store_true")

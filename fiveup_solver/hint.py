@@ -37,7 +37,7 @@ from fiveup_solver.types import (
     IllegalMoveError, InconsistentObservationError, Move, OptionError, format_move,
 )
 
-__all__ = ["Hint", "HintMove", "Hinter", "hint", "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
+__all__ = ["Hint", "HintMove", "Hinter", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
 
 METHODS = {"pimc": 0, "expectimax": 1}   # _hint.pxd METHOD_PIMC, METHOD_EXPECTIMAX
 DEFAULT_SAMPLES = 48          # worlds per hint (the default budget)
@@ -180,6 +180,30 @@ class Hinter:
                       for r, i in enumerate(order))
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
                     sum(r[3] for r in results), sum(1 for r in results if r[1] == 2))
+
+
+def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_width: int = 28,
+                 seed: int = 0) -> dict:
+    """Each legal placement's value in the game's own world (every hand known), as a
+    hint's world search computes it: {Move: value}. With ``method="pimc"`` the
+    boneyard order is the game's; with ``"expectimax"`` only its tiles are known
+    and draws are chance nodes. ``world_nodes=0``: no budget (searches to the end).
+    For tests and analysis; it sees everything, so no seat may decide from it.
+    """
+    if method not in METHODS:
+        raise OptionError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    legal = [m for m in game.legal_moves if m.kind == "play"]
+    if not legal:
+        raise IllegalMoveError("the seat to move cannot place")
+    core = game.current.core
+    canon = [_core.canonical_of(m.tile.index, *((-1, -1) if m.at is None else (m.at.tile.index, m.at.index)))
+             for m in legal]
+    roots = sorted(set(canon))
+    search = _hint.WorldSearch(core, None, (), roots, METHODS[method], world_nodes or 2 ** 62,
+                               chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0)
+    status, depth, nodes, values = search.value_world(
+        _solver.SolverCore(4.0), [core.hand(s) for s in range(game.players)], core.boneyard_left)
+    return {m: values[roots.index(c)] for m, c in zip(legal, canon)}
 
 
 _default: Hinter | None = None

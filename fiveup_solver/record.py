@@ -208,12 +208,53 @@ def _check_action(act, r: int, i: int, n: int, view) -> dict:
     return out
 
 
+def view_deal(record: dict, r: int, seed: int = 0):
+    """A full deal of round r of a seat's view consistent with everything that seat
+    saw (its hand and draws, every public action, the hands revealed at the end):
+    (hands, boneyard) as lists of Tile, from the exact sampler with `seed`.
+
+    Every public outcome of the round (placements, events, scores) is the same
+    under any such deal, so a view replays to the true game's result.
+    """
+    from fiveup_solver.game import Observation
+    from fiveup_solver.inference import DealSampler
+    from fiveup_solver.types import InconsistentObservationError
+    n, seat, rnd = record["players"], record["view"], record["rounds"][r]
+    hand = [Tile.parse(t) for t in rnd["hands"][seat]]
+    draws = 0
+    for a in rnd["actions"]:
+        if "draw" in a:
+            draws += 1
+            if a["seat"] == seat:
+                hand.append(Tile.parse(a["draw"]))
+        elif "play" in a and a["seat"] == seat:
+            tile = Tile.parse(a["play"])
+            if tile not in hand:
+                raise RecordError(f"round {r}: seat {seat} plays {tile}, which it does not hold")
+            hand.remove(tile)
+    revealed = rnd.get("revealed")
+    pseudo = Observation(
+        seat=seat, players=n, round=r, starter=rnd["starter"], to_move=None, hand=tuple(hand),
+        side=seat & 1 if n == 4 else seat, hand_sizes=(), boneyard_size=28 - 5 * n - draws, scores=(),
+        history=tuple(dict(a) for a in rnd["actions"]), open_ports=(), end_sum=0,
+        status="ended" if revealed is not None else "playing",
+        revealed=None if revealed is None else tuple(tuple(Tile.parse(t) for t in h) for h in revealed))
+    try:
+        return DealSampler(pseudo).sample_round(seed)
+    except InconsistentObservationError as e:
+        raise RecordError(f"round {r}: {e}") from None
+
+
 def game_from_record(record, *, check: bool = True) -> Game:
-    """Replay a full record through the rules; raises RecordError at the first fault."""
+    """Replay a record through the rules; raises RecordError at the first fault.
+
+    A seat's view is replayed on deals filled in by :func:`view_deal`: its
+    events and scores are exactly the true game's; its hidden tiles are one
+    consistent possibility, not the truth.
+    """
     if check:
         record = check_record(record)
-    if record.get("view") is not None:
-        raise RecordError(f"this is seat {record['view']}'s view: replaying needs the full record")
+    view = record.get("view")
     n = record["players"]
     rounds = record["rounds"]
     game = Game(players=n, deal=False, seats=record.get("seats"), max_rounds=max(1, len(rounds)))
@@ -223,8 +264,12 @@ def game_from_record(record, *, check: bool = True) -> Game:
         fixed = game.next_starter()
         if fixed is not None and rnd["starter"] != fixed:
             raise RecordError(f"round {r}: starter must be seat {fixed}, who emptied their hand in round {r - 1}")
-        game.start_round([[Tile.parse(t) for t in h] for h in rnd["hands"]],
-                         [Tile.parse(t) for t in rnd["boneyard"]], rnd["starter"])
+        if view is not None:
+            hands, boneyard = view_deal(record, r)
+        else:
+            hands = [[Tile.parse(t) for t in h] for h in rnd["hands"]]
+            boneyard = [Tile.parse(t) for t in rnd["boneyard"]]
+        game.start_round(hands, boneyard, rnd["starter"])
         for i, act in enumerate(rnd["actions"]):
             where = f"round {r} action {i}"
             if game.round_over:

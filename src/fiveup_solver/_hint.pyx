@@ -82,7 +82,8 @@ cdef inline int after_placement(SolverCtx* S, const WorldJob* J, const Position*
     r = settle(S, J, &c, team, alpha - gain, beta - gain, ply + 1, rng)
     if r >= WIN or r <= -WIN:
         return r
-    return r + gain
+    # an average that mixes wins with points is no win: it stays inside (-WIN, WIN)
+    return r + gain if -WIN < r + gain < WIN else (WIN - 1 if r + gain > 0 else -(WIN - 1))
 
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
@@ -141,7 +142,9 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
     for i in range(n):
         tiles[i] = p.boneyard[p.bone_next + i]
     outcomes = n
-    width = 1 if nested else J.chance_width
+    width = J.chance_width
+    if nested and n > width:
+        width = 1
     if n > width:
         # a wide boneyard: a uniform sample of the outcomes (without replacement)
         for i in range(width):
@@ -182,8 +185,8 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
                     break
             v = best
         elif not boneyard_empty(&c):
-            # unplayable: the same seat draws again. The rest of the sequence is
-            # followed along one sampled line (an unbiased estimate), not a tree
+            # unplayable: the same seat draws again. From a wide boneyard the rest of
+            # the sequence is followed along one sampled line (an unbiased estimate)
             v = expecti_chance(S, J, &c, team, lo_w, hi_w, ply, rng, 1)
         else:
             v = settle(S, J, &c, team, lo_w, hi_w, ply, rng)
@@ -208,7 +211,7 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
     cdef int vals[MAX_MOVES]
     cdef double* out = &J.values[w * J.n_moves]
     seed_stream(&rng, J.seed, <uint64_t>w)
-    core.fresh_context(J.seed ^ (<uint64_t>w * <uint64_t>0x9E3779B97F4A7C15) ^ <uint64_t>0x5BD1E995)
+    core.fresh_context()
     set_root(S, &pos)
     J.status[w] = 0
     for d in range(N_DEPTHS):
@@ -316,6 +319,24 @@ cdef class WorldSearch:
                     pos.boneyard[pos.bone_next + i] = bone[i]
                 search_world(core, J, w, &pos)
         return None
+
+    def value_world(self, SolverCore core, hands, boneyard):
+        """Search one given world (hand tile lists per seat, boneyard tiles in order):
+        (status, depth, nodes, [value per root move]). For tests and analysis."""
+        cdef WorldJob* J = &self.job
+        cdef Position pos = J.base
+        cdef int s, i
+        if len(boneyard) != J.base.bone_len - J.base.bone_next:
+            raise ValueError("the boneyard size does not match the position")
+        for s in range(J.base.players):
+            pos.hand[s] = 0
+            for t in hands[s]:
+                pos.hand[s] |= <uint32_t>1 << <int>t
+        for i in range(len(boneyard)):
+            pos.boneyard[pos.bone_next + i] = boneyard[i]
+        with nogil:
+            search_world(core, J, 0, &pos)
+        return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(J.n_moves)])
 
     def results(self):
         """[(world, status, depth, nodes, [values])] for every searched world, in world order."""

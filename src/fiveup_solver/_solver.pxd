@@ -46,4 +46,5 @@ cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept no
 cdef class SolverCore:
     cdef SolverCtx ctx
     cdef uint64_t n_entries
-    cdef void fresh_context(self, uint64_t salt) noexcept nogil
+    cdef uint64_t searches       # independent searches started (each gets its own salt)
+    cdef void fresh_context(self) noexcept nogil

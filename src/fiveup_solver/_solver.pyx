@@ -463,11 +463,13 @@ cdef class SolverCore:
         self.ctx.tt_min_tiles = tt_min_tiles
         self.ctx.max_ply = MAX_PLY
 
-    cdef void fresh_context(self, uint64_t salt) noexcept nogil:
-        """Start an independent search: a new salt and generation (older entries can
-        neither be found nor keep newer ones out), a cleared move history. What it
-        computes then does not depend on earlier searches in this context."""
-        self.ctx.salt = salt
+    cdef void fresh_context(self) noexcept nogil:
+        """Start an independent search: a salt never used before in this context and
+        a new generation (older entries can neither be found nor keep newer ones
+        out), a cleared move history. What it computes then does not depend on
+        earlier searches in this context, even of the same position."""
+        self.searches += 1
+        self.ctx.salt = mix64(self.searches * <uint64_t>0x9E3779B97F4A7C15 + <uint64_t>0x632BE59BD9B4E019)
         self.ctx.generation = (self.ctx.generation + 1) & 0xFF
         if self.ctx.generation == 0:
             # the generation counter wrapped: entries 256 searches old would look current

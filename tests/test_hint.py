@@ -1,0 +1,193 @@
+"""Hints under hidden information: determinism, no peeking, exactness when nothing
+is hidden, budgets and bad options."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from fiveup_solver import Game
+from fiveup_solver.game import action_to_move
+from fiveup_solver.hint import Hinter, hint, world_values
+from fiveup_solver.inference import DealSampler, observation_signature
+from fiveup_solver.solver import Solver
+from fiveup_solver.types import FiveUpError, IllegalMoveError, OptionError, format_move
+
+
+def positions(players, count, seed, *, min_moves=2, predicate=None):
+    """(game, seat) pairs where the seat to move has at least min_moves legal moves."""
+    out = []
+    rng = random.Random(seed)
+    game_seed = seed * 1000
+    while len(out) < count:
+        game_seed += 1
+        g = Game(players, game_seed)
+        stop = rng.randrange(0, 30)
+        k = 0
+        while not g.round_over:
+            if len(g.legal_moves) >= min_moves and k >= stop and (predicate is None or predicate(g)):
+                out.append((g, g.to_move))
+                break
+            g.push(rng.choice(g.legal_moves))
+            k += 1
+    return out
+
+
+def comparable(h):
+    d = h.to_dict()
+    del d["seconds"]
+    del d["budget"]["threads"]
+    return d
+
+
+def twin_game(g: Game, seat: int, seed: int) -> Game | None:
+    """Another full deal of g's round that seat cannot tell from g's: same observation."""
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    for s in range(seed, seed + 50):
+        hands, boneyard = ds.sample_round(s)
+        twin = Game(g.players, deal=False)
+        twin.start_round(hands, boneyard, g.current.starter)
+        for a in obs.history:
+            twin.push(action_to_move(a))
+        same_hidden = all(twin.hand(o) == g.hand(o) for o in range(g.players) if o != seat)
+        if not same_hidden:
+            assert observation_signature(twin.observation(seat)) == observation_signature(obs)
+            assert twin.observation(seat) == obs
+            return twin
+    return None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_same_seed_same_hint_any_thread_count(players):
+    one, two = Hinter(threads=1), Hinter(threads=2)
+    for g, seat in positions(players, 4, seed=players):
+        obs = g.observation(seat)
+        for method in ("pimc", "expectimax"):
+            # a small node budget: worlds are cut, so table state would show if it leaked
+            a = one.hint(obs, method=method, samples=12, seed=5, world_nodes=300)
+            b = two.hint(obs, method=method, samples=12, seed=5, world_nodes=300)
+            c = two.hint(obs, method=method, samples=12, seed=5, world_nodes=300)
+            assert comparable(a) == comparable(b) == comparable(c)
+            d = two.hint(obs, method=method, samples=12, seed=6, world_nodes=300)
+            assert d.samples == 12
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_peeking_indistinguishable_records_give_identical_hints(players, tmp_path):
+    from fiveup_solver.cli import main
+    checked = 0
+    for g, seat in positions(players, 4, seed=10 + players):
+        twin = twin_game(g, seat, seed=1)
+        if twin is None:
+            continue
+        checked += 1
+        for method in ("pimc", "expectimax"):
+            a = hint(g.observation(seat), method=method, samples=10, seed=3)
+            b = hint(twin.observation(seat), method=method, samples=10, seed=3)
+            assert comparable(a) == comparable(b)
+        # the same through the command line, from two different full records
+        outs = []
+        for k, game in enumerate((g, twin)):
+            path = tmp_path / f"r{k}.json"
+            path.write_text(json.dumps(game.to_record()))
+            import io
+            import contextlib
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                assert main(["hint", str(path), "--seat", str(seat), "--samples", "8", "--seed", "2",
+                             "--json"]) == 0
+            d = json.loads(buf.getvalue())
+            del d["seconds"]
+            outs.append(d)
+        assert outs[0] == outs[1]
+        assert g.to_record() != twin.to_record()
+    assert checked >= 2
+
+
+def empty_boneyard(g):
+    return len(g.boneyard) == 0 and sum(len(g.hand(s)) for s in range(g.players)) <= 8
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hint_is_exact_when_nothing_is_hidden(players):
+    """2 players, empty boneyard: the opponent holds exactly the unseen tiles, so
+    every sampled world is the true one and the hint equals the exact solver."""
+    if players == 4:
+        pytest.skip("with 4 players three hands share the unseen tiles: not determined")
+    cases = positions(players, 6, seed=20, predicate=empty_boneyard)
+    for g, seat in cases:
+        obs = g.observation(seat)
+        ds = DealSampler(obs)
+        assert all(p[1 - seat] == 1.0 for p in ds.marginals().values())   # the current deal is known
+        exact = Solver().solve(g).values
+        for method in ("pimc", "expectimax"):
+            h = hint(obs, method=method, samples=4, seed=0, world_nodes=10 ** 7)
+            assert h.exact_worlds == 4
+            for m in h.moves:
+                assert m.value == exact[format_move(m.move)]
+                assert m.stderr == 0
+
+
+def test_world_values_pimc_equals_solver():
+    for g, seat in positions(2, 8, seed=30):
+        exact = Solver().solve(g).values
+        got = world_values(g, method="pimc")
+        assert {format_move(m): v for m, v in got.items()} == exact
+
+
+def test_single_legal_move_is_instant_and_unsearched():
+    for g, seat in positions(2, 30, seed=40, min_moves=1):
+        if len(g.legal_moves) == 1:
+            h = hint(g.observation(seat))
+            assert h.samples == 0 and h.nodes == 0
+            assert h.best == g.legal_moves[0] and h.moves[0].value is None
+            return
+    pytest.fail("no single-move position found")
+
+
+def test_hint_lists_every_legal_move_ranked():
+    for g, seat in positions(3, 5, seed=50):
+        h = hint(g.observation(seat), samples=6, seed=1)
+        assert sorted(map(format_move, (m.move for m in h.moves))) == sorted(map(format_move, g.legal_moves))
+        assert [m.rank for m in h.moves] == list(range(1, len(h.moves) + 1))
+        values = [m.value for m in h.moves]
+        assert values == sorted(values, reverse=True)
+        assert h.best == h.moves[0].move
+        assert all(-1000 <= v <= 1000 for v in values)
+
+
+def test_hint_does_not_change_the_game():
+    g, seat = positions(2, 1, seed=60)[0]
+    before = (g.to_record(), observation_signature(g.observation(seat)))
+    hint(g.observation(seat), samples=5)
+    assert (g.to_record(), observation_signature(g.observation(seat))) == before
+
+
+def test_time_budget_is_anytime():
+    g, seat = positions(4, 1, seed=70)[0]
+    h = hint(g.observation(seat), time_ms=30, seed=1)
+    assert h.samples >= 2 and h.budget["time_ms"] == 30
+    assert h.best in g.legal_moves
+
+
+def test_bad_options_are_one_line_errors():
+    g, seat = positions(2, 1, seed=80)[0]
+    obs = g.observation(seat)
+    for kwargs, text in [
+        ({"method": "mcts"}, "method must be one of"),
+        ({"samples": 0}, "samples must be"),
+        ({"samples": 5, "time_ms": 10}, "either samples or time_ms"),
+        ({"time_ms": -1}, "time_ms must be"),
+        ({"seed": "x"}, "seed must be"),
+        ({"world_nodes": 0}, "world_nodes must be"),
+    ]:
+        with pytest.raises(OptionError, match=text):
+            hint(obs, **kwargs)
+    other = g.observation((seat + 1) % 2)
+    with pytest.raises(IllegalMoveError, match="is not to move"):
+        hint(other)
+    with pytest.raises(OptionError):
+        Hinter(threads=0)
+    assert issubclass(OptionError, FiveUpError) and issubclass(FiveUpError, ValueError)
