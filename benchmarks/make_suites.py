@@ -8,6 +8,7 @@ side) when the round starts from scores other than 0.
 """
 import json
 import random
+import sys
 from pathlib import Path
 
 from fiveup_solver.game import Game
@@ -52,6 +53,40 @@ def near_target(seed):
     return {"record": g.to_record(), "round": 0, "action": len(g.current.actions), "scores": scores}
 
 
+def hint_positions(players, count, seed):
+    """Decisions (two or more legal moves) from greedy self-play games, spread over
+    the phases of a round: early (at most 4 tiles on the board), middle, and late
+    (boneyard empty); rounds of all stages of a game, so scores vary too."""
+    from fiveup_solver.selfplay import play_game
+    rng = random.Random(seed)
+    phases = {"early": [], "middle": [], "late": []}
+    want = {k: count // 3 + (1 if i < count % 3 else 0) for i, k in enumerate(phases)}
+    g_seed = seed
+    while any(len(phases[k]) < want[k] for k in phases):
+        g_seed += 1
+        game = play_game(players, g_seed, ["greedy"] * players)
+        record = game.to_record()
+        r = rng.randrange(len(record["rounds"]))
+        from fiveup_solver.record import game_at
+        g = game_at(record, r, 0)
+        actions = record["rounds"][r]["actions"]
+        candidates = []
+        for i, a in enumerate(actions):
+            if len(g.legal_moves) >= 2:
+                on_board = len(g.board)
+                phase = "late" if not g.boneyard else ("early" if on_board <= 4 else "middle")
+                candidates.append((phase, i, g.to_move))
+            from fiveup_solver.game import action_to_move
+            g.push(action_to_move(a))
+        rng.shuffle(candidates)
+        for phase, i, seat in candidates:
+            if len(phases[phase]) < want[phase]:
+                cut = dict(record, rounds=record["rounds"][: r + 1])
+                phases[phase].append({"record": cut, "round": r, "action": i, "seat": seat, "phase": phase})
+                break
+    return [p for k in phases for p in phases[k]]
+
+
 def main():
     HERE.mkdir(exist_ok=True)
     suites = {
@@ -59,8 +94,13 @@ def main():
         "openings_4p.json": [opening(4, 2000 + i) for i in range(100)],
         "midround.json": [mid_round(i) for i in range(200)],
         "near_target.json": [near_target(i) for i in range(100)],
+        "hint_positions.json": hint_positions(2, 68, 3000) + hint_positions(3, 66, 4000)
+        + hint_positions(4, 66, 5000),
     }
+    only = set(sys.argv[1:])
     for name, positions in suites.items():
+        if only and name not in only:
+            continue
         (HERE / name).write_text(json.dumps(positions, separators=(",", ":")) + "\n")
         print(name, len(positions))
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from fiveup_solver import _core
 from fiveup_solver.types import OptionError
 
-__all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench"]
+__all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench", "load_suite",
+           "run_solver_suite", "load_hint_suite", "run_hint_suite", "sampler_deals_per_s", "rejection_deals_per_s"]
 
 
 def load_reference():
@@ -115,3 +116,88 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
     return {"positions": len(games), "ms": {k: round(v * 1000, 3) for k, v in _stats(seconds).items()},
             "nodes": {k: round(v) for k, v in _stats(nodes).items()},
             "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values}
+
+
+# ---------------------------------------------------------------- hints and the deal sampler
+
+def load_hint_suite(path) -> list:
+    """(observation, phase) for every position of a hint suite (benchmarks/data/hint_positions.json)."""
+    import json
+
+    from fiveup_solver.record import game_at
+    try:
+        positions = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise OptionError(f"{path}: cannot read the hint suite ({e})") from None
+    return [(game_at(p["record"], p["round"], p["action"]).observation(p["seat"]), p.get("phase", ""))
+            for p in positions]
+
+
+def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=None,
+                   world_nodes=None, threads: int = 2, seed: int = 1) -> dict:
+    """One hint per position with one reusable Hinter: latency statistics (ms)."""
+    from fiveup_solver.hint import DEFAULT_WORLD_NODES, Hinter
+    hinter = Hinter(threads=threads)
+    seconds, worlds, exact = [], 0, 0
+    for obs in observations:
+        h = hinter.hint(obs, method=method, samples=samples, time_ms=time_ms, seed=seed,
+                        world_nodes=world_nodes or DEFAULT_WORLD_NODES)
+        seconds.append(h.seconds)
+        worlds += h.samples
+        exact += h.exact_worlds
+    return {"positions": len(seconds), "method": method, "threads": threads,
+            "ms": {k: round(v * 1000, 2) for k, v in _stats(seconds).items()},
+            "worlds": worlds, "exact_worlds": exact}
+
+
+def sampler_deals_per_s(observations, deals: int = 20_000, seed: int = 1) -> dict:
+    """The exact sampler's speed over positions: building its tables, and deals per second (C, one core)."""
+    from fiveup_solver.inference import DealSampler
+    build = sample = 0.0
+    for obs in observations:
+        t0 = time.perf_counter()
+        ds = DealSampler(obs)
+        t1 = time.perf_counter()
+        ds.counter.bench(deals, seed)
+        sample += time.perf_counter() - t1
+        build += t1 - t0
+    n = len(observations)
+    return {"positions": n, "deals_per_s": round(n * deals / sample), "build_ms_mean": round(1000 * build / n, 3)}
+
+
+def rejection_deals_per_s(observations, seconds_per_position: float = 0.5, seed: int = 1,
+                          reference=None) -> dict:
+    """Baseline: pure-Python rejection sampling on the reference rules. Shuffle the
+    tiles the seat has not seen into the hidden places, replay the round, keep the
+    deal if every recorded action is legal. Accepted deals per second."""
+    reference = reference or load_reference()
+    rng = random.Random(seed)
+    accepted = tried = 0
+    total = 0.0
+    for obs in observations:
+        me, n = obs.seat, obs.players
+        own_draws = [a["draw"] for a in obs.history if "draw" in a and a["seat"] == me]
+        own = {str(t) for t in obs.hand} | {a["play"] for a in obs.history if "play" in a and a["seat"] == me}
+        dealt = sorted(own - set(own_draws))
+        draw_seats = [a["seat"] for a in obs.history if "draw" in a]
+        hidden = [t for t in reference.ALL_TILES if t not in own]
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds_per_position:
+            rng.shuffle(hidden)
+            pool = iter(hidden)
+            hands = [dealt if s == me else [next(pool) for _ in range(5)] for s in range(n)]
+            mine = iter(own_draws)
+            boneyard = [next(mine) if s == me else next(pool) for s in draw_seats] + list(pool)
+            tried += 1
+            st = reference.RoundState(n, hands, boneyard, obs.starter, list(obs.scores_before))
+            try:
+                for a in obs.history:
+                    if "draw" in a:
+                        a = {"seat": a["seat"], "draw": st.boneyard_left()[0]}
+                    st.apply(a)
+            except (reference.ReferenceRuleError, IndexError):
+                continue
+            accepted += 1
+        total += time.perf_counter() - t0
+    return {"positions": len(observations), "deals_per_s": round(accepted / total, 1),
+            "acceptance": round(accepted / tried, 6) if tried else 0.0}

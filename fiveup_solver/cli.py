@@ -254,6 +254,8 @@ def cmd_bench(args, out) -> int:
     from fiveup_solver.bench import run_playout_bench
     if args.solver is not None:
         return _bench_solver(args, out)
+    if args.hint is not None:
+        return _bench_hint(args, out)
     if not (0 < args.rounds <= _C_INT_MAX and 0 < args.reference_rounds <= _C_INT_MAX):
         raise OptionError(f"--rounds and --reference-rounds must be 1..{_C_INT_MAX}")
     if not 0 <= args.seed < 2 ** 64:
@@ -268,6 +270,42 @@ def cmd_bench(args, out) -> int:
         core, ref = result["rounds_per_s"][n], result["reference_rounds_per_s"][n]
         ratio = f"{core / ref:8.0f}x" if ref else "     n/a"
         out.write(f"{n:>8} {core:12,.0f} {ref:12,.0f} {ratio}\n")
+    return 0
+
+
+def _bench_hint(args, out) -> int:
+    from pathlib import Path
+
+    from fiveup_solver.bench import (
+        load_hint_suite, rejection_deals_per_s, run_hint_suite, sampler_deals_per_s,
+    )
+    path = Path(args.hint) / "hint_positions.json"
+    if not path.is_file():
+        raise OptionError(f"--hint {args.hint}: hint_positions.json is missing")
+    suite = load_hint_suite(path)
+    observations = [o for o, _ in suite]
+    report = {"latency": {}, "sampler": sampler_deals_per_s(observations)}
+    early = [o for o, phase in suite if phase == "early"][:10]
+    report["rejection_sampler_python"] = rejection_deals_per_s(early)
+    report["sampler_on_same_positions"] = sampler_deals_per_s(early)
+    for method in ("pimc", "expectimax"):
+        report["latency"][method] = run_hint_suite(observations, method=method)
+        for phase in ("early", "middle", "late"):
+            part = [o for o, p in suite if p == phase]
+            report["latency"][f"{method}_{phase}"] = run_hint_suite(part, method=method)
+    if args.json:
+        out.write(json.dumps(report) + "\n")
+        return 0
+    out.write(f"hints at the default budget, {len(observations)} positions (ms per decision, 2 threads)\n")
+    for label, r in report["latency"].items():
+        ms = r["ms"]
+        out.write(f"  {label:<18} median {ms['median']:8.2f}  p95 {ms['p95']:8.2f}  max {ms['max']:8.2f}  "
+                  f"worlds exact {r['exact_worlds']}/{r['worlds']}\n")
+    s, rj, same = report["sampler"], report["rejection_sampler_python"], report["sampler_on_same_positions"]
+    out.write(f"exact sampler: {s['deals_per_s']:,} deals/s (one core), tables built in {s['build_ms_mean']} ms\n")
+    out.write(f"early positions: exact sampler {same['deals_per_s']:,} deals/s, pure-Python rejection "
+              f"{rj['deals_per_s']:,} deals/s (acceptance {rj['acceptance']:.3f}): "
+              f"{same['deals_per_s'] / max(rj['deals_per_s'], 1e-9):,.0f}x\n")
     return 0
 
 
@@ -391,6 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
                    help="instead: the solver on the suites in DIR (default benchmarks/data)")
+    b.add_argument("--hint", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
+                   help="instead: hint latency and sampler speed on DIR/hint_positions.json")
     b.set_defaults(func=cmd_bench)
     return p
 
