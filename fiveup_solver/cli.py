@@ -354,7 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="a seeded game between built-in bots, turn by turn")
     d.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--bots", default="greedy,random")
+    d.add_argument("--bots", default="hint,greedy")
     d.set_defaults(func=cmd_demo)
 
     r = sub.add_parser("replay", help="replay a full record: summary or RECORD.md JSON")

@@ -95,7 +95,7 @@ def test_demo_is_deterministic(capsys):
     other = run(capsys, ["demo", "--seed", "43"])[1]
     assert first == again
     assert first != other
-    assert first == run(capsys, ["demo", "--seed", "42", "--players", "2", "--bots", "greedy,random"])[1]
+    assert first == run(capsys, ["demo", "--seed", "42", "--players", "2", "--bots", "hint,greedy"])[1]
 
 
 def test_demo_default_and_subprocess():
@@ -366,3 +366,108 @@ def test_bench_text(capsys):
     assert [r[0] for r in rows] == ["2", "3", "4"]
     for r in rows:
         assert float(r[1].replace(",", "")) > 0 and float(r[2].replace(",", "")) > 0
+
+
+# ---------------------------------------------------------------- hint, sample, match
+
+def hint_record(tmp_path):
+    """A greedy game record, a position of round 0 where seat 1 chooses, and seat 1's view."""
+    rec = play_game(2, 3, ["greedy", "greedy"]).to_record()
+    full = tmp_path / "full.json"
+    full.write_text(json.dumps(rec))
+    view = tmp_path / "view1.json"
+    view.write_text(json.dumps(game_from_record(rec).to_record(view=1)))
+    for i in range(len(rec["rounds"][0]["actions"])):
+        g = game_at(rec, 0, i)
+        if g.to_move == 1 and len(g.legal_moves) > 1:
+            return rec, full, view, i, g
+    raise AssertionError("no decision of seat 1")
+
+
+def test_hint_json_from_full_record_and_view_agree(tmp_path, capsys):
+    rec, full, view, i, g = hint_record(tmp_path)
+    outs = []
+    for path in (full, view):
+        rc, out, err = run(capsys, ["hint", str(path), "--seat", "1", "--round", "0", "--action", str(i),
+                                    "--samples", "16", "--seed", "4", "--json"])
+        assert rc == 0 and err == ""
+        d = json.loads(out)
+        assert set(d) >= {"seat", "moves", "best", "method", "samples", "seconds"}
+        assert d["seat"] == 1 and d["samples"] == 16 and d["method"] == "pimc"
+        assert sorted(m["move"] for m in d["moves"]) == sorted(str(m) for m in g.legal_moves)
+        assert d["best"] == d["moves"][0]["move"]
+        assert all(isinstance(m["value"], float) and m["stderr"] >= 0 for m in d["moves"])
+        del d["seconds"]
+        outs.append(d)
+    assert outs[0] == outs[1]
+    rc, out, err = run(capsys, ["hint", str(full), "--seat", "1", "--round", "0", "--action", str(i),
+                                "--method", "expectimax", "--time-ms", "40"])
+    assert rc == 0 and "best: " in out and "expectimax" in out
+
+
+def test_hint_defaults_to_the_last_position(tmp_path, capsys):
+    rec, full, view, i, g = hint_record(tmp_path)
+    last = dict(rec, rounds=[dict(rec["rounds"][0], actions=rec["rounds"][0]["actions"][:i])])
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(last))
+    a = run(capsys, ["hint", str(path), "--seat", "1", "--samples", "8", "--json"])[1]
+    b = run(capsys, ["hint", str(full), "--seat", "1", "--round", "0", "--action", str(i), "--samples", "8",
+                     "--json"])[1]
+    da, db = json.loads(a), json.loads(b)
+    del da["seconds"], db["seconds"]
+    assert da == db
+
+
+def test_sample_deals_and_probabilities(tmp_path, capsys):
+    rec, full, view, i, g = hint_record(tmp_path)
+    rc, out, err = run(capsys, ["sample", str(view), "--seat", "1", "--round", "0", "--action", str(i),
+                                "--n", "5", "--seed", "2", "--json"])
+    assert rc == 0 and err == ""
+    deals = json.loads(out)
+    assert len(deals) == 5
+    sizes = {len(d["hands"]["0"]) for d in deals}
+    assert sizes == {len(g.hand(0))}
+    assert {len(d["boneyard"]) for d in deals} == {len(g.boneyard)}
+    rc, out, err = run(capsys, ["sample", str(full), "--seat", "1", "--round", "0", "--action", str(i),
+                                "--probabilities", "--json"])
+    probs = json.loads(out)
+    unseen = 28 - len(g.board) - len(g.hand(1))
+    assert len(probs) == unseen
+    for tile, p in probs.items():
+        assert set(p) == {"0", "boneyard"} and abs(sum(p.values()) - 1) < 1e-9
+    # the expected number of tiles in seat 0's hand is its hand size
+    assert abs(sum(p["0"] for p in probs.values()) - len(g.hand(0))) < 1e-9
+
+
+@pytest.mark.parametrize("argv,text", [
+    (["--seat", "0"], "is not to move"),
+    (["--seat", "5"], "--seat must be 0..1"),
+    (["--seat", "1", "--samples", "0"], "samples must be"),
+    (["--seat", "1", "--round", "0"], "give --round and --action together"),
+    (["--seat", "1", "--round", "9", "--action", "0"], "--round 9 is not in the record"),
+    (["--seat", "1", "--world-nodes", "0"], "world_nodes must be"),
+])
+def test_hint_bad_options(argv, text, tmp_path, capsys):
+    rec, full, view, i, g = hint_record(tmp_path)
+    cut = dict(rec, rounds=[dict(rec["rounds"][0], actions=rec["rounds"][0]["actions"][:i])])
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(cut))
+    rc, out, err = run(capsys, ["hint", str(path), *argv])
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and text in err
+
+
+def test_sample_of_another_seats_view_is_refused(tmp_path, capsys):
+    rec, full, view, i, g = hint_record(tmp_path)
+    rc, out, err = run(capsys, ["sample", str(view), "--seat", "0", "--round", "0", "--action", str(i)])
+    assert rc == 2 and "is seat 1's view" in err and err.count("\n") == 1
+
+
+def test_match_reports_win_rate(capsys):
+    rc, out, err = run(capsys, ["match", "--players", "2", "--bots", "greedy,random", "--deals", "3",
+                                "--seed", "1", "--json"])
+    assert rc == 0
+    r = json.loads(out)
+    assert r["games"] == 6 and 0 <= r["wins"] <= 6 and r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
+    rc, out, err = run(capsys, ["match", "--players", "3", "--bots", "hint:4:500,greedy", "--deals", "1"])
+    assert rc == 0 and "3 games" in out or "/3 games" in out
