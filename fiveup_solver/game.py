@@ -379,7 +379,9 @@ class Game:
             history=tuple(hide_draw(a, seat) for a in r.actions),
             open_ports=tuple(self.open_ports()), end_sum=core.end_sum,
             legal_moves=moves, end_sums_after=tuple(sums), status=core.status,
-            scores_before=tuple(r.scores_before))
+            scores_before=tuple(r.scores_before),
+            # the hands left are shown for end-of-round scoring (RULES §2.2)
+            revealed=None if core.status == "playing" else tuple(tuple(self.hand(s)) for s in range(self.players)))
 
     def round_ends(self) -> list:
         return [r.end() for r in self.rounds]

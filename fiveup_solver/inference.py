@@ -69,7 +69,8 @@ def _matches(tile: int, open_values: int) -> bool:
 
 def observation_signature(obs) -> tuple:
     """Everything the inference reads from an observation (for no-peeking checks)."""
-    return (obs.players, obs.seat, obs.starter, tuple(obs.hand), tuple(obs.hand_sizes), obs.boneyard_size,
+    return (obs.players, obs.seat, obs.starter, tuple(sorted(t.index for t in obs.hand)), tuple(obs.hand_sizes),
+            obs.boneyard_size,
             tuple(tuple(sorted(a.items())) for a in obs.history), obs.status,
             None if obs.revealed is None else tuple(tuple(h) for h in obs.revealed))
 
@@ -114,6 +115,7 @@ class DealSampler:
                 j += 1
         open_now = cur
 
+        self._check_turns(history, open_before, placements)
         own = {t.index for t in obs.hand}
         voids = {s: [] for s in self.hidden_seats}       # seat -> [(action, open values)]
         slots: list[_Slot] = []
@@ -175,6 +177,9 @@ class DealSampler:
         self.unseen_tiles = tuple(ALL_TILES[t] for t in unseen)
         revealed = None if obs.revealed is None else {s: {Tile.parse(str(t)).index for t in obs.revealed[s]}
                                                       for s in self.hidden_seats}
+        if obs.revealed is not None and sorted(Tile.parse(str(t)).index for t in obs.revealed[me]) != sorted(
+                t.index for t in obs.hand):
+            raise InconsistentObservationError(f"seat {me}'s revealed hand is not the hand it holds")
         # items: others' placed tiles first (the most constrained), then the unseen tiles
         items = [(t, s, p) for t, s, p in placed_items] + [(t, None, None) for t in unseen]
 
@@ -232,6 +237,75 @@ class DealSampler:
             raise InconsistentObservationError(
                 f"no deal of the hidden tiles fits seat {me}'s observation "
                 f"(round {obs.round}, after action {len(history) - 1})")
+
+    def _check_turns(self, history, open_before, placements) -> None:
+        """The public history must follow the turn rules (RULES §5): the seat to
+        move acts; a draw only from a non-empty boneyard, a pass only from an
+        empty one; nothing after a hand is emptied. The observer's own actions
+        are checked against its own hand: it draws or passes only with nothing
+        playable, and places a playable drawn tile at once."""
+        obs, me, n = self.obs, self.seat, self.players
+        own_drawn = {Tile.parse(a["draw"]).index for a in history
+                     if "draw" in a and a["seat"] == me and a["draw"] is not None}
+        own_played = [Tile.parse(a["play"]).index for a in history if "play" in a and a["seat"] == me]
+        held = {t.index for t in obs.hand}
+        dealt = (held | set(own_played)) - own_drawn
+        if (len(dealt) != 5 or len(own_played) != len(set(own_played)) or held & set(own_played)
+                or own_drawn & (held | set(own_played)) != own_drawn):
+            raise InconsistentObservationError(
+                f"seat {me}'s hand, draws and plays do not add up to a dealt hand of 5 tiles")
+        hand = set(dealt)
+        sizes = [5] * n
+        boneyard = 28 - 5 * n
+        to_move = obs.starter
+        must_play = None
+        over = False
+        for i, a in enumerate(history):
+            s = a["seat"]
+            where = f"action {i}"
+            if over:
+                raise InconsistentObservationError(f"{where}: the round was already over")
+            if s != to_move:
+                raise InconsistentObservationError(f"{where}: seat {s} acted but seat {to_move} is to move")
+            playable = any(_matches(t, open_before[i]) for t in hand) if i > 0 else True
+            if must_play is not None and not ("play" in a and Tile.parse(a["play"]).index == must_play):
+                raise InconsistentObservationError(f"{where}: seat {me} must place the tile it just drew")
+            must_play = None
+            if "draw" in a:
+                if boneyard == 0:
+                    raise InconsistentObservationError(f"{where}: seat {s} draws from an empty boneyard")
+                if i == 0:
+                    raise InconsistentObservationError(f"{where}: the starter must open, not draw")
+                if s == me:
+                    if playable:
+                        raise InconsistentObservationError(f"{where}: seat {me} draws while holding a playable tile")
+                    t = Tile.parse(a["draw"]).index
+                    hand.add(t)
+                    if _matches(t, open_before[i]):
+                        must_play = t
+                boneyard -= 1
+                sizes[s] += 1
+            elif "pass" in a:
+                if boneyard != 0:
+                    raise InconsistentObservationError(f"{where}: seat {s} passes while the boneyard has tiles")
+                if i == 0 or (s == me and playable):
+                    raise InconsistentObservationError(f"{where}: seat {s} passes but could place")
+                to_move = (s + 1) % n
+            else:
+                if s == me:
+                    hand.discard(Tile.parse(a["play"]).index)
+                sizes[s] -= 1
+                if sizes[s] < 0:
+                    raise InconsistentObservationError(f"{where}: seat {s} places from an empty hand")
+                over = sizes[s] == 0
+                to_move = (s + 1) % n
+        if obs.hand_sizes and tuple(obs.hand_sizes) != tuple(sizes):
+            raise InconsistentObservationError(f"hand sizes {list(obs.hand_sizes)} do not follow from the history "
+                                               f"({sizes})")
+        if obs.status == "playing" and over:
+            raise InconsistentObservationError("the history ends the round, but the round is said to go on")
+        if obs.status == "playing" and obs.to_move is not None and obs.to_move != to_move:
+            raise InconsistentObservationError(f"seat {obs.to_move} is said to move, but seat {to_move} is")
 
     # ------------------------------------------------------------ results
     @property

@@ -139,6 +139,15 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
     cdef long done = 0, lo_w, hi_w
     cdef Position c
     cdef bint maximise
+    S.nodes += 1
+    if S.node_limit and S.nodes > S.node_limit:
+        S.aborted = 1
+        return 0
+    if ply >= S.max_ply:
+        # the horizon (also for draws: their forced placements cascade otherwise)
+        S.cut = 1
+        v = cut_value(S, p)
+        return v if S.side_team[side_of(p, p.to_move)] == team else -v
     for i in range(n):
         tiles[i] = p.boneyard[p.bone_next + i]
     outcomes = n
