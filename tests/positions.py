@@ -40,3 +40,50 @@ def choices(st: R.RoundState) -> int:
     """Number of concrete moves of the seat to move (after its forced draws)."""
     s = M.forced_draws(st)
     return 0 if s.over else len(s.legal_actions())
+
+
+# Hand-written positions: actions "SEAT:TILE", "SEAT:TILE@PORT", "SEAT:draw TILE", "SEAT:pass".
+
+def parse_actions(text):
+    out = []
+    for tok in text.split(";"):
+        seat, _, mv = tok.strip().partition(":")
+        seat = int(seat)
+        if mv.startswith("draw "):
+            out.append({"seat": seat, "draw": mv[5:]})
+        elif mv == "pass":
+            out.append({"seat": seat, "pass": True})
+        elif "@" in mv:
+            tile, _, at = mv.partition("@")
+            out.append({"seat": seat, "play": tile, "at": at})
+        else:
+            out.append({"seat": seat, "play": mv})
+    return out
+
+
+def deal_spec(players, hands, boneyard, starter, actions):
+    return {"players": players, "hands": [h.split() for h in hands], "boneyard": boneyard.split(),
+            "starter": starter, "actions": parse_actions(actions)}
+
+
+def random_scores(rng, players, mode, low=270):
+    """Side scores for a test position: all 0 ("zero"), or ("near") some sides
+    low..300 (multiples of 5), where exact hits and rejected events decide, the
+    others anywhere from 0 to 300."""
+    sides = R.n_sides(players)
+    if mode == "zero":
+        return [0] * sides
+    near = [rng.random() < 0.6 for _ in range(sides)]
+    if not any(near):
+        near[rng.randrange(sides)] = True
+    return [rng.randrange(low, 305, 5) if nr else rng.randrange(0, 305, 5) for nr in near]
+
+
+def random_deal(rng, players, scores):
+    """A shuffled deal on the reference rules: (hands, boneyard, starter, scores, state)."""
+    tiles = list(R.ALL_TILES)
+    rng.shuffle(tiles)
+    hands = [tiles[5 * s:5 * s + 5] for s in range(players)]
+    boneyard = tiles[5 * players:]
+    starter = rng.randrange(players)
+    return hands, boneyard, starter, scores, R.RoundState(players, hands, boneyard, starter, scores)

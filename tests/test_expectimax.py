@@ -26,12 +26,12 @@ try:
     from . import reference as R
     from . import reference_expectimax as X
     from . import reference_minimax as M
-    from .positions import build_game, build_reference
+    from .positions import build_game, build_reference, deal_spec, random_deal, random_scores
 except ImportError:  # tests/ is not a package: pytest puts tests/ on sys.path
     import reference as R
     import reference_expectimax as X
     import reference_minimax as M
-    from positions import build_game, build_reference
+    from positions import build_game, build_reference, deal_spec, random_deal, random_scores
 
 from fiveup_solver.hint import world_values
 from fiveup_solver.solver import Solver
@@ -44,15 +44,7 @@ HAND_MAX = {2: 6, 3: 7, 4: 8}   # tiles in all hands together at a generated pos
 # ------------------------------------------------------------ positions
 
 def _scores(rng, players, mode):
-    sides = R.n_sides(players)
-    if mode == "zero":
-        return [0] * sides
-    # "near": one or more sides 5..35 below 305 (multiples of 5), where exact hits
-    # and rejected events decide; the other sides anywhere from 0 to 300
-    near = [rng.random() < 0.6 for _ in range(sides)]
-    if not any(near):
-        near[rng.randrange(sides)] = True
-    return [rng.randrange(270, 305, 5) if nr else rng.randrange(0, 305, 5) for nr in near]
+    return random_scores(rng, players, mode, low=270)
 
 
 _ORACLE: dict = {}   # name -> (oracle move values, oracle tree statistics)
@@ -66,13 +58,7 @@ def make_position(name, players, mode="zero", bone_max=4, cap=800, want=None, tr
     the oracle's tree has at most `cap` states and `tree(stats)` holds."""
     rng = random.Random(name)
     for _ in range(tries):
-        tiles = list(R.ALL_TILES)
-        rng.shuffle(tiles)
-        hands = [tiles[5 * s:5 * s + 5] for s in range(players)]
-        boneyard = tiles[5 * players:]
-        starter = rng.randrange(players)
-        scores = _scores(rng, players, mode)
-        st = R.RoundState(players, hands, boneyard, starter, scores)
+        hands, boneyard, starter, scores, st = random_deal(rng, players, _scores(rng, players, mode))
         actions = []
         while not st.over:
             if (sum(map(len, st.hands)) <= HAND_MAX[players] and len(st.boneyard_left()) <= bone_max
@@ -230,25 +216,6 @@ def test_empty_boneyard_is_perfect_information(spec):
 # full deals); found among random rounds for their small trees and worked out by
 # hand from RULES.md.  Actions: "SEAT:TILE", "SEAT:TILE@PORT", "SEAT:draw TILE".
 
-def parse_actions(text):
-    out = []
-    for tok in text.split(";"):
-        seat, _, mv = tok.strip().partition(":")
-        seat = int(seat)
-        if mv.startswith("draw "):
-            out.append({"seat": seat, "draw": mv[5:]})
-        elif "@" in mv:
-            tile, _, at = mv.partition("@")
-            out.append({"seat": seat, "play": tile, "at": at})
-        else:
-            out.append({"seat": seat, "play": mv})
-    return out
-
-
-def _deal(players, hands, boneyard, starter, actions):
-    return {"players": players, "hands": [h.split() for h in hands], "boneyard": boneyard.split(),
-            "starter": starter, "actions": parse_actions(actions)}
-
 
 # TWO (2 players).  Seat 1 to move has just drawn 2-5 and must place it; it also
 # holds 6-6 (no 6 port is open).  Seat 0 holds 3-3 (6 pips).  Boneyard left: 0-6
@@ -269,7 +236,7 @@ def _deal(players, hands, boneyard, starter, actions):
 #         P = 0, O = 5: +5
 #     average (-15 + 5) / 2 = -5
 # Before the position seat 1 made 15 and 20: scores at the position = start + [0, 35].
-H_TWO = _deal(2, ["5-6 0-4 0-1 3-3 2-6", "2-3 1-1 2-2 1-4 3-4"],
+H_TWO = deal_spec(2, ["5-6 0-4 0-1 3-3 2-6", "2-3 1-1 2-2 1-4 3-4"],
               "0-2 0-3 1-6 0-5 4-5 3-5 1-3 1-5 0-0 3-6 5-5 6-6 1-2 2-4 4-4 2-5 0-6 4-6", 0,
               "0:0-4; 1:1-4@0-4:high; 0:0-1@0-4:low; 1:1-1@1-4:low; 0:draw 0-2; 0:draw 0-3; "
               "0:draw 1-6; 0:1-6@1-1:lineB; 1:draw 0-5; 1:draw 4-5; 1:draw 3-5; 1:draw 1-3; "
@@ -299,7 +266,7 @@ TWO_A, TWO_B = "2-5@2-2:lineB", "2-5@5-5:lineB"
 #     5-5 (on 2-5:high or 5-6:low, 0 + 5 + 10 = 15 either way) is its last tile:
 #     P = 15, O = round5(4-4 = 8) = 10: +25 for seat 1.  10 - 25 = -15
 # Before the position seat 0 made 10 and 10, seat 1 10: scores = start + [20, 10].
-H_THREE = _deal(2, ["2-6 4-4 3-6 0-1 4-6", "0-2 4-5 1-3 3-5 0-5"],
+H_THREE = deal_spec(2, ["2-6 4-4 3-6 0-1 4-6", "0-2 4-5 1-3 3-5 0-5"],
                 "1-2 3-3 1-5 0-0 0-6 2-5 5-5 2-4 0-3 1-6 1-4 2-3 1-1 6-6 5-6 3-4 2-2 0-4", 0,
                 "0:4-6; 1:4-5@4-6:low; 0:3-6@4-6:high; 1:3-5@3-6:low; 0:draw 1-2; 0:draw 3-3; "
                 "0:draw 1-5; 0:1-5@4-5:high; 1:1-3@1-5:low; 0:3-3@1-3:high; 1:0-5@3-5:high; "

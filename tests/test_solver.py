@@ -26,9 +26,9 @@ except ImportError:  # tests/ is not a package: pytest puts tests/ on sys.path
     import reference_minimax as M
 
 try:
-    from .positions import build_game, build_reference, choices as _choices, tiles_left as _tiles_left
+    from .positions import build_game, build_reference, choices as _choices, deal_spec, random_deal, random_scores, tiles_left as _tiles_left
 except ImportError:
-    from positions import build_game, build_reference, choices as _choices, tiles_left as _tiles_left
+    from positions import build_game, build_reference, choices as _choices, deal_spec, random_deal, random_scores, tiles_left as _tiles_left
 from fiveup_solver.game import Game
 
 try:
@@ -44,15 +44,7 @@ WIN = 1000
 # ------------------------------------------------------------ positions
 
 def _scores(rng, players, mode):
-    sides = R.n_sides(players)
-    if mode == "zero":
-        return [0] * sides
-    # "near": one or both sides 5..30 below 305 (multiples of 5), where rejected
-    # events and exact hits decide; the other sides anywhere from 0 to 300
-    near = [rng.random() < 0.6 for _ in range(sides)]
-    if not any(near):
-        near[rng.randrange(sides)] = True
-    return [rng.randrange(275, 305, 5) if nr else rng.randrange(0, 305, 5) for nr in near]
+    return random_scores(rng, players, mode, low=275)
 
 
 def make_position(name, players, mode="zero", k=(6, 12), cap=6000, want=None, tries=400):
@@ -65,13 +57,7 @@ def make_position(name, players, mode="zero", k=(6, 12), cap=6000, want=None, tr
     if want is None and rng.random() < 0.75:
         want = lambda st: _choices(st) >= 2  # noqa: E731
     for _ in range(tries):
-        tiles = list(R.ALL_TILES)
-        rng.shuffle(tiles)
-        hands = [tiles[5 * s:5 * s + 5] for s in range(players)]
-        boneyard = tiles[5 * players:]
-        starter = rng.randrange(players)
-        scores = _scores(rng, players, mode)
-        st = R.RoundState(players, hands, boneyard, starter, scores)
+        hands, boneyard, starter, scores, st = random_deal(rng, players, _scores(rng, players, mode))
         stop = rng.randint(*k)
         actions = []
         while not st.over:
@@ -241,27 +227,6 @@ def test_oracle_paranoid(spec):
 # scores at the position.  Actions: "SEAT:TILE", "SEAT:TILE@PORT",
 # "SEAT:draw TILE", "SEAT:pass".
 
-def parse_actions(text):
-    out = []
-    for tok in text.split(";"):
-        seat, _, mv = tok.strip().partition(":")
-        seat = int(seat)
-        if mv.startswith("draw "):
-            out.append({"seat": seat, "draw": mv[5:]})
-        elif mv == "pass":
-            out.append({"seat": seat, "pass": True})
-        elif "@" in mv:
-            tile, _, at = mv.partition("@")
-            out.append({"seat": seat, "play": tile, "at": at})
-        else:
-            out.append({"seat": seat, "play": mv})
-    return out
-
-
-def _deal(players, hands, boneyard, starter, actions):
-    return {"players": players, "hands": [h.split() for h in hands], "boneyard": boneyard.split(),
-            "starter": starter, "actions": parse_actions(actions)}
-
 
 # REJ (2 players).  Seat 0 to move; it just drew 0-3.  Seat 0 holds 3-3 5-5 0-3,
 # seat 1 holds 1-5 1-6, boneyard 17 tiles (not reached).  Open ports: 0-0:branchA
@@ -272,7 +237,7 @@ def _deal(players, hands, boneyard, starter, actions):
 #   seat 1: 1-5@1-6:low, its last tile: 2 + 5 + 4 + 6 = 17, P = 0,
 #           O = round5(5-5 = 10) = 10 -> domino event +10
 # Before the position seat 1 made 5: scores at the position = start + [0, 5].
-H_REJ = _deal(2, ["3-3 0-6 0-2 0-5 5-5", "3-4 3-5 1-5 0-0 1-6"],
+H_REJ = deal_spec(2, ["3-3 0-6 0-2 0-5 5-5", "3-4 3-5 1-5 0-0 1-6"],
             "0-3 0-4 2-4 1-2 0-1 4-5 6-6 1-4 2-6 3-6 4-6 4-4 2-3 1-1 2-5 5-6 1-3 2-2", 0,
             "0:0-2; 1:0-0@0-2:low; 0:0-5@0-0:lineB; 1:3-5@0-5:high; 0:0-6@0-0:branchB; "
             "1:3-4@3-5:low; 0:draw 0-3")
@@ -283,7 +248,7 @@ REJ_MOVE = "0-3@0-0:branchA"
 # move 0-3@0-0:lineB empties the hand: 0-0 closes (0), 0-3 shows 3, 1-1 counts 2:
 # end sum 5, P = 5; O = round5(44) = 45: one event of 50.  Position scores =
 # start + [5, 0].
-H_DOM = _deal(2, ["4-6 0-5 1-3 0-3 4-5", "5-6 0-6 6-6 3-5 1-1"],
+H_DOM = deal_spec(2, ["4-6 0-5 1-3 0-3 4-5", "5-6 0-6 6-6 3-5 1-1"],
             "0-4 2-4 3-4 0-0 3-6 5-5 0-1 4-4 1-6 2-5 1-2 1-4 3-3 2-3 2-6 2-2 0-2 1-5", 1,
             "1:3-5; 0:1-3@3-5:low; 1:5-6@3-5:high; 0:4-6@5-6:high; 1:1-1@1-3:low; "
             "0:4-5@4-6:low; 1:draw 0-4; 1:draw 2-4; 1:draw 3-4; 1:draw 0-0; 1:draw 3-6; "
@@ -296,7 +261,7 @@ DOM_MOVE = "0-3@0-0:lineB"
 # = 9, P = 0; O = round5(13 + 6) = 20; D = round5(31) = 30: event -10 for side 0,
 # accepted even next to 305 (no floor, never above 305).  Position scores =
 # start + [0, 5].
-H_NEG = _deal(4, ["0-3 2-3 1-4 2-6 0-5", "0-0 1-1 3-6 3-4 3-3", "4-5 5-5 0-4 0-2 4-4",
+H_NEG = deal_spec(4, ["0-3 2-3 1-4 2-6 0-5", "0-0 1-1 3-6 3-4 3-3", "4-5 5-5 0-4 0-2 4-4",
                 "0-6 1-5 3-5 1-3 5-6"], "2-4 2-5 1-2 0-1 2-2 4-6 1-6 6-6", 2,
             "2:0-2; 3:0-6@0-2:low; 0:2-6@0-6:high; 1:draw 2-4; 1:2-4@2-6:low; "
             "2:0-4@2-4:high; 3:draw 2-5; 3:2-5@0-2:high; 0:0-5@2-5:high; 1:0-0@0-4:low; "
@@ -310,7 +275,7 @@ NEG_MOVE = "2-3@1-2:high"
 # (none fits) and 0-3, which fits only 3-5:low: end sum 6 + 0 = 6, nothing.  Seat 1
 # plays 0-0@0-3:low, its last tile: 6 + 0 = 6, P = 0; O = round5(4+3+1+2+4+2 = 16)
 # = 15: +15 for seat 1.  Position scores = start + [5, 0].
-H_DRAW = _deal(2, ["5-6 1-3 1-6 1-5 2-2", "1-4 3-6 4-5 3-5 0-0"],
+H_DRAW = deal_spec(2, ["5-6 1-3 1-6 1-5 2-2", "1-4 3-6 4-5 3-5 0-0"],
              "1-2 0-1 0-2 0-4 1-1 0-3 3-4 2-4 4-4 0-5 0-6 3-3 2-5 5-5 6-6 4-6 2-6 2-3", 0,
              "0:5-6; 1:3-6@5-6:high; 0:1-3@3-6:low; 1:1-4@1-3:low; 0:1-5@5-6:low; "
              "1:4-5@1-4:high; 0:1-6@1-5:low; 1:3-5@4-5:high; 0:draw 1-2; 0:draw 0-1")
@@ -322,7 +287,7 @@ DRAW_MOVE = "0-3@3-5:low"
 # round is blocked during the draw.  Seat 1 has 0 + 2 = 2 pips, seat 0 has 8:
 # seat 1 gets round5(6) = 5, seat 0 nothing.  No move is left to value: {}.
 # Position scores = start + [30, 10].
-H_DRAWEND = _deal(2, ["0-3 4-6 6-6 1-4 0-6", "2-2 3-3 0-1 1-5 0-5"],
+H_DRAWEND = deal_spec(2, ["0-3 4-6 6-6 1-4 0-6", "2-2 3-3 0-1 1-5 0-5"],
                 "3-6 5-6 4-4 1-2 2-5 2-6 1-6 2-4 5-5 3-4 4-5 1-3 0-4 0-0 2-3 3-5 0-2 1-1", 0,
                 "0:4-6; 1:draw 3-6; 1:3-6@4-6:high; 0:1-4@4-6:low; 1:0-1@1-4:low; "
                 "0:0-3@0-1:low; 1:3-3@0-3:high; 0:draw 5-6; 0:draw 4-4; 0:draw 1-2; "
@@ -344,7 +309,7 @@ H_DRAWEND = _deal(2, ["0-3 4-6 6-6 1-4 0-6", "2-2 3-3 0-1 1-5 0-5"],
 #     Seat 0's only fit is 1-4@4-4:lineB (4-4 closes): 1 + 5 = 6.  Seat 1 plays
 #     5-5@5-6:low: 1 + 10 = 11, P = 0, O = round5(2+0+2+6 = 10) = 10: +20 - 10 = +10.
 # Position scores = start + [20, 30].
-H_TWO = _deal(2, ["0-2 4-6 0-3 3-4 1-3", "2-6 3-5 5-5 2-3 0-6"],
+H_TWO = deal_spec(2, ["0-2 4-6 0-3 3-4 1-3", "2-6 3-5 5-5 2-3 0-6"],
             "6-6 1-6 0-0 1-4 1-1 4-4 3-3 3-6 0-5 0-4 5-6 2-2 1-5 2-4 2-5 4-5 0-1 1-2", 1,
             "1:2-3; 0:1-3@2-3:high; 1:2-6@2-3:low; 0:4-6@2-6:high; 1:draw 6-6; "
             "1:draw 1-6; 1:1-6@1-3:low; 0:3-4@4-6:low; 1:6-6@1-6:high; 0:0-3@3-4:low; "
@@ -361,7 +326,7 @@ TWO_A, TWO_B = "1-4@0-4:high", "4-4@0-4:high"
 # round5((12-3) + (6-3)) = 10; seat 3 (side 1) round5(29-6) = 25; seat 1 (side 1)
 # round5(29-12) = 15; seat 0 nothing.  For seat 3's side: 25 + 15 - 10 = +30.
 # Position scores = start + [5, 0].
-H_BLOCK4 = _deal(4, ["2-4 4-5 3-5 2-3 5-5", "6-6 0-6 3-6 4-4 0-5", "0-4 0-1 3-4 1-2 2-6",
+H_BLOCK4 = deal_spec(4, ["2-4 4-5 3-5 2-3 5-5", "6-6 0-6 3-6 4-4 0-5", "0-4 0-1 3-4 1-2 2-6",
                    "0-3 1-4 1-3 2-2 0-2"], "5-6 1-6 4-6 1-1 0-0 3-3 1-5 2-5", 0,
                "0:2-3; 1:3-6@2-3:high; 2:2-6@3-6:high; 3:0-2@2-3:low; 0:2-4@2-6:low; "
                "1:4-4@2-4:high; 2:0-1@0-2:low; 3:1-4@0-1:high; 0:4-5@1-4:high; "
@@ -379,7 +344,7 @@ BLOCK4_MOVES = ("0-0@0-4:low", "0-0@0-6:low")
 # seat 2), seat 0 1-6@0-6:high, its last tile: 6 + 8 + 1 = 15, P = 15,
 # O = round5(seat 1's 2 + seat 2's 21 = 23) = 25: +40 for seat 0.  For the root:
 # 20 - 40 = -20.  Position scores = start + [0, 0, 20].
-H_PAR3 = _deal(3, ["4-5 2-2 0-3 1-6 4-4", "2-6 0-1 2-4 1-1 3-3", "0-6 3-5 5-5 1-3 4-6"],
+H_PAR3 = deal_spec(3, ["4-5 2-2 0-3 1-6 4-4", "2-6 0-1 2-4 1-1 3-3", "0-6 3-5 5-5 1-3 4-6"],
              "5-6 0-2 6-6 2-5 1-4 0-0 3-6 0-5 0-4 1-2 1-5 3-4 2-3", 2,
              "2:4-6; 0:4-5@4-6:low; 1:2-6@4-6:high; 2:3-5@4-5:high; 0:0-3@3-5:low; "
              "1:0-1@0-3:low; 2:1-3@0-1:high; 0:2-2@2-6:low; 1:2-4@2-2:lineB; "
@@ -392,7 +357,7 @@ PAR3_MOVES = ("0-2@2-2:branchA", "0-2@2-2:branchB")
 # 0 + 6 + 10 = 16.  After the pass seat 2's only move 6-6@2-6:high is its last
 # tile: 0 + 12 + 10 = 22, P = 0; O = round5(13 + 24) = 35; D = round5(14) = 15:
 # +20 for side 0, so -20 for seat 1.  Position scores = start + [5, 10].
-H_PASS4 = _deal(4, ["0-1 3-6 1-6 4-6 2-3", "2-2 1-2 3-3 3-5 2-4", "0-3 0-0 2-5 6-6 0-6",
+H_PASS4 = deal_spec(4, ["0-1 3-6 1-6 4-6 2-3", "2-2 1-2 3-3 3-5 2-4", "0-3 0-0 2-5 6-6 0-6",
                   "1-1 1-4 0-4 1-3 4-4"], "5-6 2-6 1-5 0-5 4-5 3-4 5-5 0-2", 3,
               "3:0-4; 0:4-6@0-4:high; 1:draw 5-6; 1:5-6@4-6:high; 2:0-0@0-4:low; "
               "3:draw 2-6; 3:draw 1-5; 3:1-5@5-6:low; 0:0-1@1-5:low; 1:draw 0-5; "
@@ -573,13 +538,13 @@ def test_solver_random_draws_ending_the_round(solver, spec):
 # raised "principal variation left the legal moves" with use_tt=True,
 # target_pruning=True (found by a longer random run of this file's generator).
 REGRESSION = [
-    dict(_deal(3, ['3-3 1-1 0-2 2-2 0-4', '2-4 4-5 2-3 3-6 1-3', '0-3 1-5 1-2 1-6 4-4'],
+    dict(deal_spec(3, ['3-3 1-1 0-2 2-2 0-4', '2-4 4-5 2-3 3-6 1-3', '0-3 1-5 1-2 1-6 4-4'],
                "0-5 1-4 3-4 0-1 2-5 5-5 4-6 0-6 0-0 5-6 3-5 2-6 6-6", 1,
          "1:2-4; 2:4-4@2-4:high; 0:0-2@2-4:low; 1:4-5@4-4:lineB; 2:1-5@4-5:high; "
          "0:0-4@0-2:low; 1:1-3@1-5:low; 2:0-3@1-3:high; 0:draw 0-5; 0:0-5@0-3:low; "
          "1:draw 1-4; 1:1-4@0-4:high; 2:1-2@1-4:low; 0:2-2@1-2:high"),
          name="stress-c-419", scores=[265, 295, 290]),
-    dict(_deal(3, ['5-6 3-4 0-2 0-3 1-4', '2-3 1-6 2-2 4-5 1-3', '5-5 0-6 0-5 1-5 2-6'],
+    dict(deal_spec(3, ['5-6 3-4 0-2 0-3 1-4', '2-3 1-6 2-2 4-5 1-3', '5-5 0-6 0-5 1-5 2-6'],
                "6-6 3-6 4-4 3-3 2-5 1-2 0-4 0-0 3-5 2-4 4-6 0-1 1-1", 2,
          "2:2-6; 0:0-2@2-6:low; 1:1-6@2-6:high; 2:0-6@0-2:low; 0:5-6@0-6:high; "
          "1:4-5@5-6:low; 2:1-5@1-6:low; 0:1-4@4-5:low; 1:1-3@1-4:low; 2:0-5@1-5:high; "
@@ -589,7 +554,7 @@ REGRESSION = [
          "1:draw 2-4; 1:draw 4-6; 1:4-6@6-6:lineB; 2:draw 0-1; 2:draw 1-1; 2:pass; "
          "0:3-4@3-3:lineB"),
          name="stress-a-71", scores=[105, 290, 30]),
-    dict(_deal(3, ['5-5 2-3 1-5 0-5 1-4', '2-2 3-5 0-0 2-6 4-6', '0-1 4-5 1-2 2-4 6-6'],
+    dict(deal_spec(3, ['5-5 2-3 1-5 0-5 1-4', '2-2 3-5 0-0 2-6 4-6', '0-1 4-5 1-2 2-4 6-6'],
                "1-1 1-3 0-3 3-3 0-6 0-4 1-6 0-2 3-6 5-6 2-5 4-4 3-4", 0,
          "0:1-5; 1:3-5@1-5:high; 2:1-2@1-5:low; 0:2-3@1-2:high; 1:draw 1-1; 1:draw 1-3; "
          "1:1-3@3-5:low; 2:0-1@1-3:low; 0:0-5@0-1:low; 1:draw 0-3; 1:0-3@2-3:high; "

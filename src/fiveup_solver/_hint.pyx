@@ -28,7 +28,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 from fiveup_solver._solver cimport (
-    SolverCore, SolverCtx, set_root, terminal_or_search, cut_value, team_value, WIN, INF, MAX_PLY,
+    SolverCore, SolverCtx, set_root, terminal_or_search, cut_value, team_value, enter_node, WIN, INF, MAX_PLY,
+    NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream
 
@@ -93,14 +94,9 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
     cdef uint8_t moves[MAX_MOVES]
     cdef int n, i, v, best
     cdef bint maximise = S.side_team[side_of(p, p.to_move)] == team
-    S.nodes += 1
-    if S.node_limit and S.nodes > S.node_limit:
-        S.aborted = 1
-        return 0
-    if ply >= S.max_ply:
-        S.cut = 1
-        v = cut_value(S, p)
-        return v if maximise else -v
+    v = enter_node(S, ply)
+    if v != NODE_GO:
+        return 0 if v == NODE_ABORTED else (cut_value(S, p) if maximise else -cut_value(S, p))
     n = gen_moves(p, moves)
     best = -INF if maximise else INF
     for i in range(n):
@@ -139,15 +135,10 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
     cdef long done = 0, lo_w, hi_w
     cdef Position c
     cdef bint maximise
-    S.nodes += 1
-    if S.node_limit and S.nodes > S.node_limit:
-        S.aborted = 1
-        return 0
-    if ply >= S.max_ply:
-        # the horizon (also for draws: their forced placements cascade otherwise)
-        S.cut = 1
-        v = cut_value(S, p)
-        return v if S.side_team[side_of(p, p.to_move)] == team else -v
+    v = enter_node(S, ply)      # a chance node is a node: draws and their forced placements stop at the horizon
+    if v != NODE_GO:
+        maximise = S.side_team[side_of(p, p.to_move)] == team
+        return 0 if v == NODE_ABORTED else (cut_value(S, p) if maximise else -cut_value(S, p))
     for i in range(n):
         tiles[i] = p.boneyard[p.bone_next + i]
     outcomes = n

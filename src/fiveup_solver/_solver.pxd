@@ -35,6 +35,22 @@ ctypedef struct SolverCtx:
     int cut                    # a depth-limited search was cut somewhere: its values are not exact
     uint64_t salt              # mixed into every key: searches under different salts never share entries
 
+cdef enum:
+    NODE_GO = 0                # search this node
+    NODE_ABORTED = 1           # the node limit is reached: the result is not usable
+    NODE_CUT = 2               # the depth limit is reached: value it with cut_value
+
+cdef inline int enter_node(SolverCtx* S, int ply) noexcept nogil:
+    """Count a node and say whether the search goes on here (one place for every search)."""
+    S.nodes += 1
+    if S.node_limit and S.nodes > S.node_limit:
+        S.aborted = 1
+        return NODE_ABORTED
+    if ply >= S.max_ply:
+        S.cut = 1
+        return NODE_CUT
+    return NODE_GO
+
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil

@@ -242,15 +242,11 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     cdef int keys[MAX_MOVES]
     cdef Position* children = &S.child[ply * MAX_MOVES]
     cdef Position* c
-    cdef int n, i, k, s0, gap, team, base, v, best = -INF
+    cdef int n, i, k, x, s0, gap, team, base, v, best = -INF
     cdef bint last_tile
-    S.nodes += 1
-    if S.node_limit and S.nodes > S.node_limit:
-        S.aborted = 1
-        return 0
-    if ply >= S.max_ply:
-        S.cut = 1
-        return cut_value(S, p)
+    x = enter_node(S, ply)
+    if x != NODE_GO:
+        return 0 if x == NODE_ABORTED else cut_value(S, p)
     alpha = clampi(alpha, -WIN, WIN - 1)
     beta = clampi(beta, alpha + 1, WIN)
     team = team_of(S, p, p.to_move)
@@ -293,13 +289,9 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef TTEntry* e
-    S.nodes += 1
-    if S.node_limit and S.nodes > S.node_limit:
-        S.aborted = 1
-        return 0
-    if ply >= S.max_ply:
-        S.cut = 1
-        return cut_value(S, p)
+    x = enter_node(S, ply)
+    if x != NODE_GO:
+        return 0 if x == NODE_ABORTED else cut_value(S, p)
     team = team_of(S, p, p.to_move)
     # every value lies in [-WIN, WIN]: keep the window inside it and non-empty
     alpha = clampi(alpha, -WIN, WIN - 1)
