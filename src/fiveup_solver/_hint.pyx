@@ -92,12 +92,20 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
     """A seat that can place: the best of its placements for its team (values are
     kept from `team`'s point of view: max for team, min for the others)."""
     cdef uint8_t moves[MAX_MOVES]
-    cdef int n, i, v, best
+    cdef int n, i, v, best, gap
     cdef bint maximise = S.side_team[side_of(p, p.to_move)] == team
     v = enter_node(S, ply)
     if v != NODE_GO:
         return 0 if v == NODE_ABORTED else (cut_value(S, p) if maximise else -cut_value(S, p))
     n = gen_moves(p, moves)
+    gap = TARGET - p.score[side_of(p, p.to_move)]
+    if fiveup_popcount(p.hand[p.to_move]) > 1:
+        for i in range(n):
+            # exact-target cutoff: a placement worth exactly the gap to 305 wins now,
+            # and nothing is better for the mover (a last tile scores P + O - D instead)
+            v = end_sum_after(p, p.ends, moves[i])
+            if v > 0 and v % 5 == 0 and v == gap:
+                return WIN if maximise else -WIN
     best = -INF if maximise else INF
     for i in range(n):
         v = after_placement(S, J, p, moves[i], team, alpha, beta, ply, rng)
