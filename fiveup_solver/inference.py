@@ -25,8 +25,10 @@ the weights of the full deals that lead to them.
 >>> from fiveup_solver import Game
 >>> g = Game(players=2, seed=3)
 >>> ds = DealSampler(g.observation(g.to_move))
->>> len(ds.unseen_tiles), sorted(ds.marginals()[ds.unseen_tiles[0]].items(), key=str)
-(23, [(1, 0.21739130434782608), ('boneyard', 0.782608695652174)])
+>>> other = 1 - g.to_move
+>>> p = ds.marginals()[ds.unseen_tiles[0]]   # nothing played yet: 5 of the 23 unseen tiles
+>>> len(ds.unseen_tiles), round(p[other], 6), round(p["boneyard"], 6)
+(23, 0.217391, 0.782609)
 """
 from __future__ import annotations
 

@@ -31,10 +31,13 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
     """
     from fiveup_solver.bots import bot_function
     from fiveup_solver.types import OptionError
-    if len(bots) != players:
-        raise OptionError(f"play_game needs one bot name per seat ({players}), not {list(bots)!r}")
-    for b in bots:
-        bot_function(b)
+    try:
+        if len(bots) != players:
+            raise OptionError("wrong number of bots")
+        for b in bots:
+            bot_function(b)
+    except (OptionError, TypeError):
+        raise OptionError(f"play_game needs one known bot name per seat ({players}), not {list(bots)!r}") from None
     game = Game(players=players, seed=seed, max_rounds=max_rounds,
                 seats=[f"{b}{i}" for i, b in enumerate(bots)])
     rngs = [random.Random(f"{seed if bot_seed is None else bot_seed}/{s}") for s in range(players)]
