@@ -105,6 +105,12 @@ def _base_round(ds: DealSampler, obs, seed: int):
     if obs.scores_before and list(rnd.scores) != list(obs.scores):
         raise InconsistentObservationError(f"seat {obs.seat}'s scores {list(obs.scores)} do not follow "
                                            f"from the round's start {list(obs.scores_before)} and its placements")
+    if not obs.scores_before:
+        # an observation built by hand, without the round's starting scores: take its scores as they are now
+        try:
+            rnd.set_scores(list(obs.scores))
+        except _core.CoreError as e:
+            raise OptionError(f"observation scores: {e}") from None
     return rnd
 
 

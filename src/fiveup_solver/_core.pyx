@@ -212,6 +212,15 @@ cdef class CoreRound:
     def depth(self):
         return self.depth
 
+    def set_scores(self, scores):
+        """Overwrite the current position's scores (an analysis position whose
+        round start is unknown). Raises CoreError outside -30000..304."""
+        cdef Position* p = &self.top().pos
+        if len(scores) != p.sides or not all(-30000 <= x < TARGET for x in scores):
+            raise CoreError(f"scores must be {p.sides} integers from -30000 to 304")
+        for i in range(p.sides):
+            p.score[i] = scores[i]
+
     cdef int checked_seat(self, int seat) except -1:
         if seat < 0 or seat >= self.top().pos.players:
             raise CoreError(f"seat {seat} is not a seat of this round")
