@@ -162,6 +162,8 @@ def sampler_deals_per_s(observations, deals: int = 20_000, seed: int = 1) -> dic
         sample += time.perf_counter() - t1
         build += t1 - t0
     n = len(observations)
+    if n == 0:
+        return {"positions": 0, "deals_per_s": 0, "build_ms_mean": 0.0}
     return {"positions": n, "deals_per_s": round(n * deals / sample), "build_ms_mean": round(1000 * build / n, 3)}
 
 
@@ -199,5 +201,5 @@ def rejection_deals_per_s(observations, seconds_per_position: float = 0.5, seed:
                 continue
             accepted += 1
         total += time.perf_counter() - t0
-    return {"positions": len(observations), "deals_per_s": round(accepted / total, 1),
+    return {"positions": len(observations), "deals_per_s": round(accepted / total, 1) if total else 0.0,
             "acceptance": round(accepted / tried, 6) if tried else 0.0}

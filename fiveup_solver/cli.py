@@ -284,6 +284,8 @@ def _bench_hint(args, out) -> int:
         raise OptionError(f"--hint {args.hint}: hint_positions.json is missing")
     suite = load_hint_suite(path)
     observations = [o for o, _ in suite]
+    if not observations:
+        raise OptionError(f"{path}: the suite has no positions")
     report = {"latency": {}, "sampler": sampler_deals_per_s(observations)}
     early = [o for o, phase in suite if phase == "early"][:10]
     report["rejection_sampler_python"] = rejection_deals_per_s(early)
@@ -292,7 +294,8 @@ def _bench_hint(args, out) -> int:
         report["latency"][method] = run_hint_suite(observations, method=method)
         for phase in ("early", "middle", "late"):
             part = [o for o, p in suite if p == phase]
-            report["latency"][f"{method}_{phase}"] = run_hint_suite(part, method=method)
+            if part:
+                report["latency"][f"{method}_{phase}"] = run_hint_suite(part, method=method)
     if args.json:
         out.write(json.dumps(report) + "\n")
         return 0

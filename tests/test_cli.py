@@ -471,3 +471,16 @@ def test_match_reports_win_rate(capsys):
     assert r["games"] == 6 and 0 <= r["wins"] <= 6 and r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
     rc, out, err = run(capsys, ["match", "--players", "3", "--bots", "hint:4:500,greedy", "--deals", "1"])
     assert rc == 0 and "3 games" in out or "/3 games" in out
+
+
+def test_bench_hint_on_a_small_suite(tmp_path, capsys):
+    suite = json.loads((ROOT / "benchmarks" / "data" / "hint_positions.json").read_text())
+    small = [p for p in suite if p["phase"] == "early"][:2] + [p for p in suite if p["phase"] == "late"][:2]
+    (tmp_path / "hint_positions.json").write_text(json.dumps(small))
+    rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path), "--json"])
+    assert rc == 0 and err == ""
+    r = json.loads(out)
+    assert r["latency"]["pimc"]["positions"] == 4 and r["latency"]["expectimax_late"]["positions"] == 2
+    assert r["sampler"]["deals_per_s"] > 0 and r["rejection_sampler_python"]["positions"] == 2
+    rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path / "nowhere")])
+    assert rc == 2 and "hint_positions.json is missing" in err
