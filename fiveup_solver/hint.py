@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fiveup_solver import _core, _hint, _solver
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.types import (
-    IllegalMoveError, InconsistentObservationError, Move, OptionError, format_move,
+    IllegalMoveError, InconsistentObservationError, Move, OptionError, Port, Tile, format_move,
 )
 
 __all__ = ["Hint", "HintMove", "Hinter", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
@@ -92,7 +92,6 @@ def _base_round(ds: DealSampler, obs, seed: int):
     hands, boneyard = ds.sample_round(seed)
     rnd = _core.CoreRound(obs.players, [[t.index for t in h] for h in hands], [t.index for t in boneyard],
                           obs.starter, list(obs.scores_before or [0] * (3 if obs.players == 3 else 2)))
-    from fiveup_solver.types import Port, Tile
     for a in obs.history:
         if "play" in a:
             at = a.get("at")
@@ -175,6 +174,8 @@ class Hinter:
                 t.join()
             results = search.results()
         n = len(results)
+        if n == 0:
+            raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
         per_root = {}
         for k, root in enumerate(roots):
             vals = [r[4][k] for r in results]

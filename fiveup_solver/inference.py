@@ -123,7 +123,7 @@ class DealSampler:
         slots: list[_Slot] = []
         placed_items = []                                 # (tile, seat, action)
         known_drawn = {}                                  # action of a hidden draw -> tile placed right after
-        draws_left = n * 0 + 28 - 5 * n
+        draws_left = 28 - 5 * n
         for i, a in enumerate(history):
             s = a["seat"]
             if not (isinstance(s, int) and 0 <= s < n):
