@@ -1,30 +1,33 @@
 """Build the Cython core of fiveup_solver.
 
-Compiler directives are set once here. FIVEUP_DEBUG=1 in the environment turns
-bounds checks, wraparound and initialisation checks on (and -O0 -g) for hunting
-bugs in the extension.
+Compiler directives are set once here. Two build-time switches in the
+environment help hunt bugs in the extensions; they check different things:
+
+* ``FIVEUP_DEBUG=1``: Cython's own checks (``boundscheck``, ``wraparound``,
+  ``initializedcheck``, ``nonecheck``) and ``-O0 -g``. They apply only to
+  Python-level indexing: typed memoryviews and buffers, and Python objects
+  (``None`` attribute access, negative indices). They do NOT check raw C
+  arrays or struct fields indexed in ``nogil`` code (``p.hand[seat]``,
+  ``moves[n]``, ``boneyard[i]``): an out-of-range index there is never caught.
+* ``FIVEUP_SANITIZE=1``: compiles and links the four extensions with
+  AddressSanitizer and UndefinedBehaviorSanitizer
+  (``-fsanitize=address,undefined -fno-sanitize-recover=undefined
+  -fno-omit-frame-pointer -g -O1``). ASan catches out-of-bounds reads and
+  writes on heap, stack and global C arrays (including the struct fields and
+  fixed-size arrays above) and use after free; UBSan catches undefined
+  behaviour such as integer division by zero, signed overflow and bad shifts,
+  and stops at the first report. The extensions then need the sanitizer
+  runtimes preloaded into the Python process: ``benchmarks/sanitize.sh``
+  builds a copy of the tree this way and runs the tests under it.
+
+Both may be combined (FIVEUP_DEBUG's Cython checks with the sanitizers' -O1).
 """
 import os
 import platform
 
-from pathlib import Path
-
 from Cython.Build import cythonize
 from setuptools import Extension, setup
-from setuptools.command.build_py import build_py
 
-
-class build_py_with_reference(build_py):
-    """Ship tests/reference.py (the independent pure-Python rules used by
-    ``fiveup bench``) as fiveup_solver/_reference.py in regular installs."""
-
-    def run(self):
-        super().run()
-        src = Path(__file__).parent / "tests" / "reference.py"
-        if src.exists():
-            dst = Path(self.build_lib) / "fiveup_solver" / "_reference.py"
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            self.copy_file(str(src), str(dst))
 
 DEBUG = os.environ.get("FIVEUP_DEBUG", "") not in ("", "0")
 
@@ -37,9 +40,17 @@ directives = {
     "nonecheck": DEBUG,
     "embedsignature": True,
 }
+SANITIZE = os.environ.get("FIVEUP_SANITIZE", "") not in ("", "0")
+
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+link_args = []
 if platform.machine().lower() in ("x86_64", "amd64"):
     compile_args.append("-mpopcnt")  # tile masks: hardware popcount (every x86-64 CPU since 2008)
+if SANITIZE:
+    # ASan + UBSan (see the module docstring); the last -O wins over -O3 / -O0
+    compile_args += ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+                     "-fno-omit-frame-pointer", "-g", "-O1"]
+    link_args += ["-fsanitize=address,undefined"]
 
 extensions = [
     Extension(
@@ -47,12 +58,12 @@ extensions = [
         [f"src/fiveup_solver/{name}.pyx"],
         include_dirs=["src/fiveup_solver"],
         extra_compile_args=compile_args,
+        extra_link_args=link_args,
     )
     for name in ("_core", "_solver", "_sampler", "_hint")
 ]
 
 setup(
-    cmdclass={"build_py": build_py_with_reference},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,

@@ -36,7 +36,7 @@ def mid_round(seed):
 
 def near_target(seed):
     """A mid-round position with both sides 5-50 raw short of 305 (exact-target pruning matters)."""
-    from fiveup_solver.types import ALL_TILES
+    from fiveup_solver.notation import ALL_TILES
     rng = random.Random(50_000 + seed)
     players = (2, 4)[seed % 2]
     tiles = list(ALL_TILES)

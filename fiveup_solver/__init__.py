@@ -5,10 +5,12 @@
 >>> len(g.legal_moves) == len(g.hand(g.to_move))   # the starter may open with any tile
 True
 """
-from fiveup_solver.types import (
-    ALL_TILES, TARGET_RAW, Event, FiveUpError, IllegalMoveError, Move, OptionError, ParseError,
-    Port, RecordError, Tile, format_move, format_port, format_tile, parse_move, parse_port,
-    parse_tile, raw_to_display,
+from fiveup_solver.errors import (
+    CoreError, FiveUpError, IllegalMoveError, InconsistentObservationError, OptionError, ParseError, RecordError,
+)
+from fiveup_solver.notation import (
+    ALL_TILES, TARGET_RAW, Event, Move, Port, Tile, format_move, format_port, format_tile, parse_move,
+    parse_port, parse_tile, raw_to_display,
 )
 from fiveup_solver.game import Game, Observation
 from fiveup_solver.record import (
@@ -16,7 +18,8 @@ from fiveup_solver.record import (
 )
 
 __all__ = [
-    "ALL_TILES", "TARGET_RAW", "Event", "FiveUpError", "IllegalMoveError", "Move", "OptionError",
+    "ALL_TILES", "TARGET_RAW", "Event", "CoreError", "FiveUpError", "IllegalMoveError",
+    "InconsistentObservationError", "Move", "OptionError",
     "ParseError", "Port", "RecordError", "Tile", "format_move", "format_port", "format_tile",
     "parse_move", "parse_port", "parse_tile", "raw_to_display", "Game", "Observation",
     "check_record", "game_at", "game_from_record", "load_record", "replay", "save_record",

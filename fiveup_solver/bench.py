@@ -1,34 +1,42 @@
 """Random-playout throughput of the core against the pure-Python reference, in one run.
 
 The reference rules live in ``tests/reference.py`` (written apart from the
-core, to cross-check it). A regular install ships a copy of it as
-``fiveup_solver._reference`` (see setup.py); a source checkout loads it from
-``tests/``.
+core, to cross-check it) and are not shipped: the package holds the rules once,
+in the core. Comparisons against the reference therefore run from a source
+checkout (``FIVEUP_REFERENCE=path/to/reference.py`` points at another copy);
+from a regular install ``fiveup bench`` reports the core alone and says why.
 """
 from __future__ import annotations
 
-import importlib
 import importlib.util
+import os
 import random
 import time
 from pathlib import Path
 
 from fiveup_solver import _core
-from fiveup_solver.types import OptionError
+from fiveup_solver.errors import OptionError
 
 __all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench", "load_suite",
            "run_solver_suite", "load_hint_suite", "run_hint_suite", "sampler_deals_per_s", "rejection_deals_per_s"]
 
 
+REFERENCE_MISSING = ("the pure-Python reference (tests/reference.py) is only in a source checkout: "
+                     "run from one, or set FIVEUP_REFERENCE to its path")
+
+
+def reference_path() -> Path | None:
+    """Where the pure-Python reference is: $FIVEUP_REFERENCE, else the source checkout's tests/."""
+    env = os.environ.get("FIVEUP_REFERENCE")
+    path = Path(env) if env else Path(__file__).resolve().parent.parent / "tests" / "reference.py"
+    return path if path.is_file() else None
+
+
 def load_reference():
-    """The independent pure-Python reference module."""
-    try:
-        return importlib.import_module("fiveup_solver._reference")
-    except ImportError:
-        pass
-    path = Path(__file__).resolve().parent.parent / "tests" / "reference.py"
-    if not path.exists():
-        raise OptionError("the pure-Python reference is not installed (tests/reference.py not found)")
+    """The independent pure-Python reference module (raises OptionError outside a source checkout)."""
+    path = reference_path()
+    if path is None:
+        raise OptionError(REFERENCE_MISSING)
     spec = importlib.util.spec_from_file_location("fiveup_reference", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -51,13 +59,19 @@ def reference_rounds_per_s(players: int, rounds: int, seed: int, reference=None)
 
 
 def run_playout_bench(rounds: int = 200_000, reference_rounds: int = 600, seed: int = 1) -> dict:
-    """Whole random rounds per second for 2, 3 and 4 players, core and reference."""
-    reference = load_reference()
+    """Whole random rounds per second for 2, 3 and 4 players, core and reference in one run.
+
+    Outside a source checkout the reference figures are None and ``reference_missing`` says why."""
+    reference = load_reference() if reference_path() is not None else None
     core, ref = {}, {}
     for n in (2, 3, 4):
         core[str(n)] = round(core_rounds_per_s(n, rounds, seed), 1)
-        ref[str(n)] = round(reference_rounds_per_s(n, reference_rounds, seed, reference), 1)
-    return {"rounds_per_s": core, "reference_rounds_per_s": ref}
+        ref[str(n)] = (round(reference_rounds_per_s(n, reference_rounds, seed, reference), 1)
+                       if reference is not None else None)
+    out = {"rounds_per_s": core, "reference_rounds_per_s": ref}
+    if reference is None:
+        out["reference_missing"] = REFERENCE_MISSING
+    return out
 
 
 def load_suite(path) -> list:
@@ -66,7 +80,7 @@ def load_suite(path) -> list:
 
     from fiveup_solver.game import Game
     from fiveup_solver.record import check_record, game_at
-    from fiveup_solver.types import Tile
+    from fiveup_solver.notation import Tile
     with open(path, encoding="utf-8") as f:
         positions = json.load(f)
     games = []

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import random as _random
 
-from fiveup_solver.types import TARGET_RAW, OptionError
+from fiveup_solver import _core
+from fiveup_solver.errors import OptionError
+from fiveup_solver.notation import TARGET_RAW
 
 __all__ = ["BOTS", "bot_function", "choose", "parse_bot_list"]
 
@@ -31,15 +33,11 @@ def _random_bot(obs, rng: _random.Random):
     return rng.choice(obs.legal_moves)
 
 
-def placement_credit(end_sum: int) -> int:
-    return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
-
-
 def _greedy_bot(obs, rng: _random.Random):
     score = obs.scores[obs.side]
     best, best_moves = -1, []
     for move, s in zip(obs.legal_moves, obs.end_sums_after):
-        credit = placement_credit(s) if move.kind == "play" else 0
+        credit = _core.end_sum_credit(s) if move.kind == "play" else 0
         if score + credit > TARGET_RAW:
             credit = 0
         if credit > best:

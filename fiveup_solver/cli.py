@@ -9,7 +9,8 @@ import argparse
 import json
 import sys
 
-from fiveup_solver.types import FiveUpError, OptionError, format_move, raw_to_display
+from fiveup_solver.errors import FiveUpError, OptionError
+from fiveup_solver.notation import format_move, raw_to_display
 
 __all__ = ["main"]
 
@@ -182,10 +183,9 @@ def cmd_solve(args, out) -> int:
 
 def _observation_at(args):
     """The observation of --seat at --round/--action of FILE (full record or that seat's view).
-
-    Only the observation is handed on: the rest of a full record is never seen."""
-    from fiveup_solver.record import check_record, game_at, load_record
-    record = check_record(load_record(args.file))
+    The options are checked here, so that errors name them; the API builds the observation."""
+    from fiveup_solver.record import load_record, observation_at
+    record = load_record(args.file)
     n = record["players"]
     if not 0 <= args.seat < n:
         raise OptionError(f"--seat must be 0..{n - 1}, not {args.seat}")
@@ -195,9 +195,8 @@ def _observation_at(args):
     r = len(record["rounds"]) - 1 if args.round is None else args.round
     if not 0 <= r < len(record["rounds"]):
         raise OptionError(f"--round {r} is not in the record (it has {len(record['rounds'])} rounds)")
-    i = len(record["rounds"][r]["actions"]) if args.action is None else args.action
-    game = game_at(record, r, i)
-    return game.observation(args.seat), r, i
+    obs = observation_at(record, args.seat, args.round, args.action, check=False)
+    return obs, r, len(obs.history)
 
 
 def cmd_hint(args, out) -> int:
@@ -269,7 +268,10 @@ def cmd_bench(args, out) -> int:
     for n in ("2", "3", "4"):
         core, ref = result["rounds_per_s"][n], result["reference_rounds_per_s"][n]
         ratio = f"{core / ref:8.0f}x" if ref else "     n/a"
-        out.write(f"{n:>8} {core:12,.0f} {ref:12,.0f} {ratio}\n")
+        ref_text = f"{ref:12,.0f}" if ref is not None else f"{'n/a':>12}"
+        out.write(f"{n:>8} {core:12,.0f} {ref_text} {ratio}\n")
+    if "reference_missing" in result:
+        out.write(f"note: {result['reference_missing']}\n")
     return 0
 
 

@@ -21,25 +21,12 @@ import random
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
-from fiveup_solver.types import (
-    ALL_TILES, Event, IllegalMoveError, Move, OptionError, Port, Tile, _short, raw_to_display,
-)
+from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
+from fiveup_solver.notation import ALL_TILES, Event, Move, Port, Tile, raw_to_display
 
 __all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS"]
 
 DEFAULT_MAX_ROUNDS = 1000  # D6: simulations stop a game as unfinished after this many rounds
-
-_PLACE_MESSAGES = {
-    _core.PLACE_ROUND_OVER: "the round is over",
-    _core.PLACE_NEEDS_PORT: "the round is already opened: {tile} needs a port ('TILE@PORT')",
-    _core.PLACE_OPENING_HAS_NO_PORT: "nothing is on the board yet: the opening {tile} takes no port",
-    _core.PLACE_TARGET_NOT_ON_BOARD: "port {at}: {target} is not on the board",
-    _core.PLACE_BAD_PORT_NAME: "port {at}: not a port of {target}",
-    _core.PLACE_BRANCH_CLOSED: "port {at} is not open: a branch opens only after both line ports are filled",
-    _core.PLACE_PORT_TAKEN: "port {at} is already taken",
-    _core.PLACE_NO_MATCH: "{tile} does not match port {at} (value {value})",
-}
-
 
 @dataclass
 class RoundLog:
@@ -117,7 +104,7 @@ class Game:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise OptionError(f"seed must be an integer, not {seed!r}")
         self.players = players
-        self.sides = 3 if players == 3 else 2
+        self.sides = _core.sides_of(players)
         self.seed = seed
         self.seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
         self.max_rounds = max_rounds
@@ -179,8 +166,8 @@ class Game:
         if starter is None:
             starter = self._rng.randrange(self.players)
         tiles = [ALL_TILES[i] for i in order]
-        n = self.players
-        return self.start_round([tiles[5 * s: 5 * s + 5] for s in range(n)], tiles[5 * n:], starter)
+        n, (size, _) = self.players, _core.deal_shape(self.players)
+        return self.start_round([tiles[size * s: size * (s + 1)] for s in range(n)], tiles[size * n:], starter)
 
     def start_round(self, hands, boneyard, starter: int, scores=None) -> RoundLog:
         """Start a round from a given deal (lists of Tile) and starter.
@@ -249,16 +236,7 @@ class Game:
         """Concrete legal moves of the seat to move (placements, or the forced draw or pass)."""
         if not self.rounds:
             return []
-        core = self.current.core
-        kind = core.turn_kind()
-        if kind == "place":
-            return [Move.play(ALL_TILES[t], None if g < 0 else Port(ALL_TILES[g], ALL_TILES[g].port_names[k]))
-                    for t, g, k in core.concrete_moves()]
-        if kind == "draw":
-            return [Move.draw()]
-        if kind == "pass":
-            return [Move.pass_()]
-        return []
+        return core_legal_moves(self.current.core)
 
     @property
     def events(self) -> list:
@@ -286,14 +264,10 @@ class Game:
             tile = move.tile
             if kind != "place":
                 raise IllegalMoveError(f"seat {seat} holds no playable tile and must {kind}")
-            g, k = (-1, -1) if move.at is None else (move.at.tile.index, move.at.index)
+            _, g, k = move.placement
             code = core.check_placement(tile.index, g, k)
-            if code == _core.PLACE_NOT_IN_HAND:
-                raise IllegalMoveError(f"tile {tile} is not in seat {seat}'s hand")
             if code != _core.PLACE_OK:
-                value = move.at.value if move.at is not None else None
-                raise IllegalMoveError(_PLACE_MESSAGES[code].format(
-                    tile=tile, at=move.at, target=move.at.tile if move.at else None, value=value))
+                raise IllegalMoveError(_core.placement_message(code, tile.index, g, k, seat))
             core.place(tile.index, g, k)
             action = {"seat": seat, "play": str(tile)}
             if move.at is not None:
@@ -367,7 +341,7 @@ class Game:
         for m in moves:
             if m.kind == "play":
                 trial = core.copy()
-                trial.place(m.tile.index, *((-1, -1) if m.at is None else (m.at.tile.index, m.at.index)))
+                trial.place(*m.placement)
                 sums.append(trial.end_sum)
             else:
                 sums.append(core.end_sum)
@@ -413,6 +387,19 @@ class Game:
         return record
 
 
+def core_legal_moves(core) -> list:
+    """The concrete legal moves of the seat to move in a ``_core.CoreRound``, as Move objects."""
+    kind = core.turn_kind()
+    if kind == "place":
+        return [Move.play(ALL_TILES[t], None if g < 0 else Port(ALL_TILES[g], ALL_TILES[g].port_names[k]))
+                for t, g, k in core.concrete_moves()]
+    if kind == "draw":
+        return [Move.draw()]
+    if kind == "pass":
+        return [Move.pass_()]
+    return []
+
+
 def _well_formed(move: Move) -> bool:
     """A play has a Tile and an optional Port; a draw an optional Tile; a pass neither."""
     if move.kind == "play":
@@ -423,13 +410,14 @@ def _well_formed(move: Move) -> bool:
 
 def _check_deal(players: int, hands, boneyard) -> None:
     """A deal is `players` hands of 5 Tiles and a boneyard of the other 28 - 5n, all distinct."""
+    size, bone = _core.deal_shape(players)
     try:
         hands, boneyard = [list(h) for h in hands], list(boneyard)
     except TypeError:
         raise IllegalMoveError("a deal is a list of hands (lists of Tile) and a boneyard list") from None
-    if len(hands) != players or any(len(h) != 5 for h in hands) or len(boneyard) != 28 - 5 * players:
-        raise IllegalMoveError(f"a deal for {players} players is {players} hands of 5 tiles "
-                               f"and a boneyard of {28 - 5 * players}")
+    if len(hands) != players or any(len(h) != size for h in hands) or len(boneyard) != bone:
+        raise IllegalMoveError(f"a deal for {players} players is {players} hands of {size} tiles "
+                               f"and a boneyard of {bone}")
     tiles = [t for h in hands for t in h] + boneyard
     if not all(isinstance(t, Tile) for t in tiles):
         raise IllegalMoveError("a deal must consist of Tile objects")
@@ -444,9 +432,4 @@ def hide_draw(action: dict, seat: int) -> dict:
 
 
 def action_to_move(action: dict) -> Move:
-    if "play" in action:
-        at = action.get("at")
-        return Move.play(Tile.parse(action["play"]), None if at is None else Port.parse(at))
-    if "draw" in action:
-        return Move.draw(None if action["draw"] is None else Tile.parse(action["draw"]))
-    return Move.pass_()
+    return Move.from_action(action)

@@ -32,10 +32,10 @@ import time
 from dataclasses import dataclass
 
 from fiveup_solver import _core, _hint, _solver
+from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
-from fiveup_solver.types import (
-    IllegalMoveError, InconsistentObservationError, Move, OptionError, Port, Tile, format_move,
-)
+from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError
+from fiveup_solver.notation import Move, Port, Tile, format_move
 
 __all__ = ["Hint", "HintMove", "Hinter", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
 
@@ -88,28 +88,19 @@ def _check_int(name, value, low, high=None):
 
 def _base_round(ds: DealSampler, obs, seed: int):
     """The observer's position with some consistent deal filled in (its hidden part
-    is replaced world by world): a replay of the history on a sampled full deal."""
-    hands, boneyard = ds.sample_round(seed)
-    rnd = _core.CoreRound(obs.players, [[t.index for t in h] for h in hands], [t.index for t in boneyard],
-                          obs.starter, list(obs.scores_before or [0] * (3 if obs.players == 3 else 2)))
-    for a in obs.history:
-        if "play" in a:
-            at = a.get("at")
-            g, k = (-1, -1) if at is None else (Port.parse(at).tile.index, Port.parse(at).index)
-            rnd.place(Tile.parse(a["play"]).index, g, k)
-        elif "draw" in a:
-            rnd.draw()
-        else:
-            rnd.pass_turn()
-    if obs.scores_before and list(rnd.scores) != list(obs.scores):
-        raise InconsistentObservationError(f"seat {obs.seat}'s scores {list(obs.scores)} do not follow "
-                                           f"from the round's start {list(obs.scores_before)} and its placements")
-    if not obs.scores_before:
-        # an observation built by hand, without the round's starting scores: take its scores as they are now
-        try:
-            rnd.set_scores(list(obs.scores))
-        except _core.CoreError as e:
-            raise OptionError(f"observation scores: {e}") from None
+    is replaced world by world). The observation's legal moves must be exactly the
+    position's: they are what the hint ranks."""
+    rnd = ds.position(seed)
+    true_moves = core_legal_moves(rnd)
+    given = list(obs.legal_moves)
+    if len(set(given)) != len(given) or set(given) != set(true_moves):
+        wrong = [str(m) for m in given if m not in true_moves][:3]
+        missing = [str(m) for m in true_moves if m not in given][:3]
+        raise InconsistentObservationError(
+            f"seat {obs.seat}'s legal_moves are not the position's ({len(given)} given, {len(true_moves)} legal"
+            + (f"; not legal: {', '.join(wrong)}" if wrong else "")
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + ("; listed twice" if len(set(given)) != len(given) else "") + ")")
     return rnd
 
 
@@ -139,12 +130,16 @@ class Hinter:
                                     or not 1 <= time_ms <= 3_600_000):
             raise OptionError(f"time_ms must be a number from 1 to 3600000, not {time_ms!r}")
         _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
-        _check_int("world_nodes", world_nodes, 1)
+        _check_int("world_nodes", world_nodes, 1, 2 ** 62)
         _check_int("chance_width", chance_width, 1, 28)
+        start = time.perf_counter()
+        # the observation is checked whole before anything reaches the search: its fields,
+        # its history (replayed by the core on a consistent deal) and its legal moves
+        ds = DealSampler(obs)
         if obs.to_move != obs.seat:
             raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
                                    else "the round is over: no move to hint")
-        start = time.perf_counter()
+        base = _base_round(ds, obs, seed)
         legal = list(obs.legal_moves)
         budget = {"samples": samples, "time_ms": time_ms, "world_nodes": world_nodes, "threads": self.threads}
         if method == "expectimax":
@@ -152,10 +147,7 @@ class Hinter:
         if len(legal) == 1:
             only = HintMove(legal[0], None, None, 1)
             return Hint(obs.seat, (only,), legal[0], method, 0, budget, time.perf_counter() - start, 0, 0)
-        ds = DealSampler(obs)
-        base = _base_round(ds, obs, seed)
-        canon = [_core.canonical_of(m.tile.index, *((-1, -1) if m.at is None else (m.at.tile.index, m.at.index)))
-                 for m in legal]
+        canon = [_core.canonical_of(*m.placement) for m in legal]
         roots = sorted(set(canon))
         if samples is None and time_ms is None:
             samples = DEFAULT_SAMPLES
@@ -203,8 +195,7 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     if not legal:
         raise IllegalMoveError("the seat to move cannot place")
     core = game.current.core
-    canon = [_core.canonical_of(m.tile.index, *((-1, -1) if m.at is None else (m.at.tile.index, m.at.index)))
-             for m in legal]
+    canon = [_core.canonical_of(*m.placement) for m in legal]
     roots = sorted(set(canon))
     search = _hint.WorldSearch(core, None, (), roots, METHODS[method], world_nodes or 2 ** 62,
                                chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0)

@@ -36,11 +36,12 @@ import random
 from dataclasses import dataclass
 
 from fiveup_solver import _core, _sampler
-from fiveup_solver.types import (
-    ALL_TILES, InconsistentObservationError, OptionError, Port, Tile,
-)
+from fiveup_solver.errors import InconsistentObservationError, OptionError, short_repr as _short
+from fiveup_solver.notation import ALL_TILES, Port, Tile
 
-__all__ = ["BONEYARD", "Deal", "DealSampler", "observation_signature"]
+__all__ = ["BONEYARD", "Deal", "DealSampler", "check_observation", "observation_signature"]
+
+STATUSES = ("playing", "domino", "blocked", "won", "ended")   # "ended": over, how is not said
 
 BONEYARD = "boneyard"
 
@@ -77,6 +78,83 @@ def observation_signature(obs) -> tuple:
             None if obs.revealed is None else tuple(tuple(h) for h in obs.revealed))
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_observation(obs) -> list:
+    """Check the types, ranges and bookkeeping of an observation's fields (a
+    hand-built one may hold anything); returns its history as typed
+    ``(seat, Move)`` pairs. Raises :class:`InconsistentObservationError` naming
+    the field. Whether the history follows the rules is checked by the core,
+    when :class:`DealSampler` replays it on a consistent deal."""
+    from fiveup_solver.errors import RecordError
+    from fiveup_solver.notation import Move
+    from fiveup_solver.record import check_action
+
+    def bad(what):
+        return InconsistentObservationError(f"observation {what}"[:300])
+
+    for name in ("seat", "players", "round", "starter", "to_move", "hand", "side", "hand_sizes", "boneyard_size",
+                 "scores", "history", "open_ports", "end_sum", "legal_moves", "status", "scores_before"):
+        if not hasattr(obs, name):
+            raise bad(f"has no field '{name}': expected an Observation (Game.observation(seat))")
+    n = obs.players
+    if not _is_int(n) or n not in (2, 3, 4):
+        raise bad(f"players must be 2, 3 or 4, not {_short(n)}")
+    sides = _core.sides_of(n)
+    for name in ("seat", "starter"):
+        v = getattr(obs, name)
+        if not _is_int(v) or not 0 <= v < n:
+            raise bad(f"{name} must be a seat 0..{n - 1}, not {_short(v)}")
+    if obs.to_move is not None and (not _is_int(obs.to_move) or not 0 <= obs.to_move < n):
+        raise bad(f"to_move must be a seat 0..{n - 1} or None, not {_short(obs.to_move)}")
+    if not _is_int(obs.round) or obs.round < 0:
+        raise bad(f"round must be an integer >= 0, not {_short(obs.round)}")
+    if obs.side != _core.side_of_seat(n, obs.seat):
+        raise bad(f"side {_short(obs.side)} is not seat {obs.seat}'s side ({_core.side_of_seat(n, obs.seat)})")
+    if obs.status not in STATUSES:
+        raise bad(f"status must be one of {', '.join(STATUSES)}, not {_short(obs.status)}")
+    hand = obs.hand
+    if not isinstance(hand, (tuple, list)) or not all(isinstance(t, Tile) for t in hand):
+        raise bad(f"hand must be a tuple of Tile, not {_short(hand)}")
+    if len(set(hand)) != len(hand):
+        raise bad("hand holds a tile twice")
+    hand_size, bone_size = _core.deal_shape(n)
+    for name, size in (("hand_sizes", n), ("scores", sides), ("scores_before", sides)):
+        v = getattr(obs, name)
+        if not isinstance(v, (tuple, list)) or (len(v) and len(v) != size):
+            raise bad(f"{name} must list {size} integers (or nothing), not {_short(v)}")
+    if not all(_is_int(x) and 0 <= x <= 28 for x in obs.hand_sizes):
+        raise bad(f"hand_sizes must be integers 0..28, not {_short(obs.hand_sizes)}")
+    for name in ("scores", "scores_before"):
+        v = getattr(obs, name)
+        if not all(_is_int(x) and -30000 <= x < 305 for x in v):
+            raise bad(f"{name} must be integers from -30000 to 304, not {_short(v)}")
+    if not _is_int(obs.boneyard_size) or not 0 <= obs.boneyard_size <= bone_size:
+        raise bad(f"boneyard_size must be 0..{bone_size}, not {_short(obs.boneyard_size)}")
+    if not _is_int(obs.end_sum):
+        raise bad(f"end_sum must be an integer, not {_short(obs.end_sum)}")
+    if not isinstance(obs.open_ports, (tuple, list)) or not all(isinstance(p, Port) for p in obs.open_ports):
+        raise bad(f"open_ports must be a tuple of Port, not {_short(obs.open_ports)}")
+    if not isinstance(obs.legal_moves, (tuple, list)) or not all(isinstance(m, Move) for m in obs.legal_moves):
+        raise bad(f"legal_moves must be a tuple of Move, not {_short(obs.legal_moves)}")
+    revealed = getattr(obs, "revealed", None)
+    if revealed is not None and (not isinstance(revealed, (tuple, list)) or len(revealed) != n or not all(
+            isinstance(h, (tuple, list)) and all(isinstance(t, Tile) for t in h) for h in revealed)):
+        raise bad(f"revealed must list {n} hands of Tile, or be None")
+    if not isinstance(obs.history, (tuple, list)):
+        raise bad(f"history must be a tuple of actions, not {_short(obs.history)}")
+    actions = []
+    for i, a in enumerate(obs.history):
+        try:
+            a = check_action(a, i, n, obs.seat)
+        except RecordError as e:
+            raise bad(f"history {e}") from None
+        actions.append((a["seat"], Move.from_action(a)))
+    return actions
+
+
 class DealSampler:
     """Exact inference over the hidden deals consistent with one seat's observation.
 
@@ -85,85 +163,88 @@ class DealSampler:
     k of ``sample(n, seed)`` comes from its own stream (seed, k).
     """
 
-    def __init__(self, obs):
+    def __init__(self, obs, *, check_summary: bool = True):
+        """``check_summary=False``: the observation gives only its history, hand and
+        revealed hands (a record view's round); its summary fields (to move, hand
+        sizes, board, scores) are not compared with the replay."""
+        self._actions = check_observation(obs)
+        self._check_summary = check_summary
         self.obs = obs
         self.seat = obs.seat
         self.players = obs.players
         self.hidden_seats = tuple(s for s in range(obs.players) if s != obs.seat)
         self._build()
+        # the rules themselves are the core's: a history that some deal fits replays on that deal
+        self.position(0)
 
     # ------------------------------------------------------------ the matching problem
     def _build(self) -> None:
         obs, me, n = self.obs, self.seat, self.players
-        history = list(obs.history)
+        actions = self._actions
+        hand_size, bone_size = _core.deal_shape(n)
         # the board at every action: open values before each action
         placements, place_at = [], []
-        for i, a in enumerate(history):
-            if "play" in a:
-                t = Tile.parse(a["play"]).index
-                at = a.get("at")
-                g, k = (-1, -1) if at is None else (Port.parse(at).tile.index, Port.parse(at).index)
-                placements.append((a["seat"], t, g, k))
+        for i, (s, m) in enumerate(actions):
+            if m.kind == "play":
+                placements.append((s, *m.placement))
                 place_at.append(i)
         try:
             trace = _core.board_trace(n, placements)
         except _core.CoreError as e:
-            raise InconsistentObservationError(f"action {place_at[e.args[0]]}: {e.args[1]}") from None
+            raise InconsistentObservationError(f"action {place_at[e.index]}: {e.reason}") from None
         open_before, cur, j = [], 0, 0
-        for i in range(len(history)):
+        for i in range(len(actions)):
             open_before.append(cur)
             if j < len(place_at) and place_at[j] == i:
                 cur = trace[j][0]
                 j += 1
         open_now = cur
 
-        self._check_turns(history, open_before, placements)
+        self._check_own_tiles()
         own = {t.index for t in obs.hand}
         voids = {s: [] for s in self.hidden_seats}       # seat -> [(action, open values)]
         slots: list[_Slot] = []
         placed_items = []                                 # (tile, seat, action)
         known_drawn = {}                                  # action of a hidden draw -> tile placed right after
-        draws_left = 28 - 5 * n
-        for i, a in enumerate(history):
-            s = a["seat"]
-            if not (isinstance(s, int) and 0 <= s < n):
-                raise InconsistentObservationError(f"action {i}: seat {s!r} is not a seat")
-            prev = history[i - 1] if i > 0 else None
-            if "draw" in a:
+        draws_left = bone_size
+        for i, (s, m) in enumerate(actions):
+            prev = actions[i - 1] if i > 0 else None
+            after_draw = prev is not None and prev[1].kind == "draw" and prev[0] == s
+            if m.kind == "draw":
                 draws_left -= 1
                 if s == me:
-                    if a["draw"] is None:
+                    if m.tile is None:
                         raise InconsistentObservationError(f"action {i}: seat {me}'s own draw must name its tile")
-                    own.add(Tile.parse(a["draw"]).index)
+                    own.add(m.tile.index)
                     continue
-                if not (prev is not None and "draw" in prev and prev["seat"] == s):
+                if not after_draw:
                     voids[s].append((i, open_before[i]))   # a new draw sequence: nothing playable now
-                nxt = history[i + 1] if i + 1 < len(history) else None
-                if nxt is not None and nxt["seat"] == s and "play" in nxt:
-                    known_drawn[i] = Tile.parse(nxt["play"]).index
+                nxt = actions[i + 1] if i + 1 < len(actions) else None
+                if nxt is not None and nxt[0] == s and nxt[1].kind == "play":
+                    known_drawn[i] = nxt[1].tile.index
                 elif nxt is None and obs.status == "playing":
                     # the sequence is still going on: nothing is known of this tile yet
                     slots.append(_Slot(s, i, 10 ** 6, i))
                 else:
                     slots.append(_Slot(s, i, len(voids[s]) - 1, i))
-            elif "pass" in a:
+            elif m.kind == "pass":
                 if s != me:
                     voids[s].append((i, open_before[i]))
-            elif "play" in a:
-                t = Tile.parse(a["play"]).index
+            else:
+                t = m.tile.index
                 if s == me:
                     own.add(t)
-                elif not (prev is not None and "draw" in prev and prev["seat"] == s):
+                elif not after_draw:
                     placed_items.append((t, s, i))
         if draws_left != obs.boneyard_size:
             raise InconsistentObservationError(
-                f"boneyard size {obs.boneyard_size} does not match the {28 - 5 * n - draws_left} draws seen")
-        end = len(history)
+                f"boneyard size {obs.boneyard_size} does not match the {bone_size - draws_left} draws seen")
+        end = len(actions)
         if obs.status == "blocked" and obs.revealed is None:
             for s in self.hidden_seats:
                 voids[s].append((end, open_now))
         for s in self.hidden_seats:
-            slots[:0] = [_Slot(s, -1, 0, -1) for _ in range(5)]
+            slots[:0] = [_Slot(s, -1, 0, -1) for _ in range(hand_size)]
         self._slots = slots
         self._known_drawn = known_drawn
         # the D2 constraint: the round goes on with an empty boneyard, the observer cannot place
@@ -238,76 +319,74 @@ class DealSampler:
         if self._counter.count <= 0:
             raise InconsistentObservationError(
                 f"no deal of the hidden tiles fits seat {me}'s observation "
-                f"(round {obs.round}, after action {len(history) - 1})")
+                f"(round {obs.round}, after action {len(actions) - 1})")
 
-    def _check_turns(self, history, open_before, placements) -> None:
-        """The public history must follow the turn rules (RULES §5): the seat to
-        move acts; a draw only from a non-empty boneyard, a pass only from an
-        empty one; nothing after a hand is emptied. The observer's own actions
-        are checked against its own hand: it draws or passes only with nothing
-        playable, and places a playable drawn tile at once."""
-        obs, me, n = self.obs, self.seat, self.players
-        own_drawn = {Tile.parse(a["draw"]).index for a in history
-                     if "draw" in a and a["seat"] == me and a["draw"] is not None}
-        own_played = [Tile.parse(a["play"]).index for a in history if "play" in a and a["seat"] == me]
-        held = {t.index for t in obs.hand}
-        dealt = (held | set(own_played)) - own_drawn
-        if (len(dealt) != 5 or len(own_played) != len(set(own_played)) or held & set(own_played)
-                or own_drawn & (held | set(own_played)) != own_drawn):
+    def _check_own_tiles(self) -> None:
+        """The observer's own bookkeeping: what it holds, placed and drew adds up to a dealt hand."""
+        me = self.seat
+        hand_size, _ = _core.deal_shape(self.players)
+        own_drawn = [m.tile.index for s, m in self._actions if s == me and m.kind == "draw" and m.tile is not None]
+        own_played = [m.tile.index for s, m in self._actions if s == me and m.kind == "play"]
+        held = {t.index for t in self.obs.hand}
+        dealt = (held | set(own_played)) - set(own_drawn)
+        if (len(dealt) != hand_size or len(own_played) != len(set(own_played)) or len(own_drawn) != len(set(own_drawn))
+                or held & set(own_played) or not set(own_drawn) <= held | set(own_played)):
             raise InconsistentObservationError(
-                f"seat {me}'s hand, draws and plays do not add up to a dealt hand of 5 tiles")
-        hand = set(dealt)
-        sizes = [5] * n
-        boneyard = 28 - 5 * n
-        to_move = obs.starter
-        must_play = None
-        over = False
-        for i, a in enumerate(history):
-            s = a["seat"]
-            where = f"action {i}"
-            if over:
-                raise InconsistentObservationError(f"{where}: the round was already over")
-            if s != to_move:
-                raise InconsistentObservationError(f"{where}: seat {s} acted but seat {to_move} is to move")
-            playable = any(_matches(t, open_before[i]) for t in hand) if i > 0 else True
-            if must_play is not None and not ("play" in a and Tile.parse(a["play"]).index == must_play):
-                raise InconsistentObservationError(f"{where}: seat {me} must place the tile it just drew")
-            must_play = None
-            if "draw" in a:
-                if boneyard == 0:
-                    raise InconsistentObservationError(f"{where}: seat {s} draws from an empty boneyard")
-                if i == 0:
-                    raise InconsistentObservationError(f"{where}: the starter must open, not draw")
-                if s == me:
-                    if playable:
-                        raise InconsistentObservationError(f"{where}: seat {me} draws while holding a playable tile")
-                    t = Tile.parse(a["draw"]).index
-                    hand.add(t)
-                    if _matches(t, open_before[i]):
-                        must_play = t
-                boneyard -= 1
-                sizes[s] += 1
-            elif "pass" in a:
-                if boneyard != 0:
-                    raise InconsistentObservationError(f"{where}: seat {s} passes while the boneyard has tiles")
-                if i == 0 or (s == me and playable):
-                    raise InconsistentObservationError(f"{where}: seat {s} passes but could place")
-                to_move = (s + 1) % n
-            else:
-                if s == me:
-                    hand.discard(Tile.parse(a["play"]).index)
-                sizes[s] -= 1
-                if sizes[s] < 0:
-                    raise InconsistentObservationError(f"{where}: seat {s} places from an empty hand")
-                over = sizes[s] == 0
-                to_move = (s + 1) % n
-        if obs.hand_sizes and tuple(obs.hand_sizes) != tuple(sizes):
+                f"seat {me}'s hand, draws and plays do not add up to a dealt hand of {hand_size} tiles")
+
+    def position(self, seed: int = 0):
+        """The observer's position with one consistent deal filled in (a ``_core.CoreRound``):
+        the history replayed by the core on ``sample_round(seed)``. Every rule of the
+        history (who is to move, when a seat may draw or pass, what fits where) is the
+        core's to check; the observation's public fields must then be the replay's.
+        Raises :class:`InconsistentObservationError` naming the first disagreement."""
+        obs, me, n = self.obs, self.seat, self.players
+        hands, boneyard = self.sample_round(seed)
+        start = list(obs.scores_before) or [0] * _core.sides_of(n)
+        rnd = _core.CoreRound(n, [[t.index for t in h] for h in hands], [t.index for t in boneyard],
+                              obs.starter, start)
+        for i, (s, m) in enumerate(self._actions):
+            if rnd.status != "playing":
+                raise InconsistentObservationError(f"action {i}: the round was already over")
+            if s != rnd.to_move:
+                raise InconsistentObservationError(f"action {i}: seat {s} acted but seat {rnd.to_move} is to move")
+            try:
+                if m.kind == "play":
+                    rnd.place(*m.placement)
+                elif m.kind == "draw":
+                    rnd.draw()
+                else:
+                    rnd.pass_turn()
+            except _core.CoreError as e:
+                raise InconsistentObservationError(f"action {i}: seat {s} {m}: {e}") from None
+        status = rnd.status
+        if not self._check_summary:
+            return rnd
+        if obs.status != "ended" and obs.status != status:
+            raise InconsistentObservationError(f"status {obs.status!r} does not follow from the history ({status!r})")
+        if obs.status == "ended" and status == "playing":
+            raise InconsistentObservationError("the round is said to be over, but the history does not end it")
+        sizes = tuple(len(rnd.hand(s)) for s in range(n))
+        if obs.hand_sizes and tuple(obs.hand_sizes) != sizes:
             raise InconsistentObservationError(f"hand sizes {list(obs.hand_sizes)} do not follow from the history "
-                                               f"({sizes})")
-        if obs.status == "playing" and over:
-            raise InconsistentObservationError("the history ends the round, but the round is said to go on")
-        if obs.status == "playing" and obs.to_move is not None and obs.to_move != to_move:
-            raise InconsistentObservationError(f"seat {obs.to_move} is said to move, but seat {to_move} is")
+                                               f"({list(sizes)})")
+        if status == "playing" and obs.to_move != rnd.to_move:
+            raise InconsistentObservationError(f"seat {obs.to_move} is said to move, but seat {rnd.to_move} is")
+        if status != "playing" and obs.to_move is not None:
+            raise InconsistentObservationError(f"seat {obs.to_move} is said to move, but the round is over")
+        if obs.scores_before and list(rnd.scores) != list(obs.scores):
+            raise InconsistentObservationError(f"seat {me}'s scores {list(obs.scores)} do not follow from the "
+                                               f"round's start {list(obs.scores_before)} and its events")
+        if not obs.scores_before and obs.scores:
+            # built by hand without the round's starting scores: take the scores as they are now
+            rnd.set_scores(list(obs.scores))
+        ports = sorted(str(p) for p in obs.open_ports)
+        true_ports = sorted(f"{ALL_TILES[g]}:{_core.port_name(g, k)}" for g, k, _ in rnd.open_ports())
+        if ports != true_ports or obs.end_sum != rnd.end_sum:
+            raise InconsistentObservationError(
+                f"open ports and end sum ({', '.join(ports) or '-'}; {obs.end_sum}) are not the board's "
+                f"({', '.join(true_ports) or '-'}; {rnd.end_sum})")
+        return rnd
 
     # ------------------------------------------------------------ results
     @property
@@ -374,12 +453,12 @@ class DealSampler:
                 drawn_at[slot.action] = slot_tile[idx]
         # the observer's dealt hand: what it holds, plus what it placed, minus what it drew
         own, own_drawn, order = {t.index for t in obs.hand}, set(), []
-        for i, a in enumerate(obs.history):
-            if a["seat"] == me and "play" in a:
-                own.add(Tile.parse(a["play"]).index)
-            if "draw" in a:
-                if a["seat"] == me:
-                    t = Tile.parse(a["draw"]).index
+        for i, (s, m) in enumerate(self._actions):
+            if s == me and m.kind == "play":
+                own.add(m.tile.index)
+            if m.kind == "draw":
+                if s == me:
+                    t = m.tile.index
                     own_drawn.add(t)
                 else:
                     t = self._known_drawn.get(i, drawn_at.get(i))

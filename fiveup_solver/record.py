@@ -21,11 +21,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fiveup_solver import _core
 from fiveup_solver.game import Game, action_to_move
-from fiveup_solver.types import FiveUpError, ParseError, Port, RecordError, Tile, _short
+from fiveup_solver.errors import FiveUpError, ParseError, RecordError, short_repr as _short
+from fiveup_solver.notation import Port, Tile
 
-__all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "game_from_record",
-           "replay", "save_record", "game_at", "dumps_record"]
+__all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "check_action", "game_from_record",
+           "replay", "save_record", "game_at", "observation_at", "dumps_record"]
 
 FORMAT = "fiveup-record/1"
 _ACTION_SHAPES = ({"seat", "play"}, {"seat", "play", "at"}, {"seat", "draw"}, {"seat", "pass"})
@@ -150,16 +152,16 @@ def _check_round(rnd, r: int, n: int, view) -> dict:
             new_hands.append(None)
             continue
         tiles = _tiles(h, f"{where}: hand of seat {s}")
-        if len(tiles) != 5:
-            raise RecordError(f"{where}: seat {s} was dealt {len(tiles)} tiles, expected 5")
+        if len(tiles) != _core.deal_shape(n)[0]:
+            raise RecordError(f"{where}: seat {s} was dealt {len(tiles)} tiles, expected {_core.deal_shape(n)[0]}")
         note(tiles, f"hand of seat {s}")
         new_hands.append([str(t) for t in tiles])
     out["hands"] = new_hands
     if view is None:
         bone = _tiles(rnd["boneyard"], f"{where}: boneyard")
         note(bone, "boneyard")
-        if len(bone) != 28 - 5 * n:
-            raise RecordError(f"{where}: boneyard has {len(bone)} tiles, expected {28 - 5 * n}")
+        if len(bone) != _core.deal_shape(n)[1]:
+            raise RecordError(f"{where}: boneyard has {len(bone)} tiles, expected {_core.deal_shape(n)[1]}")
         out["boneyard"] = [str(t) for t in bone]
     elif rnd["boneyard"] is not None:
         raise RecordError(f"{where}: a seat's view must not show the boneyard")
@@ -176,7 +178,14 @@ def _check_round(rnd, r: int, n: int, view) -> dict:
 
 
 def _check_action(act, r: int, i: int, n: int, view) -> dict:
-    where = f"round {r} action {i}"
+    return check_action(act, i, n, view, f"round {r} action {i}")
+
+
+def check_action(act, i: int, n: int, view=None, where: str | None = None) -> dict:
+    """Check one record action dict (action number i, n players; with ``view`` a
+    seat's view, where other seats' draws are hidden) and return it normalised.
+    Raises RecordError naming ``where`` (default ``action i``)."""
+    where = where or f"action {i}"
     if isinstance(act, dict) and "seat" not in act:
         raise RecordError(f"{where}: missing key 'seat'")
     if not isinstance(act, dict) or set(act) not in _ACTION_SHAPES:
@@ -218,7 +227,7 @@ def view_deal(record: dict, r: int, seed: int = 0):
     """
     from fiveup_solver.game import Observation
     from fiveup_solver.inference import DealSampler
-    from fiveup_solver.types import InconsistentObservationError
+    from fiveup_solver.errors import InconsistentObservationError
     n, seat, rnd = record["players"], record["view"], record["rounds"][r]
     hand = [Tile.parse(t) for t in rnd["hands"][seat]]
     draws = 0
@@ -235,12 +244,12 @@ def view_deal(record: dict, r: int, seed: int = 0):
     revealed = rnd.get("revealed")
     pseudo = Observation(
         seat=seat, players=n, round=r, starter=rnd["starter"], to_move=None, hand=tuple(hand),
-        side=seat & 1 if n == 4 else seat, hand_sizes=(), boneyard_size=28 - 5 * n - draws, scores=(),
+        side=_core.side_of_seat(n, seat), hand_sizes=(), boneyard_size=_core.deal_shape(n)[1] - draws, scores=(),
         history=tuple(dict(a) for a in rnd["actions"]), open_ports=(), end_sum=0,
         status="ended" if revealed is not None else "playing",
         revealed=None if revealed is None else tuple(tuple(Tile.parse(t) for t in h) for h in revealed))
     try:
-        return DealSampler(pseudo).sample_round(seed)
+        return DealSampler(pseudo, check_summary=False).sample_round(seed)
     except InconsistentObservationError as e:
         raise RecordError(f"round {r}: {e}") from None
 
@@ -290,9 +299,10 @@ def replay(record) -> dict:
     return game_from_record(record).result()
 
 
-def game_at(record, round_index, action_index) -> Game:
-    """The game at the position before action `action_index` of round `round_index`."""
-    game = game_from_record(record)
+def game_at(record, round_index, action_index, *, check: bool = True) -> Game:
+    """The game at the position before action `action_index` of round `round_index`
+    (``check=False``: the record was already checked by :func:`check_record`)."""
+    game = game_from_record(record, check=check)
     if not _is_int(round_index) or not 0 <= round_index < len(game.rounds):
         raise RecordError(f"round {round_index} is not in the record (it has {len(game.rounds)} rounds)")
     n_actions = len(game.rounds[round_index].actions)
@@ -302,3 +312,36 @@ def game_at(record, round_index, action_index) -> Game:
     while len(game.current.actions) > action_index:
         game.pop()
     return game
+
+
+def observation_at(record, seat, round_index=None, action_index=None, *, check: bool = True):
+    """What `seat` knew before action `action_index` of round `round_index` of a
+    record (a full record, or that seat's view): its
+    :class:`~fiveup_solver.game.Observation`. Without a round and action: the
+    record's last position. Only the observation is handed on: the rest of a
+    full record never leaves this function. ``check=False``: the record was
+    already checked by :func:`check_record` (as :func:`load_record` does).
+
+    >>> g = Game(players=2, seed=5)
+    >>> obs = observation_at(g.to_record(), g.to_move, 0, 0)
+    >>> obs.seat == g.to_move and obs.history == () and len(obs.hand) == 5
+    True
+    """
+    if check:
+        record = check_record(record)
+    n = record["players"]
+    if not _is_int(seat) or not 0 <= seat < n:
+        raise RecordError(f"seat must be 0..{n - 1}, not {_short(seat)}")
+    view = record.get("view")
+    if view is not None and view != seat:
+        raise RecordError(f"this is seat {view}'s view: seat {seat}'s observation is not in it")
+    if (round_index is None) != (action_index is None):
+        raise RecordError("give a round and an action together (or neither: the record's last position)")
+    if not record["rounds"]:
+        raise RecordError("the record has no rounds")
+    r = len(record["rounds"]) - 1 if round_index is None else round_index
+    if not _is_int(r) or not 0 <= r < len(record["rounds"]):
+        raise RecordError(f"round {_short(r)} is not in the record (it has {len(record['rounds'])} rounds)")
+    i = len(record["rounds"][r]["actions"]) if action_index is None else action_index
+    return game_at(record, r, i, check=False).observation(seat)
+

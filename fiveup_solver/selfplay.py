@@ -30,7 +30,7 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
     and with ``move=None`` when a round has been dealt.
     """
     from fiveup_solver.bots import bot_function
-    from fiveup_solver.types import OptionError
+    from fiveup_solver.errors import OptionError
     try:
         if len(bots) != players:
             raise OptionError("wrong number of bots")

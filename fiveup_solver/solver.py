@@ -19,7 +19,8 @@ import time
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
-from fiveup_solver.types import ALL_TILES, IllegalMoveError, OptionError
+from fiveup_solver.errors import IllegalMoveError, OptionError
+from fiveup_solver.notation import ALL_TILES
 
 __all__ = ["Solver", "SolveResult", "WIN_VALUE"]
 

@@ -10,7 +10,7 @@ except ImportError:  # tests/ is not a package: pytest puts tests/ on sys.path
     import reference_minimax as M
 
 from fiveup_solver.game import Game, action_to_move
-from fiveup_solver.types import Tile
+from fiveup_solver.notation import Tile
 
 
 def build_reference(spec) -> R.RoundState:

@@ -21,7 +21,7 @@ import pytest
 
 from fiveup_solver import _core
 from fiveup_solver.game import Game, RoundLog
-from fiveup_solver.types import ALL_TILES, Move, Port, Tile, raw_to_display
+from fiveup_solver.notation import ALL_TILES, Move, Port, Tile, raw_to_display
 
 try:
     from . import reference as R

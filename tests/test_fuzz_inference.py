@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from fiveup_solver import Game
 from fiveup_solver.game import action_to_move
 from fiveup_solver.inference import DealSampler, observation_signature
-from fiveup_solver.types import ALL_TILES, FiveUpError
+from fiveup_solver.errors import FiveUpError
+from fiveup_solver.notation import ALL_TILES
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,7 +12,8 @@ from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import Hinter, hint, world_values
 from fiveup_solver.inference import DealSampler, observation_signature
 from fiveup_solver.solver import Solver
-from fiveup_solver.types import FiveUpError, IllegalMoveError, OptionError, format_move
+from fiveup_solver.errors import FiveUpError, IllegalMoveError, OptionError
+from fiveup_solver.notation import format_move
 
 
 def positions(players, count, seed, *, min_moves=2, predicate=None):

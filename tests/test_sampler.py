@@ -45,7 +45,8 @@ import pytest
 
 from fiveup_solver.game import Game
 from fiveup_solver.inference import DealSampler
-from fiveup_solver.types import ALL_TILES, InconsistentObservationError, Tile
+from fiveup_solver.errors import InconsistentObservationError
+from fiveup_solver.notation import ALL_TILES, Tile
 
 try:
     from . import brute_deals as B

@@ -14,7 +14,7 @@ import pytest
 
 from fiveup_solver._solver import SolverCore
 from fiveup_solver.game import Game
-from fiveup_solver.types import ALL_TILES
+from fiveup_solver.notation import ALL_TILES
 
 
 def positions(count, seed0):

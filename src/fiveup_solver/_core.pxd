@@ -18,4 +18,4 @@ cdef class CoreRound:
     cdef EventLog last_log    # events of the last action
     cdef Frame* top(self) noexcept nogil
     cdef Frame* push_frame(self) except NULL
-    cdef int checked_seat(self, int seat) except -1
+    cdef int checked_seat(self, seat) except -1

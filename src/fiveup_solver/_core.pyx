@@ -31,21 +31,74 @@ cpdef enum:
     PLACE_NO_MATCH = 9
 
 
-PLACE_MESSAGES = {
+PLACE_MESSAGES = {   # why a placement is illegal; the one home of these messages (see placement_message)
     PLACE_ROUND_OVER: "the round is over",
-    PLACE_NOT_IN_HAND: "tile not in the hand of the seat to move",
-    PLACE_NEEDS_PORT: "the round is already opened: a placement needs a port",
-    PLACE_OPENING_HAS_NO_PORT: "the round is not opened: the opening takes no port",
-    PLACE_TARGET_NOT_ON_BOARD: "target tile is not on the board",
-    PLACE_BAD_PORT_NAME: "a non-double has only low and high ports",
-    PLACE_BRANCH_CLOSED: "a branch is not open before both line ports are filled",
-    PLACE_PORT_TAKEN: "port is already taken",
-    PLACE_NO_MATCH: "tile does not match the port's value",
+    PLACE_NOT_IN_HAND: "tile {tile} is not in seat {seat}'s hand",
+    PLACE_NEEDS_PORT: "the round is already opened: {tile} needs a port ('TILE@PORT')",
+    PLACE_OPENING_HAS_NO_PORT: "nothing is on the board yet: the opening {tile} takes no port",
+    PLACE_TARGET_NOT_ON_BOARD: "port {at}: {target} is not on the board",
+    PLACE_BAD_PORT_NAME: "port {at}: not a port of {target}",
+    PLACE_BRANCH_CLOSED: "port {at} is not open: a branch opens only after both line ports are filled",
+    PLACE_PORT_TAKEN: "port {at} is already taken",
+    PLACE_NO_MATCH: "{tile} does not match port {at} (value {value})",
 }
 
 
-class CoreError(ValueError):
-    """An action the rules do not allow in the current position (message says why)."""
+def _tile_text(int t):
+    return f"{TILE_LO[t]}-{TILE_HI[t]}" if 0 <= t < 28 else f"tile #{t}"
+
+
+def placement_message(int code, int t, int g, int k, int seat=-1):
+    """The one-line reason for a PLACE_* code of tile t on port k of tile g."""
+    if 0 <= g < 28 and 0 <= k < (4 if TILE_LO[g] == TILE_HI[g] else 2):
+        at = f"{_tile_text(g)}:{(PORT_NAMES_DOUBLE if TILE_LO[g] == TILE_HI[g] else PORT_NAMES_SINGLE)[k]}"
+        value = port_value(g, k)
+    else:
+        at = f"{_tile_text(g)}:#{k}"
+        value = None
+    return PLACE_MESSAGES[code].format(tile=_tile_text(t), at=at, target=_tile_text(g), value=value,
+                                       seat="to move" if seat < 0 else seat)
+
+
+from fiveup_solver.errors import CoreError   # a FiveUpError: the core's refusals stay in the typed tree
+
+_COPY_TOKEN = object()   # only CoreRound.copy() may build an empty owner
+
+
+cdef bint _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+cdef int checked_tile(x, str what) except -1:
+    """A tile number 0..27 from a caller (anything else is a CoreError naming `what`)."""
+    if not _is_int(x) or not 0 <= x < N_TILES:
+        raise CoreError(f"{what}: tile number must be 0..27, not {x!r}"[:200])
+    return x
+
+
+cdef int checked_port(int g, k, str what) except -2:
+    """A port index of tile g: 0..1 for a non-double (low, high), 0..3 for a double."""
+    cdef int limit = 4 if TILE_LO[g] == TILE_HI[g] else 2
+    if not _is_int(k) or not 0 <= k < limit:
+        raise CoreError(f"{what}: port index must be 0..{limit - 1} for tile {TILE_LO[g]}-{TILE_HI[g]}, not {k!r}"[:200])
+    return k
+
+
+cdef int checked_players(players) except -1:
+    if not _is_int(players) or players not in (2, 3, 4):
+        raise CoreError(f"players must be 2, 3 or 4, not {players!r}"[:200])
+    return players
+
+
+cdef list checked_scores(scores, int sides, str what, int high=TARGET - 1):
+    """Raw scores per side: exactly `sides` integers from -30000 to `high` (int16 in the core)."""
+    try:
+        values = list(scores)
+    except TypeError:
+        raise CoreError(f"{what} must be a list of {sides} integers, not {type(scores).__name__}") from None
+    if len(values) != sides or not all(_is_int(x) and -30000 <= x <= high for x in values):
+        raise CoreError(f"{what} must be {sides} integers from -30000 to {high}, not {values!r}"[:200])
+    return values
 
 
 cdef inline int port_value(int g, int k) noexcept nogil:
@@ -77,23 +130,57 @@ cdef inline int concrete_to_canonical(int t, int g, int k) noexcept nogil:
     return t | ((MK_BRANCH_LO if lo_half else MK_BRANCH_HI) << 5)
 
 
-def canonical_of(int t, int g, int k):
-    """Canonical move of a legal concrete placement (g = -1: the opening)."""
-    if g < 0:
-        return t | (MK_OPEN << 5)
-    return concrete_to_canonical(t, g, k)
+def canonical_of(t, g, k):
+    """Canonical move of a concrete placement (g = -1: the opening). The port must
+    exist; its value must match the tile (checked here, the board is not)."""
+    cdef int ti = checked_tile(t, "canonical_of")
+    if _is_int(g) and g == -1:
+        return ti | (MK_OPEN << 5)
+    cdef int gi = checked_tile(g, "canonical_of target")
+    cdef int ki = checked_port(gi, k, "canonical_of")
+    cdef int v = port_value(gi, ki)
+    if TILE_LO[ti] != v and TILE_HI[ti] != v:
+        raise CoreError(f"canonical_of: tile {TILE_LO[ti]}-{TILE_HI[ti]} does not match value {v}")
+    return concrete_to_canonical(ti, gi, ki)
 
 
-def port_name(int g, int k):
-    return (PORT_NAMES_DOUBLE if TILE_LO[g] == TILE_HI[g] else PORT_NAMES_SINGLE)[k]
+def port_name(g, k):
+    cdef int gi = checked_tile(g, "port_name")
+    return (PORT_NAMES_DOUBLE if TILE_LO[gi] == TILE_HI[gi] else PORT_NAMES_SINGLE)[checked_port(gi, k, "port_name")]
 
 
-def tile_lo(int t):
-    return TILE_LO[t]
+def tile_lo(t):
+    return TILE_LO[checked_tile(t, "tile_lo")]
 
 
-def tile_hi(int t):
-    return TILE_HI[t]
+def tile_hi(t):
+    return TILE_HI[checked_tile(t, "tile_hi")]
+
+
+def side_of_seat(players, seat):
+    """The side (score keeper) of a seat: RULES §1.3 (partners 0-2 and 1-3 with 4 players)."""
+    cdef Position p
+    p.players = checked_players(players)
+    if not _is_int(seat) or not 0 <= seat < players:
+        raise CoreError(f"seat must be 0..{players - 1}, not {seat!r}"[:200])
+    return side_of(&p, seat)
+
+
+def sides_of(players):
+    """The number of sides (scores): 3 with 3 players, else 2."""
+    return 3 if checked_players(players) == 3 else 2
+
+
+def deal_shape(players):
+    """(tiles per hand, boneyard size) of a deal: RULES §2."""
+    checked_players(players)
+    return HAND_SIZE, N_TILES - HAND_SIZE * players
+
+
+def end_sum_credit(int end_sum):
+    """The raw credit a placement earns from the end sum it leaves (RULES §4.2):
+    the sum itself when it is a positive multiple of 5, else 0."""
+    return placement_credit(end_sum)
 
 
 cdef list _events_to_list(const EventLog* log):
@@ -118,7 +205,7 @@ cdef class CoreRound:
     ``(tile, target, port)`` with target -1 for the opening.
     """
 
-    def __cinit__(self, int players, hands, boneyard, int starter, scores, bint copy_from_none=False):
+    def __cinit__(self, players, hands, boneyard, starter, scores, _copy_token=None):
         self.capacity = 64
         self.frames = <Frame*>malloc(self.capacity * sizeof(Frame))
         if self.frames == NULL:
@@ -130,20 +217,43 @@ cdef class CoreRound:
         memset(&f.topo, -1, sizeof(Topology))
         cdef Position* p = &f.pos
         cdef int s, i
-        if copy_from_none:
+        if _copy_token is _COPY_TOKEN:
             return
-        if players < 2 or players > 4:
-            raise CoreError(f"players must be 2, 3 or 4, not {players}")
-        p.players = players
-        p.sides = 3 if players == 3 else 2
-        for s in range(players):
-            p.hand[s] = _mask(hands[s])
-        p.bone_len = len(boneyard)
+        # Everything a caller gives is checked here: the rules code below trusts the position.
+        cdef int n = checked_players(players)
+        cdef int sides = 3 if n == 3 else 2
+        try:
+            hand_lists = [list(h) for h in hands]
+            bone_list = list(boneyard)
+        except TypeError:
+            raise CoreError("hands must be a list of tile-number lists and boneyard a tile-number list") from None
+        if len(hand_lists) != n:
+            raise CoreError(f"hands must list {n} hands, not {len(hand_lists)}")
+        seen = set()
+        for s in range(n):
+            for t in hand_lists[s]:
+                checked_tile(t, f"hand of seat {s}")
+                if t in seen:
+                    raise CoreError(f"tile number {t} is dealt twice")
+                seen.add(t)
+        for t in bone_list:
+            checked_tile(t, "boneyard")
+            if t in seen:
+                raise CoreError(f"tile number {t} is dealt twice")
+            seen.add(t)
+        if not _is_int(starter) or not 0 <= starter < n:
+            raise CoreError(f"starter must be a seat 0..{n - 1}, not {starter!r}"[:200])
+        score_list = checked_scores(scores, sides, "scores", TARGET)   # 305: a game already won (display tests)
+        p.players = n
+        p.sides = sides
+        for s in range(n):
+            p.hand[s] = _mask(hand_lists[s])
+        p.bone_len = len(bone_list)
         for i in range(p.bone_len):
-            p.boneyard[i] = boneyard[i]
+            p.boneyard[i] = bone_list[i]
         p.bone_next = 0
-        for s in range(len(scores)):
-            p.score[s] = scores[s]
+        for s in range(sides):
+            p.score[s] = score_list[s]
         p.starter = starter
         p.to_move = starter
         p.status = ST_PLAYING
@@ -170,7 +280,7 @@ cdef class CoreRound:
 
     def copy(self):
         """An independent copy with the same history (undo works on it too)."""
-        cdef CoreRound c = CoreRound.__new__(CoreRound, 0, None, None, 0, None, True)
+        cdef CoreRound c = CoreRound.__new__(CoreRound, 0, None, None, 0, None, _COPY_TOKEN)
         free(c.frames)
         c.frames = <Frame*>malloc(self.capacity * sizeof(Frame))
         if c.frames == NULL:
@@ -216,17 +326,16 @@ cdef class CoreRound:
         """Overwrite the current position's scores (an analysis position whose
         round start is unknown). Raises CoreError outside -30000..304."""
         cdef Position* p = &self.top().pos
-        if len(scores) != p.sides or not all(-30000 <= x < TARGET for x in scores):
-            raise CoreError(f"scores must be {p.sides} integers from -30000 to 304")
+        values = checked_scores(scores, p.sides, "scores")
         for i in range(p.sides):
-            p.score[i] = scores[i]
+            p.score[i] = values[i]
 
-    cdef int checked_seat(self, int seat) except -1:
-        if seat < 0 or seat >= self.top().pos.players:
-            raise CoreError(f"seat {seat} is not a seat of this round")
+    cdef int checked_seat(self, seat) except -1:
+        if not _is_int(seat) or not 0 <= seat < self.top().pos.players:
+            raise CoreError(f"seat {seat!r} is not a seat of this round"[:200])
         return seat
 
-    def hand(self, int seat):
+    def hand(self, seat):
         cdef uint32_t h = self.top().pos.hand[self.checked_seat(seat)]
         return [t for t in range(28) if (h >> t) & 1]
 
@@ -257,11 +366,11 @@ cdef class CoreRound:
     def double_states(self):
         return [self.top().pos.double_state[v] for v in range(7)]
 
-    def side_of(self, int seat):
+    def side_of(self, seat):
         """The side (score keeper) of a seat: RULES §1.3."""
         return side_of(&self.top().pos, self.checked_seat(seat))
 
-    def hand_pips(self, int seat):
+    def hand_pips(self, seat):
         return mask_pips(self.top().pos.hand[self.checked_seat(seat)])
 
     def blocked_winner_side(self):
@@ -380,18 +489,24 @@ cdef class CoreRound:
         cdef int n = gen_moves(p, moves)
         return [moves[i] for i in range(n)]
 
-    def multiplicity(self, int move):
+    def multiplicity(self, move):
+        """Concrete placements one canonical move of the current position stands for."""
+        if not (_is_int(move) and move in self.canonical_moves()):
+            raise CoreError(f"{move!r} is not a canonical move of the current position"[:200])
         return move_multiplicity(&self.top().pos, move)
 
-    def check_placement(self, int t, int g, int k):
+    def check_placement(self, t, g, k):
         """0 if tile t on port k of tile g (g = -1: opening) is legal now, else a PLACE_* code."""
+        if not (_is_int(t) and _is_int(g) and _is_int(k)) or not (-2 ** 31 <= t < 2 ** 31 and -2 ** 31 <= g < 2 ** 31
+                                                                   and -2 ** 31 <= k < 2 ** 31):
+            raise CoreError(f"a placement is three integers (tile, target, port), not {(t, g, k)!r}"[:200])
         return placement_check(self.top(), t, g, k)
 
-    def place(self, int t, int g, int k):
+    def place(self, t, g, k):
         """Apply a concrete placement (check_placement must have returned None)."""
         cdef int why = self.check_placement(t, g, k)
         if why != PLACE_OK:
-            raise CoreError(PLACE_MESSAGES[why])
+            raise CoreError(placement_message(why, t, g, k, self.top().pos.to_move))
         cdef Frame* f = self.push_frame()
         return apply_placement(f, t, g, k, &self.last_log)
 
@@ -428,7 +543,7 @@ cdef class CoreRound:
     def perft(self, int depth):
         """Distinct sequences of exactly `depth` turns (concrete placements)."""
         if depth < 0:
-            raise CoreError("depth must be >= 0")
+            raise CoreError(f"depth must be >= 0, not {depth}")
         cdef Position p = self.top().pos
         cdef uint64_t n
         with nogil:
@@ -437,6 +552,8 @@ cdef class CoreRound:
 
     def perft_canonical(self, int depth):
         """As perft, but counting canonical moves (what the search sees)."""
+        if depth < 0:
+            raise CoreError(f"depth must be >= 0, not {depth}")
         cdef Position p = self.top().pos
         cdef uint64_t n
         with nogil:
@@ -459,7 +576,7 @@ cdef int placement_check(const Frame* f, int t, int g, int k) noexcept nogil:
         return PLACE_OPENING_HAS_NO_PORT
     if g >= 28 or not (p.board >> g) & 1:
         return PLACE_TARGET_NOT_ON_BOARD
-    if TILE_LO[g] != TILE_HI[g] and k >= 2:
+    if k < 0 or k > 3 or (TILE_LO[g] != TILE_HI[g] and k >= 2):
         return PLACE_BAD_PORT_NAME
     if TILE_LO[g] == TILE_HI[g] and k >= 2 and not (f.topo.link[g][0] >= 0 and f.topo.link[g][1] >= 0):
         return PLACE_BRANCH_CLOSED
@@ -494,13 +611,12 @@ def board_trace(int players, placements):
     given the tile, plus a sentinel bit that keeps its hand from ever looking
     empty, and a one-tile phantom boneyard keeps the round from looking blocked.
     The board itself follows the same place() as every real round.
-    Returns [(open_values, end_sum), ...]; raises CoreError(index, reason) on an
-    impossible placement.
+    Returns [(open_values, end_sum), ...]; raises CoreError on an impossible
+    placement, with the placement's number in its ``index`` attribute.
     """
     cdef Frame f
     cdef int i = 0, seat, t, g, k, why
-    if players < 2 or players > 4:
-        raise CoreError(f"players must be 2, 3 or 4, not {players}")
+    checked_players(players)
     memset(&f, 0, sizeof(Frame))
     memset(&f.topo, -1, sizeof(Topology))
     f.pos.players = players
@@ -509,22 +625,35 @@ def board_trace(int players, placements):
     f.pos.status = ST_PLAYING
     f.pos.end_seat = NO_SEAT
     out = []
-    for seat, t, g, k in placements:
+    for item in placements:
+        try:
+            seat, t, g, k = item
+        except (TypeError, ValueError):
+            raise _trace_error(i, "a placement is (seat, tile, target, port)")
+        if not all(_is_int(x) and -2 ** 31 <= x < 2 ** 31 for x in (seat, t, g, k)):
+            raise _trace_error(i, "a placement is four integers (seat, tile, target, port)")
         if seat < 0 or seat >= players:
-            raise CoreError(i, f"seat {seat} is not a seat of this round")
+            raise _trace_error(i, f"seat {seat} is not a seat of this round")
         if t < 0 or t >= 28 or (f.pos.board >> t) & 1:
-            raise CoreError(i, "tile is already on the board" if 0 <= t < 28 else "no such tile")
+            raise _trace_error(i, "tile is already on the board" if 0 <= t < 28 else "no such tile")
         f.pos.to_move = seat
         f.pos.hand[seat] = (<uint32_t>1 << t) | (<uint32_t>1 << 31)
         f.pos.status = ST_PLAYING
         memset(f.pos.score, 0, sizeof(f.pos.score))   # scores play no part here: never near 305
         why = placement_check(&f, t, g, k)
         if why != PLACE_OK:
-            raise CoreError(i, PLACE_MESSAGES[why])
+            raise _trace_error(i, placement_message(why, t, g, k, seat))
         apply_placement(&f, t, g, k, NULL)
         out.append((f.pos.open_values, f.pos.ends))
         i += 1
     return out
+
+
+def _trace_error(int index, str reason):
+    e = CoreError(f"placement {index}: {reason}")
+    e.index = index
+    e.reason = reason
+    return e
 
 
 cdef uint64_t perft_count(const Position* p, int depth, bint concrete) noexcept nogil:
@@ -576,8 +705,9 @@ def random_playouts(int players, long rounds, uint64_t seed):
 
     The C loop runs without the GIL; used by ``fiveup bench``.
     """
-    if players < 2 or players > 4:
-        raise CoreError(f"players must be 2, 3 or 4, not {players}")
+    checked_players(players)
+    if rounds < 0:
+        raise CoreError(f"rounds must be >= 0, not {rounds}")
     cdef Rng rng
     cdef Position p
     cdef long i

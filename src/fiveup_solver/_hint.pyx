@@ -32,6 +32,7 @@ from fiveup_solver._solver cimport (
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream
+from fiveup_solver.errors import CoreError
 
 cdef extern from *:
     """
@@ -103,8 +104,8 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
         for i in range(n):
             # exact-target cutoff: a placement worth exactly the gap to 305 wins now,
             # and nothing is better for the mover (a last tile scores P + O - D instead)
-            v = end_sum_after(p, p.ends, moves[i])
-            if v > 0 and v % 5 == 0 and v == gap:
+            v = placement_credit(end_sum_after(p, p.ends, moves[i]))
+            if v and v == gap:
                 return WIN if maximise else -WIN
     best = -INF if maximise else INF
     for i in range(n):
@@ -261,12 +262,36 @@ cdef class WorldSearch:
         self.job.nodes = NULL
         self.job.depth = NULL
 
-    def __init__(self, CoreRound base, DealCounter counter, hidden_seats, moves, int method,
+    def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, int method,
                  uint64_t world_nodes, int chance_width, uint64_t seed, long n_worlds, long min_worlds,
                  double seconds):
-        cdef int s, i
+        cdef int s, i, n_legal
+        cdef uint8_t legal[MAX_MOVES]
+        cdef Position* p = &base.frames[base.depth].pos
+        # Checked here, once: the searches index C arrays with all of it.
+        if p.status != ST_PLAYING or not can_place(p):
+            raise CoreError("the position has no placement to search (the round is over, or the seat must draw or pass)")
+        n_legal = gen_moves(p, legal)
+        try:
+            moves = list(moves)
+            hidden_seats = list(hidden_seats)
+        except TypeError:
+            raise CoreError("moves and hidden_seats must be lists") from None
+        if not 1 <= len(moves) <= n_legal or len(set(moves)) != len(moves) or not all(
+                isinstance(m, int) and any(m == legal[i] for i in range(n_legal)) for m in moves):
+            raise CoreError(f"root moves must be distinct canonical moves of the position, not {moves!r}"[:200])
+        if not all(isinstance(x, int) and 0 <= x < p.players and x != p.to_move for x in hidden_seats):
+            raise CoreError(f"hidden seats must be seats other than the mover, not {hidden_seats!r}"[:200])
+        if method not in (METHOD_PIMC, METHOD_EXPECTIMAX):
+            raise CoreError(f"method must be {METHOD_PIMC} (PIMC) or {METHOD_EXPECTIMAX} (expectimax), not {method}")
+        if not 1 <= chance_width <= 28:
+            raise CoreError(f"chance_width must be 1..28, not {chance_width}")
+        if not 1 <= n_worlds <= 10_000_000 or not 0 <= min_worlds <= n_worlds:
+            raise CoreError(f"n_worlds must be 1..10000000 and min_worlds 0..n_worlds, not {n_worlds}, {min_worlds}")
+        if not seconds >= 0.0 or seconds > 1e7:
+            raise CoreError(f"seconds must be from 0 to 1e7, not {seconds!r}")
         self.counter = counter
-        self.job.base = base.frames[base.depth].pos
+        self.job.base = p[0]
         self.job.hidden_seats = 0
         for s in hidden_seats:
             self.job.hidden_seats |= 1 << s
@@ -297,9 +322,11 @@ cdef class WorldSearch:
         free(self.job.nodes)
         free(self.job.depth)
 
-    def work(self, SolverCore core):
+    def work(self, SolverCore core not None):
         """Search worlds until none is left or the time is up (call from any thread)."""
         cdef WorldJob* J = &self.job
+        if self.counter is None:
+            raise CoreError("this search has no deal sampler: use value_world")
         cdef long w
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
@@ -328,18 +355,33 @@ cdef class WorldSearch:
                 search_world(core, J, w, &pos)
         return None
 
-    def value_world(self, SolverCore core, hands, boneyard):
+    def value_world(self, SolverCore core not None, hands, boneyard):
         """Search one given world (hand tile lists per seat, boneyard tiles in order):
-        (status, depth, nodes, [value per root move]). For tests and analysis."""
+        (status, depth, nodes, [value per root move]). For tests and analysis.
+        The world must keep the position's board and the mover's hand."""
         cdef WorldJob* J = &self.job
         cdef Position pos = J.base
         cdef int s, i
+        cdef uint32_t seen = J.base.board
+        try:
+            hands = [list(h) for h in hands]
+            boneyard = list(boneyard)
+        except TypeError:
+            raise CoreError("hands must be lists of tile numbers, one per seat, and boneyard a list") from None
+        if len(hands) != J.base.players:
+            raise CoreError(f"hands must list {J.base.players} hands, not {len(hands)}")
         if len(boneyard) != J.base.bone_len - J.base.bone_next:
-            raise ValueError("the boneyard size does not match the position")
+            raise CoreError("the boneyard size does not match the position")
+        for t in [t for h in hands for t in h] + boneyard:
+            if not isinstance(t, int) or not 0 <= t < 28 or (seen >> <int>t) & 1:
+                raise CoreError(f"the world's tiles must be distinct tile numbers 0..27 off the board, not {t!r}"[:200])
+            seen |= <uint32_t>1 << <int>t
         for s in range(J.base.players):
             pos.hand[s] = 0
             for t in hands[s]:
                 pos.hand[s] |= <uint32_t>1 << <int>t
+        if pos.hand[pos.to_move] != J.base.hand[J.base.to_move]:
+            raise CoreError("the world must keep the mover's hand")
         for i in range(len(boneyard)):
             pos.boneyard[pos.bone_next + i] = boneyard[i]
         with nogil:

@@ -32,6 +32,7 @@ cdef extern from *:
 # ---------------------------------------------------------------- constants
 cdef enum:
     N_TILES = 28
+    HAND_SIZE = 5               # tiles dealt to each seat (RULES §2)
     TARGET = 305                # exact raw target (61 display points)
     NO_SEAT = 255
 
@@ -263,9 +264,13 @@ cdef inline bint apply_event(Position* p, int kind, int seat, int end_sum_, int 
     log_event(log, kind, seat, side, end_sum_, raw, ok)
     return ok
 
+cdef inline int placement_credit(int s) noexcept nogil:
+    """RULES §4.2: an end sum s scores itself when it is a positive multiple of 5."""
+    return s if (s > 0 and s % 5 == 0) else 0
+
 cdef inline int domino_credit(const Position* p, int seat, int s) noexcept nogil:
     """RULES §6.3: P + O - D for the seat that emptied its hand (end sum s)."""
-    cdef int credit = s if (s > 0 and s % 5 == 0) else 0
+    cdef int credit = placement_credit(s)
     cdef int other, opp = 0, side = side_of(p, seat)
     for other in range(p.players):
         if other != seat and side_of(p, other) != side:
@@ -362,7 +367,7 @@ cdef inline void place(Position* p, uint8_t move, EventLog* log) noexcept nogil:
             p.status = ST_DOMINO
             p.end_seat = seat
         return
-    if s > 0 and s % 5 == 0:
+    if placement_credit(s):
         apply_event(p, EV_PLACEMENT, seat, s, s, log)
         if p.status != ST_PLAYING:
             return
@@ -418,7 +423,7 @@ cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
     return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
 
 cdef inline void deal_random(Position* p, int players, Rng* r) noexcept nogil:
-    """A uniformly shuffled deal: 5 tiles a seat, the rest the boneyard; random starter."""
+    """A uniformly shuffled deal: HAND_SIZE tiles a seat, the rest the boneyard; random starter."""
     cdef uint8_t tiles[28]
     cdef int i, j, tmp, s
     for i in range(28):
@@ -430,11 +435,11 @@ cdef inline void deal_random(Position* p, int players, Rng* r) noexcept nogil:
         p.hand[s] = 0
         p.score[s] = 0
     for s in range(players):
-        for i in range(5):
-            p.hand[s] |= <uint32_t>1 << tiles[5 * s + i]
-    p.bone_len = 28 - 5 * players
+        for i in range(HAND_SIZE):
+            p.hand[s] |= <uint32_t>1 << tiles[HAND_SIZE * s + i]
+    p.bone_len = N_TILES - HAND_SIZE * players
     for i in range(p.bone_len):
-        p.boneyard[i] = tiles[5 * players + i]
+        p.boneyard[i] = tiles[HAND_SIZE * players + i]
     p.bone_next = 0
     p.board = 0
     p.open_values = 0

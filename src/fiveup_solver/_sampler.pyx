@@ -35,8 +35,15 @@ cdef inline double uniform01(Rng* rng) noexcept nogil:
     return (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
 
 
-class TooManyStates(ValueError):
+from fiveup_solver.errors import CoreError, InconsistentObservationError
+
+
+class TooManyStates(CoreError):
     """The counting table for this observation would be too large."""
+
+
+cdef bint _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 cdef void fill_ways(DealCounter dc, double* ways, const uint64_t* allowed) noexcept nogil:
@@ -83,17 +90,44 @@ cdef void fill_ways(DealCounter dc, double* ways, const uint64_t* allowed) noexc
 cdef class DealCounter:
     """Counting tables of one observation's matching problem; samples and marginals."""
 
-    def __cinit__(self, caps, allowed, strict, int bone, item_tiles, item_held, class_seat):
+    def __cinit__(self, caps, allowed, strict, bone, item_tiles, item_held, class_seat):
         cdef int c, i
         cdef long n_states = 1
         self.ways = NULL
         self.ways_strict = NULL
+        # Everything is checked here: the counting and sampling loops index C arrays with it.
+        try:
+            caps, allowed, item_tiles, item_held, class_seat = (
+                list(caps), list(allowed), list(item_tiles), list(item_held), list(class_seat))
+            strict = None if strict is None else list(strict)
+        except TypeError:
+            raise CoreError("DealCounter takes lists (caps, allowed, strict or None, bone, "
+                            "item_tiles, item_held, class_seat)") from None
         self.n_items = len(allowed)
         self.n_classes = len(caps)
         if self.n_items > MAX_ITEMS or self.n_classes > MAX_CLASSES:
             raise TooManyStates(f"{self.n_items} hidden tiles in {self.n_classes} slot classes: too many")
+        if not all(_is_int(x) and 0 <= x <= 28 for x in caps):
+            raise CoreError(f"class capacities must be integers 0..28, not {caps!r}"[:200])
         if sum(caps) != self.n_items:
-            raise ValueError(f"slot capacities sum to {sum(caps)}, not to the {self.n_items} hidden tiles")
+            raise CoreError(f"slot capacities sum to {sum(caps)}, not to the {self.n_items} hidden tiles")
+        if not _is_int(bone) or not -1 <= bone < self.n_classes:
+            raise CoreError(f"bone must be -1 or a class 0..{self.n_classes - 1}, not {bone!r}"[:200])
+        if len(class_seat) != self.n_classes or not all(
+                _is_int(class_seat[c]) and (class_seat[c] == -1 if c == bone else 0 <= class_seat[c] < 4)
+                for c in range(self.n_classes)):
+            raise CoreError(f"class_seat must give each class a seat 0..3 (-1 for the boneyard), "
+                            f"not {class_seat!r}"[:200])
+        if len(item_tiles) != self.n_items or len(item_held) != self.n_items or (
+                strict is not None and len(strict) != self.n_items):
+            raise CoreError(f"item_tiles, item_held and strict must have one entry per item ({self.n_items})")
+        if not all(_is_int(t) and 0 <= t < 28 for t in item_tiles) or len(set(item_tiles)) != self.n_items:
+            raise CoreError(f"item_tiles must be distinct tile numbers 0..27, not {item_tiles!r}"[:200])
+        if not all(x in (0, 1) and not isinstance(x, float) for x in item_held):
+            raise CoreError(f"item_held must be 0 or 1 per item, not {item_held!r}"[:200])
+        for masks in (allowed, strict or ()):
+            if not all(_is_int(m) and 0 <= m < (1 << self.n_classes) for m in masks):
+                raise CoreError(f"class masks must be integers 0..2^{self.n_classes}-1")
         self.bone = bone
         for c in range(self.n_classes):
             self.caps[c] = caps[c]
@@ -214,7 +248,7 @@ cdef class DealCounter:
         for k in range(n):
             seed_stream(&rng, seed, k)
             if self.sample_classes(&rng, cls) < 0:
-                raise ValueError("no consistent deal")
+                raise InconsistentObservationError("no consistent deal of the hidden tiles")
             out.append([cls[i] for i in range(self.n_items)])
         return out
 
@@ -230,7 +264,7 @@ cdef class DealCounter:
             hands[0] = hands[1] = hands[2] = hands[3] = 0
             b = self.sample_world(&rng, hands, bone)
             if b < 0:
-                raise ValueError("no consistent deal")
+                raise InconsistentObservationError("no consistent deal of the hidden tiles")
             out.append(([hands[s] for s in range(4)], [bone[i] for i in range(b)]))
         return out
 

@@ -13,6 +13,7 @@ is a seat that can place. A transposition table (4-way buckets keyed by a
 scores and the seat to move) keeps lower/upper bounds and the best move.
 """
 from libc.stdlib cimport calloc, malloc, free
+from fiveup_solver.errors import CoreError
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
@@ -170,8 +171,8 @@ cdef inline int child_value(int same_team, int r, int gain) noexcept nogil:
 
 cdef inline int accepted_credit(const Position* p, int s0, uint8_t move, int gap) noexcept nogil:
     """The placement credit a move earns now (0 if none or if rejected above 305)."""
-    cdef int es = end_sum_after(p, s0, move)
-    return es if (es > 0 and es % 5 == 0 and es <= gap) else 0
+    cdef int credit = placement_credit(end_sum_after(p, s0, move))
+    return credit if credit <= gap else 0
 
 
 cdef inline void insert_by_key(int* order, const int* keys, int i) noexcept nogil:
@@ -441,6 +442,10 @@ cdef class SolverCore:
 
     def __cinit__(self, double tt_mb=64.0, bint use_tt=True, bint use_pruning=True, int tt_min_tiles=-1):
         cdef uint64_t n = 4
+        self.ctx.table = NULL
+        self.ctx.child = NULL
+        if not 0.0 < tt_mb <= 65536.0:     # also refuses NaN; the table is a power of two up to this size
+            raise CoreError(f"tt_mb must be in (0, 65536], not {tt_mb!r}")
         while (n * 2) * sizeof(TTEntry) <= tt_mb * 1024 * 1024:
             n *= 2
         memset(&self.ctx, 0, sizeof(SolverCtx))
@@ -484,7 +489,7 @@ cdef class SolverCore:
     def clear(self):
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
 
-    def solve_moves(self, CoreRound rnd, uint64_t node_limit=0):
+    def solve_moves(self, CoreRound rnd not None, uint64_t node_limit=0):
         """Exact value of every root canonical move of the round's current position.
 
         Returns (root_value, [(move, value), ...], nodes, aborted). The seat's
@@ -527,7 +532,7 @@ cdef class SolverCore:
             best = terminal_or_search(S, &q, team, rel_score(S, &q, team) - base) if q.status != ST_PLAYING else 0
         return best, [(moves[i], values[i]) for i in range(n)], S.nodes, bool(S.aborted)
 
-    def value(self, CoreRound rnd, uint64_t node_limit=0):
+    def value(self, CoreRound rnd not None, uint64_t node_limit=0):
         """Value of the current position for the seat to move (root window only)."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef SolverCtx* S = &self.ctx
@@ -539,7 +544,7 @@ cdef class SolverCore:
             v = terminal_or_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0))
         return v, S.nodes, bool(S.aborted)
 
-    def debug_window(self, CoreRound rnd, int alpha, int beta, uint64_t node_limit=0):
+    def debug_window(self, CoreRound rnd not None, int alpha, int beta, uint64_t node_limit=0):
         """One search of the current (resolved) position with a given window: (result, nodes)."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef SolverCtx* S = &self.ctx
@@ -549,7 +554,7 @@ cdef class SolverCore:
         r = search(S, &q, alpha, beta, 0)
         return r, S.nodes, bool(S.aborted)
 
-    def best_move(self, CoreRound rnd):
+    def best_move(self, CoreRound rnd not None):
         """Best canonical move stored for the current position (after its forced draws), or None."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef TTEntry* e
@@ -559,7 +564,7 @@ cdef class SolverCore:
         e = tt_probe(&self.ctx, position_hash(&self.ctx, &q, 0))
         return None if e == NULL or e.move == 0xFF else e.move
 
-    def principal_variation(self, CoreRound rnd, int max_len=64, uint64_t node_limit=0):
+    def principal_variation(self, CoreRound rnd not None, int max_len=64, uint64_t node_limit=0):
         """A line of best play from the current position: canonical moves, with
         MOVE_PASS for forced passes (forced draws are implied).
 

@@ -1,4 +1,4 @@
-"""Small value types: tiles, ports, moves, events, and the typed errors.
+"""Notation and small value types: tiles, ports, moves, events; ``parse_*``/``format_*`` pairs.
 
 >>> t = Tile.parse("4-1")
 >>> t, t.pips, t.is_double
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fiveup_solver.errors import ParseError, short_repr as _short
+
 __all__ = [
-    "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "OptionError",
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
     "raw_to_display", "TARGET_RAW",
@@ -22,35 +23,6 @@ __all__ = [
 TARGET_RAW = 305
 SINGLE_PORTS = ("low", "high")
 DOUBLE_PORTS = ("lineA", "lineB", "branchA", "branchB")
-
-
-class FiveUpError(ValueError):
-    """Base of every error fiveup_solver raises on bad input; the message is one line."""
-
-
-class ParseError(FiveUpError):
-    """A tile, port or move string that does not parse."""
-
-
-class IllegalMoveError(FiveUpError):
-    """A move the rules do not allow in the current position."""
-
-
-class RecordError(FiveUpError):
-    """A game record that does not follow fiveup-record/1 or breaks the rules."""
-
-
-class InconsistentObservationError(FiveUpError):
-    """No deal of the hidden tiles fits what a seat observed."""
-
-
-class OptionError(FiveUpError):
-    """A bad option value (player count, seed, bot name, budget, ...)."""
-
-
-def _short(text, limit: int = 40) -> str:
-    s = repr(text)
-    return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
 def _is_pip(x) -> bool:
@@ -195,6 +167,40 @@ class Move:
             tile_text, _, port_text = text.partition("@")
             return cls.play(Tile.parse(tile_text), Port.parse(port_text))
         return cls.play(Tile.parse(text))
+
+    @property
+    def placement(self) -> tuple:
+        """The core's numbers for a play: (tile, target tile, port index); (tile, -1, -1) for an opening.
+
+        >>> Move.parse("3-4@4-4:lineB").placement, Move.parse("6-6").placement
+        ((19, 22, 1), (27, -1, -1))
+        """
+        if self.kind != "play":
+            raise ParseError(f"{self} is not a placement")
+        return (self.tile.index, -1, -1) if self.at is None else (self.tile.index, self.at.tile.index, self.at.index)
+
+    @classmethod
+    def from_action(cls, action: dict) -> "Move":
+        """The move of a record action dict (``{"seat": s, "play": "1-4", "at": ...}``, ``"draw"``, ``"pass"``)."""
+        if "play" in action:
+            at = action.get("at")
+            return cls.play(Tile.parse(action["play"]), None if at is None else Port.parse(at))
+        if "draw" in action:
+            return cls.draw(None if action["draw"] is None else Tile.parse(action["draw"]))
+        if "pass" in action:
+            return cls.pass_()
+        raise ParseError(f"bad action {_short(action)}")
+
+    def to_action(self, seat: int) -> dict:
+        """The record action dict of this move by `seat` (a hidden draw has ``"draw": None``)."""
+        if self.kind == "play":
+            out = {"seat": seat, "play": str(self.tile)}
+            if self.at is not None:
+                out["at"] = str(self.at)
+            return out
+        if self.kind == "draw":
+            return {"seat": seat, "draw": None if self.tile is None else str(self.tile)}
+        return {"seat": seat, "pass": True}
 
     def __str__(self) -> str:
         if self.kind == "play":

@@ -1,0 +1,46 @@
+"""The typed errors of fiveup_solver: every one is a ``ValueError`` with a one-line message.
+
+>>> from fiveup_solver.errors import FiveUpError, RecordError
+>>> issubclass(RecordError, FiveUpError) and issubclass(FiveUpError, ValueError)
+True
+"""
+from __future__ import annotations
+
+__all__ = [
+    "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
+    "OptionError", "CoreError", "short_repr",
+]
+
+
+class FiveUpError(ValueError):
+    """Base of every error fiveup_solver raises on bad input; the message is one line."""
+
+
+class ParseError(FiveUpError):
+    """A tile, port or move string that does not parse."""
+
+
+class IllegalMoveError(FiveUpError):
+    """A move the rules do not allow in the current position."""
+
+
+class RecordError(FiveUpError):
+    """A game record that does not follow fiveup-record/1 or breaks the rules."""
+
+
+class InconsistentObservationError(FiveUpError):
+    """No deal of the hidden tiles fits what a seat observed, or the observation contradicts itself."""
+
+
+class OptionError(FiveUpError):
+    """A bad option value (player count, seed, bot name, budget, ...)."""
+
+
+class CoreError(FiveUpError):
+    """The Cython core refused a call: an argument out of range, or an action the rules do not allow."""
+
+
+def short_repr(value, limit: int = 40) -> str:
+    """``repr`` cut to ``limit`` characters, for naming bad input in a one-line message."""
+    s = repr(value)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
