@@ -627,11 +627,12 @@ def board_trace(int players, placements):
     out = []
     for item in placements:
         try:
-            seat, t, g, k = item
-        except (TypeError, ValueError):
-            raise _trace_error(i, "a placement is (seat, tile, target, port)")
-        if not all(_is_int(x) and -2 ** 31 <= x < 2 ** 31 for x in (seat, t, g, k)):
+            values = tuple(item)
+        except TypeError:
+            values = ()
+        if len(values) != 4 or not all(_is_int(x) and -2 ** 31 <= x < 2 ** 31 for x in values):
             raise _trace_error(i, "a placement is four integers (seat, tile, target, port)")
+        seat, t, g, k = values
         if seat < 0 or seat >= players:
             raise _trace_error(i, f"seat {seat} is not a seat of this round")
         if t < 0 or t >= 28 or (f.pos.board >> t) & 1:

@@ -1,0 +1,460 @@
+"""Every boundary a caller can reach checks what it is given (issue: hardening).
+
+Each test names an input that once reached C arrays unchecked (a crash, a write
+out of bounds, or a silently wrong answer) and asserts the typed one-line
+error that replaces it. The two reported crashes run in a child process, so a
+regression fails the test instead of killing the test run.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import fiveup_solver
+from fiveup_solver import (
+    CoreError, FiveUpError, Game, InconsistentObservationError, Move, OptionError, RecordError, _core, _hint,
+    _sampler, _solver,
+)
+from fiveup_solver.hint import hint
+from fiveup_solver.inference import DealSampler, check_observation
+from fiveup_solver.notation import ALL_TILES, Port, Tile
+from fiveup_solver.record import observation_at
+
+
+def one_line(e: BaseException) -> str:
+    text = str(e)
+    assert text and "\n" not in text, repr(text)
+    return text
+
+
+def played(players: int, seed: int, steps: int) -> Game:
+    g = Game(players=players, seed=seed)
+    for _ in range(steps):
+        if g.round_over:
+            break
+        g.push(g.legal_moves[0])
+    return g
+
+
+def mover_observation(players=2, seed=4, steps=6):
+    """An observation of the seat to move with at least two legal placements."""
+    for s in range(seed, seed + 200):
+        g = played(players, s, steps)
+        if not g.round_over and len(g.legal_moves) >= 2 and g.legal_moves[0].kind == "play":
+            return g, g.observation(g.to_move)
+    raise AssertionError("no position found")
+
+
+def run_child(code: str) -> subprocess.CompletedProcess:
+    """Run code in a fresh interpreter: a crash shows as a negative return code."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=120)
+
+
+# ---------------------------------------------------------------- the reported cases
+
+def test_made_up_legal_moves_are_refused_before_the_search():
+    """70 made-up moves (the search copies roots into a 64-slot array): one typed
+    error naming the legal moves, nothing ranked, nothing written out of bounds."""
+    g, obs = mover_observation()
+    fake = tuple(Move.play(t, Port.parse("0-0:lineA")) for t in ALL_TILES for _ in range(3))[:70]
+    bad = dataclasses.replace(obs, legal_moves=fake, end_sums_after=(0,) * 70)
+    with pytest.raises(InconsistentObservationError, match="legal_moves are not the position's") as e:
+        hint(bad, samples=4, seed=1)
+    one_line(e.value)
+    # one made-up move added to the true ones, one true move left out, a move listed twice
+    extra = dataclasses.replace(obs, legal_moves=obs.legal_moves + (Move.play(ALL_TILES[0], Port.parse("6-6:lineA")),))
+    with pytest.raises(InconsistentObservationError, match="not legal: 0-0@6-6:lineA"):
+        hint(extra, samples=2, seed=1)
+    fewer = dataclasses.replace(obs, legal_moves=obs.legal_moves[1:])
+    with pytest.raises(InconsistentObservationError, match="missing"):
+        hint(fewer, samples=2, seed=1)
+    twice = dataclasses.replace(obs, legal_moves=obs.legal_moves + obs.legal_moves[:1])
+    with pytest.raises(InconsistentObservationError, match="listed twice"):
+        hint(twice, samples=2, seed=1)
+    # a single made-up move is not returned unsearched either
+    single = dataclasses.replace(obs, legal_moves=(Move.play(ALL_TILES[0], Port.parse("6-6:lineA")),))
+    with pytest.raises(InconsistentObservationError):
+        hint(single, samples=2, seed=1)
+
+
+def test_five_scores_before_do_not_kill_the_process():
+    """3 players, late game, scores_before replaced by five zeros: once SIGFPE
+    (exit 136). Now a typed error in the caller's process."""
+    child = run_child("""
+        import dataclasses
+        from fiveup_solver import Game, FiveUpError
+        from fiveup_solver.hint import hint
+        g = Game(players=3, seed=16)
+        while not (not g.round_over and g.to_move is not None and len(g.legal_moves) >= 2 and len(g.current.actions) > 3):
+            if g.round_over:
+                g.next_round()
+            else:
+                g.push(g.legal_moves[-1])
+        obs = dataclasses.replace(g.observation(g.to_move), scores_before=(0, 0, 0, 0, 0))
+        try:
+            hint(obs, samples=2, seed=1)
+        except FiveUpError as e:
+            print(type(e).__name__, "|", e)
+    """)
+    assert child.returncode == 0, (child.returncode, child.stderr[-500:])
+    assert child.stdout.startswith("InconsistentObservationError | observation scores_before must list 3"), child.stdout
+
+
+def test_scores_past_the_core_arrays():
+    obs = mover_observation(players=3)[1]
+    for field, value in (("scores", (0,) * 5), ("scores_before", (0,) * 4), ("scores", (0, 0)),
+                         ("scores", (0, 999, 0)), ("scores", (0, "1", 0)), ("scores_before", (0, 0, 2 ** 40))):
+        with pytest.raises(InconsistentObservationError, match=field) as e:
+            DealSampler(dataclasses.replace(obs, **{field: value}))
+        one_line(e.value)
+    with pytest.raises(CoreError, match="scores must be 2 integers"):
+        _core.CoreRound(2, [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]], list(range(10, 28)), 0, [0, 0, 0, 0, 0])
+    rnd = _core.CoreRound(2, [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]], list(range(10, 28)), 0, [0, 0])
+    for scores in ([0] * 5, [1, 2, 3], [305, 0], [0.5, 0], [True, 0]):
+        with pytest.raises(CoreError):
+            rnd.set_scores(scores)
+
+
+# ---------------------------------------------------------------- the core owner (CoreRound)
+
+HANDS2 = [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]]
+BONE2 = list(range(10, 28))
+
+
+@pytest.mark.parametrize("args,message", [
+    ((5, HANDS2, BONE2, 0, [0, 0]), "players must be 2, 3 or 4"),
+    ((2, HANDS2, BONE2 + [3] * 20, 0, [0, 0]), "dealt twice"),
+    ((2, HANDS2, list(range(10, 40)), 0, [0, 0]), "tile number must be 0..27"),
+    ((2, [[0, 1, 2, 3, 28], [5, 6, 7, 8, 9]], BONE2, 0, [0, 0]), "hand of seat 0: tile number"),
+    ((2, [[0, 1, 2, 3, -1], [5, 6, 7, 8, 9]], BONE2, 0, [0, 0]), "tile number must be 0..27"),
+    ((2, HANDS2, BONE2, 2, [0, 0]), "starter must be a seat 0..1"),
+    ((2, HANDS2, BONE2, -1, [0, 0]), "starter must be a seat"),
+    ((2, HANDS2[:1], BONE2, 0, [0, 0]), "hands must list 2 hands"),
+    ((2, HANDS2, BONE2, 0, [0] * 5), "scores must be 2 integers"),
+    ((2, None, BONE2, 0, [0, 0]), "hands must be a list"),
+    ((2, HANDS2, BONE2, 0, None), "scores must be a list"),
+])
+def test_core_round_checks_its_arguments(args, message):
+    with pytest.raises(CoreError, match=message) as e:
+        _core.CoreRound(*args)
+    one_line(e.value)
+
+
+def test_private_copy_path_is_not_reachable():
+    """Only CoreRound.copy() may build an empty owner (players 0 would divide by zero)."""
+    for flag in (True, 1, object()):
+        rnd = _core.CoreRound(2, HANDS2, BONE2, 0, [0, 0], flag)
+        assert rnd.players == 2 and rnd.turn_kind() == "place"
+
+
+def test_core_round_checks_seats_ports_and_move_bytes():
+    bone = [t for t in range(5, 27) if t not in (5, 6, 7, 8)]
+    rnd = _core.CoreRound(2, [[27, 1, 2, 3, 4], [5, 6, 7, 8, 0]], bone, 0, [0, 0])   # 27 = 6-6
+    rnd.place(27, -1, -1)
+    for seat in (-1, 2, 4, 2 ** 40, "0", None):
+        with pytest.raises(CoreError):
+            rnd.hand(seat)
+        with pytest.raises(CoreError):
+            rnd.side_of(seat)
+    # ports out of range, on a double and on a non-double (6-6 is on the board)
+    for k in (-1, 4, 7, -2 ** 31):
+        assert rnd.check_placement(6, 27, k) == _core.PLACE_BAD_PORT_NAME
+    with pytest.raises(CoreError):
+        rnd.check_placement(6, 27, 2 ** 40)
+    with pytest.raises(CoreError, match="port index must be 0..1"):
+        _core.canonical_of(0, 1, 2)     # 0-1 is not a double: ports low, high only
+    with pytest.raises(CoreError, match="port index must be 0..3"):
+        _core.port_name(27, 4)
+    with pytest.raises(CoreError, match="tile number"):
+        _core.tile_lo(28)
+    with pytest.raises(CoreError, match="does not match"):
+        _core.canonical_of(0, 27, 0)    # 0-0 does not fit a 6
+    legal = rnd.canonical_moves()
+    assert legal and all(rnd.multiplicity(m) >= 1 for m in legal)
+    for m in (0xFF, 31, 28, 7 << 5 | 3, -1, 256, max(legal) + 1 if max(legal) + 1 not in legal else 255):
+        with pytest.raises(CoreError, match="not a canonical move"):
+            rnd.multiplicity(m)
+    for depth in (-1, -5):
+        with pytest.raises(CoreError):
+            rnd.perft(depth)
+        with pytest.raises(CoreError):
+            rnd.perft_canonical(depth)
+    with pytest.raises(CoreError):
+        _core.random_playouts(2, -1, 1)
+
+
+def test_board_trace_errors_carry_the_placement_number():
+    with pytest.raises(CoreError) as e:
+        _core.board_trace(2, [(0, 27, -1, -1), (1, 6, 27, -1)])
+    assert e.value.index == 1 and "not a port" in e.value.reason
+    for players, placements in ((5, []), (2, [(0, 1)]), (2, [("a", 1, -1, -1)]), (2, [(0, 1, -1, 2 ** 40)])):
+        with pytest.raises(CoreError):
+            _core.board_trace(players, placements)
+
+
+def test_five_players_in_an_observation_is_a_typed_error():
+    """The board trace's CoreError was indexed as (index, reason) with one argument: a TypeError."""
+    obs = mover_observation()[1]
+    with pytest.raises(InconsistentObservationError, match="players must be 2, 3 or 4"):
+        DealSampler(dataclasses.replace(obs, players=5))
+
+
+# ---------------------------------------------------------------- the sampler, the solver, the world search
+
+def test_deal_counter_checks_classes_and_capacities():
+    ok = dict(caps=[1, 1], allowed=[3, 3], strict=None, bone=1, item_tiles=[3, 4], item_held=[1, 1],
+              class_seat=[1, -1])
+    assert _sampler.DealCounter(*ok.values()).count == 2
+    for change, message in (
+            ({"class_seat": [7, -1]}, "class_seat"),
+            ({"class_seat": [-3, -1]}, "class_seat"),
+            ({"class_seat": [1, 2]}, "class_seat"),
+            ({"caps": [-1, 3]}, "capacities"),
+            ({"caps": [1, 2]}, "sum to 3"),
+            ({"bone": 5}, "bone must be"),
+            ({"item_tiles": [3, 40]}, "tile numbers"),
+            ({"item_tiles": [3, 3]}, "distinct"),
+            ({"item_held": [1, 2]}, "item_held"),
+            ({"allowed": [3, 1 << 9]}, "class masks"),
+            ({"allowed": [3]}, "sum to"),
+            ({"strict": [1]}, "one entry per item"),
+            ({"caps": None}, "takes lists")):
+        args = dict(ok, **change)
+        with pytest.raises(CoreError, match=message) as e:
+            _sampler.DealCounter(*args.values())
+        one_line(e.value)
+    assert issubclass(_sampler.TooManyStates, FiveUpError)
+    with pytest.raises(_sampler.TooManyStates):
+        _sampler.DealCounter([1] * 40, [1] * 40, None, -1, list(range(28)) + [0] * 12, [1] * 40, [1] * 40)
+    impossible = _sampler.DealCounter([1, 1], [1, 1], None, 1, [3, 4], [1, 1], [1, -1])
+    with pytest.raises(InconsistentObservationError):
+        impossible.worlds(1, 0)
+    with pytest.raises(InconsistentObservationError):
+        impossible.classes(1, 0)
+
+
+@pytest.mark.parametrize("tt_mb", [0, -1, math.inf, math.nan, 1e9])
+def test_solver_table_size_is_checked(tt_mb):
+    with pytest.raises(CoreError, match="tt_mb"):
+        _solver.SolverCore(tt_mb)
+
+
+def test_solver_and_world_search_refuse_none_and_bad_roots():
+    g, obs = mover_observation()
+    core = g.current.core
+    solver = _solver.SolverCore(1.0)
+    for call in (lambda: solver.solve_moves(None), lambda: solver.value(None),
+                 lambda: solver.principal_variation(None), lambda: solver.best_move(None)):
+        with pytest.raises(TypeError):
+            call()
+    legal = core.canonical_moves()
+    ds = DealSampler(obs)
+    base = ds.position(0)
+
+    def search(**change):
+        args = dict(base=base, counter=ds.counter, hidden_seats=ds.hidden_seats, moves=legal, method=0,
+                    world_nodes=100, chance_width=6, seed=1, n_worlds=2, min_worlds=1, seconds=0.0)
+        args.update(change)
+        return _hint.WorldSearch(*args.values())
+
+    search()   # the good call works
+    for change, message in (
+            ({"moves": list(range(70))}, "root moves"),
+            ({"moves": legal + legal[:1]}, "root moves"),
+            ({"moves": [0xFF]}, "root moves"),
+            ({"moves": []}, "root moves"),
+            ({"hidden_seats": [9]}, "hidden seats"),
+            ({"hidden_seats": [base.to_move]}, "hidden seats"),
+            ({"method": 7}, "method"),
+            ({"chance_width": 0}, "chance_width"),
+            ({"chance_width": 29}, "chance_width"),
+            ({"n_worlds": 0}, "n_worlds"),
+            ({"min_worlds": 3}, "min_worlds"),
+            ({"seconds": -1.0}, "seconds"),
+            ({"seconds": math.nan}, "seconds")):
+        with pytest.raises(CoreError, match=message) as e:
+            search(**change)
+        one_line(e.value)
+    with pytest.raises(TypeError):
+        search(base=None)
+    no_sampler = search(counter=None)
+    with pytest.raises(CoreError, match="no deal sampler"):
+        no_sampler.work(_solver.SolverCore(1.0))
+    hands = [core.hand(s) for s in range(g.players)]
+    bone = core.boneyard_left
+    assert len(no_sampler.value_world(_solver.SolverCore(1.0), hands, bone)[3]) == len(legal)
+    for bad_hands, bad_bone, message in (
+            (hands[:1], bone, "hands must list"),
+            ([hands[0], hands[1] + [40]], bone, "distinct tile numbers"),
+            ([hands[0], hands[1] + hands[0][:1]], bone, "distinct tile numbers"),
+            (hands, bone[:-1] if bone else [0], "boneyard size"),
+            ([hands[1], hands[0]], bone, "mover's hand")):
+        with pytest.raises(CoreError, match=message):
+            no_sampler.value_world(_solver.SolverCore(1.0), bad_hands, bad_bone)
+    # a round whose seat must draw has no placement to search
+    rnd = _core.CoreRound(2, [[0, 1, 2, 3, 4], [27, 26, 25, 24, 23]], list(range(5, 23)), 0, [0, 0])
+    rnd.place(0, -1, -1)   # 0-0 opens; seat 1 holds only tiles with 3..6
+    assert rnd.turn_kind() == "draw"
+    with pytest.raises(CoreError, match="no placement"):
+        _hint.WorldSearch(rnd, None, [0], [1], 0, 10, 6, 1, 1, 1, 0.0)
+
+
+# ---------------------------------------------------------------- observations built by hand
+
+@pytest.mark.parametrize("field,value,message", [
+    ("players", 5, "players must be 2, 3 or 4"),
+    ("players", "2", "players must be"),
+    ("seat", -1, "seat must be a seat"),
+    ("seat", 7, "seat must be a seat"),
+    ("starter", 3, "starter must be a seat"),
+    ("to_move", 9, "to_move must be"),
+    ("round", -1, "round must be"),
+    ("side", 5, "not seat"),
+    ("status", "lost", "status must be one of"),
+    ("hand", ("1-2",), "hand must be a tuple of Tile"),
+    ("hand_sizes", (5,), "hand_sizes must list 2"),
+    ("hand_sizes", (5, -1), "hand_sizes must be integers"),
+    ("boneyard_size", 40, "boneyard_size must be"),
+    ("boneyard_size", -1, "boneyard_size must be"),
+    ("end_sum", "5", "end_sum must be"),
+    ("open_ports", ("1-2:low",), "open_ports must be a tuple of Port"),
+    ("legal_moves", ("1-2",), "legal_moves must be a tuple of Move"),
+    ("history", "x", "history must be"),
+    ("history", ({"seat": 0},), "history action 0"),
+    ("history", ({"seat": 9, "play": "1-2"},), "history action 0: seat must be"),
+    ("history", ({"seat": 0, "play": "9-9"},), "history action 0"),
+    ("revealed", (("1-2",),), "revealed must list"),
+])
+def test_observation_fields_are_checked(field, value, message):
+    obs = mover_observation()[1]
+    bad = dataclasses.replace(obs, **{field: value})
+    with pytest.raises(InconsistentObservationError, match=message) as e:
+        hint(bad, samples=2, seed=1)
+    one_line(e.value)
+    with pytest.raises(InconsistentObservationError):
+        DealSampler(bad)
+
+
+def test_observation_summary_must_be_the_replayed_position():
+    """Hand sizes, the board, who is to move and the scores follow from the history:
+    an observation that says otherwise is refused (the core replays the history)."""
+    g, obs = mover_observation(steps=8)
+    sizes = list(obs.hand_sizes)
+    sizes[0] += 1
+    other = (obs.to_move + 1) % obs.players
+    cases = [
+        (dict(hand_sizes=tuple(sizes)), "hand sizes"),
+        (dict(open_ports=obs.open_ports[1:]), "open ports and end sum"),
+        (dict(end_sum=obs.end_sum + 5), "open ports and end sum"),
+        (dict(to_move=other), "is said to move"),
+        (dict(scores=(obs.scores[0] + 5, obs.scores[1])), "do not follow"),
+        (dict(status="blocked"), "status"),
+        (dict(history=obs.history + ({"seat": obs.to_move, "pass": True},)), "action"),
+    ]
+    for change, message in cases:
+        with pytest.raises(InconsistentObservationError, match=message):
+            DealSampler(dataclasses.replace(obs, **change))
+    assert check_observation(obs) and DealSampler(obs).count > 0
+
+
+def test_observation_turn_rules_are_the_cores():
+    """A history that breaks a turn rule is refused with the action's number."""
+    g = played(3, 21, 4)
+    h = list(g.current.actions)
+    observer = ({0, 1, 2} - {h[0]["seat"], h[1]["seat"]}).pop()
+    obs = g.observation(observer)
+    wrong_seat = [dict(a) for a in obs.history]
+    wrong_seat[1]["seat"] = wrong_seat[0]["seat"]
+    with pytest.raises(InconsistentObservationError, match="action 1: seat .* acted but seat"):
+        DealSampler(dataclasses.replace(obs, history=tuple(wrong_seat)))
+    early_pass = h[:1] + [{"seat": h[1]["seat"], "pass": True}]
+    with pytest.raises(InconsistentObservationError):
+        DealSampler(dataclasses.replace(obs, history=tuple(early_pass)))
+
+
+def test_not_an_observation():
+    with pytest.raises(InconsistentObservationError, match="has no field"):
+        DealSampler(object())
+    with pytest.raises(InconsistentObservationError, match="has no field"):
+        hint({"seat": 0}, samples=2)
+
+
+# ---------------------------------------------------------------- the public API's shape
+
+def test_every_public_error_is_a_fiveup_error():
+    for cls in (CoreError, _sampler.TooManyStates, _core.CoreError, InconsistentObservationError, RecordError,
+                OptionError):
+        assert issubclass(cls, FiveUpError) and issubclass(cls, ValueError)
+    assert _core.CoreError is CoreError
+    assert "InconsistentObservationError" in fiveup_solver.__all__
+    assert "CoreError" in fiveup_solver.__all__
+
+
+def test_package_ships_py_typed_and_no_test_code():
+    package = Path(fiveup_solver.__file__).parent
+    assert (package / "py.typed").is_file()
+    assert not (package / "_reference.py").exists()
+    assert not (package / "types.py").exists()   # no module named like the standard library's
+
+
+def test_bench_without_the_reference_says_why(monkeypatch, tmp_path):
+    from fiveup_solver import bench
+    monkeypatch.setenv("FIVEUP_REFERENCE", str(tmp_path / "missing.py"))
+    result = bench.run_playout_bench(rounds=200, reference_rounds=5)
+    assert result["reference_rounds_per_s"] == {"2": None, "3": None, "4": None}
+    assert "source checkout" in result["reference_missing"]
+    assert all(v > 0 for v in result["rounds_per_s"].values())
+    with pytest.raises(OptionError, match="source checkout"):
+        bench.load_reference()
+
+
+def test_observation_at_is_the_game_observation():
+    g = played(3, 9, 12)
+    rec = g.to_record()
+    for r, i in ((0, 0), (0, 5), (0, len(g.current.actions))):
+        twin = played(3, 9, i)
+        for seat in range(3):
+            assert observation_at(rec, seat, r, i) == twin.observation(seat)
+    assert observation_at(rec, 1) == g.observation(1)
+    assert observation_at(g.to_record(view=2), 2, 0, 4).hand == played(3, 9, 4).observation(2).hand
+    for args, message in (((rec, 3, 0, 0), "seat must be 0..2"), ((rec, 0, 0, None), "together"),
+                          ((rec, 0, 4, 0), "round 4 is not in the record"), ((rec, 0, 0, 999), "action 999"),
+                          ((g.to_record(view=2), 1, 0, 0), "seat 2's view")):
+        with pytest.raises(RecordError, match=message) as e:
+            observation_at(*args)
+        one_line(e.value)
+
+
+def test_placement_messages_have_one_home():
+    """The core's refusal and the game's are the same text (one table of messages)."""
+    g = Game(players=2, seed=1)
+    g.push(g.legal_moves[0])
+    tile = g.hand(g.to_move)[0]
+    bad = Move.play(tile, Port(g.board[0], g.board[0].port_names[0]))
+    try:
+        g.push(bad)
+        return   # it happened to be legal
+    except FiveUpError as game_error:
+        core = g.current.core
+        with pytest.raises(CoreError) as core_error:
+            core.place(*bad.placement)
+        assert str(core_error.value) == str(game_error)
+
+
+def test_record_views_and_json_round_trip_still_validate():
+    g = played(2, 3, 10)
+    text = json.dumps(g.to_record(view=0))
+    from fiveup_solver.record import game_from_record, parse_record_text
+    rec = parse_record_text(text)
+    assert game_from_record(rec).scores == g.scores
+    rec["rounds"][0]["actions"][1]["seat"] = 7
+    with pytest.raises(RecordError, match="round 0 action 1: seat must be 0..1"):
+        game_from_record(rec)
