@@ -24,6 +24,7 @@ import random as _random
 
 from fiveup_solver import _core
 from fiveup_solver.errors import OptionError
+from fiveup_solver.hint import METHODS
 from fiveup_solver.notation import TARGET_RAW
 
 __all__ = ["BOTS", "bot_function", "choose", "parse_bot_list"]
@@ -72,14 +73,16 @@ def bot_function(name: str):
         return BOTS[name]
     base, _, rest = str(name).partition(":")
     parts = rest.split(":")
-    if base in ("hint", "expectimax") and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts):
-        return _hint_bot("pimc" if base == "hint" else "expectimax", int(parts[0]), int(parts[1]))
-    raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, "
-                      f"or hint:SAMPLES:NODES, expectimax:SAMPLES:NODES)")
+    if base in _METHOD_OF_BOT and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts):
+        return _hint_bot(_METHOD_OF_BOT[base], int(parts[0]), int(parts[1]))
+    budgets = ", ".join(f"{b}:SAMPLES:NODES" for b in _METHOD_OF_BOT)
+    raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or {budgets})")
 
 
-BOTS = {"random": _random_bot, "greedy": _greedy_bot, "hint": _hint_bot("pimc"),
-        "expectimax": _hint_bot("expectimax")}
+# one bot per search method of the registry (fiveup_solver.hint.METHODS), at the default budget
+_METHOD_OF_BOT = {m.bot: m.name for m in METHODS.values()}
+BOTS = {"random": _random_bot, "greedy": _greedy_bot,
+        **{bot: _hint_bot(method) for bot, method in _METHOD_OF_BOT.items()}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

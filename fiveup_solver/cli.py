@@ -292,7 +292,8 @@ def _bench_hint(args, out) -> int:
     early = [o for o, phase in suite if phase == "early"][:10]
     report["rejection_sampler_python"] = rejection_deals_per_s(early)
     report["sampler_on_same_positions"] = sampler_deals_per_s(early)
-    for method in ("pimc", "expectimax"):
+    from fiveup_solver.hint import METHODS
+    for method in METHODS:
         report["latency"][method] = run_hint_suite(observations, method=method)
         for phase in ("early", "middle", "late"):
             part = [o for o, p in suite if p == phase]
@@ -353,6 +354,7 @@ def _bench_solver(args, out) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from fiveup_solver.hint import METHODS
     p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -406,7 +408,8 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--seat", type=int, required=True)
     h.add_argument("--round", type=int, default=None, help="default: the record's last position")
     h.add_argument("--action", type=int, default=None)
-    h.add_argument("--method", default="pimc", choices=("pimc", "expectimax"))
+    h.add_argument("--method", default="pimc", choices=tuple(METHODS),
+                   help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values()))
     budget = h.add_mutually_exclusive_group()
     budget.add_argument("--samples", type=int, default=None, help="sampled worlds (deterministic for a seed)")
     budget.add_argument("--time-ms", type=float, default=None, help="anytime: search until this time is up")

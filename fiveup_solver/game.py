@@ -30,15 +30,27 @@ DEFAULT_MAX_ROUNDS = 1000  # D6: simulations stop a game as unfinished after thi
 
 @dataclass
 class RoundLog:
-    """One round: its deal, its actions in record form and the events they made."""
+    """One round: its deal, its moves (typed, in memory) and the events they made.
+
+    ``actions`` gives the moves in record form (I/O only)."""
 
     starter: int
     hands: list            # list[list[Tile]] dealt hands
     boneyard: list         # list[Tile] in draw order
     core: object           # _core.CoreRound
-    actions: list = field(default_factory=list)      # record action dicts
+    moves: list = field(default_factory=list)        # (seat, Move) per action; a draw's Move names its tile
     events: list = field(default_factory=list)       # list[list[Event]], one list per action
     scores_before: tuple = ()
+
+    @property
+    def actions(self) -> list:
+        """The round's actions as record dicts (``{"seat": 0, "play": "1-4"}``, ...)."""
+        return [m.to_action(s) for s, m in self.moves]
+
+    def history(self, seat: int) -> tuple:
+        """The actions as `seat` saw them: other seats' draws hidden."""
+        return tuple({"seat": s, "draw": None} if m.kind == "draw" and s != seat else m.to_action(s)
+                     for s, m in self.moves)
 
     def end(self) -> dict:
         """The round's end as RECORD.md's replay lists it."""
@@ -48,7 +60,7 @@ class RoundLog:
             # by the hand-emptying event, or by a block credit
             status = {"placement": "won", "domino": "domino", "block": "blocked"}[self.events[-1][-1].kind]
         if status == "domino":
-            return {"end": "domino", "seat": self.actions[-1]["seat"]}
+            return {"end": "domino", "seat": self.moves[-1][0]}
         if status == "blocked":
             return {"end": "blocked", "winner": self.core.blocked_winner_side()}
         if status == "won":
@@ -269,9 +281,7 @@ class Game:
             if code != _core.PLACE_OK:
                 raise IllegalMoveError(_core.placement_message(code, tile.index, g, k, seat))
             core.place(tile.index, g, k)
-            action = {"seat": seat, "play": str(tile)}
-            if move.at is not None:
-                action["at"] = str(move.at)
+            done = move
         elif move.kind == "draw":
             if kind != "draw":
                 raise IllegalMoveError(f"seat {seat} cannot draw: it holds a playable tile" if kind == "place"
@@ -280,16 +290,16 @@ class Game:
             if move.tile is not None and move.tile != nxt:
                 raise IllegalMoveError(f"draw {move.tile} is not the boneyard's next tile ({nxt})")
             core.draw()
-            action = {"seat": seat, "draw": str(nxt)}
+            done = Move.draw(nxt)
         elif move.kind == "pass":
             if kind != "pass":
                 raise IllegalMoveError(f"seat {seat} cannot pass: it holds a playable tile" if kind == "place"
                                        else f"seat {seat} cannot pass: the boneyard is not empty")
             core.pass_turn()
-            action = {"seat": seat, "pass": True}
+            done = move
         else:
             raise IllegalMoveError(f"unknown move kind {_short(move.kind)}")
-        index = len(r.actions)
+        index = len(r.moves)
         scores = before
         events = []
         for ev_kind, ev_seat, side, es, raw, accepted in core.last_events():
@@ -297,7 +307,7 @@ class Game:
                 scores[side] += raw
             events.append(Event(len(self.rounds) - 1, None if ev_kind == "block" else index,
                                 ev_kind, ev_seat, side, es, raw, accepted, tuple(scores)))
-        r.actions.append(action)
+        r.moves.append((seat, done))
         r.events.append(events)
         return events
 
@@ -308,15 +318,15 @@ class Game:
         and the previous round's last action, the one that ended it, is undone.
         """
         r = self.current
-        if not r.actions:
+        if not r.moves:
             if len(self.rounds) == 1:
                 raise IllegalMoveError("nothing to undo")
             self.rounds.pop()
             return self.pop()
-        action = r.actions.pop()
+        _, move = r.moves.pop()
         r.events.pop()
         r.core.undo()
-        return action_to_move(action)
+        return move
 
     def copy(self) -> "Game":
         g = Game.__new__(Game)
@@ -325,7 +335,7 @@ class Game:
         g._rng = random.Random()
         g._rng.setstate(self._rng.getstate())
         g.rounds = [RoundLog(r.starter, [list(h) for h in r.hands], list(r.boneyard), r.core.copy(),
-                             [dict(a) for a in r.actions], [list(e) for e in r.events], r.scores_before)
+                             list(r.moves), [list(e) for e in r.events], r.scores_before)
                     for r in self.rounds]
         return g
 
@@ -350,7 +360,7 @@ class Game:
             to_move=self.to_move, hand=tuple(self.hand(seat)), side=core.side_of(seat),
             hand_sizes=tuple(len(core.hand(s)) for s in range(self.players)),
             boneyard_size=core.boneyard_size, scores=tuple(core.scores),
-            history=tuple(hide_draw(a, seat) for a in r.actions),
+            history=r.history(seat),
             open_ports=tuple(self.open_ports()), end_sum=core.end_sum,
             legal_moves=moves, end_sums_after=tuple(sums), status=core.status,
             scores_before=tuple(r.scores_before),
@@ -376,7 +386,7 @@ class Game:
             if view is not None:
                 entry["hands"] = [h if s == view else None for s, h in enumerate(entry["hands"])]
                 entry["boneyard"] = None
-                entry["actions"] = [hide_draw(a, view) for a in r.actions]
+                entry["actions"] = list(r.history(view))
                 if r.core.status != "playing":
                     entry["revealed"] = [[str(ALL_TILES[t]) for t in r.core.hand(s)] for s in range(self.players)]
             rounds.append(entry)
@@ -423,12 +433,6 @@ def _check_deal(players: int, hands, boneyard) -> None:
         raise IllegalMoveError("a deal must consist of Tile objects")
     if len(set(tiles)) != 28:
         raise IllegalMoveError("a deal must use each of the 28 tiles once")
-
-
-def hide_draw(action: dict, seat: int) -> dict:
-    if "draw" in action and action["seat"] != seat:
-        return {"seat": action["seat"], "draw": None}
-    return dict(action)
 
 
 def action_to_move(action: dict) -> Move:

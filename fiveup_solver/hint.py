@@ -37,9 +37,28 @@ from fiveup_solver.inference import DealSampler
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError
 from fiveup_solver.notation import Move, Port, Tile, format_move
 
-__all__ = ["Hint", "HintMove", "Hinter", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
+__all__ = ["Hint", "HintMove", "Hinter", "SearchMethod", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES",
+           "DEFAULT_WORLD_NODES"]
 
-METHODS = {"pimc": 0, "expectimax": 1}   # _hint.pxd METHOD_PIMC, METHOD_EXPECTIMAX
+
+@dataclass(frozen=True)
+class SearchMethod:
+    """One way to value moves under hidden information: the registry entry that the
+    API, the bots, the command line and the benchmarks all read."""
+
+    name: str                 # the API and --method name
+    code: int                 # the core's METHOD_* number (_hint.pxd)
+    bot: str                  # the bot of this method at the default budget (bot:SAMPLES:NODES for others)
+    chance_width: bool        # whether chance_width bounds its chance nodes
+    summary: str              # one line for help texts
+
+
+METHODS = {m.name: m for m in (
+    SearchMethod("pimc", _hint.PIMC, "hint", False,
+                 "each sampled world solved with its boneyard order known (perfect-information search)"),
+    SearchMethod("expectimax", _hint.EXPECTIMAX, "expectimax", True,
+                 "sampled hands, every boneyard draw a chance node"),
+)}
 DEFAULT_SAMPLES = 48          # worlds per hint (the default budget)
 DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete depth stands
 DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
@@ -142,7 +161,7 @@ class Hinter:
         base = _base_round(ds, obs, seed)
         legal = list(obs.legal_moves)
         budget = {"samples": samples, "time_ms": time_ms, "world_nodes": world_nodes, "threads": self.threads}
-        if method == "expectimax":
+        if METHODS[method].chance_width:
             budget["chance_width"] = chance_width
         if len(legal) == 1:
             only = HintMove(legal[0], None, None, 1)
@@ -155,7 +174,7 @@ class Hinter:
         n_worlds = samples if samples is not None else 1_000_000
         seconds = 0.0 if time_ms is None else time_ms / 1000.0
         with self._lock:
-            search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method], world_nodes,
+            search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
                                        chance_width, seed & (2 ** 64 - 1), n_worlds,
                                        min(self.threads, n_worlds), seconds)
             helpers = [threading.Thread(target=search.work, args=(core,)) for core in self._cores[1:]]
@@ -197,7 +216,7 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     core = game.current.core
     canon = [_core.canonical_of(*m.placement) for m in legal]
     roots = sorted(set(canon))
-    search = _hint.WorldSearch(core, None, (), roots, METHODS[method], world_nodes or 2 ** 62,
+    search = _hint.WorldSearch(core, None, (), roots, METHODS[method].code, world_nodes or 2 ** 62,
                                chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0)
     status, depth, nodes, values = search.value_world(
         _solver.SolverCore(4.0), [core.hand(s) for s in range(game.players)], core.boneyard_left)

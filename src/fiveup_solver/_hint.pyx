@@ -43,6 +43,10 @@ cdef extern from *:
 cdef enum:
     N_DEPTHS = 6
 
+# the core's method numbers, for the Python registry (fiveup_solver.hint.METHODS)
+PIMC = METHOD_PIMC
+EXPECTIMAX = METHOD_EXPECTIMAX
+
 cdef int DEPTHS[N_DEPTHS]
 DEPTHS[:] = [1, 2, 4, 8, 16, MAX_PLY]
 
