@@ -18,7 +18,10 @@ from fiveup_solver import _core
 from fiveup_solver.errors import OptionError
 
 __all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench", "load_suite",
-           "run_solver_suite", "load_hint_suite", "run_hint_suite", "sampler_deals_per_s", "rejection_deals_per_s"]
+           "run_solver_suite", "solver_report", "SOLVER_SUITES", "load_hint_suite", "run_hint_suite",
+           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s"]
+
+SOLVER_SUITES = ("openings_2p", "openings_4p", "midround", "near_target")
 
 
 REFERENCE_MISSING = ("the pure-Python reference (tests/reference.py) is only in a source checkout: "
@@ -132,6 +135,26 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
             "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values}
 
 
+def solver_report(folder) -> dict:
+    """``fiveup bench --solver``: every suite of ``folder`` in each mode (per-position
+    values dropped): value, value without exact-target pruning, and on the
+    mid-round and near-target suites every move's value and the value without the table."""
+    folder = Path(folder)
+    report = {}
+    for name in SOLVER_SUITES:
+        games = load_suite(folder / f"{name}.json")
+        modes = [("value", "value", {}), ("value_no_pruning", "value", {"target_pruning": False})]
+        if name in ("midround", "near_target"):
+            modes += [("all_moves", "solve", {}), ("value_no_table", "value", {"use_tt": False})]
+        entry = {}
+        for label, mode, kwargs in modes:
+            r = run_solver_suite(games, mode, **kwargs)
+            r.pop("values")
+            entry[label] = r
+        report[name] = entry
+    return report
+
+
 # ---------------------------------------------------------------- hints and the deal sampler
 
 def load_hint_suite(path) -> list:
@@ -162,6 +185,32 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
     return {"positions": len(seconds), "method": method, "threads": threads,
             "ms": {k: round(v * 1000, 2) for k, v in _stats(seconds).items()},
             "worlds": worlds, "exact_worlds": exact}
+
+
+def hint_report(path) -> dict:
+    """``fiveup bench --hint``: hint latency of every search method at the default
+    budget, over the suite and per phase; the exact sampler's speed; and, from a
+    source checkout, pure-Python rejection sampling on 10 early positions in the same run."""
+    from fiveup_solver.hint import METHODS
+    suite = load_hint_suite(path)
+    observations = [o for o, _ in suite]
+    if not observations:
+        raise OptionError(f"{path}: the suite has no positions")
+    report = {"positions": len(observations), "latency": {}, "sampler": sampler_deals_per_s(observations)}
+    early = [o for o, phase in suite if phase == "early"][:10]
+    if reference_path() is not None:
+        report["rejection_sampler_python"] = rejection_deals_per_s(early)
+    else:
+        report["rejection_sampler_python"] = None
+        report["reference_missing"] = REFERENCE_MISSING
+    report["sampler_on_same_positions"] = sampler_deals_per_s(early)
+    for method in METHODS:
+        report["latency"][method] = run_hint_suite(observations, method=method)
+        for phase in ("early", "middle", "late"):
+            part = [o for o, p in suite if p == phase]
+            if part:
+                report["latency"][f"{method}_{phase}"] = run_hint_suite(part, method=method)
+    return report
 
 
 def sampler_deals_per_s(observations, deals: int = 20_000, seed: int = 1) -> dict:

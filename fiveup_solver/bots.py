@@ -69,6 +69,8 @@ def bot_function(name: str):
     >>> bot_function("hint:16:5000") is not None
     True
     """
+    if not isinstance(name, str):
+        raise OptionError(f"a bot name is a string, not {type(name).__name__}")
     if name in BOTS:
         return BOTS[name]
     base, _, rest = str(name).partition(":")
@@ -87,6 +89,8 @@ BOTS = {"random": _random_bot, "greedy": _greedy_bot,
 
 def choose(bot: str, obs, rng: _random.Random):
     """The move `bot` picks from observation `obs` (the seat must be to move)."""
+    from fiveup_solver.inference import check_observation
+    check_observation(obs)    # a bot reads only the observation: a malformed one is refused whole
     if not obs.legal_moves:
         raise OptionError(f"seat {obs.seat} is not to move")
     return bot_function(bot)(obs, rng)
@@ -94,7 +98,11 @@ def choose(bot: str, obs, rng: _random.Random):
 
 def parse_bot_list(text: str, players: int) -> list:
     """'greedy,random' -> one bot name per seat, the list repeated if shorter."""
-    names = [b.strip() for b in str(text).split(",")]
+    if not isinstance(text, str):
+        raise OptionError(f"a bot list is a string like 'greedy,random', not {type(text).__name__}")
+    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
+        raise OptionError(f"players must be 2, 3 or 4, not {players!r}"[:120])
+    names = [b.strip() for b in text.split(",")]
     for b in names:
         bot_function(b)
     if len(names) > players:

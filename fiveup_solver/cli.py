@@ -278,68 +278,39 @@ def cmd_bench(args, out) -> int:
 def _bench_hint(args, out) -> int:
     from pathlib import Path
 
-    from fiveup_solver.bench import (
-        load_hint_suite, rejection_deals_per_s, run_hint_suite, sampler_deals_per_s,
-    )
+    from fiveup_solver.bench import hint_report
     path = Path(args.hint) / "hint_positions.json"
     if not path.is_file():
         raise OptionError(f"--hint {args.hint}: hint_positions.json is missing")
-    suite = load_hint_suite(path)
-    observations = [o for o, _ in suite]
-    if not observations:
-        raise OptionError(f"{path}: the suite has no positions")
-    report = {"latency": {}, "sampler": sampler_deals_per_s(observations)}
-    early = [o for o, phase in suite if phase == "early"][:10]
-    report["rejection_sampler_python"] = rejection_deals_per_s(early)
-    report["sampler_on_same_positions"] = sampler_deals_per_s(early)
-    from fiveup_solver.hint import METHODS
-    for method in METHODS:
-        report["latency"][method] = run_hint_suite(observations, method=method)
-        for phase in ("early", "middle", "late"):
-            part = [o for o, p in suite if p == phase]
-            if part:
-                report["latency"][f"{method}_{phase}"] = run_hint_suite(part, method=method)
+    report = hint_report(path)
     if args.json:
         out.write(json.dumps(report) + "\n")
         return 0
-    out.write(f"hints at the default budget, {len(observations)} positions (ms per decision, 2 threads)\n")
+    out.write(f"hints at the default budget, {report['positions']} positions (ms per decision, 2 threads)\n")
     for label, r in report["latency"].items():
         ms = r["ms"]
         out.write(f"  {label:<18} median {ms['median']:8.2f}  p95 {ms['p95']:8.2f}  max {ms['max']:8.2f}  "
                   f"worlds exact {r['exact_worlds']}/{r['worlds']}\n")
     s, rj, same = report["sampler"], report["rejection_sampler_python"], report["sampler_on_same_positions"]
     out.write(f"exact sampler: {s['deals_per_s']:,} deals/s (one core), tables built in {s['build_ms_mean']} ms\n")
-    out.write(f"early positions: exact sampler {same['deals_per_s']:,} deals/s, pure-Python rejection "
-              f"{rj['deals_per_s']:,} deals/s (acceptance {rj['acceptance']:.3f}): "
-              f"{same['deals_per_s'] / max(rj['deals_per_s'], 1e-9):,.0f}x\n")
+    if rj is None:
+        out.write(f"note: {report['reference_missing']}\n")
+    else:
+        out.write(f"early positions: exact sampler {same['deals_per_s']:,} deals/s, pure-Python rejection "
+                  f"{rj['deals_per_s']:,} deals/s (acceptance {rj['acceptance']:.3f}): "
+                  f"{same['deals_per_s'] / max(rj['deals_per_s'], 1e-9):,.0f}x\n")
     return 0
 
 
 def _bench_solver(args, out) -> int:
     from pathlib import Path
 
-    from fiveup_solver.bench import load_suite, run_solver_suite
+    from fiveup_solver.bench import SOLVER_SUITES, solver_report
     folder = Path(args.solver)
-    names = ("openings_2p", "openings_4p", "midround", "near_target")
-    missing = [n for n in names if not (folder / f"{n}.json").is_file()]
+    missing = [n for n in SOLVER_SUITES if not (folder / f"{n}.json").is_file()]
     if missing:
         raise OptionError(f"--solver {folder}: suite files missing ({', '.join(m + '.json' for m in missing)})")
-    report = {}
-    for name in names:
-        games = load_suite(folder / f"{name}.json")
-        entry = {}
-        for label, kwargs in (("value", {}), ("value_no_pruning", {"target_pruning": False})):
-            r = run_solver_suite(games, "value", **kwargs)
-            r.pop("values")
-            entry[label] = r
-        if name in ("midround", "near_target"):
-            r = run_solver_suite(games, "solve")
-            r.pop("values")
-            entry["all_moves"] = r
-            r = run_solver_suite(games, "value", use_tt=False)
-            r.pop("values")
-            entry["value_no_table"] = r
-        report[name] = entry
+    report = solver_report(folder)
     if args.json:
         out.write(json.dumps(report) + "\n")
         return 0

@@ -42,5 +42,11 @@ class CoreError(FiveUpError):
 
 def short_repr(value, limit: int = 40) -> str:
     """``repr`` cut to ``limit`` characters, for naming bad input in a one-line message."""
-    s = repr(value)
+    try:
+        s = repr(value)
+    except Exception:   # a caller's object whose repr fails still gets named
+        s = f"<{type(value).__name__}>"
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 4:
+        limit = 40
+    s = " ".join(s.split())   # one line, whatever the repr holds
     return s if len(s) <= limit else s[: limit - 3] + "..."

@@ -92,6 +92,8 @@ class Observation:
     revealed: tuple | None = None  # hands left at the round's end, when the round is over and shown
 
     def to_dict(self) -> dict:
+        from fiveup_solver.inference import check_observation
+        check_observation(self)   # a hand-built observation may hold anything
         return {"seat": self.seat, "side": self.side, "players": self.players, "round": self.round,
                 "starter": self.starter, "to_move": self.to_move,
                 "hand": [str(t) for t in self.hand], "hand_sizes": list(self.hand_sizes),
@@ -115,10 +117,17 @@ class Game:
             raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise OptionError(f"seed must be an integer, not {seed!r}")
+        if seats is not None and (isinstance(seats, (str, bytes)) or not hasattr(seats, "__iter__")):
+            raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
+        seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
+        if len(seats) != players or not all(isinstance(s, str) for s in seats):
+            raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+            raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
         self.players = players
         self.sides = _core.sides_of(players)
         self.seed = seed
-        self.seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
+        self.seats = seats
         self.max_rounds = max_rounds
         self.rounds: list[RoundLog] = []
         self._rng = random.Random(seed)

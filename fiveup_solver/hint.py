@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fiveup_solver import _core, _hint, _solver
 from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
-from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError
+from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
 from fiveup_solver.notation import Move, Port, Tile, format_move
 
 __all__ = ["Hint", "HintMove", "Hinter", "SearchMethod", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES",
@@ -101,7 +101,7 @@ class Hint:
 def _check_int(name, value, low, high=None):
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
         bound = f" and <= {high}" if high is not None else ""
-        raise OptionError(f"{name} must be an integer >= {low}{bound}, not {value!r}")
+        raise OptionError(f"{name} must be an integer >= {low}{bound}, not {_short(value)}")
     return value
 
 
@@ -139,8 +139,8 @@ class Hinter:
     def hint(self, obs, *, method: str = "pimc", samples: int | None = None, time_ms: float | None = None,
              seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
              chance_width: int = DEFAULT_CHANCE_WIDTH) -> Hint:
-        if method not in METHODS:
-            raise OptionError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        if not isinstance(method, str) or method not in METHODS:
+            raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
         if samples is not None and time_ms is not None:
             raise OptionError("give either samples or time_ms, not both")
         if samples is not None:
@@ -208,8 +208,16 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     and draws are chance nodes. ``world_nodes=0``: no budget (searches to the end).
     For tests and analysis; it sees everything, so no seat may decide from it.
     """
-    if method not in METHODS:
-        raise OptionError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if not isinstance(method, str) or method not in METHODS:
+        raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
+    from fiveup_solver.game import Game
+    if not isinstance(game, Game):
+        raise OptionError(f"world_values takes a Game, not {type(game).__name__}")
+    _check_int("world_nodes", world_nodes, 0, 2 ** 62)
+    _check_int("chance_width", chance_width, 1, 28)
+    _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
+    if not game.rounds or game.round_over:
+        raise IllegalMoveError("there is no position: the round is over")
     legal = [m for m in game.legal_moves if m.kind == "play"]
     if not legal:
         raise IllegalMoveError("the seat to move cannot place")

@@ -72,6 +72,7 @@ def _matches(tile: int, open_values: int) -> bool:
 
 def observation_signature(obs) -> tuple:
     """Everything the inference reads from an observation (for no-peeking checks)."""
+    check_observation(obs)
     return (obs.players, obs.seat, obs.starter, tuple(sorted(t.index for t in obs.hand)), tuple(obs.hand_sizes),
             obs.boneyard_size,
             tuple(tuple(sorted(a.items())) for a in obs.history), obs.status,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fiveup_solver import _core
 from fiveup_solver.errors import ParseError, short_repr as _short
 
 __all__ = [
@@ -21,8 +22,9 @@ __all__ = [
 ]
 
 TARGET_RAW = 305
-SINGLE_PORTS = ("low", "high")
-DOUBLE_PORTS = ("lineA", "lineB", "branchA", "branchB")
+# port names and tile numbers are the core's (one home): a port is a name here, an index there
+SINGLE_PORTS = _core.PORT_NAMES_SINGLE     # ("low", "high")
+DOUBLE_PORTS = _core.PORT_NAMES_DOUBLE     # ("lineA", "lineB", "branchA", "branchB")
 
 
 def _is_pip(x) -> bool:
@@ -80,16 +82,10 @@ class Tile:
         return f"Tile('{self}')"
 
 
+ALL_TILES: tuple = tuple(Tile(_core.tile_lo(i), _core.tile_hi(i)) for i in range(28))   # the core's numbering
 _INDEX = [[0] * 7 for _ in range(7)]
-_tiles = []
-for _a in range(7):
-    for _b in range(_a, 7):
-        _INDEX[_a][_b] = _INDEX[_b][_a] = len(_tiles)
-        _tiles.append(object.__new__(Tile))
-        object.__setattr__(_tiles[-1], "lo", _a)
-        object.__setattr__(_tiles[-1], "hi", _b)
-ALL_TILES: tuple = tuple(_tiles)
-del _tiles
+for _i, _t in enumerate(ALL_TILES):
+    _INDEX[_t.lo][_t.hi] = _INDEX[_t.hi][_t.lo] = _i
 
 
 @dataclass(frozen=True, order=True)
@@ -122,7 +118,7 @@ class Port:
     @property
     def value(self) -> int:
         """The pip value a tile must show to attach here."""
-        return self.tile.hi if self.name == "high" else self.tile.lo
+        return _core.value_of_port(self.tile.index, self.index)
 
     def __str__(self) -> str:
         return f"{self.tile}:{self.name}"
@@ -182,6 +178,8 @@ class Move:
     @classmethod
     def from_action(cls, action: dict) -> "Move":
         """The move of a record action dict (``{"seat": s, "play": "1-4", "at": ...}``, ``"draw"``, ``"pass"``)."""
+        if not isinstance(action, dict):
+            raise ParseError(f"bad action {_short(action)}: expected a dict like {{'seat': 0, 'play': '1-4'}}")
         if "play" in action:
             at = action.get("at")
             return cls.play(Tile.parse(action["play"]), None if at is None else Port.parse(at))
@@ -193,6 +191,8 @@ class Move:
 
     def to_action(self, seat: int) -> dict:
         """The record action dict of this move by `seat` (a hidden draw has ``"draw": None``)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+            raise ParseError(f"seat must be 0..3, not {_short(seat)}")
         if self.kind == "play":
             out = {"seat": seat, "play": str(self.tile)}
             if self.at is not None:
@@ -205,7 +205,7 @@ class Move:
     def __str__(self) -> str:
         if self.kind == "play":
             return str(self.tile) if self.at is None else f"{self.tile}@{self.at}"
-        return self.kind
+        return self.kind if isinstance(self.kind, str) else _short(self.kind)   # a malformed Move still prints
 
     def __repr__(self) -> str:
         return f"Move('{self}')"
@@ -261,4 +261,6 @@ def raw_to_display(raw: int) -> int:
     >>> raw_to_display(305), raw_to_display(-20)
     (61, -4)
     """
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise ParseError(f"raw points must be an integer, not {_short(raw)}")
     return raw // 5 if raw >= 0 else -((-raw) // 5)

@@ -35,6 +35,9 @@ _ACTION_SHAPES = ({"seat", "play"}, {"seat", "play", "at"}, {"seat", "draw"}, {"
 
 def parse_record_text(data: bytes | str, name: str = "record") -> dict:
     """Parse the bytes of a record file into a JSON object (no rule checks yet)."""
+    name = _short(name, 80) if not isinstance(name, str) else " ".join(name.split()) or "record"
+    if not isinstance(data, (bytes, str)):
+        raise RecordError(f"{name}: a record is bytes or text, not {type(data).__name__}")
     if isinstance(data, bytes):
         if not data.strip():
             raise RecordError(f"{name}: empty file")
@@ -304,10 +307,10 @@ def game_at(record, round_index, action_index, *, check: bool = True) -> Game:
     (``check=False``: the record was already checked by :func:`check_record`)."""
     game = game_from_record(record, check=check)
     if not _is_int(round_index) or not 0 <= round_index < len(game.rounds):
-        raise RecordError(f"round {round_index} is not in the record (it has {len(game.rounds)} rounds)")
+        raise RecordError(f"round {_short(round_index)} is not in the record (it has {len(game.rounds)} rounds)")
     n_actions = len(game.rounds[round_index].actions)
     if not _is_int(action_index) or not 0 <= action_index <= n_actions:
-        raise RecordError(f"round {round_index}: action {action_index} is not in 0..{n_actions}")
+        raise RecordError(f"round {round_index}: action {_short(action_index)} is not in 0..{n_actions}")
     del game.rounds[round_index + 1:]
     while len(game.current.actions) > action_index:
         game.pop()

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
-from fiveup_solver.errors import IllegalMoveError, OptionError
+from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
 from fiveup_solver.notation import ALL_TILES
 
 __all__ = ["Solver", "SolveResult", "WIN_VALUE"]
@@ -67,11 +67,13 @@ class Solver:
 
     def __init__(self, tt_mb: float = 16, use_tt: bool = True, target_pruning: bool = True,
                  tt_min_tiles: int = -1, node_limit: int = 0, pv: bool = True):
-        if not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
-            raise OptionError(f"tt_mb must be between 0.001 and 16384, not {tt_mb!r}")
-        if not isinstance(node_limit, int) or node_limit < 0:
-            raise OptionError(f"node_limit must be a non-negative integer, not {node_limit!r}")
-        self.core = _solver.SolverCore(float(tt_mb), bool(use_tt), bool(target_pruning), int(tt_min_tiles))
+        if isinstance(tt_mb, bool) or not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
+            raise OptionError(f"tt_mb must be between 0.001 and 16384, not {_short(tt_mb)}")
+        if isinstance(node_limit, bool) or not isinstance(node_limit, int) or not 0 <= node_limit < 2 ** 63:
+            raise OptionError(f"node_limit must be an integer from 0 to 2^63-1, not {_short(node_limit)}")
+        if isinstance(tt_min_tiles, bool) or not isinstance(tt_min_tiles, int) or not -1 <= tt_min_tiles <= 28:
+            raise OptionError(f"tt_min_tiles must be an integer from -1 to 28, not {_short(tt_min_tiles)}")
+        self.core = _solver.SolverCore(float(tt_mb), bool(use_tt), bool(target_pruning), tt_min_tiles)
         self.node_limit = node_limit
         self.want_pv = pv
 

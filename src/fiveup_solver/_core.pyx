@@ -44,12 +44,18 @@ PLACE_MESSAGES = {   # why a placement is illegal; the one home of these message
 }
 
 
-def _tile_text(int t):
+def _tile_text(t):
     return f"{TILE_LO[t]}-{TILE_HI[t]}" if 0 <= t < 28 else f"tile #{t}"
 
 
-def placement_message(int code, int t, int g, int k, int seat=-1):
+def placement_message(code, t, g, k, seat=-1):
     """The one-line reason for a PLACE_* code of tile t on port k of tile g."""
+    if code not in PLACE_MESSAGES or isinstance(code, bool):
+        raise CoreError(f"placement_message: {code!r} is not a PLACE_* reason"[:200])
+    t = checked_int(t, -2 ** 31, 2 ** 31 - 1, "placement_message tile")
+    g = checked_int(g, -2 ** 31, 2 ** 31 - 1, "placement_message target")
+    k = checked_int(k, -2 ** 31, 2 ** 31 - 1, "placement_message port")
+    seat = checked_int(seat, -1, 3, "placement_message seat")
     if 0 <= g < 28 and 0 <= k < (4 if TILE_LO[g] == TILE_HI[g] else 2):
         at = f"{_tile_text(g)}:{(PORT_NAMES_DOUBLE if TILE_LO[g] == TILE_HI[g] else PORT_NAMES_SINGLE)[k]}"
         value = port_value(g, k)
@@ -149,6 +155,12 @@ def port_name(g, k):
     return (PORT_NAMES_DOUBLE if TILE_LO[gi] == TILE_HI[gi] else PORT_NAMES_SINGLE)[checked_port(gi, k, "port_name")]
 
 
+def value_of_port(g, k):
+    """The pip value a tile must show to attach on port k of tile g."""
+    cdef int gi = checked_tile(g, "value_of_port")
+    return port_value(gi, checked_port(gi, k, "value_of_port"))
+
+
 def tile_lo(t):
     return TILE_LO[checked_tile(t, "tile_lo")]
 
@@ -177,10 +189,10 @@ def deal_shape(players):
     return HAND_SIZE, N_TILES - HAND_SIZE * players
 
 
-def end_sum_credit(int end_sum):
+def end_sum_credit(end_sum):
     """The raw credit a placement earns from the end sum it leaves (RULES §4.2):
     the sum itself when it is a positive multiple of 5, else 0."""
-    return placement_credit(end_sum)
+    return placement_credit(checked_int(end_sum, 0, 2 ** 15 - 1, "end sum"))
 
 
 cdef list _events_to_list(const EventLog* log):
@@ -540,20 +552,18 @@ cdef class CoreRound:
         self.last_log.n = 0
 
     # ------------------------------------------------------------ perft
-    def perft(self, int depth):
+    def perft(self, depth_):
         """Distinct sequences of exactly `depth` turns (concrete placements)."""
-        if depth < 0:
-            raise CoreError(f"depth must be >= 0, not {depth}")
+        cdef int depth = checked_int(depth_, 0, 2 ** 31 - 1, "depth")
         cdef Position p = self.top().pos
         cdef uint64_t n
         with nogil:
             n = perft_count(&p, depth, True)
         return n
 
-    def perft_canonical(self, int depth):
+    def perft_canonical(self, depth_):
         """As perft, but counting canonical moves (what the search sees)."""
-        if depth < 0:
-            raise CoreError(f"depth must be >= 0, not {depth}")
+        cdef int depth = checked_int(depth_, 0, 2 ** 31 - 1, "depth")
         cdef Position p = self.top().pos
         cdef uint64_t n
         with nogil:
@@ -603,7 +613,7 @@ cdef int apply_placement(Frame* f, int t, int g, int k, EventLog* log) noexcept 
     return move
 
 
-def board_trace(int players, placements):
+def board_trace(players, placements):
     """Open-value masks and end sums after each public placement of a round.
 
     ``placements`` are (seat, tile, target, port) in play order (target -1: the
@@ -617,6 +627,12 @@ def board_trace(int players, placements):
     cdef Frame f
     cdef int i = 0, seat, t, g, k, why
     checked_players(players)
+    if placements is None or isinstance(placements, (str, bytes)):
+        raise CoreError("placements must be a list of (seat, tile, target, port)")
+    try:
+        placements = list(placements)
+    except TypeError:
+        raise CoreError("placements must be a list of (seat, tile, target, port)") from None
     memset(&f, 0, sizeof(Frame))
     memset(&f.topo, -1, sizeof(Topology))
     f.pos.players = players
@@ -701,14 +717,14 @@ cdef int play_random_round(Position* p, Rng* rng) noexcept nogil:
     return placements
 
 
-def random_playouts(int players, long rounds, uint64_t seed):
+def random_playouts(players_, rounds_, seed_):
     """Deal and play `rounds` whole rounds at random; returns (placements, score checksum).
 
     The C loop runs without the GIL; used by ``fiveup bench``.
     """
-    checked_players(players)
-    if rounds < 0:
-        raise CoreError(f"rounds must be >= 0, not {rounds}")
+    cdef int players = checked_players(players_)
+    cdef long rounds = checked_int(rounds_, 0, 2 ** 40, "rounds")
+    cdef uint64_t seed = checked_u64(seed_, "seed")
     cdef Rng rng
     cdef Position p
     cdef long i

@@ -266,10 +266,19 @@ cdef class WorldSearch:
         self.job.nodes = NULL
         self.job.depth = NULL
 
-    def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, int method,
-                 uint64_t world_nodes, int chance_width, uint64_t seed, long n_worlds, long min_worlds,
-                 double seconds):
+    def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
+                 world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_):
         cdef int s, i, n_legal
+        cdef int method = checked_int(method_, 0, 1, "method")
+        cdef uint64_t world_nodes = checked_u64(world_nodes_, "world_nodes")
+        cdef int chance_width = checked_int(chance_width_, 1, 28, "chance_width")
+        cdef uint64_t seed = checked_u64(seed_, "seed")
+        cdef long n_worlds = checked_int(n_worlds_, 1, 10_000_000, "n_worlds")
+        cdef long min_worlds = checked_int(min_worlds_, 0, n_worlds, "min_worlds")
+        cdef double seconds
+        if isinstance(seconds_, bool) or not isinstance(seconds_, (int, float)) or not 0.0 <= seconds_ <= 1e7:
+            raise CoreError(f"seconds must be a number from 0 to 1e7, not {seconds_!r}"[:200])
+        seconds = seconds_
         cdef uint8_t legal[MAX_MOVES]
         cdef Position* p = &base.frames[base.depth].pos
         # Checked here, once: the searches index C arrays with all of it.
@@ -286,14 +295,6 @@ cdef class WorldSearch:
             raise CoreError(f"root moves must be distinct canonical moves of the position, not {moves!r}"[:200])
         if not all(isinstance(x, int) and 0 <= x < p.players and x != p.to_move for x in hidden_seats):
             raise CoreError(f"hidden seats must be seats other than the mover, not {hidden_seats!r}"[:200])
-        if method not in (METHOD_PIMC, METHOD_EXPECTIMAX):
-            raise CoreError(f"method must be {METHOD_PIMC} (PIMC) or {METHOD_EXPECTIMAX} (expectimax), not {method}")
-        if not 1 <= chance_width <= 28:
-            raise CoreError(f"chance_width must be 1..28, not {chance_width}")
-        if not 1 <= n_worlds <= 10_000_000 or not 0 <= min_worlds <= n_worlds:
-            raise CoreError(f"n_worlds must be 1..10000000 and min_worlds 0..n_worlds, not {n_worlds}, {min_worlds}")
-        if not seconds >= 0.0 or seconds > 1e7:
-            raise CoreError(f"seconds must be from 0 to 1e7, not {seconds!r}")
         self.counter = counter
         self.job.base = p[0]
         self.job.hidden_seats = 0

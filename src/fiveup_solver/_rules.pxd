@@ -105,6 +105,23 @@ ctypedef struct EventLog:
     Event ev[MAX_EVENTS]      # events of one action, in the order applied
     int n                     # number of events written
 
+# ---------------------------------------------------------------- caller values
+cdef inline long long checked_int(object x, long long lo, long long hi, str what) except? -1:
+    """An integer lo..hi from a caller (the Python side of an owner or module
+    function); anything else is a CoreError naming `what`. Only the Python
+    boundary calls this: nogil code trusts what passed it."""
+    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+        from fiveup_solver.errors import CoreError
+        raise CoreError(f"{what} must be an integer {lo}..{hi}, not {x!r}"[:200])
+    return x
+
+cdef inline uint64_t checked_u64(object x, str what) except? 0:
+    """An unsigned 64-bit integer (a seed, a node limit) from a caller."""
+    if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64:
+        from fiveup_solver.errors import CoreError
+        raise CoreError(f"{what} must be an integer 0..2^64-1, not {x!r}"[:200])
+    return x
+
 # ---------------------------------------------------------------- small helpers
 cdef inline int side_of(const Position* p, int seat) noexcept nogil:
     return seat & 1 if p.players == 4 else seat

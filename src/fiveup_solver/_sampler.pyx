@@ -19,7 +19,7 @@ subtraction, relaxed count minus the count where every hidden seat is void now.
 """
 from libc.stdlib cimport calloc, free
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from fiveup_solver._rules cimport Rng, rng_next, rng_below
+from fiveup_solver._rules cimport Rng, rng_next, rng_below, checked_int, checked_u64
 
 cdef enum:
     MAX_TABLE = 1 << 24        # doubles per counting table (128 MB): refuse anything larger
@@ -239,8 +239,10 @@ cdef class DealCounter:
         return n
 
     # ------------------------------------------------------------ Python API
-    def classes(self, int n, uint64_t seed):
+    def classes(self, n_, seed_):
         """n uniform class assignments (lists of class per item), sample k from stream (seed, k)."""
+        cdef long n = checked_int(n_, 0, 10 ** 9, "the number of samples")
+        cdef uint64_t seed = checked_u64(seed_, "seed")
         cdef Rng rng
         cdef int cls[MAX_ITEMS]
         cdef int k
@@ -252,8 +254,10 @@ cdef class DealCounter:
             out.append([cls[i] for i in range(self.n_items)])
         return out
 
-    def worlds(self, int n, uint64_t seed):
+    def worlds(self, n_, seed_):
         """n deals as they stand now: (hand masks per seat, boneyard tile order)."""
+        cdef long n = checked_int(n_, 0, 10 ** 9, "the number of samples")
+        cdef uint64_t seed = checked_u64(seed_, "seed")
         cdef Rng rng
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
@@ -268,8 +272,10 @@ cdef class DealCounter:
             out.append(([hands[s] for s in range(4)], [bone[i] for i in range(b)]))
         return out
 
-    def bench(self, long n, uint64_t seed):
+    def bench(self, n_, seed_):
         """Sample n deals without the GIL; returns a checksum (for the throughput benchmark)."""
+        cdef long n = checked_int(n_, 0, 10 ** 9, "the number of samples")
+        cdef uint64_t seed = checked_u64(seed_, "seed")
         cdef Rng rng
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]

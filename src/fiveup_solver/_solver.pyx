@@ -440,12 +440,16 @@ cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
 cdef class SolverCore:
     """Reusable search context: the transposition table is kept between calls."""
 
-    def __cinit__(self, double tt_mb=64.0, bint use_tt=True, bint use_pruning=True, int tt_min_tiles=-1):
+    def __cinit__(self, tt_mb_=64.0, use_tt=True, use_pruning=True, tt_min_tiles_=-1):
         cdef uint64_t n = 4
+        cdef double tt_mb
+        cdef int tt_min_tiles = checked_int(tt_min_tiles_, -1, 28, "tt_min_tiles")
         self.ctx.table = NULL
         self.ctx.child = NULL
-        if not 0.0 < tt_mb <= 65536.0:     # also refuses NaN; the table is a power of two up to this size
-            raise CoreError(f"tt_mb must be in (0, 65536], not {tt_mb!r}")
+        if isinstance(tt_mb_, bool) or not isinstance(tt_mb_, (int, float)) or not 0.0 < tt_mb_ <= 65536.0:
+            # also refuses NaN; the table is a power of two up to this size
+            raise CoreError(f"tt_mb must be a number in (0, 65536], not {tt_mb_!r}"[:200])
+        tt_mb = tt_mb_
         while (n * 2) * sizeof(TTEntry) <= tt_mb * 1024 * 1024:
             n *= 2
         memset(&self.ctx, 0, sizeof(SolverCtx))
@@ -455,8 +459,8 @@ cdef class SolverCore:
         if self.ctx.table == NULL or self.ctx.child == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.ctx.mask = n - 1
-        self.ctx.use_tt = use_tt
-        self.ctx.use_pruning = use_pruning
+        self.ctx.use_tt = bool(use_tt)
+        self.ctx.use_pruning = bool(use_pruning)
         self.ctx.tt_min_tiles = tt_min_tiles
         self.ctx.max_ply = MAX_PLY
 
@@ -489,7 +493,7 @@ cdef class SolverCore:
     def clear(self):
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
 
-    def solve_moves(self, CoreRound rnd not None, uint64_t node_limit=0):
+    def solve_moves(self, CoreRound rnd not None, node_limit_=0):
         """Exact value of every root canonical move of the round's current position.
 
         Returns (root_value, [(move, value), ...], nodes, aborted). The seat's
@@ -503,6 +507,7 @@ cdef class SolverCore:
         cdef int n, i, team, base, r, best = -INF
         cdef int values[MAX_MOVES]
         cdef SolverCtx* S = &self.ctx
+        cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         begin_call(S, node_limit)
         with nogil:
             set_root(S, &root)
@@ -532,10 +537,11 @@ cdef class SolverCore:
             best = terminal_or_search(S, &q, team, rel_score(S, &q, team) - base) if q.status != ST_PLAYING else 0
         return best, [(moves[i], values[i]) for i in range(n)], S.nodes, bool(S.aborted)
 
-    def value(self, CoreRound rnd not None, uint64_t node_limit=0):
+    def value(self, CoreRound rnd not None, node_limit_=0):
         """Value of the current position for the seat to move (root window only)."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef SolverCtx* S = &self.ctx
+        cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         cdef int v
         begin_call(S, node_limit)
         with nogil:
@@ -544,10 +550,13 @@ cdef class SolverCore:
             v = terminal_or_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0))
         return v, S.nodes, bool(S.aborted)
 
-    def debug_window(self, CoreRound rnd not None, int alpha, int beta, uint64_t node_limit=0):
+    def debug_window(self, CoreRound rnd not None, alpha_, beta_, node_limit_=0):
         """One search of the current (resolved) position with a given window: (result, nodes)."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef SolverCtx* S = &self.ctx
+        cdef int alpha = checked_int(alpha_, -INF, INF, "alpha")
+        cdef int beta = checked_int(beta_, -INF, INF, "beta")
+        cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         begin_call(S, node_limit)
         set_root(S, &q)
         resolve_turn(&q)
@@ -564,7 +573,7 @@ cdef class SolverCore:
         e = tt_probe(&self.ctx, position_hash(&self.ctx, &q, 0))
         return None if e == NULL or e.move == 0xFF else e.move
 
-    def principal_variation(self, CoreRound rnd not None, int max_len=64, uint64_t node_limit=0):
+    def principal_variation(self, CoreRound rnd not None, max_len=64, node_limit_=0):
         """A line of best play from the current position: canonical moves, with
         MOVE_PASS for forced passes (forced draws are implied).
 
@@ -576,6 +585,8 @@ cdef class SolverCore:
         cdef SolverCtx* S = &self.ctx
         cdef int n, i, team, best, v, base, first
         cdef TTEntry* e
+        cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
+        checked_int(max_len, 0, 2 ** 31 - 1, "max_len")
         out = []
         begin_call(S, node_limit)
         set_root(S, &q)
