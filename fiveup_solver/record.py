@@ -27,7 +27,7 @@ from fiveup_solver.errors import FiveUpError, ParseError, RecordError, short_rep
 from fiveup_solver.notation import Port, Tile
 
 __all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "check_action", "game_from_record",
-           "replay", "save_record", "game_at", "observation_at", "dumps_record"]
+           "positions", "replay", "save_record", "game_at", "observation_at", "dumps_record"]
 
 FORMAT = "fiveup-record/1"
 _ACTION_SHAPES = ({"seat", "play"}, {"seat", "play", "at"}, {"seat", "draw"}, {"seat", "pass"})
@@ -264,12 +264,33 @@ def game_from_record(record, *, check: bool = True) -> Game:
     events and scores are exactly the true game's; its hidden tiles are one
     consistent possibility, not the truth.
     """
+    game = None
+    for game, _, _ in positions(record, check=check):
+        pass
+    return game
+
+
+def positions(record, *, check: bool = True):
+    """Replay a record once, yielding ``(game, round, action)`` at every position:
+    before each action of each round, and after a round's last action (``action``
+    = the round's action count). The same :class:`Game` object is yielded each
+    time, moved on between yields: copy it (``game.copy()``) to keep a position.
+    The whole record is checked as it goes (RecordError at the first fault).
+
+    >>> g = Game(players=2, seed=3)
+    >>> _ = g.push(g.legal_moves[0])
+    >>> [(r, i) for _, r, i in positions(g.to_record())]
+    [(0, 0), (0, 1)]
+    """
     if check:
         record = check_record(record)
     view = record.get("view")
     n = record["players"]
     rounds = record["rounds"]
     game = Game(players=n, deal=False, seats=record.get("seats"), max_rounds=max(1, len(rounds)))
+    if not rounds:
+        yield game, None, None
+        return
     for r, rnd in enumerate(rounds):
         if game.game_over:
             raise RecordError(f"round {r}: the game was already won in round {r - 1}")
@@ -283,6 +304,7 @@ def game_from_record(record, *, check: bool = True) -> Game:
             boneyard = [Tile.parse(t) for t in rnd["boneyard"]]
         game.start_round(hands, boneyard, rnd["starter"])
         for i, act in enumerate(rnd["actions"]):
+            yield game, r, i
             where = f"round {r} action {i}"
             if game.round_over:
                 raise RecordError(f"{where}: action after the round ended")
@@ -294,7 +316,7 @@ def game_from_record(record, *, check: bool = True) -> Game:
                 raise RecordError(f"{where}: {e}") from None
         if not game.round_over and r < len(rounds) - 1:
             raise RecordError(f"round {r}: actions stop before the round ended")
-    return game
+        yield game, r, len(rnd["actions"])
 
 
 def replay(record) -> dict:
@@ -304,17 +326,22 @@ def replay(record) -> dict:
 
 def game_at(record, round_index, action_index, *, check: bool = True) -> Game:
     """The game at the position before action `action_index` of round `round_index`
-    (``check=False``: the record was already checked by :func:`check_record`)."""
-    game = game_from_record(record, check=check)
-    if not _is_int(round_index) or not 0 <= round_index < len(game.rounds):
-        raise RecordError(f"round {_short(round_index)} is not in the record (it has {len(game.rounds)} rounds)")
-    n_actions = len(game.rounds[round_index].actions)
+    (``check=False``: the record was already checked by :func:`check_record`).
+    The whole record is replayed once, so a fault anywhere in it is reported; the
+    position is copied on the way, not reached by undoing."""
+    if check:
+        record = check_record(record)
+    rounds = record["rounds"]
+    if not _is_int(round_index) or not 0 <= round_index < len(rounds):
+        raise RecordError(f"round {_short(round_index)} is not in the record (it has {len(rounds)} rounds)")
+    n_actions = len(rounds[round_index]["actions"])
     if not _is_int(action_index) or not 0 <= action_index <= n_actions:
         raise RecordError(f"round {round_index}: action {_short(action_index)} is not in 0..{n_actions}")
-    del game.rounds[round_index + 1:]
-    while len(game.current.actions) > action_index:
-        game.pop()
-    return game
+    found = None
+    for game, r, i in positions(record, check=False):
+        if (r, i) == (round_index, action_index):
+            found = game.copy()
+    return found
 
 
 def observation_at(record, seat, round_index=None, action_index=None, *, check: bool = True):
