@@ -105,11 +105,11 @@ def _check_int(name, value, low, high=None):
     return value
 
 
-def _base_round(ds: DealSampler, obs, seed: int):
+def _base_round(ds: DealSampler, obs):
     """The observer's position with some consistent deal filled in (its hidden part
-    is replaced world by world). The observation's legal moves must be exactly the
-    position's: they are what the hint ranks."""
-    rnd = ds.position(seed)
+    is replaced world by world, so which deal does not matter). The observation's
+    legal moves must be exactly the position's: they are what the hint ranks."""
+    rnd = ds.replayed
     true_moves = core_legal_moves(rnd)
     given = list(obs.legal_moves)
     if len(set(given)) != len(given) or set(given) != set(true_moves):
@@ -158,7 +158,7 @@ class Hinter:
         if obs.to_move != obs.seat:
             raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
                                    else "the round is over: no move to hint")
-        base = _base_round(ds, obs, seed)
+        base = _base_round(ds, obs)
         legal = list(obs.legal_moves)
         budget = {"samples": samples, "time_ms": time_ms, "world_nodes": world_nodes, "threads": self.threads}
         if METHODS[method].chance_width:

@@ -162,6 +162,9 @@ class DealSampler:
     ``DealSampler(obs)`` with an :class:`~fiveup_solver.game.Observation`
     (``Game.observation(seat)``). Sampling is deterministic for a seed: sample
     k of ``sample(n, seed)`` comes from its own stream (seed, k).
+
+    Building one checks the observation whole: ``replayed`` is the core's
+    replay of its history on one consistent deal (``position(0)``).
     """
 
     def __init__(self, obs, *, check_summary: bool = True):
@@ -176,7 +179,7 @@ class DealSampler:
         self.hidden_seats = tuple(s for s in range(obs.players) if s != obs.seat)
         self._build()
         # the rules themselves are the core's: a history that some deal fits replays on that deal
-        self.position(0)
+        self.replayed = self.position(0)
 
     # ------------------------------------------------------------ the matching problem
     def _build(self) -> None:
