@@ -423,6 +423,8 @@ def _well_formed(move: Move) -> bool:
     """A play has a Tile and an optional Port; a draw an optional Tile; a pass neither."""
     if move.kind == "play":
         return isinstance(move.tile, Tile) and (move.at is None or isinstance(move.at, Port))
+    if not isinstance(move.kind, str) or move.kind not in ("draw", "pass"):
+        return False
     tile_ok = move.tile is None or (move.kind == "draw" and isinstance(move.tile, Tile))
     return tile_ok and move.at is None
 

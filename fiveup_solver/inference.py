@@ -90,6 +90,7 @@ def check_observation(obs) -> list:
     the field. Whether the history follows the rules is checked by the core,
     when :class:`DealSampler` replays it on a consistent deal."""
     from fiveup_solver.errors import RecordError
+    from fiveup_solver.game import _well_formed
     from fiveup_solver.notation import Move
     from fiveup_solver.record import check_action
 
@@ -138,8 +139,13 @@ def check_observation(obs) -> list:
         raise bad(f"end_sum must be an integer, not {_short(obs.end_sum)}")
     if not isinstance(obs.open_ports, (tuple, list)) or not all(isinstance(p, Port) for p in obs.open_ports):
         raise bad(f"open_ports must be a tuple of Port, not {_short(obs.open_ports)}")
-    if not isinstance(obs.legal_moves, (tuple, list)) or not all(isinstance(m, Move) for m in obs.legal_moves):
-        raise bad(f"legal_moves must be a tuple of Move, not {_short(obs.legal_moves)}")
+    if not isinstance(obs.legal_moves, (tuple, list)) or not all(
+            isinstance(m, Move) and _well_formed(m) for m in obs.legal_moves):
+        raise bad(f"legal_moves must be a tuple of well-formed Move, not {_short(obs.legal_moves)}")
+    sums = getattr(obs, "end_sums_after", ())
+    if not isinstance(sums, (tuple, list)) or (obs.legal_moves and len(sums) != len(obs.legal_moves)) or not all(
+            _is_int(x) and 0 <= x < 2 ** 15 for x in sums):
+        raise bad(f"end_sums_after must give one end sum (integer) per legal move, not {_short(sums)}")
     revealed = getattr(obs, "revealed", None)
     if revealed is not None and (not isinstance(revealed, (tuple, list)) or len(revealed) != n or not all(
             isinstance(h, (tuple, list)) and all(isinstance(t, Tile) for t in h) for h in revealed)):

@@ -55,6 +55,14 @@ def move_string(t: int, g: int, k: int) -> str:
     return f"{tile}@{target}:{target.port_names[k]}"
 
 
+def _check_game(game) -> None:
+    from fiveup_solver.game import Game
+    if not isinstance(game, Game):
+        raise OptionError(f"the solver takes a Game, not {type(game).__name__}")
+    if not game.rounds or game.round_over:
+        raise IllegalMoveError("there is no position to solve: the round is over")
+
+
 class Solver:
     """A reusable solver context: the transposition table is kept between calls.
 
@@ -87,8 +95,7 @@ class Solver:
         If that seat must draw first, the forced draws are made from the known
         boneyard and the drawn tile's placements are valued.
         """
-        if not game.rounds or game.round_over:
-            raise IllegalMoveError("there is no position to solve: the round is over")
+        _check_game(game)
         t0 = time.perf_counter()
         core = game.current.core
         seat = core.to_move
@@ -117,12 +124,13 @@ class Solver:
 
     def solve_many(self, games) -> list:
         """Solve a batch of positions with the same table (results in order)."""
+        if isinstance(games, (str, bytes)) or not hasattr(games, "__iter__"):
+            raise OptionError(f"solve_many takes a list of Game, not {type(games).__name__}")
         return [self.solve(g) for g in games]
 
     def value(self, game) -> tuple:
         """(value, nodes) of the current position, without per-move values (value None if cut)."""
-        if not game.rounds or game.round_over:
-            raise IllegalMoveError("there is no position to solve: the round is over")
+        _check_game(game)
         v, nodes, aborted = self.core.value(game.current.core, self.node_limit)
         return (None if aborted else v), nodes
 

@@ -70,17 +70,20 @@ def test_made_up_legal_moves_are_refused_before_the_search():
         hint(bad, samples=4, seed=1)
     one_line(e.value)
     # one made-up move added to the true ones, one true move left out, a move listed twice
-    extra = dataclasses.replace(obs, legal_moves=obs.legal_moves + (Move.play(ALL_TILES[0], Port.parse("6-6:lineA")),))
+    extra = dataclasses.replace(obs, legal_moves=obs.legal_moves + (Move.play(ALL_TILES[0], Port.parse("6-6:lineA")),),
+                                end_sums_after=obs.end_sums_after + (0,))
     with pytest.raises(InconsistentObservationError, match="not legal: 0-0@6-6:lineA"):
         hint(extra, samples=2, seed=1)
-    fewer = dataclasses.replace(obs, legal_moves=obs.legal_moves[1:])
+    fewer = dataclasses.replace(obs, legal_moves=obs.legal_moves[1:], end_sums_after=obs.end_sums_after[1:])
     with pytest.raises(InconsistentObservationError, match="missing"):
         hint(fewer, samples=2, seed=1)
-    twice = dataclasses.replace(obs, legal_moves=obs.legal_moves + obs.legal_moves[:1])
+    twice = dataclasses.replace(obs, legal_moves=obs.legal_moves + obs.legal_moves[:1],
+                                end_sums_after=obs.end_sums_after + obs.end_sums_after[:1])
     with pytest.raises(InconsistentObservationError, match="listed twice"):
         hint(twice, samples=2, seed=1)
     # a single made-up move is not returned unsearched either
-    single = dataclasses.replace(obs, legal_moves=(Move.play(ALL_TILES[0], Port.parse("6-6:lineA")),))
+    single = dataclasses.replace(obs, legal_moves=(Move.play(ALL_TILES[0], Port.parse("6-6:lineA")),),
+                                 end_sums_after=(0,))
     with pytest.raises(InconsistentObservationError):
         hint(single, samples=2, seed=1)
 
@@ -326,7 +329,10 @@ def test_solver_and_world_search_refuse_none_and_bad_roots():
     ("boneyard_size", -1, "boneyard_size must be"),
     ("end_sum", "5", "end_sum must be"),
     ("open_ports", ("1-2:low",), "open_ports must be a tuple of Port"),
-    ("legal_moves", ("1-2",), "legal_moves must be a tuple of Move"),
+    ("legal_moves", ("1-2",), "legal_moves must be a tuple of well-formed Move"),
+    ("legal_moves", (Move("jump"),), "legal_moves must be a tuple of well-formed Move"),
+    ("end_sums_after", (), "end_sums_after must give one end sum"),
+    ("end_sums_after", True, "end_sums_after must give one end sum"),
     ("history", "x", "history must be"),
     ("history", ({"seat": 0},), "history action 0"),
     ("history", ({"seat": 9, "play": "1-2"},), "history action 0: seat must be"),
@@ -458,3 +464,23 @@ def test_record_views_and_json_round_trip_still_validate():
     rec["rounds"][0]["actions"][1]["seat"] = 7
     with pytest.raises(RecordError, match="round 0 action 1: seat must be 0..1"):
         game_from_record(rec)
+
+
+def test_bots_and_solver_refuse_what_is_not_theirs():
+    from fiveup_solver.bots import choose, parse_bot_list
+    from fiveup_solver.solver import Solver
+    import random
+    obs = mover_observation()[1]
+    for bad in (dataclasses.replace(obs, end_sums_after=()), dataclasses.replace(obs, scores=(0,)),
+                dataclasses.replace(obs, legal_moves=(Move("play", [1]),), end_sums_after=(0,))):
+        with pytest.raises(InconsistentObservationError):
+            choose("greedy", bad, random.Random(1))
+    assert choose("greedy", obs, random.Random(1)) in obs.legal_moves
+    for text, players in (("greedy", 10 ** 9), ({"a": 1}, 2), ("greedy", "2")):
+        with pytest.raises(OptionError):
+            parse_bot_list(text, players)
+    for game in (None, 3, obs):
+        with pytest.raises(OptionError, match="takes a Game"):
+            Solver(tt_mb=1).solve(game)
+        with pytest.raises(OptionError, match="takes a Game"):
+            Solver(tt_mb=1).value(game)

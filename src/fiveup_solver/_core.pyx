@@ -50,7 +50,7 @@ def _tile_text(t):
 
 def placement_message(code, t, g, k, seat=-1):
     """The one-line reason for a PLACE_* code of tile t on port k of tile g."""
-    if code not in PLACE_MESSAGES or isinstance(code, bool):
+    if isinstance(code, bool) or not isinstance(code, int) or code not in PLACE_MESSAGES:
         raise CoreError(f"placement_message: {code!r} is not a PLACE_* reason"[:200])
     t = checked_int(t, -2 ** 31, 2 ** 31 - 1, "placement_message tile")
     g = checked_int(g, -2 ** 31, 2 ** 31 - 1, "placement_message target")
