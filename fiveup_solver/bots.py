@@ -23,7 +23,7 @@ from __future__ import annotations
 import random as _random
 
 from fiveup_solver import _core
-from fiveup_solver.errors import OptionError
+from fiveup_solver.errors import InconsistentObservationError, OptionError
 from fiveup_solver.hint import METHODS
 from fiveup_solver.notation import TARGET_RAW
 
@@ -93,6 +93,9 @@ def choose(bot: str, obs, rng: _random.Random):
     check_observation(obs)    # a bot reads only the observation: a malformed one is refused whole
     if not obs.legal_moves:
         raise OptionError(f"seat {obs.seat} is not to move")
+    if len(obs.scores) != _core.sides_of(obs.players):
+        raise InconsistentObservationError(f"observation scores must list the {_core.sides_of(obs.players)} "
+                                           f"sides' scores for a bot to decide, not {list(obs.scores)}")
     return bot_function(bot)(obs, rng)
 
 

@@ -212,7 +212,7 @@ class Game:
         if scores is not None:
             if self.rounds:
                 raise IllegalMoveError("scores carry over from the previous round")
-            if len(scores) != self.sides or not all(
+            if not isinstance(scores, (list, tuple)) or len(scores) != self.sides or not all(
                     isinstance(x, int) and not isinstance(x, bool) and -30000 <= x < 305 for x in scores):
                 raise IllegalMoveError(f"scores must be {self.sides} integers from -30000 to 304")
         scores = tuple(self.scores) if scores is None else tuple(scores)

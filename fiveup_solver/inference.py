@@ -113,7 +113,7 @@ def check_observation(obs) -> list:
         raise bad(f"to_move must be a seat 0..{n - 1} or None, not {_short(obs.to_move)}")
     if not _is_int(obs.round) or obs.round < 0:
         raise bad(f"round must be an integer >= 0, not {_short(obs.round)}")
-    if obs.side != _core.side_of_seat(n, obs.seat):
+    if not _is_int(obs.side) or obs.side != _core.side_of_seat(n, obs.seat):
         raise bad(f"side {_short(obs.side)} is not seat {obs.seat}'s side ({_core.side_of_seat(n, obs.seat)})")
     if obs.status not in STATUSES:
         raise bad(f"status must be one of {', '.join(STATUSES)}, not {_short(obs.status)}")

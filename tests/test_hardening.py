@@ -484,3 +484,17 @@ def test_bots_and_solver_refuse_what_is_not_theirs():
             Solver(tt_mb=1).solve(game)
         with pytest.raises(OptionError, match="takes a Game"):
             Solver(tt_mb=1).value(game)
+
+
+def test_sampled_campaign_findings_stay_fixed():
+    """The last findings of the sanitized 1M-input campaign, each a typed error now."""
+    from fiveup_solver.bots import choose
+    import random
+    obs = mover_observation()[1]
+    for bad in (dataclasses.replace(obs, scores=()), dataclasses.replace(obs, side=float(obs.side))):
+        with pytest.raises(InconsistentObservationError):
+            choose("greedy", bad, random.Random(1))
+    g = Game(players=2, deal=False)
+    hands = [list(ALL_TILES[:5]), list(ALL_TILES[5:10])]
+    with pytest.raises(FiveUpError, match="scores must be 2 integers"):
+        g.start_round(hands, list(ALL_TILES[10:]), 0, scores=7)
