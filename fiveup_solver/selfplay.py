@@ -91,13 +91,15 @@ def play_match(players: int, bot: str, other: str, deals: int, seed: int = 0, *,
     """
     wins = games = unfinished = 0
     for deal_seed, bot_seed in game_seeds(seed, deals):
-        for seats in match_seatings(players, bot, other):
+        # seating k puts `bot` on side k (seats k, k + 2 with 4 players): the side, not
+        # the name, carries the result, so a bot against itself wins half its games
+        for bot_side, seats in enumerate(match_seatings(players, bot, other)):
             game = play_game(players, deal_seed, seats, bot_seed=bot_seed, max_rounds=max_rounds)
             games += 1
             if game.winner is None:
                 unfinished += 1
             else:
-                wins += seats[game.winner] == bot   # with 4 players side k holds seat k
+                wins += game.winner == bot_side
             if on_game is not None:
                 on_game(game, seats)
     low, high = wilson_interval(wins, games)

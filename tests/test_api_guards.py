@@ -39,3 +39,13 @@ def test_solve_node_limit_is_one_clear_error(tmp_path, capsys):
     assert main(["solve", str(path), "--round", "0", "--action", "0", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["value"] == max(out["values"].values()) and out["nodes"] > 0
+
+
+def test_mirror_match_credits_seats_not_names():
+    """A bot against itself: each deal is the same game from every seating, so the
+    side that wins it wins exactly one seating of it (one of two, one of three)."""
+    from fiveup_solver.selfplay import play_match
+    for players, per_deal in ((2, 2), (3, 3), (4, 2)):
+        r = play_match(players, "greedy", "greedy", 3, seed=5)
+        assert r["games"] == 3 * per_deal
+        assert r["games"] > r["unfinished"] and r["wins"] * per_deal == r["games"] - r["unfinished"], r
