@@ -66,8 +66,13 @@ class _Slot:
     action: int        # the draw action (-1: dealt)
 
 
+# bit mask of each tile's two pip values (the core's numbering), for the inner loops below
+_VALUE_BITS = tuple((1 << _core.tile_lo(t)) | (1 << _core.tile_hi(t)) for t in range(28))
+
+
 def _matches(tile: int, open_values: int) -> bool:
-    return bool((open_values >> _core.tile_lo(tile)) & 1 or (open_values >> _core.tile_hi(tile)) & 1)
+    """Whether the tile shows a value some open port takes (open_values: bit v per value)."""
+    return bool(open_values & _VALUE_BITS[tile])
 
 
 def observation_signature(obs) -> tuple:
