@@ -35,7 +35,7 @@ from fiveup_solver import _core, _hint, _solver
 from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
-from fiveup_solver.notation import Move, Port, Tile, format_move
+from fiveup_solver.notation import Move, format_move
 
 __all__ = ["Hint", "HintMove", "Hinter", "SearchMethod", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES",
            "DEFAULT_WORLD_NODES"]

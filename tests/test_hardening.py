@@ -24,7 +24,7 @@ from fiveup_solver import (
 )
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import DealSampler, check_observation
-from fiveup_solver.notation import ALL_TILES, Port, Tile
+from fiveup_solver.notation import ALL_TILES, Port
 from fiveup_solver.record import observation_at
 
 
