@@ -9,7 +9,7 @@ environment help hunt bugs in the extensions; they check different things:
   (``None`` attribute access, negative indices). They do NOT check raw C
   arrays or struct fields indexed in ``nogil`` code (``p.hand[seat]``,
   ``moves[n]``, ``boneyard[i]``): an out-of-range index there is never caught.
-* ``FIVEUP_SANITIZE=1``: compiles and links the four extensions with
+* ``FIVEUP_SANITIZE=1``: compiles and links the extensions with
   AddressSanitizer and UndefinedBehaviorSanitizer
   (``-fsanitize=address,undefined -fno-sanitize-recover=undefined
   -fno-omit-frame-pointer -g -O1``). ASan catches out-of-bounds reads and
@@ -60,7 +60,7 @@ extensions = [
         extra_compile_args=compile_args,
         extra_link_args=link_args,
     )
-    for name in ("_core", "_solver", "_sampler", "_hint")
+    for name in ("_core", "_solver", "_sampler", "_hint", "_equity")
 ]
 
 setup(

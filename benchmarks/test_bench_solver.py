@@ -55,3 +55,17 @@ def test_table_saves_nodes_values_identical(benchmark):
     assert on["values"] == off["values"]
     benchmark.extra_info["nodes_mean_on"] = on["nodes"]["mean"]
     benchmark.extra_info["nodes_mean_off"] = off["nodes"]["mean"]
+
+
+@pytest.mark.parametrize("name", ["openings_2p", "openings_4p", "midround"])
+def test_objectives_nodes_per_second(benchmark, name):
+    """Both objectives on one suite in the same run: the equity-table lookups at the
+    round's end must not slow the search (nodes/s of each, and their ratio)."""
+    games = suite(name)
+    points = run_solver_suite(games, "value")
+    win = benchmark.pedantic(run_solver_suite, args=(games, "value"), kwargs={"objective": "win"},
+                             rounds=1, iterations=1)
+    assert all(-1000 <= v <= 1000 for v in win["values"])
+    benchmark.extra_info.update({"nodes_per_s_points": points["nodes_per_s"], "nodes_per_s_win": win["nodes_per_s"],
+                                 "ratio_win_to_points": round(win["nodes_per_s"] / points["nodes_per_s"], 3),
+                                 "nodes_mean_points": points["nodes"]["mean"], "nodes_mean_win": win["nodes"]["mean"]})

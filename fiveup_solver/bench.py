@@ -111,14 +111,15 @@ def _stats(values) -> dict:
 
 
 def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool = True,
-                     target_pruning: bool = True) -> dict:
+                     target_pruning: bool = True, objective: str = "points") -> dict:
     """Solve every position of a suite with one reusable Solver.
 
-    ``mode``: "value" (the position's value) or "solve" (every move's value and the PV).
-    Returns per-position seconds and nodes with medians, 95th percentiles and maxima.
+    ``mode``: "value" (the position's value) or "solve" (every move's value and the PV,
+    under `objective` only). Returns per-position seconds and nodes with medians,
+    95th percentiles and maxima.
     """
     from fiveup_solver.solver import Solver
-    solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning)
+    solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning, objective=objective, both=False)
     seconds, nodes, values = [], [], []
     for g in games:
         t0 = time.perf_counter()
@@ -137,13 +138,14 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
 
 def solver_report(folder) -> dict:
     """``fiveup bench --solver``: every suite of ``folder`` in each mode (per-position
-    values dropped): value, value without exact-target pruning, and on the
+    values dropped): value, value under the win objective, value without exact-target pruning, and on the
     mid-round and near-target suites every move's value and the value without the table."""
     folder = Path(folder)
     report = {}
     for name in SOLVER_SUITES:
         games = load_suite(folder / f"{name}.json")
-        modes = [("value", "value", {}), ("value_no_pruning", "value", {"target_pruning": False})]
+        modes = [("value", "value", {}), ("value_win", "value", {"objective": "win"}),
+                 ("value_no_pruning", "value", {"target_pruning": False})]
         if name in ("midround", "near_target"):
             modes += [("all_moves", "solve", {}), ("value_no_table", "value", {"use_tt": False})]
         entry = {}
@@ -171,14 +173,15 @@ def load_hint_suite(path) -> list:
 
 
 def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=None,
-                   world_nodes=None, threads: int = 2, seed: int = 1) -> dict:
-    """One hint per position with one reusable Hinter: latency statistics (ms)."""
+                   world_nodes=None, threads: int = 2, seed: int = 1, objective=None, both: bool = False) -> dict:
+    """One hint per position with one reusable Hinter: latency statistics (ms).
+    ``both=False`` (default) times a bot's decision: one objective searched."""
     from fiveup_solver.hint import DEFAULT_WORLD_NODES, Hinter
     hinter = Hinter(threads=threads)
     seconds, worlds, exact = [], 0, 0
     for obs in observations:
         h = hinter.hint(obs, method=method, samples=samples, time_ms=time_ms, seed=seed,
-                        world_nodes=world_nodes or DEFAULT_WORLD_NODES)
+                        world_nodes=world_nodes or DEFAULT_WORLD_NODES, objective=objective, both=both)
         seconds.append(h.seconds)
         worlds += h.samples
         exact += h.exact_worlds
@@ -206,6 +209,8 @@ def hint_report(path) -> dict:
     report["sampler_on_same_positions"] = sampler_deals_per_s(early)
     for method in METHODS:
         report["latency"][method] = run_hint_suite(observations, method=method)
+        report["latency"][f"{method}_win"] = run_hint_suite(observations, method=method, objective="win")
+        report["latency"][f"{method}_both"] = run_hint_suite(observations, method=method, both=True)
         for phase in ("early", "middle", "late"):
             part = [o for o, p in suite if p == phase]
             if part:

@@ -2,8 +2,10 @@
 
 ``random``: uniform among the legal concrete moves.
 ``hint``: the best move of :func:`fiveup_solver.hint.hint` (PIMC) at its
-default budget, seeded from the bot's generator; ``expectimax``: the same
-with the expectimax method. Both see the seat's observation only.
+default budget and objective, seeded from the bot's generator; ``expectimax``:
+the same with the expectimax method. Both see the seat's observation only.
+``hint-win`` / ``hint-points`` (and ``expectimax-win`` / ``-points``) fix the
+objective: the probability of winning the game, or the round's raw points.
 ``greedy``: the largest immediate accepted credit: the placement credit the
 board shows (end sum when positive and a multiple of 5), counted 0 when it
 would take the side above 305; ties broken by the bot's seeded generator.
@@ -48,12 +50,13 @@ def _greedy_bot(obs, rng: _random.Random):
     return rng.choice(best_moves)
 
 
-def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None):
+def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
+              objective: str | None = None):
     def bot(obs, rng: _random.Random):
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
         from fiveup_solver.hint import hint
-        options = {}
+        options = {"objective": objective, "both": False}   # a bot needs its own currency only
         if samples is not None:
             options["samples"] = samples
         if world_nodes is not None:
@@ -64,9 +67,9 @@ def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None =
 
 def bot_function(name: str):
     """The decision function of a bot name: a built-in name, or ``hint:SAMPLES:NODES``
-    / ``expectimax:SAMPLES:NODES`` for a hint bot with another budget.
+    / ``expectimax:SAMPLES:NODES`` (also ``hint-win:...``) for a hint bot with another budget.
 
-    >>> bot_function("hint:16:5000") is not None
+    >>> bot_function("hint:16:5000") is not None and bot_function("hint-win:16:5000") is not None
     True
     """
     if not isinstance(name, str):
@@ -75,16 +78,20 @@ def bot_function(name: str):
         return BOTS[name]
     base, _, rest = str(name).partition(":")
     parts = rest.split(":")
-    if base in _METHOD_OF_BOT and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts):
-        return _hint_bot(_METHOD_OF_BOT[base], int(parts[0]), int(parts[1]))
-    budgets = ", ".join(f"{b}:SAMPLES:NODES" for b in _METHOD_OF_BOT)
-    raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or {budgets})")
+    method_bot, _, objective = base.partition("-")
+    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points") and len(parts) == 2
+            and all(p.isdigit() and int(p) > 0 for p in parts)):
+        return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), objective or None)
+    budgets = ", ".join(f"{b}[-win|-points]:SAMPLES:NODES" for b in _METHOD_OF_BOT)
+    raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or {budgets})"[:300])
 
 
 # one bot per search method of the registry (fiveup_solver.hint.METHODS), at the default budget
 _METHOD_OF_BOT = {m.bot: m.name for m in METHODS.values()}
 BOTS = {"random": _random_bot, "greedy": _greedy_bot,
-        **{bot: _hint_bot(method) for bot, method in _METHOD_OF_BOT.items()}}
+        **{bot: _hint_bot(method) for bot, method in _METHOD_OF_BOT.items()},
+        **{f"{bot}-{objective}": _hint_bot(method, objective=objective)
+           for bot, method in _METHOD_OF_BOT.items() for objective in ("win", "points")}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

@@ -166,17 +166,20 @@ def cmd_solve(args, out) -> int:
     game = game_at(record, args.round, args.action)
     if game.round_over:
         raise OptionError(f"round {args.round} action {args.action}: the round is over, nothing to solve")
-    res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit).solve(game)
+    res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit, objective=args.objective).solve(game)
     if not res.exact:
         raise OptionError(f"round {args.round} action {args.action}: node limit {args.node_limit:,} reached "
                           "before every move's exact value was known")
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
-    out.write(f"seat {res.seat} to move; value {res.value:+d} raw for its side "
+    unit = "raw for its side" if res.objective == "points" else "(1000 x (P(win) - P(loss)) for its side)"
+    out.write(f"seat {res.seat} to move; objective {res.objective}: value {res.value:+d} {unit} "
               f"({res.nodes:,} nodes, {res.seconds * 1000:.1f} ms)\n")
     for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
-        out.write(f"  {move:<20} {v:+d}{'  best' if move in res.best else ''}\n")
+        win = f"win {100 * res.win[move]:5.1f} %  " if move in res.win else ""
+        pts = f"{res.points[move]:+5d} pts" if move in res.points else ""
+        out.write(f"  {move:<20} {win}{pts}{'  best' if move in res.best else ''}\n")
     out.write(f"principal variation: {' '.join(res.pv)}\n")
     return 0
 
@@ -208,16 +211,88 @@ def cmd_hint(args, out) -> int:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
     h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
-                                          seed=args.seed, world_nodes=args.world_nodes)
+                                          seed=args.seed, world_nodes=args.world_nodes, objective=args.objective)
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
-    out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}, {h.samples} sampled worlds, "
-              f"{h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+    out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}, objective {h.objective}, "
+              f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     for m in h.moves:
-        value = "forced" if m.value is None else f"{m.value:+8.2f} +- {m.stderr:.2f}"
-        out.write(f"  {m.rank:>2}. {format_move(m.move):<22} {value}\n")
-    out.write(f"best: {format_move(h.best)}\n")
+        if m.value is None:
+            out.write(f"  {m.rank:>2}. {format_move(m.move):<22} forced\n")
+            continue
+        # both currencies; the difference to the best move with its paired standard error
+        win = f"win {100 * m.win:5.1f} %" if m.win is not None else ""
+        pts = f"{m.points:+7.1f} pts" if m.points is not None else ""
+        if m.rank == 1:
+            diff = "best"
+        elif h.objective == "win":
+            diff = f"{-100 * m.loss:+6.1f} +- {100 * m.loss_stderr:.1f} win-%"
+        else:
+            diff = f"{-m.loss:+6.1f} +- {m.loss_stderr:.1f} pts"
+        out.write(f"  {m.rank:>2}. {format_move(m.move):<22} {win}  {pts}   {diff}\n")
+    out.write(f"best: {format_move(h.best)}  (differences to the best are paired over the same "
+              f"{h.samples} worlds)\n")
+    return 0
+
+
+def cmd_equity(args, out) -> int:
+    from fiveup_solver import equity
+    if args.action == "build":
+        return _equity_build(args, out)
+    if args.scores is None:
+        raise OptionError("--scores A,B[,C] is required (or: fiveup equity build)")
+    try:
+        scores = [int(x) for x in args.scores.split(",")]
+    except ValueError:
+        raise OptionError(f"--scores must be raw scores separated by commas, not {args.scores!r}"[:120]) from None
+    starter = None if args.starter in (None, "drawn") else _int_option("--starter", args.starter)
+    table = equity.load_table(args.players)
+    win = table.probabilities(scores, starter)
+    unfinished = max(0.0, 1.0 - sum(win))
+    if args.json:
+        out.write(json.dumps({"players": args.players, "scores": scores, "starter": starter,
+                              "win": [round(p, 6) for p in win], "unfinished": round(unfinished, 6),
+                              "rounds_sampled": table.rounds, "bot": table.bot}) + "\n")
+        return 0
+    who = "drawn" if starter is None else f"seat {starter}"
+    out.write(f"{args.players} players, scores {_fmt_scores(scores)}, starter {who}:\n")
+    for side, p in enumerate(win):
+        out.write(f"  side {side}: win {100 * p:5.1f} %\n")
+    out.write(f"  unfinished (D6): {100 * unfinished:.2f} %   (table from {table.rounds:,} rounds of "
+              f"{table.bot} self-play)\n")
+    return 0
+
+
+def _int_option(name, text) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise OptionError(f"{name} must be an integer, not {text!r}"[:120]) from None
+
+
+def _equity_build(args, out) -> int:
+    import os
+    from fiveup_solver import equity
+    if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
+        raise OptionError(f"--rounds must be 1..10000000, not {args.rounds}")
+    if args.samples is not None:
+        if not os.path.exists(args.samples):
+            raise OptionError(f"--samples {args.samples}: no such file")
+        samples = equity.RoundSamples.load(args.samples)
+        if samples.players != args.players:
+            raise OptionError(f"--samples {args.samples} holds {samples.players}-player rounds, not {args.players}")
+    else:
+        from fiveup_solver.bots import bot_function
+        bot_function(args.bot)
+        rounds = args.rounds if args.rounds is not None else equity.DEFAULT_ROUNDS[args.players]
+        samples = equity.collect_rounds(args.players, rounds, args.seed, bot=args.bot, progress=not args.quiet)
+        samples.save(args.save_samples or equity.samples_path(args.players))
+    table = equity.build_table(samples)
+    path = args.out or equity.table_path(args.players)
+    table.save(path)
+    equity.load_table.cache_clear()
+    out.write(f"{args.players} players: table from {samples.rounds:,} rounds ({table.sweeps} sweeps) -> {path}\n")
     return 0
 
 
@@ -372,6 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", action="store_true")
     v.add_argument("--tt-mb", type=float, default=16.0)
     v.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
+    v.add_argument("--objective", default="points", choices=("points", "win"),
+                   help="what the search maximises (both are reported per move)")
     v.set_defaults(func=cmd_solve)
 
     h = sub.add_parser("hint", help="best moves for one seat from what it has seen (hidden hands sampled)")
@@ -387,8 +464,26 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--seed", type=int, default=0)
     h.add_argument("--world-nodes", type=int, default=20_000, help="search nodes per world")
     h.add_argument("--threads", type=int, default=2)
+    h.add_argument("--objective", default=None, choices=("points", "win"),
+                   help="what the ranking maximises (default: the hint bot's); both are reported")
     h.add_argument("--json", action="store_true")
     h.set_defaults(func=cmd_hint)
+
+    e = sub.add_parser("equity", help="P(win) of each side from a round's start (race-equity tables), "
+                                      "or 'equity build' to rebuild a table")
+    e.add_argument("action", nargs="?", choices=("build",), default=None)
+    e.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    e.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
+    e.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
+    e.add_argument("--json", action="store_true")
+    e.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play")
+    e.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
+    e.add_argument("--bot", default="hint", help="build: the bot every seat plays")
+    e.add_argument("--samples", default=None, help="build: reuse saved round samples (.npz), no self-play")
+    e.add_argument("--save-samples", default=None, help="build: where to save the round samples")
+    e.add_argument("--out", default=None, help="build: where to write the table (default: the package's)")
+    e.add_argument("--quiet", action="store_true", help="build: no progress bar")
+    e.set_defaults(func=cmd_equity)
 
     sm = sub.add_parser("sample", help="hidden deals consistent with one seat's view, or their exact marginals")
     sm.add_argument("file")
@@ -421,7 +516,8 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(
-                a for a in ("demo", "replay", "selfplay", "perft", "solve", "bench")))
+                a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "equity",
+                            "bench")))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

@@ -109,10 +109,17 @@ class Game:
     ``Game(players, seed)`` deals round 0 and draws its starter from ``seed``
     (D1); ``Game(players, seed, deal=False)`` starts empty for
     :meth:`start_round` with a given deal (used by record replay).
+    ``scores`` (raw, per side) and ``starter`` start the game from a position
+    of a race already under way (analysis, calibration): round 0 is dealt from
+    ``seed`` as usual, at those scores, opened by that seat.
+
+    >>> g = Game(players=2, seed=5, scores=[290, 100], starter=1)
+    >>> g.scores, g.current.starter
+    ([290, 100], 1)
     """
 
     def __init__(self, players: int = 2, seed: int = 0, *, seats=None,
-                 max_rounds: int = DEFAULT_MAX_ROUNDS, deal: bool = True):
+                 max_rounds: int = DEFAULT_MAX_ROUNDS, deal: bool = True, scores=None, starter: int | None = None):
         if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
             raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -131,8 +138,16 @@ class Game:
         self.max_rounds = max_rounds
         self.rounds: list[RoundLog] = []
         self._rng = random.Random(seed)
+        if (scores is not None or starter is not None) and not deal:
+            raise OptionError("scores and starter are for a game that deals its first round (deal=True)")
+        if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
+                                    or not 0 <= starter < players):
+            raise OptionError(f"starter must be a seat 0..{players - 1}, not {_short(starter)}")
         if deal:
-            self.next_round()
+            try:
+                self.next_round(scores=scores, starter=starter)
+            except IllegalMoveError as e:
+                raise OptionError(str(e)) from None
 
     # ------------------------------------------------------------------ rounds
     @property
@@ -179,16 +194,19 @@ class Game:
         core = self.current.core
         return core.end_seat if core.status == "domino" else None
 
-    def next_round(self) -> RoundLog:
-        """Deal the next round from the game's generator (shuffle, then the starter when drawn)."""
+    def next_round(self, *, scores=None, starter: int | None = None) -> RoundLog:
+        """Deal the next round from the game's generator (shuffle, then the starter when drawn).
+        ``scores``/``starter``: the first round's, for a game started mid-race."""
         order = list(range(28))
         self._rng.shuffle(order)
-        starter = self.next_starter()
-        if starter is None:
-            starter = self._rng.randrange(self.players)
+        drawn = self.next_starter()
+        if drawn is None:
+            drawn = self._rng.randrange(self.players)
+        starter = drawn if starter is None else starter
         tiles = [ALL_TILES[i] for i in order]
         n, (size, _) = self.players, _core.deal_shape(self.players)
-        return self.start_round([tiles[size * s: size * (s + 1)] for s in range(n)], tiles[size * n:], starter)
+        return self.start_round([tiles[size * s: size * (s + 1)] for s in range(n)], tiles[size * n:], starter,
+                                scores=None if scores is None else list(scores))
 
     def start_round(self, hands, boneyard, starter: int, scores=None) -> RoundLog:
         """Start a round from a given deal (lists of Tile) and starter.

@@ -3,9 +3,16 @@
 The hint samples deals of the hidden tiles uniformly from those consistent with
 the observation (:mod:`fiveup_solver.inference`), searches each sampled world
 in C on every core (:mod:`fiveup_solver._hint`), and averages each legal move's
-value over the worlds, with its standard error. Values are in the solver's
-unit: raw points the seat's side gains in the rest of the round minus what the
-other side gains, or +-1000 for reaching exactly 305.
+value over the worlds, with its standard error. Two objectives:
+
+* ``objective="points"``: raw points the seat's side gains in the rest of the
+  round minus what the other side gains, or +-1000 for reaching exactly 305;
+* ``objective="win"``: the probability that the seat's side wins the game, the
+  round's end valued by the race-equity table (:mod:`fiveup_solver.equity`).
+
+By default a hint reports every move in both currencies (``win`` and
+``points``, the second objective searched in the same worlds), and each
+move's difference to the best with its paired standard error.
 
 * ``method="pimc"``: each world is solved with the perfect-information solver
   (the world's boneyard order taken as known), iterative deepening under a
@@ -36,6 +43,7 @@ from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
 from fiveup_solver.notation import Move, format_move
+from fiveup_solver.solver import check_objective, set_core_objective
 
 __all__ = ["Hint", "HintMove", "Hinter", "SearchMethod", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES",
            "DEFAULT_WORLD_NODES"]
@@ -63,19 +71,40 @@ DEFAULT_SAMPLES = 48          # worlds per hint (the default budget)
 DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete depth stands
 DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
 DEFAULT_THREADS = 2
+DEFAULT_OBJECTIVE = "points"  # the hint bot's objective (see README: measured against "win")
 
 
 @dataclass(frozen=True)
 class HintMove:
-    """One legal move with its expected value over the sampled worlds."""
+    """One legal move with its expected value over the sampled worlds.
+
+    ``value``/``stderr`` are in the hint's objective: raw points of the round
+    ("points"), or the probability of winning the game ("win"). ``win`` and
+    ``points`` give the move in both currencies (the other objective is searched
+    in the same worlds unless ``both=False``). ``loss`` is the best move's value
+    minus this one's, in the objective's unit, and ``loss_stderr`` its *paired*
+    standard error: every move is searched in the same worlds, so a difference is
+    known far better than either value on its own.
+    """
 
     move: Move
     value: float | None       # mean over worlds (None: the only legal move, not searched)
     stderr: float | None      # standard error of the mean
     rank: int                 # 1 = best
+    win: float | None = None          # P(the seat's side wins the game)
+    points: float | None = None       # expected raw points of the round (side minus others; +-1000: 305)
+    loss: float | None = None         # best value - this value (objective unit), 0 for the best
+    loss_stderr: float | None = None  # paired standard error of the loss
+    win_loss: float | None = None     # best move's win - this move's win (probability), paired
+    win_loss_stderr: float | None = None
+    points_loss: float | None = None  # best move's points - this move's points, paired
+    points_loss_stderr: float | None = None
 
     def to_dict(self) -> dict:
-        return {"move": format_move(self.move), "value": self.value, "stderr": self.stderr, "rank": self.rank}
+        return {"move": format_move(self.move), "value": self.value, "stderr": self.stderr, "rank": self.rank,
+                "win": self.win, "points": self.points, "loss": self.loss, "loss_stderr": self.loss_stderr,
+                "win_loss": self.win_loss, "win_loss_stderr": self.win_loss_stderr,
+                "points_loss": self.points_loss, "points_loss_stderr": self.points_loss_stderr}
 
 
 @dataclass(frozen=True)
@@ -91,11 +120,24 @@ class Hint:
     seconds: float
     nodes: int                # search nodes over all worlds
     exact_worlds: int         # worlds whose search finished without a depth cut
+    objective: str = "points"
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "moves": [m.to_dict() for m in self.moves], "best": format_move(self.best),
-                "method": self.method, "samples": self.samples, "seconds": round(self.seconds, 6),
-                "nodes": self.nodes, "exact_worlds": self.exact_worlds, "budget": dict(self.budget)}
+        return {"seat": self.seat, "objective": self.objective, "moves": [m.to_dict() for m in self.moves],
+                "best": format_move(self.best), "method": self.method, "samples": self.samples,
+                "seconds": round(self.seconds, 6), "nodes": self.nodes, "exact_worlds": self.exact_worlds,
+                "budget": dict(self.budget)}
+
+
+def _mean_se(vals) -> tuple:
+    n = len(vals)
+    mean = sum(vals) / n
+    var = sum((v - mean) ** 2 for v in vals) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
+
+
+def _r(x):
+    return None if x is None else round(x, 6)
 
 
 def _check_int(name, value, low, high=None):
@@ -138,7 +180,17 @@ class Hinter:
 
     def hint(self, obs, *, method: str = "pimc", samples: int | None = None, time_ms: float | None = None,
              seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
-             chance_width: int = DEFAULT_CHANCE_WIDTH) -> Hint:
+             chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True) -> Hint:
+        """Rank every legal move of the observation's seat (see the module text).
+
+        ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
+        search the other objective in the same worlds (values in both currencies;
+        about twice the work). Under a time budget the second search gets as
+        many worlds as the first found.
+        """
+        objective = DEFAULT_OBJECTIVE if objective is None else check_objective(objective)
+        if not isinstance(both, bool):
+            raise OptionError(f"both must be True or False, not {_short(both)}")
         if not isinstance(method, str) or method not in METHODS:
             raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
         if samples is not None and time_ms is not None:
@@ -165,7 +217,8 @@ class Hinter:
             budget["chance_width"] = chance_width
         if len(legal) == 1:
             only = HintMove(legal[0], None, None, 1)
-            return Hint(obs.seat, (only,), legal[0], method, 0, budget, time.perf_counter() - start, 0, 0)
+            return Hint(obs.seat, (only,), legal[0], method, 0, budget, time.perf_counter() - start, 0, 0,
+                        objective)
         canon = [_core.canonical_of(*m.placement) for m in legal]
         roots = sorted(set(canon))
         if samples is None and time_ms is None:
@@ -174,34 +227,73 @@ class Hinter:
         n_worlds = samples if samples is not None else 1_000_000
         seconds = 0.0 if time_ms is None else time_ms / 1000.0
         with self._lock:
-            search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
-                                       chance_width, seed & (2 ** 64 - 1), n_worlds,
-                                       min(self.threads, n_worlds), seconds)
-            helpers = [threading.Thread(target=search.work, args=(core,)) for core in self._cores[1:]]
-            for t in helpers:
-                t.start()
-            search.work(self._cores[0])
-            for t in helpers:
-                t.join()
-            results = search.results()
-        n = len(results)
-        if n == 0:
-            raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
-        per_root = {}
-        for k, root in enumerate(roots):
-            vals = [r[4][k] for r in results]
-            mean = sum(vals) / n
-            var = sum((v - mean) ** 2 for v in vals) / (n - 1) if n > 1 else 0.0
-            per_root[root] = (mean, math.sqrt(var / n))
-        order = sorted(range(len(legal)), key=lambda i: (-per_root[canon[i]][0], format_move(legal[i])))
-        moves = tuple(HintMove(legal[i], round(per_root[canon[i]][0], 6), round(per_root[canon[i]][1], 6), r + 1)
-                      for r, i in enumerate(order))
+            results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
+                                   n_worlds, seconds)
+            n = len(results)
+            if n == 0:
+                raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
+            by_objective = {objective: results}
+            if both:
+                # the other currency in the same worlds (worlds are numbered: the same
+                # numbers give the same deals), as many as the first search found
+                other = "win" if objective == "points" else "points"
+                found = [r[0] for r in results]
+                extra = self._search(obs, base, ds, roots, method, other, world_nodes, chance_width, seed,
+                                     max(found) + 1, 0.0)
+                keep = set(found)
+                by_objective[other] = [r for r in extra if r[0] in keep]
+        nodes = sum(r[3] for rs in by_objective.values() for r in rs)
+        scale = {"points": 1.0, "win": 1.0 / (2 * _solver.WIN_VALUE)}
+        shift = {"points": 0.0, "win": 0.5}
+        # per objective and root: each world's value in the objective's unit
+        per_world = {obj: {root: [shift[obj] + scale[obj] * r[4][k] for r in rs] for k, root in enumerate(roots)}
+                     for obj, rs in by_objective.items()}
+        main = per_world[objective]
+        stats = {root: _mean_se(main[root]) for root in roots}
+        order = sorted(range(len(legal)), key=lambda i: (-stats[canon[i]][0], format_move(legal[i])))
+        best_root = canon[order[0]]
+
+        def paired(obj, root):
+            if obj not in per_world:
+                return None, None
+            d = [b - v for b, v in zip(per_world[obj][best_root], per_world[obj][root])]
+            return _mean_se(d)
+
+        moves = []
+        for r, i in enumerate(order):
+            c = canon[i]
+            loss = paired(objective, c)
+            wl = paired("win", c)
+            pl = paired("points", c)
+            moves.append(HintMove(
+                legal[i], _r(stats[c][0]), _r(stats[c][1]), r + 1,
+                win=_r(_mean_se(per_world["win"][c])[0]) if "win" in per_world else None,
+                points=_r(_mean_se(per_world["points"][c])[0]) if "points" in per_world else None,
+                loss=_r(loss[0]), loss_stderr=_r(loss[1]), win_loss=_r(wl[0]), win_loss_stderr=_r(wl[1]),
+                points_loss=_r(pl[0]), points_loss_stderr=_r(pl[1])))
+        moves = tuple(moves)
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
-                    sum(r[3] for r in results), sum(1 for r in results if r[1] == 2))
+                    nodes, sum(1 for r in results if r[1] == 2), objective)
+
+    def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
+                seconds) -> list:
+        """One world search over every thread's core under `objective` (the lock is held)."""
+        for core in self._cores:
+            set_core_objective(core, objective, obs.players)
+        search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
+                                   chance_width, seed & (2 ** 64 - 1), n_worlds,
+                                   min(self.threads, n_worlds), seconds)
+        helpers = [threading.Thread(target=search.work, args=(core,)) for core in self._cores[1:]]
+        for t in helpers:
+            t.start()
+        search.work(self._cores[0])
+        for t in helpers:
+            t.join()
+        return search.results()
 
 
 def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_width: int = 28,
-                 seed: int = 0) -> dict:
+                 seed: int = 0, objective: str = "points") -> dict:
     """Each legal placement's value in the game's own world (every hand known), as a
     hint's world search computes it: {Move: value}. With ``method="pimc"`` the
     boneyard order is the game's; with ``"expectimax"`` only its tiles are known
@@ -226,8 +318,10 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     roots = sorted(set(canon))
     search = _hint.WorldSearch(core, None, (), roots, METHODS[method].code, world_nodes or 2 ** 62,
                                chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0)
+    solver_core = _solver.SolverCore(4.0)
+    set_core_objective(solver_core, check_objective(objective), game.players)
     status, depth, nodes, values = search.value_world(
-        _solver.SolverCore(4.0), [core.hand(s) for s in range(game.players)], core.boneyard_left)
+        solver_core, [core.hand(s) for s in range(game.players)], core.boneyard_left)
     return {m: values[roots.index(c)] for m, c in zip(legal, canon)}
 
 

@@ -23,8 +23,10 @@ def game_seeds(seed: int, games: int):
 
 
 def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
-              max_rounds: int = DEFAULT_MAX_ROUNDS, on_action=None) -> Game:
-    """Play one whole game; `bots` names one bot per seat.
+              max_rounds: int = DEFAULT_MAX_ROUNDS, on_action=None, scores=None,
+              starter: int | None = None) -> Game:
+    """Play one whole game; `bots` names one bot per seat (``scores``/``starter``:
+    start from a race already under way, see :class:`Game`).
 
     ``on_action(game, move, events)`` is called after every action (for display),
     and with ``move=None`` when a round has been dealt.
@@ -39,7 +41,7 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
     except (OptionError, TypeError):
         raise OptionError(f"play_game needs one known bot name per seat ({players}), not {list(bots)!r}") from None
     game = Game(players=players, seed=seed, max_rounds=max_rounds,
-                seats=[f"{b}{i}" for i, b in enumerate(bots)])
+                seats=[f"{b}{i}" for i, b in enumerate(bots)], scores=scores, starter=starter)
     rngs = [random.Random(f"{seed if bot_seed is None else bot_seed}/{s}") for s in range(players)]
     if on_action is not None:
         on_action(game, None, [])

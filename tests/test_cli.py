@@ -484,3 +484,66 @@ def test_bench_hint_on_a_small_suite(tmp_path, capsys):
     assert r["sampler"]["deals_per_s"] > 0 and r["rejection_sampler_python"]["positions"] == 2
     rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path / "nowhere")])
     assert rc == 2 and "hint_positions.json is missing" in err
+
+
+# ---------------------------------------------------------------- race equity and objectives
+
+@pytest.mark.parametrize("players,scores", [(2, "290,0"), (3, "100,200,0"), (4, "0,300")])
+def test_equity_prints_win_probabilities(players, scores, capsys):
+    from fiveup_solver.equity import win_probabilities
+    rc, out, err = run(capsys, ["equity", "--players", str(players), "--scores", scores, "--starter", "1",
+                                "--json"])
+    assert rc == 0 and err == ""
+    d = json.loads(out)
+    want = win_probabilities(players, [int(x) for x in scores.split(",")], starter=1)
+    assert d["win"] == [round(p, 6) for p in want]
+    assert abs(sum(d["win"]) + d["unfinished"] - 1) < 1e-5
+    rc, out, err = run(capsys, ["equity", "--players", str(players), "--scores", scores])
+    assert rc == 0 and "side 0: win" in out and "starter drawn" in out
+
+
+@pytest.mark.parametrize("argv,text", [
+    (["equity", "--players", "2"], "--scores"),
+    (["equity", "--players", "2", "--scores", "1,0"], "multiple of 5"),
+    (["equity", "--players", "2", "--scores", "0,x"], "--scores"),
+    (["equity", "--players", "3", "--scores", "0,0"], "3 raw scores"),
+    (["equity", "--players", "2", "--scores", "0,0", "--starter", "2"], "starter"),
+    (["equity", "--players", "2", "--scores", "0,0", "--starter", "one"], "--starter"),
+    (["equity", "build", "--players", "2", "--samples", "/nonexistent.npz"], "no such file"),
+])
+def test_equity_bad_options(argv, text, capsys):
+    rc, out, err = run(capsys, argv)
+    assert rc == 2 and out == "" and err.startswith("error: ") and text in err and err.count("\n") == 1
+
+
+def test_equity_build_from_saved_samples(tmp_path, capsys):
+    from fiveup_solver.equity import EquityTable, collect_rounds
+    samples = collect_rounds(2, 4, seed=3, bot="greedy")
+    samples.save(str(tmp_path / "s.npz"))
+    rc, out, err = run(capsys, ["equity", "build", "--players", "2", "--samples", str(tmp_path / "s.npz"),
+                                "--out", str(tmp_path / "t.npz")])
+    assert rc == 0 and "4 rounds" in out
+    t = EquityTable.load(str(tmp_path / "t.npz"))
+    assert t.rounds == 4 and t.bot == "greedy" and abs(sum(t.probabilities([0, 0], 0)) - 1) < 1e-4
+
+
+def test_hint_and_solve_report_both_currencies(tmp_path, capsys):
+    rec, full, view, i, g = hint_record(tmp_path)
+    rc, out, err = run(capsys, ["hint", str(full), "--seat", "1", "--round", "0", "--action", str(i),
+                                "--samples", "12", "--objective", "win"])
+    assert rc == 0 and "objective win" in out
+    lines = [line for line in out.splitlines() if re.match(r"^\s+\d+\. ", line)]
+    assert len(lines) == len(g.legal_moves)
+    assert all(re.search(r"win +\d+\.\d %", line) and " pts" in line for line in lines)
+    assert "best" in lines[0] and all("win-%" in line for line in lines[1:])
+    rc, out, err = run(capsys, ["hint", str(full), "--seat", "1", "--round", "0", "--action", str(i),
+                                "--samples", "12", "--objective", "win", "--json"])
+    d = json.loads(out)
+    assert d["objective"] == "win"
+    for m in d["moves"]:
+        assert 0 <= m["win"] <= 1 and m["value"] == m["win"] and m["loss"] >= 0 and m["loss_stderr"] >= 0
+    rc, out, err = run(capsys, ["solve", str(full), "--round", "0", "--action", str(i), "--objective", "win",
+                                "--json"])
+    d = json.loads(out)
+    assert rc == 0 and d["objective"] == "win" and set(d["win"]) == set(d["points"]) == set(d["values"])
+    assert all(abs(d["win"][m] - (1000 + v) / 2000) < 1e-6 for m, v in d["values"].items())

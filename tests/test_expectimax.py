@@ -208,6 +208,11 @@ def test_empty_boneyard_is_perfect_information(spec):
     pimc = {str(m): v for m, v in world_values(g, method="pimc").items()}
     solved = Solver().solve(build_game(spec)).values
     assert ex == pimc == solved == oracle(spec) == M.move_values(build_reference(spec)), spec
+    # the same under the win objective (the round's end valued by the equity table)
+    ex_w = {str(m): v for m, v in world_values(g, method="expectimax", chance_width=CHANCE_WIDTH,
+                                               objective="win").items()}
+    pimc_w = {str(m): v for m, v in world_values(g, method="pimc", objective="win").items()}
+    assert ex_w == pimc_w == Solver(objective="win", both=False).solve(build_game(spec)).values, spec
 
 
 # ------------------------------------------------------------ hand-calculated cases

@@ -135,6 +135,32 @@ def test_world_values_pimc_equals_solver():
         assert {format_move(m): v for m, v in got.items()} == exact
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_world_values_pimc_equals_solver_under_the_win_objective(players):
+    late = lambda g: g.current.core.boneyard_size <= 1   # noqa: E731 - small trees: exact solves stay quick
+    for g, seat in positions(players, 4, seed=31, predicate=late):
+        exact = Solver(objective="win", both=False).solve(g).values
+        got = world_values(g, method="pimc", objective="win")
+        assert {format_move(m): v for m, v in got.items()} == exact
+
+
+def test_hint_objectives_search_the_same_worlds():
+    for g, seat in positions(2, 4, seed=32):
+        obs = g.observation(seat)
+        both = hint(obs, samples=10, seed=3, objective="win")
+        win_only = hint(obs, samples=10, seed=3, objective="win", both=False)
+        points_only = hint(obs, samples=10, seed=3, objective="points", both=False)
+        by_move = {m.move: m for m in both.moves}
+        for m in win_only.moves:
+            assert by_move[m.move].win == m.win == m.value and m.points is None
+        for m in points_only.moves:
+            assert by_move[m.move].points == m.points == m.value and m.win is None
+        assert both.nodes == win_only.nodes + points_only.nodes
+        for m in both.moves:
+            assert 0 <= m.win <= 1 and m.loss >= 0 and m.loss_stderr >= 0
+        assert both.moves[0].loss == 0 and both.moves[0].loss_stderr == 0
+
+
 def test_single_legal_move_is_instant_and_unsearched():
     for g, seat in positions(2, 30, seed=40, min_moves=1):
         if len(g.legal_moves) == 1:

@@ -28,7 +28,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 from fiveup_solver._solver cimport (
-    SolverCore, SolverCtx, set_root, terminal_or_search, cut_value, team_value, enter_node, WIN, INF, MAX_PLY,
+    SolverCore, SolverCtx, set_root, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream
@@ -70,7 +70,7 @@ cdef inline int settle(SolverCtx* S, const WorldJob* J, Position* c, int team, i
     if c.status == ST_WON:
         return WIN if S.side_team[side_of(c, c.end_seat)] == team else -WIN
     if c.status != ST_PLAYING:
-        return 0
+        return ended_value(S, c, team, 0)
     return expecti_node(S, J, c, team, alpha, beta, ply, rng)
 
 
@@ -84,7 +84,7 @@ cdef inline int after_placement(SolverCtx* S, const WorldJob* J, const Position*
         return WIN if S.side_team[side_of(&c, c.end_seat)] == team else -WIN
     gain = team_value(S, &c, team) - team_value(S, p, team)
     if c.status != ST_PLAYING:
-        return gain
+        return ended_value(S, &c, team, gain)
     r = settle(S, J, &c, team, alpha - gain, beta - gain, ply + 1, rng)
     if r >= WIN or r <= -WIN:
         return r
@@ -182,7 +182,7 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
         if c.status == ST_WON:
             v = WIN if S.side_team[side_of(&c, c.end_seat)] == team else -WIN
         elif c.status != ST_PLAYING:
-            v = team_value(S, &c, team) - team_value(S, p, team)
+            v = ended_value(S, &c, team, team_value(S, &c, team) - team_value(S, p, team))
         elif can_place(&c):
             # the drawn tile must be placed now: only its own placements
             m = tile_moves(&c, t, moves)
@@ -332,6 +332,7 @@ cdef class WorldSearch:
         cdef WorldJob* J = &self.job
         if self.counter is None:
             raise CoreError("this search has no deal sampler: use value_world")
+        core.check_players(J.base.players)
         cdef long w
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
@@ -368,6 +369,7 @@ cdef class WorldSearch:
         cdef Position pos = J.base
         cdef int s, i
         cdef uint32_t seen = J.base.board
+        core.check_players(J.base.players)
         try:
             hands = [list(h) for h in hands]
             boneyard = list(boneyard)

@@ -6,6 +6,9 @@ cdef enum:
     MAX_PLY = 64               # turns in one round never exceed 28 placements (+ slack)
     WIN = 1000                 # value of reaching exactly 305 (RULES §6.1), beyond any points
     INF = 30000
+    OBJ_POINTS = 0             # values: raw points of the rest of the round (+-WIN for 305)
+    OBJ_WIN = 1                # values: WIN x (P(team wins the game) - P(other team wins)) at the round's end
+    EQ_LEVELS = 61             # equity tables: score levels 0, 5, ..., 300 raw per side
 
 ctypedef struct TTEntry:
     uint64_t key               # full 64-bit position hash; 0 marks an empty slot
@@ -34,6 +37,11 @@ ctypedef struct SolverCtx:
     int max_ply                # depth limit: a search reaching this ply is cut (MAX_PLY: none)
     int cut                    # a depth-limited search was cut somewhere: its values are not exact
     uint64_t salt              # mixed into every key: searches under different salts never share entries
+    int objective              # OBJ_POINTS or OBJ_WIN
+    const int16_t* equity      # OBJ_WIN: per score state x starter (side, or `sides` = drawn) x side s,
+                               # WIN x (P(s wins the game) - P(another side wins)); owned by SolverCore
+    int eq_players             # the player count the equity table is for
+    int root_side              # side of the root's seat (team 0)
 
 cdef enum:
     NODE_GO = 0                # search this node
@@ -58,9 +66,13 @@ cdef int mtdf(SolverCtx* S, const Position* p, int guess) noexcept nogil
 cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain) noexcept nogil
 cdef int cut_value(const SolverCtx* S, const Position* p) noexcept nogil
 cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept nogil
+cdef int ended_value(const SolverCtx* S, const Position* c, int team, int gain) noexcept nogil
 
 cdef class SolverCore:
     cdef SolverCtx ctx
     cdef uint64_t n_entries
     cdef uint64_t searches       # independent searches started (each gets its own salt)
+    cdef object equity_owner     # keeps the buffer under ctx.equity alive
+    cdef object equity_id        # what set_objective was given (for objective())
     cdef void fresh_context(self) noexcept nogil
+    cdef int check_players(self, int players) except -1

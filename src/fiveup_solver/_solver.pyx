@@ -19,6 +19,11 @@ from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 
+# the objectives, for Python callers
+POINTS = OBJ_POINTS
+WIN_OBJECTIVE = OBJ_WIN
+WIN_VALUE = WIN
+
 
 cdef extern from *:
     """
@@ -60,6 +65,8 @@ cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p, int pl
                 | (<uint64_t>S.side_team[0] << 60) | (<uint64_t>S.side_team[1] << 61)
                 | (<uint64_t>S.side_team[2] << 62)) + <uint64_t>0xD6E8FEB86659FD93)
     h ^= S.bone_hash[p.bone_next] ^ S.salt
+    if S.objective == OBJ_WIN:
+        h ^= <uint64_t>0x9FB21C651E98DF25      # the same position has other values under another objective
     if S.max_ply < MAX_PLY:
         # a depth-limited value belongs to its remaining depth
         h ^= mix64(<uint64_t>(S.max_ply - ply) + <uint64_t>0xA0761D6478BD642F)
@@ -71,8 +78,11 @@ cdef inline int team_of(const SolverCtx* S, const Position* p, int seat) noexcep
 
 
 cdef inline int rel_score(const SolverCtx* S, const Position* p, int team) noexcept nogil:
-    """Team's raw scores minus the other team's."""
+    """Team's raw scores minus the other team's (0 under the win objective, whose
+    values are not sums of gains but read off the equity table at the round's end)."""
     cdef int s, r = 0
+    if S.objective == OBJ_WIN:
+        return 0
     for s in range(p.sides):
         if S.side_team[s] == team:
             r += p.score[s]
@@ -145,6 +155,7 @@ cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil:
     S.tt_skip_tiles = S.tt_min_tiles if S.tt_min_tiles >= 0 else 2 + 3 * p.players
     for s in range(4):
         S.side_team[s] = 0 if s == root_side else 1
+    S.root_side = root_side
     S.bone_hash[p.bone_len] = <uint64_t>0x5851F42D4C957F2D
     k = p.bone_len - 1
     while k >= 0:
@@ -198,7 +209,7 @@ cdef inline int child_search(SolverCtx* S, Position* c, int team, int base, int 
         return WIN if team_of(S, c, c.end_seat) == team else -WIN
     g = rel_score(S, c, team) - base
     if c.status != ST_PLAYING:
-        return g
+        return ended_value(S, c, team, g)
     if team_of(S, c, c.to_move) == team:
         # the child's window is the parent's mapped through v = r + g (wins absorb):
         # fail-high/low of the child must stay fail-high/low here
@@ -328,7 +339,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             tt_move = e.move
     alpha0 = alpha
     beta0 = beta
-    if S.use_pruning:
+    if S.use_pruning and S.objective == OBJ_POINTS:
         # Exact-target bounds: unless a team reaches 305, each side gains at most
         # up to its gap (credits above it are rejected) and at least min_gain.
         ub = 0
@@ -413,14 +424,55 @@ cdef int cut_value(const SolverCtx* S, const Position* p) noexcept nogil:
     the other team's hands and the mover's team's hands (the side that empties
     its hand first collects the others' pips, RULES §6.3), rounded to 5 and kept
     inside the exact-target bounds (no win or loss is ever guessed)."""
-    cdef int s, own = 0, other = 0, team = team_of(S, p, p.to_move), v
+    cdef int s, own = 0, other = 0, team = team_of(S, p, p.to_move), v, gainer
+    cdef int score[4]
     for s in range(p.players):
         if team_of(S, p, s) == team:
             own += mask_pips(p.hand[s])
         else:
             other += mask_pips(p.hand[s])
     v = round_to_5((other - own + 400) // 2) - 200
+    if S.objective == OBJ_WIN:
+        # the same estimate as banked points: the leading team's side gains it (unless
+        # that passes 305), the next starter is unknown (drawn), and W values the result
+        for s in range(p.sides):
+            score[s] = p.score[s]
+        gainer = p.to_move
+        if v < 0:
+            v = -v
+            for s in range(1, p.players):
+                gainer = (p.to_move + s) % p.players
+                if team_of(S, p, gainer) != team:
+                    break
+        if score[side_of(p, gainer)] + v < TARGET:
+            score[side_of(p, gainer)] += v
+        return equity_lookup(S, score, p.sides, p.sides, team)
     return clampi(v, -(WIN - 1), WIN - 1)
+
+
+cdef inline int equity_lookup(const SolverCtx* S, const int* score, int sides, int starter, int team) noexcept nogil:
+    """Equity table value for `team` at a round's start with these scores and starter
+    index (a side, or `sides` when the starter is drawn)."""
+    cdef int s, lv, idx = 0, v
+    for s in range(sides):
+        lv = score[s] // 5
+        idx = idx * EQ_LEVELS + (0 if lv < 0 else (EQ_LEVELS - 1 if lv >= EQ_LEVELS else lv))
+    v = S.equity[(idx * (sides + 1) + starter) * sides + S.root_side]
+    return v if team == 0 else -v
+
+
+cdef int ended_value(const SolverCtx* S, const Position* c, int team, int gain) noexcept nogil:
+    """Value, for `team`, of a round that has just ended without a game win: the
+    points gained (points objective), or the equity of the next round's start
+    (win objective): its scores, and its starter (the seat that emptied its hand,
+    or drawn after a block)."""
+    cdef int s
+    cdef int score[4]
+    if S.objective != OBJ_WIN:
+        return gain
+    for s in range(c.sides):
+        score[s] = c.score[s]
+    return equity_lookup(S, score, c.sides, side_of(c, c.end_seat) if c.status == ST_DOMINO else c.sides, team)
 
 
 cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept nogil:
@@ -486,6 +538,55 @@ cdef class SolverCore:
         free(self.ctx.table)
         free(self.ctx.child)
 
+    def set_objective(self, objective_, table=None, players_=None):
+        """Values of later searches: OBJ_POINTS (0, the default), or OBJ_WIN (1) with
+        `table`, a contiguous int16 array for `players` (see SolverCtx.equity):
+        EQ_LEVELS ** sides x (sides + 1) x sides values strictly inside (-WIN, WIN)."""
+        cdef int objective = checked_int(objective_, OBJ_POINTS, OBJ_WIN, "objective")
+        cdef const int16_t[::1] view
+        cdef int players, sides, i
+        cdef long need
+        if objective == OBJ_POINTS:
+            self.ctx.objective = OBJ_POINTS
+            self.ctx.equity = NULL
+            self.ctx.eq_players = 0
+            self.equity_owner = None
+            self.equity_id = None
+            return
+        players = checked_int(players_, 2, 4, "players")
+        sides = 3 if players == 3 else 2
+        need = (EQ_LEVELS * EQ_LEVELS * (EQ_LEVELS if sides == 3 else 1)) * (sides + 1) * sides
+        try:
+            view = table
+        except (TypeError, ValueError, BufferError):
+            raise CoreError(f"the equity table must be a contiguous int16 array, not {type(table).__name__}") from None
+        if view.shape[0] != need:
+            raise CoreError(f"the equity table for {players} players has {need} values, not {view.shape[0]}")
+        for i in range(need):
+            if not -WIN < view[i] < WIN:
+                raise CoreError(f"equity table value {i} is {view[i]}, outside (-{WIN}, {WIN})")
+        self.equity_owner = view
+        self.equity_id = table
+        self.ctx.equity = &view[0]
+        self.ctx.eq_players = players
+        self.ctx.objective = OBJ_WIN
+
+    @property
+    def equity_table(self):
+        """The table given to set_objective (None under the points objective)."""
+        return self.equity_id
+
+    @property
+    def objective(self):
+        """OBJ_POINTS or OBJ_WIN."""
+        return self.ctx.objective
+
+    cdef int check_players(self, int players) except -1:
+        if self.ctx.objective == OBJ_WIN and players != self.ctx.eq_players:
+            raise CoreError(f"this solver's equity table is for {self.ctx.eq_players} players, "
+                            f"the position has {players}")
+        return 0
+
     @property
     def table_entries(self):
         return self.n_entries
@@ -508,6 +609,7 @@ cdef class SolverCore:
         cdef int values[MAX_MOVES]
         cdef SolverCtx* S = &self.ctx
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
+        self.check_players(root.players)
         begin_call(S, node_limit)
         with nogil:
             set_root(S, &root)
@@ -543,6 +645,7 @@ cdef class SolverCore:
         cdef SolverCtx* S = &self.ctx
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         cdef int v
+        self.check_players(q.players)
         begin_call(S, node_limit)
         with nogil:
             set_root(S, &q)
@@ -557,6 +660,7 @@ cdef class SolverCore:
         cdef int alpha = checked_int(alpha_, -INF, INF, "alpha")
         cdef int beta = checked_int(beta_, -INF, INF, "beta")
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
+        self.check_players(q.players)
         begin_call(S, node_limit)
         set_root(S, &q)
         resolve_turn(&q)
@@ -587,6 +691,7 @@ cdef class SolverCore:
         cdef TTEntry* e
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         checked_int(max_len, 0, 2 ** 31 - 1, "max_len")
+        self.check_players(q.players)
         out = []
         begin_call(S, node_limit)
         set_root(S, &q)
@@ -653,6 +758,6 @@ cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain)
     if c.status == ST_WON:
         return WIN if team_of(S, c, c.end_seat) == team else -WIN
     if c.status != ST_PLAYING:
-        return gain
+        return ended_value(S, c, team, gain)
     r = mtdf(S, c, 0)
     return child_value(team_of(S, c, c.to_move) == team, r, gain)

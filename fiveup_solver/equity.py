@@ -1,0 +1,349 @@
+"""Race equity: the probability that each side wins the game from the start of a round.
+
+``win_probabilities(players, scores, starter)`` reads a table shipped with the
+package: for every raw score state (multiples of 5 from 0 to 300 per side) and
+starter side, the probability that each side is the first to reach exactly 305,
+when every seat plays the default hint bot.
+
+How the tables are built (``fiveup equity build``):
+
+1. *Round samples*: whole rounds of hint-bot self-play from a 0 : 0 score,
+   each recorded as its starter, the ordered list of its scoring events
+   (side, raw credit) and how it ended (the seat that emptied its hand, or a
+   block). Stored relative to the starter's side, so every round serves every
+   starter (all seats play the same bot).
+2. *Exact-target replay*: from any score state, a sampled round's events are
+   applied in their order with the rule of RULES §6: an event above 305 is
+   rejected whole, an exact 305 wins at once. Its end gives the next state
+   (the emptier's side starts; after a block the starter is drawn: every seat
+   alike, D1).
+3. *Fixed point*: a state's value is the mean over the samples of the value of
+   where it leads. Scores only grow with 2 and 3 players, so states are solved
+   from the highest score sum down; states that lead back to themselves (every
+   event rejected) form a small linear system per score vector, solved exactly.
+   With 4 players a hand-emptying event can be negative (RULES §6.3, D4), so
+   sweeps repeat until nothing changes by more than 1e-10.
+
+The model's one approximation is step 1: rounds are played at 0 : 0, where
+the bots do not yet aim at the exact target. How much that matters near 305
+is measured by the calibration (``benchmarks/equity_calibration.py``): games
+of hint-bot self-play started from score states across the table.
+
+>>> p = win_probabilities(2, [0, 0], starter=0)
+>>> round(sum(p), 6)
+1.0
+>>> p[0] > p[1]                       # the starter's edge
+True
+>>> win_probabilities(2, [300, 0], starter=1)[0] > 0.5
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.notation import TARGET_RAW
+
+__all__ = ["RoundSamples", "EquityTable", "collect_rounds", "build_table", "load_table", "win_probabilities",
+           "equity_of_scores", "SCORE_STEP", "SCORE_LEVELS", "DATA_DIR"]
+
+SCORE_STEP = 5                                   # every event is a multiple of 5 raw
+SCORE_LEVELS = TARGET_RAW // SCORE_STEP          # 61 levels: 0, 5, ..., 300
+DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
+DEFAULT_BOT = "hint"
+DEFAULT_ROUNDS = {2: 8000, 3: 4000, 4: 3000}      # sample rounds per shipped table
+
+
+def _sides(players: int) -> int:
+    return 2 if players in (2, 4) else 3
+
+
+def _check_players(players) -> int:
+    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
+        raise OptionError(f"players must be 2, 3 or 4, not {_short(players)}")
+    return players
+
+
+# ---------------------------------------------------------------- round samples
+@dataclass
+class RoundSamples:
+    """Sampled rounds, each relative to its starter's side (side 0 = the starter's).
+
+    ``ev_offset[i]:ev_offset[i+1]`` index round i's events in ``ev_side`` and
+    ``ev_raw``; ``end[i]`` is the relative side of the seat that emptied its
+    hand, or -1 for a blocked round.
+    """
+
+    players: int
+    bot: str
+    seed: int
+    ev_offset: "object"     # int32 (n + 1)
+    ev_side: "object"       # int8, relative side of each event
+    ev_raw: "object"        # int16, raw credit of each event (may be negative with 4 players)
+    end: "object"           # int8, relative side that starts next, -1 after a block
+
+    @property
+    def rounds(self) -> int:
+        return len(self.end)
+
+    def save(self, path: str) -> None:
+        import numpy as np
+        np.savez_compressed(path, ev_offset=self.ev_offset, ev_side=self.ev_side, ev_raw=self.ev_raw,
+                            end=self.end, meta=np.array(json.dumps(
+                                {"players": self.players, "bot": self.bot, "seed": self.seed})))
+
+    @classmethod
+    def load(cls, path: str) -> "RoundSamples":
+        import numpy as np
+        with np.load(path) as z:
+            meta = json.loads(str(z["meta"]))
+            return cls(meta["players"], meta["bot"], meta["seed"], z["ev_offset"], z["ev_side"], z["ev_raw"],
+                       z["end"])
+
+    @classmethod
+    def concat(cls, parts: list) -> "RoundSamples":
+        import numpy as np
+        if not parts:
+            raise OptionError("no round samples to join")
+        offsets, base = [np.zeros(1, np.int32)], 0
+        for p in parts:
+            offsets.append(p.ev_offset[1:] + base)
+            base += int(p.ev_offset[-1])
+        return cls(parts[0].players, parts[0].bot, parts[0].seed, np.concatenate(offsets).astype(np.int32),
+                   np.concatenate([p.ev_side for p in parts]).astype(np.int8),
+                   np.concatenate([p.ev_raw for p in parts]).astype(np.int16),
+                   np.concatenate([p.end for p in parts]).astype(np.int8))
+
+
+def round_seed(players: int, seed: int, index: int) -> int:
+    """The deal seed of sample round `index`: depends on nothing but its arguments."""
+    return random.Random(f"equity/{players}/{seed}/{index}").getrandbits(63)
+
+
+def play_sample_round(players: int, seed: int, index: int, bot: str = DEFAULT_BOT):
+    """One round of self-play from 0 : 0: (relative events [(side, raw)], relative end side or -1)."""
+    from fiveup_solver.bots import choose
+    from fiveup_solver.game import Game
+    game_seed = round_seed(players, seed, index)
+    game = Game(players=players, seed=game_seed)
+    sides = _sides(players)
+    rngs = [random.Random(f"{game_seed}/{s}") for s in range(players)]
+    start_side = game.current.core.side_of(game.current.starter)
+    events = []
+    while not game.round_over:
+        seat = game.to_move
+        for e in game.push(choose(bot, game.observation(seat), rngs[seat])):
+            events.append(((e.side - start_side) % sides, e.raw))
+    nxt = game.next_starter()
+    end = -1 if nxt is None else (game.current.core.side_of(nxt) - start_side) % sides
+    return events, end
+
+
+def collect_rounds(players: int, rounds: int, seed: int = 0, *, bot: str = DEFAULT_BOT, start: int = 0,
+                   progress: bool = False) -> RoundSamples:
+    """Play sample rounds ``start .. start + rounds - 1`` (each seeded by its index alone)."""
+    import numpy as np
+    _check_players(players)
+    offsets, sides_, raws, ends = [0], [], [], []
+    it = range(start, start + rounds)
+    if progress:
+        from tqdm import tqdm
+        it = tqdm(it, desc=f"rounds ({players} players)", unit="round")
+    for i in it:
+        events, end = play_sample_round(players, seed, i, bot)
+        for s, r in events:
+            sides_.append(s)
+            raws.append(r)
+        offsets.append(len(raws))
+        ends.append(end)
+    return RoundSamples(players, bot, seed, np.array(offsets, np.int32), np.array(sides_, np.int8),
+                        np.array(raws, np.int16), np.array(ends, np.int8))
+
+
+# ---------------------------------------------------------------- the tables
+@dataclass
+class EquityTable:
+    """Win probabilities per score state and starter side.
+
+    ``win`` has shape ``(61,) * sides + (sides, sides)``: score levels (raw / 5)
+    of every side, the starter's side, then the probability that each side wins.
+    """
+
+    players: int
+    win: "object"            # float64 array, see above
+    rounds: int              # sampled rounds it was built from
+    bot: str
+    seed: int
+    sweeps: int = 0
+    stuck: int = 0           # states from which no sampled round ever leads on (valued 0)
+
+    @property
+    def sides(self) -> int:
+        return _sides(self.players)
+
+    def probabilities(self, scores, starter=None) -> list:
+        """[P(side s wins)] from the start of a round at `scores` (raw) whose starter
+        is seat `starter` (None: drawn, every seat alike)."""
+        import numpy as np
+        levels = _score_levels(self.players, scores)
+        cell = self.win[tuple(levels)]
+        if starter is None:
+            return [float(x) for x in cell.mean(axis=0)]
+        if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < self.players:
+            raise OptionError(f"starter must be a seat 0..{self.players - 1} or None (drawn), not {_short(starter)}")
+        return [float(x) for x in np.asarray(cell[_side_of_seat(self.players, starter)])]
+
+    def search_values(self):
+        """The solver's int16 table: per state, starter (side, or drawn), side s:
+        WIN x (P(s wins) - P(another side wins)), kept inside (-WIN, WIN).
+        Computed once per table (read-only)."""
+        cached = self.__dict__.get("_search_values")
+        if cached is None:
+            cached = self._search_values()
+            cached.setflags(write=False)
+            self.__dict__["_search_values"] = cached
+        return cached
+
+    def _search_values(self):
+        import numpy as np
+        from fiveup_solver._solver import WIN_VALUE
+        sides = self.sides
+        w = self.win.reshape(-1, sides, sides)
+        drawn = w.mean(axis=1, keepdims=True)
+        w = np.concatenate([w, drawn], axis=1)                 # states x (sides + 1) x sides
+        total = w.sum(axis=2, keepdims=True)
+        v = np.rint(WIN_VALUE * (2 * w - total)).astype(np.int64)
+        return np.ascontiguousarray(np.clip(v, -(WIN_VALUE - 1), WIN_VALUE - 1).astype(np.int16).reshape(-1))
+
+    def save(self, path: str) -> None:
+        """Only the starter-side-0 slice is stored (uint16): the others follow from it
+        by relabelling the sides, exactly, since every sample is kept relative to
+        its starter (see :func:`_with_all_starters`)."""
+        import numpy as np
+        q = np.rint(np.clip(self.win[..., 0, :], 0.0, 1.0) * 65535).astype(np.uint16)
+        np.savez_compressed(path, win_starter0=q, meta=np.array(json.dumps(
+            {"players": self.players, "rounds": self.rounds, "bot": self.bot, "seed": self.seed,
+             "sweeps": self.sweeps, "stuck": self.stuck})))
+
+    @classmethod
+    def load(cls, path: str) -> "EquityTable":
+        import numpy as np
+        try:
+            with np.load(path) as z:
+                meta = json.loads(str(z["meta"]))
+                win0 = z["win_starter0"].astype(np.float64) / 65535.0
+            players = meta["players"]
+            sides = _sides(_check_players(players))
+            if win0.shape != (SCORE_LEVELS,) * sides + (sides,):
+                raise ValueError(f"a table of shape {win0.shape}")
+        except (OSError, KeyError, ValueError, TypeError) as e:
+            raise OptionError(f"{path}: not an equity table ({e})"[:200]) from None
+        return cls(players, _with_all_starters(win0), meta["rounds"], meta["bot"], meta["seed"],
+                   meta.get("sweeps", 0), meta.get("stuck", 0))
+
+
+def _with_all_starters(win0):
+    """The full table from its starter-side-0 slice: with side t starting, relabel
+    side s as s - t (the starter becomes side 0), read the slice, relabel back.
+
+    W(a, t)[w] = W(b, 0)[(w - t) mod n] with b[s] = a[(s + t) mod n].
+    """
+    import numpy as np
+    sides = win0.shape[-1]
+    out = np.empty(win0.shape[:-1] + (sides, sides), dtype=win0.dtype)
+    for t in range(sides):
+        # b[s] = a[(s + t) % n]: axis s of the slice is axis (s + t) % n of the result
+        axes = [0] * sides
+        for s_ in range(sides):
+            axes[(s_ + t) % sides] = s_
+        moved = np.transpose(win0, axes + [sides])
+        out[..., t, :] = moved[..., [(w - t) % sides for w in range(sides)]]
+    return out
+
+
+def _side_of_seat(players: int, seat: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
+def _score_levels(players: int, scores) -> list:
+    sides = _sides(players)
+    if isinstance(scores, (str, bytes)) or not hasattr(scores, "__len__") or len(scores) != sides:
+        raise OptionError(f"scores must list {sides} raw scores (one per side), not {_short(scores)}")
+    levels = []
+    for s, x in enumerate(scores):
+        if isinstance(x, bool) or not isinstance(x, int) or not -30000 <= x < TARGET_RAW:
+            raise OptionError(f"score {s} must be an integer below {TARGET_RAW}, not {_short(x)}")
+        if x % SCORE_STEP:
+            raise OptionError(f"score {s} ({x}) is not a multiple of {SCORE_STEP}")
+        levels.append(max(0, x // SCORE_STEP))     # below 0 (D4, 4 players only): read as 0
+    return levels
+
+
+def build_table(samples: RoundSamples, *, tol: float = 1e-10, max_sweeps: int = 2000) -> EquityTable:
+    """The fixed point of the exact-target replay of `samples` (see the module text)."""
+    import numpy as np
+    from fiveup_solver import _equity
+    sides = _sides(samples.players)
+    if samples.rounds == 0:
+        raise OptionError("no round samples to build from")
+    raws = np.asarray(samples.ev_raw, dtype=np.int64)
+    if np.any(raws % SCORE_STEP):
+        raise OptionError("round samples hold an event that is not a multiple of 5")
+    grid = np.indices((SCORE_LEVELS,) * sides).reshape(sides, -1)
+    order = np.argsort(-grid.sum(axis=0), kind="stable").astype(np.int32)
+    win = np.zeros(SCORE_LEVELS ** sides * sides * sides, dtype=np.float64)
+    # with no negative event a round never lowers a score: every successor of a state
+    # has a larger level sum (or is the state itself, solved in its block), so one
+    # sweep from the highest sum down is exact
+    monotone = not np.any(raws < 0)
+    sweeps, change, stuck = _equity.solve_equity(
+        sides, order, np.ascontiguousarray(samples.ev_offset, dtype=np.int32),
+        np.ascontiguousarray(samples.ev_side, dtype=np.int8), (raws // SCORE_STEP).astype(np.int16),
+        np.ascontiguousarray(samples.end, dtype=np.int8), win, tol, 1 if monotone else max_sweeps)
+    if not monotone and change > tol:
+        raise OptionError(f"the equity fixed point did not converge in {sweeps} sweeps (last change {change:.2e})")
+    return EquityTable(samples.players, win.reshape((SCORE_LEVELS,) * sides + (sides, sides)),
+                       samples.rounds, samples.bot, samples.seed, sweeps, stuck)
+
+
+def table_path(players: int) -> str:
+    return os.path.join(DATA_DIR, f"equity_{players}p.npz")
+
+
+def samples_path(players: int) -> str:
+    return os.path.join(DATA_DIR, f"rounds_{players}p.npz")
+
+
+@lru_cache(maxsize=None)
+def load_table(players: int) -> EquityTable:
+    """The shipped table for `players` (built by ``fiveup equity build``)."""
+    _check_players(players)
+    path = table_path(players)
+    if not os.path.exists(path):
+        raise OptionError(f"no equity table for {players} players in the package "
+                          f"(build one: fiveup equity build --players {players})")
+    return load_table_file(path)
+
+
+def load_table_file(path: str) -> EquityTable:
+    return EquityTable.load(path)
+
+
+def search_values(players: int):
+    """The shipped table in the solver's int16 form (cached: every search shares it)."""
+    return load_table(players).search_values()
+
+
+def win_probabilities(players: int, scores, starter=None) -> list:
+    """P(each side wins the game) from the start of a round at raw `scores` with
+    seat `starter` to open (None: the starter is drawn, as after a block)."""
+    return load_table(_check_players(players)).probabilities(scores, starter)
+
+
+def equity_of_scores(players: int, scores, starter=None, side: int = 0) -> float:
+    """P(side wins) for one side: ``win_probabilities(...)[side]``."""
+    return win_probabilities(players, scores, starter)[side]
