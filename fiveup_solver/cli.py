@@ -236,6 +236,33 @@ def cmd_hint(args, out) -> int:
     return 0
 
 
+def cmd_analyze(args, out) -> int:
+    from fiveup_solver.analysis import AnalysisBudget, analyze
+    from fiveup_solver.record import load_record
+    if args.plot is not None:
+        _need_extra("matplotlib", "--plot")
+    record = load_record(args.file)
+    budget = AnalysisBudget(samples=args.samples, luck_samples=args.luck_samples, dd_nodes=args.dd_nodes,
+                            threads=args.threads)
+    progress = not args.quiet and sys.stderr.isatty()
+    a = analyze(record, seats=args.seat, budget=budget, seed=args.seed, progress=progress)
+    if args.plot is not None:
+        from fiveup_solver.analysis import plot_win_probability
+        plot_win_probability(a, args.plot)
+    if args.json:
+        out.write(json.dumps(a.to_dict()) + "\n")
+        return 0
+    from fiveup_solver.analysis import format_text
+    out.write(format_text(a))
+    return 0
+
+
+def _need_extra(module: str, option: str) -> None:
+    import importlib.util
+    if importlib.util.find_spec(module) is None:
+        raise OptionError(f"{option} needs the analysis extra: pip install 'fiveup_solver[analysis]'")
+
+
 def cmd_equity(args, out) -> int:
     from fiveup_solver import equity
     if args.action == "build":
@@ -469,6 +496,20 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--json", action="store_true")
     h.set_defaults(func=cmd_hint)
 
+    an = sub.add_parser("analyze", help="post-game analysis: every decision judged (win %% and points), "
+                                        "double-dummy losses, luck, a summary per seat")
+    an.add_argument("file")
+    an.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
+    an.add_argument("--samples", type=int, default=96, help="sampled worlds per decision")
+    an.add_argument("--luck-samples", type=int, default=48, help="sampled worlds per luck value")
+    an.add_argument("--dd-nodes", type=int, default=2_000_000, help="node limit of each double-dummy solve")
+    an.add_argument("--threads", type=int, default=2)
+    an.add_argument("--seed", type=int, default=0)
+    an.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
+    an.add_argument("--json", action="store_true")
+    an.add_argument("--quiet", action="store_true", help="no progress bar")
+    an.set_defaults(func=cmd_analyze)
+
     e = sub.add_parser("equity", help="P(win) of each side from a round's start (race-equity tables), "
                                       "or 'equity build' to rebuild a table")
     e.add_argument("action", nargs="?", choices=("build",), default=None)
@@ -516,8 +557,8 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(
-                a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "equity",
-                            "bench")))
+                a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "analyze",
+                            "equity", "bench")))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

@@ -45,8 +45,8 @@ from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError,
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.solver import check_objective, set_core_objective
 
-__all__ = ["Hint", "HintMove", "Hinter", "SearchMethod", "hint", "world_values", "METHODS", "DEFAULT_SAMPLES",
-           "DEFAULT_WORLD_NODES"]
+__all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
+           "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
 
 
 @dataclass(frozen=True)
@@ -127,6 +127,23 @@ class Hint:
                 "best": format_move(self.best), "method": self.method, "samples": self.samples,
                 "seconds": round(self.seconds, 6), "nodes": self.nodes, "exact_worlds": self.exact_worlds,
                 "budget": dict(self.budget)}
+
+
+@dataclass(frozen=True)
+class PositionValue:
+    """A position's value to one seat (see :meth:`Hinter.position_value`)."""
+
+    seat: int
+    objective: str
+    value: float              # P(the seat's side wins) under "win"; raw points of the round under "points"
+    stderr: float             # standard error over the worlds
+    samples: int
+    nodes: int
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "objective": self.objective, "value": self.value, "stderr": self.stderr,
+                "samples": self.samples, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
 
 
 def _mean_se(vals) -> tuple:
@@ -275,14 +292,42 @@ class Hinter:
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
                     nodes, sum(1 for r in results if r[1] == 2), objective)
 
+    def position_value(self, obs, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                       world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
+                       chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win") -> "PositionValue":
+        """What the position is worth to the observation's seat as it stands, whoever is
+        to move: over worlds sampled from the seat's view, the value of best play from
+        here for the seat's team (the mover's forced draws and passes included).
+        For luck and win-probability graphs: the seat need not be to move."""
+        objective = check_objective(objective)
+        if not isinstance(method, str) or method not in METHODS:
+            raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
+        _check_int("samples", samples, 1, 1_000_000)
+        _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
+        _check_int("world_nodes", world_nodes, 1, 2 ** 62)
+        _check_int("chance_width", chance_width, 1, 28)
+        start = time.perf_counter()
+        ds = DealSampler(obs)
+        if obs.to_move is None:
+            raise IllegalMoveError("the round is over: the position has no value left to search")
+        with self._lock:
+            results = self._search(obs, ds.replayed, ds, [], method, objective, world_nodes, chance_width, seed,
+                                   samples, 0.0, observer=obs.seat)
+        if not results:
+            raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
+        scale, shift = (1.0 / (2 * _solver.WIN_VALUE), 0.5) if objective == "win" else (1.0, 0.0)
+        mean, se = _mean_se([shift + scale * r[4][0] for r in results])
+        return PositionValue(obs.seat, objective, _r(mean), _r(se), len(results), sum(r[3] for r in results),
+                             time.perf_counter() - start)
+
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
-                seconds) -> list:
+                seconds, observer=None) -> list:
         """One world search over every thread's core under `objective` (the lock is held)."""
         for core in self._cores:
             set_core_objective(core, objective, obs.players)
         search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
-                                   min(self.threads, n_worlds), seconds)
+                                   min(self.threads, n_worlds), seconds, observer)
         helpers = [threading.Thread(target=search.work, args=(core,)) for core in self._cores[1:]]
         for t in helpers:
             t.start()
@@ -326,6 +371,22 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
 
 
 _default: Hinter | None = None
+
+
+def position_value(obs, **options) -> PositionValue:
+    """The observation's seat's value of the position (see :meth:`Hinter.position_value`),
+    with the shared default :class:`Hinter`.
+
+    >>> from fiveup_solver import Game
+    >>> g = Game(players=2, seed=4)
+    >>> v = position_value(g.observation(1 - g.to_move), samples=8, seed=1)
+    >>> 0 <= v.value <= 1 and v.samples == 8
+    True
+    """
+    global _default
+    if _default is None:
+        _default = Hinter()
+    return _default.position_value(obs, **options)
 
 
 def hint(obs, **options) -> Hint:

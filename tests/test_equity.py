@@ -232,3 +232,64 @@ def test_objective_and_table_checks():
         Solver(objective="elo")
     with pytest.raises(OptionError, match="players"):
         Solver(objective="win", equity=_random_table(3, 1)).solve(Game(players=2, seed=1))
+
+
+# ------------------------------------------------------------ the C boundaries refuse bad input
+def test_set_objective_checks_its_table():
+    from fiveup_solver import CoreError, _solver
+    core = _solver.SolverCore(1.0)
+    good = load_table(2).search_values()
+    for bad_args, text in [
+        ((2,), "objective"), ((1, good, 5), "players"), ((1, good, 3), "values"),
+        ((1, good[:-1], 2), "values"), ((1, good.astype(np.int32), 2), "int16"), ((1, "table", 2), "int16"),
+        ((1, None, 2), "not None"), ((1, np.full_like(good, 1000), 2), "outside"), ((True,), "objective"),
+    ]:
+        with pytest.raises(CoreError, match=text):
+            core.set_objective(*bad_args)
+    assert core.objective == _solver.POINTS
+    core.set_objective(1, good, 2)
+    g = Game(players=4, seed=3)
+    with pytest.raises(CoreError, match="for 2 players"):
+        core.solve_moves(g.current.core)
+    core.set_objective(0)
+    assert core.objective == _solver.POINTS and core.equity_table is None
+
+
+def test_solve_equity_checks_its_arrays():
+    from fiveup_solver import CoreError, _equity
+    s = samples(2, [([(0, 5)], 0)])
+    order = np.arange(61 * 61, dtype=np.int32)
+    w = np.zeros(61 * 61 * 4)
+    lv = (s.ev_raw // 5).astype(np.int16)
+    cases = [
+        (3, order, s.ev_offset, s.ev_side, lv, s.end, w),                       # sides vs table size
+        (2, order[:-1], s.ev_offset, s.ev_side, lv, s.end, w),                 # order size
+        (2, order + 10_000, s.ev_offset, s.ev_side, lv, s.end, w),             # order range
+        (2, order, np.array([0, 5], np.int32), s.ev_side, lv, s.end, w),       # offsets past the events
+        (2, order, s.ev_offset, np.array([7], np.int8), lv, s.end, w),         # side out of range
+        (2, order, s.ev_offset, s.ev_side, np.array([99], np.int16), s.end, w),  # level out of range
+        (2, order, s.ev_offset, s.ev_side, lv, np.array([5], np.int8), w),     # end side out of range
+        (2, order, s.ev_offset, s.ev_side, lv, s.end, w[:-1]),                 # table size
+    ]
+    for args in cases:
+        with pytest.raises(CoreError):
+            _equity.solve_equity(*args, 1e-9, 3)
+    for args in [(2, order.astype(np.int64), s.ev_offset, s.ev_side, lv, s.end, w, 1e-9, 3),
+                 (2, None, s.ev_offset, s.ev_side, lv, s.end, w, 1e-9, 3),
+                 (2, order, s.ev_offset, s.ev_side, lv, s.end, w.reshape(61, -1), 1e-9, 3),
+                 (4, order, s.ev_offset, s.ev_side, lv, s.end, w, 1e-9, 3),
+                 (2, order, s.ev_offset, s.ev_side, lv, s.end, w, float("nan"), 3),
+                 (2, order, s.ev_offset, s.ev_side, lv, s.end, w, 1e-9, 0)]:
+        with pytest.raises(CoreError):
+            _equity.solve_equity(*args)
+
+
+def test_equity_table_file_errors(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(OptionError, match="not an equity table"):
+        EquityTable.load(str(bad))
+    np.savez_compressed(tmp_path / "shape.npz", win_starter0=np.zeros((3, 3), np.uint16),
+                        meta=np.array(json.dumps({"players": 2, "rounds": 1, "bot": "x", "seed": 0})))
+    with pytest.raises(OptionError, match="not an equity table"):
+        EquityTable.load(str(tmp_path / "shape.npz"))

@@ -18,6 +18,7 @@ a hand-emptying event may be negative, and sweeps repeat to a fixed point.
 from libc.math cimport fabs
 from libc.stdlib cimport malloc, free
 from fiveup_solver.errors import CoreError
+from fiveup_solver._rules cimport checked_int
 
 cdef enum:
     LEVELS = 61         # score levels 0, 5, ..., 300 raw
@@ -61,16 +62,27 @@ cdef int solve_block(double* M, double* B, int n) noexcept nogil:
     return 1
 
 
-def solve_equity(int sides, const int[::1] order, const int[::1] ev_offset, const signed char[::1] ev_side,
-                 const short[::1] ev_level, const signed char[::1] end, double[::1] W,
-                 double tol, int max_sweeps):
+def solve_equity(sides_, order_, ev_offset_, ev_side_, ev_level_, end_, W_, tol_, max_sweeps_):
     """Sweep W (flat: state x starter x winner) to the fixed point; returns
-    (sweeps, last max change, states with no way out)."""
+    (sweeps, last max change, states with no way out). Arrays: int32 order and
+    offsets, int8 sides and ends, int16 levels, float64 W (written), all contiguous."""
+    cdef int sides = checked_int(sides_, 2, 3, "sides")
+    cdef int max_sweeps = checked_int(max_sweeps_, 1, 1_000_000, "max_sweeps")
+    if isinstance(tol_, bool) or not isinstance(tol_, (int, float)) or not 0.0 <= tol_ < 1.0:
+        raise CoreError(f"tol must be a number in [0, 1), not {tol_!r}"[:200])
+    if any(a is None for a in (order_, ev_offset_, ev_side_, ev_level_, end_, W_)):
+        raise CoreError("equity arrays must all be given (None is not an array)")
+    try:
+        return _solve(sides, order_, ev_offset_, ev_side_, ev_level_, end_, W_, tol_, max_sweeps)
+    except (TypeError, ValueError, BufferError) as e:
+        raise CoreError(f"equity arrays of the wrong type or layout ({e})"[:200]) from None
+
+
+cdef _solve(int sides, const int[::1] order, const int[::1] ev_offset, const signed char[::1] ev_side,
+            const short[::1] ev_level, const signed char[::1] end, double[::1] W, double tol, int max_sweeps):
     cdef int n_rounds = end.shape[0]
     cdef int n_states = 1
     cdef int s
-    if sides not in (2, 3):
-        raise CoreError(f"sides must be 2 or 3, not {sides}")
     for s in range(sides):
         n_states *= LEVELS
     if W.shape[0] != n_states * sides * sides or order.shape[0] != n_states:

@@ -11,7 +11,8 @@ ctypedef struct WorldJob:
     Position base              # the observer's position; hidden hands and boneyard filled per world
     uint32_t hidden_seats      # bit s: seat s's hand is hidden from the observer
     uint8_t moves[MAX_MOVES]   # the root's canonical moves
-    int n_moves
+    int n_moves                # root moves; 0: value the position itself for the observer (one value)
+    int observer               # seat whose team is team 0 (the mover when there are root moves)
     int method                 # METHOD_*
     uint64_t world_nodes       # node budget of one world (after its first, depth-2 pass)
     int chance_width           # expectimax: most outcomes searched at one chance node

@@ -28,7 +28,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 from fiveup_solver._solver cimport (
-    SolverCore, SolverCtx, set_root, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
+    SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream
@@ -214,6 +214,36 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
 
 
 # ---------------------------------------------------------------- one world
+cdef void value_world_position(SolverCtx* S, WorldJob* J, long w, Position* pos, Rng* rng,
+                               double* out) noexcept nogil:
+    """The position's own value for the observer's team (team 0) in one world, under
+    the same iterative deepening and budgets as the root moves: the mover's forced
+    draws and passes first (from the world's boneyard order with PIMC; as chance
+    nodes with expectimax), then its best play."""
+    cdef Position c
+    cdef int d, v = 0
+    for d in range(N_DEPTHS):
+        S.max_ply = DEPTHS[d]
+        S.cut = 0
+        S.node_limit = 0 if d == 0 else J.world_nodes
+        if J.method == METHOD_PIMC:
+            c = pos[0]
+            resolve_turn(&c)
+            v = terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, pos, 0))
+        else:
+            c = pos[0]
+            v = settle(S, J, &c, 0, -WIN, WIN, 0, rng)
+        if S.aborted:
+            break
+        out[0] = v
+        J.depth[w] = DEPTHS[d]
+        J.status[w] = 1 if S.cut else 2
+        if not S.cut:
+            break
+    J.nodes[w] = S.nodes
+    S.max_ply = MAX_PLY
+
+
 cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world) noexcept nogil:
     """Value every root move in world w (the observer's position with a sampled deal)."""
     cdef SolverCtx* S = &core.ctx
@@ -222,11 +252,14 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
     cdef Rng rng
     cdef int d, i, base
     cdef int vals[MAX_MOVES]
-    cdef double* out = &J.values[w * J.n_moves]
+    cdef double* out = &J.values[w * (J.n_moves if J.n_moves else 1)]
     seed_stream(&rng, J.seed, <uint64_t>w)
     core.fresh_context()
-    set_root(S, &pos)
+    set_root_side(S, &pos, side_of(&pos, J.observer))
     J.status[w] = 0
+    if J.n_moves == 0:
+        value_world_position(S, J, w, &pos, &rng, out)
+        return
     for d in range(N_DEPTHS):
         S.max_ply = DEPTHS[d]
         S.cut = 0
@@ -267,7 +300,10 @@ cdef class WorldSearch:
         self.job.depth = NULL
 
     def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
-                 world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_):
+                 world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None):
+        """`moves`: the mover's root moves to value; or an empty list with `observer_`
+        (a seat): the position's own value for that seat's team (any seat to move,
+        forced draws and passes included)."""
         cdef int s, i, n_legal
         cdef int method = checked_int(method_, 0, 1, "method")
         cdef uint64_t world_nodes = checked_u64(world_nodes_, "world_nodes")
@@ -281,26 +317,37 @@ cdef class WorldSearch:
         seconds = seconds_
         cdef uint8_t legal[MAX_MOVES]
         cdef Position* p = &base.frames[base.depth].pos
-        # Checked here, once: the searches index C arrays with all of it.
-        if p.status != ST_PLAYING or not can_place(p):
-            raise CoreError("the position has no placement to search (the round is over, or the seat must draw or pass)")
-        n_legal = gen_moves(p, legal)
+        cdef int observer
         try:
             moves = list(moves)
             hidden_seats = list(hidden_seats)
         except TypeError:
             raise CoreError("moves and hidden_seats must be lists") from None
-        if not 1 <= len(moves) <= n_legal or len(set(moves)) != len(moves) or not all(
-                isinstance(m, int) and any(m == legal[i] for i in range(n_legal)) for m in moves):
-            raise CoreError(f"root moves must be distinct canonical moves of the position, not {moves!r}"[:200])
-        if not all(isinstance(x, int) and 0 <= x < p.players and x != p.to_move for x in hidden_seats):
-            raise CoreError(f"hidden seats must be seats other than the mover, not {hidden_seats!r}"[:200])
+        # Checked here, once: the searches index C arrays with all of it.
+        if observer_ is None:
+            observer = p.to_move
+            if p.status != ST_PLAYING or not can_place(p):
+                raise CoreError("the position has no placement to search (the round is over, or the seat must "
+                                "draw or pass)")
+            n_legal = gen_moves(p, legal)
+            if not 1 <= len(moves) <= n_legal or len(set(moves)) != len(moves) or not all(
+                    isinstance(m, int) and any(m == legal[i] for i in range(n_legal)) for m in moves):
+                raise CoreError(f"root moves must be distinct canonical moves of the position, not {moves!r}"[:200])
+        else:
+            observer = checked_int(observer_, 0, p.players - 1, "observer")
+            if moves:
+                raise CoreError("a position value has no root moves (give an empty list)")
+            if p.status != ST_PLAYING:
+                raise CoreError("the round is over: the position has no value to search")
+        if not all(isinstance(x, int) and 0 <= x < p.players and x != observer for x in hidden_seats):
+            raise CoreError(f"hidden seats must be seats other than the observer, not {hidden_seats!r}"[:200])
         self.counter = counter
         self.job.base = p[0]
         self.job.hidden_seats = 0
         for s in hidden_seats:
             self.job.hidden_seats |= 1 << s
         self.job.n_moves = len(moves)
+        self.job.observer = observer
         for i in range(self.job.n_moves):
             self.job.moves[i] = moves[i]
         self.job.method = method
@@ -311,7 +358,7 @@ cdef class WorldSearch:
         self.job.min_worlds = min_worlds
         self.job.deadline = now_seconds() + seconds if seconds > 0 else 0.0
         self.job.next_world = 0
-        self.job.values = <double*>malloc(n_worlds * self.job.n_moves * sizeof(double) + 8)
+        self.job.values = <double*>malloc(n_worlds * max(1, self.job.n_moves) * sizeof(double) + 8)
         self.job.status = <uint8_t*>malloc(n_worlds + 8)
         self.job.nodes = <uint64_t*>malloc(n_worlds * sizeof(uint64_t) + 8)
         self.job.depth = <uint8_t*>malloc(n_worlds + 8)
@@ -387,13 +434,13 @@ cdef class WorldSearch:
             pos.hand[s] = 0
             for t in hands[s]:
                 pos.hand[s] |= <uint32_t>1 << <int>t
-        if pos.hand[pos.to_move] != J.base.hand[J.base.to_move]:
-            raise CoreError("the world must keep the mover's hand")
+        if pos.hand[J.observer] != J.base.hand[J.observer]:
+            raise CoreError("the world must keep the observer's hand")
         for i in range(len(boneyard)):
             pos.boneyard[pos.bone_next + i] = boneyard[i]
         with nogil:
             search_world(core, J, 0, &pos)
-        return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(J.n_moves)])
+        return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(max(1, J.n_moves))])
 
     def results(self):
         """[(world, status, depth, nodes, [values])] for every searched world, in world order."""
@@ -403,5 +450,5 @@ cdef class WorldSearch:
         for w in range(J.n_worlds):
             if J.status[w]:
                 out.append((w, J.status[w], J.depth[w], J.nodes[w],
-                            [J.values[w * J.n_moves + i] for i in range(J.n_moves)]))
+                            [J.values[w * max(1, J.n_moves) + i] for i in range(max(1, J.n_moves))]))
         return out

@@ -62,6 +62,7 @@ cdef inline int enter_node(SolverCtx* S, int ply) noexcept nogil:
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil
+cdef void set_root_side(SolverCtx* S, const Position* p, int root_side) noexcept nogil
 cdef int mtdf(SolverCtx* S, const Position* p, int guess) noexcept nogil
 cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain) noexcept nogil
 cdef int cut_value(const SolverCtx* S, const Position* p) noexcept nogil

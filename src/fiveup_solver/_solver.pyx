@@ -148,9 +148,15 @@ cdef inline void tt_store(SolverCtx* S, uint64_t key, int lower, int upper, int 
 
 
 cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil:
-    """Teams for a search from p, and the hash of p's remaining boneyard order."""
+    """Teams for a search from p (the mover's side is team 0), and the hash of p's
+    remaining boneyard order."""
+    set_root_side(S, p, side_of(p, p.to_move))
+
+
+cdef void set_root_side(SolverCtx* S, const Position* p, int root_side) noexcept nogil:
+    """set_root with team 0 the side `root_side` (a position valued for an observer
+    who is not to move; with 3 players: that side against the other two)."""
     cdef int s, k
-    cdef int root_side = side_of(p, p.to_move)
     # measured on the opening suites: 8 tiles with 2 players, 14 with 4
     S.tt_skip_tiles = S.tt_min_tiles if S.tt_min_tiles >= 0 else 2 + 3 * p.players
     for s in range(4):
@@ -556,6 +562,8 @@ cdef class SolverCore:
         players = checked_int(players_, 2, 4, "players")
         sides = 3 if players == 3 else 2
         need = (EQ_LEVELS * EQ_LEVELS * (EQ_LEVELS if sides == 3 else 1)) * (sides + 1) * sides
+        if table is None:
+            raise CoreError("the win objective needs an equity table (a contiguous int16 array), not None")
         try:
             view = table
         except (TypeError, ValueError, BufferError):

@@ -1,0 +1,430 @@
+"""Post-game analysis: every decision judged, luck measured, a summary per seat.
+
+``analyze(record, seats=None, budget=AnalysisBudget(), seed=0) -> Analysis``
+
+For each analysed seat and each of its actions:
+
+* **Hidden-information judgement** (only what the seat knew then, as a hint
+  sees it): every legal move's win probability and expected points, searched
+  in the same sampled worlds (``budget.samples``, more than a live hint); the
+  played move's loss against the best in win-% points and raw points, with
+  the paired standard error; a mark by the loss in win-% points
+  (:data:`MARKS`), given only when the loss is at least twice its standard
+  error (a loss within its own noise is not marked). Forced actions (one
+  legal move, draws, passes) are listed, not judged.
+* **Double-dummy judgement** (full records only): the solver's best moves and
+  the played move's loss with every hand and the boneyard order known, so a
+  player can tell a bad decision from bad luck. A solve that passes
+  ``budget.dd_nodes`` gives no DD judgement (``dd_best`` None) rather than a
+  guess.
+* **Luck** (gnubg style, in win-% points for the seat's side): at each deal,
+  the seat's win probability once it has seen its hand (its position value)
+  minus the race-equity table's value at the round's start (the expectation
+  over all deals, and over the starter when it was drawn); at each of its
+  draw sequences, its position value after the draws minus before.
+* **Per seat**: decisions judged, total and mean loss, error rate (share of
+  judged decisions with a mark), marks per kind, accuracy, luck, result and
+  luck-adjusted result.
+
+Accuracy is lichess's per-move formula on the win-% loss L,
+``103.1668 * exp(-0.04354 * L) - 3.1669`` clipped to 0..100, averaged over
+the judged decisions. Marks: lichess's 5 / 10 / 15 win-% points (see README
+for the distribution of losses that supports keeping them).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+from fiveup_solver.errors import OptionError, RecordError, short_repr as _short
+from fiveup_solver.notation import format_move
+
+__all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "MARKS", "accuracy"]
+
+MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))   # win-% points lost, largest first
+MARK_SIGMAS = 2.0     # a loss is marked only when it is at least this many standard errors
+
+
+def accuracy(loss_win: float) -> float:
+    """lichess's accuracy of one move from its win-% loss.
+
+    >>> accuracy(0.0) > 99.99, round(accuracy(10.0), 1), accuracy(100.0)
+    (True, 63.7, 0.0)
+    """
+    a = 103.1668 * math.exp(-0.04354 * max(0.0, loss_win)) - 3.1669
+    return max(0.0, min(100.0, a))
+
+
+def mark_of(loss_win: float, stderr_win: float) -> str | None:
+    """The mark of a loss (win-% points) and its standard error.
+
+    >>> mark_of(16.0, 2.0), mark_of(7.0, 1.0), mark_of(7.0, 4.0), mark_of(2.0, 0.1)
+    ('blunder', 'inaccuracy', None, None)
+    """
+    if loss_win < MARK_SIGMAS * stderr_win:
+        return None
+    for name, threshold in MARKS:
+        if loss_win >= threshold:
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class AnalysisBudget:
+    """How hard the analysis looks (defaults: about twice a live hint per decision)."""
+
+    samples: int = 96             # sampled worlds per decision (a live hint: 48)
+    world_nodes: int = 20_000     # search nodes per world
+    luck_samples: int = 48        # worlds per position value (the luck of deals and draws)
+    dd_nodes: int = 2_000_000     # node limit of each double-dummy solve (0: none)
+    threads: int = 2
+
+    def check(self) -> "AnalysisBudget":
+        for name, low, high in (("samples", 2, 100_000), ("world_nodes", 1, 2 ** 40), ("luck_samples", 1, 100_000),
+                                ("dd_nodes", 0, 2 ** 62), ("threads", 1, 64)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")
+        return self
+
+
+@dataclass
+class Decision:
+    """One action of an analysed seat, judged unless forced."""
+
+    round: int
+    action: int
+    seat: int
+    played: str
+    forced: bool
+    best: str | None = None
+    loss_win: float | None = None        # win-% points
+    stderr_win: float | None = None      # paired standard error, win-% points
+    loss_points: float | None = None     # raw points
+    stderr_points: float | None = None
+    mark: str | None = None
+    win: float | None = None             # the seat's side's win probability with best play here
+    moves: list = field(default_factory=list)   # [{"move", "win", "points"}] best first
+    dd_best: list | None = None          # double-dummy best moves (None: not solved)
+    dd_loss_win: float | None = None
+    dd_loss_points: float | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class LuckEvent:
+    round: int
+    action: int                          # the first action after the chance event
+    seat: int
+    kind: str                            # "deal" or "draw"
+    before: float                        # win probability (side of the seat) before
+    after: float
+    luck: float                          # (after - before), win-% points
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class SeatSummary:
+    seat: int
+    side: int
+    decisions: int = 0                   # judged decisions
+    forced: int = 0
+    loss_win: float = 0.0                # total, win-% points
+    loss_win_mean: float = 0.0
+    loss_points: float = 0.0
+    loss_points_mean: float = 0.0
+    error_rate: float = 0.0
+    marks: dict = field(default_factory=lambda: {"inaccuracy": 0, "mistake": 0, "blunder": 0})
+    accuracy: float | None = None
+    luck_win: float = 0.0                # own chance events, win-% points
+    luck_win_net: float = 0.0            # own minus the other sides' (mean), win-% points
+    result: float | None = None          # 100 won, 0 lost, None unfinished
+    luck_adjusted: float | None = None   # result - net luck
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Analysis:
+    players: int
+    seats: dict                           # seat -> SeatSummary
+    decisions: list                       # Decision, in game order
+    luck: list                            # LuckEvent, in game order
+    budget: AnalysisBudget
+    seed: int
+    view: int | None
+    winner: int | None
+
+    def to_dict(self) -> dict:
+        return {"players": self.players, "view": self.view, "winner": self.winner, "seed": self.seed,
+                "budget": asdict(self.budget),
+                "seats": {str(s): v.to_dict() for s, v in self.seats.items()},
+                "decisions": [d.to_dict() for d in self.decisions],
+                "luck": [e.to_dict() for e in self.luck]}
+
+
+def _seats_to_analyse(record: dict, seats) -> list:
+    n = record["players"]
+    view = record.get("view")
+    if seats is None:
+        return [view] if view is not None else list(range(n))
+    if isinstance(seats, int) and not isinstance(seats, bool):
+        seats = [seats]
+    try:
+        seats = sorted(set(seats))
+    except TypeError:
+        raise OptionError(f"seats must be seat numbers, not {_short(seats)}") from None
+    for s in seats:
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+            raise OptionError(f"seat must be 0..{n - 1}, not {_short(s)}")
+        if view is not None and s != view:
+            raise OptionError(f"this record is seat {view}'s view: seat {s} cannot be analysed from it")
+    if not seats:
+        raise OptionError("no seat to analyse")
+    return seats
+
+
+def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int = 0, *,
+            progress: bool = False) -> Analysis:
+    """Analyse a game record (a full record, or one seat's view: that seat only).
+    Deterministic for a seed."""
+    from fiveup_solver import _core
+    from fiveup_solver.equity import win_probabilities
+    from fiveup_solver.game import action_to_move
+    from fiveup_solver.hint import Hinter
+    from fiveup_solver.record import check_record, positions
+    from fiveup_solver.solver import Solver, WIN_VALUE
+
+    budget = (budget or AnalysisBudget()).check()
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
+    record = check_record(record)
+    who = _seats_to_analyse(record, seats)
+    view = record.get("view")
+    n = record["players"]
+    hinter = Hinter(threads=budget.threads)
+    solver = None if view is not None else Solver(tt_mb=32, node_limit=budget.dd_nodes, pv=False,
+                                                  objective="win", both=True)
+    rounds = record["rounds"]
+    total = sum(1 for r in rounds for a in r["actions"] if a.get("seat") in who)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=total, desc="analysing", unit="action", leave=False)
+
+    decisions, luck = [], []
+    drawing = {}                        # seat -> position value before its current draw sequence
+    seed_of = lambda r, i: (seed * 1_000_003 + r * 10_007 + i) & (2 ** 63 - 1)   # noqa: E731
+
+    def value(game, seat, r, i):
+        return hinter.position_value(game.observation(seat), samples=budget.luck_samples, seed=seed_of(r, i),
+                                     world_nodes=budget.world_nodes, objective="win").value
+
+    winner = None
+    for game, r, i in positions(record, check=False):
+        if r is None:
+            break
+        actions = rounds[r]["actions"]
+        if i == 0:
+            drawing.clear()
+            # the starter was drawn (D1) in the first round and after a block: chance too
+            starter_drawn = r == 0 or game.rounds[r - 1].core.status != "domino"
+            for seat in who:
+                side = _core.side_of_seat(n, seat)
+                w = win_probabilities(n, list(game.current.scores_before),
+                                      None if starter_drawn else game.current.starter)[side] \
+                    if all(x % 5 == 0 and x < 305 for x in game.current.scores_before) else None
+                if w is not None and not game.round_over:
+                    after = value(game, seat, r, i)
+                    luck.append(LuckEvent(r, 0, seat, "deal", w, after, 100 * (after - w)))
+        if i >= len(actions):
+            continue
+        act = actions[i]
+        seat = act["seat"]
+        if seat not in who:
+            continue
+        move = action_to_move(act)
+        if move.kind == "draw":
+            if seat not in drawing:
+                drawing[seat] = value(game, seat, r, i)
+            decisions.append(Decision(r, i, seat, _action_text(act), True))
+        else:
+            if seat in drawing:
+                before = drawing.pop(seat)
+                after = value(game, seat, r, i)
+                luck.append(LuckEvent(r, i, seat, "draw", before, after, 100 * (after - before)))
+            legal = game.legal_moves
+            if move.kind == "pass" or len(legal) == 1:
+                decisions.append(Decision(r, i, seat, _action_text(act), True))
+            else:
+                decisions.append(_judge(hinter, solver, game, seat, move, budget, seed_of(r, i), WIN_VALUE))
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    final = _final_game(record)
+    winner = final.winner
+    summaries = _summaries(n, who, decisions, luck, winner, final.unfinished or winner is None)
+    return Analysis(n, summaries, decisions, luck, budget, seed, view, winner)
+
+
+def _action_text(act: dict) -> str:
+    if "play" in act:
+        return act["play"] if "at" not in act else f"{act['play']}@{act['at']}"
+    if "draw" in act:
+        return f"draw {act['draw']}" if act["draw"] is not None else "draw"
+    return "pass"
+
+
+def _final_game(record):
+    from fiveup_solver.record import game_from_record
+    return game_from_record(record, check=False)
+
+
+def _judge(hinter, solver, game, seat, move, budget, seed, win_value) -> Decision:
+    """The hidden-information and double-dummy judgements of one decision."""
+    obs = game.observation(seat)
+    h = hinter.hint(obs, samples=budget.samples, seed=seed, world_nodes=budget.world_nodes, objective="win",
+                    both=True)
+    by_move = {m.move: m for m in h.moves}
+    played = by_move[move]
+    loss_win = 100 * played.win_loss
+    se_win = 100 * played.win_loss_stderr
+    d = Decision(len(game.rounds) - 1, len(game.current.moves), seat, format_move(move), False,
+                 best=format_move(h.best), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
+                 loss_points=round(played.points_loss, 3), stderr_points=round(played.points_loss_stderr, 3),
+                 mark=mark_of(loss_win, se_win), win=h.moves[0].win,
+                 moves=[{"move": format_move(m.move), "win": m.win, "points": m.points} for m in h.moves])
+    if solver is not None:
+        res = solver.solve(game.copy())
+        if res.exact and res.values:
+            played_text = format_move(move)
+            best_v = max(res.values.values())
+            d.dd_best = sorted(m for m, v in res.values.items() if v == best_v)
+            d.dd_loss_win = round(100 * (best_v - res.values[played_text]) / (2 * win_value), 3)
+            if res.points:
+                d.dd_loss_points = max(res.points.values()) - res.points[played_text]
+    return d
+
+
+def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
+    from fiveup_solver import _core
+    sides = _core.sides_of(n)
+    own_luck = {s: sum(e.luck for e in luck if _core.side_of_seat(n, e.seat) == s) for s in range(sides)}
+    out = {}
+    for seat in who:
+        side = _core.side_of_seat(n, seat)
+        s = SeatSummary(seat, side)
+        judged = [d for d in decisions if d.seat == seat and not d.forced]
+        s.decisions = len(judged)
+        s.forced = sum(1 for d in decisions if d.seat == seat and d.forced)
+        s.loss_win = round(sum(d.loss_win for d in judged), 3)
+        s.loss_points = round(sum(d.loss_points for d in judged), 3)
+        if judged:
+            s.loss_win_mean = round(s.loss_win / len(judged), 3)
+            s.loss_points_mean = round(s.loss_points / len(judged), 3)
+            s.accuracy = round(sum(accuracy(d.loss_win) for d in judged) / len(judged), 2)
+        for d in judged:
+            if d.mark:
+                s.marks[d.mark] += 1
+        s.error_rate = round(sum(s.marks.values()) / len(judged), 4) if judged else 0.0
+        s.luck_win = round(sum(e.luck for e in luck if e.seat == seat), 3)
+        others = [own_luck[o] for o in range(sides) if o != side]
+        s.luck_win_net = round(own_luck[side] - sum(others) / len(others), 3)
+        if not unfinished:
+            s.result = 100.0 if winner == side else 0.0
+            s.luck_adjusted = round(s.result - s.luck_win_net, 3)
+        out[seat] = s
+    return out
+
+
+# ---------------------------------------------------------------- how people read it
+def format_text(a: Analysis) -> str:
+    """The per-seat table, then the marked decisions with best and played moves."""
+    lines = [f"{a.players}-player game" + (f", seat {a.view}'s view" if a.view is not None else "")
+             + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
+             + f"; {a.budget.samples} worlds per decision, seed {a.seed}", ""]
+    lines.append(f"{'seat':>4} {'side':>4} {'judged':>6} {'loss win-%':>10} {'mean':>6} {'loss pts':>8} "
+                 f"{'accuracy':>8} {'inacc':>5} {'mist':>5} {'blund':>5} {'luck':>7} {'result':>6} {'adj.':>6}")
+    for s in a.seats.values():
+        acc = f"{s.accuracy:8.1f}" if s.accuracy is not None else f"{'-':>8}"
+        res = f"{s.result:6.0f}" if s.result is not None else f"{'-':>6}"
+        adj = f"{s.luck_adjusted:6.1f}" if s.luck_adjusted is not None else f"{'-':>6}"
+        lines.append(f"{s.seat:>4} {s.side:>4} {s.decisions:>6} {s.loss_win:10.1f} {s.loss_win_mean:6.2f} "
+                     f"{s.loss_points:8.0f} {acc} {s.marks['inaccuracy']:>5} {s.marks['mistake']:>5} "
+                     f"{s.marks['blunder']:>5} {s.luck_win_net:+7.1f} {res} {adj}")
+    lines.append("")
+    lines.append("(loss and luck in win-% points of the seat's side; luck: own chance events minus the "
+                 "others'; adj.: result minus luck)")
+    marked = [d for d in a.decisions if d.mark]
+    if marked:
+        lines.append("")
+        lines.append("marked decisions:")
+        for d in marked:
+            dd = ""
+            if d.dd_best is not None:
+                dd = f"; all hands known: best {', '.join(d.dd_best)}, loss {d.dd_loss_win:.1f} win-%"
+            lines.append(f"  round {d.round} action {d.action} seat {d.seat}: {d.mark}: played {d.played}, "
+                         f"best {d.best}: -{d.loss_win:.1f} +- {d.stderr_win:.1f} win-%, "
+                         f"{-d.loss_points:+.0f} pts{dd}")
+    else:
+        lines.append("no marked decisions")
+    return "\n".join(lines) + "\n"
+
+
+def win_curve(a: Analysis) -> list:
+    """[(index, round, seat, side, P(side 0 wins) or None, P(own side wins))] at every judged decision."""
+    from fiveup_solver import _core
+    sides = _core.sides_of(a.players)
+    out = []
+    for k, d in enumerate(x for x in a.decisions if not x.forced):
+        side = _core.side_of_seat(a.players, d.seat)
+        p0 = d.win if side == 0 else (1 - d.win if sides == 2 else None)
+        out.append((k, d.round, d.seat, side, p0, d.win, d.mark))
+    return out
+
+
+def plot_win_probability(a: Analysis, path: str) -> None:
+    """Side 0's win probability over the game's judged decisions (2 sides; with 3
+    players each side's own), rounds separated, marks shown. PNG or SVG by suffix."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    if not str(path).lower().endswith((".png", ".svg")):
+        raise OptionError(f"--plot {path}: give a .png or .svg file name")
+    curve = win_curve(a)
+    fig, ax = plt.subplots(figsize=(9, 3.6), dpi=110)
+    colours = {"inaccuracy": "#e6b800", "mistake": "#e67300", "blunder": "#cc0000"}
+    if a.players == 3:
+        for side in range(3):
+            pts = [(k, 100 * w) for k, _, _, s, _, w, _ in curve if s == side]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", lw=1, label=f"side {side}")
+        ax.set_ylabel("own side's win probability (%)")
+    else:
+        ax.plot([c[0] for c in curve], [100 * c[4] for c in curve], color="tab:blue", lw=1.2, marker=".",
+                ms=3, label="side 0")
+        ax.set_ylabel("side 0's win probability (%)")
+    for k, r, seat, side, p0, w, mark in curve:
+        if mark:
+            y = 100 * (p0 if p0 is not None else w)
+            ax.scatter([k], [y], s=40, color=colours[mark], zorder=3, edgecolor="black", linewidth=0.5)
+    prev = None
+    for k, r, *_ in curve:
+        if prev is not None and r != prev:
+            ax.axvline(k - 0.5, color="0.8", lw=0.8)
+        prev = r
+    for name, c in colours.items():
+        ax.scatter([], [], s=40, color=c, edgecolor="black", linewidth=0.5, label=name)
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("judged decisions (grey lines: new round)")
+    ax.set_title("Win probability over the game")
+    ax.legend(loc="upper left", fontsize=7, ncol=5)
+    ax.grid(alpha=0.25)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

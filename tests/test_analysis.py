@@ -1,0 +1,180 @@
+"""Post-game analysis: planted errors are found, self-play is clean, nothing is
+peeked at, views and bad options are handled, the command line reads it."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from fiveup_solver import Game, OptionError, RecordError
+from fiveup_solver import _core
+from fiveup_solver.analysis import AnalysisBudget, accuracy, analyze, mark_of
+from fiveup_solver.bots import choose
+from fiveup_solver.cli import main
+from fiveup_solver.notation import TARGET_RAW
+from fiveup_solver.selfplay import play_game
+
+try:
+    from .test_hint import twin_game
+except ImportError:
+    from test_hint import twin_game
+
+FAST = AnalysisBudget(samples=24, luck_samples=8, world_nodes=5_000, dd_nodes=300_000)
+
+
+def _exact_hit(game, move) -> bool:
+    """`move` makes the mover's side reach exactly 305 with an ordinary placement."""
+    core = game.current.core
+    if move.kind != "play" or len(game.hand(game.to_move)) == 1:
+        return False
+    side = core.side_of(game.to_move)
+    after = game.copy()
+    events = after.push(move)
+    return after.game_over and any(e.accepted and e.side == side for e in events)
+
+
+def planted_blunder(players=2):
+    """A greedy game in which, once, the mover could reach exactly 305 and did not
+    (it played another move) while another side was near 305 too; then greedy on to
+    the end. (record, round, action, seat)."""
+    for seed in range(1, 400):
+        game = Game(players=players, seed=seed)
+        rngs = [random.Random(f"{seed}/{s}") for s in range(players)]
+        planted = None
+        while True:
+            if game.round_over:
+                if game.game_over or len(game.rounds) >= 60:
+                    break
+                game.next_round()
+            seat = game.to_move
+            legal = game.legal_moves
+            move = choose("greedy", game.observation(seat), rngs[seat])
+            # planted where the race is close: the other side is near 305 too
+            close = max(x for k, x in enumerate(game.scores) if k != game.current.core.side_of(seat)) >= 260
+            if planted is None and close and len(legal) > 1 and any(_exact_hit(game, m) for m in legal):
+                others = [m for m in legal if not _exact_hit(game, m)]
+                if others:
+                    planted = (len(game.rounds) - 1, len(game.current.moves), seat)
+                    move = others[0]
+            game.push(move)
+        if planted and game.game_over:
+            return game.to_record(), planted
+    raise AssertionError("no planted blunder found")
+
+
+def test_marks_and_accuracy_by_hand():
+    assert mark_of(15.0, 7.4) == "blunder" and mark_of(15.0, 7.6) is None
+    assert mark_of(10.0, 1.0) == "mistake" and mark_of(4.99, 0.1) is None
+    # lichess: 103.1668 * exp(-0.04354 * 10) - 3.1669 = 63.67...
+    assert accuracy(10.0) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 3.1669)
+    assert accuracy(0.0) == pytest.approx(100.0, abs=1e-3) and accuracy(200.0) == 0.0
+
+
+def test_throwing_away_an_exact_305_is_a_blunder():
+    record, (r, i, seat) = planted_blunder()
+    a = analyze(record, seats=[seat], budget=FAST, seed=1)
+    d = next(d for d in a.decisions if (d.round, d.action) == (r, i))
+    assert d.seat == seat and not d.forced
+    assert d.mark == "blunder", d
+    assert d.loss_win >= 15 and d.loss_win >= 2 * d.stderr_win
+    # all hands known, the exact 305 was there too
+    assert d.dd_best is not None and d.played not in d.dd_best and d.dd_loss_win >= 15
+    # the best move is an exact hit
+    s = a.seats[seat]
+    assert s.marks["blunder"] >= 1 and s.decisions >= 1 and 0 <= s.accuracy <= 100
+
+
+def test_greedy_shows_more_marks_than_the_hint_bot():
+    g = play_game(2, 5, ["hint", "greedy"])
+    a = analyze(g.to_record(), budget=FAST, seed=2)
+    hint_seat, greedy_seat = a.seats[0], a.seats[1]
+    assert sum(greedy_seat.marks.values()) > sum(hint_seat.marks.values())
+    assert greedy_seat.loss_win > hint_seat.loss_win and greedy_seat.accuracy < hint_seat.accuracy
+    # luck: own chance events; 2 sides: the net luck of one is minus the other's
+    assert hint_seat.luck_win_net == pytest.approx(-greedy_seat.luck_win_net, abs=1e-6)
+    assert hint_seat.result == 100.0 and hint_seat.luck_adjusted == pytest.approx(100.0 - hint_seat.luck_win_net)
+
+
+def test_hint_bot_against_itself_has_few_marks():
+    g = play_game(2, 8, ["hint", "hint"])
+    a = analyze(g.to_record(), budget=FAST, seed=3)
+    for s in a.seats.values():
+        assert s.error_rate <= 0.1, s
+        assert s.marks["blunder"] == 0
+
+
+def test_analysis_is_deterministic_and_json():
+    g = play_game(2, 11, ["greedy", "random"], max_rounds=2)
+    a = analyze(g.to_record(), budget=FAST, seed=4).to_dict()
+    b = analyze(g.to_record(), budget=FAST, seed=4).to_dict()
+    assert a == b
+    json.dumps(a)
+    assert set(a["seats"]) == {"0", "1"}
+    for s in a["seats"].values():
+        assert {"decisions", "loss_win", "loss_points", "accuracy", "marks", "luck_win", "result"} <= set(s)
+    for d in a["decisions"]:
+        assert {"round", "action", "seat", "played", "best", "forced", "loss_win", "loss_points", "stderr_win",
+                "mark", "dd_best", "dd_loss_points"} <= set(d)
+        if not d["forced"]:
+            assert d["loss_win"] >= 0 and d["best"] is not None
+    # every action of the record appears once, in order
+    assert [(d["round"], d["action"]) for d in a["decisions"]] == [
+        (r, i) for r, rnd in enumerate(g.to_record()["rounds"]) for i in range(len(rnd["actions"]))]
+
+
+def test_no_peeking_twin_records():
+    rng = random.Random(9)
+    for seed in range(30, 60):
+        g = Game(players=2, seed=seed)
+        seat = 1
+        stop = rng.randrange(4, 12)
+        while not g.round_over and len(g.current.moves) < stop:
+            g.push(choose("greedy", g.observation(g.to_move), random.Random(len(g.current.moves))))
+        if g.round_over:
+            continue
+        twin = twin_game(g, seat, seed=3)
+        if twin is None:
+            continue
+        a = analyze(g.to_record(), seats=[seat], budget=FAST, seed=5)
+        b = analyze(twin.to_record(), seats=[seat], budget=FAST, seed=5)
+        strip = lambda d: {k: v for k, v in d.to_dict().items() if not k.startswith("dd_")}  # noqa: E731
+        assert [strip(d) for d in a.decisions] == [strip(d) for d in b.decisions]
+        assert [e.to_dict() for e in a.luck] == [e.to_dict() for e in b.luck]
+        return
+    pytest.fail("no twin record found")
+
+
+def test_views_and_seat_options():
+    g = play_game(2, 12, ["greedy", "greedy"], max_rounds=1)
+    view = g.to_record(view=1)
+    a = analyze(view, budget=FAST, seed=1)
+    assert list(a.seats) == [1] and a.view == 1
+    assert all(d.seat == 1 and d.dd_best is None for d in a.decisions)
+    with pytest.raises(OptionError, match="seat 1's view"):
+        analyze(view, seats=[0], budget=FAST)
+    for bad in ([5], ["0"], [], [True]):
+        with pytest.raises(OptionError):
+            analyze(g.to_record(), seats=bad, budget=FAST)
+    with pytest.raises(OptionError, match="samples"):
+        analyze(g.to_record(), budget=AnalysisBudget(samples=1))
+    with pytest.raises(RecordError):
+        analyze({"format": "nope"})
+
+
+def test_cli_analyze(tmp_path, capsys):
+    record, (r, i, seat) = planted_blunder()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    args = ["analyze", str(path), "--samples", "24", "--luck-samples", "8", "--dd-nodes", "300000", "--quiet"]
+    assert main(args + ["--seat", str(seat)]) == 0
+    out = capsys.readouterr().out
+    assert f"round {r} action {i} seat {seat}: blunder" in out and "accuracy" in out
+    assert main(args + ["--json", "--plot", str(tmp_path / "w.png")]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert set(d["seats"]) == {"0", "1"}
+    assert (tmp_path / "w.png").read_bytes()[:4] == b"\x89PNG"
+    for bad, text in ([["--seat", "7"], "seat"], [["--samples", "1"], "samples"], [["--plot", "x.gif"], ".png"]):
+        assert main(args + bad) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and text in err and err.count("\n") == 1
