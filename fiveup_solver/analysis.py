@@ -49,7 +49,7 @@ def accuracy(loss_win: float) -> float:
     """lichess's accuracy of one move from its win-% loss.
 
     >>> accuracy(0.0) > 99.99, round(accuracy(10.0), 1), accuracy(100.0)
-    (True, 63.7, 0.0)
+    (True, 63.6, 0.0)
     """
     a = 103.1668 * math.exp(-0.04354 * max(0.0, loss_win)) - 3.1669
     return max(0.0, min(100.0, a))
@@ -389,14 +389,17 @@ def win_curve(a: Analysis) -> list:
     return out
 
 
-def plot_win_probability(a: Analysis, path: str) -> None:
+def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     """Side 0's win probability over the game's judged decisions (2 sides; with 3
-    players each side's own), rounds separated, marks shown. PNG or SVG by suffix."""
+    players each side's own), rounds separated, marks shown. PNG or SVG by the
+    file name's suffix (or `fmt` for a file object)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    if not str(path).lower().endswith((".png", ".svg")):
-        raise OptionError(f"--plot {path}: give a .png or .svg file name")
+    if fmt is None:
+        if not isinstance(path, str) or not path.lower().endswith((".png", ".svg")):
+            raise OptionError(f"--plot {path}: give a .png or .svg file name")
+        fmt = path.lower().rsplit(".", 1)[1]
     curve = win_curve(a)
     fig, ax = plt.subplots(figsize=(9, 3.6), dpi=110)
     colours = {"inaccuracy": "#e6b800", "mistake": "#e67300", "blunder": "#cc0000"}
@@ -426,5 +429,104 @@ def plot_win_probability(a: Analysis, path: str) -> None:
     ax.legend(loc="upper left", fontsize=7, ncol=5)
     ax.grid(alpha=0.25)
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        fig.savefig(path, format=fmt)
+    except OSError as e:
+        raise OptionError(f"--plot {path}: cannot write ({e.strerror})") from None
+    finally:
+        plt.close(fig)
+
+
+def _graph_svg(a: Analysis) -> str:
+    """The win-probability graph as an inline SVG element (matplotlib)."""
+    import io
+    import re
+    buf = io.StringIO()
+    plot_win_probability(a, buf, fmt="svg")
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]                         # drop the XML prolog and doctype
+    text = re.sub(r"<svg ", '<svg id="win-graph" role="img" ', text, count=1)
+    return text
+
+
+def to_html(a: Analysis, record) -> str:
+    """One self-contained HTML report: summary table, the win-probability graph, the
+    per-decision table, and a board picture (played and best moves drawn) at
+    every marked decision."""
+    from html import escape
+
+    from fiveup_solver.notation import Move
+    from fiveup_solver.record import check_record, positions
+    from fiveup_solver.svg import board_svg
+    record = check_record(record)
+    marked = {(d.round, d.action): d for d in a.decisions if d.mark}
+    boards = {}
+    if marked:
+        for game, r, i in positions(record, check=False):
+            d = marked.get((r, i))
+            if d is not None:
+                arrows = [(Move.parse(d.played), "#cc0000")]
+                if d.best and d.best != d.played:
+                    arrows.append((Move.parse(d.best), "#1a7f37"))
+                boards[(r, i)] = board_svg(game, arrows=arrows, size=520,
+                                           title=f"round {r} action {i}: seat {d.seat} played {d.played} "
+                                                 f"(red), best {d.best} (green)")
+    e = escape
+    rows = []
+    for s in a.seats.values():
+        rows.append("<tr>" + "".join(f"<td>{x}</td>" for x in (
+            s.seat, s.side, s.decisions, f"{s.loss_win:.1f}", f"{s.loss_win_mean:.2f}", f"{s.loss_points:.0f}",
+            "-" if s.accuracy is None else f"{s.accuracy:.1f}", s.marks["inaccuracy"], s.marks["mistake"],
+            s.marks["blunder"], f"{s.luck_win_net:+.1f}", "-" if s.result is None else f"{s.result:.0f}",
+            "-" if s.luck_adjusted is None else f"{s.luck_adjusted:.1f}")) + "</tr>")
+    drows = []
+    for d in a.decisions:
+        if d.forced:
+            continue
+        cls = f' class="{d.mark}"' if d.mark else ""
+        anchor = f'<a href="#d{d.round}-{d.action}">{d.mark}</a>' if d.mark else ""
+        dd = "-" if d.dd_best is None else e(", ".join(d.dd_best)) + f" ({d.dd_loss_win:.1f})"
+        drows.append(f"<tr{cls}><td>{d.round}</td><td>{d.action}</td><td>{d.seat}</td><td>{e(d.played)}</td>"
+                     f"<td>{e(d.best or '')}</td><td>{d.loss_win:.1f} &#177; {d.stderr_win:.1f}</td>"
+                     f"<td>{d.loss_points:.0f}</td><td>{100 * d.win:.1f}</td><td>{anchor}</td><td>{dd}</td></tr>")
+    pictures = []
+    for (r, i), d in marked.items():
+        pictures.append(f'<figure id="d{r}-{i}" class="board"><figcaption>Round {r}, action {i}: seat {d.seat}, '
+                        f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
+                        f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%)</figcaption>"
+                        f"{boards[(r, i)]}</figure>")
+    result = "unfinished" if a.winner is None else f"side {a.winner} won"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"/><title>Exact 61 Five Up: game analysis</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }}
+table {{ border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }}
+td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }}
+th {{ background: #f0f0f0; }}
+tr.inaccuracy td {{ background: #fff7d6; }} tr.mistake td {{ background: #ffe3c2; }}
+tr.blunder td {{ background: #ffd0d0; }}
+figure.board {{ display: inline-block; margin: 0.6em; vertical-align: top; max-width: 540px; }}
+figcaption {{ font-size: 0.9em; margin-bottom: 0.3em; }}
+#win-graph {{ width: 100%; height: auto; }}
+</style></head><body>
+<h1>Game analysis</h1>
+<p>{a.players} players, {result}. {a.budget.samples} sampled worlds per decision, seed {a.seed}.
+Losses and luck are in win-% points of the seat's side; marks at 5 / 10 / 15 win-% points when the loss is
+at least twice its standard error.</p>
+<h2>Summary</h2>
+<table><tr><th>seat</th><th>side</th><th>judged</th><th>loss win-%</th><th>mean</th><th>loss pts</th>
+<th>accuracy</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th><th>net luck</th><th>result</th>
+<th>luck-adjusted</th></tr>
+{''.join(rows)}
+</table>
+<h2>Win probability</h2>
+{_graph_svg(a)}
+<h2>Marked decisions</h2>
+{''.join(pictures) or '<p>No marked decisions.</p>'}
+<h2>Every judged decision</h2>
+<table><tr><th>round</th><th>action</th><th>seat</th><th>played</th><th>best</th><th>loss win-%</th>
+<th>loss pts</th><th>win % (best)</th><th>mark</th><th>double-dummy best (loss win-%)</th></tr>
+{''.join(drows)}
+</table>
+</body></html>
+"""

@@ -120,6 +120,11 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
     """
     from fiveup_solver.solver import Solver
     solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning, objective=objective, both=False)
+    if objective == "win":
+        # the tables load once per process (about a second for 3 players): not per position
+        from fiveup_solver.equity import search_values
+        for players in sorted({g.players for g in games}):
+            search_values(players)
     seconds, nodes, values = [], [], []
     for g in games:
         t0 = time.perf_counter()

@@ -241,6 +241,8 @@ def cmd_analyze(args, out) -> int:
     from fiveup_solver.record import load_record
     if args.plot is not None:
         _need_extra("matplotlib", "--plot")
+    if args.html is not None:
+        _need_extra("matplotlib", "--html")
     record = load_record(args.file)
     budget = AnalysisBudget(samples=args.samples, luck_samples=args.luck_samples, dd_nodes=args.dd_nodes,
                             threads=args.threads)
@@ -249,6 +251,13 @@ def cmd_analyze(args, out) -> int:
     if args.plot is not None:
         from fiveup_solver.analysis import plot_win_probability
         plot_win_probability(a, args.plot)
+    if args.html is not None:
+        from fiveup_solver.analysis import to_html
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(to_html(a, record))
+        except OSError as e:
+            raise OptionError(f"--html {args.html}: cannot write ({e.strerror})") from None
     if args.json:
         out.write(json.dumps(a.to_dict()) + "\n")
         return 0
@@ -506,6 +515,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--threads", type=int, default=2)
     an.add_argument("--seed", type=int, default=0)
     an.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
+    an.add_argument("--html", default=None, help="write one self-contained HTML report")
     an.add_argument("--json", action="store_true")
     an.add_argument("--quiet", action="store_true", help="no progress bar")
     an.set_defaults(func=cmd_analyze)

@@ -178,3 +178,29 @@ def test_cli_analyze(tmp_path, capsys):
         assert main(args + bad) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and text in err and err.count("\n") == 1
+
+
+def test_html_report_is_well_formed_with_graph_and_boards(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+    record, (r, i, seat) = planted_blunder()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    html_path = tmp_path / "report.html"
+    args = ["analyze", str(path), "--samples", "24", "--luck-samples", "8", "--dd-nodes", "300000", "--quiet",
+            "--html", str(html_path), "--json"]
+    assert main(args) == 0
+    d = json.loads(capsys.readouterr().out)
+    marked = [x for x in d["decisions"] if x["mark"]]
+    assert marked
+    text = html_path.read_text()
+    assert text.startswith("<!DOCTYPE html>")
+    root = ET.fromstring(text[len("<!DOCTYPE html>"):])          # well-formed: every tag closed
+    ns = "{http://www.w3.org/2000/svg}"
+    graphs = [e for e in root.iter() if e.get("id") == "win-graph"]
+    assert len(graphs) == 1 and graphs[0].tag in ("svg", ns + "svg")
+    figures = [e for e in root.iter("figure") if e.get("class") == "board"]
+    assert len(figures) == len(marked)
+    assert {f.get("id") for f in figures} == {f"d{x['round']}-{x['action']}" for x in marked}
+    for f in figures:
+        assert any(e.tag in ("svg", ns + "svg") for e in f.iter())
+    assert f'id="d{r}-{i}"' in text

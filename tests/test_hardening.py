@@ -299,7 +299,7 @@ def test_solver_and_world_search_refuse_none_and_bad_roots():
             ([hands[0], hands[1] + [40]], bone, "distinct tile numbers"),
             ([hands[0], hands[1] + hands[0][:1]], bone, "distinct tile numbers"),
             (hands, bone[:-1] if bone else [0], "boneyard size"),
-            ([hands[1], hands[0]], bone, "mover's hand")):
+            ([hands[1], hands[0]], bone, "observer's hand")):
         with pytest.raises(CoreError, match=message):
             no_sampler.value_world(_solver.SolverCore(1.0), bad_hands, bad_bone)
     # a round whose seat must draw has no placement to search

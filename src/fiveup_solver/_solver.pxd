@@ -75,5 +75,6 @@ cdef class SolverCore:
     cdef uint64_t searches       # independent searches started (each gets its own salt)
     cdef object equity_owner     # keeps the buffer under ctx.equity alive
     cdef object equity_id        # what set_objective was given (for objective())
+    cdef object equity_checked   # [(table, players, view)]: read-only tables already checked
     cdef void fresh_context(self) noexcept nogil
     cdef int check_players(self, int players) except -1

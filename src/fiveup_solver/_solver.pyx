@@ -564,6 +564,18 @@ cdef class SolverCore:
         need = (EQ_LEVELS * EQ_LEVELS * (EQ_LEVELS if sides == 3 else 1)) * (sides + 1) * sides
         if table is None:
             raise CoreError("the win objective needs an equity table (a contiguous int16 array), not None")
+        if self.equity_checked is None:
+            self.equity_checked = []
+        for known, known_players, known_view in self.equity_checked:
+            if known is table and known_players == players:
+                # a read-only table checked before: its values cannot have changed
+                self.equity_owner = known_view
+                self.equity_id = table
+                view = known_view
+                self.ctx.equity = &view[0]
+                self.ctx.eq_players = players
+                self.ctx.objective = OBJ_WIN
+                return
         try:
             view = table
         except (TypeError, ValueError, BufferError):
@@ -573,6 +585,9 @@ cdef class SolverCore:
         for i in range(need):
             if not -WIN < view[i] < WIN:
                 raise CoreError(f"equity table value {i} is {view[i]}, outside (-{WIN}, {WIN})")
+        flags = getattr(table, "flags", None)
+        if flags is not None and not flags.writeable and len(self.equity_checked) < 8:
+            self.equity_checked.append((table, players, view))
         self.equity_owner = view
         self.equity_id = table
         self.ctx.equity = &view[0]

@@ -1,0 +1,390 @@
+"""Board pictures (fiveup_solver.svg): no tile covers another on seeded self-play boards walked
+prefix by prefix, tiles touch the port they attach to, doubles lie across their line, and the
+picture shows exactly the engine's board, open ports, scoring ends and end sum."""
+from __future__ import annotations
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+from fiveup_solver import Game, Move, OptionError, Port, Tile
+from fiveup_solver.selfplay import play_game
+from fiveup_solver.svg import DEFAULT_BOUNDS, board_svg, layout, svg_to_png
+
+EPS = 1e-9
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+# --------------------------------------------------------------------------- helpers (independent geometry)
+def _placements(moves):
+    return [m for _, m in moves if m.kind == "play"]
+
+
+def _overlap(a, b) -> float:
+    """Area shared by two rectangles (x0, y0, x1, y1)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > EPS and h > EPS else 0.0
+
+
+def _contact(a, b):
+    """The edge two touching rectangles share: ('x', at, lo, hi) for a vertical edge x = at, ('y', ...) for
+    a horizontal one; None when they do not share an edge of positive length."""
+    for axis, (a0, a1, b0, b1, c0, c1, d0, d1) in (
+            ("x", (a[0], a[2], b[0], b[2], a[1], a[3], b[1], b[3])),
+            ("y", (a[1], a[3], b[1], b[3], a[0], a[2], b[0], b[2]))):
+        for at in ((a1,) if abs(a1 - b0) < EPS else ()) + ((a0,) if abs(a0 - b1) < EPS else ()):
+            lo, hi = max(c0, d0), min(c1, d1)
+            if hi - lo > EPS:
+                return axis, at, lo, hi
+    return None
+
+
+def _square(cx, cy):
+    return (cx - 0.5, cy - 0.5, cx + 0.5, cy + 0.5)
+
+
+def _check_new_tile(boxes, k):
+    """Tile k of a layout: the right size, over no earlier tile, touching its parent's port by the half
+    that matches the port; a double across its line."""
+    box = boxes[k]
+    tile, move = box.tile, box.move
+    assert tile == move.tile
+    dims = sorted((box.width, box.height))
+    assert dims == [1.0, 2.0], (move, box.rect)
+    assert box.halves[0][0] in (tile.lo, tile.hi) and sorted(h[0] for h in box.halves) == [tile.lo, tile.hi]
+    for h in box.halves:                                   # each half is one unit square of the tile
+        sq = _square(h[1], h[2])
+        assert _overlap(sq, box.rect) == pytest.approx(1.0), (move, box.rect, h)
+    for j in range(k):
+        assert _overlap(box.rect, boxes[j].rect) == 0.0, f"{move} covers {boxes[j].move}"
+    if move.at is None:
+        assert k == 0
+        return
+    assert not box.detached, f"{move} found no room next to its port"
+    parent = next(b for b in boxes[:k] if b.tile == move.at.tile)
+    assert box.halves[0][0] == move.at.value
+    assert _contact(box.rect, parent.rect) is not None, f"{move} does not touch {parent.tile}"
+    if not tile.is_double:
+        touch = _contact(_square(*box.halves[0][1:]), parent.rect)
+        assert touch is not None, f"{move}: its {move.at.value} half does not touch {parent.tile}"
+        assert _contact(_square(*box.halves[1][1:]), parent.rect) is None, f"{move}: both halves touch the parent"
+    long_horizontal = box.width > box.height
+    if tile.is_double:
+        # across the line: the line reaches the double through one of its long sides
+        edge = _contact(box.rect, parent.rect)
+        assert edge is not None and edge[0] == ("y" if long_horizontal else "x"), (move, box.rect, parent.rect)
+        assert (box.line[0] != 0) == (not long_horizontal), (move, box.line)
+    if parent.tile.is_double:
+        edge = _contact(box.rect, parent.rect)
+        parent_long_horizontal = parent.width > parent.height
+        on_long_side = edge[0] == ("y" if parent_long_horizontal else "x")
+        assert on_long_side == move.at.name.startswith("line"), f"{move} enters {parent.tile} from the wrong side"
+    else:
+        # a non-double parent is touched at its port's half
+        port_half = next(h for h in parent.halves if h[0] == move.at.value)
+        near = box.rect if tile.is_double else _square(*box.halves[0][1:])
+        assert _contact(near, _square(*port_half[1:])) is not None, \
+            f"{move} does not touch the {move.at.name} half of {parent.tile}"
+
+
+def _corpus(players, seeds, max_rounds):
+    return [play_game(players, seed, ["random"] * players, max_rounds=max_rounds) for seed in seeds]
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    """Seeded random self-play: every player count, many rounds each (the round lists of every game)."""
+    games = _corpus(2, range(24), 6) + _corpus(3, range(100, 122), 6) + _corpus(4, range(200, 222), 6)
+    return [(g.players, _placements(r.moves)) for g in games for r in g.rounds]
+
+
+def _spinners(moves) -> int:
+    """Doubles with a branch opened."""
+    return len({m.at.tile for m in moves if m.at is not None and m.at.name.startswith("branch")})
+
+
+# --------------------------------------------------------------------------- geometry
+def test_corpus_has_long_rounds_with_several_spinners(corpus):
+    for players in (2, 3, 4):
+        rounds = [m for p, m in corpus if p == players]
+        assert len(rounds) >= 60
+        assert max(len(m) for m in rounds) >= 20
+        assert max(_spinners(m) for m in rounds) >= 3
+        assert sum(1 for m in rounds if _spinners(m) >= 2 and len(m) >= 15) >= 5
+
+
+def test_no_tile_covers_another_prefix_by_prefix(corpus):
+    """Every prefix of every round: the new tile lies next to its port, over no other tile. A prefix's
+    layout is the layout before it plus the new tile (else it was laid again: checked whole)."""
+    relaid = 0
+    for _, moves in corpus:
+        before = []
+        for k in range(len(moves)):
+            boxes = layout(moves[: k + 1])
+            assert len(boxes) == k + 1
+            if boxes[:k] != before:
+                relaid += 1
+                for j in range(k):
+                    _check_new_tile(boxes, j)
+            _check_new_tile(boxes, k)
+            before = boxes
+    assert relaid <= len(corpus) // 20
+
+
+def test_layout_geometry_details():
+    boxes = layout(["3-4", "4-4@3-4:high", "4-6@4-4:lineB", "1-4@4-4:branchA", "2-4@4-4:branchB",
+                    "3-3@3-4:low"])
+    rects = {str(b.tile): b.rect for b in boxes}
+    assert rects["3-4"] == (-1.0, -0.5, 1.0, 0.5)           # the opening in the middle, the line left-right
+    assert rects["4-4"] == (1.0, -1.0, 2.0, 1.0)            # a double across the line
+    assert rects["4-6"] == (2.0, -0.5, 4.0, 0.5)            # the line goes on through the spinner
+    assert rects["1-4"][2] - rects["1-4"][0] == 1.0 and rects["1-4"][3] == -1.0   # branch A up
+    assert rects["2-4"][2] - rects["2-4"][0] == 1.0 and rects["2-4"][1] == 1.0    # branch B down
+    assert rects["3-3"] == (-2.0, -1.0, -1.0, 1.0)
+    # the opening double stands across a horizontal line; its branches leave from its ends
+    boxes = layout(["5-5", "0-5@5-5:lineA", "5-6@5-5:lineB", "1-5@5-5:branchA"])
+    assert boxes[0].rect == (-0.5, -1.0, 0.5, 1.0)
+    assert boxes[3].rect[3] == -1.0 and boxes[3].width == 1.0
+
+
+def test_long_line_bends_inside_the_bounds():
+    """A long line with no spinner (0-1, 1-2, ... ) bends before leaving the bounds, never crosses itself."""
+    chain = ["0-1"]
+    last, value = Tile.parse("0-1"), 1
+    for t in ["1-2", "2-3", "3-4", "4-5", "5-6", "6-6", "0-6", "0-0", "0-2", "2-2", "2-4", "4-4", "4-6",
+              "3-6", "3-3", "1-3", "1-1", "1-5", "5-5", "3-5", "0-3"]:
+        tile = Tile.parse(t)
+        name = "lineB" if last.is_double else ("high" if value == last.hi else "low")
+        chain.append(f"{tile}@{last}:{name}")
+        last, value = tile, (tile.hi if tile.lo == value else tile.lo)
+    boxes = layout(chain)
+    for k in range(len(boxes)):
+        _check_new_tile(boxes, k)
+    x0, y0, x1, y1 = (b / 2 for b in DEFAULT_BOUNDS)
+    turned = {b.line for b in boxes}
+    assert len(turned) >= 3                                   # it went round at least two corners
+    assert sum(1 for b in boxes if not (b.x0 >= x0 and b.y0 >= y0 and b.x1 <= x1 and b.y1 <= y1)) <= 2
+
+
+# --------------------------------------------------------------------------- the picture against the engine
+def _parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def _tiles_in(root):
+    return Counter(e.get("data-tile") for e in root.iter() if e.get("data-tile") is not None)
+
+
+def _viewbox(root):
+    return tuple(float(v) for v in root.get("viewBox").split())
+
+
+def _check_picture(game, svg: str):
+    root = _parse(svg)
+    assert _tiles_in(root) == Counter(str(t) for t in game.board)           # every tile once
+    assert all(n == 1 for n in _tiles_in(root).values())
+    sums = [e for e in root.iter() if e.get("data-end-sum") is not None]
+    assert len(sums) == 1 and int(sums[0].get("data-end-sum")) == game.end_sum
+    text = "".join(sums[0].itertext())
+    assert text.endswith(f"= {game.end_sum}") or text.endswith(f"scores {game.end_sum}") or not game.board
+    assert ("scores" in text) == (game.end_sum > 0 and game.end_sum % 5 == 0)
+    ends = Counter((e.get("data-end").split(":")[0], int(e.get("data-value")))
+                   for e in root.iter() if e.get("data-end") is not None)
+    assert ends == Counter((str(t), v) for t, v in game.scoring_ends())
+    for e in root.iter():
+        if e.get("data-end") is not None:     # the badge shows the value
+            assert "".join(e.itertext()).strip() == e.get("data-value")
+    ports = {e.get("data-port") for e in root.iter() if e.get("data-port") is not None}
+    assert ports == {str(p) for p in game.open_ports()}
+    # the viewBox holds every tile
+    vx, vy, vw, vh = _viewbox(root)
+    for g in root.iter(f"{SVG}g"):
+        if g.get("data-tile") is None:
+            continue
+        r = g.find(f"{SVG}rect")
+        x, y, w, h = (float(r.get(a)) for a in ("x", "y", "width", "height"))
+        assert vx <= x and vy <= y and x + w <= vx + vw and y + h <= vy + vh
+
+
+def test_picture_matches_the_engine_after_every_placement():
+    """During self-play (every player count), after every placement: the tiles, open ports, scoring
+    ends and end sum shown are the engine's; a move list draws the same picture as the game."""
+    seen = Counter()
+
+    def check(game, move, events):
+        if move is None or move.kind != "play":
+            return
+        svg = board_svg(game)
+        _check_picture(game, svg)
+        assert board_svg(game.current.moves) == svg
+        seen[game.players] += 1
+
+    for players, seed in ((2, 1), (2, 2), (3, 3), (3, 4), (4, 5), (4, 6)):
+        play_game(players, seed, ["random"] * players, max_rounds=4, on_action=check)
+    assert all(seen[p] >= 60 for p in (2, 3, 4))
+
+
+def test_lastmove_and_arrows():
+    game = play_game(2, 7, ["random", "random"], max_rounds=1)
+    moves = _placements(game.current.moves)
+    k = len(moves) // 2
+    board = moves[:k]
+    # a board in mid-round (a prefix of the round's placements), its last placement outlined
+    svg = board_svg(board, lastmove=board[-1], title="Round 1 <&>")
+    root = _parse(svg)
+    last = [e for e in root.iter() if "lastmove" in (e.get("class") or "").split() and e.get("data-tile")]
+    assert [e.get("data-tile") for e in last] == [str(board[-1].tile)]
+    assert root.find(f"{SVG}title").text == "Round 1 <&>"
+    # candidates: every tile not on the board that fits an open port
+    on = {m.tile for m in board}
+    boxes = layout(board)
+    open_ports = _open_ports(board)
+    cands = [Move.play(t, p) for p in open_ports for t in _all_tiles() if t not in on and p.value in (t.lo, t.hi)]
+    assert len(cands) >= 2
+    arrows = [(cands[0], "#ff0000"), cands[1], (board[1], "blue")]
+    svg = board_svg(board, arrows=arrows)
+    root = _parse(svg)
+    drawn = {e.get("data-move"): e.get("data-colour") for e in root.iter() if "arrow" == e.get("class")}
+    assert drawn[str(cands[0])] == "#ff0000" and str(cands[1]) in drawn and drawn[str(board[1])] == "blue"
+    ghosts = [e.get("data-ghost") for e in root.iter() if e.get("data-ghost")]
+    assert ghosts == [str(cands[0]), str(cands[1])]          # a move on the board is outlined, not a ghost
+    assert _tiles_in(root) == Counter(str(m.tile) for m in board)
+    # a ghost lies next to its port over no tile
+    for g in root.iter(f"{SVG}g"):
+        if g.get("data-ghost"):
+            r = g.find(f"{SVG}rect")
+            gr = tuple(float(r.get(a)) for a in ("x", "y", "width", "height"))
+            for t in root.iter(f"{SVG}g"):
+                if t.get("data-tile"):
+                    tr = tuple(float(t.find(f"{SVG}rect").get(a)) for a in ("x", "y", "width", "height"))
+                    assert _overlap((gr[0], gr[1], gr[0] + gr[2], gr[1] + gr[3]),
+                                    (tr[0], tr[1], tr[0] + tr[2], tr[1] + tr[3])) == 0.0
+    assert boxes == layout(board)                              # drawing arrows does not move tiles
+    # an opening candidate on an empty board
+    root = _parse(board_svg([], arrows=["6-6"]))
+    assert [e.get("data-ghost") for e in root.iter() if e.get("data-ghost")] == ["6-6"]
+
+
+def _all_tiles():
+    from fiveup_solver import ALL_TILES
+    return ALL_TILES
+
+
+def _open_ports(moves):
+    """Open ports of a move list, by the rules (independent of the module)."""
+    placed, linked = [], set()
+    for m in moves:
+        placed.append(m.tile)
+        if m.at is not None:
+            linked.add((m.at.tile, m.at.name))
+            if m.tile.is_double:
+                linked.add((m.tile, "lineA"))
+            else:
+                linked.add((m.tile, "low" if m.tile.lo == m.at.value else "high"))
+    out = []
+    for t in placed:
+        for n in t.port_names:
+            if (t, n) in linked:
+                continue
+            if n.startswith("branch") and not {(t, "lineA"), (t, "lineB")} <= linked:
+                continue
+            out.append(Port(t, n))
+    return out
+
+
+def test_open_ports_helper_agrees_with_the_engine():
+    game = play_game(4, 11, ["random"] * 4, max_rounds=1)
+    assert set(_open_ports(_placements(game.current.moves))) == set(game.open_ports())
+
+
+def test_flipped_turns_the_picture():
+    moves = ["2-5", "5-5@2-5:high", "0-2@2-5:low", "1-5@5-5:lineB", "3-5@5-5:branchA"]
+
+    def centres(svg):
+        out = {}
+        for g in _parse(svg).iter(f"{SVG}g"):
+            if g.get("data-tile"):
+                r = g.find(f"{SVG}rect")
+                x, y, w, h = (float(r.get(a)) for a in ("x", "y", "width", "height"))
+                out[g.get("data-tile")] = (x + w / 2, y + h / 2)
+        return out
+
+    plain, flipped = centres(board_svg(moves)), centres(board_svg(moves, flipped=True))
+    assert plain.keys() == flipped.keys()
+    for t in plain:
+        assert flipped[t] == pytest.approx((-plain[t][0], -plain[t][1]))
+    assert plain["3-5"][1] < plain["5-5"][1] < flipped["3-5"][1]          # branch A above, then below
+
+
+def test_size_sets_the_longer_side():
+    root = _parse(board_svg(["1-2", "2-2@1-2:high"], size=300))
+    assert max(float(root.get("width")), float(root.get("height"))) == 300
+
+
+def test_empty_board():
+    game = Game(players=3, seed=4)
+    root = _parse(board_svg(game))
+    assert _tiles_in(root) == Counter()
+    assert [e.get("data-end-sum") for e in root.iter() if e.get("data-end-sum")] == ["0"]
+
+
+def test_bad_arguments():
+    good = ["1-4", "4-4@1-4:high"]
+    bad_calls = [
+        lambda: board_svg(42),
+        lambda: board_svg("1-4"),
+        lambda: board_svg(["1-4", "4-5@1-4:low"]),            # the low end shows 1, not 4
+        lambda: board_svg(["1-4", "2-4@1-4:high", "3-4@1-4:high"]),   # the port is taken
+        lambda: board_svg(["1-4", "4-6@1-4:high", "4-6@4-6:high"]),   # a tile twice
+        lambda: board_svg(["1-4", "1-1"]),                     # a second opening
+        lambda: board_svg(["4-4", "4-5@4-4:lineB", "1-4@4-4:branchA"]),  # branch not open yet
+        lambda: board_svg(["x"]),
+        lambda: board_svg([3.5]),
+        lambda: board_svg(good, lastmove="2-3@1-4:low"),
+        lambda: board_svg(good, lastmove="4-4@1-4:low"),
+        lambda: board_svg(good, lastmove="draw"),
+        lambda: board_svg(good, arrows=["draw"]),
+        lambda: board_svg(good, arrows=["4-6@1-4:high"]),     # port taken by 4-4
+        lambda: board_svg(good, arrows=["2-3@4-4:lineB"]),    # no 4 on 2-3
+        lambda: board_svg(good, arrows=["3-3"]),               # the board is open already
+        lambda: board_svg(good, arrows=[("4-6@4-4:lineB", 'red" onload="x')]),
+        lambda: board_svg(good, arrows=[("4-6@4-4:lineB",)]),
+        lambda: board_svg(good, arrows=42),
+        lambda: board_svg(good, size=0),
+        lambda: board_svg(good, size=True),
+        lambda: board_svg(good, flipped="yes"),
+        lambda: board_svg(good, title=5),
+        lambda: board_svg(good, bounds=(1, 2, 3)),
+        lambda: layout(good, bounds=(0, 0, 10, 10)),
+        lambda: svg_to_png(42, "/tmp/x.png"),
+    ]
+    for i, call in enumerate(bad_calls):
+        with pytest.raises(OptionError) as info:
+            call()
+        assert "\n" not in str(info.value), i
+
+
+def test_colours_are_safe_in_the_picture():
+    svg = board_svg(["1-4"], arrows=[("4-5@1-4:high", "rgb(10, 20, 30)")], title='a "quoted" <title>')
+    root = _parse(svg)
+    assert any(e.get("data-colour") == "rgb(10, 20, 30)" for e in root.iter())
+
+
+# --------------------------------------------------------------------------- PNG
+def test_svg_to_png(tmp_path):
+    pytest.importorskip("cairosvg")
+    path = svg_to_png(board_svg(["3-3", "3-6@3-3:lineB"], title="png"), tmp_path / "b.png")
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
+
+
+def test_svg_to_png_without_cairosvg(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "cairosvg", None)        # import cairosvg raises ImportError
+    with pytest.raises(OptionError, match=re.escape("pip install 'fiveup_solver[analysis]'")):
+        svg_to_png(board_svg(["3-3"]), tmp_path / "b.png")
