@@ -468,9 +468,7 @@ def to_html(a: Analysis, record) -> str:
                 arrows = [(Move.parse(d.played), "#cc0000")]
                 if d.best and d.best != d.played:
                     arrows.append((Move.parse(d.best), "#1a7f37"))
-                boards[(r, i)] = board_svg(game, arrows=arrows, size=520,
-                                           title=f"round {r} action {i}: seat {d.seat} played {d.played} "
-                                                 f"(red), best {d.best} (green)")
+                boards[(r, i)] = board_svg(game, arrows=arrows, size=480)
     e = escape
     rows = []
     for s in a.seats.values():
@@ -493,7 +491,7 @@ def to_html(a: Analysis, record) -> str:
     for (r, i), d in marked.items():
         pictures.append(f'<figure id="d{r}-{i}" class="board"><figcaption>Round {r}, action {i}: seat {d.seat}, '
                         f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
-                        f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%)</figcaption>"
+                        f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best</figcaption>"
                         f"{boards[(r, i)]}</figure>")
     result = "unfinished" if a.winner is None else f"side {a.winner} won"
     return f"""<!DOCTYPE html>
@@ -505,7 +503,8 @@ td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }}
 th {{ background: #f0f0f0; }}
 tr.inaccuracy td {{ background: #fff7d6; }} tr.mistake td {{ background: #ffe3c2; }}
 tr.blunder td {{ background: #ffd0d0; }}
-figure.board {{ display: inline-block; margin: 0.6em; vertical-align: top; max-width: 540px; }}
+figure.board {{ display: inline-block; margin: 0.5em; vertical-align: top; width: 500px; }}
+figure.board svg {{ width: 100%; height: auto; }}
 figcaption {{ font-size: 0.9em; margin-bottom: 0.3em; }}
 #win-graph {{ width: 100%; height: auto; }}
 </style></head><body>

@@ -272,6 +272,36 @@ def _need_extra(module: str, option: str) -> None:
         raise OptionError(f"{option} needs the analysis extra: pip install 'fiveup_solver[analysis]'")
 
 
+def cmd_show(args, out) -> int:
+    from fiveup_solver.record import game_at, load_record
+    from fiveup_solver.svg import board_svg, svg_to_png
+    if args.svg is not None and args.png is not None:
+        raise OptionError("give --svg or --png, not both")
+    record = load_record(args.file)
+    if (args.round is None) != (args.action is None):
+        raise OptionError("give --round and --action together (or neither: the record's last position)")
+    rounds = record["rounds"]
+    if not rounds:
+        raise OptionError(f"{args.file}: the record has no rounds")
+    r = len(rounds) - 1 if args.round is None else args.round
+    i = len(rounds[r]["actions"]) if args.action is None and 0 <= r < len(rounds) else args.action
+    game = game_at(record, r, i)
+    last = next((m for _, m in reversed(game.current.moves) if m.kind == "play"), None)
+    picture = board_svg(game, lastmove=last, size=args.size, flipped=args.flipped,
+                        title=f"round {r}, before action {i}")
+    if args.png is not None:
+        svg_to_png(picture, args.png)
+    elif args.svg is not None:
+        try:
+            with open(args.svg, "w", encoding="utf-8") as f:
+                f.write(picture)
+        except OSError as e:
+            raise OptionError(f"--svg {args.svg}: cannot write ({e.strerror})") from None
+    else:
+        out.write(picture + "\n")
+    return 0
+
+
 def cmd_equity(args, out) -> int:
     from fiveup_solver import equity
     if args.action == "build":
@@ -520,6 +550,16 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--quiet", action="store_true", help="no progress bar")
     an.set_defaults(func=cmd_analyze)
 
+    sh = sub.add_parser("show", help="the board at a position as a picture (SVG, or PNG with the analysis extra)")
+    sh.add_argument("file")
+    sh.add_argument("--round", type=int, default=None, help="default: the record's last position")
+    sh.add_argument("--action", type=int, default=None)
+    sh.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
+    sh.add_argument("--png", default=None, help="write a PNG here (needs cairosvg: the analysis extra)")
+    sh.add_argument("--size", type=int, default=720)
+    sh.add_argument("--flipped", action="store_true")
+    sh.set_defaults(func=cmd_show)
+
     e = sub.add_parser("equity", help="P(win) of each side from a round's start (race-equity tables), "
                                       "or 'equity build' to rebuild a table")
     e.add_argument("action", nargs="?", choices=("build",), default=None)
@@ -568,7 +608,7 @@ def main(argv=None) -> int:
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(
                 a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "analyze",
-                            "equity", "bench")))
+                            "show", "equity", "bench")))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

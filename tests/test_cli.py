@@ -547,3 +547,36 @@ def test_hint_and_solve_report_both_currencies(tmp_path, capsys):
     d = json.loads(out)
     assert rc == 0 and d["objective"] == "win" and set(d["win"]) == set(d["points"]) == set(d["values"])
     assert all(abs(d["win"][m] - (1000 + v) / 2000) < 1e-6 for m, v in d["values"].items())
+
+
+def test_show_writes_svg_and_png(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+    g = play_game(2, 5, ["greedy", "random"], max_rounds=2)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(g.to_record()))
+    rc, out, err = run(capsys, ["show", str(path), "--round", "0", "--action", "6"])
+    assert rc == 0 and err == ""
+    root = ET.fromstring(out)
+    pos = game_at(g.to_record(), 0, 6)
+    tiles = [e.get("data-tile") for e in root.iter() if e.get("data-tile")]
+    assert sorted(tiles) == sorted(str(t) for t in pos.board)
+    assert run(capsys, ["show", str(path), "--svg", str(tmp_path / "b.svg")])[0] == 0
+    assert (tmp_path / "b.svg").read_text().startswith("<svg")
+    pytest.importorskip("cairosvg")
+    assert run(capsys, ["show", str(path), "--png", str(tmp_path / "b.png")])[0] == 0
+    assert (tmp_path / "b.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("argv,text", [
+    (["--round", "9", "--action", "0"], "round 9"),
+    (["--round", "0"], "together"),
+    (["--size", "3"], "size"),
+    (["--svg", "a.svg", "--png", "b.png"], "not both"),
+    (["--svg", "/nonexistent/dir/b.svg"], "cannot write"),
+])
+def test_show_bad_options(argv, text, tmp_path, capsys):
+    g = play_game(2, 5, ["greedy", "random"], max_rounds=2)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(g.to_record()))
+    rc, out, err = run(capsys, ["show", str(path)] + argv)
+    assert rc == 2 and out == "" and err.startswith("error: ") and text in err and err.count("\n") == 1
