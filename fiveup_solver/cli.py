@@ -302,6 +302,14 @@ def cmd_show(args, out) -> int:
     return 0
 
 
+def cmd_play(args, out) -> int:
+    from fiveup_solver.bots import parse_bot_list
+    from fiveup_solver.play import play_in_terminal
+    bots = parse_bot_list(args.bots, args.players)
+    return play_in_terminal(args.players, bots, args.seat, args.seed, inp=sys.stdin, out=out,
+                            record_path=args.record)
+
+
 def cmd_equity(args, out) -> int:
     from fiveup_solver import equity
     if args.action == "build":
@@ -550,6 +558,14 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--quiet", action="store_true", help="no progress bar")
     an.set_defaults(func=cmd_analyze)
 
+    pl = sub.add_parser("play", help="play a whole game against the bots in the terminal (one command a line)")
+    pl.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    pl.add_argument("--bots", default="hint", help="the bots' names, one per seat (the list repeats)")
+    pl.add_argument("--seat", type=int, default=0, help="your seat")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--record", default=None, help="write the game's record here at the end")
+    pl.set_defaults(func=cmd_play)
+
     sh = sub.add_parser("show", help="the board at a position as a picture (SVG, or PNG with the analysis extra)")
     sh.add_argument("file")
     sh.add_argument("--round", type=int, default=None, help="default: the record's last position")
@@ -608,7 +624,7 @@ def main(argv=None) -> int:
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(
                 a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "analyze",
-                            "show", "equity", "bench")))
+                            "show", "play", "equity", "bench")))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

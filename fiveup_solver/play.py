@@ -1,0 +1,251 @@
+"""A person plays a whole game against the bots in the terminal.
+
+``fiveup play [--players N] [--bots B1,...] [--seat S] [--seed X] [--record OUT.json]``
+
+The program reads one command per line from its input, so a game can be
+scripted (``fiveup play ... < commands.txt``):
+
+* a move: its number in the list, or record notation (``3-4@4-4:lineB``);
+* ``hint``: the engine's ranked moves for the person's seat (win % and points);
+* ``undo``: take back the person's last move in this round (and the bots' replies);
+* ``save FILE``: write the game's record now;
+* ``board``: show the position again; ``help``; ``quit``.
+
+Forced draws and passes are made for the person, and said. Bad input is one
+line and a new prompt. At the end of the game, or of the input, the record is
+written to ``--record`` (when given) and the program exits 0; the record is
+the format ``fiveup replay`` and ``fiveup analyze`` read.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+from fiveup_solver.bots import bot_function, choose
+from fiveup_solver.errors import FiveUpError, OptionError
+from fiveup_solver.game import Game
+from fiveup_solver.notation import format_move, parse_move, raw_to_display
+
+__all__ = ["TerminalGame", "play_in_terminal"]
+
+HELP = ("commands: a move number or a move in record notation (3-4@4-4:lineB), hint, undo, "
+        "save FILE, board, help, quit")
+
+
+class TerminalGame:
+    """One person (``seat``) against bots; input lines in, text out."""
+
+    def __init__(self, players: int = 2, bots=None, seat: int = 0, seed: int = 0, *, out, record_path=None,
+                 hint_samples: int = 32):
+        if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
+            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise OptionError(f"--seat must be 0..{players - 1}, not {seat!r}")
+        bots = list(bots or ["hint"])
+        for b in bots:
+            bot_function(b)
+        self.bots = [bots[i % len(bots)] for i in range(players)]
+        self.bots[seat] = "you"
+        self.players, self.seat, self.seed = players, seat, seed
+        self.out = out
+        self.record_path = record_path
+        self.hint_samples = hint_samples
+        names = [("you" if s == seat else f"{self.bots[s]}") for s in range(players)]
+        self.game = Game(players=players, seed=seed, seats=names)
+        self.rngs = [random.Random(f"{seed}/play/{s}") for s in range(players)]
+        self.finished = False
+
+    # ------------------------------------------------------------ output
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def scores_text(self) -> str:
+        g = self.game
+        side = g.current.core.side_of(self.seat)
+        return ", ".join(f"side {s}{' (you)' if s == side else ''} {x} raw ({raw_to_display(x)})"
+                         for s, x in enumerate(g.scores))
+
+    def show(self) -> None:
+        g = self.game
+        r = g.current
+        self.say(f"--- round {len(g.rounds) - 1}, scores: {self.scores_text()}")
+        board = " ".join(format_move(m) for _, m in r.moves if m.kind == "play")
+        self.say(f"board (in play order): {board or '(empty)'}")
+        ports = ", ".join(f"{p}={p.value}" for p in g.open_ports())
+        ends = " + ".join(str(v) for _, v in g.scoring_ends()) or "0"
+        scoring = "  (scores!)" if g.end_sum > 0 and g.end_sum % 5 == 0 else ""
+        self.say(f"open ends: {ports or '(any tile opens)'}; end sum {ends} = {g.end_sum}{scoring}")
+        hands = ", ".join(f"seat {s}: {len(g.hand(s))}" for s in range(g.players) if s != self.seat)
+        self.say(f"boneyard {r.core.boneyard_size} tiles; hand sizes {hands}")
+        self.say(f"your hand: {' '.join(str(t) for t in g.hand(self.seat))}")
+
+    def show_moves(self) -> None:
+        for k, m in enumerate(self.game.legal_moves, 1):
+            self.say(f"  {k:>2}. {format_move(m)}")
+
+    def report_events(self, seat: int, move, events) -> None:
+        who = "you" if seat == self.seat else f"seat {seat} ({self.bots[seat]})"
+        if move.kind == "play":
+            self.say(f"{who} play {format_move(move)}; end sum {self.game.end_sum}")
+        elif move.kind == "draw":
+            tile = f" {move.tile}" if seat == self.seat and move.tile is not None else ""
+            self.say(f"{who} draw{'s' if seat != self.seat else ''}{tile}")
+        else:
+            self.say(f"{who} pass{'es' if seat != self.seat else ''}")
+        for e in events:
+            verdict = "" if e.accepted else " REJECTED (above 305)"
+            self.say(f"  {e.kind} event: side {e.side} {e.raw:+d} raw{verdict}; scores {self.scores_text()}")
+
+    # ------------------------------------------------------------ flow
+    def advance(self) -> None:
+        """Bots move, forced draws and passes are made, rounds are dealt, until the
+        person has a choice to make or the game is over."""
+        g = self.game
+        while True:
+            if g.round_over:
+                end = g.current.end()
+                self.say(f"round {len(g.rounds) - 1} ends: {json.dumps(end)}; scores {self.scores_text()}")
+                if g.game_over:
+                    side = g.winner
+                    mine = g.current.core.side_of(self.seat)
+                    self.say(f"game over: side {side} reaches 305 exactly. "
+                             f"{'You win!' if side == mine else 'You lose.'}")
+                    self.finished = True
+                    return
+                if g.unfinished:
+                    self.say("game over: the round limit is reached (unfinished)")
+                    self.finished = True
+                    return
+                g.next_round()
+                self.say(f"round {len(g.rounds) - 1}: seat {g.current.starter} starts")
+                continue
+            seat = g.to_move
+            if seat == self.seat:
+                legal = g.legal_moves
+                if len(legal) == 1 and legal[0].kind in ("draw", "pass"):
+                    move = legal[0]
+                    if move.kind == "draw":
+                        move = type(move).draw(g.boneyard[0])
+                    events = g.push(move)
+                    self.report_events(seat, move, events)
+                    continue
+                return
+            move = choose(self.bots[seat], g.observation(seat), self.rngs[seat])
+            events = g.push(move)
+            self.report_events(seat, move, events)
+
+    def prompt(self) -> None:
+        self.show()
+        self.say("your moves:")
+        self.show_moves()
+        self.out.write("> ")
+        self.out.flush()
+
+    def handle(self, line: str) -> bool:
+        """One input line (the person is to move); True when the position changed
+        (or was asked for) and is shown again."""
+        text = line.strip()
+        if not text:
+            return False
+        word, _, rest = text.partition(" ")
+        g = self.game
+        if word == "help":
+            self.say(HELP)
+            return False
+        if word == "board":
+            return True
+        if word == "hint":
+            self.hint()
+            return False
+        if word == "undo":
+            self.undo()
+            return True
+        if word == "save":
+            if not rest.strip():
+                raise OptionError("save needs a file name: save FILE")
+            self.save(rest.strip())
+            return False
+        if word == "quit":
+            self.finished = True
+            return False
+        legal = g.legal_moves
+        if text.isdigit():
+            k = int(text)
+            if not 1 <= k <= len(legal):
+                raise OptionError(f"no move number {k}: choose 1..{len(legal)}")
+            move = legal[k - 1]
+        else:
+            try:
+                move = parse_move(text)
+            except FiveUpError:
+                raise OptionError(f"not a move or a command: {text[:40]!r} ({HELP})") from None
+            if move not in legal:
+                raise OptionError(f"{format_move(move)} is not legal here: choose one of the listed moves")
+        events = g.push(move)
+        self.report_events(self.seat, move, events)
+        self.advance()
+        return True
+
+    def hint(self) -> None:
+        from fiveup_solver.hint import hint
+        h = hint(self.game.observation(self.seat), samples=self.hint_samples, seed=len(self.game.current.moves))
+        self.say(f"engine ({h.objective} objective, {h.samples} sampled worlds):")
+        for m in h.moves:
+            if m.value is None:
+                self.say(f"  {m.rank:>2}. {format_move(m.move)} (the only move)")
+                continue
+            self.say(f"  {m.rank:>2}. {format_move(m.move):<20} win {100 * m.win:5.1f} %  {m.points:+6.1f} pts")
+
+    def undo(self) -> None:
+        g = self.game
+        moves = g.current.moves
+        mine = [k for k, (s, m) in enumerate(moves) if s == self.seat and m.kind == "play"]
+        if not mine:
+            raise OptionError("nothing to undo in this round")
+        taken = format_move(moves[mine[-1]][1])
+        while len(g.current.moves) > mine[-1]:
+            g.pop()
+        self.say(f"undone: your move {taken} and every action after it")
+
+    def save(self, path: str) -> None:
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(self.game.to_record(), f)
+                f.write("\n")
+        except OSError as e:
+            raise OptionError(f"cannot write {path}: {e.strerror}") from None
+        self.say(f"saved the record to {path}")
+
+    def run(self, lines) -> int:
+        self.say(f"Exact 61 Five Up, {self.players} players: you are seat {self.seat}; "
+                 f"bots {', '.join(f'seat {s}: {b}' for s, b in enumerate(self.bots) if s != self.seat)}. "
+                 f"Type help for the commands.")
+        self.say(f"round 0: seat {self.game.current.starter} starts")
+        self.advance()
+        if not self.finished:
+            self.prompt()
+        for line in lines:
+            if self.finished:
+                break
+            try:
+                changed = self.handle(line)
+            except FiveUpError as e:
+                self.say(f"error: {e}")
+                changed = False
+            if self.finished:
+                break
+            if changed:
+                self.prompt()
+            else:
+                self.out.write("> ")
+                self.out.flush()
+        self.say("")
+        if self.record_path:
+            self.save(self.record_path)
+        return 0
+
+
+def play_in_terminal(players: int, bots, seat: int, seed: int, *, inp, out, record_path=None) -> int:
+    """The ``fiveup play`` loop over the lines of `inp`."""
+    return TerminalGame(players, bots, seat, seed, out=out, record_path=record_path).run(inp)

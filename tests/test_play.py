@@ -1,0 +1,82 @@
+"""``fiveup play`` as a person uses it: through a pseudo-terminal (pexpect), and scripted."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from fiveup_solver.play import TerminalGame
+from fiveup_solver.record import load_record, replay
+
+pexpect = pytest.importorskip("pexpect")
+
+
+def test_a_whole_game_through_a_pseudo_terminal(tmp_path):
+    record = tmp_path / "game.json"
+    saved = tmp_path / "early.json"
+    child = pexpect.spawn(sys.executable, ["-m", "fiveup_solver.cli", "play", "--players", "2", "--bots", "greedy",
+                                           "--seat", "1", "--seed", "7", "--record", str(record)],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    child.expect("Type help for the commands")
+    child.expect("> ")
+    child.sendline("help")
+    child.expect("commands: ")
+    child.sendline("no-such-move")
+    child.expect("error: not a move or a command")
+    child.sendline("hint")
+    child.expect(r"win +\d+\.\d %")
+    child.sendline(f"save {saved}")
+    child.expect("saved the record")
+    child.sendline("board")                      # the position and the numbered moves again
+    moves = 0
+    undone = False
+    while True:
+        i = child.expect([r"your moves:\r?\n +1\. (\S+)", "game over: .*\r?\n", pexpect.EOF])
+        if i != 0:
+            break
+        first = child.match.group(1)
+        child.expect("> ")
+        if moves == 3 and not undone:
+            child.sendline("1")
+            child.expect("> ")
+            child.sendline("undo")
+            child.expect("undone: your move")
+            undone = True
+            continue
+        # alternate typing the number and the move in record notation
+        child.sendline("1" if moves % 2 else first)
+        moves += 1
+    assert i == 1, child.before
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    rec = load_record(record)
+    result = replay(rec)
+    assert result["winner"] is not None and moves > 10
+    assert load_record(saved)["rounds"][0]["actions"] == rec["rounds"][0]["actions"][:len(
+        load_record(saved)["rounds"][0]["actions"])]
+
+
+def test_scripted_input_ends_with_a_record(tmp_path):
+    out = io.StringIO()
+    record = tmp_path / "r.json"
+    lines = ["9", "0-0@9-9:low", "save", "undo", "1", "1", "board"]
+    rc = TerminalGame(2, ["random"], 0, 3, out=out, record_path=str(record)).run(iter(lines))
+    text = out.getvalue()
+    assert rc == 0
+    assert "error: no move number 9" in text or "error: nothing to undo" in text
+    assert "error: " in text and "Traceback" not in text
+    assert "save needs a file name" in text
+    rec = json.loads(record.read_text())
+    assert rec["players"] == 2 and rec["rounds"]
+    replay(rec)
+
+
+def test_bad_options_are_one_line(capsys):
+    from fiveup_solver.cli import main
+    for argv, text in ((["play", "--seat", "5"], "--seat"), (["play", "--bots", "nobot"], "unknown bot")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and text in err and err.count("\n") == 1
