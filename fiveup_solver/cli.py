@@ -118,15 +118,36 @@ def cmd_selfplay(args, out) -> int:
 
 def cmd_match(args, out) -> int:
     from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.selfplay import play_match
+    from fiveup_solver.selfplay import play_match, wilson_interval
     if args.players not in (2, 3, 4):
         raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
     if args.deals < 1:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
+    workers = _workers(args.workers)
     bot, other = parse_bot_list(args.bots, 2)
     records = []
-    result = play_match(args.players, bot, other, args.deals, args.seed,
-                        on_game=(lambda g, seats: records.append(g.to_record())) if args.records else None)
+    if args.players == 3:
+        # three seatings per deal (BOT in each seat): no pairs
+        result = play_match(args.players, bot, other, args.deals, args.seed,
+                            on_game=(lambda g, seats: records.append(g.to_record())) if args.records else None)
+    else:
+        from fiveup_solver.match import PairStats, play_pairs
+        stats = PairStats()
+        bar = _progress(args.deals * 2, "games")
+        for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
+                                          max_pairs=args.deals, records=bool(args.records)):
+            stats.add(scores)
+            records.extend(recs or [])
+            if bar is not None:
+                lo, hi = wilson_interval(stats.wins, stats.games)
+                bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
+                bar.update(2)
+        if bar is not None:
+            bar.close()
+        low, high = wilson_interval(stats.wins, stats.games)
+        result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
+                  "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
+                  "ci95": [low, high], "workers": workers, "pairs": stats.to_dict()}
     if args.records:
         try:
             with open(args.records, "w", encoding="utf-8") as f:
@@ -140,6 +161,58 @@ def cmd_match(args, out) -> int:
         out.write(f"{bot} vs {other}, {args.players} players: {result['wins']}/{result['games']} games won "
                   f"({100 * result['win_rate']:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%), "
                   f"{result['unfinished']} unfinished\n")
+        if "pairs" in result:
+            p = result["pairs"]
+            out.write(f"  duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']}); Elo {p['elo']:+.0f} "
+                      f"[{p['elo_ci95'][0]:+.0f}, {p['elo_ci95'][1]:+.0f}]\n")
+    return 0
+
+
+def _workers(value) -> int:
+    import os
+    if value is None:
+        return max(1, min(os.cpu_count() or 1, 64))
+    if not 1 <= value <= 256:
+        raise OptionError(f"--workers must be 1..256, not {value}")
+    return value
+
+
+def _progress(total: int, unit: str):
+    """A tqdm bar on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
+
+
+def cmd_sprt(args, out) -> int:
+    from fiveup_solver.bots import parse_bot_list
+    from fiveup_solver.match import sprt
+    if args.players not in (2, 4):
+        raise OptionError(f"--players must be 2 or 4 for an SPRT (duplicate pairs), not {args.players}")
+    bot, other = parse_bot_list(args.bots, 2)
+    tty = out.isatty() if hasattr(out, "isatty") else False
+
+    def on_pair(stats, llr):
+        line = (f"pairs {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
+                f"Elo {stats.elo:+7.1f}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
+        if tty:
+            out.write("\r" + line)
+        elif stats.pairs % args.every == 0:
+            out.write(line + "\n")
+        out.flush()
+
+    from fiveup_solver.match import sprt_bounds
+    lower, upper = sprt_bounds(args.alpha, args.beta)
+    res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
+               max_games=args.max_games, seed=args.seed, workers=_workers(args.workers), on_pair=on_pair)
+    if tty:
+        out.write("\n")
+    if args.json:
+        out.write(json.dumps(res.to_dict()) + "\n")
+    decision = res.decision if res.decision != "no decision" else f"no decision after {res.stats.games} games"
+    out.write(f"{decision}: {bot} v {other}, LLR {res.llr:+.3f} after {res.stats.games} games; "
+              f"Elo {res.stats.elo:+.1f} [{res.stats.elo_interval()[0]:+.1f}, {res.stats.elo_interval()[1]:+.1f}]\n")
     return 0
 
 
@@ -504,8 +577,23 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
+    m.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_match)
+
+    sp = sub.add_parser("sprt", help="is BOT stronger than OTHER? duplicate pairs until the SPRT decides")
+    sp.add_argument("--players", type=int, default=2)
+    sp.add_argument("--bots", required=True, help="BOT,OTHER")
+    sp.add_argument("--elo0", type=float, default=0.0)
+    sp.add_argument("--elo1", type=float, default=20.0)
+    sp.add_argument("--alpha", type=float, default=0.05)
+    sp.add_argument("--beta", type=float, default=0.05)
+    sp.add_argument("--max-games", type=int, default=20_000)
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    sp.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_sprt)
 
     f = sub.add_parser("perft", help="count turn sequences of a given depth")
     f.add_argument("file")
@@ -624,7 +712,7 @@ def main(argv=None) -> int:
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(
                 a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "analyze",
-                            "show", "play", "equity", "bench")))
+                            "show", "play", "sprt", "equity", "bench")))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

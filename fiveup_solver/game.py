@@ -137,7 +137,6 @@ class Game:
         self.seats = seats
         self.max_rounds = max_rounds
         self.rounds: list[RoundLog] = []
-        self._rng = random.Random(seed)
         if (scores is not None or starter is not None) and not deal:
             raise OptionError("scores and starter are for a game that deals its first round (deal=True)")
         if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
@@ -195,13 +194,19 @@ class Game:
         return core.end_seat if core.status == "domino" else None
 
     def next_round(self, *, scores=None, starter: int | None = None) -> RoundLog:
-        """Deal the next round from the game's generator (shuffle, then the starter when drawn).
+        """Deal the next round (shuffle, then the starter when drawn, D1).
+
+        Round r's shuffle and starter draw come from the game's seed and r alone,
+        never from how earlier rounds went: two games of one seed see the same
+        tiles round by round whoever plays them (duplicate matches rely on it).
         ``scores``/``starter``: the first round's, for a game started mid-race."""
+        r = len(self.rounds)
+        rng = random.Random(f"fiveup-deal/{self.seed}/{r}")
         order = list(range(28))
-        self._rng.shuffle(order)
+        rng.shuffle(order)
         drawn = self.next_starter()
         if drawn is None:
-            drawn = self._rng.randrange(self.players)
+            drawn = random.Random(f"fiveup-starter/{self.seed}/{r}").randrange(self.players)
         starter = drawn if starter is None else starter
         tiles = [ALL_TILES[i] for i in order]
         n, (size, _) = self.players, _core.deal_shape(self.players)
@@ -359,8 +364,6 @@ class Game:
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.seats = list(self.seats)
-        g._rng = random.Random()
-        g._rng.setstate(self._rng.getstate())
         g.rounds = [RoundLog(r.starter, [list(h) for h in r.hands], list(r.boneyard), r.core.copy(),
                              list(r.moves), [list(e) for e in r.events], r.scores_before)
                     for r in self.rounds]

@@ -1,0 +1,250 @@
+"""Duplicate matches that measure well: pairs, pentanomial statistics, Elo, SPRT.
+
+Every deal sequence (a game seed) is played from both seatings, BOT on side 0
+then on side 1 (2 and 4 players), so the two games of a *pair* see the same
+tiles round by round (:meth:`fiveup_solver.game.Game.next_round` derives each
+round's deal from the seed and the round number alone). A game scores 1 for
+BOT's side winning, 0 for losing and 1/2 when unfinished (D6); a pair scores
+the mean of its two games: 0, 1/4, 1/2, 3/4 or 1 — the *pentanomial*
+counts of fishtest (LL, LD+DL, LW+WL+DD, WD+DW, WW).
+
+The pairs, not the games, are the independent units: the variance of the
+mean score is the pentanomial per-pair variance over the number of pairs.
+The Elo difference is the logistic one, ``-400 log10(1/s - 1)`` of the mean
+score s, with a 95 % interval from the pair variance.
+
+SPRT (:func:`sprt`): H0 Elo = elo0 against H1 Elo = elo1 with error rates
+alpha and beta, the generalised SPRT of fishtest on pentanomial pairs (Van
+den Bergh's normal approximation of the log-likelihood ratio,
+``LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v)`` with m the mean pair score, v
+its per-pair variance (each outcome regularised by a pseudo-count of half a pair)
+and s0, s1 the scores of elo0, elo1). Stops when the
+LLR leaves ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``.
+
+>>> st = PairStats()
+>>> for pair in ([1, 1], [1, 0], [0, 1], [1, 1], [0, 0]):
+...     st.add(pair)
+>>> st.counts, st.pairs, round(st.score, 2)
+([1, 0, 2, 0, 2], 5, 0.6)
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from fiveup_solver.errors import OptionError, short_repr as _short
+
+__all__ = ["PairStats", "elo_of_score", "score_of_elo", "sprt", "play_pairs", "SprtResult", "sprt_bounds"]
+
+
+def score_of_elo(elo: float) -> float:
+    """Expected score of a player `elo` points stronger (logistic).
+
+    >>> score_of_elo(0), round(score_of_elo(400), 4)
+    (0.5, 0.9091)
+    """
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def elo_of_score(score: float) -> float:
+    """The logistic Elo difference of a mean score (clamped away from 0 and 1).
+
+    >>> round(elo_of_score(0.75), 1), elo_of_score(0.5)
+    (190.8, 0.0)
+    """
+    s = min(max(score, 1e-9), 1 - 1e-9)
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+@dataclass
+class PairStats:
+    """Pentanomial counts of pair scores 0, 1/4, 1/2, 3/4, 1 (from BOT's side)."""
+
+    counts: list = field(default_factory=lambda: [0] * 5)
+    games: int = 0
+    wins: int = 0
+    unfinished: int = 0
+
+    def add(self, game_scores) -> None:
+        """Add one pair: BOT's score in each of its two games (1, 0 or 0.5)."""
+        if len(game_scores) != 2 or any(x not in (0, 0.5, 1) for x in game_scores):
+            raise OptionError(f"a pair is two game scores of 0, 0.5 or 1, not {_short(game_scores)}")
+        self.counts[int(round(2 * sum(game_scores)))] += 1
+        self.games += 2
+        self.wins += sum(1 for x in game_scores if x == 1)
+        self.unfinished += sum(1 for x in game_scores if x == 0.5)
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def score(self) -> float:
+        n = self.pairs
+        return sum(c * k / 4 for k, c in enumerate(self.counts)) / n if n else 0.5
+
+    @property
+    def variance(self) -> float:
+        """Per-pair variance of the pair score."""
+        n = self.pairs
+        if n == 0:
+            return 0.0
+        m = self.score
+        return sum(c * (k / 4 - m) ** 2 for k, c in enumerate(self.counts)) / n
+
+    def interval(self, z: float = 1.959964) -> tuple:
+        """95 % interval of the mean score, from the pair variance."""
+        n = self.pairs
+        half = z * math.sqrt(self.variance / n) if n else 0.5
+        return (max(0.0, self.score - half), min(1.0, self.score + half))
+
+    @property
+    def elo(self) -> float:
+        return elo_of_score(self.score)
+
+    def elo_interval(self) -> tuple:
+        lo, hi = self.interval()
+        return (elo_of_score(lo), elo_of_score(hi))
+
+    def llr(self, elo0: float, elo1: float) -> float:
+        """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0).
+
+        Each of the five outcomes gets a pseudo-count of half a pair (a weak prior
+        over the outcomes), so a run of identical pairs has a positive variance
+        instead of none: a bot that wins every pair is decided after a few pairs,
+        not stuck at 0, and never after one."""
+        n = self.pairs
+        if n == 0:
+            return 0.0
+        reg = [c + 0.5 for c in self.counts]
+        total = sum(reg)
+        m = sum(c * k / 4 for k, c in enumerate(reg)) / total
+        v = sum(c * (k / 4 - m) ** 2 for k, c in enumerate(reg)) / total
+        s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
+        return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
+
+    def to_dict(self) -> dict:
+        lo, hi = self.interval()
+        elo_lo, elo_hi = self.elo_interval()
+        return {"pairs": self.pairs, "games": self.games, "wins": self.wins, "unfinished": self.unfinished,
+                "pentanomial": list(self.counts), "score": self.score, "score_ci95": [lo, hi],
+                "elo": self.elo, "elo_ci95": [elo_lo, elo_hi]}
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple:
+    """(lower, upper) LLR bounds: below accepts H0, above accepts H1.
+
+    >>> [round(x, 3) for x in sprt_bounds(0.05, 0.05)]
+    [-2.944, 2.944]
+    """
+    for name, x in (("alpha", alpha), ("beta", beta)):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < 0.5:
+            raise OptionError(f"{name} must be a number in (0, 0.5), not {_short(x)}")
+    return (math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha))
+
+
+def _game_score(game, bot_side: int) -> float:
+    if game.winner is None:
+        return 0.5
+    return 1.0 if game.winner == bot_side else 0.0
+
+
+def play_pair(job) -> tuple:
+    """(pair index, [BOT's score with BOT on side 0, on side 1], records or None) for one
+    deal sequence."""
+    from fiveup_solver.selfplay import match_seatings, play_game
+    players, bot, other, index, deal_seed, bot_seed, max_rounds, want_records = job
+    scores, records = [], []
+    for side, seats in enumerate(match_seatings(players, bot, other)):
+        game = play_game(players, deal_seed, seats, bot_seed=bot_seed, max_rounds=max_rounds)
+        scores.append(_game_score(game, side))
+        if want_records:
+            records.append(game.to_record())
+    return index, scores, (records if want_records else None)
+
+
+def _init_worker(threads: int):
+    from fiveup_solver import hint
+    hint._default = hint.Hinter(threads=threads)
+
+
+def pair_seeds(seed: int, index: int) -> tuple:
+    """(deal seed, bot seed) of pair `index`: from the match seed and the index alone."""
+    rng = random.Random(f"fiveup-pair/{seed}/{index}")
+    return rng.getrandbits(63), rng.getrandbits(63)
+
+
+def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 1, max_pairs: int,
+               max_rounds: int = 1000, start: int = 0, records: bool = False):
+    """Yield (index, scores, records) for pairs start .. start + max_pairs - 1, in index
+    order, played in `workers` processes (the results never depend on `workers`)."""
+    from fiveup_solver.bots import bot_function
+    if players not in (2, 4):
+        raise OptionError(f"duplicate pairs are for 2 or 4 players (sides swapped), not {players}")
+    bot_function(bot)
+    bot_function(other)
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
+        raise OptionError(f"workers must be an integer from 1 to 256, not {_short(workers)}")
+    jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records)
+            for k in range(start, start + max_pairs))
+    if workers <= 1:
+        for job in jobs:
+            yield play_pair(job)
+        return
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(1,))
+    window = deque()
+    try:
+        # a few pairs in flight per worker, yielded in index order whatever finishes first
+        for job in jobs:
+            window.append(pool.submit(play_pair, job))
+            if len(window) >= 2 * workers:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+    finally:
+        # a stopped SPRT does not wait for pairs it no longer needs
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass
+class SprtResult:
+    decision: str              # "H1 accepted", "H0 accepted" or "no decision"
+    llr: float
+    bounds: tuple
+    stats: PairStats
+
+    def to_dict(self) -> dict:
+        return {"decision": self.decision, "llr": self.llr, "bounds": list(self.bounds), **self.stats.to_dict()}
+
+
+def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05,
+         beta: float = 0.05, max_games: int = 20_000, seed: int = 0, workers: int = 1, on_pair=None) -> SprtResult:
+    """Play pairs until the LLR of H1 (elo1) against H0 (elo0) leaves its bounds, or
+    `max_games` games. ``on_pair(stats, llr)`` after every pair (for a progress line)."""
+    lower, upper = sprt_bounds(alpha, beta)
+    for name, x in (("elo0", elo0), ("elo1", elo1)):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not -1000 <= x <= 1000:
+            raise OptionError(f"{name} must be a number of Elo from -1000 to 1000, not {_short(x)}")
+    if not elo1 > elo0:
+        raise OptionError(f"elo1 ({elo1}) must be larger than elo0 ({elo0})")
+    if isinstance(max_games, bool) or not isinstance(max_games, int) or not 2 <= max_games <= 10_000_000:
+        raise OptionError(f"max_games must be an integer from 2 to 10000000, not {_short(max_games)}")
+    stats = PairStats()
+    llr = 0.0
+    pairs = play_pairs(players, bot, other, seed, workers=workers, max_pairs=max_games // 2)
+    try:
+        for _, scores, _ in pairs:
+            stats.add(scores)
+            llr = stats.llr(elo0, elo1)
+            if on_pair is not None:
+                on_pair(stats, llr)
+            if llr >= upper:
+                return SprtResult("H1 accepted", llr, (lower, upper), stats)
+            if llr <= lower:
+                return SprtResult("H0 accepted", llr, (lower, upper), stats)
+    finally:
+        pairs.close()
+    return SprtResult("no decision", llr, (lower, upper), stats)

@@ -1,0 +1,793 @@
+"""OpenSpiel adapter: Exact 61 Five Up as the Python game ``python_exact61_five_up``.
+
+A thin layer over the engine (:class:`fiveup_solver.game.Game` is the only
+implementation of the rules here): the adapter turns OpenSpiel actions into
+engine moves, makes the deal and every draw explicit chance, and encodes what a
+player may know. Needs the ``openspiel`` extra (``pip install
+'fiveup_solver[openspiel]'``); importing this module works without it, and
+building the game then raises :class:`~fiveup_solver.errors.OptionError`.
+
+Loading::
+
+    import pyspiel
+    import fiveup_solver.openspiel   # registers the game
+    game = pyspiel.load_game("python_exact61_five_up(players=3,whole_game=false)")
+
+Parameters:
+
+``players`` (2-4, default 2)
+``whole_game`` (default ``True``): the whole game to exactly 305 raw, round after
+    round. ``False``: one round, from scores 0.
+``max_rounds`` (default 100): a whole game not won after this many rounds stops
+    as unfinished (the engine's D6 rule; real games never come near it).
+
+Returns (terminal only, zero-sum):
+
+* whole game: the winning side's seats +1, the others -1 (2 and 4 players); with
+  3 players the winner +1 and each other seat -0.5; an unfinished game 0 for all.
+* one round: the raw points the player's side gained in the round minus the
+  other side's (2 and 4 players); with 3 players the seat's gain minus the mean
+  gain of the two others.
+
+Actions (the same for every player count; :func:`action_to_move` and
+:func:`move_to_action` convert, ``action_to_string`` is record notation):
+
+* ``0..27``: open the round with tile ``t`` (``ALL_TILES[t]``, e.g. ``"6-6"``);
+* ``28..447``: a placement of tile ``t`` on port ``k`` of board tile ``g``, one
+  id per (t, g, k) where ``t`` shows the port's value, numbered in increasing
+  (t, g, k) order (so sorted ids are sorted moves): :data:`PLACEMENTS`;
+* ``448`` draw (the seat cannot place; the tile is then a chance outcome),
+  ``449`` pass.
+
+Chance (explicit, exact probabilities): the deal, tile by tile (the k-th tile
+of a round goes to seat ``k // 5``; uniform over the tiles not yet dealt;
+outcome = tile index); the starter when the rules draw one (the first round
+and after a blocked round; uniform over the seats; outcome = seat); and every
+boneyard draw (uniform over the tiles neither dealt to a hand nor drawn;
+outcome = tile index). The engine needs a boneyard order when a round
+starts: the adapter gives it one, and when a draw's outcome ``t`` is not the
+engine's next tile it restarts the round with ``t`` moved to the front of the
+undrawn part and replays the round's moves, which nothing drawn so far
+depends on.
+
+Observations (``make_py_observer``): the information state (perfect recall)
+is the player's view of every round so far (its dealt hand, every action with
+other seats' drawn tiles hidden, the hands shown at each round's end), the
+observation the position now (hand, board, open ports, end sum, hand sizes,
+boneyard size, scores). Tensors: see :class:`Encoder`.
+
+``state.resample_from_infostate(player, sampler)`` draws the hidden tiles of
+the current round exactly uniformly among those consistent with the player's
+information (:class:`fiveup_solver.inference.DealSampler`), for OpenSpiel's
+ISMCTS; :func:`make_resampler` gives a seeded callback for
+``ISMCTSBot.set_resampler``.
+
+>>> move_to_action(Move.parse("6-6")), str(action_to_move(448)), str(action_to_move(449))
+(27, 'draw', 'pass')
+>>> a = move_to_action(Move.parse("3-4@4-4:lineB"))
+>>> str(action_to_move(a)), NUM_ACTIONS
+('3-4@4-4:lineB', 450)
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from fiveup_solver import _core
+from fiveup_solver.errors import OptionError
+from fiveup_solver.game import Game
+from fiveup_solver.notation import ALL_TILES, Move, Port
+
+try:  # the extra is optional: the module imports without it
+    import pyspiel
+except ImportError:  # pragma: no cover - depends on the environment
+    pyspiel = None
+
+__all__ = [
+    "SHORT_NAME", "DEFAULT_PARAMS", "NUM_ACTIONS", "DRAW_ACTION", "PASS_ACTION", "PLACEMENTS", "PORTS",
+    "action_to_move", "move_to_action", "max_round_actions", "outcome_returns", "Encoder", "Table", "load_game", "make_resampler",
+    "FiveUpGame", "FiveUpState", "FiveUpObserver",
+]
+
+SHORT_NAME = "python_exact61_five_up"
+INSTALL_HINT = "pip install 'fiveup_solver[openspiel]'"
+DEFAULT_PARAMS = {"players": 2, "whole_game": True, "max_rounds": 100}
+HAND_SIZE = 5
+
+# ----------------------------------------------------------------------------- action mapping
+#: every port of the set: (tile g, port index k), 21 singles x 2 + 7 doubles x 4 = 70
+PORTS: tuple = tuple((g, k) for g in range(28) for k in range(len(ALL_TILES[g].port_names)))
+PORT_INDEX: dict = {p: i for i, p in enumerate(PORTS)}
+#: every placement on a port: (tile t, board tile g, port k), t showing the port's value
+PLACEMENTS: tuple = tuple((t, g, k) for t in range(28) for (g, k) in PORTS
+                          if g != t and _core.value_of_port(g, k) in (ALL_TILES[t].lo, ALL_TILES[t].hi))
+OPENING_BASE = 0
+PLACE_BASE = 28
+DRAW_ACTION = PLACE_BASE + len(PLACEMENTS)     # 448
+PASS_ACTION = DRAW_ACTION + 1                  # 449
+NUM_ACTIONS = PASS_ACTION + 1                  # 450
+_PLACE_ID = {p: PLACE_BASE + i for i, p in enumerate(PLACEMENTS)}
+
+
+def move_to_action(move: Move) -> int:
+    """The action id of a concrete engine move (a draw's tile, if named, is ignored)."""
+    if not isinstance(move, Move):
+        raise OptionError(f"not a move: {move!r}")
+    if move.kind == "draw":
+        return DRAW_ACTION
+    if move.kind == "pass":
+        return PASS_ACTION
+    t, g, k = move.placement
+    if g < 0:
+        return OPENING_BASE + t
+    try:
+        return _PLACE_ID[(t, g, k)]
+    except KeyError:
+        raise OptionError(f"{move} is no placement of the set (the tile does not show the port's value)") from None
+
+
+def action_to_move(action: int) -> Move:
+    """The concrete engine move of an action id (inverse of :func:`move_to_action`)."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
+        raise OptionError(f"action must be an integer 0..{NUM_ACTIONS - 1}, not {action!r}")
+    action = int(action)
+    if action == DRAW_ACTION:
+        return Move.draw()
+    if action == PASS_ACTION:
+        return Move.pass_()
+    if action < PLACE_BASE:
+        return Move.play(ALL_TILES[action])
+    t, g, k = PLACEMENTS[action - PLACE_BASE]
+    return Move.play(ALL_TILES[t], Port(ALL_TILES[g], ALL_TILES[g].port_names[k]))
+
+
+def max_round_actions(players: int) -> int:
+    """Player actions in one round at most: 28 placements, every boneyard draw, and at most
+    players - 1 passes before each placement and at the end (D2: a round with nobody able to
+    place is over)."""
+    _, bone = _core.deal_shape(players)
+    return 28 + bone + (players - 1) * 29
+
+
+# ----------------------------------------------------------------------------- a position, as the encoder reads it
+DEAL, STARTER, PLAY, DRAW, OVER = range(5)
+PHASE_NAMES = ("deal", "starter", "play", "draw", "over")
+
+
+@dataclass
+class Table:
+    """What the encoder reads: one position of the adapter (OpenSpiel state or PettingZoo env).
+
+    ``game`` is the engine game with the current round started (None while its tiles are
+    dealt); ``base`` the game before the current round's deal; ``dealt`` the tiles dealt so
+    far (deal phase); ``pending`` a draw chosen whose tile chance has not picked yet."""
+
+    players: int
+    phase: int
+    game: Game | None
+    base: Game
+    dealt: tuple = ()
+    pending: bool = False
+
+    @property
+    def live(self) -> Game:
+        return self.game if self.game is not None else self.base
+
+    @property
+    def round_index(self) -> int:
+        return len(self.game.rounds) - 1 if self.game is not None else len(self.base.rounds)
+
+    def completed_rounds(self):
+        """RoundLogs of the rounds that have ended (the current one included once over)."""
+        if self.game is None:
+            return list(self.base.rounds)
+        rounds = self.game.rounds
+        return list(rounds) if self.game.round_over else list(rounds[:-1])
+
+    def dealt_to(self, seat: int) -> list:
+        return [t for i, t in enumerate(self.dealt) if i // HAND_SIZE == seat]
+
+    def hand(self, seat: int) -> list:
+        """Tile indices `seat` holds now (in the deal phase: dealt to it so far)."""
+        if self.game is None:
+            return sorted(self.dealt_to(seat))
+        return [t.index for t in self.game.hand(seat)]
+
+    def seat_to_act(self):
+        if self.phase in (PLAY, DRAW):
+            return self.game.to_move
+        return None
+
+
+def _tiles_text(indices) -> str:
+    return ",".join(str(ALL_TILES[t]) for t in sorted(indices)) or "-"
+
+
+def _action_text(action: dict) -> str:
+    s = action["seat"]
+    if "play" in action:
+        return f"{s}:{action['play']}" + (f"@{action['at']}" if action.get("at") else "")
+    if "draw" in action:
+        return f"{s}:draw {action['draw'] or '?'}"
+    return f"{s}:pass"
+
+
+def _history(round_log, player: int, private: str) -> tuple:
+    """A round's actions as `player` saw them (all tiles when private is "all")."""
+    if private == "all":
+        return tuple(m.to_action(s) for s, m in round_log.moves)
+    return round_log.history(player if private == "single" else -1)
+
+
+def _left_hands(round_log) -> list:
+    """The hands left at a round's end (shown for scoring), from the engine."""
+    return [round_log.core.hand(s) for s in range(round_log.core.players)]
+
+
+class Encoder:
+    """Tensors and strings of what a player may know.
+
+    ``perfect_recall``: the information state (adds the current round's action history;
+    the string also holds every earlier round), else the observation of the position.
+    ``private``: ``"single"`` (the player's own tiles), ``"none"`` (public only) or
+    ``"all"`` (every hand: a perfect-information view).
+
+    Tensor pieces (flat, float32, in this order; n = players, sides = 2 or 3):
+    ``player`` n one-hot; ``phase`` 5 (deal, starter draw, play, draw pending, over);
+    ``to_move`` n; ``starter`` n; ``hand`` 28 (own tiles; in the deal: dealt so far;
+    private "all": ``hands`` n x 28); ``board`` 28; ``placed_by`` n x 28 (seat that placed
+    each tile this round); ``open_ports`` 70 (:data:`PORTS`); ``end_sum`` 1 (raw);
+    ``hand_sizes`` n; ``boneyard_size`` 1; ``scores`` sides (raw); ``round`` 1 (index);
+    ``dealt`` 1 (tiles dealt so far in the deal phase); ``revealed`` n x 28 (hands shown at
+    the round's end). Perfect recall adds ``history`` A x (n + 3 + 28 + 71), A =
+    :func:`max_round_actions`: per action of the current round its seat, kind (play, draw,
+    pass), tile (zero for another seat's draw) and port (opening first, then :data:`PORTS`).
+    """
+
+    def __init__(self, players: int, perfect_recall: bool, private: str = "single"):
+        if private not in ("single", "none", "all"):
+            raise OptionError(f"private must be single, none or all, not {private!r}")
+        n, sides = players, _core.sides_of(players)
+        self.players, self.perfect_recall, self.private = n, bool(perfect_recall), private
+        pieces = [("player", (n,)), ("phase", (5,)), ("to_move", (n,)), ("starter", (n,))]
+        if private == "single":
+            pieces.append(("hand", (28,)))
+        elif private == "all":
+            pieces.append(("hands", (n, 28)))
+        pieces += [("board", (28,)), ("placed_by", (n, 28)), ("open_ports", (len(PORTS),)), ("end_sum", (1,)),
+                   ("hand_sizes", (n,)), ("boneyard_size", (1,)), ("scores", (sides,)), ("round", (1,)),
+                   ("dealt", (1,)), ("revealed", (n, 28))]
+        if self.perfect_recall:
+            self.action_size = n + 3 + 28 + 1 + len(PORTS)
+            pieces.append(("history", (max_round_actions(n), self.action_size)))
+        self.pieces = pieces
+        self.size = sum(int(np.prod(shape)) for _, shape in pieces)
+
+    def views(self, tensor: np.ndarray) -> dict:
+        out, i = {}, 0
+        for name, shape in self.pieces:
+            size = int(np.prod(shape))
+            out[name] = tensor[i:i + size].reshape(shape)
+            i += size
+        return out
+
+    # ------------------------------------------------------------------ tensor
+    def fill(self, views: dict, table: Table, player: int) -> None:
+        """Write `player`'s view of `table` into the named views (zeroed first by the caller)."""
+        n, g = self.players, table.game
+        views["player"][player] = 1
+        views["phase"][table.phase] = 1
+        seat = table.seat_to_act()
+        if seat is not None:
+            views["to_move"][seat] = 1
+        if g is not None:
+            views["starter"][g.current.starter] = 1
+        if "hand" in views:
+            views["hand"][table.hand(player)] = 1
+        if "hands" in views:
+            for s in range(n):
+                views["hands"][s][table.hand(s)] = 1
+        views["scores"][:] = table.live.scores
+        views["round"][0] = table.round_index
+        views["dealt"][0] = len(table.dealt) if g is None else 0
+        if g is None:
+            return
+        r = g.current
+        views["board"][[t.index for t in g.board]] = 1
+        for s, m in r.moves:
+            if m.kind == "play":
+                views["placed_by"][s][m.tile.index] = 1
+        for p in g.open_ports():
+            views["open_ports"][PORT_INDEX[(p.tile.index, p.index)]] = 1
+        views["end_sum"][0] = g.end_sum
+        views["hand_sizes"][:] = [len(g.hand(s)) for s in range(n)]
+        views["boneyard_size"][0] = len(g.boneyard)
+        if g.round_over:
+            for s, hand in enumerate(_left_hands(r)):
+                views["revealed"][s][list(hand)] = 1
+        if self.perfect_recall:
+            hist, k3 = views["history"], n + 3
+            for i, (s, m) in enumerate(r.moves):
+                row = hist[i]
+                row[s] = 1
+                row[n + ("play", "draw", "pass").index(m.kind)] = 1
+                if m.kind == "play":
+                    t, tg, tk = m.placement
+                    row[k3 + t] = 1
+                    row[k3 + 28 + (0 if tg < 0 else 1 + PORT_INDEX[(tg, tk)])] = 1
+                elif m.kind == "draw" and (s == player and self.private != "none" or self.private == "all"):
+                    row[k3 + m.tile.index] = 1
+
+    # ------------------------------------------------------------------ string
+    def round_text(self, round_log, index: int, player: int) -> str:
+        """One round as `player` saw it (used for the rounds of the information state)."""
+        parts = [f"r{index} starter {round_log.starter}"]
+        if self.private == "single":
+            parts.append(f"dealt {_tiles_text(t.index for t in round_log.hands[player])}")
+        elif self.private == "all":
+            parts.append("dealt " + " ".join(_tiles_text(t.index for t in h) for h in round_log.hands))
+        parts.append(" ".join(_action_text(a) for a in _history(round_log, player, self.private)) or "-")
+        if round_log.core.status != "playing":
+            parts.append(f"{round_log.core.status} shown " + " ".join(_tiles_text(h) for h in _left_hands(round_log)))
+        return " | ".join(parts)
+
+    def text(self, table: Table, player: int, cache: dict | None = None) -> str:
+        n, g = self.players, table.game
+        head = f"p{player} n{n} {PHASE_NAMES[table.phase]} round {table.round_index} " \
+               f"scores {','.join(map(str, table.live.scores))}"
+        parts = [head]
+        if self.perfect_recall:
+            for i, r in enumerate(table.completed_rounds()):
+                key = (i, player, self.private)
+                text = None if cache is None else cache.get(key)
+                if text is None:
+                    text = self.round_text(r, i, player)
+                    if cache is not None:
+                        cache[key] = text
+                parts.append(text)
+        if g is None:
+            own = table.dealt_to(player) if self.private == "single" else []
+            if self.private == "all":
+                parts.append("dealing " + " ".join(_tiles_text(table.dealt_to(s)) for s in range(n)))
+            else:
+                parts.append(f"dealing {len(table.dealt)} hand {_tiles_text(own)}")
+            return " || ".join(parts)
+        if self.perfect_recall and not g.round_over:
+            parts.append(self.round_text(g.current, table.round_index, player))
+        if self.private == "single":
+            parts.append(f"hand {_tiles_text(table.hand(player))}")
+        elif self.private == "all":
+            parts.append("hands " + " ".join(_tiles_text(table.hand(s)) for s in range(n)))
+        ends = " ".join(f"{p}={p.value}" for p in g.open_ports()) or "-"
+        parts.append(f"starter {g.current.starter} board {len(g.board)} ends {ends} sum {g.end_sum} "
+                     f"sizes {','.join(str(len(g.hand(s))) for s in range(n))} boneyard {len(g.boneyard)}")
+        if not self.perfect_recall:
+            if g.round_over:
+                parts.append(f"{g.current.core.status} shown " + " ".join(_tiles_text(h) for h in
+                                                                        _left_hands(g.current)))
+            hist = _history(g.current, player, self.private)
+            if hist:
+                parts.append("last " + _action_text(hist[-1]))
+        seat = table.seat_to_act()
+        if seat is not None:
+            parts.append(f"to move {seat}" + (" drawing" if table.pending else ""))
+        return " || ".join(parts)
+
+
+# ----------------------------------------------------------------------------- engine side of a state
+class _Engine:
+    """The engine data of one OpenSpiel state. Copied by ``clone`` (OpenSpiel deep-copies a
+    Python state's attributes): the live game is copied, the base game (the game before the
+    current round's deal) is never changed and is shared."""
+
+    def __init__(self, players: int, whole_game: bool, max_rounds: int):
+        self.players = players
+        self.whole_game = whole_game
+        self.base = Game(players, deal=False, max_rounds=max_rounds)
+        self.game = None            # live engine game of the current round
+        self.dealt = []             # tile indices dealt so far (deal phase)
+        self.pending = False        # a draw chosen, its tile not yet picked by chance
+        self.terminal = False
+        self.actions = 0            # OpenSpiel actions applied
+        self.round_starts = [0]     # action count at which each round's deal began
+        self.hints = {}             # round index -> boneyard order to start the round with
+        self.text_cache = {}        # (round, player, private) -> text of an ended round
+        self.samplers = {}          # (player, actions) -> DealSampler of this state (never copied)
+
+    def __deepcopy__(self, memo):
+        e = _Engine.__new__(_Engine)
+        e.__dict__.update(self.__dict__)
+        e.game = None if self.game is None else self.game.copy()
+        e.dealt = list(self.dealt)
+        e.round_starts = list(self.round_starts)
+        e.text_cache = dict(self.text_cache)
+        e.samplers = {}
+        return e
+
+    @property
+    def phase(self) -> int:
+        if self.terminal:
+            return OVER
+        if self.game is None:
+            return DEAL if len(self.dealt) < HAND_SIZE * self.players else STARTER
+        return DRAW if self.pending else PLAY
+
+    def table(self) -> Table:
+        return Table(self.players, self.phase, self.game, self.base, tuple(self.dealt), self.pending)
+
+    # ------------------------------------------------------------------ transitions
+    def deal(self, tile: int) -> None:
+        if tile in self.dealt or not 0 <= tile < 28:
+            raise OptionError(f"tile {tile} cannot be dealt")
+        self.dealt.append(tile)
+        if len(self.dealt) == HAND_SIZE * self.players:
+            fixed = self.base.next_starter()
+            if fixed is not None:
+                self.start(fixed)
+
+    def start(self, starter: int) -> None:
+        n, dealt = self.players, self.dealt
+        hands = [[ALL_TILES[t] for t in dealt[HAND_SIZE * s: HAND_SIZE * (s + 1)]] for s in range(n)]
+        rest = sorted(set(range(28)) - set(dealt))
+        hint = self.hints.get(len(self.base.rounds))
+        order = hint if hint is not None and sorted(hint) == rest else rest
+        game = self.base.copy()
+        game.start_round(hands, [ALL_TILES[t] for t in order], starter)
+        self.game, self.dealt = game, []
+
+    def push(self, move: Move) -> None:
+        self.game.push(move)
+        self.after_push()
+
+    def draw(self, tile: int) -> None:
+        """Chance picked `tile` for the pending draw: make it the boneyard's next tile."""
+        game = self.game
+        left = [t.index for t in game.boneyard]
+        if tile not in left:
+            raise OptionError(f"tile {ALL_TILES[tile] if 0 <= tile < 28 else tile} is not in the boneyard")
+        if left[0] != tile:
+            # restart the round with `tile` first in the undrawn part; the moves so far drew
+            # only from the drawn part, so they replay to the same position
+            r = game.current
+            drawn = [m.tile for _, m in r.moves if m.kind == "draw"]
+            order = drawn + [ALL_TILES[tile]] + [ALL_TILES[t] for t in left if t != tile]
+            game = self.base.copy()
+            game.start_round(r.hands, order, r.starter)
+            for _, m in r.moves:
+                game.push(m)
+            self.game = game
+        self.pending = False
+        self.push(Move.draw(ALL_TILES[tile]))
+
+    def after_push(self) -> None:
+        game = self.game
+        if not game.round_over:
+            return
+        if game.game_over or game.unfinished or not self.whole_game:
+            self.terminal = True
+            return
+        self.base, self.game, self.dealt = game, None, []
+        self.round_starts.append(self.actions + 1)   # the next deal starts after this action
+
+    # ------------------------------------------------------------------ results
+    def returns(self) -> list:
+        if not self.terminal:
+            return [0.0] * self.players
+        return outcome_returns(self.game, self.whole_game)
+
+
+def outcome_returns(game: Game, whole_game: bool) -> list:
+    """Per-seat returns of a finished engine game (``whole_game``) or of its current,
+    finished round (see the module doc); zero-sum."""
+    n = game.players
+    sides = [_core.side_of_seat(n, s) for s in range(n)]
+    if whole_game:
+        if game.winner is None:
+            return [0.0] * n
+        lose = -0.5 if n == 3 else -1.0
+        return [1.0 if sides[s] == game.winner else lose for s in range(n)]
+    gain = [a - b for a, b in zip(game.scores, game.current.scores_before)]
+    if n == 3:
+        return [float(gain[s] - (sum(gain) - gain[s]) / 2) for s in range(n)]
+    return [float(gain[sides[s]] - gain[1 - sides[s]]) for s in range(n)]
+
+
+def _utility_bound(players: int, whole_game: bool) -> float:
+    if whole_game:
+        return 1.0
+    # a side gains at most 305 in a round from 0; with 4 players a domino event may be
+    # negative (D4), by at most the partner's pips (all 28 tiles hold 168)
+    return 305.0 + (170.0 if players == 4 else 0.0)
+
+
+def _check_params(params) -> dict:
+    params = {**DEFAULT_PARAMS, **(params or {})}
+    unknown = set(params) - set(DEFAULT_PARAMS)
+    if unknown:
+        raise OptionError(f"unknown parameter(s) {', '.join(sorted(unknown))} (known: players, whole_game, "
+                          f"max_rounds)")
+    players, whole, max_rounds = params["players"], params["whole_game"], params["max_rounds"]
+    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
+        raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
+    if not isinstance(whole, bool):
+        raise OptionError(f"whole_game must be true or false, not {whole!r}")
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        raise OptionError(f"max_rounds must be an integer >= 1, not {max_rounds!r}")
+    return {"players": players, "whole_game": whole, "max_rounds": max_rounds}
+
+
+def _require_pyspiel() -> None:
+    if pyspiel is None:
+        raise OptionError(f"the OpenSpiel adapter needs open_spiel: {INSTALL_HINT}")
+
+
+# ----------------------------------------------------------------------------- OpenSpiel classes
+_GameBase = pyspiel.Game if pyspiel is not None else object
+_StateBase = pyspiel.State if pyspiel is not None else object
+
+
+def _game_type():
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Python Exact 61 Five Up (fiveup_solver)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(DEFAULT_PARAMS),
+    )
+
+
+class FiveUpGame(_GameBase):
+    """The OpenSpiel game; parameters ``players``, ``whole_game``, ``max_rounds`` (module doc)."""
+
+    def __init__(self, params=None):
+        _require_pyspiel()
+        p = _check_params(params)
+        n = p["players"]
+        self.players, self.whole_game, self.max_rounds = n, p["whole_game"], p["max_rounds"]
+        _, bone = _core.deal_shape(n)
+        per_round = HAND_SIZE * n + 1 + max_round_actions(n) + bone
+        bound = _utility_bound(n, self.whole_game)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=28,
+            num_players=n,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=per_round * (self.max_rounds if self.whole_game else 1),
+        )
+        super().__init__(_GAME_TYPE, info, p)
+
+    def new_initial_state(self):
+        return FiveUpState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return FiveUpObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+                              self.players, params)
+
+
+class FiveUpState(_StateBase):
+    """An OpenSpiel state over the engine. ``engine_game`` is the engine's game of the current
+    round (None while the round is being dealt); ``to_record()`` the record so far."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self._e = _Engine(game.players, game.whole_game, game.max_rounds)
+
+    # ------------------------------------------------------------------ OpenSpiel API
+    def current_player(self):
+        phase = self._e.phase
+        if phase == OVER:
+            return pyspiel.PlayerId.TERMINAL
+        if phase == PLAY:
+            return self._e.game.to_move
+        return pyspiel.PlayerId.CHANCE
+
+    def _legal_actions(self, player):
+        e = self._e
+        if e.phase != PLAY or player != e.game.to_move:
+            return []
+        return sorted(move_to_action(m) for m in e.game.legal_moves)
+
+    def chance_outcomes(self):
+        e = self._e
+        phase = e.phase
+        if phase == DEAL:
+            left = sorted(set(range(28)) - set(e.dealt))
+        elif phase == STARTER:
+            left = list(range(e.players))
+        elif phase == DRAW:
+            left = sorted(t.index for t in e.game.boneyard)
+        else:
+            return []
+        p = 1.0 / len(left)
+        return [(a, p) for a in left]
+
+    def _apply_action(self, action):
+        e = self._e
+        action = int(action)
+        phase = e.phase
+        if phase == DEAL:
+            e.deal(action)
+        elif phase == STARTER:
+            e.start(action)
+        elif phase == DRAW:
+            e.draw(action)
+        elif phase == PLAY:
+            if action == DRAW_ACTION:
+                if e.game.legal_moves != [Move.draw()]:
+                    raise OptionError(f"seat {e.game.to_move} cannot draw")
+                e.pending = True
+            else:
+                e.push(action_to_move(action))
+        else:
+            raise OptionError("the game is over")
+        e.actions += 1
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            e = self._e
+            phase = e.phase
+            if phase == STARTER:
+                return f"starter {action}"
+            if not 0 <= action < 28:
+                return f"chance {action}"
+            if phase == DEAL:
+                return f"deal {ALL_TILES[action]} to {len(e.dealt) // HAND_SIZE}"
+            if phase == DRAW:
+                return f"draw {ALL_TILES[action]}"
+            return f"tile {ALL_TILES[action]}"
+        return str(action_to_move(action))
+
+    def is_terminal(self):
+        return self._e.terminal
+
+    def returns(self):
+        return self._e.returns()
+
+    def __str__(self):
+        e = self._e
+        t = e.table()
+        lines = [f"{PHASE_NAMES[t.phase]} round {t.round_index} scores {t.live.scores}"]
+        if e.game is None:
+            lines.append("dealt " + " ".join(_tiles_text(t.dealt_to(s)) for s in range(e.players)))
+        else:
+            g = e.game
+            lines.append("hands " + " ".join(_tiles_text(t.hand(s)) for s in range(e.players)))
+            lines.append(f"boneyard {_tiles_text(x.index for x in g.boneyard)}")
+            lines.append("actions " + (" ".join(_action_text(m.to_action(s)) for s, m in g.current.moves) or "-"))
+            lines.append(f"ends {' '.join(str(p) for p in g.open_ports()) or '-'} sum {g.end_sum}"
+                         + (f" to move {g.to_move}" if not g.round_over else "")
+                         + (" drawing" if e.pending else ""))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ engine access
+    @property
+    def engine_game(self):
+        """The engine's Game of the current round (a live object: copy() it to keep it)."""
+        return self._e.game
+
+    def table(self) -> Table:
+        return self._e.table()
+
+    def to_record(self) -> dict:
+        """The fiveup-record/1 of the game so far (the boneyard: tiles drawn, then the
+        rest in the order the engine was given)."""
+        return (self._e.game or self._e.base).to_record()
+
+    # ------------------------------------------------------------------ resampling
+    def resample_from_infostate(self, player_id, probability_sampler=None):
+        """A state `player_id` cannot tell from this one, the hidden tiles of the current round
+        drawn exactly uniformly among those consistent with its information (DealSampler).
+        Earlier rounds are kept as they are (nothing of them matters for what follows).
+        ``probability_sampler``: a callable giving a uniform [0, 1) number (OpenSpiel's
+        ``UniformProbabilitySampler``); None: Python's generator."""
+        if probability_sampler is None:
+            seed = random.getrandbits(63)
+        else:
+            seed = int(float(probability_sampler()) * 2.0 ** 53)
+        return self.resample(int(player_id), seed)
+
+    def resample(self, player: int, seed: int):
+        """:meth:`resample_from_infostate` with an explicit integer seed (deterministic)."""
+        e = self._e
+        n = e.players
+        if not 0 <= player < n:
+            raise OptionError(f"player must be 0..{n - 1}, not {player!r}")
+        history = self.history()
+        start = e.round_starts[-1]
+        actions = list(history[:start])
+        hints = {}
+        for i, r in enumerate(e.base.rounds):
+            hints[i] = [t.index for t in r.boneyard]
+        if e.game is None:
+            # dealing: the other seats' tiles so far are uniform among the tiles the player lacks
+            rng = random.Random(seed)
+            own = set(e.table().dealt_to(player))
+            pool = [t for t in range(28) if t not in own]
+            rng.shuffle(pool)
+            for i, t in enumerate(e.dealt):
+                actions.append(t if i // HAND_SIZE == player else pool.pop())
+        else:
+            game = e.game
+            r = game.current
+            key = (player, e.actions)     # the state may have moved on since the last call
+            sampler = e.samplers.get(key)
+            if sampler is None:
+                from fiveup_solver.inference import DealSampler
+                sampler = DealSampler(game.observation(player))
+                e.samplers = {key: sampler}
+            hands, bone = sampler.sample_round(seed)
+            for s in range(n):
+                actions.extend(t.index for t in hands[s])
+            if e.base.next_starter() is None:
+                actions.append(r.starter)
+            drawn = iter(bone)
+            for _, m in r.moves:
+                if m.kind == "draw":
+                    actions.extend((DRAW_ACTION, next(drawn).index))
+                else:
+                    actions.append(move_to_action(m))
+            if e.pending:
+                actions.append(DRAW_ACTION)
+            hints[len(e.base.rounds)] = [t.index for t in bone]
+        new = self.get_game().new_initial_state()
+        new._e.hints = hints
+        for a in actions:
+            new.apply_action(a)
+        return new
+
+
+class FiveUpObserver:
+    """OpenSpiel's Python observer: tensor and string of what a player may know (:class:`Encoder`)."""
+
+    def __init__(self, iig_obs_type, players: int, params=None):
+        if params:
+            raise OptionError(f"observation parameters are not supported, got {params!r}")
+        private = {pyspiel.PrivateInfoType.SINGLE_PLAYER: "single", pyspiel.PrivateInfoType.NONE: "none",
+                   pyspiel.PrivateInfoType.ALL_PLAYERS: "all"}[iig_obs_type.private_info]
+        self.encoder = Encoder(players, iig_obs_type.perfect_recall, private)
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = self.encoder.views(self.tensor)
+
+    def set_from(self, state, player):
+        self.tensor.fill(0)
+        self.encoder.fill(self.dict, state._e.table(), player)
+
+    def string_from(self, state, player):
+        return self.encoder.text(state._e.table(), player, state._e.text_cache)
+
+
+if pyspiel is not None:
+    _GAME_TYPE = _game_type()
+    if SHORT_NAME not in pyspiel.registered_names():
+        pyspiel.register_game(_GAME_TYPE, FiveUpGame)
+
+
+# ----------------------------------------------------------------------------- helpers
+def load_game(players: int = 2, whole_game: bool = True, max_rounds: int = DEFAULT_PARAMS["max_rounds"]):
+    """``pyspiel.load_game`` of this game with its parameters checked."""
+    _require_pyspiel()
+    p = _check_params({"players": players, "whole_game": whole_game, "max_rounds": max_rounds})
+    return pyspiel.load_game(SHORT_NAME, p)
+
+
+def make_resampler(seed: int = 0):
+    """A seeded resampler for ``ISMCTSBot.set_resampler``: ``cb(state, player)`` returns
+    ``state.resample(player, s)`` with seeds from one generator (reproducible searches)."""
+    rng = random.Random(seed)
+
+    def resampler(state, player):
+        return state.resample(player, rng.getrandbits(63))
+    return resampler

@@ -1,0 +1,208 @@
+"""PettingZoo adapter: Exact 61 Five Up as an AEC environment for 2-4 players.
+
+A thin layer over the engine (:class:`fiveup_solver.game.Game` plays the
+rules). Needs the ``pettingzoo`` extra (``pip install
+'fiveup_solver[pettingzoo]'``); importing this module works without it, and
+building an environment then raises :class:`~fiveup_solver.errors.OptionError`.
+
+    from fiveup_solver.pettingzoo import env
+    e = env(players=3, render_mode="ansi")
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+``env(**kw)`` is ``raw_env(**kw)`` in the usual wrappers (an illegal action ends the
+game with reward -1 for its agent, actions are bounds-checked, the order of calls
+is enforced). Options: ``players`` (2-4, default 2), ``whole_game`` (default True:
+to exactly 305; False: one round), ``max_rounds`` (default 100; a whole game not
+won by then is *truncated*), ``perfect_recall`` (default False: the observation of
+the position; True: adds the current round's history as the agent saw it),
+``render_mode`` (``"ansi"`` or None).
+
+Agents are ``player_0`` ... (seat numbers). The action space is ``Discrete(450)`` with
+the OpenSpiel adapter's mapping (:mod:`fiveup_solver.openspiel`: 0-27 open with a
+tile, 28-447 a placement of a tile on a port, 448 draw, 449 pass); draws and
+passes are the agent's own (forced) actions, as in records. Observations are
+``{"observation": float32 vector, "action_mask": int8 vector}``: the vector is the
+OpenSpiel observation tensor of that seat (:class:`fiveup_solver.openspiel.Encoder`:
+own hand, board, open ports, end sum, hand sizes, boneyard size, scores, ...),
+nothing another seat hides; the mask is all zeros for an agent not to move.
+
+Chance stays inside: ``reset(seed=...)`` seeds the environment's generator, which
+seeds the engine's deals (every round's tiles and boneyard order, and the starter
+when the rules draw one). The boneyard order is hidden from every agent, so the
+tile a draw takes is uniform among the tiles not yet dealt nor drawn, as it
+would be if picked at the moment of the draw.
+
+Rewards come at the end only (zero-sum): whole game +1 for the winning side's
+agents, -1 for the others (3 players: +1 and -0.5 each); one round: the raw points
+the agent's side gained minus the other side's (3 players: minus the mean of the
+two others). ``terminations`` are set when the game (or the round) ends,
+``truncations`` when ``max_rounds`` stops an unfinished game.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from fiveup_solver.errors import OptionError
+from fiveup_solver.game import Game
+from fiveup_solver.notation import raw_to_display
+from fiveup_solver.openspiel import (
+    DEFAULT_PARAMS, NUM_ACTIONS, OVER, PLAY, Encoder, Table, _check_params, action_to_move, move_to_action,
+    outcome_returns,
+)
+
+try:  # the extra is optional: the module imports without it
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError:  # pragma: no cover - depends on the environment
+    AECEnv = None
+
+__all__ = ["env", "raw_env", "ENV_NAME"]
+
+ENV_NAME = "exact61_five_up_v0"
+INSTALL_HINT = "pip install 'fiveup_solver[pettingzoo]'"
+
+
+def _require_pettingzoo() -> None:
+    if AECEnv is None:
+        raise OptionError(f"the PettingZoo adapter needs pettingzoo: {INSTALL_HINT}")
+
+
+def env(**kwargs):
+    """The environment in PettingZoo's usual wrappers (see the module doc)."""
+    _require_pettingzoo()
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv if AECEnv is not None else object):
+    """The AEC environment without wrappers."""
+
+    metadata = {"render_modes": ["ansi"], "name": ENV_NAME, "is_parallelizable": False}
+
+    def __init__(self, players: int = 2, whole_game: bool = True, max_rounds: int = DEFAULT_PARAMS["max_rounds"],
+                 perfect_recall: bool = False, render_mode: str | None = None):
+        _require_pettingzoo()
+        super().__init__()
+        p = _check_params({"players": players, "whole_game": whole_game, "max_rounds": max_rounds})
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.players, self.whole_game, self.max_rounds = p["players"], p["whole_game"], p["max_rounds"]
+        self.render_mode = render_mode
+        self._encoder = Encoder(self.players, bool(perfect_recall), "single")
+        self.possible_agents = [f"player_{s}" for s in range(self.players)]
+        self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self._encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        }) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.game = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game = Game(self.players, seed=self._rng.getrandbits(63), max_rounds=self.max_rounds)
+        self._over = False
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.to_move]
+
+    def step(self, action):
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        agent = self.agent_selection
+        game = self.game
+        move = action_to_move(int(action))
+        if move not in game.legal_moves:
+            raise OptionError(f"{agent} cannot play action {int(action)} ({move}) now")
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        game.push(move)
+        if game.round_over:
+            if game.game_over or not self.whole_game:
+                self._over = True
+                for a, r in zip(self.possible_agents, outcome_returns(game, self.whole_game)):
+                    self.rewards[a] = r
+                self.terminations = dict.fromkeys(self.agents, True)
+            elif game.unfinished:
+                self._over = True
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                game.next_round()
+        if not self._over:
+            self.agent_selection = self.possible_agents[game.to_move]
+        else:
+            seat = self.agent_name_mapping[agent]
+            self.agent_selection = self.possible_agents[(seat + 1) % self.players]
+        self._accumulate_rewards()
+
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        table = Table(self.players, OVER if self._over else PLAY, self.game, self.game)
+        vector = np.zeros(self._encoder.size, np.float32)
+        self._encoder.fill(self._encoder.views(vector), table, seat)
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if not self._over and self.game.to_move == seat:
+            mask[[move_to_action(m) for m in self.game.legal_moves]] = 1
+        return {"observation": vector, "action_mask": mask}
+
+    # ------------------------------------------------------------------ display
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return self.board_text()
+
+    def board_text(self) -> str:
+        """The table as text: round, scores, board, open ends with their values, end sum."""
+        g = self.game
+        if g is None:
+            return "(not reset)"
+        r = g.current
+        lines = [f"Round {len(g.rounds) - 1}, starter seat {r.starter}"
+                 + (f", to move: seat {g.to_move}" if g.to_move is not None else f", {r.core.status}")]
+        lines.append("Scores (raw/display): " + "  ".join(
+            f"side {i}: {s} ({raw_to_display(s)})" for i, s in enumerate(g.scores)))
+        lines.append("Board: " + (" ".join(str(m) for _, m in r.moves if m.kind == "play") or "-"))
+        lines.append("Open ends: " + (", ".join(f"{p} ({p.value})" for p in g.open_ports()) or "-"))
+        ends = " + ".join(f"{t}:{v}" for t, v in g.scoring_ends())
+        lines.append(f"End sum: {g.end_sum}" + (f" = {ends}" if ends else ""))
+        lines.append("Hands: " + ", ".join(f"seat {s} {len(g.hand(s))}" for s in range(self.players))
+                     + f"; boneyard {len(g.boneyard)}")
+        if r.moves:
+            s, m = r.moves[-1]
+            shown = "draw" if m.kind == "draw" else str(m)   # another seat's draw stays hidden
+            events = ", ".join(f"{e.kind} {'+' if e.raw >= 0 else ''}{e.raw}{'' if e.accepted else ' rejected'}"
+                               for e in r.events[-1])
+            lines.append(f"Last: seat {s} {shown}" + (f" ({events})" if events else ""))
+        if self._over:
+            lines.append("Game over: " + ("unfinished" if g.winner is None and self.whole_game
+                                           else f"side {g.winner} wins" if g.winner is not None else "round over"))
+        return "\n".join(lines)
+
+    def close(self):
+        pass

@@ -1,0 +1,99 @@
+"""Duplicate matches: the same tiles from both seatings, pentanomial pair statistics,
+Elo, SPRT decisions on pairs whose answer is known, and worker-independent results."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from fiveup_solver import OptionError
+from fiveup_solver.cli import main
+from fiveup_solver.match import PairStats, elo_of_score, play_pairs, score_of_elo, sprt, sprt_bounds
+from fiveup_solver.selfplay import play_game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_rounds_deal_depends_on_the_seed_and_round_only(players):
+    a = play_game(players, 77, ["random"] * players)
+    b = play_game(players, 77, ["greedy"] * players)
+    assert [r.hands for r in a.rounds[:2]] != [] and len(a.rounds) > 1 and len(b.rounds) > 1
+    for ra, rb in zip(a.rounds, b.rounds):
+        assert ra.hands == rb.hands and ra.boneyard == rb.boneyard
+    # starters agree whenever both were drawn (first round, or after a block in both)
+    assert a.rounds[0].starter == b.rounds[0].starter
+
+
+def test_pair_statistics_by_hand():
+    st = PairStats()
+    for pair in ([1, 1], [1, 0], [0, 0.5], [0.5, 0.5], [1, 1], [0, 0]):
+        st.add(pair)
+    # pair scores 1, 1/2, 1/4, 1/2, 1, 0 -> counts [1, 1, 2, 0, 2]
+    assert st.counts == [1, 1, 2, 0, 2] and st.pairs == 6 and st.games == 12
+    assert st.wins == 5 and st.unfinished == 3
+    m = (1 + 0.5 + 0.25 + 0.5 + 1 + 0) / 6
+    assert st.score == pytest.approx(m)
+    v = sum((x - m) ** 2 for x in (1, 0.5, 0.25, 0.5, 1, 0)) / 6
+    assert st.variance == pytest.approx(v)
+    lo, hi = st.interval()
+    assert (lo, hi) == pytest.approx((m - 1.959964 * math.sqrt(v / 6), m + 1.959964 * math.sqrt(v / 6)))
+    assert st.elo == pytest.approx(-400 * math.log10(1 / m - 1))
+    # the LLR with every outcome regularised by half a pair, by hand
+    reg = [1.5, 1.5, 2.5, 0.5, 2.5]
+    mr = sum(c * k / 4 for k, c in enumerate(reg)) / sum(reg)
+    vr = sum(c * (k / 4 - mr) ** 2 for k, c in enumerate(reg)) / sum(reg)
+    s0, s1 = score_of_elo(0), score_of_elo(20)
+    assert st.llr(0, 20) == pytest.approx(6 * (s1 - s0) * (2 * mr - s0 - s1) / (2 * vr))
+    with pytest.raises(OptionError):
+        st.add([1])
+    with pytest.raises(OptionError):
+        st.add([1, 0.3])
+
+
+def test_elo_and_bounds():
+    assert elo_of_score(score_of_elo(123.0)) == pytest.approx(123.0)
+    assert sprt_bounds(0.05, 0.05) == pytest.approx((math.log(0.05 / 0.95), math.log(0.95 / 0.05)))
+    for bad in ((0, 0.05), (0.05, 0.5), (True, 0.05)):
+        with pytest.raises(OptionError):
+            sprt_bounds(*bad)
+
+
+def test_results_do_not_depend_on_workers():
+    one = list(play_pairs(2, "greedy", "random", 5, workers=1, max_pairs=6))
+    two = list(play_pairs(2, "greedy", "random", 5, workers=2, max_pairs=6))
+    assert one == two and [k for k, _, _ in one] == list(range(6))
+
+
+def test_sprt_known_answers():
+    strong = sprt(2, "greedy", "random", elo0=0, elo1=100, max_games=400, seed=1)
+    assert strong.decision == "H1 accepted" and strong.llr >= strong.bounds[1]
+    itself = sprt(2, "greedy", "greedy", elo0=0, elo1=100, max_games=400, seed=1)
+    assert itself.decision == "H0 accepted" and itself.llr <= itself.bounds[0]
+    capped = sprt(2, "greedy", "greedy", elo0=0, elo1=5, max_games=4, seed=1)
+    assert capped.decision == "no decision" and capped.stats.games == 4
+    with pytest.raises(OptionError):
+        sprt(2, "greedy", "random", elo0=10, elo1=0)
+    with pytest.raises(OptionError):
+        sprt(3, "greedy", "random")
+
+
+def test_cli_match_pairs_and_sprt(capsys):
+    assert main(["match", "--bots", "greedy,random", "--deals", "4", "--seed", "3", "--workers", "2", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["games"] == 8 and r["pairs"]["pairs"] == 4 and sum(r["pairs"]["pentanomial"]) == 4
+    assert r["pairs"]["elo_ci95"][0] <= r["pairs"]["elo"] <= r["pairs"]["elo_ci95"][1]
+    assert main(["match", "--bots", "greedy,random", "--deals", "4", "--seed", "3", "--workers", "1", "--json"]) == 0
+    r1 = json.loads(capsys.readouterr().out)
+    del r["workers"], r1["workers"]
+    assert r == r1
+    assert main(["sprt", "--bots", "greedy,random", "--elo0", "0", "--elo1", "100", "--every", "1",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "LLR" in out.splitlines()[0] and out.splitlines()[-1].startswith("H1 accepted")
+    for argv, text in ((["sprt", "--bots", "greedy,random", "--players", "3"], "--players"),
+                       (["sprt", "--bots", "greedy,random", "--alpha", "0.7"], "alpha"),
+                       (["sprt", "--bots", "greedy,random", "--elo0", "5", "--elo1", "1"], "elo1"),
+                       (["match", "--bots", "greedy,random", "--workers", "0"], "--workers")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and text in err and err.count("\n") == 1
