@@ -58,9 +58,14 @@ boneyard size, scores). Tensors: see :class:`Encoder`.
 
 ``state.resample_from_infostate(player, sampler)`` draws the hidden tiles of
 the current round exactly uniformly among those consistent with the player's
-information (:class:`fiveup_solver.inference.DealSampler`), for OpenSpiel's
-ISMCTS; :func:`make_resampler` gives a seeded callback for
-``ISMCTSBot.set_resampler``.
+information (:class:`fiveup_solver.inference.DealSampler`; a seat that has begun
+to draw is known to hold no playable tile), for OpenSpiel's ISMCTS;
+:func:`make_resampler` gives a seeded callback for ``ISMCTSBot.set_resampler``.
+
+Limits: the information-state *tensor* holds the current round's history (the
+string holds every round); a resampled state keeps the earlier rounds as they
+were (their hidden draws play no part in what follows); states do not pickle
+(``random_sim_test(..., serialize=False)``): the engine's core objects do not.
 
 >>> move_to_action(Move.parse("6-6")), str(action_to_move(448)), str(action_to_move(449))
 (27, 'draw', 'pass')
@@ -71,7 +76,7 @@ ISMCTS; :func:`make_resampler` gives a seeded callback for
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -87,8 +92,8 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 __all__ = [
     "SHORT_NAME", "DEFAULT_PARAMS", "NUM_ACTIONS", "DRAW_ACTION", "PASS_ACTION", "PLACEMENTS", "PORTS",
-    "action_to_move", "move_to_action", "max_round_actions", "outcome_returns", "Encoder", "Table", "load_game", "make_resampler",
-    "FiveUpGame", "FiveUpState", "FiveUpObserver",
+    "action_to_move", "move_to_action", "max_round_actions", "outcome_returns", "Encoder", "Table",
+    "load_game", "make_resampler", "FiveUpGame", "FiveUpState", "FiveUpObserver",
 ]
 
 SHORT_NAME = "python_exact61_five_up"
@@ -726,7 +731,19 @@ class FiveUpState(_StateBase):
             sampler = e.samplers.get(key)
             if sampler is None:
                 from fiveup_solver.inference import DealSampler
-                sampler = DealSampler(game.observation(player))
+                seen = game
+                if e.pending and player != game.to_move:
+                    # another seat has begun to draw: it holds no playable tile, which the engine's
+                    # observation shows once the draw is made (its tile stays hidden from `player`)
+                    seen = game.copy()
+                    seen.push(Move.draw())
+                obs = seen.observation(player)
+                if seen.game_over:
+                    # the final score (305) is outside what the sampler's checks accept; scores
+                    # play no part in the inference, so it reads the round's starting ones
+                    sampler = DealSampler(replace(obs, scores=obs.scores_before), check_summary=False)
+                else:
+                    sampler = DealSampler(obs)
                 e.samplers = {key: sampler}
             hands, bone = sampler.sample_round(seed)
             for s in range(n):

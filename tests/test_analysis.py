@@ -63,6 +63,59 @@ def planted_blunder(players=2):
     raise AssertionError("no planted blunder found")
 
 
+def _lets_opponent_win(game, move, opp) -> bool:
+    after = game.copy()
+    after.push(move)
+    if after.round_over or after.to_move != opp:
+        return False
+    for reply in after.legal_moves:
+        if reply.kind == "play":
+            last = after.copy()
+            last.push(reply)
+            if last.game_over and last.winner == last.current.core.side_of(opp):
+                return True
+    return False
+
+
+def planted_gift():
+    """A 2-player greedy game in which, once, with the boneyard empty (so the seat can
+    tell the other hand from what it has seen), the seat to move plays a tile that
+    lets the other side score exactly its last 20, when another move would not."""
+    for seed in range(1, 400):
+        game = Game(players=2, seed=seed)
+        rngs = [random.Random(f"{seed}/{s}") for s in range(2)]
+        planted = None
+        while True:
+            if game.round_over:
+                if game.game_over or len(game.rounds) >= 60:
+                    break
+                game.next_round()
+            seat = game.to_move
+            legal = game.legal_moves
+            move = choose("greedy", game.observation(seat), rngs[seat])
+            opp = 1 - seat
+            if (planted is None and game.scores[opp] == TARGET_RAW - 20 and game.current.core.boneyard_size == 0
+                    and len(legal) > 1):
+                gifts = [m for m in legal if _lets_opponent_win(game, m, opp)]
+                safe = [m for m in legal if m not in gifts]
+                if gifts and safe:
+                    planted = (len(game.rounds) - 1, len(game.current.moves), seat)
+                    move = gifts[0]
+            game.push(move)
+        if planted and game.game_over:
+            return game.to_record(), planted
+    raise AssertionError("no planted gift found")
+
+
+def test_giving_the_opponent_its_last_20_is_a_blunder():
+    record, (r, i, seat) = planted_gift()
+    a = analyze(record, seats=[seat], budget=FAST, seed=1)
+    d = next(d for d in a.decisions if (d.round, d.action) == (r, i))
+    assert d.mark == "blunder", d
+    # with the boneyard empty the seat knows every hand: both judgements agree
+    assert d.loss_win == pytest.approx(d.dd_loss_win, abs=1e-6) and d.stderr_win == 0
+
+
 def test_marks_and_accuracy_by_hand():
     assert mark_of(15.0, 7.4) == "blunder" and mark_of(15.0, 7.6) is None
     assert mark_of(10.0, 1.0) == "mistake" and mark_of(4.99, 0.1) is None

@@ -1,0 +1,369 @@
+"""The OpenSpiel adapter (fiveup_solver.openspiel): OpenSpiel's own random simulation test,
+every legal action's outcome against the engine stepped independently from the record,
+returns against the record replay, exact chance outcomes, information states that show a
+player only what it may know, the DealSampler resampler, and ISMCTS games to the end."""
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import random  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from collections import Counter  # noqa: E402
+
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
+
+from fiveup_solver import ALL_TILES, Game, Move, OptionError, Tile, _core  # noqa: E402
+from fiveup_solver import openspiel as fo  # noqa: E402
+from fiveup_solver.inference import BONEYARD, DealSampler  # noqa: E402
+from fiveup_solver.record import replay  # noqa: E402
+from fiveup_solver.openspiel import DRAW_ACTION, NUM_ACTIONS, PASS_ACTION, action_to_move, move_to_action  # noqa: E402
+
+PLAYERS = (2, 3, 4)
+
+
+# --------------------------------------------------------------------------- helpers
+def random_action(state, rng):
+    if state.is_chance_node():
+        return rng.choice([a for a, _ in state.chance_outcomes()])
+    return rng.choice(state.legal_actions())
+
+
+def play_random(game, seed, stop=None):
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal() and not (stop and stop(state)):
+        state.apply_action(random_action(state, rng))
+    return state
+
+
+def expected_returns(result, players, whole_game):
+    """Returns from the record replay's result (winner side, scores), as the module doc defines them."""
+    sides = [_core.side_of_seat(players, s) for s in range(players)]
+    if whole_game:
+        if result["winner"] is None:
+            return [0.0] * players
+        return [1.0 if sides[s] == result["winner"] else (-0.5 if players == 3 else -1.0) for s in range(players)]
+    gain = result["scores"]            # one round from 0
+    if players == 3:
+        return [gain[s] - (sum(gain) - gain[s]) / 2 for s in range(players)]
+    return [gain[sides[s]] - gain[1 - sides[s]] for s in range(players)]
+
+
+def same_position(state, ref, obs):
+    """The adapter's state shows the reference engine's position."""
+    eg = state.engine_game
+    assert eg is not None
+    assert [t.index for t in eg.board] == [t.index for t in ref.board]
+    assert eg.scores == ref.scores and eg.end_sum == ref.end_sum
+    assert eg.open_ports() == ref.open_ports()
+    assert [eg.hand(s) for s in range(ref.players)] == [ref.hand(s) for s in range(ref.players)]
+    assert eg.to_move == ref.to_move
+    if not state.is_terminal() and not state.is_chance_node():
+        assert state.current_player() == ref.to_move
+    # and through OpenSpiel's observation API, from every seat
+    for p in range(ref.players):
+        obs.set_from(state, p)
+        assert np.flatnonzero(obs.dict["board"]).tolist() == sorted(t.index for t in ref.board)
+        assert obs.dict["scores"].tolist() == ref.scores
+        assert np.flatnonzero(obs.dict["hand"]).tolist() == sorted(t.index for t in ref.hand(p))
+        assert obs.dict["hand_sizes"].tolist() == [len(ref.hand(s)) for s in range(ref.players)]
+        assert obs.dict["end_sum"][0] == ref.end_sum
+
+
+def check_against_engine(game, final, whole_game):
+    """Step the OpenSpiel actions of a finished game again, next to an engine Game built from the
+    record: legal actions, every legal action's outcome, chance outcomes and returns agree."""
+    n = game.num_players()
+    record = final.to_record()
+    rounds = iter(record["rounds"])
+    ref = Game(n, deal=False, max_rounds=game.max_rounds)
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    state = game.new_initial_state()
+    dealt, drawing = [], False
+
+    def start(starter):
+        entry = next(rounds)
+        hands = [[ALL_TILES[t] for t in dealt[5 * s: 5 * s + 5]] for s in range(n)]
+        assert [[str(t) for t in h] for h in hands] == entry["hands"]      # the deal is the chance outcomes
+        assert starter == entry["starter"]
+        ref.start_round(hands, [Tile.parse(t) for t in entry["boneyard"]], starter)
+        dealt.clear()
+
+    for a in final.history():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            probs = [p for _, p in outcomes]
+            assert sum(probs) == pytest.approx(1.0) and max(probs) == pytest.approx(min(probs))
+            got = [o for o, _ in outcomes]
+            assert got == sorted(got)
+            if drawing:
+                # uniform over the tiles neither dealt nor drawn; the record lists the draws in order
+                assert got == sorted(t.index for t in ref.boneyard)
+                assert state.action_to_string(pyspiel.PlayerId.CHANCE, a) == f"draw {ALL_TILES[a]}"
+                assert ref.boneyard[0].index == a
+                ref.push(Move.draw())
+                drawing = False
+            elif len(dealt) < 5 * n:
+                assert got == sorted(set(range(28)) - set(dealt))
+                dealt.append(a)
+                if len(dealt) == 5 * n and ref.rounds and ref.next_starter() is not None:
+                    state.apply_action(a)
+                    start(ref.next_starter())
+                    same_position(state, ref, obs)
+                    continue
+            else:
+                # the starter draw: first round and after a blocked round only
+                assert got == list(range(n)) and (not ref.rounds or ref.next_starter() is None)
+                state.apply_action(a)
+                start(a)
+                same_position(state, ref, obs)
+                continue
+        else:
+            legal = state.legal_actions()
+            assert state.current_player() == ref.to_move
+            assert legal == sorted(move_to_action(m) for m in ref.legal_moves)
+            for b in legal:
+                assert state.action_to_string(state.current_player(), b) == str(action_to_move(b))
+                child = state.clone()
+                child.apply_action(b)
+                if b == DRAW_ACTION:
+                    assert child.is_chance_node()
+                    continue
+                other = ref.copy()
+                other.push(action_to_move(b))
+                if child.engine_game is not None:
+                    same_position(child, other, obs)
+                else:   # the round ended and the next one is being dealt
+                    assert other.round_over and child.table().base.scores == other.scores
+            if a == DRAW_ACTION:
+                drawing = True
+            else:
+                ref.push(action_to_move(a))
+        state.apply_action(a)
+        if state.engine_game is not None and not drawing:
+            same_position(state, ref, obs)
+    assert state.is_terminal() and state.returns() == final.returns()
+    assert ref.round_over and (ref.game_over or ref.unfinished or not whole_game)
+    assert final.returns() == pytest.approx(expected_returns(replay(record), n, whole_game))
+    assert sum(final.returns()) == pytest.approx(0.0)
+
+
+# --------------------------------------------------------------------------- actions
+def test_action_mapping_is_a_bijection_in_record_notation():
+    seen = set()
+    for a in range(NUM_ACTIONS):
+        m = action_to_move(a)
+        assert move_to_action(m) == a and move_to_action(Move.parse(str(m))) == a
+        seen.add(str(m))
+    assert len(seen) == NUM_ACTIONS
+    assert str(action_to_move(DRAW_ACTION)) == "draw" and str(action_to_move(PASS_ACTION)) == "pass"
+    assert [str(action_to_move(t)) for t in range(28)] == [str(t) for t in ALL_TILES]
+    # placements are numbered in (tile, target, port) order, each one a real port match
+    assert list(fo.PLACEMENTS) == sorted(fo.PLACEMENTS) and len(fo.PLACEMENTS) == 420
+    for t, g, k in fo.PLACEMENTS:
+        _core.canonical_of(t, g, k)    # raises if the tile does not match the port
+    with pytest.raises(OptionError):
+        action_to_move(NUM_ACTIONS)
+
+
+def test_game_parameters_and_info():
+    game = pyspiel.load_game(fo.SHORT_NAME)
+    assert game.num_players() == 2 and game.whole_game and game.max_rounds == 100
+    assert game.num_distinct_actions() == NUM_ACTIONS and game.max_chance_outcomes() == 28
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    g3 = pyspiel.load_game(f"{fo.SHORT_NAME}(players=3,whole_game=false)")
+    assert g3.num_players() == 3 and not g3.whole_game and g3.max_utility() == 305
+    for bad in ({"players": 5}, {"whole_game": 1}, {"max_rounds": 0}):
+        with pytest.raises(OptionError):
+            fo.load_game(**{"players": 2, **bad})
+
+
+# --------------------------------------------------------------------------- OpenSpiel's checks
+@pytest.mark.parametrize("players", PLAYERS)
+def test_random_sim_test(players):
+    pyspiel.random_sim_test(fo.load_game(players, whole_game=False), num_sims=8, serialize=False, verbose=False)
+    pyspiel.random_sim_test(fo.load_game(players, whole_game=True), num_sims=1, serialize=False, verbose=False)
+
+
+# --------------------------------------------------------------------------- against the engine
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("whole_game", [False, True])
+def test_every_action_matches_the_engine(players, whole_game):
+    game = fo.load_game(players, whole_game)
+    seeds = range(4) if not whole_game else range(1)
+    draws = 0
+    for seed in seeds:
+        final = play_random(game, 100 * players + seed)
+        draws += final.history().count(DRAW_ACTION)
+        check_against_engine(game, final, whole_game)
+    assert draws > 0      # the draws' chance nodes were exercised
+
+
+def test_unfinished_game_returns_zero():
+    game = fo.load_game(2, True, max_rounds=1)
+    for seed in range(6):
+        final = play_random(game, seed)
+        rec = final.to_record()
+        assert len(rec["rounds"]) == 1
+        if final.engine_game.winner is None:
+            assert final.engine_game.unfinished and final.returns() == [0.0, 0.0]
+            break
+    else:
+        pytest.fail("no unfinished one-round game among the seeds")
+
+
+# --------------------------------------------------------------------------- hidden information
+def _views(state, player, game):
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    info.set_from(state, player)
+    obs.set_from(state, player)
+    return (state.information_state_string(player), state.observation_string(player),
+            np.asarray(state.information_state_tensor(player)).tolist(),
+            np.asarray(state.observation_tensor(player)).tolist(), info.tensor.tolist(), obs.tensor.tolist())
+
+
+def test_swapped_hidden_tile_is_invisible_to_the_others():
+    """Two deals that differ only in one tile of seat 1's hand (swapped with a boneyard tile)."""
+    game = fo.load_game(2, False)
+    order = list(range(28))
+    random.Random(5).shuffle(order)
+    swapped = list(order)
+    swapped[5], swapped[20] = swapped[20], swapped[5]      # seat 1's first tile <-> an undealt tile
+    a, b = game.new_initial_state(), game.new_initial_state()
+    for t1, t2 in zip(order[:10], swapped[:10]):
+        a.apply_action(t1)
+        b.apply_action(t2)
+    for s in (a, b):
+        s.apply_action(0)                                  # seat 0 starts
+    for _ in range(2):
+        assert _views(a, 0, game) == _views(b, 0, game)
+        va, vb = _views(a, 1, game), _views(b, 1, game)
+        assert all(x != y for x, y in zip(va, vb))
+        # seat 0 moves the same in both; its move is legal in both
+        act = a.legal_actions()[0]
+        a.apply_action(act)
+        b.apply_action(act)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_resampled_states_look_the_same_to_the_player(players):
+    """resample_from_infostate keeps everything the player knows (strings and tensors equal) and
+    changes what it does not; a seat whose own tiles changed sees the difference."""
+    game = fo.load_game(players, True)
+    rng = random.Random(players)
+    state = game.new_initial_state()
+    sampler = pyspiel.UniformProbabilitySampler(players, 0.0, 1.0)
+    checked = differ = drawing = 0
+    while True:
+        e = state._e
+        # player nodes now and then; every starter draw, every draw's tile (a seat has begun to
+        # draw: the resampled worlds must let it), and the end
+        if (not state.is_chance_node() and rng.random() < 0.25 or e.pending or e.phase == fo.STARTER
+                or state.is_terminal()):
+            p = rng.randrange(players)
+            drawing += e.pending and p != state.engine_game.to_move
+            other = state.resample_from_infostate(p, sampler)
+            assert type(other) is type(state)
+            assert _views(other, p, game) == _views(state, p, game)
+            assert other.current_player() == state.current_player()
+            if state.current_player() == p:
+                assert other.legal_actions() == state.legal_actions()
+            if state.engine_game is not None and other.engine_game is not None:
+                for q in range(players):
+                    if q != p and other.engine_game.hand(q) != state.engine_game.hand(q):
+                        assert other.information_state_string(q) != state.information_state_string(q)
+                        assert other.observation_tensor(q) != state.observation_tensor(q)
+                        differ += 1
+            checked += 1
+        if state.is_terminal():
+            assert other.is_terminal() and other.returns() == state.returns()
+            break
+        state.apply_action(random_action(state, rng))
+    assert checked > 20 and differ > 5 and drawing > 3
+
+
+def test_resampler_is_the_exact_sampler():
+    """The hidden hand of the other seat, resampled many times mid-round, has the DealSampler's
+    exact marginals (within sampling error, fixed seeds)."""
+    game = fo.load_game(2, False)
+
+    def some_draws(s):
+        g = s.engine_game
+        return (g is not None and not s.is_chance_node() and s.current_player() == 0
+                and sum(m.kind == "draw" for seat, m in g.current.moves if seat == 1) >= 1)
+    for seed in range(50):
+        state = play_random(game, seed, stop=some_draws)
+        if not state.is_terminal():
+            break
+    g = state.engine_game
+    exact = DealSampler(g.observation(0)).marginals()
+    counts, n = Counter(), 400
+    for k in range(n):
+        other = state.resample(0, k)
+        counts.update(other.engine_game.hand(1))
+        assert other.information_state_string(0) == state.information_state_string(0)
+    for tile, probs in exact.items():
+        assert abs(counts[tile] / n - probs[1]) < 0.09, (tile, counts[tile] / n, probs[1], probs[BONEYARD])
+
+
+# --------------------------------------------------------------------------- ISMCTS
+def _ismcts(game, seed, sims=12, resampler=None):
+    rs = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), uct_c=2.0,
+                           max_simulations=sims, random_state=rs)
+    if resampler is not None:
+        bot.set_resampler(resampler)
+    return bot
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_ismcts_plays_rounds_to_the_end(players):
+    game = fo.load_game(players, whole_game=False)
+    for seed in range(2):
+        bots = {0: _ismcts(game, seed, resampler=fo.make_resampler(seed) if seed else None)}
+        if players == 2:
+            bots[1] = _ismcts(game, seed + 10)
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            p = state.current_player()
+            a = bots[p].step(state) if p in bots else random_action(state, rng)
+            assert a in state.legal_actions()
+            state.apply_action(a)
+        assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_ismcts_searches_in_a_later_round_of_a_whole_game():
+    game = fo.load_game(3, whole_game=True)
+
+    def later(s):
+        return (not s.is_chance_node() and len(s.legal_actions()) > 1 and s.engine_game is not None
+                and len(s.engine_game.rounds) >= 2)
+    state = play_random(game, 3, stop=later)
+    assert not state.is_terminal()
+    policy = _ismcts(game, 1, sims=8).get_policy(state)      # asserts every resample's infostate
+    assert {a for a, _ in policy} == set(state.legal_actions())
+
+
+# --------------------------------------------------------------------------- optional extra
+def test_module_imports_without_open_spiel():
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "import fiveup_solver.openspiel as m\n"
+            "from fiveup_solver.errors import OptionError\n"
+            "assert m.action_to_move(27).tile.index == 27\n"
+            "for build in (m.load_game, m.FiveUpGame):\n"
+            "    try:\n"
+            "        build()\n"
+            "    except OptionError as e:\n"
+            "        print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 2 and all("pip install 'fiveup_solver[openspiel]'" in line for line in lines)

@@ -1,0 +1,197 @@
+"""The PettingZoo adapter (fiveup_solver.pettingzoo): PettingZoo's API and seed tests, action
+masks against the engine's legal moves, rewards against the record replay, truncation,
+observations that hide other seats' tiles, and the text rendering."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import random  # noqa: E402
+import re  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import warnings  # noqa: E402
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from fiveup_solver import ALL_TILES, Game, OptionError, _core  # noqa: E402
+from fiveup_solver.openspiel import DRAW_ACTION, NUM_ACTIONS, Encoder, action_to_move, move_to_action  # noqa: E402
+from fiveup_solver.pettingzoo import env, raw_env  # noqa: E402
+from fiveup_solver.record import replay  # noqa: E402
+
+PLAYERS = (2, 3, 4)
+
+
+def expected_rewards(result, players, whole_game):
+    sides = [_core.side_of_seat(players, s) for s in range(players)]
+    if whole_game:
+        if result["winner"] is None:
+            return [0.0] * players
+        return [1.0 if sides[s] == result["winner"] else (-0.5 if players == 3 else -1.0) for s in range(players)]
+    gain = result["scores"]
+    if players == 3:
+        return [gain[s] - (sum(gain) - gain[s]) / 2 for s in range(players)]
+    return [gain[sides[s]] - gain[1 - sides[s]] for s in range(players)]
+
+
+def run(e, seed):
+    """Play random legal actions to the end; returns each agent's total reward."""
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        raw = e.unwrapped
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+        assert np.flatnonzero(mask).tolist() == sorted(move_to_action(m) for m in raw.game.legal_moves)
+        assert raw.possible_agents[raw.game.to_move] == agent
+        e.step(rng.choice(np.flatnonzero(mask).tolist()))
+    return total
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_api_and_seed_tests(players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")        # dict observations draw PettingZoo's generic advice
+        api_test(env(players=players), num_cycles=1000)
+        api_test(env(players=players, whole_game=False, perfect_recall=True), num_cycles=200)
+        seed_test(lambda: env(players=players), num_cycles=200)
+        seed_test(lambda: env(players=players, whole_game=False), num_cycles=200)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("whole_game", [True, False])
+def test_rewards_are_the_record_replays(players, whole_game):
+    e = env(players=players, whole_game=whole_game)
+    for seed in range(2):
+        total = run(e, seed)
+        game = e.unwrapped.game
+        assert game.round_over and (game.game_over or not whole_game)
+        want = expected_rewards(replay(game.to_record()), players, whole_game)
+        assert [total[a] for a in e.possible_agents] == pytest.approx(want)
+        assert sum(want) == pytest.approx(0.0)
+
+
+def test_truncated_when_the_round_limit_stops_the_game():
+    e = env(players=2, max_rounds=1)
+    for seed in range(10):
+        total = run(e, seed)
+        raw = e.unwrapped
+        if raw.game.winner is None:
+            assert raw.game.unfinished and raw._over and total == {"player_0": 0.0, "player_1": 0.0}
+            break
+    else:
+        pytest.fail("no unfinished one-round game among the seeds")
+
+
+def test_same_seed_same_game_and_draws_are_forced_actions():
+    a, b = raw_env(players=3), raw_env(players=3)
+    a.reset(seed=9)
+    b.reset(seed=9)
+    rng = random.Random(1)
+    drew = False
+    while not a._over:
+        agent = a.agent_selection
+        mask = a.observe(agent)["action_mask"]
+        assert np.array_equal(mask, b.observe(agent)["action_mask"])
+        legal = np.flatnonzero(mask).tolist()
+        if DRAW_ACTION in legal:
+            assert legal == [DRAW_ACTION]
+            drew = True
+        act = rng.choice(legal)
+        a.step(act)
+        b.step(act)
+    assert drew and a.game.to_record() == b.game.to_record()
+    c = raw_env(players=3)
+    c.reset(seed=10)
+    assert c.game.to_record()["rounds"][0]["hands"] != a.game.to_record()["rounds"][0]["hands"]
+
+
+def test_observation_hides_other_seats_tiles():
+    e = raw_env(players=2)
+    e.reset(seed=4)
+    enc = Encoder(2, False)
+    g = e.game
+    r = g.current
+    # the same deal with a tile of seat 1 swapped for the boneyard's last tile
+    hands = [list(h) for h in r.hands]
+    bone = list(r.boneyard)
+    hands[1][0], bone[-1] = bone[-1], hands[1][0]
+    other = Game(2, deal=False)
+    other.start_round(hands, bone, r.starter)
+    for seat in (0, 1):
+        view = enc.views(e.observe(f"player_{seat}")["observation"])
+        assert np.flatnonzero(view["hand"]).tolist() == sorted(t.index for t in g.hand(seat))
+        assert view["player"][seat] == 1 and view["to_move"][g.to_move] == 1
+    before = {s: e.observe(f"player_{s}")["observation"] for s in (0, 1)}
+    e.game = other
+    assert np.array_equal(before[0], e.observe("player_0")["observation"])
+    assert not np.array_equal(before[1], e.observe("player_1")["observation"])
+
+
+def test_illegal_action_ends_the_game_through_the_wrapper():
+    raw = raw_env(players=2)
+    raw.reset(seed=2)
+    legal = {move_to_action(m) for m in raw.game.legal_moves}
+    bad = next(a for a in range(NUM_ACTIONS) if a not in legal)
+    with pytest.raises(OptionError):
+        raw.step(bad)
+    e = env(players=2)
+    e.reset(seed=2)
+    agent = e.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(bad)
+    assert all(e.terminations.values()) and e.rewards[agent] == -1
+
+
+def test_ansi_render_shows_the_board():
+    e = raw_env(players=4, render_mode="ansi")
+    e.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(6):
+        e.step(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]).tolist()))
+    text = e.render()
+    g = e.game
+    assert f"End sum: {g.end_sum}" in text
+    for p in g.open_ports():
+        assert f"{p} ({p.value})" in text
+    assert f"side 0: {g.scores[0]} ({g.scores[0] // 5})" in text
+    for _, m in g.current.moves:
+        if m.kind == "play":
+            assert str(m) in text
+    for s in range(4):   # no tile in a hand is shown: only hand sizes
+        assert not any(re.search(rf"(?<![\d-]){t}(?![\d])", text) for t in g.hand(s))
+    quiet = raw_env(players=2)
+    quiet.reset(seed=0)
+    with pytest.warns(UserWarning, match="render mode"):
+        assert quiet.render() is None
+    assert str(action_to_move(27)) == str(ALL_TILES[27])
+
+
+def test_bad_options():
+    for kw in ({"players": 1}, {"whole_game": "yes"}, {"max_rounds": 0}, {"render_mode": "human"}):
+        with pytest.raises(OptionError):
+            raw_env(**kw)
+
+
+def test_module_imports_without_pettingzoo():
+    code = ("import sys; sys.modules['pettingzoo'] = None\n"
+            "import fiveup_solver.pettingzoo as m\n"
+            "from fiveup_solver.errors import OptionError\n"
+            "for build in (m.env, m.raw_env):\n"
+            "    try:\n"
+            "        build()\n"
+            "    except OptionError as e:\n"
+            "        print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 2 and all("pip install 'fiveup_solver[pettingzoo]'" in line for line in lines)
