@@ -54,7 +54,7 @@ def elo_of_score(score: float) -> float:
     (190.8, 0.0)
     """
     s = min(max(score, 1e-9), 1 - 1e-9)
-    return -400.0 * math.log10(1.0 / s - 1.0)
+    return -400.0 * math.log10(1.0 / s - 1.0) + 0.0   # + 0.0: no -0.0 at an even score
 
 
 @dataclass

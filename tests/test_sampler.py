@@ -422,7 +422,7 @@ def test_oracle_pruning_loses_nothing():
     """On small 2-player positions the pruned enumeration equals the plain one
     (every 5-set of the unknown tiles, every tile at every hidden draw)."""
     compared = 0
-    for seed in (152, 263, 284, 313, 387):
+    for seed in range(150, 3000):     # games with small enough positions, whatever the dealing
         spec = play_random(2, seed)
         for seat in range(2):
             for index, v in enumerate(B.views_along(spec, seat)[:-1]):
