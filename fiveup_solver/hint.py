@@ -71,7 +71,7 @@ DEFAULT_SAMPLES = 48          # worlds per hint (the default budget)
 DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete depth stands
 DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
 DEFAULT_THREADS = 2
-DEFAULT_OBJECTIVE = "points"  # the hint bot's objective (see README: measured against "win")
+DEFAULT_OBJECTIVE = "win"     # the hint bot's objective: stronger than "points" (README: Race equity, Strength)
 
 
 @dataclass(frozen=True)

@@ -119,13 +119,17 @@ def test_hint_is_exact_when_nothing_is_hidden():
         obs = g.observation(seat)
         ds = DealSampler(obs)
         assert all(p[1 - seat] == 1.0 for p in ds.marginals().values())   # the current deal is known
-        exact = Solver().solve(g).values
+        res = Solver().solve(g)
         for method in ("pimc", "expectimax"):
-            h = hint(obs, method=method, samples=4, seed=0, world_nodes=10 ** 7)
+            h = hint(obs, method=method, samples=4, seed=0, world_nodes=10 ** 7, objective="points")
             assert h.exact_worlds == 4
             for m in h.moves:
-                assert m.value == exact[format_move(m.move)]
+                assert m.value == res.values[format_move(m.move)] == m.points
                 assert m.stderr == 0
+                assert m.win == pytest.approx(res.win[format_move(m.move)], abs=1e-9)
+            h = hint(obs, method=method, samples=4, seed=0, world_nodes=10 ** 7, objective="win")
+            for m in h.moves:
+                assert m.value == pytest.approx(res.win[format_move(m.move)], abs=1e-9) and m.stderr == 0
 
 
 def test_world_values_pimc_equals_solver():
