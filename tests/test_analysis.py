@@ -34,11 +34,11 @@ def _exact_hit(game, move) -> bool:
     return after.game_over and any(e.accepted and e.side == side for e in events)
 
 
-def planted_blunder(players=2):
-    """A greedy game in which, once, the mover could reach exactly 305 and did not
-    (it played another move) while another side was near 305 too; then greedy on to
-    the end. (record, round, action, seat)."""
-    for seed in range(1, 400):
+def planted_game(plant, players=2, seeds=range(1, 400)):
+    """A greedy game in which, once, ``plant(game, legal)`` replaces greedy's move (it
+    returns a move, or None to leave greedy's); then greedy on to the end.
+    (record, (round, action, seat)) of the first seed whose game ends with a plant."""
+    for seed in seeds:
         game = Game(players=players, seed=seed)
         rngs = [random.Random(f"{seed}/{s}") for s in range(players)]
         planted = None
@@ -48,19 +48,29 @@ def planted_blunder(players=2):
                     break
                 game.next_round()
             seat = game.to_move
-            legal = game.legal_moves
             move = choose("greedy", game.observation(seat), rngs[seat])
-            # planted where the race is close: the other side is near 305 too
-            close = max(x for k, x in enumerate(game.scores) if k != game.current.core.side_of(seat)) >= 260
-            if planted is None and close and len(legal) > 1 and any(_exact_hit(game, m) for m in legal):
-                others = [m for m in legal if not _exact_hit(game, m)]
-                if others:
+            if planted is None and len(game.legal_moves) > 1:
+                other = plant(game, game.legal_moves)
+                if other is not None:
                     planted = (len(game.rounds) - 1, len(game.current.moves), seat)
-                    move = others[0]
+                    move = other
             game.push(move)
         if planted and game.game_over:
             return game.to_record(), planted
-    raise AssertionError("no planted blunder found")
+    raise AssertionError("no planted game found")
+
+
+def planted_blunder():
+    """The mover could reach exactly 305 and plays another move, while another side
+    is near 305 too (a close race)."""
+    def plant(game, legal):
+        seat = game.to_move
+        close = max(x for k, x in enumerate(game.scores) if k != game.current.core.side_of(seat)) >= 260
+        others = [m for m in legal if not _exact_hit(game, m)]
+        if close and others and len(others) < len(legal):
+            return others[0]
+        return None
+    return planted_game(plant)
 
 
 def _lets_opponent_win(game, move, opp) -> bool:
@@ -78,33 +88,16 @@ def _lets_opponent_win(game, move, opp) -> bool:
 
 
 def planted_gift():
-    """A 2-player greedy game in which, once, with the boneyard empty (so the seat can
-    tell the other hand from what it has seen), the seat to move plays a tile that
-    lets the other side score exactly its last 20, when another move would not."""
-    for seed in range(1, 400):
-        game = Game(players=2, seed=seed)
-        rngs = [random.Random(f"{seed}/{s}") for s in range(2)]
-        planted = None
-        while True:
-            if game.round_over:
-                if game.game_over or len(game.rounds) >= 60:
-                    break
-                game.next_round()
-            seat = game.to_move
-            legal = game.legal_moves
-            move = choose("greedy", game.observation(seat), rngs[seat])
-            opp = 1 - seat
-            if (planted is None and game.scores[opp] == TARGET_RAW - 20 and game.current.core.boneyard_size == 0
-                    and len(legal) > 1):
-                gifts = [m for m in legal if _lets_opponent_win(game, m, opp)]
-                safe = [m for m in legal if m not in gifts]
-                if gifts and safe:
-                    planted = (len(game.rounds) - 1, len(game.current.moves), seat)
-                    move = gifts[0]
-            game.push(move)
-        if planted and game.game_over:
-            return game.to_record(), planted
-    raise AssertionError("no planted gift found")
+    """With the boneyard empty (the seat can tell the other hand from what it has
+    seen), the mover plays a tile that lets the other side score exactly its last
+    20, when another move would not."""
+    def plant(game, legal):
+        opp = 1 - game.to_move
+        if game.scores[opp] != TARGET_RAW - 20 or game.current.core.boneyard_size != 0:
+            return None
+        gifts = [m for m in legal if _lets_opponent_win(game, m, opp)]
+        return gifts[0] if gifts and len(gifts) < len(legal) else None
+    return planted_game(plant)
 
 
 def test_giving_the_opponent_its_last_20_is_a_blunder():

@@ -214,70 +214,50 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
 
 
 # ---------------------------------------------------------------- one world
-cdef void value_world_position(SolverCtx* S, WorldJob* J, long w, Position* pos, Rng* rng,
-                               double* out) noexcept nogil:
-    """The position's own value for the observer's team (team 0) in one world, under
-    the same iterative deepening and budgets as the root moves: the mover's forced
-    draws and passes first (from the world's boneyard order with PIMC; as chance
-    nodes with expectimax), then its best play."""
-    cdef Position c
-    cdef int d, v = 0
-    for d in range(N_DEPTHS):
-        S.max_ply = DEPTHS[d]
-        S.cut = 0
-        S.node_limit = 0 if d == 0 else J.world_nodes
+cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos, int i, Rng* rng) noexcept nogil:
+    """Root move i's value for the observer's team (team 0) at the current depth, or
+    with no root moves (i = -1) the position's own value: the mover's forced draws
+    and passes first (from the world's boneyard order with PIMC, as chance nodes
+    with expectimax), then best play."""
+    cdef Position c = pos[0]
+    if i < 0:
         if J.method == METHOD_PIMC:
-            c = pos[0]
             resolve_turn(&c)
-            v = terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, pos, 0))
-        else:
-            c = pos[0]
-            v = settle(S, J, &c, 0, -WIN, WIN, 0, rng)
-        if S.aborted:
-            break
-        out[0] = v
-        J.depth[w] = DEPTHS[d]
-        J.status[w] = 1 if S.cut else 2
-        if not S.cut:
-            break
-    J.nodes[w] = S.nodes
-    S.max_ply = MAX_PLY
+            return terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, pos, 0))
+        return settle(S, J, &c, 0, -WIN, WIN, 0, rng)
+    if J.method == METHOD_PIMC:
+        place(&c, J.moves[i], NULL)
+        resolve_turn(&c)
+        return terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, pos, 0))
+    return after_placement(S, J, pos, J.moves[i], 0, -WIN, WIN, 0, rng)
 
 
 cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world) noexcept nogil:
-    """Value every root move in world w (the observer's position with a sampled deal)."""
+    """Value every root move in world w (the observer's position with a sampled deal),
+    or the position itself when there are no root moves (one value)."""
     cdef SolverCtx* S = &core.ctx
     cdef Position pos = world[0]
-    cdef Position c
     cdef Rng rng
-    cdef int d, i, base
+    cdef int d, i
+    cdef int n = J.n_moves if J.n_moves else 1
     cdef int vals[MAX_MOVES]
-    cdef double* out = &J.values[w * (J.n_moves if J.n_moves else 1)]
+    cdef double* out = &J.values[w * n]
     seed_stream(&rng, J.seed, <uint64_t>w)
     core.fresh_context()
     set_root_side(S, &pos, side_of(&pos, J.observer))
     J.status[w] = 0
-    if J.n_moves == 0:
-        value_world_position(S, J, w, &pos, &rng, out)
-        return
     for d in range(N_DEPTHS):
         S.max_ply = DEPTHS[d]
         S.cut = 0
         # the depth-1 pass (each move, its draws, a horizon value) always completes
         S.node_limit = 0 if d == 0 else J.world_nodes
-        for i in range(J.n_moves):
-            if J.method == METHOD_PIMC:
-                c = pos
-                place(&c, J.moves[i], NULL)
-                resolve_turn(&c)
-                vals[i] = terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, &pos, 0))
-            else:
-                vals[i] = after_placement(S, J, &pos, J.moves[i], 0, -WIN, WIN, 0, &rng)
+        for i in range(n):
+            vals[i] = world_value(S, J, &pos, i if J.n_moves else -1, &rng)
             if S.aborted:
                 break
         if S.aborted:
             break
-        for i in range(J.n_moves):
+        for i in range(n):
             out[i] = vals[i]
         J.depth[w] = DEPTHS[d]
         J.status[w] = 1 if S.cut else 2
