@@ -381,6 +381,16 @@ class _Board:
 
 
 # --------------------------------------------------------------------------- input
+def _open_port_for(board, tile, move, where: str):
+    """The open port `move` attaches `tile` to (OptionError naming `where` if none)."""
+    port = move.at
+    if not board.is_open(port):
+        raise OptionError(f"{where}: port {port} is not open on the board")
+    if port.value not in (tile.lo, tile.hi):
+        raise OptionError(f"{where}: {tile} has no half {port.value} for port {port}")
+    return port
+
+
 def _as_move(item, what: str) -> Move:
     if isinstance(item, Move):
         move = item
@@ -449,11 +459,7 @@ def _lay(moves, bounds) -> _Board:
             continue
         if not board.placed:
             raise OptionError(f"move {i} ({move}): the first placement must open the board (no '@')")
-        port = move.at
-        if not board.is_open(port):
-            raise OptionError(f"move {i} ({move}): port {port} is not open on the board")
-        if port.value not in (tile.lo, tile.hi):
-            raise OptionError(f"move {i} ({move}): {tile} has no half {port.value} for port {port}")
+        port = _open_port_for(board, tile, move, f"move {i} ({move})")
         key = (port.tile, port.name)
         board.put(tile, move, board.choose(tile, port.value, key), key)
     return board
@@ -551,11 +557,7 @@ def _ghosts(board: _Board, arrows) -> list:
             if not scratch.free(cand.rect):
                 cand = _offset(cand, 0, 4 * len(out))
         else:
-            port = move.at
-            if not board.is_open(port):
-                raise OptionError(f"arrow {i} {move}: port {port} is not open on the board")
-            if port.value not in (tile.lo, tile.hi):
-                raise OptionError(f"arrow {i} {move}: {tile} has no half {port.value} for port {port}")
+            port = _open_port_for(board, tile, move, f"arrow {i} {move}")
             key = (port.tile, port.name)
             anchor = board.anchor[key]
             cand = scratch.choose(tile, port.value, key)
