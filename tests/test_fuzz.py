@@ -164,26 +164,32 @@ def nodes(obj, path=()):
     return out
 
 
+def as_list(value):
+    """value if it is a list, else an empty list: a mutation may have retyped any field."""
+    return value if isinstance(value, list) else []
+
+
+def round_dicts(rec):
+    return [rnd for rnd in as_list(rec.get("rounds")) if isinstance(rnd, dict)]
+
+
 def tile_slots(rec):
     """(container, key) of every tile string in hands, boneyard and actions."""
     slots = []
-    for rnd in rec.get("rounds", []) if isinstance(rec.get("rounds"), list) else []:
-        if not isinstance(rnd, dict):
-            continue
-        for h in rnd.get("hands") or []:
+    for rnd in round_dicts(rec):
+        for h in as_list(rnd.get("hands")):
             if isinstance(h, list):
                 slots.extend((h, i) for i in range(len(h)))
         if isinstance(rnd.get("boneyard"), list):
             slots.extend((rnd["boneyard"], i) for i in range(len(rnd["boneyard"])))
-        for a in rnd.get("actions") or []:
+        for a in as_list(rnd.get("actions")):
             if isinstance(a, dict):
                 slots.extend((a, k) for k in ("play", "draw") if k in a)
     return slots
 
 
 def action_lists(rec):
-    return [rnd["actions"] for rnd in rec.get("rounds", [])
-            if isinstance(rnd, dict) and isinstance(rnd.get("actions"), list)]
+    return [rnd["actions"] for rnd in round_dicts(rec) if isinstance(rnd.get("actions"), list)]
 
 
 tile_texts = (st.sampled_from([str(t) for t in ALL_TILES]) | st.sampled_from(["4-1", "6-5", "7-1", "x", "", "1-"])
@@ -240,7 +246,7 @@ def mutated_record(draw):
             elif op == "port" and isinstance(acts[i], dict):
                 acts[i]["at"] = draw(port_texts)
         elif op == "starter":
-            rounds = [r for r in rec.get("rounds", []) if isinstance(r, dict)]
+            rounds = round_dicts(rec)
             if rounds:
                 draw(st.sampled_from(rounds))["starter"] = draw(st.integers(-1, 4))
         elif op == "move_round" and isinstance(rec.get("rounds"), list) and len(rec["rounds"]) > 1:
