@@ -125,6 +125,10 @@ def cmd_match(args, out) -> int:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
     workers = _workers(args.workers)
     bot, other = parse_bot_list(args.bots, 2)
+    from fiveup_solver.parallel import check_ray
+    ray = check_ray(args.ray)
+    if ray is not None and args.players == 3:
+        raise OptionError("--ray runs duplicate pairs (2 or 4 players); 3-player matches run locally")
     records = []
     if args.players == 3:
         # three seatings per deal (BOT in each seat): no pairs
@@ -135,7 +139,7 @@ def cmd_match(args, out) -> int:
         stats = PairStats()
         bar = _progress(args.deals * 2, "games")
         for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
-                                          max_pairs=args.deals, records=bool(args.records)):
+                                          max_pairs=args.deals, records=bool(args.records), ray=ray):
             stats.add(scores)
             records.extend(recs or [])
             if bar is not None:
@@ -169,9 +173,9 @@ def cmd_match(args, out) -> int:
 
 
 def _workers(value) -> int:
-    import os
     if value is None:
-        return max(1, min(os.cpu_count() or 1, 64))
+        from fiveup_solver.parallel import default_workers
+        return min(default_workers(), 64)
     if not 1 <= value <= 256:
         raise OptionError(f"--workers must be 1..256, not {value}")
     return value
@@ -205,7 +209,8 @@ def cmd_sprt(args, out) -> int:
     from fiveup_solver.match import sprt_bounds
     lower, upper = sprt_bounds(args.alpha, args.beta)
     res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
-               max_games=args.max_games, seed=args.seed, workers=_workers(args.workers), on_pair=on_pair)
+               max_games=args.max_games, seed=args.seed, workers=_workers(args.workers), ray=args.ray,
+               on_pair=on_pair)
     if tty:
         out.write("\n")
     if args.json:
@@ -423,6 +428,10 @@ def _equity_build(args, out) -> int:
     from fiveup_solver import equity
     if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
         raise OptionError(f"--rounds must be 1..10000000, not {args.rounds}")
+    if args.near_rounds is not None and not 0 <= args.near_rounds <= 1_000_000:
+        raise OptionError(f"--near-rounds must be 0..1000000, not {args.near_rounds}")
+    if not 1 <= args.workers <= 256:
+        raise OptionError(f"--workers must be 1..256, not {args.workers}")
     if args.samples is not None:
         if not os.path.exists(args.samples):
             raise OptionError(f"--samples {args.samples}: no such file")
@@ -432,8 +441,8 @@ def _equity_build(args, out) -> int:
     else:
         from fiveup_solver.bots import bot_function
         bot_function(args.bot)
-        rounds = args.rounds if args.rounds is not None else equity.DEFAULT_ROUNDS[args.players]
-        samples = equity.collect_rounds(args.players, rounds, args.seed, bot=args.bot, progress=not args.quiet)
+        samples = equity.collect_samples(args.players, args.rounds, args.near_rounds, args.seed, bot=args.bot,
+                                         workers=args.workers, progress=not args.quiet)
         samples.save(args.save_samples or equity.samples_path(args.players))
     table = equity.build_table(samples)
     path = args.out or equity.table_path(args.players)
@@ -578,6 +587,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
     m.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    m.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_match)
 
@@ -591,6 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--max-games", type=int, default=20_000)
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    sp.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     sp.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_sprt)
@@ -671,7 +682,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
     e.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
     e.add_argument("--json", action="store_true")
-    e.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play")
+    e.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play at 0:0")
+    e.add_argument("--near-rounds", type=int, default=None,
+                   help="build: sample rounds per near-target anchor score (0: none)")
+    e.add_argument("--workers", type=int, default=1, help="build: self-play processes")
     e.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
     e.add_argument("--bot", default="hint", help="build: the bot every seat plays")
     e.add_argument("--samples", default=None, help="build: reuse saved round samples (.npz), no self-play")

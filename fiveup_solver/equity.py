@@ -24,10 +24,19 @@ How the tables are built (``fiveup equity build``):
    With 4 players a hand-emptying event can be negative (RULES §6.3, D4), so
    sweeps repeat until nothing changes by more than 1e-10.
 
-The model's one approximation is step 1: rounds are played at 0 : 0, where
-the bots do not yet aim at the exact target. How much that matters near 305
-is measured by the calibration (``benchmarks/equity_calibration.py``): games
-of hint-bot self-play started from score states across the table.
+Near the target the bots play differently (at 290 a side wants exactly 15),
+so rounds played at 0 : 0 are a poor model there. States where some side is
+near (``NEAR_FROM`` raw or more; 2 and 4 players) take their rounds from a
+*sample set* played at an anchor score instead: every near side at its own
+score, every far side at ``FAR_ANCHOR``; the 0 : 0 set serves the states with
+no side near. A state picks its set as seen from its starter (the starter's
+side is relabelled 0), so the tables keep their exact side symmetry. A round
+at an anchor may end the game before its last tile; replayed from a state
+where that event is not the exact 305 (only a far side's score differs from
+the anchor, so this is rare), the round ends there and the next starter is
+drawn. Three players use the 0 : 0 set everywhere (61^3 anchors' worth of
+near states is more self-play than the table is worth); the calibration
+(``benchmarks/equity_calibration.py``) measures how well each model does.
 
 >>> p = win_probabilities(2, [0, 0], starter=0)
 >>> round(sum(p), 6)
@@ -48,14 +57,18 @@ from functools import lru_cache
 from fiveup_solver.errors import OptionError, short_repr as _short
 from fiveup_solver.notation import TARGET_RAW
 
-__all__ = ["RoundSamples", "EquityTable", "collect_rounds", "build_table", "load_table", "win_probabilities",
+__all__ = ["RoundSamples", "EquityTable", "collect_rounds", "collect_samples", "near_anchors", "state_sets",
+           "build_table", "load_table", "win_probabilities",
            "equity_of_scores", "SCORE_STEP", "SCORE_LEVELS", "DATA_DIR"]
 
 SCORE_STEP = 5                                   # every event is a multiple of 5 raw
 SCORE_LEVELS = TARGET_RAW // SCORE_STEP          # 61 levels: 0, 5, ..., 300
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 DEFAULT_BOT = "hint"
-DEFAULT_ROUNDS = {2: 8000, 3: 4000, 4: 3000}      # sample rounds per shipped table
+DEFAULT_ROUNDS = {2: 8000, 3: 4000, 4: 3000}      # sample rounds at 0 : 0 per shipped table
+NEAR_FROM = 240                                  # raw: a side this close to 305 plays for the target
+FAR_ANCHOR = 150                                 # raw: where far sides sit in a near-target set
+DEFAULT_NEAR_ROUNDS = {2: 60, 3: 0, 4: 16}        # rounds per near-target anchor (0: none)
 
 
 def _sides(players: int) -> int:
@@ -85,6 +98,8 @@ class RoundSamples:
     ev_side: "object"       # int8, relative side of each event
     ev_raw: "object"        # int16, raw credit of each event (may be negative with 4 players)
     end: "object"           # int8, relative side that starts next, -1 after a block
+    set_offset: "object" = None   # int32 (sets + 1): rounds of set j; None: one set of all rounds
+    anchors: tuple = ()           # raw scores (starter's frame) of sets 1.. ; set 0 is 0 : 0
 
     @property
     def rounds(self) -> int:
@@ -92,23 +107,28 @@ class RoundSamples:
 
     def save(self, path: str) -> None:
         import numpy as np
+        set_offset = self.set_offset if self.set_offset is not None else np.array([0, self.rounds], np.int32)
         np.savez_compressed(path, ev_offset=self.ev_offset, ev_side=self.ev_side, ev_raw=self.ev_raw,
-                            end=self.end, meta=np.array(json.dumps(
-                                {"players": self.players, "bot": self.bot, "seed": self.seed})))
+                            end=self.end, set_offset=set_offset, meta=np.array(json.dumps(
+                                {"players": self.players, "bot": self.bot, "seed": self.seed,
+                                 "anchors": [list(a) for a in self.anchors]})))
 
     @classmethod
     def load(cls, path: str) -> "RoundSamples":
         import numpy as np
         with np.load(path) as z:
             meta = json.loads(str(z["meta"]))
+            set_offset = z["set_offset"] if "set_offset" in z.files else None
             return cls(meta["players"], meta["bot"], meta["seed"], z["ev_offset"], z["ev_side"], z["ev_raw"],
-                       z["end"])
+                       z["end"], set_offset, tuple(tuple(a) for a in meta.get("anchors", ())))
 
     @classmethod
     def concat(cls, parts: list) -> "RoundSamples":
         import numpy as np
         if not parts:
             raise OptionError("no round samples to join")
+        if any(p.set_offset is not None and len(p.set_offset) > 2 for p in parts):
+            raise OptionError("only single-set round samples can be joined")
         offsets, base = [np.zeros(1, np.int32)], 0
         for p in parts:
             offsets.append(p.ev_offset[1:] + base)
@@ -118,18 +138,37 @@ class RoundSamples:
                    np.concatenate([p.ev_raw for p in parts]).astype(np.int16),
                    np.concatenate([p.end for p in parts]).astype(np.int8))
 
+    def with_sets(self, sets: list, anchors) -> "RoundSamples":
+        """These rounds as set 0 (the 0 : 0 set), then `sets` (single-set samples, one
+        per anchor, in order) as sets 1, 2, ..."""
+        import numpy as np
+        joined = RoundSamples.concat([self] + list(sets))
+        sizes = [self.rounds] + [p.rounds for p in sets]
+        if any(n == 0 for n in sizes) or len(sets) != len(anchors):
+            raise OptionError("every sample set needs rounds, and every near set its anchor")
+        joined.set_offset = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
+        joined.anchors = tuple(tuple(int(x) for x in a) for a in anchors)
+        return joined
+
 
 def round_seed(players: int, seed: int, index: int) -> int:
     """The deal seed of sample round `index`: depends on nothing but its arguments."""
     return random.Random(f"equity/{players}/{seed}/{index}").getrandbits(63)
 
 
-def play_sample_round(players: int, seed: int, index: int, bot: str = DEFAULT_BOT):
-    """One round of self-play from 0 : 0: (relative events [(side, raw)], relative end side or -1)."""
+def play_sample_round(players: int, seed: int, index: int, bot: str = DEFAULT_BOT, anchor=None):
+    """One round of self-play: (relative events [(side, raw)], relative end side or -1).
+
+    From 0 : 0 with the starter drawn, or with `anchor` (raw scores per side) from
+    those scores with seat 0 to start; a round that ends the game counts as -1."""
     from fiveup_solver.bots import choose
     from fiveup_solver.game import Game
     game_seed = round_seed(players, seed, index)
-    game = Game(players=players, seed=game_seed)
+    if anchor is None:
+        game = Game(players=players, seed=game_seed)
+    else:
+        game_seed = random.Random(f"{game_seed}/anchor/{list(anchor)}").getrandbits(63)
+        game = Game(players=players, seed=game_seed, scores=list(anchor), starter=0)
     sides = _sides(players)
     rngs = [random.Random(f"{game_seed}/{s}") for s in range(players)]
     start_side = game.current.core.side_of(game.current.starter)
@@ -138,23 +177,48 @@ def play_sample_round(players: int, seed: int, index: int, bot: str = DEFAULT_BO
         seat = game.to_move
         for e in game.push(choose(bot, game.observation(seat), rngs[seat])):
             events.append(((e.side - start_side) % sides, e.raw))
-    nxt = game.next_starter()
+    nxt = None if game.game_over else game.next_starter()
     end = -1 if nxt is None else (game.current.core.side_of(nxt) - start_side) % sides
     return events, end
 
 
+def _play_job(job):
+    players, seed, index, bot, anchor = job
+    return play_sample_round(players, seed, index, bot, anchor)
+
+
 def collect_rounds(players: int, rounds: int, seed: int = 0, *, bot: str = DEFAULT_BOT, start: int = 0,
-                   progress: bool = False) -> RoundSamples:
-    """Play sample rounds ``start .. start + rounds - 1`` (each seeded by its index alone)."""
+                   progress: bool = False, anchor=None, workers: int = 1, desc: str | None = None) -> RoundSamples:
+    """Play sample rounds ``start .. start + rounds - 1`` (each seeded by its index alone,
+    and by `anchor` when given), in `workers` processes."""
     import numpy as np
     _check_players(players)
-    offsets, sides_, raws, ends = [0], [], [], []
-    it = range(start, start + rounds)
+    jobs = [(players, seed, i, bot, anchor) for i in range(start, start + rounds)]
+    results = _map(_play_job, jobs, workers, progress, desc or f"rounds ({players} players)")
+    return _samples_of(players, bot, seed, results)
+
+
+def _map(fn, jobs, workers, progress, desc):
+    """fn over jobs in order, in `workers` processes, with a progress bar."""
+    from fiveup_solver.parallel import ordered_map
+    bar = None
     if progress:
         from tqdm import tqdm
-        it = tqdm(it, desc=f"rounds ({players} players)", unit="round")
-    for i in it:
-        events, end = play_sample_round(players, seed, i, bot)
+        bar = tqdm(total=len(jobs), desc=desc, unit="round")
+    out = []
+    for r in ordered_map(fn, jobs, workers=workers, in_flight=8):
+        out.append(r)
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    return out
+
+
+def _samples_of(players, bot, seed, results) -> RoundSamples:
+    import numpy as np
+    offsets, sides_, raws, ends = [0], [], [], []
+    for events, end in results:
         for s, r in events:
             sides_.append(s)
             raws.append(r)
@@ -162,6 +226,56 @@ def collect_rounds(players: int, rounds: int, seed: int = 0, *, bot: str = DEFAU
         ends.append(end)
     return RoundSamples(players, bot, seed, np.array(offsets, np.int32), np.array(sides_, np.int8),
                         np.array(raws, np.int16), np.array(ends, np.int8))
+
+
+def near_anchors(players: int, near_from: int = NEAR_FROM, far_anchor: int = FAR_ANCHOR) -> list:
+    """The anchor scores (raw per side, the starter's side first) of the near-target
+    sets: every side near (`near_from` .. 300, each score) or far (at `far_anchor`),
+    at least one side near."""
+    import itertools
+    options = list(range(near_from, TARGET_RAW, SCORE_STEP)) + [far_anchor]
+    return [a for a in itertools.product(options, repeat=_sides(_check_players(players)))
+            if any(x >= near_from for x in a)]
+
+
+def state_sets(players: int, anchors, near_from: int = NEAR_FROM, far_anchor: int = FAR_ANCHOR):
+    """int32 per state (score levels, the starter's side first): the sample set it
+    uses; 0 (the 0 : 0 set) unless one of its sides is near and its anchor is listed."""
+    import numpy as np
+    sides = _sides(players)
+    index = {tuple(a): j + 1 for j, a in enumerate(anchors)}
+    raw = np.indices((SCORE_LEVELS,) * sides).reshape(sides, -1).T * SCORE_STEP
+    out = np.zeros(len(raw), dtype=np.int32)
+    if not index:
+        return out
+    near = raw >= near_from
+    anchored = np.where(near, raw, far_anchor)
+    for i in np.flatnonzero(near.any(axis=1)):
+        out[i] = index.get(tuple(int(x) for x in anchored[i]), 0)
+    return out
+
+
+def collect_samples(players: int, rounds: int | None = None, near_rounds: int | None = None, seed: int = 0, *,
+                    bot: str = DEFAULT_BOT, workers: int = 1, progress: bool = False) -> RoundSamples:
+    """The samples a table is built from: `rounds` at 0 : 0 (set 0), then
+    `near_rounds` at every near-target anchor (sets 1, 2, ...; none if 0)."""
+    _check_players(players)
+    rounds = DEFAULT_ROUNDS[players] if rounds is None else rounds
+    near_rounds = DEFAULT_NEAR_ROUNDS[players] if near_rounds is None else near_rounds
+    for name, v in (("rounds", rounds), ("near_rounds", near_rounds)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise OptionError(f"{name} must be a whole number >= 0, not {_short(v)}")
+    if rounds < 1:
+        raise OptionError("rounds must be at least 1 (the 0 : 0 set)")
+    base = collect_rounds(players, rounds, seed, bot=bot, workers=workers, progress=progress)
+    if near_rounds == 0:
+        return base
+    anchors = near_anchors(players)
+    jobs = [(players, seed, i, bot, a) for a in anchors for i in range(near_rounds)]
+    results = _map(_play_job, jobs, workers, progress, f"near-target rounds ({players} players)")
+    sets = [_samples_of(players, bot, seed, results[j * near_rounds:(j + 1) * near_rounds])
+            for j in range(len(anchors))]
+    return base.with_sets(sets, anchors)
 
 
 # ---------------------------------------------------------------- the tables
@@ -300,10 +414,15 @@ def build_table(samples: RoundSamples, *, tol: float = 1e-10, max_sweeps: int = 
     # has a larger level sum (or is the state itself, solved in its block), so one
     # sweep from the highest sum down is exact
     monotone = not np.any(raws < 0)
+    set_offset = set_of = None
+    if samples.set_offset is not None and len(samples.set_offset) > 2:
+        set_offset = np.ascontiguousarray(samples.set_offset, dtype=np.int32)
+        set_of = state_sets(samples.players, samples.anchors)
     sweeps, change, stuck = _equity.solve_equity(
         sides, order, np.ascontiguousarray(samples.ev_offset, dtype=np.int32),
         np.ascontiguousarray(samples.ev_side, dtype=np.int8), (raws // SCORE_STEP).astype(np.int16),
-        np.ascontiguousarray(samples.end, dtype=np.int8), win, tol, 1 if monotone else max_sweeps)
+        np.ascontiguousarray(samples.end, dtype=np.int8), win, tol, 1 if monotone else max_sweeps,
+        set_offset, set_of)
     if not monotone and change > tol:
         raise OptionError(f"the equity fixed point did not converge in {sweeps} sweeps (last change {change:.2e})")
     return EquityTable(samples.players, win.reshape((SCORE_LEVELS,) * sides + (sides, sides)),

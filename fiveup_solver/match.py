@@ -164,11 +164,6 @@ def play_pair(job) -> tuple:
     return index, scores, (records if want_records else None)
 
 
-def _init_worker(threads: int):
-    from fiveup_solver import hint
-    hint._default = hint.Hinter(threads=threads)
-
-
 def pair_seeds(seed: int, index: int) -> tuple:
     """(deal seed, bot seed) of pair `index`: from the match seed and the index alone."""
     rng = random.Random(f"fiveup-pair/{seed}/{index}")
@@ -176,37 +171,18 @@ def pair_seeds(seed: int, index: int) -> tuple:
 
 
 def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 1, max_pairs: int,
-               max_rounds: int = 1000, start: int = 0, records: bool = False):
+               max_rounds: int = 1000, start: int = 0, records: bool = False, ray: str | None = None):
     """Yield (index, scores, records) for pairs start .. start + max_pairs - 1, in index
-    order, played in `workers` processes (the results never depend on `workers`)."""
+    order, played in `workers` processes or on Ray (the results never depend on either)."""
     from fiveup_solver.bots import bot_function
+    from fiveup_solver.parallel import ordered_map
     if players not in (2, 4):
         raise OptionError(f"duplicate pairs are for 2 or 4 players (sides swapped), not {players}")
     bot_function(bot)
     bot_function(other)
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
-        raise OptionError(f"workers must be an integer from 1 to 256, not {_short(workers)}")
     jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records)
             for k in range(start, start + max_pairs))
-    if workers <= 1:
-        for job in jobs:
-            yield play_pair(job)
-        return
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-    pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(1,))
-    window = deque()
-    try:
-        # a few pairs in flight per worker, yielded in index order whatever finishes first
-        for job in jobs:
-            window.append(pool.submit(play_pair, job))
-            if len(window) >= 2 * workers:
-                yield window.popleft().result()
-        while window:
-            yield window.popleft().result()
-    finally:
-        # a stopped SPRT does not wait for pairs it no longer needs
-        pool.shutdown(wait=True, cancel_futures=True)
+    yield from ordered_map(play_pair, jobs, workers=workers, ray=ray)
 
 
 @dataclass
@@ -221,7 +197,8 @@ class SprtResult:
 
 
 def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05,
-         beta: float = 0.05, max_games: int = 20_000, seed: int = 0, workers: int = 1, on_pair=None) -> SprtResult:
+         beta: float = 0.05, max_games: int = 20_000, seed: int = 0, workers: int = 1, ray: str | None = None,
+         on_pair=None) -> SprtResult:
     """Play pairs until the LLR of H1 (elo1) against H0 (elo0) leaves its bounds, or
     `max_games` games. ``on_pair(stats, llr)`` after every pair (for a progress line)."""
     lower, upper = sprt_bounds(alpha, beta)
@@ -234,7 +211,7 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
         raise OptionError(f"max_games must be an integer from 2 to 10000000, not {_short(max_games)}")
     stats = PairStats()
     llr = 0.0
-    pairs = play_pairs(players, bot, other, seed, workers=workers, max_pairs=max_games // 2)
+    pairs = play_pairs(players, bot, other, seed, workers=workers, max_pairs=max_games // 2, ray=ray)
     try:
         for _, scores, _ in pairs:
             stats.add(scores)

@@ -96,6 +96,45 @@ def test_three_players_rotate_and_four_players_may_lose_points():
     assert y == pytest.approx(t4.probabilities([300, 295], 0)[0] / 4)
 
 
+def test_near_target_sets_serve_their_states():
+    # set 0 (every state with no side near): the starter's side +5, it empties and starts again.
+    # set 1, anchored at (300, 150) in the starter's frame: the *other* side +5, and it starts.
+    base = samples(2, [([(0, 5)], 0)])
+    near = samples(2, [([(1, 5)], 1)])
+    t = build_table(base.with_sets([near], [(300, 150)]))
+    # (300, 40), side 0 to start: its frame (300, 40) has anchor (300, 150): set 1, side 1 +5 -> (300, 45)
+    # with side 1 to start; its frame (45, 300) -> anchor (150, 300), not listed: set 0 from there on,
+    # side 1 scores 5 a round and keeps starting until it reaches exactly 305 (300 is never passed)
+    assert t.probabilities([300, 40], 0) == [0.0, 1.0]
+    # the same state seen from the other side: (40, 300) with side 1 to start -> frame (300, 40): set 1
+    assert t.probabilities([40, 300], 1) == [1.0, 0.0]
+    # side 1 starting at (300, 40): frame (40, 300), set 0: side 1 climbs to 305 from 40
+    assert t.probabilities([300, 40], 1) == [0.0, 1.0]
+    # (200, 40), side 0 to start: set 0 climbs side 0 to (300, 40), where set 1 hands the start to
+    # side 1, which then climbs to 305
+    assert t.probabilities([200, 40], 0) == [0.0, 1.0]
+    # (0, 300), side 0 to start: frames (x, 300) and (300, 300) have no listed anchor: set 0 throughout
+    assert t.probabilities([0, 300], 0) == [1.0, 0.0]
+    # one set of both rounds (no sets): at (300, 40) side 0 wins half at once, and the other half leads to
+    # (300, 45) with side 1 starting
+    mixed = build_table(RoundSamples.concat([base, near]))
+    assert mixed.probabilities([300, 40], 0)[0] > 0.5
+
+
+def test_near_anchors_and_state_sets():
+    from fiveup_solver.equity import FAR_ANCHOR, NEAR_FROM, near_anchors, state_sets
+    a = near_anchors(2)
+    near_levels = (300 - NEAR_FROM) // 5 + 1            # 240, 245, ..., 300: 13 scores
+    assert len(a) == (near_levels + 1) ** 2 - 1        # every pair but far : far
+    assert (300, FAR_ANCHOR) in a and (FAR_ANCHOR, FAR_ANCHOR) not in a
+    sets = state_sets(2, a)
+    assert sets[0] == 0                                  # 0 : 0
+    assert sets[(245 // 5) * 61 + 10 // 5] == a.index((245, FAR_ANCHOR)) + 1
+    assert sets[(235 // 5) * 61 + 300 // 5] == a.index((FAR_ANCHOR, 300)) + 1
+    assert sets[(235 // 5) * 61 + 235 // 5] == 0
+    assert len(near_anchors(3)) == (near_levels + 1) ** 3 - 1
+
+
 def test_bad_samples_are_refused():
     with pytest.raises(OptionError, match="multiple of 5"):
         build_table(samples(2, [([(0, 7)], 0)]))
@@ -280,6 +319,13 @@ def test_solve_equity_checks_its_arrays():
     for args in cases:
         with pytest.raises(CoreError):
             _equity.solve_equity(*args, 1e-9, 3)
+    one = np.array([0, 1], np.int32)
+    for sets in [(one, None), (np.array([0, 2], np.int32), np.zeros(61 * 61, np.int32)),   # set past the rounds
+                 (np.array([0, 1, 1], np.int32), np.zeros(61 * 61, np.int32)),            # an empty set
+                 (one, np.ones(61 * 61, np.int32)),                                       # a set out of range
+                 (one, np.zeros(61, np.int32))]:                                          # set_of size
+        with pytest.raises(CoreError):
+            _equity.solve_equity(2, order, s.ev_offset, s.ev_side, lv, s.end, w, 1e-9, 3, *sets)
     for args in [(2, order.astype(np.int64), s.ev_offset, s.ev_side, lv, s.end, w, 1e-9, 3),
                  (2, None, s.ev_offset, s.ev_side, lv, s.end, w, 1e-9, 3),
                  (2, order, s.ev_offset, s.ev_side, lv, s.end, w.reshape(61, -1), 1e-9, 3),

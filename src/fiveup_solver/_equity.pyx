@@ -9,12 +9,18 @@ target of RULES §6: an event that would pass level 61 (305 raw) is rejected
 whole, one that reaches it wins at once. The state's value is the mean over
 samples of the value where the round leads.
 
+Samples may come in sets (``set_offset``): a state uses the set that
+``set_of`` names for it, indexed by the state seen from its starter (the
+starter's side relabelled 0), so rounds played near the target serve the
+states near the target. Without sets every state uses every sample.
+
 Rounds that lead back to the same score vector (every event rejected, or none
 scored) are collected as a small matrix A over starters and solved exactly:
 (I - A) X = B. Score vectors are visited from the highest level sum down, so
 with non-negative events (2 and 3 players) one sweep is exact; with 4 players
 a hand-emptying event may be negative, and sweeps repeat to a fixed point.
 """
+import numpy as np
 from libc.math cimport fabs
 from libc.stdlib cimport malloc, free
 from fiveup_solver.errors import CoreError
@@ -62,24 +68,35 @@ cdef int solve_block(double* M, double* B, int n) noexcept nogil:
     return 1
 
 
-def solve_equity(sides_, order_, ev_offset_, ev_side_, ev_level_, end_, W_, tol_, max_sweeps_):
+def solve_equity(sides_, order_, ev_offset_, ev_side_, ev_level_, end_, W_, tol_, max_sweeps_,
+                 set_offset_=None, set_of_=None):
     """Sweep W (flat: state x starter x winner) to the fixed point; returns
     (sweeps, last max change, states with no way out). Arrays: int32 order and
-    offsets, int8 sides and ends, int16 levels, float64 W (written), all contiguous."""
+    offsets, int8 sides and ends, int16 levels, float64 W (written), all contiguous;
+    optional int32 ``set_offset`` (rounds of set j: set_offset[j]..set_offset[j+1])
+    and int32 ``set_of`` (per state in the starter's frame: its set)."""
     cdef int sides = checked_int(sides_, 2, 3, "sides")
     cdef int max_sweeps = checked_int(max_sweeps_, 1, 1_000_000, "max_sweeps")
     if isinstance(tol_, bool) or not isinstance(tol_, (int, float)) or not 0.0 <= tol_ < 1.0:
         raise CoreError(f"tol must be a number in [0, 1), not {tol_!r}"[:200])
     if any(a is None for a in (order_, ev_offset_, ev_side_, ev_level_, end_, W_)):
         raise CoreError("equity arrays must all be given (None is not an array)")
+    if (set_offset_ is None) != (set_of_ is None):
+        raise CoreError("set_offset and set_of go together (both or neither)")
     try:
-        return _solve(sides, order_, ev_offset_, ev_side_, ev_level_, end_, W_, tol_, max_sweeps)
+        if set_offset_ is None:
+            n_states = int(LEVELS) ** int(sides)
+            set_offset_ = np.array([0, len(end_)], dtype=np.int32)
+            set_of_ = np.zeros(n_states, dtype=np.int32)
+        return _solve(sides, order_, ev_offset_, ev_side_, ev_level_, end_, W_, tol_, max_sweeps,
+                      set_offset_, set_of_)
     except (TypeError, ValueError, BufferError) as e:
         raise CoreError(f"equity arrays of the wrong type or layout ({e})"[:200]) from None
 
 
 cdef _solve(int sides, const int[::1] order, const int[::1] ev_offset, const signed char[::1] ev_side,
-            const short[::1] ev_level, const signed char[::1] end, double[::1] W, double tol, int max_sweeps):
+            const short[::1] ev_level, const signed char[::1] end, double[::1] W, double tol, int max_sweeps,
+            const int[::1] set_offset, const int[::1] set_of):
     cdef int n_rounds = end.shape[0]
     cdef int n_states = 1
     cdef int s
@@ -99,17 +116,27 @@ cdef _solve(int sides, const int[::1] order, const int[::1] ev_offset, const sig
     for s in range(n_states):
         if not 0 <= order[s] < n_states:
             raise CoreError("state order out of range")
+    cdef int n_sets = set_offset.shape[0] - 1
+    if n_sets < 1 or set_of.shape[0] != n_states or set_offset[0] != 0 or set_offset[n_sets] != n_rounds:
+        raise CoreError("sample sets of inconsistent sizes")
+    for s in range(n_sets):
+        if set_offset[s] >= set_offset[s + 1]:
+            raise CoreError(f"sample set {s} is empty or out of order")
+    for s in range(n_states):
+        if not 0 <= set_of[s] < n_sets:
+            raise CoreError(f"state {s} names sample set {set_of[s]}, out of range")
     cdef int* pos_gain = <int*>malloc(n_rounds * MAX_SIDES * sizeof(int))
     cdef int* tot_gain = <int*>malloc(n_rounds * MAX_SIDES * sizeof(int))
     if pos_gain == NULL or tot_gain == NULL:
         free(pos_gain); free(tot_gain)
         raise MemoryError()
-    cdef int k, e, i, t, t2, w, a, idx, nidx, sweeps = 0, stuck = 0, won
+    cdef int k, e, i, t, t2, w, a, idx, nidx, sweeps = 0, stuck = 0, won, k_lo, k_hi
     cdef int lv[MAX_SIDES]
+    cdef int rel[MAX_SIDES]
     cdef int cur[MAX_SIDES]
     cdef double A[MAX_SIDES * MAX_SIDES]
     cdef double B[MAX_SIDES * MAX_SIDES]
-    cdef double inv_n = 1.0 / n_rounds, q = 1.0 / sides, change, d
+    cdef double inv_n, q = 1.0 / sides, change, d
     cdef bint fast
     with nogil:
         for k in range(n_rounds):
@@ -135,7 +162,14 @@ cdef _solve(int sides, const int[::1] order, const int[::1] ev_offset, const sig
                     A[t] = 0.0
                     B[t] = 0.0
                 for t in range(sides):            # starter side of this state
-                    for k in range(n_rounds):
+                    # the state from the starter's frame picks the sample set
+                    for s in range(sides):
+                        rel[s] = lv[(s + t) % sides]
+                    a = set_of[state_index(rel, sides)]
+                    k_lo = set_offset[a]
+                    k_hi = set_offset[a + 1]
+                    inv_n = 1.0 / (k_hi - k_lo)
+                    for k in range(k_lo, k_hi):
                         fast = True
                         for s in range(sides):
                             cur[s] = lv[s]
