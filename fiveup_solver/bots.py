@@ -118,3 +118,9 @@ def parse_bot_list(text: str, players: int) -> list:
     if len(names) > players:
         raise OptionError(f"{len(names)} bots named for {players} seats")
     return [names[i % len(names)] for i in range(players)]
+
+
+# the graded levels (fiveup_solver.levels): level1 .. level8
+from fiveup_solver.levels import LEVELS as _LEVELS, level_bot as _level_bot  # noqa: E402
+
+BOTS.update({name: _level_bot(name) for name in _LEVELS})

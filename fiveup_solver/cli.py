@@ -189,6 +189,43 @@ def _progress(total: int, unit: str):
     return tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
 
 
+def cmd_ladder(args, out) -> int:
+    from fiveup_solver import ladder
+    if args.shipped:
+        res = ladder.load_ladder(args.players)
+    else:
+        if not 2 <= args.games <= 1_000_000 or args.games % 2:
+            raise OptionError(f"--games must be an even number from 2 to 1000000, not {args.games}")
+        entrants = [e.strip() for e in args.entrants.split(",")] if args.entrants else None
+        n = len(entrants) if entrants else len(ladder.DEFAULT_ENTRANTS)
+        bar = _progress(n * (n - 1) // 2 * args.games, "games")
+
+        def on_pair(a, b, scores):
+            if bar is not None:
+                bar.set_postfix_str(f"{a} v {b}")
+                bar.update(2)
+        try:
+            res = ladder.run_ladder(args.players, entrants, games=args.games, seed=args.seed,
+                                    workers=_workers(args.workers), ray=args.ray, on_pair=on_pair)
+        finally:
+            if bar is not None:
+                bar.close()
+        if args.out:
+            try:
+                with open(args.out, "w", encoding="utf-8") as f:
+                    json.dump(res.to_dict(), f, indent=1)
+                    f.write("\n")
+            except OSError as e:
+                raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+    if args.json:
+        out.write(json.dumps(res.to_dict()) + "\n")
+        return 0
+    out.write(f"Elo ladder, {res.players} players ({ladder.ANCHOR} = random play = 0), "
+              f"{res.games_per_pairing} games per pairing, seed {res.seed}:\n\n")
+    out.write(res.format_table())
+    return 0
+
+
 def cmd_sprt(args, out) -> int:
     from fiveup_solver.bots import parse_bot_list
     from fiveup_solver.match import sprt
@@ -606,6 +643,19 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_sprt)
 
+    ld = sub.add_parser("ladder", help="the Elo ladder of the bot levels: a round-robin of duplicate pairs, "
+                                       "Bradley-Terry fit with 95%% intervals")
+    ld.add_argument("--players", type=int, default=2, choices=(2, 4))
+    ld.add_argument("--games", type=int, default=100, help="games per pairing (even: pairs of seatings)")
+    ld.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
+    ld.add_argument("--seed", type=int, default=0)
+    ld.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    ld.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
+    ld.add_argument("--out", default=None, help="write the ladder (JSON) here")
+    ld.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
+    ld.add_argument("--json", action="store_true")
+    ld.set_defaults(func=cmd_ladder)
+
     f = sub.add_parser("perft", help="count turn sequences of a given depth")
     f.add_argument("file")
     f.add_argument("--round", type=int, required=True)
@@ -726,7 +776,7 @@ def main(argv=None) -> int:
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(
                 a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "analyze",
-                            "show", "play", "sprt", "equity", "bench")))
+                            "show", "play", "sprt", "ladder", "equity", "bench")))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

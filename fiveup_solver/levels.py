@@ -1,0 +1,109 @@
+"""Graded bot levels: ``level1`` (weakest) to ``level8`` (the strongest the engine has).
+
+Every level is a fixed recipe built from the existing bots, deterministic for
+a seed (all its random choices come from the bot's seeded generator):
+
+- ``blunder``: with this probability the level plays a uniformly random legal
+  move instead of its own choice (beginners miss things);
+- ``base``: ``random``, ``greedy`` (the largest immediate credit) or ``hint``
+  (the PIMC search at a budget of ``samples`` worlds and ``world_nodes``
+  nodes per world, valuing moves by the probability of winning the game);
+- ``temperature``: for hint levels, the move is drawn with probability
+  proportional to ``exp((win% - best win%) / temperature)``, in percentage
+  points of win probability (0: always the best move). A hot level still
+  prefers good moves but does not always find them.
+
+Their strengths are measured, not asserted: ``fiveup ladder`` plays a
+round-robin of duplicate pairs and fits an Elo scale (``random`` = 0); the
+shipped table is :func:`fiveup_solver.ladder.load_ladder`.
+
+>>> [lv.name for lv in LEVELS.values()][:3]
+['level1', 'level2', 'level3']
+>>> LEVELS["level1"].base, LEVELS["level8"].base
+('random', 'hint')
+"""
+from __future__ import annotations
+
+import math
+import random as _random
+from dataclasses import asdict, dataclass
+
+from fiveup_solver.errors import OptionError
+
+__all__ = ["Level", "LEVELS", "level_bot", "describe"]
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    base: str                  # "random", "greedy" or "hint"
+    blunder: float = 0.0       # probability of a uniformly random legal move instead
+    temperature: float = 0.0   # hint levels: softmax temperature in win-% points (0: the best move)
+    samples: int = 0           # hint levels: worlds per decision
+    world_nodes: int = 0       # hint levels: search nodes per world
+    summary: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+LEVELS = {lv.name: lv for lv in (
+    Level("level1", "random", summary="a uniformly random legal move"),
+    Level("level2", "greedy", blunder=0.6, summary="greedy, but 60% of moves random"),
+    Level("level3", "greedy", blunder=0.25, summary="greedy, but 25% of moves random"),
+    Level("level4", "greedy", summary="the largest immediate credit"),
+    Level("level5", "hint", temperature=4.0, samples=8, world_nodes=2_000,
+          summary="a small search (8 worlds), moves drawn by win % at temperature 4"),
+    Level("level6", "hint", temperature=1.5, samples=16, world_nodes=5_000,
+          summary="a medium search (16 worlds), moves drawn by win % at temperature 1.5"),
+    Level("level7", "hint", samples=16, world_nodes=5_000,
+          summary="a medium search (16 worlds), the best move"),
+    Level("level8", "hint", samples=48, world_nodes=20_000,
+          summary="the default hint search (48 worlds), the best move"),
+)}
+
+
+def describe(name: str) -> str:
+    lv = _level(name)
+    return f"{lv.name}: {lv.summary}"
+
+
+def _level(name) -> Level:
+    if not isinstance(name, str) or name not in LEVELS:
+        raise OptionError(f"unknown level {name!r} (known: {', '.join(LEVELS)})"[:200])
+    return LEVELS[name]
+
+
+def _softmax_choice(hint_moves, temperature: float, rng: _random.Random):
+    """A move drawn with weight exp((win% - best win%) / temperature)."""
+    wins = [100.0 * (m.value if m.value is not None else 0.0) for m in hint_moves]
+    top = max(wins)
+    weights = [math.exp((w - top) / temperature) for w in wins]
+    x = rng.random() * sum(weights)
+    for m, w in zip(hint_moves, weights):
+        x -= w
+        if x < 0:
+            return m.move
+    return hint_moves[-1].move
+
+
+def level_bot(name: str):
+    """The decision function ``(observation, rng) -> move`` of a level."""
+    lv = _level(name)
+    from fiveup_solver.bots import BOTS
+
+    def bot(obs, rng: _random.Random):
+        legal = obs.legal_moves
+        if len(legal) == 1:
+            return legal[0]
+        if lv.blunder > 0.0 and rng.random() < lv.blunder:
+            return rng.choice(legal)
+        if lv.base != "hint":
+            return BOTS[lv.base](obs, rng)
+        from fiveup_solver.hint import hint
+        h = hint(obs, samples=lv.samples, world_nodes=lv.world_nodes, objective="win", both=False,
+                 seed=rng.getrandbits(63))
+        if lv.temperature <= 0.0:
+            return h.best
+        return _softmax_choice(h.moves, lv.temperature, rng)
+    return bot

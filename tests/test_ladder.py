@@ -1,0 +1,134 @@
+"""Graded levels and the Elo ladder: recipes, determinism, the Bradley-Terry fit by hand."""
+import json
+import math
+import random
+
+import pytest
+
+from fiveup_solver import Game, OptionError
+from fiveup_solver.bots import BOTS, bot_function, choose
+from fiveup_solver.cli import main
+from fiveup_solver.hint import HintMove
+from fiveup_solver.ladder import LadderResult, fit_elo, load_ladder, run_ladder
+from fiveup_solver.levels import LEVELS, _softmax_choice, level_bot
+
+
+class FixedRng:
+    """random() returns the given values in turn; choice() takes the first item."""
+
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def random(self):
+        return self.values.pop(0)
+
+    def choice(self, seq):
+        return seq[0]
+
+    def getrandbits(self, k):
+        return 12345
+
+
+def test_eight_levels_from_weak_to_strong_recipes():
+    assert list(LEVELS) == [f"level{k}" for k in range(1, 9)]
+    assert all(name in BOTS for name in LEVELS)
+    assert LEVELS["level1"].base == "random" and LEVELS["level8"].temperature == 0.0
+    with pytest.raises(OptionError, match="unknown level"):
+        level_bot("level9")
+    with pytest.raises(OptionError, match="unknown bot"):
+        bot_function("level0")
+
+
+def test_softmax_over_win_percent_by_hand():
+    # two moves at 60 % and 50 % win, temperature 10 points: weights 1 and e^-1,
+    # so the first is drawn when random() * (1 + e^-1) < 1, i.e. random() < 1 / (1 + e^-1) = 0.7311
+    moves = [HintMove("a", 0.60, 0.0, 1), HintMove("b", 0.50, 0.0, 2)]
+    threshold = 1.0 / (1.0 + math.exp(-1.0))
+    assert _softmax_choice(moves, 10.0, FixedRng(threshold - 1e-3)) == "a"
+    assert _softmax_choice(moves, 10.0, FixedRng(threshold + 1e-3)) == "b"
+
+
+def _first_position():
+    g = Game(players=2, seed=5)
+    return g.observation(g.to_move)
+
+
+def test_levels_are_deterministic_for_a_seed_and_legal():
+    obs = _first_position()
+    for name in LEVELS:
+        a = choose(name, obs, random.Random(9))
+        b = choose(name, obs, random.Random(9))
+        assert a == b and a in obs.legal_moves
+
+
+def test_blunder_plays_a_random_move():
+    obs = _first_position()
+    # level2 blunders 60 % of the time: random() = 0.5 < 0.6 takes the (stub) random choice, the first move
+    assert level_bot("level2")(obs, FixedRng(0.5)) == obs.legal_moves[0]
+    greedy = BOTS["greedy"](obs, random.Random(1))
+    assert level_bot("level2")(obs, FixedRng(0.7)) in obs.legal_moves
+    assert level_bot("level4")(obs, random.Random(1)) == greedy      # level4 is greedy itself
+
+
+def test_bradley_terry_by_hand():
+    # a chain a-b-c with only neighbour pairings: the likelihood splits into the two steps, each
+    # 15 of 20 games plus one virtual draw: 400 log10(15.5 / 5.5) = 179.99 Elo
+    step = 400 * math.log10(15.5 / 5.5)
+    counts = {("a", "b"): [0, 0, 4, 2, 4], ("b", "c"): [0, 0, 4, 2, 4]}
+    elo = fit_elo(counts, ["c", "b", "a"], anchor="c")
+    assert elo["c"] == 0.0
+    assert elo["b"] == pytest.approx(step, abs=1e-6)
+    assert elo["a"] == pytest.approx(2 * step, abs=1e-6)
+    # the pairing may be listed either way round
+    assert fit_elo({("c", "b"): [4, 2, 4, 0, 0]}, ["c", "b"], anchor="c")["b"] == pytest.approx(step, abs=1e-6)
+    # a clean sweep stays finite thanks to the virtual draw: 20.5 of 21
+    assert fit_elo({("a", "b"): [0, 0, 0, 0, 10]}, ["a", "b"], anchor="b")["a"] == pytest.approx(
+        400 * math.log10(20.5 / 0.5), abs=1e-6)
+    with pytest.raises(OptionError, match="connect"):
+        fit_elo({("a", "b"): [0, 0, 1, 0, 0]}, ["a", "b", "c"], anchor="c")
+
+
+def test_ladder_run_is_deterministic_and_round_trips():
+    one = run_ladder(2, ["level1", "level4", "level2"], games=4, seed=2, workers=1)
+    two = run_ladder(2, ["level1", "level4", "level2"], games=4, seed=2, workers=2)
+    assert one.counts == two.counts and one.elo == pytest.approx(two.elo)
+    assert sum(sum(c) for c in one.counts.values()) == 3 * 2          # 3 pairings x 2 pairs
+    assert one.elo["level1"] == 0.0
+    lo, hi = one.ci95["level4"]
+    assert lo <= one.elo["level4"] <= hi
+    back = LadderResult.from_dict(json.loads(json.dumps(one.to_dict())))
+    assert back.counts == one.counts and back.elo == pytest.approx(one.elo, abs=0.05)
+    assert [s["to"] for s in one.steps] == ["level4", "level2"]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"games": 3}, "even"), ({"games": 0}, "even"), ({"entrants": ["level2", "level3"]}, "level1"),
+    ({"entrants": ["level1", "level1"]}, "distinct"), ({"entrants": ["level1", "nobody"]}, "unknown bot"),
+])
+def test_ladder_options_checked(kwargs, match):
+    with pytest.raises(OptionError, match=match):
+        run_ladder(2, **{"games": 2, **kwargs})
+
+
+def test_shipped_ladder_is_ordered_and_significant():
+    res = load_ladder(2)
+    assert res.entrants == list(LEVELS)
+    assert res.elo["level1"] == 0.0
+    # the table is what the fit of its own counts gives (nothing typed in by hand)
+    refit = fit_elo(res.counts, res.entrants)
+    assert refit == pytest.approx(res.elo, abs=0.06)
+    for s in res.steps:
+        assert s["elo"] > 0 and s["ci95"][0] > 0, s
+
+
+def test_cli_ladder(capsys, tmp_path):
+    out = tmp_path / "ladder.json"
+    assert main(["ladder", "--games", "2", "--entrants", "level1,level4", "--workers", "1",
+                 "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "| level4 |" in text and json.loads(out.read_text())["format"] == "fiveup-ladder/1"
+    assert main(["ladder", "--shipped", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["anchor"] == "level1"
+    assert main(["ladder", "--games", "3"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --games")
