@@ -199,6 +199,8 @@ def cmd_ladder(args, out) -> int:
         entrants = [e.strip() for e in args.entrants.split(",")] if args.entrants else None
         n = len(entrants) if entrants else len(ladder.DEFAULT_ENTRANTS)
         bar = _progress(n * (n - 1) // 2 * args.games, "games")
+        if args.journal:
+            args.journal = str(args.journal)
 
         def on_pair(a, b, scores):
             if bar is not None:
@@ -206,7 +208,8 @@ def cmd_ladder(args, out) -> int:
                 bar.update(2)
         try:
             res = ladder.run_ladder(args.players, entrants, games=args.games, seed=args.seed,
-                                    workers=_workers(args.workers), ray=args.ray, on_pair=on_pair)
+                                    workers=_workers(args.workers), ray=args.ray, on_pair=on_pair,
+                                    journal=args.journal)
         finally:
             if bar is not None:
                 bar.close()
@@ -652,6 +655,8 @@ def build_parser() -> argparse.ArgumentParser:
     ld.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     ld.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
     ld.add_argument("--out", default=None, help="write the ladder (JSON) here")
+    ld.add_argument("--journal", default=None,
+                    help="append every pair here (JSON Lines) and skip pairs already there: stop and resume")
     ld.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
     ld.add_argument("--json", action="store_true")
     ld.set_defaults(func=cmd_ladder)

@@ -221,9 +221,31 @@ def pairing_seed(seed: int, a: str, b: str) -> int:
     return random.Random(f"fiveup-ladder/{seed}/{a}/{b}").getrandbits(63)
 
 
+def _read_journal(path: str, players: int, seed: int) -> dict:
+    """{(a, b, k): scores} of the pairs already in a journal (JSON Lines) of this ladder."""
+    done = {}
+    if not os.path.exists(path):
+        return done
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            try:
+                r = json.loads(line)
+                other = (r["players"], r["seed"])
+                key, scores = (r["a"], r["b"], int(r["pair"])), [float(x) for x in r["scores"]]
+            except (ValueError, KeyError, TypeError):
+                raise OptionError(f"{path} line {n}: not a ladder journal line") from None
+            if other != (players, seed):
+                raise OptionError(f"{path} line {n}: a pair of another ladder (players {other[0]}, seed "
+                                  f"{_short(other[1])}), not players {players}, seed {seed}")
+            done[key] = scores
+    return done
+
+
 def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int = 0, workers: int = 1,
-               ray: str | None = None, on_pair=None) -> LadderResult:
-    """Play the round-robin and fit it. ``on_pair(a, b, scores)`` after every pair."""
+               ray: str | None = None, on_pair=None, journal: str | None = None) -> LadderResult:
+    """Play the round-robin and fit it. ``on_pair(a, b, scores)`` after every pair.
+    With `journal` (a JSON Lines file), every pair is appended as it finishes and
+    pairs already there are not played again: a long ladder can stop and resume."""
     from fiveup_solver.bots import bot_function
     from fiveup_solver.match import pair_seeds, play_pair
     from fiveup_solver.parallel import ordered_map
@@ -237,15 +259,28 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per pairing must be an even number from 2 to 1000000, not {_short(games)}")
     pairings = [(a, b) for k, a in enumerate(entrants) for b in entrants[k + 1:]]
+    done = _read_journal(journal, players, seed) if journal else {}
+    counts = {p: [0] * 5 for p in pairings}
     jobs, owner = [], []
     for a, b in pairings:
         s = pairing_seed(seed, a, b)
         for k in range(games // 2):
+            if (a, b, k) in done:
+                counts[(a, b)][int(round(2 * sum(done[(a, b, k)])))] += 1
+                continue
             jobs.append((players, a, b, k, *pair_seeds(s, k), 1000, False))
             owner.append((a, b))
-    counts = {p: [0] * 5 for p in pairings}
-    for (a, b), (_, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
-        counts[(a, b)][int(round(2 * sum(scores)))] += 1
-        if on_pair is not None:
-            on_pair(a, b, scores)
+    log = open(journal, "a", encoding="utf-8") if journal else None
+    try:
+        for (a, b), (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
+            counts[(a, b)][int(round(2 * sum(scores)))] += 1
+            if log is not None:
+                log.write(json.dumps({"players": players, "seed": seed, "a": a, "b": b, "pair": k,
+                                      "scores": scores}) + "\n")
+                log.flush()
+            if on_pair is not None:
+                on_pair(a, b, scores)
+    finally:
+        if log is not None:
+            log.close()
     return LadderResult(players, entrants, counts, games, seed).fit()

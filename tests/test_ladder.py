@@ -132,3 +132,20 @@ def test_cli_ladder(capsys, tmp_path):
     assert main(["ladder", "--games", "3"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: --games")
+
+
+def test_journal_resumes_without_replaying(tmp_path):
+    journal = tmp_path / "ladder.jsonl"
+    whole = run_ladder(2, ["level1", "level4"], games=6, seed=4, workers=1)
+    part = run_ladder(2, ["level1", "level4"], games=2, seed=4, workers=1, journal=str(journal))
+    assert sum(sum(c) for c in part.counts.values()) == 1
+    seen = []
+    resumed = run_ladder(2, ["level1", "level4"], games=6, seed=4, workers=1, journal=str(journal),
+                         on_pair=lambda a, b, s: seen.append(s))
+    assert len(seen) == 2 and resumed.counts == whole.counts      # pair 0 read back, pairs 1 and 2 played
+    assert len(journal.read_text().splitlines()) == 3
+    with pytest.raises(OptionError, match="another ladder"):
+        run_ladder(2, ["level1", "level4"], games=6, seed=5, workers=1, journal=str(journal))
+    journal.write_text("{not json\n")
+    with pytest.raises(OptionError, match="line 1"):
+        run_ladder(2, ["level1", "level4"], games=6, seed=4, workers=1, journal=str(journal))
