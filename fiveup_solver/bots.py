@@ -6,6 +6,9 @@ default budget and objective, seeded from the bot's generator; ``expectimax``:
 the same with the expectimax method. Both see the seat's observation only.
 ``hint-win`` / ``hint-points`` (and ``expectimax-win`` / ``-points``) fix the
 objective: the probability of winning the game, or the round's raw points.
+``hint-model`` / ``expectimax-model``: the default objective, with the worlds
+weighted by how the other seats have played (``beliefs="model"``,
+:mod:`fiveup_solver.beliefs`); ``hint`` itself uses the default beliefs.
 ``greedy``: the largest immediate accepted credit: the placement credit the
 board shows (end sum when positive and a multiple of 5), counted 0 when it
 would take the side above 305; ties broken by the bot's seeded generator.
@@ -51,7 +54,11 @@ def _greedy_bot(obs, rng: _random.Random):
 
 
 def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
-              objective: str | None = None):
+              objective: str | None = None, beliefs: str | None = None):
+    if beliefs == "model":
+        from fiveup_solver.beliefs import model_hint_bot
+        return model_hint_bot(method, samples, world_nodes, objective)
+
     def bot(obs, rng: _random.Random):
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
@@ -79,10 +86,12 @@ def bot_function(name: str):
     base, _, rest = str(name).partition(":")
     parts = rest.split(":")
     method_bot, _, objective = base.partition("-")
-    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points") and len(parts) == 2
+    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model") and len(parts) == 2
             and all(p.isdigit() and int(p) > 0 for p in parts)):
+        if objective == "model":
+            return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), beliefs="model")
         return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), objective or None)
-    budgets = ", ".join(f"{b}[-win|-points]:SAMPLES:NODES" for b in _METHOD_OF_BOT)
+    budgets = ", ".join(f"{b}[-win|-points|-model]:SAMPLES:NODES" for b in _METHOD_OF_BOT)
     raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or {budgets})"[:300])
 
 
@@ -91,7 +100,8 @@ _METHOD_OF_BOT = {m.bot: m.name for m in METHODS.values()}
 BOTS = {"random": _random_bot, "greedy": _greedy_bot,
         **{bot: _hint_bot(method) for bot, method in _METHOD_OF_BOT.items()},
         **{f"{bot}-{objective}": _hint_bot(method, objective=objective)
-           for bot, method in _METHOD_OF_BOT.items() for objective in ("win", "points")}}
+           for bot, method in _METHOD_OF_BOT.items() for objective in ("win", "points")},
+        **{f"{bot}-model": _hint_bot(method, beliefs="model") for bot, method in _METHOD_OF_BOT.items()}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass
 
 from fiveup_solver import _core, _hint, _solver
+from fiveup_solver.beliefs import Beliefs, OpponentModel, check_beliefs, past_evidence, search_worlds
 from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
@@ -72,6 +73,7 @@ DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete 
 DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
 DEFAULT_THREADS = 2
 DEFAULT_OBJECTIVE = "win"     # the hint bot's objective: stronger than "points" (README: Race equity, Strength)
+TIME_BUDGET_WORLDS = 256      # beliefs="model" under time_ms: weighted draws prepared, searched until the time is up
 
 
 @dataclass(frozen=True)
@@ -121,12 +123,18 @@ class Hint:
     nodes: int                # search nodes over all worlds
     exact_worlds: int         # worlds whose search finished without a depth cut
     objective: str = "points"
+    beliefs: str = "uniform"  # how the worlds were weighted (fiveup_solver.beliefs)
+    belief: dict | None = None    # beliefs="model": candidates, ess, distinct worlds, each opponent's model posterior
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "objective": self.objective, "moves": [m.to_dict() for m in self.moves],
-                "best": format_move(self.best), "method": self.method, "samples": self.samples,
-                "seconds": round(self.seconds, 6), "nodes": self.nodes, "exact_worlds": self.exact_worlds,
-                "budget": dict(self.budget)}
+        d = {"seat": self.seat, "objective": self.objective, "moves": [m.to_dict() for m in self.moves],
+             "best": format_move(self.best), "method": self.method, "samples": self.samples,
+             "seconds": round(self.seconds, 6), "nodes": self.nodes, "exact_worlds": self.exact_worlds,
+             "budget": dict(self.budget)}
+        if self.beliefs != "uniform":
+            d["beliefs"] = self.beliefs
+            d["belief"] = self.belief
+        return d
 
 
 @dataclass(frozen=True)
@@ -140,10 +148,14 @@ class PositionValue:
     samples: int
     nodes: int
     seconds: float
+    beliefs: str = "uniform"
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "objective": self.objective, "value": self.value, "stderr": self.stderr,
-                "samples": self.samples, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        d = {"seat": self.seat, "objective": self.objective, "value": self.value, "stderr": self.stderr,
+             "samples": self.samples, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        if self.beliefs != "uniform":
+            d["beliefs"] = self.beliefs
+        return d
 
 
 def _mean_se(vals) -> tuple:
@@ -197,15 +209,25 @@ class Hinter:
 
     def hint(self, obs, *, method: str = "pimc", samples: int | None = None, time_ms: float | None = None,
              seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
-             chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True) -> Hint:
+             chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True,
+             beliefs: str | None = None, model: OpponentModel | None = None, past=None) -> Hint:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
         search the other objective in the same worlds (values in both currencies;
         about twice the work). Under a time budget the second search gets as
         many worlds as the first found.
+
+        ``beliefs``: "uniform" (every consistent deal alike) or "model" (worlds
+        weighted by how the other seats have played, :mod:`fiveup_solver.beliefs`;
+        ``model`` an :class:`~fiveup_solver.beliefs.OpponentModel`, None for the
+        default family); None: :data:`fiveup_solver.beliefs.DEFAULT_BELIEFS`.
+        ``past``: the seat's own observations of the game's earlier rounds (or
+        their evidence from :func:`fiveup_solver.beliefs.past_evidence`): what
+        the model learnt of each seat there is its prior here.
         """
         objective = DEFAULT_OBJECTIVE if objective is None else check_objective(objective)
+        beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
         if not isinstance(method, str) or method not in METHODS:
@@ -235,7 +257,7 @@ class Hinter:
         if len(legal) == 1:
             only = HintMove(legal[0], None, None, 1)
             return Hint(obs.seat, (only,), legal[0], method, 0, budget, time.perf_counter() - start, 0, 0,
-                        objective)
+                        objective, beliefs)
         canon = [_core.canonical_of(*m.placement) for m in legal]
         roots = sorted(set(canon))
         if samples is None and time_ms is None:
@@ -243,9 +265,16 @@ class Hinter:
             budget["samples"] = samples
         n_worlds = samples if samples is not None else 1_000_000
         seconds = 0.0 if time_ms is None else time_ms / 1000.0
+        worlds, times, belief = None, None, None
+        if beliefs == "model":
+            draws = samples if samples is not None else TIME_BUDGET_WORLDS
+            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(draws, seed)
+            worlds, times = search_worlds(ww, draws, seed)
+            n_worlds = len(worlds)
+            belief = dict(ww.summary(), distinct_worlds=len(worlds))
         with self._lock:
             results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
-                                   n_worlds, seconds)
+                                   n_worlds, seconds, worlds=worlds)
             n = len(results)
             if n == 0:
                 raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
@@ -256,15 +285,19 @@ class Hinter:
                 other = "win" if objective == "points" else "points"
                 found = [r[0] for r in results]
                 extra = self._search(obs, base, ds, roots, method, other, world_nodes, chance_width, seed,
-                                     max(found) + 1, 0.0)
+                                     max(found) + 1, 0.0, worlds=None if worlds is None else worlds[:max(found) + 1])
                 keep = set(found)
                 by_objective[other] = [r for r in extra if r[0] in keep]
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)
         scale = {"points": 1.0, "win": 1.0 / (2 * _solver.WIN_VALUE)}
         shift = {"points": 0.0, "win": 0.5}
+        # a weighted world drawn k times counts k times
+        copies = (lambda r: 1) if times is None else (lambda r: times[r[0]])
         # per objective and root: each world's value in the objective's unit
-        per_world = {obj: {root: [shift[obj] + scale[obj] * r[4][k] for r in rs] for k, root in enumerate(roots)}
+        per_world = {obj: {root: [shift[obj] + scale[obj] * r[4][k] for r in rs for _ in range(copies(r))]
+                           for k, root in enumerate(roots)}
                      for obj, rs in by_objective.items()}
+        n = sum(copies(r) for r in results)
         main = per_world[objective]
         stats = {root: _mean_se(main[root]) for root in roots}
         order = sorted(range(len(legal)), key=lambda i: (-stats[canon[i]][0], format_move(legal[i])))
@@ -290,16 +323,20 @@ class Hinter:
                 points_loss=_r(pl[0]), points_loss_stderr=_r(pl[1])))
         moves = tuple(moves)
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
-                    nodes, sum(1 for r in results if r[1] == 2), objective)
+                    nodes, sum(copies(r) for r in results if r[1] == 2), objective, beliefs, belief)
 
     def position_value(self, obs, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                        world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
-                       chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win") -> "PositionValue":
+                       chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win",
+                       beliefs: str | None = None, model: OpponentModel | None = None,
+                       past=None) -> "PositionValue":
         """What the position is worth to the observation's seat as it stands, whoever is
         to move: over worlds sampled from the seat's view, the value of best play from
         here for the seat's team (the mover's forced draws and passes included).
-        For luck and win-probability graphs: the seat need not be to move."""
+        For luck and win-probability graphs: the seat need not be to move.
+        ``beliefs``/``model``/``past`` as for :meth:`hint`."""
         objective = check_objective(objective)
+        beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(method, str) or method not in METHODS:
             raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
         _check_int("samples", samples, 1, 1_000_000)
@@ -310,24 +347,31 @@ class Hinter:
         ds = DealSampler(obs)
         if obs.to_move is None:
             raise IllegalMoveError("the round is over: the position has no value left to search")
+        worlds, times = None, None
+        if beliefs == "model":
+            worlds, times = search_worlds(Beliefs(ds, model, _evidence(obs, past, model)).weigh(samples, seed),
+                                          samples, seed)
         with self._lock:
             results = self._search(obs, ds.replayed, ds, [], method, objective, world_nodes, chance_width, seed,
-                                   samples, 0.0, observer=obs.seat)
+                                   samples if worlds is None else len(worlds), 0.0, observer=obs.seat,
+                                   worlds=worlds)
         if not results:
             raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
         scale, shift = (1.0 / (2 * _solver.WIN_VALUE), 0.5) if objective == "win" else (1.0, 0.0)
-        mean, se = _mean_se([shift + scale * r[4][0] for r in results])
-        return PositionValue(obs.seat, objective, _r(mean), _r(se), len(results), sum(r[3] for r in results),
-                             time.perf_counter() - start)
+        copies = (lambda r: 1) if times is None else (lambda r: times[r[0]])
+        mean, se = _mean_se([shift + scale * r[4][0] for r in results for _ in range(copies(r))])
+        return PositionValue(obs.seat, objective, _r(mean), _r(se), sum(copies(r) for r in results),
+                             sum(r[3] for r in results), time.perf_counter() - start, beliefs)
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
-                seconds, observer=None) -> list:
-        """One world search over every thread's core under `objective` (the lock is held)."""
+                seconds, observer=None, worlds=None) -> list:
+        """One world search over every thread's core under `objective` (the lock is held);
+        ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled."""
         for core in self._cores:
             set_core_objective(core, objective, obs.players)
         search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
-                                   min(self.threads, n_worlds), seconds, observer)
+                                   min(self.threads, n_worlds), seconds, observer, worlds)
         helpers = [threading.Thread(target=search.work, args=(core,)) for core in self._cores[1:]]
         for t in helpers:
             t.start()
@@ -335,6 +379,25 @@ class Hinter:
         for t in helpers:
             t.join()
         return search.results()
+
+
+def _check_beliefs(beliefs, model, past) -> str:
+    beliefs = check_beliefs(beliefs)
+    if model is not None:
+        if beliefs != "model":
+            raise OptionError("an opponent model is for beliefs='model'")
+        if not isinstance(model, OpponentModel):
+            raise OptionError(f"model must be an OpponentModel, not {type(model).__name__}")
+    if past is not None and beliefs != "model":
+        raise OptionError("past rounds are for beliefs='model'")
+    return beliefs
+
+
+def _evidence(obs, past, model):
+    """The earlier rounds' evidence per seat (None: no earlier rounds given)."""
+    if past is None or isinstance(past, dict):
+        return past
+    return past_evidence(obs, past, model)
 
 
 def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_width: int = 28,

@@ -176,12 +176,24 @@ class DealSampler:
 
     Building one checks the observation whole: ``replayed`` is the core's
     replay of its history on one consistent deal (``position(0)``).
+
+    ``beliefs="model"`` weights the deals by how the other seats have played
+    (:mod:`fiveup_solver.beliefs`, ``model`` an ``OpponentModel`` or None for the
+    default family): :meth:`sample` then resamples weighted deals and
+    :meth:`marginals` estimates the weighted probabilities; :meth:`weighted`
+    gives the weighted worlds themselves. Full deals of the round
+    (:meth:`sample_rounds`) stay uniform.
     """
 
-    def __init__(self, obs, *, check_summary: bool = True):
+    def __init__(self, obs, *, check_summary: bool = True, beliefs: str = "uniform", model=None):
         """``check_summary=False``: the observation gives only its history, hand and
         revealed hands (a record view's round); its summary fields (to move, hand
         sizes, board, scores) are not compared with the replay."""
+        from fiveup_solver.beliefs import OpponentModel, check_beliefs
+        self.beliefs = check_beliefs(beliefs)
+        if model is not None and (self.beliefs != "model" or not isinstance(model, OpponentModel)):
+            raise OptionError("model must be an OpponentModel, and is for beliefs='model'")
+        self.model = model
         self._actions = check_observation(obs)
         self._check_summary = check_summary
         self.obs = obs
@@ -414,8 +426,20 @@ class DealSampler:
         """The C-level counter (used by the hint search to sample worlds without the GIL)."""
         return self._counter
 
-    def marginals(self) -> dict:
-        """Exact probability of each unseen tile being in each hidden seat's hand or in the boneyard."""
+    def weighted(self, n: int = 4096, seed: int = 0):
+        """The opponent model's weighted worlds (:class:`fiveup_solver.beliefs.WeightedWorlds`):
+        worlds 0..n-1 of the hint's streams for `seed`, more while the ESS is low."""
+        from fiveup_solver.beliefs import Beliefs
+        if self.beliefs != "model":
+            raise OptionError("weighted worlds need beliefs='model'")
+        return Beliefs(self, self.model).weigh(n, seed)
+
+    def marginals(self, *, seed: int = 0, worlds: int = 4096) -> dict:
+        """Probability of each unseen tile being in each hidden seat's hand or in the boneyard:
+        exact under uniform beliefs; under ``beliefs="model"`` the weighted estimate over
+        ``worlds`` worlds drawn from `seed` (see :meth:`weighted`)."""
+        if self.beliefs == "model":
+            return self.weighted(worlds, seed).marginals(self)
         rows = self._counter.marginals()
         out = {}
         for i, (t, seat, _) in enumerate(self._items):
@@ -430,9 +454,19 @@ class DealSampler:
         return out
 
     def sample(self, n: int, seed: int = 0) -> list:
-        """n uniformly sampled deals as they stand now (sample k from stream (seed, k))."""
+        """n uniformly sampled deals as they stand now (sample k from stream (seed, k)); under
+        ``beliefs="model"``, n draws from the weighted worlds (see :meth:`weighted`)."""
         _check_count(n, seed)
         out = []
+        if self.beliefs == "model":
+            if n == 0:
+                return out
+            ww = self.weighted(n, seed)
+            for k, times in ww.resample(n, seed):
+                masks, bone = ww.world(k)
+                hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in self.hidden_seats}
+                out.extend([Deal(hands, tuple(ALL_TILES[t] for t in bone))] * times)
+            return out
         for masks, bone in self._counter.worlds(n, seed & (2 ** 64 - 1)):
             hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in self.hidden_seats}
             out.append(Deal(hands, tuple(ALL_TILES[t] for t in bone)))

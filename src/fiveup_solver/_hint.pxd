@@ -25,6 +25,9 @@ ctypedef struct WorldJob:
     uint8_t* status            # per world: 0 not searched, 1 values at a cut depth, 2 exact
     uint64_t* nodes            # per world: nodes searched
     uint8_t* depth             # per world: the last completed depth
+    uint32_t* given_hands      # NULL: worlds sampled from the counter; else n_worlds x 4 hand masks
+    uint8_t* given_bone        # with given_hands: n_worlds x 28 boneyard tiles in draw order
+    uint64_t* given_stream     # with given_hands: the search stream of each world (its sample index)
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
                       int ply, Rng* rng) noexcept nogil

@@ -31,7 +31,7 @@ from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
     NODE_GO, NODE_ABORTED,
 )
-from fiveup_solver._sampler cimport DealCounter, seed_stream
+from fiveup_solver._sampler cimport DealCounter, seed_stream, world_stream
 from fiveup_solver.errors import CoreError
 
 cdef extern from *:
@@ -232,9 +232,11 @@ cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos
     return after_placement(S, J, pos, J.moves[i], 0, -WIN, WIN, 0, rng)
 
 
-cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world) noexcept nogil:
+cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world,
+                       uint64_t stream) noexcept nogil:
     """Value every root move in world w (the observer's position with a sampled deal),
-    or the position itself when there are no root moves (one value)."""
+    or the position itself when there are no root moves (one value); the search's
+    random choices come from stream (seed, stream)."""
     cdef SolverCtx* S = &core.ctx
     cdef Position pos = world[0]
     cdef Rng rng
@@ -242,7 +244,7 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
     cdef int n = J.n_moves if J.n_moves else 1
     cdef int vals[MAX_MOVES]
     cdef double* out = &J.values[w * n]
-    seed_stream(&rng, J.seed, <uint64_t>w)
+    seed_stream(&rng, J.seed, stream)
     core.fresh_context()
     set_root_side(S, &pos, side_of(&pos, J.observer))
     J.status[w] = 0
@@ -278,12 +280,22 @@ cdef class WorldSearch:
         self.job.status = NULL
         self.job.nodes = NULL
         self.job.depth = NULL
+        self.job.given_hands = NULL
+        self.job.given_bone = NULL
+        self.job.given_stream = NULL
 
     def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
-                 world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None):
+                 world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None,
+                 worlds=None):
         """`moves`: the mover's root moves to value; or an empty list with `observer_`
         (a seat): the position's own value for that seat's team (any seat to move,
-        forced draws and passes included)."""
+        forced draws and passes included).
+
+        `worlds`: None (world k sampled from `counter` with stream k), or the worlds
+        to search, in order: a list of (stream, hands, boneyard) with the hidden
+        seats' hand masks (a list per seat; the observer's entry is ignored) and the
+        boneyard tiles in draw order; world k's search uses its stream (a weighted
+        draw keeps the sample index it was drawn with). n_worlds must be their number."""
         cdef int s, i, n_legal
         cdef int method = checked_int(method_, 0, 1, "method")
         cdef uint64_t world_nodes = checked_u64(world_nodes_, "world_nodes")
@@ -347,18 +359,70 @@ cdef class WorldSearch:
         memset(self.job.status, 0, n_worlds)
         memset(self.job.nodes, 0, n_worlds * sizeof(uint64_t))
         memset(self.job.depth, 0, n_worlds)
+        if worlds is not None:
+            self._set_worlds(worlds)
+
+    cdef _set_worlds(self, worlds):
+        """Check and copy the given worlds (see __init__)."""
+        cdef WorldJob* J = &self.job
+        cdef long w
+        cdef int s, i, b = J.base.bone_len - J.base.bone_next
+        cdef uint32_t seen, m
+        try:
+            worlds = list(worlds)
+        except TypeError:
+            raise CoreError("worlds must be a list of (stream, hands, boneyard)") from None
+        if len(worlds) != J.n_worlds:
+            raise CoreError(f"{len(worlds)} worlds given for n_worlds {J.n_worlds}")
+        J.given_hands = <uint32_t*>malloc(J.n_worlds * 4 * sizeof(uint32_t) + 8)
+        J.given_bone = <uint8_t*>malloc(J.n_worlds * 28 + 8)
+        J.given_stream = <uint64_t*>malloc(J.n_worlds * sizeof(uint64_t) + 8)
+        if not (J.given_hands and J.given_bone and J.given_stream):
+            raise MemoryError()
+        for w in range(J.n_worlds):
+            try:
+                stream, hands, bone = worlds[w]
+                hands, bone = list(hands), list(bone)
+            except (TypeError, ValueError):
+                raise CoreError("each world is (stream, hands, boneyard)") from None
+            J.given_stream[w] = checked_u64(stream, "a world's stream")
+            if len(hands) != J.base.players or len(bone) != b:
+                raise CoreError(f"a world has {J.base.players} hands and a boneyard of {b} tiles")
+            # the hidden tiles of a world are exactly the base position's hidden tiles
+            seen = 0
+            for s in range(J.base.players):
+                m = <uint32_t>checked_int(hands[s], 0, 0x0FFFFFFF, "a hand mask")
+                if not (J.hidden_seats >> s) & 1:
+                    m = J.base.hand[s]
+                if seen & m:
+                    raise CoreError("a world holds a tile twice")
+                seen |= m
+                J.given_hands[w * 4 + s] = m
+            for s in range(J.base.players, 4):
+                J.given_hands[w * 4 + s] = 0
+            for i in range(b):
+                t = checked_int(bone[i], 0, 27, "a boneyard tile")
+                if (seen >> <int>t) & 1:
+                    raise CoreError("a world holds a tile twice")
+                seen |= <uint32_t>1 << <int>t
+                J.given_bone[w * 28 + i] = t
+            if seen | J.base.board != 0x0FFFFFFF:
+                raise CoreError("a world must hold every tile off the board once")
 
     def __dealloc__(self):
         free(self.job.values)
         free(self.job.status)
         free(self.job.nodes)
         free(self.job.depth)
+        free(self.job.given_hands)
+        free(self.job.given_bone)
+        free(self.job.given_stream)
 
     def work(self, SolverCore core not None):
         """Search worlds until none is left or the time is up (call from any thread)."""
         cdef WorldJob* J = &self.job
-        if self.counter is None:
-            raise CoreError("this search has no deal sampler: use value_world")
+        if self.counter is None and J.given_hands == NULL:
+            raise CoreError("this search has no deal sampler and no worlds: use value_world")
         core.check_players(J.base.players)
         cdef long w
         cdef uint32_t hands[4]
@@ -373,8 +437,16 @@ cdef class WorldSearch:
                     break
                 if J.deadline > 0 and w >= J.min_worlds and now_seconds() >= J.deadline:
                     break
+                if J.given_hands != NULL:
+                    pos = J.base
+                    for s in range(4):
+                        pos.hand[s] = J.given_hands[w * 4 + s]
+                    for i in range(J.base.bone_len - J.base.bone_next):
+                        pos.boneyard[pos.bone_next + i] = J.given_bone[w * 28 + i]
+                    search_world(core, J, w, &pos, J.given_stream[w])
+                    continue
                 # the world's deal: stream (seed, w) for the sample, the search gets its own
-                seed_stream(&rng, J.seed ^ <uint64_t>0xC2B2AE3D27D4EB4F, <uint64_t>w)
+                world_stream(&rng, J.seed, <uint64_t>w)
                 hands[0] = hands[1] = hands[2] = hands[3] = 0
                 b = self.counter.sample_world(&rng, hands, bone)
                 if b < 0 or b != J.base.bone_len - J.base.bone_next:
@@ -385,7 +457,7 @@ cdef class WorldSearch:
                         pos.hand[s] = hands[s]
                 for i in range(b):
                     pos.boneyard[pos.bone_next + i] = bone[i]
-                search_world(core, J, w, &pos)
+                search_world(core, J, w, &pos, <uint64_t>w)
         return None
 
     def value_world(self, SolverCore core not None, hands, boneyard):
@@ -419,7 +491,7 @@ cdef class WorldSearch:
         for i in range(len(boneyard)):
             pos.boneyard[pos.bone_next + i] = boneyard[i]
         with nogil:
-            search_world(core, J, 0, &pos)
+            search_world(core, J, 0, &pos, 0)
         return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(max(1, J.n_moves))])
 
     def results(self):

@@ -25,5 +25,11 @@ cdef class DealCounter:
     cdef double total                  # consistent class assignments
     cdef int sample_classes(self, Rng* rng, int* out) noexcept nogil
     cdef int sample_world(self, Rng* rng, uint32_t* hands, uint8_t* boneyard) noexcept nogil
+    cdef int sample_world_classes(self, Rng* rng, uint32_t* hands, uint8_t* boneyard, int* cls) noexcept nogil
 
 cdef void seed_stream(Rng* rng, uint64_t seed, uint64_t index) noexcept nogil
+
+cdef inline void world_stream(Rng* rng, uint64_t seed, uint64_t index) noexcept nogil:
+    """The stream a hint's world `index` is sampled from (its search has stream (seed, index)):
+    the hint search and the belief weighting draw the same world from the same seed and index."""
+    seed_stream(rng, seed ^ <uint64_t>0xC2B2AE3D27D4EB4F, index)

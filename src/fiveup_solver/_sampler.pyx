@@ -220,6 +220,11 @@ cdef class DealCounter:
         (hands[seat] |= ...; the caller zeroes them) and the remaining boneyard in
         a uniform random order. Returns the boneyard size, or -1 if none fits."""
         cdef int cls[MAX_ITEMS]
+        return self.sample_world_classes(rng, hands, boneyard, cls)
+
+    cdef int sample_world_classes(self, Rng* rng, uint32_t* hands, uint8_t* boneyard, int* cls) noexcept nogil:
+        """``sample_world``, also giving the class of every item (``cls``): the same
+        draws from ``rng`` in the same order, so a stream gives the same world."""
         cdef int i, j, n = 0, seat
         cdef uint8_t tmp
         if self.sample_classes(rng, cls) < 0:

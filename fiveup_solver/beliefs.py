@@ -1,0 +1,437 @@
+"""Beliefs weighted by how the other seats play: an opponent model over sampled worlds.
+
+The exact sampler (:mod:`fiveup_solver.inference`) gives every full deal that
+fits a seat's observation the same weight. But the other seats' choices say
+more: a seat that could have scored 20 with a tile and scored nothing probably
+does not hold it. Here each world drawn from the exact sampler is weighted by
+the likelihood of every choice the other seats made in the round so far,
+under an opponent model fitted to those same choices.
+
+**Decisions.** A decision is a placement another seat chose freely (it could
+place at the start of its turn); draws and passes are forced, and the tile
+placed right after a seat's own draws is the drawn tile. The seat's hand at a
+decision is its dealt tiles plus what it had drawn, less what it had placed:
+a world from the sampler gives the class of every hidden tile, and the tiles
+of a class are spread over its interchangeable slots (a seat's dealt hand,
+the tiles of one of its draw sequences) in a uniform random order, which
+completes a uniform full deal of the round (:mod:`fiveup_solver._beliefs`).
+
+**The model.** Given the seat's hand and the public position, the probability
+of the move it made among the n canonical moves its hand allowed is
+
+    P(move) = floor / n + (1 - floor) * exp(beta v(move)) / sum exp(beta v(m))
+
+over a small grid of value functions and temperatures (:data:`DEFAULT_GRID`):
+``random`` (beta = 0: every move alike), ``credit`` (v = the accepted
+placement credit, as greedy counts it), ``engine`` (v = credit - a threat + b
+pips + 1000 for an exact 305, where threat is the largest credit the next seat
+could answer with from any tile off the board, and pips those of the tile
+shed; a and b fitted to the default hint bot's own choices). The floor keeps
+every world's weight above zero, whatever the seat really does.
+
+**The fit**, online and per seat, from nothing but that seat's choices as the
+observer saw them: Bayesian over the grid, jointly with the hidden tiles. The
+prior of each seat's model is the grid's prior times the evidence of the
+game's earlier rounds (``past``: the observer's own observations of them, the
+last it had of each; :func:`past_evidence`), where the evidence of a round is
+``mean over its worlds of L_seat(theta, world)``. In this round a world's
+weight is the product over the other seats of ``sum_theta prior_seat(theta)
+L_seat(theta, world)``, and the posterior of each seat's model is reported.
+A greedy player is read sharply (the sharp credit models explain it best); a
+random player is read as random (beta = 0), where the only thing a choice
+tells is how many moves the hand allowed.
+
+**Importance sampling.** Worlds 0..N-1 are drawn from the hint's own world
+streams, weighted, and while the effective sample size ``(sum w)^2 / sum w^2``
+is below ``MIN_ESS_FRACTION * N`` more worlds are drawn (up to
+``MAX_CANDIDATE_FACTOR * N``). The N worlds a hint searches are then a
+systematic resample of them; a world drawn k times is searched once and
+counts k times. With equal weights (the ``none`` model) the resample is
+worlds 0..N-1 once each: the hint is exactly the uniform one (tested).
+
+Only the deciding seat's :class:`~fiveup_solver.game.Observation` is read.
+
+>>> from fiveup_solver import Game
+>>> from fiveup_solver.inference import DealSampler
+>>> g = Game(players=2, seed=3)
+>>> for _ in range(6):
+...     _ = g.push(g.legal_moves[0])
+>>> ww = Beliefs(DealSampler(g.observation(g.to_move))).weigh(64, seed=1)
+>>> 0 < ww.ess <= ww.candidates and len(ww.resample(64, seed=1)) <= 64
+True
+"""
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fiveup_solver import _beliefs, _core
+from fiveup_solver.errors import CoreError, OptionError, short_repr as _short
+from fiveup_solver.notation import ALL_TILES
+
+__all__ = ["BELIEFS", "DEFAULT_BELIEFS", "DEFAULT_GRID", "KINDS", "Beliefs", "OpponentModel", "WeightedWorlds",
+           "check_beliefs", "decisions_of", "past_evidence"]
+
+BELIEFS = ("uniform", "model")
+DEFAULT_BELIEFS = "uniform"      # the hint's default; "model" once a long duplicate match shows it stronger
+KINDS = tuple(_beliefs.KINDS)    # none, random, credit, engine
+DEFAULT_GRID = (("random", 0.0), ("credit", 0.15), ("credit", 0.5), ("credit", 3.0),
+                ("engine", 0.15), ("engine", 0.5))
+ENGINE_WEIGHTS = (0.3, 0.1)      # a, b: fitted to 641 choices of the default hint bot (docs/beliefs.md)
+DEFAULT_FLOOR = 0.05
+MIN_ESS_FRACTION = 0.5           # draw more worlds while the ESS is below this share of the worlds wanted
+MAX_CANDIDATE_FACTOR = 32        # ... up to this many times the worlds wanted
+EVIDENCE_WORLDS = 256            # worlds per earlier round for its evidence
+
+
+def check_beliefs(beliefs) -> str:
+    """``beliefs`` as given, or None for :data:`DEFAULT_BELIEFS`; OptionError otherwise."""
+    if beliefs is None:
+        return DEFAULT_BELIEFS
+    if not isinstance(beliefs, str) or beliefs not in BELIEFS:
+        raise OptionError(f"beliefs must be one of {', '.join(BELIEFS)}, not {_short(beliefs)}")
+    return beliefs
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+@dataclass(frozen=True)
+class OpponentModel:
+    """The family of opponent models and its prior (one for every other seat).
+
+    ``grid``: (kind, beta) pairs, kind one of :data:`KINDS`; ``prior``: one weight
+    per grid point (None: uniform); ``floor``: the uniform share mixed into every
+    model; ``engine_weights``: (a, b) of the engine value.
+
+    >>> OpponentModel(grid=(("credit", 1.0),)).grid
+    (('credit', 1.0),)
+    >>> OpponentModel(floor=2)
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: the model's floor must be a number from 0 to 1, not 2
+    """
+
+    grid: tuple = DEFAULT_GRID
+    prior: tuple | None = None
+    floor: float = DEFAULT_FLOOR
+    engine_weights: tuple = ENGINE_WEIGHTS
+
+    def __post_init__(self):
+        try:
+            grid = tuple((k, b) for k, b in self.grid)
+        except (TypeError, ValueError):
+            raise OptionError(f"the model's grid must be (kind, beta) pairs, not {_short(self.grid)}") from None
+        if not 1 <= len(grid) <= 32:
+            raise OptionError(f"the model's grid must have 1 to 32 points, not {len(grid)}")
+        for kind, beta in grid:
+            if not isinstance(kind, str) or kind not in KINDS:
+                raise OptionError(f"a model kind must be one of {', '.join(KINDS)}, not {_short(kind)}")
+            if not _is_number(beta) or not 0 <= beta <= 100:
+                raise OptionError(f"a model's beta must be a number from 0 to 100, not {_short(beta)}")
+        object.__setattr__(self, "grid", grid)
+        if self.prior is not None:
+            try:
+                prior = tuple(self.prior)
+            except TypeError:
+                raise OptionError(f"the model's prior must be one weight per grid point, "
+                                  f"not {_short(self.prior)}") from None
+            if len(prior) != len(grid) or not all(_is_number(p) and p >= 0 for p in prior) or sum(prior) <= 0:
+                raise OptionError(f"the model's prior must be {len(grid)} weights >= 0, not all 0, "
+                                  f"not {_short(self.prior)}")
+            object.__setattr__(self, "prior", prior)
+        if not _is_number(self.floor) or not 0 <= self.floor <= 1:
+            raise OptionError(f"the model's floor must be a number from 0 to 1, not {_short(self.floor)}")
+        try:
+            a, b = self.engine_weights
+        except (TypeError, ValueError):
+            a = b = None
+        if not (_is_number(a) and _is_number(b)):
+            raise OptionError(f"engine_weights must be two numbers (a, b), not {_short(self.engine_weights)}")
+
+    @property
+    def log_prior(self) -> np.ndarray:
+        p = np.ones(len(self.grid)) if self.prior is None else np.asarray(self.prior, dtype=float)
+        with np.errstate(divide="ignore"):
+            return np.log(p / p.sum())
+
+    def labels(self) -> list:
+        return [kind if kind in ("none", "random") else f"{kind} {beta:g}" for kind, beta in self.grid]
+
+
+def decisions_of(ds) -> list:
+    """The other seats' free placements in a :class:`~fiveup_solver.inference.DealSampler`'s
+    observation: (action index, seat, canonical move, hidden slots it held by
+    then, tiles it had placed before, as a mask)."""
+    out = []
+    placed = {s: 0 for s in range(ds.players)}
+    actions = ds._actions
+    for i, (s, m) in enumerate(actions):
+        if m.kind != "play":
+            continue
+        after_draw = i > 0 and actions[i - 1][0] == s and actions[i - 1][1].kind == "draw"
+        if s != ds.seat and not after_draw:
+            slots = [j for j, slot in enumerate(ds._slots) if slot.seat == s and slot.arrival < i]
+            out.append((i, s, _core.canonical_of(*m.placement), slots, placed[s]))
+        placed[s] |= 1 << m.tile.index
+    return out
+
+
+@dataclass
+class WeightedWorlds:
+    """Worlds drawn from the exact sampler with their opponent-model weights.
+
+    World k (row k) is the hint's world k for the same seed. ``log_weights`` are
+    relative (the largest is 0); ``ess`` is the effective sample size of the
+    candidates; ``posterior[seat]`` the posterior over the model grid."""
+
+    seed: int
+    hands: np.ndarray          # (M, 4) uint32: the hidden seats' hand masks now
+    boneyard: np.ndarray       # (M, 28) uint8: the boneyard in draw order (255 past its end)
+    bone_len: int
+    loglik: np.ndarray         # (M, 4, models): log-likelihood of each seat's decisions
+    log_weights: np.ndarray    # (M,)
+    ess: float
+    posterior: dict            # seat -> [probability of each grid point]
+    decisions: dict            # seat -> free placements seen
+    players: int = 4
+    model: OpponentModel = field(default_factory=OpponentModel)
+
+    @property
+    def candidates(self) -> int:
+        return len(self.log_weights)
+
+    @property
+    def weights(self) -> np.ndarray:
+        """Normalised weights of the candidates."""
+        w = np.exp(self.log_weights - self.log_weights.max())
+        return w / w.sum()
+
+    def resample(self, n: int, seed: int = 0) -> list:
+        """Systematic resampling: [(world, times drawn)] for n draws, worlds in order.
+        Equal weights over exactly n candidates give every world once."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise OptionError(f"the number of worlds to resample must be an integer >= 1, not {_short(n)}")
+        w = np.exp(self.log_weights - self.log_weights.max())     # equal weights: exactly 1.0 each
+        c = np.cumsum(w)
+        c *= n / c[-1]
+        u = np.random.default_rng([int(seed) & (2 ** 64 - 1), 0x5EED]).random()
+        picks = np.searchsorted(c, u + np.arange(n), side="right")
+        picks = np.minimum(picks, len(w) - 1)
+        worlds, counts = np.unique(picks, return_counts=True)
+        return [(int(k), int(c_)) for k, c_ in zip(worlds, counts)]
+
+    def world(self, k: int) -> tuple:
+        """(hand masks per seat, boneyard tiles in draw order) of world k."""
+        return ([int(x) for x in self.hands[k, :self.players]], [int(t) for t in self.boneyard[k, :self.bone_len]])
+
+    def marginals(self, ds) -> dict:
+        """The weighted probability of each unseen tile being in each hidden seat's hand
+        or in the boneyard (a Monte Carlo estimate over the candidates)."""
+        from fiveup_solver.inference import BONEYARD
+        w = self.weights
+        out = {}
+        for tile in ds.unseen_tiles:
+            t = tile.index
+            probs = {s: float(w @ ((self.hands[:, s] >> t) & 1)) for s in ds.hidden_seats}
+            probs[BONEYARD] = float(w @ (self.boneyard[:, :self.bone_len] == t).any(axis=1))
+            out[tile] = probs
+        return out
+
+    def summary(self) -> dict:
+        labels = self.model.labels()
+        return {"candidates": self.candidates, "ess": round(self.ess, 3),
+                "opponents": {str(s): {"decisions": self.decisions[s],
+                                       "posterior": {lab: round(p, 4) for lab, p in zip(labels, post)}}
+                              for s, post in sorted(self.posterior.items())}}
+
+
+class Beliefs:
+    """The opponent model over one observation's worlds (``Beliefs(ds, model)`` with a
+    :class:`~fiveup_solver.inference.DealSampler`).
+
+    Built once per observation: the other seats' decisions and, per decision
+    and model, the value table of every move a hand could make there.
+    ``evidence``: {seat: log evidence per grid point} of earlier rounds
+    (:func:`past_evidence`), added to the seat's log prior."""
+
+    def __init__(self, ds, model: OpponentModel | None = None, evidence: dict | None = None):
+        if model is None:
+            model = OpponentModel()
+        if not isinstance(model, OpponentModel):
+            raise OptionError(f"model must be an OpponentModel, not {type(model).__name__}")
+        self.ds = ds
+        self.model = model
+        k = len(model.grid)
+        self._log_prior = np.tile(model.log_prior, (4, 1))
+        for seat, ev in (evidence or {}).items():
+            ev = np.asarray(ev, dtype=float)
+            if not (isinstance(seat, int) and 0 <= seat < 4) or ev.shape != (k,) or np.isnan(ev).any():
+                raise OptionError(f"evidence must map seats to {k} log evidences, not {_short(evidence)}")
+            x = self._log_prior[seat] + ev
+            self._log_prior[seat] = x - (x.max() + np.log(np.exp(x - x.max()).sum()))
+        self.decisions = decisions_of(ds)
+        codes = [(_beliefs.KINDS[k], float(b)) for k, b in model.grid]
+        try:
+            self._worlds = _beliefs.BeliefWorlds(ds.replayed, ds.counter, ds._class_slots, self.decisions, codes,
+                                                 float(model.floor), tuple(float(x) for x in model.engine_weights))
+        except CoreError as e:   # the decisions come from a checked observation: this is a bug
+            raise RuntimeError(f"opponent model tables: {e}") from None
+        self._bone_len = ds.obs.boneyard_size
+
+    def _draw(self, start: int, count: int, seed: int):
+        hands = np.zeros((count, 4), dtype=np.uint32)
+        bone = np.zeros((count, 28), dtype=np.uint8)
+        ll = np.zeros((count, 4, len(self.model.grid)), dtype=np.float64)
+        bad = self._worlds.draw(seed & (2 ** 64 - 1), start, ll, hands, bone)
+        if bad:
+            raise RuntimeError(f"{bad} past decisions were not legal in their worlds: the model tables are wrong")
+        return hands, bone, ll
+
+    def weigh(self, n: int, seed: int = 0, *, min_ess_fraction: float = MIN_ESS_FRACTION,
+              max_factor: int = MAX_CANDIDATE_FACTOR) -> WeightedWorlds:
+        """Worlds 0..n-1 (the hint's, for this seed) and their weights; more worlds
+        (doubling) while the ESS is below ``min_ess_fraction * n``, up to
+        ``max_factor * n`` worlds."""
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1_000_000:
+            raise OptionError(f"the number of worlds must be an integer from 1 to 1000000, not {_short(n)}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -(2 ** 63) <= seed < 2 ** 64:
+            raise OptionError(f"seed must be an integer, not {_short(seed)}")
+        if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
+            raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
+        if isinstance(max_factor, bool) or not isinstance(max_factor, int) or not 1 <= max_factor <= 1024:
+            raise OptionError(f"max_factor must be an integer from 1 to 1024, not {_short(max_factor)}")
+        parts = [self._draw(0, n, seed)]
+        m = n
+        lw, ess = self._log_weights(np.concatenate([p[2] for p in parts]))
+        while ess < min_ess_fraction * n and m < max_factor * n:
+            step = min(m, max_factor * n - m)
+            parts.append(self._draw(m, step, seed))
+            m += step
+            lw, ess = self._log_weights(np.concatenate([p[2] for p in parts]))
+        ll = np.concatenate([p[2] for p in parts])
+        hands = np.concatenate([p[0] for p in parts])
+        bone = np.concatenate([p[1] for p in parts])
+        seats = [s for s in self.ds.hidden_seats]
+        return WeightedWorlds(seed, hands, bone, self._bone_len, ll, lw, ess, self._posterior(ll, seats),
+                              {s: sum(1 for d in self.decisions if d[1] == s) for s in seats}, self.ds.players,
+                              self.model)
+
+    def evidence(self, n: int = EVIDENCE_WORLDS, seed: int = 0) -> dict:
+        """{seat: log evidence of each grid point}: log of the mean over n uniform worlds
+        of the likelihood of the seat's decisions in this observation's round."""
+        _, _, ll = self._draw(0, n, seed & (2 ** 64 - 1))
+        top = ll.max(axis=0, keepdims=True)
+        ev = top[0] + np.log(np.exp(ll - top).mean(axis=0))
+        return {s: ev[s].copy() for s in self.ds.hidden_seats}
+
+    def _seat_terms(self, ll):
+        """log sum_theta prior_seat(theta) L_seat(theta, world): (M, 4)."""
+        x = ll + self._log_prior[None, :, :]
+        top = x.max(axis=2, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)     # a seat whose every model excludes the world
+        with np.errstate(divide="ignore"):
+            return (top + np.log(np.exp(x - top).sum(axis=2, keepdims=True)))[:, :, 0]
+
+    def _log_weights(self, ll):
+        lw = self._seat_terms(ll).sum(axis=1)
+        if not np.isfinite(lw.max()):
+            raise OptionError("the opponent model excludes every world drawn: give it a floor above 0")
+        lw = lw - lw.max()
+        w = np.exp(lw)
+        return lw, float(w.sum() ** 2 / (w * w).sum())
+
+    def _posterior(self, ll, seats) -> dict:
+        terms = self._seat_terms(ll)
+        total = terms.sum(axis=1)
+        out = {}
+        for s in seats:
+            # joint over (model of s, world), the other seats' models summed out
+            with np.errstate(invalid="ignore"):
+                x = ll[:, s, :] + self._log_prior[s][None, :] + (total - terms[:, s])[:, None]
+            x = np.where(np.isnan(x), -np.inf, x)     # worlds a floorless model excludes
+            x = x - x.max()
+            p = np.exp(x).sum(axis=0)
+            out[s] = [float(v) for v in p / p.sum()]
+        return out
+
+
+def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, cache: dict | None = None) -> dict:
+    """{seat: summed log evidence per grid point} of the earlier rounds of obs's game:
+    `past` lists the observer's own observations of them (the last it had of
+    each round: its view at the round's end, or at its last decision there).
+    ``cache``: {key: evidence} kept between calls (a bot's memory)."""
+    from fiveup_solver.inference import DealSampler
+    model = model or OpponentModel()
+    try:
+        past = list(past)
+    except TypeError:
+        raise OptionError(f"past must be a list of observations, not {_short(past)}") from None
+    total = {}
+    for p in past:
+        if not all(hasattr(p, f) for f in ("seat", "players", "round")) or p.seat != obs.seat \
+                or p.players != obs.players or not (isinstance(p.round, int) and 0 <= p.round < obs.round):
+            raise OptionError(f"past observations must be seat {obs.seat}'s, of earlier rounds of the same game")
+        key = (p.round, len(p.history), model)
+        ev = None if cache is None else cache.get(key)
+        if ev is None:
+            ev = Beliefs(DealSampler(p, check_summary=False), model).evidence(EVIDENCE_WORLDS, seed)
+            if cache is not None:
+                cache[key] = ev
+        for s, e in ev.items():
+            total[s] = total.get(s, 0.0) + e
+    return total
+
+
+def search_worlds(ww: WeightedWorlds, n: int, seed: int) -> tuple:
+    """The worlds a hint searches: ([(stream, hands, boneyard)], [times drawn]) for n
+    resampled draws, each distinct world once."""
+    picks = ww.resample(n, seed)
+    worlds = []
+    for k, _ in picks:
+        hands, bone = ww.world(k)
+        worlds.append((k, hands, bone))
+    return worlds, [c for _, c in picks]
+
+
+def tile_names(mask: int) -> list:
+    return [str(ALL_TILES[t]) for t in range(28) if (mask >> t) & 1]
+
+
+_BOT_MEMORY = weakref.WeakKeyDictionary()     # a model bot's generator -> what it remembers of its game
+
+
+def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
+                   objective: str | None = None):
+    """The hint bot with ``beliefs="model"`` and a memory of the game: the last
+    observation it had of each earlier round, whose evidence (computed once and
+    kept) is its prior for each other seat in the rounds after.
+
+    The memory belongs to the bot's generator (one per seat and game, as
+    :func:`fiveup_solver.selfplay.play_game` gives them): a round number lower
+    than one remembered, or a history that does not continue the remembered one
+    of the same round, starts a new game."""
+    def bot(obs, rng):
+        from fiveup_solver.hint import hint
+        memory = _BOT_MEMORY
+        mem = memory.get(rng)
+        last = None if mem is None else mem["rounds"].get(obs.round)
+        if mem is None or any(r > obs.round for r in mem["rounds"]) or (
+                last is not None and tuple(obs.history[:len(last.history)]) != tuple(last.history)):
+            mem = memory[rng] = {"rounds": {}, "cache": {}}
+        mem["rounds"][obs.round] = obs
+        if len(obs.legal_moves) == 1:
+            return obs.legal_moves[0]
+        past = [mem["rounds"][r] for r in sorted(mem["rounds"]) if r < obs.round]
+        evidence = past_evidence(obs, past, None, 0, mem["cache"]) if past else None
+        options = {"objective": objective, "both": False, "beliefs": "model", "past": evidence}
+        if samples is not None:
+            options["samples"] = samples
+        if world_nodes is not None:
+            options["world_nodes"] = world_nodes
+        return hint(obs, method=method, seed=rng.getrandbits(63), **options).best
+    return bot

@@ -1,0 +1,422 @@
+"""Beliefs weighted by how the other seats play (fiveup_solver.beliefs).
+
+Expected likelihoods are calculated by hand in the tests (the model's formula on
+a position small enough to count), never read from the code under test. The
+uniform member of the family must give today's hints exactly: the numbers in
+TODAY were recorded from the hint engine before the opponent model existed
+(commit 99f0ee0), through the same API.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from fiveup_solver import Game
+from fiveup_solver.beliefs import (DEFAULT_GRID, Beliefs, OpponentModel, check_beliefs, decisions_of,
+                                   past_evidence)
+from fiveup_solver.bots import bot_function, choose
+from fiveup_solver.errors import FiveUpError, OptionError
+from fiveup_solver.game import action_to_move
+from fiveup_solver.hint import Hinter, hint
+from fiveup_solver.inference import DealSampler
+from fiveup_solver.notation import Tile
+
+from test_hint import comparable, positions, twin_game
+
+NONE = OpponentModel(grid=(("none", 0.0),))
+
+
+def T(text):
+    return Tile.parse(text)
+
+
+def greedy_game(players, seed, stop_after):
+    """Round 0 of a greedy game, stopped at the first position after `stop_after`
+    actions where the seat to move has two or more moves."""
+    g = Game(players=players, seed=seed)
+    rngs = [random.Random(seed * 7 + s) for s in range(players)]
+    while not g.round_over:
+        if len(g.current.moves) >= stop_after and len(g.legal_moves) >= 2:
+            return g
+        g.push(choose("greedy", g.observation(g.to_move), rngs[g.to_move]))
+    return None
+
+
+def greedy_positions(players, count, seed=0, stop_after=12):
+    out = []
+    s = seed
+    while len(out) < count:
+        s += 1
+        g = greedy_game(players, s, stop_after)
+        if g is not None and any(d[1] != g.to_move for d in decisions_of(DealSampler(g.observation(g.to_move)))):
+            out.append(g)
+    return out
+
+
+# ------------------------------------------------------------------ a position counted by hand
+
+def opening_position():
+    """2 players; seat 1 opens the round with 1-2 (3 pips: no credit) and seat 0 is to
+    move. Seat 1's dealt hand is 1-2 and the 4 tiles it holds now (no draws yet)."""
+    g = Game(players=2, deal=False)
+    hands = [[T("0-0"), T("0-1"), T("0-2"), T("1-1"), T("2-6")],
+             [T("1-2"), T("3-3"), T("3-6"), T("0-3"), T("1-3")]]
+    rest = [t for t in (Tile.parse(f"{a}-{b}") for a in range(7) for b in range(a, 7))
+            if t not in hands[0] and t not in hands[1]]
+    g.start_round(hands, rest, starter=1)
+    g.push(action_to_move({"seat": 1, "play": "1-2"}))
+    return g
+
+
+def test_likelihood_of_an_opening_by_hand():
+    """The opening's credit is the tile's pips when a multiple of 5: 5 for 0-5, 1-4,
+    2-3; 10 for 4-6 and 5-5; 0 otherwise. Seat 1 opened with 1-2 (credit 0), so under
+    the credit model (beta 0.2, floor 0.05) the choice's likelihood is
+    0.05/5 + 0.95 * 1 / (#zero-credit tiles + #five * e^1 + #ten * e^2):
+
+        no scoring tile      0.01 + 0.95 / 5          = 0.2
+        one 5-credit tile    0.01 + 0.95 / 6.718282   = 0.151405
+        one 10-credit tile   0.01 + 0.95 / 11.389056  = 0.093413
+        a 5 and a 10         0.01 + 0.95 / 13.107338  = 0.082478
+        two 5s               0.01 + 0.95 / 8.436564   = 0.122605
+        two 10s              0.01 + 0.95 / 17.778112  = 0.063436
+    """
+    expected = {(0, 0): 0.2, (1, 0): 0.151405, (0, 1): 0.093413, (1, 1): 0.082478, (2, 0): 0.122605,
+                (0, 2): 0.063436}
+    five = {T("0-5"), T("1-4"), T("2-3")}
+    ten = {T("4-6"), T("5-5")}
+    g = opening_position()
+    ds = DealSampler(g.observation(0))
+    model = OpponentModel(grid=(("credit", 0.2),), floor=0.05)
+    ww = Beliefs(ds, model).weigh(400, seed=3, min_ess_fraction=0)
+    seen = set()
+    for k in range(ww.candidates):
+        held = {Tile.parse(t) for t in _tiles(int(ww.hands[k, 1]))}
+        key = (len(held & five), len(held & ten))
+        if key in expected:
+            seen.add(key)
+            assert math.exp(ww.loglik[k, 1, 0]) == pytest.approx(expected[key], abs=5e-6)
+    assert {(0, 0), (1, 0), (0, 1)} <= seen
+    # the weight of a world where seat 1 held 5-5 (and nothing else scoring) against one
+    # where it held nothing scoring: 0.093413 / 0.2
+    w = ww.weights
+    by_key = {}
+    for k in range(ww.candidates):
+        held = {Tile.parse(t) for t in _tiles(int(ww.hands[k, 1]))}
+        by_key.setdefault((len(held & five), len(held & ten)), set()).add(round(float(w[k]), 12))
+    assert len(by_key[(0, 0)]) == 1 and len(by_key[(0, 1)]) == 1
+    assert next(iter(by_key[(0, 1)])) / next(iter(by_key[(0, 0)])) == pytest.approx(0.093413 / 0.2, rel=1e-4)
+    # so the weighted beliefs move 5-5 out of seat 1's hand
+    uniform = ds.marginals()[T("5-5")][1]
+    ds_model = DealSampler(g.observation(0), beliefs="model", model=model)
+    assert ds_model.marginals(worlds=4000, seed=1)[T("5-5")][1] < uniform - 0.03
+
+
+def _tiles(mask):
+    return [f"{a}-{b}" for a in range(7) for b in range(a, 7)
+            if (mask >> Tile.parse(f"{a}-{b}").index) & 1]
+
+
+def test_random_model_is_one_over_the_moves_by_hand():
+    """beta = 0: 1/n whatever the floor. Opening with 5 tiles in hand: log(1/5)."""
+    g = opening_position()
+    ww = Beliefs(DealSampler(g.observation(0)), OpponentModel(grid=(("random", 0.0),), floor=0.3)).weigh(50)
+    assert np.allclose(ww.loglik[:, 1, 0], math.log(1 / 5))
+    assert np.all(ww.log_weights == 0) and ww.ess == pytest.approx(50)
+
+
+# ------------------------------------------------------------------ uniform = today's hints
+
+# hint(obs, method, samples=10, seed=7, world_nodes=2000) on test_hint.positions(players, 2,
+# seed=90 + players), recorded from commit 99f0ee0 (before the opponent model)
+TODAY = [
+    (2, 0, "pimc", 26251, [["1-5@5-5:branchA", 0.44295], ["1-5@5-5:branchB", 0.44295], ["1-5@0-1:high", 0.40115]]),
+    (2, 0, "expectimax", 40020, [["1-5@0-1:high", 0.519], ["1-5@5-5:branchA", 0.50855],
+                                 ["1-5@5-5:branchB", 0.50855]]),
+    (2, 1, "pimc", 10805, [["0-5@5-6:low", 0.47345], ["3-4@2-3:high", 0.4227]]),
+]
+
+
+@pytest.mark.parametrize("players, index, method, nodes, values", TODAY)
+def test_uniform_beliefs_give_todays_hints(players, index, method, nodes, values):
+    g, seat = positions(players, 2, seed=90 + players)[index]
+    obs = g.observation(seat)
+    for beliefs in ("uniform", "model"):
+        options = {"model": NONE} if beliefs == "model" else {}
+        h = hint(obs, method=method, samples=10, seed=7, world_nodes=2000, beliefs=beliefs, **options)
+        assert h.nodes == nodes
+        assert [[str(m.move), m.value] for m in h.moves] == values
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_uniform_model_equals_uniform_beliefs_exactly(players):
+    """The model pipeline (worlds from the hint's streams, weights, resampling, given
+    worlds in the search) with a model that reads nothing gives the uniform hint."""
+    hinter = Hinter(threads=2)
+    for g in greedy_positions(players, 2, seed=10 * players):
+        obs = g.observation(g.to_move)
+        for method in ("pimc", "expectimax"):
+            a = hinter.hint(obs, method=method, samples=12, seed=4, world_nodes=500)
+            b = hinter.hint(obs, method=method, samples=12, seed=4, world_nodes=500, beliefs="model", model=NONE)
+            db = comparable(b)
+            assert db.pop("beliefs") == "model" and db.pop("belief")["distinct_worlds"] == 12
+            assert comparable(a) == db
+            pa = hinter.position_value(obs, samples=6, seed=2, world_nodes=300, method=method)
+            pb = hinter.position_value(obs, samples=6, seed=2, world_nodes=300, method=method,
+                                       beliefs="model", model=NONE)
+            assert (pa.value, pa.stderr, pa.nodes) == (pb.value, pb.stderr, pb.nodes)
+
+
+def test_default_beliefs_are_one_constant():
+    from fiveup_solver import beliefs
+    assert check_beliefs(None) == beliefs.DEFAULT_BELIEFS in ("uniform", "model")
+    g = greedy_positions(2, 1, seed=3)[0]
+    obs = g.observation(g.to_move)
+    a = hint(obs, samples=6, seed=1)
+    b = hint(obs, samples=6, seed=1, beliefs=beliefs.DEFAULT_BELIEFS)
+    assert comparable(a) == comparable(b) and a.beliefs == beliefs.DEFAULT_BELIEFS
+
+
+# ------------------------------------------------------------------ the full deals behind the weights
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hands_at_past_decisions_replay(players):
+    """World k as a full deal (its slots' tiles, every class spread over its slots)
+    replays the observed history, and at each decision the deciding seat held
+    exactly the hand the model read."""
+    checked = 0
+    for seed in range(1, 40):
+        g = greedy_game(players, seed, stop_after=18)
+        if g is None:
+            continue
+        me = g.to_move
+        obs = g.observation(me)
+        ds = DealSampler(obs)
+        b = Beliefs(ds)
+        if not b.decisions or not any(s.arrival >= 0 for s in ds._slots):
+            continue
+        for k in range(3):
+            slot_tiles, hands_at = b._worlds.inspect(5, k)
+            twin = _replay_full_deal(ds, obs, slot_tiles, b.weigh(k + 1, seed=5).world(k)[1])
+            for d, (action, seat, _, _, _) in enumerate(b.decisions):
+                assert sum(1 << t.index for t in twin[action][seat]) == hands_at[d]
+        checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 2
+
+
+def _replay_full_deal(ds, obs, slot_tiles, boneyard_now):
+    """The hands before every action of the round, replayed by the engine from the full
+    deal that the slots' tiles define (the observer's own tiles from its observation)."""
+    from fiveup_solver.notation import ALL_TILES
+    n = obs.players
+    dealt = {s: [] for s in range(n)}
+    drawn = {}
+    for j, slot in enumerate(ds._slots):
+        if slot.arrival < 0:
+            dealt[slot.seat].append(slot_tiles[j])
+        else:
+            drawn[slot.action] = slot_tiles[j]
+    own, own_drawn = {t.index for t in obs.hand}, set()
+    order = []
+    for i, (s, m) in enumerate(ds._actions):
+        if s == obs.seat and m.kind == "play":
+            own.add(m.tile.index)
+        if m.kind == "draw":
+            t = m.tile.index if s == obs.seat else ds._known_drawn.get(i, drawn.get(i))
+            if s == obs.seat:
+                own_drawn.add(t)
+            order.append(t)
+    dealt[obs.seat] = sorted(own - own_drawn)
+    g = Game(players=n, deal=False)
+    g.start_round([[ALL_TILES[t] for t in dealt[s]] for s in range(n)], [ALL_TILES[t] for t in order + boneyard_now],
+                  obs.starter, scores=list(obs.scores_before) or None)
+    before = []
+    for a in obs.history:
+        before.append({s: set(g.hand(s)) for s in range(n)})
+        g.push(action_to_move(a))
+    assert g.observation(obs.seat) == obs
+    return before
+
+
+# ------------------------------------------------------------------ the floor, ESS, determinism
+
+def test_floor_keeps_every_world():
+    """A wrong, razor-sharp model (beta 100) excludes worlds without a floor and never with one."""
+    sharp = (("credit", 100.0), ("engine", 100.0))
+    found_zero = False
+    for g in greedy_positions(2, 6, seed=40, stop_after=14):
+        ds = DealSampler(g.observation(g.to_move))
+        with_floor = Beliefs(ds, OpponentModel(grid=sharp, floor=0.05)).weigh(200, seed=1, min_ess_fraction=0)
+        assert np.all(np.isfinite(with_floor.log_weights)) and np.all(with_floor.weights > 0)
+        with np.errstate(divide="ignore"):
+            no_floor = Beliefs(ds, OpponentModel(grid=sharp, floor=0.0)).weigh(200, seed=1, min_ess_fraction=0)
+        found_zero = found_zero or bool(np.any(~np.isfinite(no_floor.loglik)))
+    assert found_zero
+
+
+def test_more_worlds_when_the_ess_collapses():
+    for g in greedy_positions(4, 4, seed=50, stop_after=16):
+        ds = DealSampler(g.observation(g.to_move))
+        b = Beliefs(ds, OpponentModel(grid=(("credit", 3.0),), floor=0.01))
+        low = b.weigh(32, seed=2, min_ess_fraction=0)
+        if low.ess >= 16:
+            continue
+        more = b.weigh(32, seed=2)
+        assert more.candidates > 32
+        # the first 32 worlds are the same worlds with the same likelihoods
+        assert np.array_equal(more.hands[:32], low.hands) and np.array_equal(more.loglik[:32], low.loglik)
+        w = np.exp(more.log_weights)
+        assert more.ess == pytest.approx(w.sum() ** 2 / (w * w).sum())
+        assert more.ess >= 16 or more.candidates == 32 * 32
+        return
+    pytest.fail("no position with a collapsed ESS")
+
+
+def test_model_hints_are_deterministic_for_a_seed_with_any_thread_count():
+    one, two = Hinter(threads=1), Hinter(threads=2)
+    for g in greedy_positions(3, 2, seed=60):
+        obs = g.observation(g.to_move)
+        a = one.hint(obs, samples=16, seed=9, world_nodes=400, beliefs="model")
+        b = two.hint(obs, samples=16, seed=9, world_nodes=400, beliefs="model")
+        c = two.hint(obs, samples=16, seed=9, world_nodes=400, beliefs="model")
+        assert comparable(a) == comparable(b) == comparable(c)
+        assert a.samples == 16 and a.belief["distinct_worlds"] <= 16
+        x = Beliefs(DealSampler(obs)).weigh(64, seed=3)
+        y = Beliefs(DealSampler(obs)).weigh(64, seed=3)
+        assert np.array_equal(x.loglik, y.loglik) and np.array_equal(x.hands, y.hands)
+        assert x.resample(64, seed=3) == y.resample(64, seed=3)
+
+
+def test_resampling_counts_add_up_and_follow_the_weights():
+    g = greedy_positions(2, 1, seed=70, stop_after=16)[0]
+    ww = Beliefs(DealSampler(g.observation(g.to_move))).weigh(500, seed=1, min_ess_fraction=0)
+    picks = ww.resample(500, seed=4)
+    assert sum(c for _, c in picks) == 500
+    w = ww.weights
+    for k, c in picks:
+        # systematic resampling: each world drawn floor or ceil of 500 w_k times
+        assert math.floor(500 * w[k]) <= c <= math.ceil(500 * w[k])
+
+
+# ------------------------------------------------------------------ no peeking
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_peeking_twins_give_identical_beliefs_and_hints(players):
+    checked = 0
+    for g in greedy_positions(players, 6, seed=80 + players, stop_after=10):
+        seat = g.to_move
+        twin = twin_game(g, seat, seed=1)
+        if twin is None:
+            continue
+        checked += 1
+        a = Beliefs(DealSampler(g.observation(seat))).weigh(64, seed=2)
+        b = Beliefs(DealSampler(twin.observation(seat))).weigh(64, seed=2)
+        assert np.array_equal(a.loglik, b.loglik) and np.array_equal(a.hands, b.hands)
+        assert a.posterior == b.posterior
+        ha = hint(g.observation(seat), samples=8, seed=3, world_nodes=500, beliefs="model")
+        hb = hint(twin.observation(seat), samples=8, seed=3, world_nodes=500, beliefs="model")
+        assert comparable(ha) == comparable(hb)
+    assert checked >= 2
+
+
+# ------------------------------------------------------------------ the online fit
+
+SHARP = {"credit 0.5", "credit 3", "engine 0.5"}
+
+
+def _game_views(seed, opponent, rounds=4):
+    """Seat 0 (random) against `opponent` in seat 1: seat 0's view at each round's end."""
+    g = Game(players=2, seed=seed)
+    rngs = [random.Random(seed * 7 + s) for s in range(2)]
+    views = []
+    while True:
+        if g.round_over:
+            views.append(g.observation(0))
+            if g.game_over or len(views) >= rounds:
+                return views
+            g.next_round()
+        s = g.to_move
+        g.push(choose("random" if s == 0 else opponent, g.observation(s), rngs[s]))
+
+
+def _posterior(views):
+    class Now:   # an observation of the round after the last one seen (only these fields are read)
+        seat, players, round = 0, 2, len(views)
+    model = OpponentModel()
+    ev = past_evidence(Now, views, model)[1]
+    x = ev + model.log_prior
+    p = np.exp(x - x.max())
+    return dict(zip(model.labels(), p / p.sum()))
+
+
+def test_online_fit_reads_greedy_sharply_and_random_flat():
+    pooled = {"greedy": np.zeros(len(DEFAULT_GRID)), "random": np.zeros(len(DEFAULT_GRID))}
+    for seed in range(6):
+        post = {opp: _posterior(_game_views(seed, opp)) for opp in ("greedy", "random")}
+        sharp = {opp: sum(p[k] for k in SHARP) for opp, p in post.items()}
+        assert sharp["greedy"] > 0.5 > 0.1 > sharp["random"], (seed, post)
+        for opp in pooled:
+            pooled[opp] += np.log(np.array(list(post[opp].values())) + 1e-300)
+    labels = OpponentModel().labels()
+    assert labels[int(np.argmax(pooled["greedy"]))] == "credit 3"
+    assert labels[int(np.argmax(pooled["random"]))] == "random"
+
+
+def test_the_model_bot_remembers_its_game():
+    from fiveup_solver.beliefs import _BOT_MEMORY
+    from fiveup_solver.selfplay import play_game
+    g = play_game(2, 5, ["hint-model:4:200", "greedy"], max_rounds=3)
+    assert len(g.rounds) >= 2
+    # a game's bots and their memories go with it
+    bot = bot_function("hint-model:4:200")
+    rng = random.Random(1)
+    g2, other = greedy_positions(2, 2, seed=8, stop_after=6)
+    first = g2.observation(g2.to_move)
+    bot(first, rng)
+    assert _BOT_MEMORY[rng]["rounds"] == {0: first}
+    # a round-0 position of another game (a history that does not continue the
+    # remembered one) starts a new memory
+    bot(other.observation(other.to_move), rng)
+    assert _BOT_MEMORY[rng]["rounds"] == {0: other.observation(other.to_move)}
+
+
+# ------------------------------------------------------------------ bad options
+
+def test_bad_options_are_one_line_errors():
+    g = greedy_positions(2, 1, seed=90)[0]
+    obs = g.observation(g.to_move)
+    cases = [
+        (lambda: hint(obs, beliefs="bayes"), "beliefs must be one of uniform, model"),
+        (lambda: hint(obs, beliefs=1), "beliefs must be one of"),
+        (lambda: hint(obs, beliefs="uniform", model=OpponentModel()), "is for beliefs='model'"),
+        (lambda: hint(obs, beliefs="model", model="greedy"), "model must be an OpponentModel"),
+        (lambda: hint(obs, past=[obs]), "past rounds are for beliefs='model'"),
+        (lambda: hint(obs, beliefs="model", past=[obs]), "earlier rounds of the same game"),
+        (lambda: OpponentModel(grid=(("greedy", 1.0),)), "model kind must be one of"),
+        (lambda: OpponentModel(grid=(("credit", -1),)), "beta must be a number from 0 to 100"),
+        (lambda: OpponentModel(grid=()), "1 to 32 points"),
+        (lambda: OpponentModel(grid=5), "grid must be"),
+        (lambda: OpponentModel(prior=(1, 2)), "prior must be 6 weights"),
+        (lambda: OpponentModel(floor=float("nan")), "floor must be a number from 0 to 1"),
+        (lambda: OpponentModel(engine_weights=(1,)), "engine_weights must be two numbers"),
+        (lambda: DealSampler(obs, beliefs="maybe"), "beliefs must be one of"),
+        (lambda: DealSampler(obs, model=OpponentModel()), "is for beliefs='model'"),
+        (lambda: DealSampler(obs).weighted(), "need beliefs='model'"),
+        (lambda: DealSampler(obs, beliefs="model").marginals(worlds=0), "number of worlds must be"),
+        (lambda: Beliefs(DealSampler(obs)).weigh(0), "number of worlds must be"),
+        (lambda: Beliefs(DealSampler(obs)).weigh(5, seed="x"), "seed must be"),
+        (lambda: Beliefs(DealSampler(obs)).weigh(5, max_factor=0), "max_factor must be"),
+        (lambda: Beliefs(DealSampler(obs)).weigh(5).resample(0), "resample must be an integer >= 1"),
+        (lambda: bot_function("hint-model:0:5"), "unknown bot"),
+        (lambda: bot_function("hint-bayes"), "unknown bot"),
+    ]
+    for call, text in cases:
+        with pytest.raises(OptionError, match=text) as e:
+            call()
+        assert "\n" not in str(e.value)
+    assert issubclass(OptionError, FiveUpError) and issubclass(OptionError, ValueError)
