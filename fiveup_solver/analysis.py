@@ -78,8 +78,11 @@ class AnalysisBudget:
     luck_samples: int = 48        # worlds per position value (the luck of deals and draws)
     dd_nodes: int = 2_000_000     # node limit of each double-dummy solve (0: none)
     threads: int = 2
+    beliefs: str | None = None    # how the hidden worlds are weighted (fiveup_solver.beliefs; None: the default)
 
     def check(self) -> "AnalysisBudget":
+        from fiveup_solver.beliefs import check_beliefs
+        check_beliefs(self.beliefs)
         for name, low, high in (("samples", 2, 100_000), ("world_nodes", 1, 2 ** 40), ("luck_samples", 1, 100_000),
                                 ("dd_nodes", 0, 2 ** 62), ("threads", 1, 64)):
             v = getattr(self, name)
@@ -223,7 +226,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
 
     def value(game, seat, r, i):
         return hinter.position_value(game.observation(seat), samples=budget.luck_samples, seed=seed_of(r, i),
-                                     world_nodes=budget.world_nodes, objective="win").value
+                                     world_nodes=budget.world_nodes, objective="win", beliefs=budget.beliefs).value
 
     winner = None
     for game, r, i in positions(record, check=False):
@@ -290,7 +293,7 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value) -> Decisio
     """The hidden-information and double-dummy judgements of one decision."""
     obs = game.observation(seat)
     h = hinter.hint(obs, samples=budget.samples, seed=seed, world_nodes=budget.world_nodes, objective="win",
-                    both=True)
+                    both=True, beliefs=budget.beliefs)
     by_move = {m.move: m for m in h.moves}
     played = by_move[move]
     loss_win = 100 * played.win_loss

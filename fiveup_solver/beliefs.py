@@ -42,12 +42,15 @@ random player is read as random (beta = 0), where the only thing a choice
 tells is how many moves the hand allowed.
 
 **Importance sampling.** Worlds 0..N-1 are drawn from the hint's own world
-streams, weighted, and while the effective sample size ``(sum w)^2 / sum w^2``
-is below ``MIN_ESS_FRACTION * N`` more worlds are drawn (up to
-``MAX_CANDIDATE_FACTOR * N``). The N worlds a hint searches are then a
-systematic resample of them; a world drawn k times is searched once and
-counts k times. With equal weights (the ``none`` model) the resample is
-worlds 0..N-1 once each: the hint is exactly the uniform one (tested).
+streams and weighted. While the effective sample size ``(sum w)^2 / sum w^2``
+is at least ``MIN_ESS_FRACTION * N``, the hint searches exactly those N
+worlds (the uniform hint's own) and averages each move's values with the
+weights (:func:`search_plan`): the same search as a uniform hint, plus the
+weighting. Otherwise more worlds are drawn (doubling, up to
+``MAX_CANDIDATE_FACTOR * N``), N draws are resampled from all of them
+(systematic resampling), and each distinct world drawn is searched once,
+weighted by the times it was drawn. With equal weights (the ``none`` model)
+the hint is exactly the uniform one (tested).
 
 Only the deciding seat's :class:`~fiveup_solver.game.Observation` is read.
 
@@ -387,15 +390,22 @@ def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, 
     return total
 
 
-def search_worlds(ww: WeightedWorlds, n: int, seed: int) -> tuple:
-    """The worlds a hint searches: ([(stream, hands, boneyard)], [times drawn]) for n
-    resampled draws, each distinct world once."""
+def search_plan(ww: WeightedWorlds, n: int, seed: int) -> tuple:
+    """The worlds a hint searches for a budget of n worlds, and their weights:
+    ([(stream, hands, boneyard)], [weight] or None for equal weights).
+
+    When the first n worlds kept the ESS up (no more were drawn), they are all
+    searched (the uniform hint's own worlds) and weighted by the model
+    (importance sampling); with equal weights this is the uniform hint. When
+    more worlds were drawn, n draws are resampled from all of them and each
+    distinct world is searched once, weighted by the times it was drawn."""
+    if ww.candidates == n:
+        w = ww.weights
+        worlds = [(k, *ww.world(k)) for k in range(n)]
+        same = bool(np.all(ww.log_weights == ww.log_weights[0]))
+        return worlds, None if same else [float(x) for x in w]
     picks = ww.resample(n, seed)
-    worlds = []
-    for k, _ in picks:
-        hands, bone = ww.world(k)
-        worlds.append((k, hands, bone))
-    return worlds, [c for _, c in picks]
+    return [(k, *ww.world(k)) for k, _ in picks], [float(c) for _, c in picks]
 
 
 def tile_names(mask: int) -> list:
@@ -435,3 +445,74 @@ def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | N
             options["world_nodes"] = world_nodes
         return hint(obs, method=method, seed=rng.getrandbits(63), **options).best
     return bot
+
+
+MARGINAL_WORLDS = 4096           # worlds behind the weighted marginals of `fiveup sample --probabilities`
+
+
+def past_observations(record, seat: int, round_index: int) -> list:
+    """The seat's views of the rounds before `round_index` of a record (a file name, a
+    full record or the seat's view), each at the round's end: what ``past`` takes."""
+    from fiveup_solver.record import check_record, load_record, observation_at
+    record = load_record(record) if isinstance(record, str) else check_record(record)
+    return [observation_at(record, seat, q, len(record["rounds"][q]["actions"]), check=False)
+            for q in range(min(round_index, len(record["rounds"])))]
+
+
+def deals_from(ww: WeightedWorlds, ds, n: int, seed: int) -> list:
+    """n deals (``inference.Deal``) resampled from weighted worlds, in world order."""
+    from fiveup_solver.inference import Deal
+    out = []
+    if n == 0:
+        return out
+    for k, times in ww.resample(n, seed):
+        masks, bone = ww.world(k)
+        hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in ds.hidden_seats}
+        out.extend([Deal(hands, tuple(ALL_TILES[t] for t in bone))] * times)
+    return out
+
+
+def describe(belief: dict) -> str:
+    """Lines for a hint's ``belief`` (or a WeightedWorlds summary): worlds, ESS, each
+    other seat's decisions and its most probable models."""
+    lines = [f"beliefs: model; {belief['candidates']} worlds weighed, effective sample size {belief['ess']:.1f}"
+             + (f", {belief['distinct_worlds']} distinct worlds searched" if "distinct_worlds" in belief else "")]
+    for seat, o in belief["opponents"].items():
+        top = sorted(o["posterior"].items(), key=lambda kv: -kv[1])[:3]
+        lines.append(f"  seat {seat}: {o['decisions']} choices read this round; model "
+                     + ", ".join(f"{lab} {100 * p:.0f} %" for lab, p in top))
+    return "\n".join(lines)
+
+
+def sample_command(args, obs, out) -> int:
+    """``fiveup sample --beliefs model``: weighted deals, or the weighted probabilities
+    next to the exact uniform ones (``--probabilities``)."""
+    import json
+    from fiveup_solver.inference import BONEYARD, DealSampler
+    ds = DealSampler(obs, beliefs="model")
+    evidence = past_evidence(obs, past_observations(args.file, args.seat, obs.round)) if obs.round else None
+    beliefs = Beliefs(ds, None, evidence)
+    if not args.probabilities:
+        deals = [d.to_dict() for d in deals_from(beliefs.weigh(max(1, args.n), args.seed), ds, args.n, args.seed)]
+        if args.json:
+            out.write(json.dumps(deals) + "\n")
+            return 0
+        for k, d in enumerate(deals):
+            hands = "; ".join(f"seat {s}: {' '.join(h)}" for s, h in d["hands"].items())
+            out.write(f"{k}: {hands}; boneyard: {' '.join(d['boneyard'])}\n")
+        return 0
+    ww = beliefs.weigh(MARGINAL_WORLDS, args.seed)
+    name = lambda k: "boneyard" if k == BONEYARD else str(k)   # noqa: E731
+    tables = {kind: {str(t): {name(k): p for k, p in probs.items()} for t, probs in marg.items()}
+              for kind, marg in (("uniform", ds._uniform_marginals()), ("model", ww.marginals(ds)))}
+    if args.json:
+        out.write(json.dumps(dict(tables, belief=ww.summary())) + "\n")
+        return 0
+    keys = [str(s) for s in ds.hidden_seats] + ["boneyard"]
+    out.write(describe(ww.summary()) + "\n")
+    out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>19}" for k in keys) + "\n")
+    out.write("      " + "".join(f"{'uniform':>10}{'model':>9}" for _ in keys) + "\n")
+    for t in tables["uniform"]:
+        out.write(f"{t:<6}" + "".join(f"{tables['uniform'][t][k]:>10.4f}{tables['model'][t][k]:>9.4f}"
+                                      for k in keys) + "\n")
+    return 0

@@ -328,13 +328,19 @@ def cmd_hint(args, out) -> int:
     if obs.to_move != args.seat:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
+    from fiveup_solver.beliefs import check_beliefs, past_observations
+    past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
     h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
-                                          seed=args.seed, world_nodes=args.world_nodes, objective=args.objective)
+                                          seed=args.seed, world_nodes=args.world_nodes, objective=args.objective,
+                                          beliefs=args.beliefs, past=past)
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
     out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}, objective {h.objective}, "
               f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+    if h.belief is not None:
+        from fiveup_solver.beliefs import describe
+        out.write(describe(h.belief) + "\n")
     for m in h.moves:
         if m.value is None:
             out.write(f"  {m.rank:>2}. {format_move(m.move):<22} forced\n")
@@ -363,7 +369,7 @@ def cmd_analyze(args, out) -> int:
         _need_extra("matplotlib", "--html")
     record = load_record(args.file)
     budget = AnalysisBudget(samples=args.samples, luck_samples=args.luck_samples, dd_nodes=args.dd_nodes,
-                            threads=args.threads)
+                            threads=args.threads, beliefs=args.beliefs)
     progress = not args.quiet and sys.stderr.isatty()
     a = analyze(record, seats=args.seat, budget=budget, seed=args.seed, progress=progress)
     if args.plot is not None:
@@ -497,6 +503,9 @@ def cmd_sample(args, out) -> int:
     if not 0 <= args.n <= 1_000_000:
         raise OptionError(f"--n must be 0..1000000, not {args.n}")
     obs, r, i = _observation_at(args)
+    if args.beliefs == "model":
+        from fiveup_solver.beliefs import sample_command
+        return sample_command(args, obs, out)
     ds = DealSampler(obs)
     if args.probabilities:
         marg = ds.marginals()
@@ -695,6 +704,9 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--objective", default=None, choices=("points", "win"),
                    help="what the ranking maximises (default: the hint bot's); both are reported")
     h.add_argument("--json", action="store_true")
+    h.add_argument("--beliefs", default=None, choices=("uniform", "model"),
+                   help="weigh the hidden worlds by how the other seats have played (model) or not (uniform); "
+                        "default: the hint bot's")
     h.set_defaults(func=cmd_hint)
 
     an = sub.add_parser("analyze", help="post-game analysis: every decision judged (win %% and points), "
@@ -710,6 +722,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--html", default=None, help="write one self-contained HTML report")
     an.add_argument("--json", action="store_true")
     an.add_argument("--quiet", action="store_true", help="no progress bar")
+    an.add_argument("--beliefs", default=None, choices=("uniform", "model"),
+                    help="weigh the hidden worlds by how the other seats have played (default: the hint bot's)")
     an.set_defaults(func=cmd_analyze)
 
     pl = sub.add_parser("play", help="play a whole game against the bots in the terminal (one command a line)")
@@ -757,6 +771,9 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--n", type=int, default=10)
     sm.add_argument("--seed", type=int, default=0)
     sm.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
+    sm.add_argument("--beliefs", default="uniform", choices=("uniform", "model"),
+                    help="model: deals weighted by how the other seats have played (--probabilities shows the "
+                         "weighted probabilities next to the uniform ones)")
     sm.add_argument("--json", action="store_true")
     sm.set_defaults(func=cmd_sample)
 

@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass
 
 from fiveup_solver import _core, _hint, _solver
-from fiveup_solver.beliefs import Beliefs, OpponentModel, check_beliefs, past_evidence, search_worlds
+from fiveup_solver.beliefs import Beliefs, OpponentModel, check_beliefs, past_evidence, search_plan
 from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
@@ -158,8 +158,17 @@ class PositionValue:
         return d
 
 
-def _mean_se(vals) -> tuple:
+def _mean_se(vals, weights=None) -> tuple:
+    """Mean and standard error; with ``weights`` (one per value, not all equal) the
+    self-normalised weighted mean and its delta-method standard error,
+    ``sqrt(n / (n - 1) * sum w^2 (v - mean)^2) / sum w``, which is the plain one
+    for equal weights."""
     n = len(vals)
+    if weights is not None and n and any(w != weights[0] for w in weights):
+        total = sum(weights)
+        mean = sum(w * v for w, v in zip(weights, vals)) / total
+        spread = sum((w * (v - mean)) ** 2 for w, v in zip(weights, vals))
+        return mean, (math.sqrt(spread * n / (n - 1)) / total if n > 1 else 0.0)
     mean = sum(vals) / n
     var = sum((v - mean) ** 2 for v in vals) / (n - 1) if n > 1 else 0.0
     return mean, math.sqrt(var / n)
@@ -265,13 +274,14 @@ class Hinter:
             budget["samples"] = samples
         n_worlds = samples if samples is not None else 1_000_000
         seconds = 0.0 if time_ms is None else time_ms / 1000.0
-        worlds, times, belief = None, None, None
+        worlds, weights, belief = None, None, None
         if beliefs == "model":
             draws = samples if samples is not None else TIME_BUDGET_WORLDS
             ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(draws, seed)
-            worlds, times = search_worlds(ww, draws, seed)
+            worlds, weights = search_plan(ww, draws, seed)
             n_worlds = len(worlds)
-            belief = dict(ww.summary(), distinct_worlds=len(worlds))
+            belief = dict(ww.summary(), distinct_worlds=len(worlds),
+                          plan="weighted" if ww.candidates == draws else "resampled")
         with self._lock:
             results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
                                    n_worlds, seconds, worlds=worlds)
@@ -291,15 +301,14 @@ class Hinter:
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)
         scale = {"points": 1.0, "win": 1.0 / (2 * _solver.WIN_VALUE)}
         shift = {"points": 0.0, "win": 0.5}
-        # a weighted world drawn k times counts k times
-        copies = (lambda r: 1) if times is None else (lambda r: times[r[0]])
-        # per objective and root: each world's value in the objective's unit
-        per_world = {obj: {root: [shift[obj] + scale[obj] * r[4][k] for r in rs for _ in range(copies(r))]
+        # per objective and root: each world's value in the objective's unit (and its weight)
+        per_world = {obj: {root: [shift[obj] + scale[obj] * r[4][k] for r in rs]
                            for k, root in enumerate(roots)}
                      for obj, rs in by_objective.items()}
-        n = sum(copies(r) for r in results)
+        wts = {obj: None if weights is None else [weights[r[0]] for r in rs] for obj, rs in by_objective.items()}
+        n = len(results)
         main = per_world[objective]
-        stats = {root: _mean_se(main[root]) for root in roots}
+        stats = {root: _mean_se(main[root], wts[objective]) for root in roots}
         order = sorted(range(len(legal)), key=lambda i: (-stats[canon[i]][0], format_move(legal[i])))
         best_root = canon[order[0]]
 
@@ -307,7 +316,7 @@ class Hinter:
             if obj not in per_world:
                 return None, None
             d = [b - v for b, v in zip(per_world[obj][best_root], per_world[obj][root])]
-            return _mean_se(d)
+            return _mean_se(d, wts[obj])
 
         moves = []
         for r, i in enumerate(order):
@@ -317,13 +326,13 @@ class Hinter:
             pl = paired("points", c)
             moves.append(HintMove(
                 legal[i], _r(stats[c][0]), _r(stats[c][1]), r + 1,
-                win=_r(_mean_se(per_world["win"][c])[0]) if "win" in per_world else None,
-                points=_r(_mean_se(per_world["points"][c])[0]) if "points" in per_world else None,
+                win=_r(_mean_se(per_world["win"][c], wts["win"])[0]) if "win" in per_world else None,
+                points=_r(_mean_se(per_world["points"][c], wts["points"])[0]) if "points" in per_world else None,
                 loss=_r(loss[0]), loss_stderr=_r(loss[1]), win_loss=_r(wl[0]), win_loss_stderr=_r(wl[1]),
                 points_loss=_r(pl[0]), points_loss_stderr=_r(pl[1])))
         moves = tuple(moves)
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
-                    nodes, sum(copies(r) for r in results if r[1] == 2), objective, beliefs, belief)
+                    nodes, sum(1 for r in results if r[1] == 2), objective, beliefs, belief)
 
     def position_value(self, obs, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                        world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
@@ -347,9 +356,9 @@ class Hinter:
         ds = DealSampler(obs)
         if obs.to_move is None:
             raise IllegalMoveError("the round is over: the position has no value left to search")
-        worlds, times = None, None
+        worlds, weights = None, None
         if beliefs == "model":
-            worlds, times = search_worlds(Beliefs(ds, model, _evidence(obs, past, model)).weigh(samples, seed),
+            worlds, weights = search_plan(Beliefs(ds, model, _evidence(obs, past, model)).weigh(samples, seed),
                                           samples, seed)
         with self._lock:
             results = self._search(obs, ds.replayed, ds, [], method, objective, world_nodes, chance_width, seed,
@@ -358,9 +367,9 @@ class Hinter:
         if not results:
             raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
         scale, shift = (1.0 / (2 * _solver.WIN_VALUE), 0.5) if objective == "win" else (1.0, 0.0)
-        copies = (lambda r: 1) if times is None else (lambda r: times[r[0]])
-        mean, se = _mean_se([shift + scale * r[4][0] for r in results for _ in range(copies(r))])
-        return PositionValue(obs.seat, objective, _r(mean), _r(se), sum(copies(r) for r in results),
+        mean, se = _mean_se([shift + scale * r[4][0] for r in results],
+                            None if weights is None else [weights[r[0]] for r in results])
+        return PositionValue(obs.seat, objective, _r(mean), _r(se), len(results),
                              sum(r[3] for r in results), time.perf_counter() - start, beliefs)
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,

@@ -440,6 +440,9 @@ class DealSampler:
         ``worlds`` worlds drawn from `seed` (see :meth:`weighted`)."""
         if self.beliefs == "model":
             return self.weighted(worlds, seed).marginals(self)
+        return self._uniform_marginals()
+
+    def _uniform_marginals(self) -> dict:
         rows = self._counter.marginals()
         out = {}
         for i, (t, seat, _) in enumerate(self._items):
@@ -459,14 +462,8 @@ class DealSampler:
         _check_count(n, seed)
         out = []
         if self.beliefs == "model":
-            if n == 0:
-                return out
-            ww = self.weighted(n, seed)
-            for k, times in ww.resample(n, seed):
-                masks, bone = ww.world(k)
-                hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in self.hidden_seats}
-                out.extend([Deal(hands, tuple(ALL_TILES[t] for t in bone))] * times)
-            return out
+            from fiveup_solver.beliefs import deals_from
+            return deals_from(self.weighted(n, seed), self, n, seed) if n else out
         for masks, bone in self._counter.worlds(n, seed & (2 ** 64 - 1)):
             hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in self.hidden_seats}
             out.append(Deal(hands, tuple(ALL_TILES[t] for t in bone)))

@@ -285,11 +285,38 @@ def test_model_hints_are_deterministic_for_a_seed_with_any_thread_count():
         b = two.hint(obs, samples=16, seed=9, world_nodes=400, beliefs="model")
         c = two.hint(obs, samples=16, seed=9, world_nodes=400, beliefs="model")
         assert comparable(a) == comparable(b) == comparable(c)
-        assert a.samples == 16 and a.belief["distinct_worlds"] <= 16
+        assert a.samples == a.belief["distinct_worlds"] <= 16
         x = Beliefs(DealSampler(obs)).weigh(64, seed=3)
         y = Beliefs(DealSampler(obs)).weigh(64, seed=3)
         assert np.array_equal(x.loglik, y.loglik) and np.array_equal(x.hands, y.hands)
         assert x.resample(64, seed=3) == y.resample(64, seed=3)
+
+
+def test_weighted_mean_and_its_standard_error_by_hand():
+    """Values 0 and 1 with weights 1 and 3: mean 3/4; standard error
+    sqrt(2/1 * ((1 * -3/4)^2 + (3 * 1/4)^2)) / 4 = sqrt(2.25) / 4 = 0.375.
+    Equal weights give the plain mean and standard error exactly."""
+    from fiveup_solver.hint import _mean_se
+    assert _mean_se([0.0, 1.0], [1.0, 3.0]) == (0.75, 0.375)
+    vals = [0.1, 0.7, 0.4, 0.9]
+    assert _mean_se(vals, [0.25] * 4) == _mean_se(vals)
+
+
+def test_model_hint_searches_the_uniform_worlds_while_the_ess_holds():
+    """No extra draws: the same worlds, so the same nodes, the values reweighted."""
+    hinter = Hinter(threads=2)
+    seen = 0
+    for g in greedy_positions(2, 6, seed=110, stop_after=14):
+        obs = g.observation(g.to_move)
+        m = hinter.hint(obs, samples=24, seed=3, world_nodes=600, beliefs="model")
+        if m.belief["plan"] != "weighted" or m.belief["ess"] == 24:
+            continue
+        u = hinter.hint(obs, samples=24, seed=3, world_nodes=600)
+        assert (m.nodes, m.samples, m.exact_worlds) == (u.nodes, u.samples, u.exact_worlds)
+        assert [x.value for x in m.moves] != [x.value for x in u.moves] or \
+            [x.stderr for x in m.moves] != [x.stderr for x in u.moves]
+        seen += 1
+    assert seen >= 2
 
 
 def test_resampling_counts_add_up_and_follow_the_weights():
@@ -420,3 +447,70 @@ def test_bad_options_are_one_line_errors():
             call()
         assert "\n" not in str(e.value)
     assert issubclass(OptionError, FiveUpError) and issubclass(OptionError, ValueError)
+
+
+# ------------------------------------------------------------------ the command line
+
+def _cli(argv):
+    import contextlib
+    import io
+    from fiveup_solver.cli import main
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main(argv)
+    return code, buf.getvalue()
+
+
+def test_cli_sample_shows_weighted_probabilities_next_to_the_uniform_ones(tmp_path):
+    import json
+    g = opening_position()
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(g.to_record()))
+    args = ["sample", str(path), "--seat", "0", "--round", "0", "--action", "1", "--probabilities"]
+    code, plain = _cli(args + ["--json"])
+    code2, both = _cli(args + ["--json", "--beliefs", "model"])
+    assert code == code2 == 0
+    plain, both = json.loads(plain), json.loads(both)
+    assert both["uniform"] == plain
+    assert set(both["model"]) == set(plain)
+    for probs in both["model"].values():
+        assert sum(probs.values()) == pytest.approx(1.0)
+    assert both["model"]["5-5"]["1"] < plain["5-5"]["1"]       # seat 1 did not open with it
+    assert both["belief"]["opponents"]["1"]["decisions"] == 1
+    code, text = _cli(args + ["--beliefs", "model"])
+    assert code == 0 and "uniform" in text and "model" in text and "effective sample size" in text
+    code, text = _cli(["sample", str(path), "--seat", "0", "--round", "0", "--action", "1", "--n", "5",
+                       "--beliefs", "model", "--json"])
+    assert code == 0 and len(json.loads(text)) == 5
+
+
+def test_cli_hint_with_model_beliefs_sees_only_the_seat(tmp_path):
+    import json
+    checked = 0
+    for g in greedy_positions(2, 6, seed=100, stop_after=10):
+        seat = g.to_move
+        twin = twin_game(g, seat, seed=1)
+        if twin is None:
+            continue
+        outs = []
+        for k, game in enumerate((g, twin)):
+            path = tmp_path / f"r{k}.json"
+            path.write_text(json.dumps(game.to_record()))
+            code, text = _cli(["hint", str(path), "--seat", str(seat), "--samples", "8", "--seed", "2",
+                               "--world-nodes", "500", "--beliefs", "model", "--json"])
+            assert code == 0
+            d = json.loads(text)
+            del d["seconds"]
+            outs.append(d)
+        assert outs[0] == outs[1] and outs[0]["beliefs"] == "model"
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_analysis_budget_checks_beliefs():
+    from fiveup_solver.analysis import AnalysisBudget
+    with pytest.raises(OptionError, match="beliefs must be one of"):
+        AnalysisBudget(beliefs="greedy").check()
+    assert AnalysisBudget(beliefs="model").check().beliefs == "model"
