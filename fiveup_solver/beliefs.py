@@ -83,7 +83,7 @@ DEFAULT_BELIEFS = "uniform"      # the hint's default; "model" once a long dupli
 KINDS = tuple(_beliefs.KINDS)    # none, random, credit, engine
 DEFAULT_GRID = (("random", 0.0), ("credit", 0.15), ("credit", 0.5), ("credit", 3.0),
                 ("engine", 0.15), ("engine", 0.5))
-ENGINE_WEIGHTS = (0.3, 0.1)      # a, b: fitted to 641 choices of the default hint bot (docs/beliefs.md)
+ENGINE_WEIGHTS = (0.1, 0.05)     # a, b: fitted to 641 choices of the default hint bot (docs/beliefs.md)
 DEFAULT_FLOOR = 0.05
 MIN_ESS_FRACTION = 0.5           # draw more worlds while the ESS is below this share of the worlds wanted
 MAX_CANDIDATE_FACTOR = 32        # ... up to this many times the worlds wanted
