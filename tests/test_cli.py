@@ -580,3 +580,24 @@ def test_show_bad_options(argv, text, tmp_path, capsys):
     path.write_text(json.dumps(g.to_record()))
     rc, out, err = run(capsys, ["show", str(path)] + argv)
     assert rc == 2 and out == "" and err.startswith("error: ") and text in err and err.count("\n") == 1
+
+
+def test_equity_build_with_near_target_sets(tmp_path, capsys):
+    import numpy as np
+    from fiveup_solver.equity import EquityTable, RoundSamples, collect_samples, near_anchors
+    s, t = str(tmp_path / "s.npz"), str(tmp_path / "t.npz")
+    rc, out, err = run(capsys, ["equity", "build", "--players", "2", "--rounds", "6", "--near-rounds", "1",
+                                "--bot", "greedy", "--workers", "2", "--seed", "1", "--save-samples", s,
+                                "--out", t, "--quiet"])
+    anchors = near_anchors(2)
+    assert rc == 0 and f"{6 + len(anchors):,} rounds" in out
+    samples = RoundSamples.load(s)
+    assert samples.anchors == tuple(anchors) and list(samples.set_offset[:3]) == [0, 6, 7]
+    assert len(samples.set_offset) == len(anchors) + 2
+    # the same samples, played in one process, are the same rounds
+    again = collect_samples(2, 6, 1, seed=1, bot="greedy", workers=1)
+    assert np.array_equal(again.ev_raw, samples.ev_raw) and np.array_equal(again.end, samples.end)
+    table = EquityTable.load(t)
+    assert abs(sum(table.probabilities([295, 40], 1)) - 1) < 1e-4
+    rc, out, err = run(capsys, ["equity", "build", "--players", "2", "--near-rounds", "-1"])
+    assert rc == 2 and "--near-rounds" in err
