@@ -63,11 +63,11 @@ def test_levels_are_deterministic_for_a_seed_and_legal():
 
 def test_blunder_plays_a_random_move():
     obs = _first_position()
-    # level2 blunders 60 % of the time: random() = 0.5 < 0.6 takes the (stub) random choice, the first move
+    # level2 blunders 70 % of the time: random() = 0.5 < 0.7 takes the (stub) random choice, the first move
     assert level_bot("level2")(obs, FixedRng(0.5)) == obs.legal_moves[0]
     greedy = BOTS["greedy"](obs, random.Random(1))
-    assert level_bot("level2")(obs, FixedRng(0.7)) in obs.legal_moves
-    assert level_bot("level4")(obs, random.Random(1)) == greedy      # level4 is greedy itself
+    assert level_bot("level2")(obs, FixedRng(0.8)) in obs.legal_moves
+    assert level_bot("level5")(obs, random.Random(1)) == greedy      # level5 is greedy itself
 
 
 def test_bradley_terry_by_hand():
