@@ -65,10 +65,10 @@ SCORE_STEP = 5                                   # every event is a multiple of 
 SCORE_LEVELS = TARGET_RAW // SCORE_STEP          # 61 levels: 0, 5, ..., 300
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 DEFAULT_BOT = "hint"
-DEFAULT_ROUNDS = {2: 8000, 3: 4000, 4: 3000}      # sample rounds at 0 : 0 per shipped table
+DEFAULT_ROUNDS = {2: 8000, 3: 3000, 4: 2400}      # sample rounds at 0 : 0 per shipped table
 NEAR_FROM = 240                                  # raw: a side this close to 305 plays for the target
 FAR_ANCHOR = 150                                 # raw: where far sides sit in a near-target set
-DEFAULT_NEAR_ROUNDS = {2: 60, 3: 0, 4: 16}        # rounds per near-target anchor (0: none)
+DEFAULT_NEAR_ROUNDS = {2: 60, 3: 0, 4: 12}        # rounds per near-target anchor (0: none)
 
 
 def _sides(players: int) -> int:
