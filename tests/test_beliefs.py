@@ -4,7 +4,8 @@ Expected likelihoods are calculated by hand in the tests (the model's formula on
 a position small enough to count), never read from the code under test. The
 uniform member of the family must give today's hints exactly: the numbers in
 TODAY were recorded from the hint engine before the opponent model existed
-(commit 99f0ee0), through the same API.
+(commit 99f0ee0), through the same API, under the points objective (which does
+not read the race-equity table).
 """
 from __future__ import annotations
 
@@ -130,13 +131,17 @@ def test_random_model_is_one_over_the_moves_by_hand():
 
 # ------------------------------------------------------------------ uniform = today's hints
 
-# hint(obs, method, samples=10, seed=7, world_nodes=2000) on test_hint.positions(players, 2,
-# seed=90 + players), recorded from commit 99f0ee0 (before the opponent model)
+# hint(obs, method, samples=10, seed=7, world_nodes=2000, objective="points", both=False) on
+# test_hint.positions(players, 2, seed=90 + players), recorded from commit 99f0ee0 (before the
+# opponent model). The points objective does not read the race-equity table, so a rebuilt
+# table does not move these numbers.
 TODAY = [
-    (2, 0, "pimc", 26251, [["1-5@5-5:branchA", 0.44295], ["1-5@5-5:branchB", 0.44295], ["1-5@0-1:high", 0.40115]]),
-    (2, 0, "expectimax", 40020, [["1-5@0-1:high", 0.519], ["1-5@5-5:branchA", 0.50855],
-                                 ["1-5@5-5:branchB", 0.50855]]),
-    (2, 1, "pimc", 10805, [["0-5@5-6:low", 0.47345], ["3-4@2-3:high", 0.4227]]),
+    (2, 0, "pimc", 13072, [["1-5@5-5:branchA", -17.0], ["1-5@5-5:branchB", -17.0], ["1-5@0-1:high", -28.5]]),
+    (2, 0, "expectimax", 20010, [["1-5@0-1:high", 5.7], ["1-5@5-5:branchA", 2.7], ["1-5@5-5:branchB", 2.7]]),
+    (2, 1, "pimc", 5135, [["0-5@5-6:low", 6.0], ["3-4@2-3:high", -6.0]]),
+    (3, 1, "pimc", 18303, [["4-5@0-4:high", -21.5], ["2-4@0-4:high", -25.5]]),
+    (3, 1, "expectimax", 20010, [["2-4@0-4:high", 7.1], ["4-5@0-4:high", 4.7]]),
+    (4, 1, "expectimax", 15804, [["1-6@1-2:low", -18.2], ["1-6@1-4:low", -18.2]]),
 ]
 
 
@@ -146,7 +151,8 @@ def test_uniform_beliefs_give_todays_hints(players, index, method, nodes, values
     obs = g.observation(seat)
     for beliefs in ("uniform", "model"):
         options = {"model": NONE} if beliefs == "model" else {}
-        h = hint(obs, method=method, samples=10, seed=7, world_nodes=2000, beliefs=beliefs, **options)
+        h = hint(obs, method=method, samples=10, seed=7, world_nodes=2000, objective="points", both=False,
+                 beliefs=beliefs, **options)
         assert h.nodes == nodes
         assert [[str(m.move), m.value] for m in h.moves] == values
 
