@@ -18,6 +18,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+try:
+    from . import hypothesis_profiles  # noqa: F401  (seeded unless HYPOTHESIS_PROFILE says otherwise)
+except ImportError:
+    import hypothesis_profiles  # noqa: F401
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 import dataclasses
 import random
 
+try:
+    from . import hypothesis_profiles  # noqa: F401  (seeded unless HYPOTHESIS_PROFILE says otherwise)
+except ImportError:
+    import hypothesis_profiles  # noqa: F401
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

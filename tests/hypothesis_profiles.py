@@ -1,4 +1,7 @@
-"""Hypothesis profiles.
+"""Hypothesis profiles (imported by the test modules that use Hypothesis).
+
+Not a conftest.py: benchmarks/ has one, and two top-level ``conftest``
+modules clash when pytest collects tests/ and benchmarks/ in one run.
 
 The suite runs derandomized by default, so a CI run is reproducible: Hypothesis
 draws its examples from a seed fixed by each test's source, like every other
