@@ -41,15 +41,19 @@ def test_pairs_do_not_depend_on_workers():
 
 def test_pairs_on_local_ray_match_local_processes():
     ray = pytest.importorskip("ray")
+    from fiveup_solver.ladder import run_ladder
     local = list(play_pairs(2, "greedy", "random", 11, workers=1, max_pairs=4))
+    local_ladder = run_ladder(2, ["level1", "level2", "level5"], games=4, seed=3, workers=1)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         on_ray = list(play_pairs(2, "greedy", "random", 11, max_pairs=4, ray="auto"))
+        ray_ladder = run_ladder(2, ["level1", "level2", "level5"], games=4, seed=3, ray="auto")
         # a function Ray's workers can import by name (this test module is not on their path)
         magnitudes = list(ordered_map(abs, range(-5, 5), ray="auto"))
     finally:
         ray.shutdown()
     assert on_ray == local
+    assert ray_ladder.counts == local_ladder.counts and ray_ladder.elo == local_ladder.elo
     assert magnitudes == [abs(x) for x in range(-5, 5)]
 
 
