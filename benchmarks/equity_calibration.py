@@ -23,7 +23,7 @@ import time
 
 from resumable import finished, run_jobs
 
-from fiveup_solver.equity import load_table
+from fiveup_solver.equity import RoundSamples, build_table, load_table, samples_path
 from fiveup_solver.selfplay import play_game, wilson_interval
 
 LEVELS_A = (0, 75, 150, 225, 270, 295)
@@ -65,12 +65,14 @@ def naive(scores) -> float:
 
 def report(players: int, out: str, plot: str | None = None) -> dict:
     table = load_table(players)
+    # the same table without its near-target sets (0 : 0 rounds everywhere): what they add
+    zero_only = build_table(RoundSamples.load(samples_path(players)).zero_set())
     rows = {}
     with open(out) as f:
         for line in f:
             r = json.loads(line)
             rows.setdefault(r["state"], []).append(r)
-    result, brier_w, brier_n, n_games, unfinished = [], 0.0, 0.0, 0, 0
+    result, brier_w, brier_n, brier_z, n_games, unfinished = [], 0.0, 0.0, 0.0, 0, 0
     for k, (scores, starter) in enumerate(states(players)):
         rs = rows.get(k, [])
         if not rs:
@@ -79,18 +81,23 @@ def report(players: int, out: str, plot: str | None = None) -> dict:
         unfinished += sum(1 for r in rs if r["winner"] is None)
         n = len(rs)
         w = table.probabilities(scores, starter)[0]
+        w_zero = zero_only.probabilities(scores, starter)[0]
         p_naive = naive(scores)
         lo, hi = wilson_interval(wins, n)
         for r in rs:
             y = 1.0 if r["winner"] == 0 else 0.0
             brier_w += (w - y) ** 2
             brier_n += (p_naive - y) ** 2
+            brier_z += (w_zero - y) ** 2
         n_games += n
         result.append({"scores": scores, "starter": starter, "games": n, "wins": wins, "observed": wins / n,
-                       "ci95": [lo, hi], "W": w, "naive": p_naive, "inside": lo <= w <= hi})
+                       "ci95": [lo, hi], "W": w, "naive": p_naive, "inside": lo <= w <= hi,
+                       "W_zero_only": w_zero, "inside_zero_only": lo <= w_zero <= hi})
     summary = {"players": players, "states": len(result), "games": n_games, "unfinished": unfinished,
                "brier_W": brier_w / max(1, n_games), "brier_naive": brier_n / max(1, n_games),
+               "brier_W_zero_only": brier_z / max(1, n_games),
                "inside_ci95": sum(r["inside"] for r in result),
+               "inside_ci95_zero_only": sum(r["inside_zero_only"] for r in result),
                "mean_abs_error": sum(abs(r["observed"] - r["W"]) for r in result) / max(1, len(result)),
                "table_rounds": table.rounds, "states_detail": result}
     # the share of states whose interval holds W, and a z-score check of the whole set
@@ -152,11 +159,14 @@ def main(argv=None) -> int:
           f"W inside the 95% interval in {s['inside_ci95']}/{s['states']}; mean |observed - W| "
           f"{s['mean_abs_error']:.3f}; Brier W {s['brier_W']:.4f} vs points-only {s['brier_naive']:.4f}; "
           f"chi2 {s['chi2']:.1f} on {s['chi2_dof']} states")
-    print(f"{'scores':<16} {'start':>5} {'games':>5} {'observed':>9} {'95% CI':>15} {'W':>7} {'naive':>7}")
+    print(f"without the near-target sets (0:0 rounds everywhere): inside {s['inside_ci95_zero_only']}/{s['states']}, "
+          f"Brier {s['brier_W_zero_only']:.4f}")
+    print(f"{'scores':<16} {'start':>5} {'games':>5} {'observed':>9} {'95% CI':>15} {'W':>7} {'W 0:0':>7} "
+          f"{'naive':>7}")
     for r in s["states_detail"]:
         print(f"{','.join(map(str, r['scores'])):<16} {r['starter']:>5} {r['games']:>5} {r['observed']:>9.3f} "
-              f"  [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] {r['W']:>7.3f} {r['naive']:>7.3f}"
-              f"{'' if r['inside'] else '  *'}")
+              f"  [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] {r['W']:>7.3f} {r['W_zero_only']:>7.3f} "
+              f"{r['naive']:>7.3f}{'' if r['inside'] else '  *'}")
     return 0
 
 

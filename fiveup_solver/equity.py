@@ -138,6 +138,15 @@ class RoundSamples:
                    np.concatenate([p.ev_raw for p in parts]).astype(np.int16),
                    np.concatenate([p.end for p in parts]).astype(np.int8))
 
+    def zero_set(self) -> "RoundSamples":
+        """Set 0 alone (the rounds played at 0 : 0): the model without near-target sets."""
+        if self.set_offset is None or len(self.set_offset) <= 2:
+            return self
+        n = int(self.set_offset[1])
+        e = int(self.ev_offset[n])
+        return RoundSamples(self.players, self.bot, self.seed, self.ev_offset[:n + 1].copy(), self.ev_side[:e].copy(),
+                            self.ev_raw[:e].copy(), self.end[:n].copy())
+
     def with_sets(self, sets: list, anchors) -> "RoundSamples":
         """These rounds as set 0 (the 0 : 0 set), then `sets` (single-set samples, one
         per anchor, in order) as sets 1, 2, ..."""

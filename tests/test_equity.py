@@ -119,6 +119,10 @@ def test_near_target_sets_serve_their_states():
     # (300, 45) with side 1 starting
     mixed = build_table(RoundSamples.concat([base, near]))
     assert mixed.probabilities([300, 40], 0)[0] > 0.5
+    # set 0 alone is the model without its near-target sets: the starter always wins
+    zero = base.with_sets([near], [(300, 150)]).zero_set()
+    assert zero.rounds == 1 and list(zero.ev_raw) == [5] and zero.set_offset is None
+    assert build_table(zero).probabilities([300, 40], 0) == [1.0, 0.0]
 
 
 def test_near_anchors_and_state_sets():
