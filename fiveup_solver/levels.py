@@ -50,13 +50,13 @@ class Level:
 LEVELS = {lv.name: lv for lv in (
     Level("level1", "random", summary="a uniformly random legal move"),
     Level("level2", "greedy", blunder=0.7, summary="greedy, but 70% of moves random"),
-    Level("level3", "greedy", blunder=0.45, summary="greedy, but 45% of moves random"),
-    Level("level4", "greedy", blunder=0.25, summary="greedy, but 25% of moves random"),
+    Level("level3", "greedy", blunder=0.5, summary="greedy, but 50% of moves random"),
+    Level("level4", "greedy", blunder=0.2, summary="greedy, but 20% of moves random"),
     Level("level5", "greedy", summary="the largest immediate credit"),
     Level("level6", "hint", temperature=2.5, samples=8, world_nodes=2_000,
           summary="a small search (8 worlds), moves drawn by win % at temperature 2.5"),
-    Level("level7", "hint", temperature=1.0, samples=16, world_nodes=5_000,
-          summary="a medium search (16 worlds), moves drawn by win % at temperature 1"),
+    Level("level7", "hint", temperature=1.4, samples=16, world_nodes=5_000,
+          summary="a medium search (16 worlds), moves drawn by win % at temperature 1.4"),
     Level("level8", "hint", samples=48, world_nodes=20_000,
           summary="the default hint search (48 worlds), the best move"),
 )}
