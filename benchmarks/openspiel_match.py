@@ -3,7 +3,8 @@
 Opponents: OpenSpiel's ISMCTS (``open_spiel/python/algorithms/ismcts.py``) with the
 adapter's exact resampler (DealSampler) at each budget of ``--ismcts-sims``, and
 OpenSpiel's MCTS (perfect-information UCT) run on one state resampled from the bot's
-own information per move (a determinization: it never sees hidden tiles). Both use
+own information per move (a determinization: it never sees hidden tiles), by default
+with the simulations that take it as long per move as the hint bot took in this run. Both use
 OpenSpiel's random-rollout evaluator. Every deal sequence is played from every seating
 (2 and 4 players: sides swapped; 3 players: the hint bot in each seat against two of
 the opponent), and chance is replayed identically in every seating: each round's tiles
@@ -20,11 +21,15 @@ measured in the same run.
 points in it); ``--mode game`` plays whole games to 305 (hours at 1,000 simulations:
 OpenSpiel's searches run in Python).
 
-    python benchmarks/openspiel_match.py --players 2 --deals 100 --ismcts-sims 100,1000 --mcts-sims 1000
+    python benchmarks/openspiel_match.py --players 2 --deals 100 --ismcts-sims 100,1000 --mcts-sims auto \
+        --workers 2 --journal benchmarks/results/openspiel_match.jsonl
 
 A quick check of the script (seconds):
 
     python benchmarks/openspiel_match.py --deals 1 --ismcts-sims 10 --mcts-sims 10 --sim-seconds 0.5
+
+Deal sequences run in ``--workers`` processes; ``--journal`` keeps finished deals
+(JSON Lines), so a long run can stop and resume with the same command.
 """
 from __future__ import annotations
 
@@ -119,33 +124,100 @@ def play(game, players, seats, deal_seed):
     return state.returns(), times
 
 
-def match(game, players, make_opponent, deals, seed):
+_GAMES = {}
+
+
+def _game(players, whole):
+    """The OpenSpiel game, loaded once per process."""
+    key = (players, whole)
+    if key not in _GAMES:
+        from fiveup_solver import openspiel as fo
+        _GAMES[key] = fo.load_game(players, whole_game=whole)
+    return _GAMES[key]
+
+
+def _opponent(game, kind, sims, seed, uct_c):
+    return ISMCTSPlayer(game, sims, seed, uct_c) if kind == "ismcts" else MCTSPlayer(game, sims, seed, uct_c)
+
+
+def play_deal(job):
+    """Every seating of one deal sequence against one opponent: {"deal", "values", "times"}."""
+    players, whole, kind, sims, uct_c, seed, d = job
+    game = _game(players, whole)
+    deal_seed = random.Random(f"{seed}/deal/{d}").getrandbits(63)
+    values, times = [], {}
+    for k, seating in enumerate(match_seatings(players, "hint", "other")):
+        seats = [HintPlayer(hash((deal_seed, k, s)) & (2 ** 62 - 1)) if b == "hint"
+                 else _opponent(game, kind, sims, deal_seed ^ (k * 7919 + s), uct_c) for s, b in enumerate(seating)]
+        returns, t = play(game, players, seats, deal_seed)
+        for bot, ts in t.items():
+            times.setdefault(bot, []).extend(ts)
+        hint_seat = seating.index("hint")
+        v = returns[hint_seat]
+        if players == 3:
+            best = max(returns)
+            v = 1 if returns[hint_seat] == best and returns.count(best) == 1 else (0 if returns[hint_seat] == best
+                                                                                   else -1)
+        values.append(1 if v > 0 else (0 if v == 0 else -1))
+    return {"opponent": f"{kind}-{sims}", "deal": d, "values": values, "times": times}
+
+
+def match(players, whole, kind, sims, uct_c, deals, seed, workers=1, journal=None):
+    """The hint bot against one opponent over `deals` deal sequences, in `workers`
+    processes; with `journal` (JSON Lines) finished deals are kept and not replayed."""
+    import os
+
+    from fiveup_solver.parallel import ordered_map
+    name = f"{kind}-{sims}"
+    done = {}
+    if journal and os.path.exists(journal):
+        with open(journal) as f:
+            for line in f:
+                r = json.loads(line)
+                if r["opponent"] == name:
+                    done[r["deal"]] = r
+    jobs = [(players, whole, kind, sims, uct_c, seed, d) for d in range(deals) if d not in done]
+    log = open(journal, "a") if journal else None
+    try:
+        for r in ordered_map(play_deal, jobs, workers=workers):
+            done[r["deal"]] = r
+            if log:
+                log.write(json.dumps(r) + "\n")
+                log.flush()
+    finally:
+        if log:
+            log.close()
     wins = ties = losses = 0
     times = {}
-    name = None
     for d in range(deals):
-        deal_seed = random.Random(f"{seed}/deal/{d}").getrandbits(63)
-        for k, seating in enumerate(match_seatings(players, "hint", "other")):
-            seats = [HintPlayer(hash((deal_seed, k, s)) & (2 ** 62 - 1)) if b == "hint"
-                     else make_opponent(deal_seed ^ (k * 7919 + s)) for s, b in enumerate(seating)]
-            name = next(b.name for b in seats if b.name != "hint")
-            returns, t = play(game, players, seats, deal_seed)
-            for bot, ts in t.items():
-                times.setdefault(bot, []).extend(ts)
-            hint_seat = seating.index("hint")
-            v = returns[hint_seat]
-            if players == 3:
-                best = max(returns)
-                v = 1 if returns[hint_seat] == best and returns.count(best) == 1 else (0 if returns[hint_seat] == best
-                                                                                       else -1)
-            wins += v > 0
-            ties += v == 0
-            losses += v < 0
+        r = done[d]
+        wins += sum(v > 0 for v in r["values"])
+        ties += sum(v == 0 for v in r["values"])
+        losses += sum(v < 0 for v in r["values"])
+        for bot, ts in r["times"].items():
+            times.setdefault(bot, []).extend(ts)
     games = wins + ties + losses
     low, high = wilson_interval(wins + ties / 2, games) if games else (0.0, 1.0)
     return {"opponent": name, "games": games, "wins": wins, "ties": ties, "losses": losses,
             "win_rate": (wins + ties / 2) / games if games else 0.0, "ci95": [low, high],
             "seconds_per_move": {b: sum(ts) / len(ts) for b, ts in times.items() if ts}}
+
+
+def mcts_sims_per_second(game, uct_c, sims: int = 200, states: int = 6) -> float:
+    """OpenSpiel MCTS simulations per second on this game, from a few early decision states."""
+    done, spent = 0, 0.0
+    for k in range(states):
+        state = game.new_initial_state()
+        rng = random.Random(k)
+        while state.is_chance_node():
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            state.apply_action(rng.choice(outcomes))
+        bot = MCTSPlayer(game, sims, k, uct_c)
+        t = time.perf_counter()
+        bot.act(state)
+        spent += time.perf_counter() - t
+        done += sims
+    return done / spent
 
 
 def sims_per_second(game, seconds: float) -> float:
@@ -170,11 +242,15 @@ def main(argv=None) -> int:
     ap.add_argument("--mode", choices=("round", "game"), default="round")
     ap.add_argument("--deals", type=int, default=10, help="deal sequences (each played from every seating)")
     ap.add_argument("--ismcts-sims", default="100,1000", help="comma-separated ISMCTS budgets ('' for none)")
-    ap.add_argument("--mcts-sims", type=int, default=1000, help="MCTS budget (0: no MCTS match)")
+    ap.add_argument("--mcts-sims", default="auto",
+                    help="MCTS budget (0: no MCTS match; 'auto': the simulations that take MCTS as long per move "
+                         "as the hint bot took in the ISMCTS matches, measured in this run)")
     ap.add_argument("--uct-c", type=float, default=None,
                     help="UCT constant (default 2 for whole games, 60 for rounds: about 2x the spread of round points)")
     ap.add_argument("--sim-seconds", type=float, default=3.0, help="seconds per random-simulation measurement")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=1, help="worker processes (deal sequences in parallel)")
+    ap.add_argument("--journal", default=None, help="JSON Lines of finished deals: a stopped run resumes")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -190,11 +266,23 @@ def main(argv=None) -> int:
     whole = args.mode == "game"
     game = fo.load_game(args.players, whole_game=whole)
     uct_c = args.uct_c if args.uct_c is not None else (2.0 if whole else 60.0)
-    opponents = [(lambda s, n=int(x): ISMCTSPlayer(game, n, s, uct_c))
-                 for x in args.ismcts_sims.split(",") if x.strip()]
-    if args.mcts_sims > 0:
-        opponents.append(lambda s: MCTSPlayer(game, args.mcts_sims, s, uct_c))
-    results = [match(game, args.players, make, args.deals, args.seed) for make in opponents]
+    opponents = [("ismcts", int(x)) for x in args.ismcts_sims.split(",") if x.strip()]
+    results = [match(args.players, whole, kind, sims, uct_c, args.deals, args.seed, args.workers, args.journal)
+               for kind, sims in opponents]
+    mcts_sims = args.mcts_sims
+    if mcts_sims == "auto":
+        hint_times = [r["seconds_per_move"]["hint"] for r in results if "hint" in r["seconds_per_move"]]
+        if not hint_times:
+            print("error: --mcts-sims auto needs an ISMCTS match first (to time the hint bot)", file=sys.stderr)
+            return 2
+        rate = mcts_sims_per_second(game, uct_c)
+        mcts_sims = max(10, int(round(sum(hint_times) / len(hint_times) * rate)))
+        print(f"MCTS: {rate:.0f} simulations/s here; {mcts_sims} simulations = the hint bot's mean time per move",
+              file=sys.stderr)
+    mcts_sims = int(mcts_sims)
+    if mcts_sims > 0:
+        results.append(match(args.players, whole, "mcts", mcts_sims, uct_c, args.deals, args.seed, args.workers,
+                             args.journal))
     speed = {"fiveup_round": sims_per_second(fo.load_game(2, False), args.sim_seconds),
              "fiveup_game": sims_per_second(fo.load_game(2, True), args.sim_seconds),
              "python_block_dominoes": sims_per_second(pyspiel.load_game("python_block_dominoes"), args.sim_seconds)}
