@@ -112,7 +112,8 @@ main() {
         exit 2
     fi
     for so in "$tree"/fiveup_solver/_core*.so "$tree"/fiveup_solver/_solver*.so \
-              "$tree"/fiveup_solver/_sampler*.so "$tree"/fiveup_solver/_hint*.so; do
+              "$tree"/fiveup_solver/_sampler*.so "$tree"/fiveup_solver/_hint*.so \
+              "$tree"/fiveup_solver/_equity*.so "$tree"/fiveup_solver/_beliefs*.so; do
         if ! [ -f "$so" ] || ! ldd "$so" 2>/dev/null | grep libasan >/dev/null; then
             echo "sanitize.sh: $so is missing or not linked with ASan" >&2
             exit 2
