@@ -119,6 +119,11 @@ def test_shipped_ladder_is_ordered_and_significant():
     assert refit == pytest.approx(res.elo, abs=0.06)
     for s in res.steps:
         assert s["elo"] > 0 and s["ci95"][0] > 0, s
+    # measured with today's recipes: a recipe changed without a new ladder fails here
+    from fiveup_solver.ladder import ladder_path
+    with open(ladder_path(2)) as f:
+        shipped = json.load(f)
+    assert [e["recipe"] for e in shipped["entrants"]] == [LEVELS[n].to_dict() for n in res.entrants]
 
 
 def test_cli_ladder(capsys, tmp_path):
