@@ -248,9 +248,11 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     pairs already there are not played again: a long ladder can stop and resume."""
     from fiveup_solver.bots import bot_function
     from fiveup_solver.match import pair_seeds, play_pair
-    from fiveup_solver.parallel import ordered_map
+    from fiveup_solver.parallel import check_ray, check_workers, ordered_map
     if players not in (2, 4):
         raise OptionError(f"the ladder plays duplicate pairs: 2 or 4 players, not {_short(players)}")
+    check_workers(workers)
+    ray = check_ray(ray)           # before anything runs or a journal is opened
     entrants = list(DEFAULT_ENTRANTS if entrants is None else entrants)
     if len(set(entrants)) != len(entrants) or len(entrants) < 2 or ANCHOR not in entrants:
         raise OptionError(f"a ladder needs at least 2 distinct entrants including {ANCHOR}, not {_short(entrants)}")

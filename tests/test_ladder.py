@@ -104,6 +104,7 @@ def test_ladder_run_is_deterministic_and_round_trips():
 @pytest.mark.parametrize("kwargs, match", [
     ({"games": 3}, "even"), ({"games": 0}, "even"), ({"entrants": ["level2", "level3"]}, "level1"),
     ({"entrants": ["level1", "level1"]}, "distinct"), ({"entrants": ["level1", "nobody"]}, "unknown bot"),
+    ({"workers": 0}, "workers"), ({"ray": ""}, "ray"),
 ])
 def test_ladder_options_checked(kwargs, match):
     with pytest.raises(OptionError, match=match):
