@@ -493,14 +493,9 @@ def sample_command(args, obs, out) -> int:
     evidence = past_evidence(obs, past_observations(args.file, args.seat, obs.round)) if obs.round else None
     beliefs = Beliefs(ds, None, evidence)
     if not args.probabilities:
-        deals = [d.to_dict() for d in deals_from(beliefs.weigh(max(1, args.n), args.seed), ds, args.n, args.seed)]
-        if args.json:
-            out.write(json.dumps(deals) + "\n")
-            return 0
-        for k, d in enumerate(deals):
-            hands = "; ".join(f"seat {s}: {' '.join(h)}" for s, h in d["hands"].items())
-            out.write(f"{k}: {hands}; boneyard: {' '.join(d['boneyard'])}\n")
-        return 0
+        from fiveup_solver.cli import write_deals
+        return write_deals(out, deals_from(beliefs.weigh(max(1, args.n), args.seed), ds, args.n, args.seed),
+                           args.json)
     ww = beliefs.weigh(MARGINAL_WORLDS, args.seed)
     name = lambda k: "boneyard" if k == BONEYARD else str(k)   # noqa: E731
     tables = {kind: {str(t): {name(k): p for k, p in probs.items()} for t, probs in marg.items()}

@@ -519,8 +519,13 @@ def cmd_sample(args, out) -> int:
         for t, probs in table.items():
             out.write(f"{t:<6}" + "".join(f"{probs[k]:>10.4f}" for k in keys) + "\n")
         return 0
-    deals = [d.to_dict() for d in ds.sample(args.n, args.seed)]
-    if args.json:
+    return write_deals(out, ds.sample(args.n, args.seed), args.json)
+
+
+def write_deals(out, deals, as_json: bool) -> int:
+    """`fiveup sample`'s deal list (uniform or weighted draws alike)."""
+    deals = [d.to_dict() for d in deals]
+    if as_json:
         out.write(json.dumps(deals) + "\n")
         return 0
     for k, d in enumerate(deals):
