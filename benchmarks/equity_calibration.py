@@ -3,8 +3,9 @@
 For each of a fixed set of score states (scores and starter), play seeded
 games of default hint-bot self-play started there, and compare side 0's
 observed win rate (95% Wilson interval) with the table's W. Also the Brier
-score of W against a naive points-only predictor (P(side 0) = its opponent's
-distance to 305 over both distances), and a reliability plot (PNG).
+score of W against a naive points-only predictor (each side's chance in
+proportion to 1 / its distance to 305: with two sides, the other side's distance
+over both distances), and a reliability plot (PNG).
 
 Games are appended to a JSON Lines file as they finish, so a run can stop and
 resume (same --out, same seed). Workers are processes with one search thread
@@ -58,9 +59,10 @@ def run(players: int, games: int, seed: int, workers: int, out: str, bot: str, p
 
 
 def naive(scores) -> float:
-    """Points only: side 0's chance as the other side's distance to 305 over both distances."""
-    d0, d1 = 305 - scores[0], 305 - max(scores[1:])
-    return d1 / (d0 + d1)
+    """Points only: each side's chance in proportion to 1 / (its distance to 305); with two
+    sides that is the other side's distance over both distances."""
+    inverse = [1.0 / (305 - s) for s in scores]
+    return inverse[0] / sum(inverse)
 
 
 def report(players: int, out: str, plot: str | None = None) -> dict:
