@@ -68,7 +68,7 @@ DEFAULT_BOT = "hint"
 DEFAULT_ROUNDS = {2: 8000, 3: 3000, 4: 2400}      # `equity build`'s sample rounds at 0 : 0
 NEAR_FROM = 240                                  # raw: a side this close to 305 plays for the target
 FAR_ANCHOR = 150                                 # raw: where far sides sit in a near-target set
-DEFAULT_NEAR_ROUNDS = {2: 60, 3: 0, 4: 12}        # rounds per near-target anchor (0: none)
+DEFAULT_NEAR_ROUNDS = {2: 60, 3: 0, 4: 20}        # rounds per near-target anchor (0: none)
 
 
 def _sides(players: int) -> int:
@@ -359,6 +359,9 @@ class EquityTable:
             with np.load(path) as z:
                 meta = json.loads(str(z["meta"]))
                 win0 = z["win_starter0"].astype(np.float64) / 65535.0
+            # rounding each side to 1/65535 can push a state's sum just above 1: scale it back
+            total = win0.sum(axis=-1, keepdims=True)
+            win0 = np.where(total > 1.0, win0 / np.maximum(total, 1.0), win0)
             players = meta["players"]
             sides = _sides(_check_players(players))
             if win0.shape != (SCORE_LEVELS,) * sides + (sides,):

@@ -147,6 +147,14 @@ def test_bad_samples_are_refused():
 
 
 # ------------------------------------------------------------ the shipped tables
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shipped_probabilities_never_sum_above_one(players):
+    # each side's probability is stored rounded to 1/65535; three sides rounded up
+    # together would otherwise sum to 1 + 1.5e-5 and leave a negative 'unfinished'
+    w = load_table(players).win
+    assert w.min() >= 0.0 and w.sum(axis=-1).max() <= 1.0 + 1e-12
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_side_swap_symmetry(players):
     t = load_table(players)
