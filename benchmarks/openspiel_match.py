@@ -5,7 +5,8 @@ adapter's exact resampler (DealSampler) at each budget of ``--ismcts-sims``, and
 OpenSpiel's MCTS (perfect-information UCT) run on one state resampled from the bot's
 own information per move (a determinization: it never sees hidden tiles), by default
 with the simulations that take it as long per move as the hint bot took in this run. Both use
-OpenSpiel's random-rollout evaluator. Every deal sequence is played from every seating
+OpenSpiel's random-rollout evaluator. ``--engine-bots`` adds the project's own bots
+(e.g. ``greedy,random``) as opponents on the same deals, a yardstick for the rest. Every deal sequence is played from every seating
 (2 and 4 players: sides swapped; 3 players: the hint bot in each seat against two of
 the opponent), and chance is replayed identically in every seating: each round's tiles
 come from one seeded permutation (the deal, then the draws in that order) and its
@@ -56,17 +57,18 @@ def _chance(state, deal_seed: int, players: int) -> int:
     return next(t for t in perm if t in allowed)
 
 
-class HintPlayer:
-    name = "hint"
+class EnginePlayer:
+    """One of the project's bots (``hint`` by default), from the player's own observation."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, name="hint"):
+        self.name = name
         self.rng = random.Random(seed)
 
     def act(self, state):
         from fiveup_solver.bots import choose
         from fiveup_solver.openspiel import move_to_action
         p = state.current_player()
-        return move_to_action(choose("hint", state.engine_game.observation(p), self.rng))
+        return move_to_action(choose(self.name, state.engine_game.observation(p), self.rng))
 
 
 class ISMCTSPlayer:
@@ -137,6 +139,8 @@ def _game(players, whole):
 
 
 def _opponent(game, kind, sims, seed, uct_c):
+    if kind == "bot":   # `sims` is the engine bot's name: a yardstick for the OpenSpiel results
+        return EnginePlayer(seed, sims)
     return ISMCTSPlayer(game, sims, seed, uct_c) if kind == "ismcts" else MCTSPlayer(game, sims, seed, uct_c)
 
 
@@ -147,7 +151,7 @@ def play_deal(job):
     deal_seed = random.Random(f"{seed}/deal/{d}").getrandbits(63)
     values, times = [], {}
     for k, seating in enumerate(match_seatings(players, "hint", "other")):
-        seats = [HintPlayer(hash((deal_seed, k, s)) & (2 ** 62 - 1)) if b == "hint"
+        seats = [EnginePlayer(hash((deal_seed, k, s)) & (2 ** 62 - 1)) if b == "hint"
                  else _opponent(game, kind, sims, deal_seed ^ (k * 7919 + s), uct_c) for s, b in enumerate(seating)]
         returns, t = play(game, players, seats, deal_seed)
         for bot, ts in t.items():
@@ -245,6 +249,9 @@ def main(argv=None) -> int:
     ap.add_argument("--mcts-sims", default="auto",
                     help="MCTS budget (0: no MCTS match; 'auto': the simulations that take MCTS as long per move "
                          "as the hint bot took in the ISMCTS matches, measured in this run)")
+    ap.add_argument("--engine-bots", default="",
+                    help="comma-separated project bots to play the hint bot the same way (e.g. greedy,random): "
+                         "a yardstick on the same deals")
     ap.add_argument("--uct-c", type=float, default=None,
                     help="UCT constant (default 2 for whole games, 60 for rounds: about 2x the spread of round points)")
     ap.add_argument("--sim-seconds", type=float, default=3.0, help="seconds per random-simulation measurement")
@@ -266,12 +273,25 @@ def main(argv=None) -> int:
     whole = args.mode == "game"
     game = fo.load_game(args.players, whole_game=whole)
     uct_c = args.uct_c if args.uct_c is not None else (2.0 if whole else 60.0)
-    opponents = [("ismcts", int(x)) for x in args.ismcts_sims.split(",") if x.strip()]
+    try:
+        opponents = [("ismcts", int(x)) for x in args.ismcts_sims.split(",") if x.strip()]
+    except ValueError:
+        print(f"error: --ismcts-sims must be comma-separated integers, not {args.ismcts_sims!r}", file=sys.stderr)
+        return 2
+    from fiveup_solver.bots import bot_function
+    for name in (x.strip() for x in args.engine_bots.split(",") if x.strip()):
+        try:
+            bot_function(name)
+        except ValueError as e:
+            print(f"error: --engine-bots: {e}", file=sys.stderr)
+            return 2
+        opponents.append(("bot", name))
     results = [match(args.players, whole, kind, sims, uct_c, args.deals, args.seed, args.workers, args.journal)
                for kind, sims in opponents]
     mcts_sims = args.mcts_sims
     if mcts_sims == "auto":
-        hint_times = [r["seconds_per_move"]["hint"] for r in results if "hint" in r["seconds_per_move"]]
+        hint_times = [r["seconds_per_move"]["hint"] for r in results
+                      if r["opponent"].startswith("ismcts") and "hint" in r["seconds_per_move"]]
         if not hint_times:
             print("error: --mcts-sims auto needs an ISMCTS match first (to time the hint bot)", file=sys.stderr)
             return 2
