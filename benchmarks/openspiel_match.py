@@ -6,9 +6,9 @@ OpenSpiel's MCTS (perfect-information UCT) run on one state resampled from the b
 own information per move (a determinization: it never sees hidden tiles), by default
 with the simulations that take it as long per move as the hint bot took in this run. Both use
 OpenSpiel's random-rollout evaluator. ``--engine-bots`` adds the project's own bots
-(e.g. ``greedy,random``) as opponents on the same deals, a yardstick for the rest. Every deal sequence is played from every seating
-(2 and 4 players: sides swapped; 3 players: the hint bot in each seat against two of
-the opponent), and chance is replayed identically in every seating: each round's tiles
+(e.g. ``greedy,random``) as opponents on the same deals, a yardstick for the rest.
+Every deal sequence is played from every seating (2 and 4 players: sides swapped;
+3 players: the hint bot in each seat against two of the opponent), and chance is replayed identically in every seating: each round's tiles
 come from one seeded permutation (the deal, then the draws in that order) and its
 starter, when drawn, from one seeded draw.
 

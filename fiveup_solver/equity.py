@@ -361,7 +361,7 @@ class EquityTable:
                 win0 = z["win_starter0"].astype(np.float64) / 65535.0
             # rounding each side to 1/65535 can push a state's sum just above 1: scale it back
             total = win0.sum(axis=-1, keepdims=True)
-            win0 = np.where(total > 1.0, win0 / np.maximum(total, 1.0), win0)
+            win0 = win0 / np.maximum(total, 1.0)
             players = meta["players"]
             sides = _sides(_check_players(players))
             if win0.shape != (SCORE_LEVELS,) * sides + (sides,):
