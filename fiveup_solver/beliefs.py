@@ -52,6 +52,16 @@ weighting. Otherwise more worlds are drawn (doubling, up to
 weighted by the times it was drawn. With equal weights (the ``none`` model)
 the hint is exactly the uniform one (tested).
 
+**The search.** PIMC searches a world as if every seat played perfectly with
+everything known. Each searched world also draws a model for every other seat
+from that seat's posterior given the world (``prior(theta) L(theta, world)``):
+a seat drawn greedy (``credit`` with beta >= :data:`GREEDY_BETA`) is searched
+as greedy plays, its largest accepted credits only (every tie searched), so the
+hidden tiles and the way a seat plays come jointly from the posterior
+(:meth:`WeightedWorlds.greedy_masks`; ``OpponentModel(search_greedy=False)``
+turns it off). Other models are searched as perfect players: the search has no
+cheaper proxy for them.
+
 Only the deciding seat's :class:`~fiveup_solver.game.Observation` is read.
 
 >>> from fiveup_solver import Game
@@ -88,6 +98,7 @@ DEFAULT_FLOOR = 0.05
 MIN_ESS_FRACTION = 0.5           # draw more worlds while the ESS is below this share of the worlds wanted
 MAX_CANDIDATE_FACTOR = 32        # ... up to this many times the worlds wanted
 EVIDENCE_WORLDS = 256            # worlds per earlier round for its evidence
+GREEDY_BETA = 3.0                # credit models this sharp (or sharper) describe a greedy player
 
 
 def check_beliefs(beliefs) -> str:
@@ -109,7 +120,11 @@ class OpponentModel:
 
     ``grid``: (kind, beta) pairs, kind one of :data:`KINDS`; ``prior``: one weight
     per grid point (None: uniform); ``floor``: the uniform share mixed into every
-    model; ``engine_weights``: (a, b) of the engine value.
+    model; ``engine_weights``: (a, b) of the engine value; ``search_greedy``: each
+    searched world also draws a model for every other seat, and a seat drawn
+    greedy (credit, beta >= :data:`GREEDY_BETA`) is searched as greedy plays
+    (:meth:`WeightedWorlds.greedy_masks`); False: every seat is searched as a
+    perfect player.
 
     >>> OpponentModel(grid=(("credit", 1.0),)).grid
     (('credit', 1.0),)
@@ -123,6 +138,7 @@ class OpponentModel:
     prior: tuple | None = None
     floor: float = DEFAULT_FLOOR
     engine_weights: tuple = ENGINE_WEIGHTS
+    search_greedy: bool = True
 
     def __post_init__(self):
         try:
@@ -155,6 +171,8 @@ class OpponentModel:
             a = b = None
         if not (_is_number(a) and _is_number(b)):
             raise OptionError(f"engine_weights must be two numbers (a, b), not {_short(self.engine_weights)}")
+        if not isinstance(self.search_greedy, bool):
+            raise OptionError(f"search_greedy must be True or False, not {_short(self.search_greedy)}")
 
     @property
     def log_prior(self) -> np.ndarray:
@@ -203,6 +221,38 @@ class WeightedWorlds:
     decisions: dict            # seat -> free placements seen
     players: int = 4
     model: OpponentModel = field(default_factory=OpponentModel)
+    log_prior: np.ndarray | None = None   # (4, models): each seat's log prior (with the earlier rounds)
+
+    def greedy_probabilities(self) -> np.ndarray:
+        """(M, 4): each world's probability that each other seat plays a greedy model
+        (credit, beta >= :data:`GREEDY_BETA`): its model's posterior given the world,
+        prior(theta) L(theta, world) normalised over theta."""
+        out = np.zeros((self.candidates, 4))
+        sharp = [i for i, (kind, beta) in enumerate(self.model.grid) if kind == "credit" and beta >= GREEDY_BETA]
+        if not sharp or self.log_prior is None:
+            return out
+        for s in self.posterior:
+            x = self.loglik[:, s, :] + self.log_prior[s][None, :]
+            x = np.where(np.isnan(x), -np.inf, x)
+            top = x.max(axis=1, keepdims=True)
+            top = np.where(np.isfinite(top), top, 0.0)
+            e = np.exp(x - top)
+            total = e.sum(axis=1)
+            out[:, s] = np.divide(e[:, sharp].sum(axis=1), total, out=np.zeros(len(total)), where=total > 0)
+        return out
+
+    def greedy_masks(self, worlds, seed: int) -> list:
+        """For the worlds numbered `worlds` (candidates), the seats drawn greedy in each
+        (a bit mask): seat s with world k's probability of a greedy model, from
+        the seed's own stream, so that the opponent model and the hidden tiles of a
+        searched world come jointly from the posterior. Empty masks when the model
+        does not search greedy seats."""
+        if not self.model.search_greedy:
+            return [0] * len(worlds)
+        p = self.greedy_probabilities()
+        u = np.random.default_rng([int(seed) & (2 ** 64 - 1), 0x6EED]).random((self.candidates, 4))
+        drawn = u < p
+        return [int(sum(1 << s for s in range(4) if drawn[k, s])) for k in worlds]
 
     @property
     def candidates(self) -> int:
@@ -322,7 +372,7 @@ class Beliefs:
         seats = [s for s in self.ds.hidden_seats]
         return WeightedWorlds(seed, hands, bone, self._bone_len, ll, lw, ess, self._posterior(ll, seats),
                               {s: sum(1 for d in self.decisions if d[1] == s) for s in seats}, self.ds.players,
-                              self.model)
+                              self.model, self._log_prior.copy())
 
     def evidence(self, n: int = EVIDENCE_WORLDS, seed: int = 0) -> dict:
         """{seat: log evidence of each grid point}: log of the mean over n uniform worlds
@@ -392,7 +442,9 @@ def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, 
 
 def search_plan(ww: WeightedWorlds, n: int, seed: int) -> tuple:
     """The worlds a hint searches for a budget of n worlds, and their weights:
-    ([(stream, hands, boneyard)], [weight] or None for equal weights).
+    ([(stream, hands, boneyard, greedy seats mask)], [weight] or None for equal
+    weights). Each world carries the seats drawn greedy in it
+    (:meth:`WeightedWorlds.greedy_masks`), which its search plays as greedy.
 
     When the first n worlds kept the ESS up (no more were drawn), they are all
     searched (the uniform hint's own worlds) and weighted by the model
@@ -401,11 +453,13 @@ def search_plan(ww: WeightedWorlds, n: int, seed: int) -> tuple:
     distinct world is searched once, weighted by the times it was drawn."""
     if ww.candidates == n:
         w = ww.weights
-        worlds = [(k, *ww.world(k)) for k in range(n)]
+        masks = ww.greedy_masks(range(n), seed)
+        worlds = [(k, *ww.world(k), masks[k]) for k in range(n)]
         same = bool(np.all(ww.log_weights == ww.log_weights[0]))
         return worlds, None if same else [float(x) for x in w]
     picks = ww.resample(n, seed)
-    return [(k, *ww.world(k)) for k, _ in picks], [float(c) for _, c in picks]
+    masks = ww.greedy_masks([k for k, _ in picks], seed)
+    return [(k, *ww.world(k), m) for (k, _), m in zip(picks, masks)], [float(c) for _, c in picks]
 
 
 def tile_names(mask: int) -> list:
@@ -479,8 +533,11 @@ def describe(belief: dict) -> str:
              + (f", {belief['distinct_worlds']} distinct worlds searched" if "distinct_worlds" in belief else "")]
     for seat, o in belief["opponents"].items():
         top = sorted(o["posterior"].items(), key=lambda kv: -kv[1])[:3]
+        greedy = belief.get("greedy_worlds", {}).get(seat)
         lines.append(f"  seat {seat}: {o['decisions']} choices read this round; model "
-                     + ", ".join(f"{lab} {100 * p:.0f} %" for lab, p in top))
+                     + ", ".join(f"{lab} {100 * p:.0f} %" for lab, p in top)
+                     + ("" if greedy is None else f"; searched as greedy in {greedy} of "
+                        f"{belief['distinct_worlds']} worlds"))
     return "\n".join(lines)
 
 

@@ -281,7 +281,8 @@ class Hinter:
             worlds, weights = search_plan(ww, draws, seed)
             n_worlds = len(worlds)
             belief = dict(ww.summary(), distinct_worlds=len(worlds),
-                          plan="weighted" if ww.candidates == draws else "resampled")
+                          plan="weighted" if ww.candidates == draws else "resampled",
+                          greedy_worlds={str(s): sum(1 for w in worlds if (w[3] >> s) & 1) for s in ds.hidden_seats})
         with self._lock:
             results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
                                    n_worlds, seconds, worlds=worlds)
@@ -410,11 +411,12 @@ def _evidence(obs, past, model):
 
 
 def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_width: int = 28,
-                 seed: int = 0, objective: str = "points") -> dict:
+                 seed: int = 0, objective: str = "points", greedy_seats=()) -> dict:
     """Each legal placement's value in the game's own world (every hand known), as a
     hint's world search computes it: {Move: value}. With ``method="pimc"`` the
     boneyard order is the game's; with ``"expectimax"`` only its tiles are known
     and draws are chance nodes. ``world_nodes=0``: no budget (searches to the end).
+    ``greedy_seats``: other seats the search plays as greedy (as model beliefs may).
     For tests and analysis; it sees everything, so no seat may decide from it.
     """
     if not isinstance(method, str) or method not in METHODS:
@@ -434,7 +436,7 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     canon = [_core.canonical_of(*m.placement) for m in legal]
     roots = sorted(set(canon))
     search = _hint.WorldSearch(core, None, (), roots, METHODS[method].code, world_nodes or 2 ** 62,
-                               chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0)
+                               chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0, greedy_seats=greedy_seats)
     solver_core = _solver.SolverCore(4.0)
     set_core_objective(solver_core, check_objective(objective), game.players)
     status, depth, nodes, values = search.value_world(

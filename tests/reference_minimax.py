@@ -66,38 +66,56 @@ def _step(parent: R.RoundState, child: R.RoundState, root_seat: int):
     return gain, 0
 
 
-def _line_value(parent: R.RoundState, child: R.RoundState, root_seat: int, budget=None) -> int:
+def _line_value(parent: R.RoundState, child: R.RoundState, root_seat: int, budget=None, greedy=()) -> int:
     """Value for the root team of the action parent -> child followed by best play.
 
     A win anywhere on the line makes the whole line +-WIN (gains earlier on it
     are dropped), so the recursion returns (value, won) pairs and only adds a
     step's gain to a child value that is not a win."""
-    return _line(parent, child, root_seat, budget)[0]
+    return _line(parent, child, root_seat, budget, greedy)[0]
 
 
-def _line(parent, child, root_seat, budget=None):
+def _line(parent, child, root_seat, budget=None, greedy=()):
     gain, won = _step(parent, child, root_seat)
     if won:
         return WIN * won, True
     if child.over:
         return gain, False
-    v, is_win = _best(child, root_seat, budget)
+    v, is_win = _best(child, root_seat, budget, greedy)
     return (v, True) if is_win else (gain + v, False)
 
 
-def _best(state: R.RoundState, root_seat: int, budget=None):
+def greedy_moves(state: R.RoundState) -> list:
+    """The moves a greedy seat considers: the placements with the largest accepted
+    credit (RULES §4.2: the end sum after the placement if positive and a multiple
+    of 5, counted 0 when it would take the side above 305); draws and passes are
+    forced anyway."""
+    moves = state._legal()
+    side = R.side_of(state.players, state.turn)
+    credits = []
+    for move in moves:
+        child = state.copy()
+        child._do(move)
+        credit = R.placement_credit(child.end_sum)
+        credits.append(credit if state.scores[side] + credit <= 305 else 0)
+    top = max(credits)
+    return [m for m, c in zip(moves, credits) if c == top]
+
+
+def _best(state: R.RoundState, root_seat: int, budget=None, greedy=()):
     """(minimax value for the root team, is it a +-WIN line?) of a state not over.
-    budget: None, or a one-element list of states still allowed (TooBig when spent)."""
+    budget: None, or a one-element list of states still allowed (TooBig when spent).
+    greedy: seats that play greedy_moves only (the others play their best)."""
     maximise = _team_of(state.players, root_seat, state.turn) == 0
     best = None
-    for move in state._legal():
+    for move in (greedy_moves(state) if state.turn in greedy else state._legal()):
         child = state.copy()
         child._do(move)
         if budget is not None:
             budget[0] -= 1
             if budget[0] < 0:
                 raise TooBig()
-        cand = _line(state, child, root_seat, budget)
+        cand = _line(state, child, root_seat, budget, greedy)
         if best is None or (cand[0] > best[0] if maximise else cand[0] < best[0]):
             best = cand
     assert best is not None, "no legal move in a state that is not over"
@@ -152,7 +170,7 @@ def forced_draws(state: R.RoundState) -> R.RoundState:
     return s
 
 
-def move_values(state: R.RoundState, max_states: int | None = None) -> dict[str, int]:
+def move_values(state: R.RoundState, max_states: int | None = None, greedy=()) -> dict[str, int]:
     """Every legal concrete move of the seat to move -> its value for that seat's side/team.
 
     If the seat must draw, the forced draws are performed first and the values are
@@ -161,7 +179,8 @@ def move_values(state: R.RoundState, max_states: int | None = None) -> dict[str,
     draws (or is already over), {}.
 
     max_states (optional) only guards the running time: TooBig is raised once
-    more states than that have been visited (it never changes a value)."""
+    more states than that have been visited (it never changes a value).
+    greedy: seats other than the mover's that play greedy_moves only."""
     budget = None if max_states is None else [max_states]
     if state.over:
         return {}
@@ -174,7 +193,7 @@ def move_values(state: R.RoundState, max_states: int | None = None) -> dict[str,
     for move in s._legal():
         child = s.copy()
         child._do(move)
-        val = _line_value(s, child, root_seat, budget)
+        val = _line_value(s, child, root_seat, budget, greedy)
         key = move_string(R._action_dict(root_seat, move))
         assert key not in out
         out[key] = val

@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from fiveup_solver import Game
+from fiveup_solver import Game, _core
 from fiveup_solver.beliefs import (DEFAULT_GRID, Beliefs, OpponentModel, check_beliefs, decisions_of,
                                    past_evidence)
 from fiveup_solver.bots import bot_function, choose
@@ -314,7 +314,8 @@ def test_model_hint_searches_the_uniform_worlds_while_the_ess_holds():
     seen = 0
     for g in greedy_positions(2, 6, seed=110, stop_after=14):
         obs = g.observation(g.to_move)
-        m = hinter.hint(obs, samples=24, seed=3, world_nodes=600, beliefs="model")
+        m = hinter.hint(obs, samples=24, seed=3, world_nodes=600, beliefs="model",
+                        model=OpponentModel(search_greedy=False))
         if m.belief["plan"] != "weighted" or m.belief["ess"] == 24:
             continue
         u = hinter.hint(obs, samples=24, seed=3, world_nodes=600)
@@ -440,6 +441,7 @@ def test_bad_options_are_one_line_errors():
         (lambda: OpponentModel(prior=(1, 2)), "prior must be 6 weights"),
         (lambda: OpponentModel(floor=float("nan")), "floor must be a number from 0 to 1"),
         (lambda: OpponentModel(engine_weights=(1,)), "engine_weights must be two numbers"),
+        (lambda: OpponentModel(search_greedy=1), "search_greedy must be True or False"),
         (lambda: DealSampler(obs, beliefs="maybe"), "beliefs must be one of"),
         (lambda: DealSampler(obs, model=OpponentModel()), "is for beliefs='model'"),
         (lambda: DealSampler(obs).weighted(), "need beliefs='model'"),
@@ -523,3 +525,151 @@ def test_analysis_budget_checks_beliefs():
     with pytest.raises(OptionError, match="beliefs must be one of"):
         AnalysisBudget(beliefs="greedy").check()
     assert AnalysisBudget(beliefs="model").check().beliefs == "model"
+
+
+# ------------------------------------------------------------------ searching a seat read as greedy
+
+def _small_greedy_positions(players, count, seed, bone_max, cap=3000):
+    """Small positions (a random deal played at random until few tiles are left)
+    whose plain minimax tree has at most `cap` states, the mover with 2+ moves."""
+    import reference as R
+    import reference_minimax as M
+    from positions import random_deal, random_scores
+    rng = random.Random(f"greedy-oracle-{players}-{seed}")
+    out = []
+    while len(out) < count:
+        hands, boneyard, starter, scores, st = random_deal(rng, players,
+                                                          random_scores(rng, players, "near" if len(out) % 2 else "zero"))
+        actions = []
+        while not st.over:
+            if (sum(map(len, st.hands)) <= {2: 7, 3: 8, 4: 9}[players] and len(st.boneyard_left()) <= bone_max
+                    and st.can_place(st.turn) and len(st.legal_actions()) >= 2):
+                try:
+                    M.tree_size(st, cap)
+                except M.TooBig:
+                    pass
+                else:
+                    out.append(({"players": players, "hands": hands, "boneyard": boneyard, "starter": starter,
+                                 "scores": scores, "actions": list(actions)}, st))
+                    break
+            moves = st._legal()
+            move = rng.choice(moves)
+            actions.append(R._action_dict(st.turn, move))
+            st._do(move)
+    return out
+
+
+@pytest.mark.parametrize("players,seed", [(2, 0), (3, 2), (4, 0)])
+def test_search_of_greedy_seats_equals_the_greedy_minimax_oracle(players, seed):
+    """The world search with seats played as greedy gives the value of the
+    independent oracle (tests/reference_minimax.py) whose greedy seats consider
+    only their largest accepted credits, for every root move; with every other
+    seat greedy and, with 4 players, with the partner greedy too."""
+    from positions import build_game
+    import reference_minimax as M
+    from fiveup_solver.hint import world_values
+    differs = 0
+    for spec, st in _small_greedy_positions(players, 16, seed, bone_max=3, cap=6000):
+        g = build_game(spec)
+        mover = g.to_move
+        others = [s for s in range(players) if s != mover]
+        sets = [others] + ([[(mover + 2) % 4]] if players == 4 else [])
+        for seats in sets:
+            want = M.move_values(st, greedy=frozenset(seats))
+            got = {str(m): v for m, v in world_values(g, greedy_seats=seats).items()}
+            assert got == want, (spec, seats)
+            # expectimax with no boneyard left is the same perfect-information search
+            if not st.boneyard_left():
+                ex = {str(m): v for m, v in world_values(g, method="expectimax", greedy_seats=seats).items()}
+                assert ex == want, (spec, seats)
+        differs += M.move_values(st) != M.move_values(st, greedy=frozenset(others))
+    assert differs >= 2     # the positions do tell a greedy opponent from a perfect one (seeds picked for it)
+
+
+def test_world_search_refuses_bad_greedy_seats():
+    from fiveup_solver.errors import CoreError
+    from fiveup_solver.hint import world_values
+    g = greedy_positions(2, 1, seed=90)[0]
+    for seats, text in (([g.to_move], "other than the observer"), ([5], "other than the observer"),
+                        (["1"], "other than the observer"), (7, "must be a list of seats")):
+        with pytest.raises(CoreError, match=text) as e:
+            world_values(g, greedy_seats=seats)
+        assert "\n" not in str(e.value)
+
+
+def _mid_round_view(seed, opponent, round_index):
+    """Seat 0 (random) against `opponent` in seat 1: seat 0's views at the end of
+    rounds 0..round_index-1, and its observation at its first decision of round
+    `round_index` after the opponent has made a choice there (None if none)."""
+    g = Game(players=2, seed=seed)
+    rngs = [random.Random(seed * 7 + s) for s in range(2)]
+    views = []
+    while not g.game_over:
+        if g.round_over:
+            views.append(g.observation(0))
+            g.next_round()
+            continue
+        s = g.to_move
+        obs = g.observation(s)
+        if (s == 0 and len(views) == round_index and len(obs.legal_moves) >= 2
+                and any(d[1] == 1 for d in decisions_of(DealSampler(obs)))):
+            return views, obs
+        g.push(choose("random" if s == 0 else opponent, obs, rngs[s]))
+    return views, None
+
+
+def test_greedy_is_drawn_per_world_from_the_posterior():
+    """Each searched world draws a model for the other seat jointly with its tiles:
+    against a greedy seat (four rounds of its choices read) more worlds search it
+    as greedy than against a random one, whose reading leaves almost none; the
+    draw is P(greedy models | world) by hand from the log-likelihoods; with
+    search_greedy=False no world does; a hint reports how many worlds did."""
+    share = {"greedy": [], "random": []}
+    for seed in range(4):
+        for opponent in share:
+            views, obs = _mid_round_view(seed, opponent, 4)
+            if obs is None:
+                continue
+            ev = past_evidence(obs, views)
+            ww = Beliefs(DealSampler(obs), None, ev).weigh(64, seed=1)
+            p = ww.greedy_probabilities()
+            assert np.all(p[:, 0] == 0) and np.all((0 <= p) & (p <= 1))
+            # by hand for world 0: prior times likelihood, the credit-3 share
+            prior = OpponentModel().log_prior + ev[1]
+            x = np.exp(ww.loglik[0, 1, :] + prior - (ww.loglik[0, 1, :] + prior).max())
+            assert p[0, 1] == pytest.approx(x[3] / x.sum(), rel=1e-9)     # grid point 3 is credit 3
+            masks = ww.greedy_masks(range(64), seed=5)
+            assert all(m in (0, 2) for m in masks) and masks == ww.greedy_masks(range(64), seed=5)
+            share[opponent].append(sum(m == 2 for m in masks) / 64)
+            off = Beliefs(DealSampler(obs), OpponentModel(search_greedy=False), ev).weigh(64, seed=1)
+            assert off.greedy_masks(range(64), seed=5) == [0] * 64
+            if opponent == "greedy":
+                h = hint(obs, samples=8, world_nodes=500, seed=3, beliefs="model", past=views)
+                assert 0 <= h.belief["greedy_worlds"]["1"] <= h.belief["distinct_worlds"]
+    assert min(share["greedy"]) > max(share["random"]) and max(share["random"]) < 0.05, share
+
+
+def test_model_hint_searches_the_drawn_greedy_seats():
+    """Each world of a model hint is searched with its own drawn seats as greedy:
+    its values are those of the same world searched with seat 1 greedy when it
+    was drawn greedy, and with every seat perfect otherwise."""
+    from fiveup_solver.beliefs import search_plan
+    from fiveup_solver.hint import _base_round
+    views, obs = _mid_round_view(0, "greedy", 4)
+    ds = DealSampler(obs)
+    ww = Beliefs(ds, None, past_evidence(obs, views)).weigh(16, seed=2)
+    worlds, _ = search_plan(ww, 16, 2)
+    assert {w[3] for w in worlds} == {0, 2}      # both kinds of world occur
+    hinter = Hinter(threads=1)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
+
+    def values(ws):
+        res = hinter._search(obs, _base_round(ds, obs), ds, roots, "pimc", "win", 3000, 6, 2, len(ws), 0.0,
+                             worlds=ws)
+        return {r[0]: r[4] for r in res}
+    mixed = values(worlds)
+    greedy = values([(k, h, b, 2) for k, h, b, _ in worlds])
+    perfect = values([(k, h, b) for k, h, b, _ in worlds])
+    assert greedy != perfect
+    for i, w in enumerate(worlds):
+        assert mixed[i] == (greedy[i] if w[3] else perfect[i])

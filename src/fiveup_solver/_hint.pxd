@@ -13,6 +13,7 @@ ctypedef struct WorldJob:
     uint8_t moves[MAX_MOVES]   # the root's canonical moves
     int n_moves                # root moves; 0: value the position itself for the observer (one value)
     int observer               # seat whose team is team 0 (the mover when there are root moves)
+    uint32_t greedy_seats      # bit s: the beliefs read seat s as greedy; the search plays it so
     int method                 # METHOD_*
     uint64_t world_nodes       # node budget of one world (after its first, depth-2 pass)
     int chance_width           # expectimax: most outcomes searched at one chance node
@@ -28,6 +29,8 @@ ctypedef struct WorldJob:
     uint32_t* given_hands      # NULL: worlds sampled from the counter; else n_worlds x 4 hand masks
     uint8_t* given_bone        # with given_hands: n_worlds x 28 boneyard tiles in draw order
     uint64_t* given_stream     # with given_hands: the search stream of each world (its sample index)
+    uint8_t* given_greedy      # NULL, or with given_hands: per world, the seats searched as greedy there
+                               # (the opponent model drawn for the world; else greedy_seats for all)
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
                       int ply, Rng* rng) noexcept nogil

@@ -29,6 +29,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
+    keep_greedy,
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream, world_stream
@@ -97,6 +98,7 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
     """A seat that can place: the best of its placements for its team (values are
     kept from `team`'s point of view: max for team, min for the others)."""
     cdef uint8_t moves[MAX_MOVES]
+    cdef int credits[MAX_MOVES]
     cdef int n, i, v, best, gap
     cdef bint maximise = S.side_team[side_of(p, p.to_move)] == team
     v = enter_node(S, ply)
@@ -111,6 +113,12 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
             v = placement_credit(end_sum_after(p, p.ends, moves[i]))
             if v and v == gap:
                 return WIN if maximise else -WIN
+    if (J.greedy_seats >> p.to_move) & 1:
+        # a seat read as greedy: only its largest accepted credits are searched
+        for i in range(n):
+            v = placement_credit(end_sum_after(p, p.ends, moves[i]))
+            credits[i] = v if v <= gap else 0
+        n = keep_greedy(moves, credits, n)
     best = -INF if maximise else INF
     for i in range(n):
         v = after_placement(S, J, p, moves[i], team, alpha, beta, ply, rng)
@@ -233,10 +241,11 @@ cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos
 
 
 cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world,
-                       uint64_t stream) noexcept nogil:
+                       uint64_t stream, uint32_t greedy_seats) noexcept nogil:
     """Value every root move in world w (the observer's position with a sampled deal),
     or the position itself when there are no root moves (one value); the search's
-    random choices come from stream (seed, stream)."""
+    random choices come from stream (seed, stream); the seats of greedy_seats are
+    searched as greedy."""
     cdef SolverCtx* S = &core.ctx
     cdef Position pos = world[0]
     cdef Rng rng
@@ -247,6 +256,7 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
     seed_stream(&rng, J.seed, stream)
     core.fresh_context()
     set_root_side(S, &pos, side_of(&pos, J.observer))
+    S.greedy_seats = greedy_seats
     J.status[w] = 0
     for d in range(N_DEPTHS):
         S.max_ply = DEPTHS[d]
@@ -283,10 +293,11 @@ cdef class WorldSearch:
         self.job.given_hands = NULL
         self.job.given_bone = NULL
         self.job.given_stream = NULL
+        self.job.given_greedy = NULL
 
     def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
                  world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None,
-                 worlds=None):
+                 worlds=None, greedy_seats=()):
         """`moves`: the mover's root moves to value; or an empty list with `observer_`
         (a seat): the position's own value for that seat's team (any seat to move,
         forced draws and passes included).
@@ -295,7 +306,12 @@ cdef class WorldSearch:
         to search, in order: a list of (stream, hands, boneyard) with the hidden
         seats' hand masks (a list per seat; the observer's entry is ignored) and the
         boneyard tiles in draw order; world k's search uses its stream (a weighted
-        draw keeps the sample index it was drawn with). n_worlds must be their number."""
+        draw keeps the sample index it was drawn with). n_worlds must be their number.
+        A world may carry a fourth item, the seats searched as greedy in it (a bit
+        mask of seats other than the observer): the opponent model drawn for it.
+
+        `greedy_seats`: seats other than the observer that the search plays as greedy
+        (only their largest accepted credits), as the beliefs read them."""
         cdef int s, i, n_legal
         cdef int method = checked_int(method_, 0, 1, "method")
         cdef uint64_t world_nodes = checked_u64(world_nodes_, "world_nodes")
@@ -333,6 +349,15 @@ cdef class WorldSearch:
                 raise CoreError("the round is over: the position has no value to search")
         if not all(isinstance(x, int) and 0 <= x < p.players and x != observer for x in hidden_seats):
             raise CoreError(f"hidden seats must be seats other than the observer, not {hidden_seats!r}"[:200])
+        try:
+            greedy_seats = list(greedy_seats)
+        except TypeError:
+            raise CoreError("greedy_seats must be a list of seats") from None
+        if not all(isinstance(x, int) and 0 <= x < p.players and x != observer for x in greedy_seats):
+            raise CoreError(f"greedy seats must be seats other than the observer, not {greedy_seats!r}"[:200])
+        self.job.greedy_seats = 0
+        for s in greedy_seats:
+            self.job.greedy_seats |= 1 << s
         self.counter = counter
         self.job.base = p[0]
         self.job.hidden_seats = 0
@@ -381,10 +406,21 @@ cdef class WorldSearch:
             raise MemoryError()
         for w in range(J.n_worlds):
             try:
-                stream, hands, bone = worlds[w]
+                stream, hands, bone, *greedy = worlds[w]
                 hands, bone = list(hands), list(bone)
             except (TypeError, ValueError):
-                raise CoreError("each world is (stream, hands, boneyard)") from None
+                raise CoreError("each world is (stream, hands, boneyard[, greedy seats mask])") from None
+            if len(greedy) > 1 or (w > 0 and bool(greedy) != (J.given_greedy != NULL)):
+                raise CoreError("every world or none carries a greedy seats mask, after its boneyard")
+            if greedy:
+                if J.given_greedy == NULL:
+                    J.given_greedy = <uint8_t*>malloc(J.n_worlds + 8)
+                    if not J.given_greedy:
+                        raise MemoryError()
+                m = <uint32_t>checked_int(greedy[0], 0, 15, "a greedy seats mask")
+                if (m >> J.observer) & 1 or m >> J.base.players:
+                    raise CoreError(f"a world's greedy seats must be seats other than the observer, not mask {m}")
+                J.given_greedy[w] = m
             J.given_stream[w] = checked_u64(stream, "a world's stream")
             if len(hands) != J.base.players or len(bone) != b:
                 raise CoreError(f"a world has {J.base.players} hands and a boneyard of {b} tiles")
@@ -417,6 +453,7 @@ cdef class WorldSearch:
         free(self.job.given_hands)
         free(self.job.given_bone)
         free(self.job.given_stream)
+        free(self.job.given_greedy)
 
     def work(self, SolverCore core not None):
         """Search worlds until none is left or the time is up (call from any thread)."""
@@ -443,7 +480,8 @@ cdef class WorldSearch:
                         pos.hand[s] = J.given_hands[w * 4 + s]
                     for i in range(J.base.bone_len - J.base.bone_next):
                         pos.boneyard[pos.bone_next + i] = J.given_bone[w * 28 + i]
-                    search_world(core, J, w, &pos, J.given_stream[w])
+                    search_world(core, J, w, &pos, J.given_stream[w],
+                                 J.given_greedy[w] if J.given_greedy != NULL else J.greedy_seats)
                     continue
                 # the world's deal: stream (seed, w) for the sample, the search gets its own
                 world_stream(&rng, J.seed, <uint64_t>w)
@@ -457,7 +495,7 @@ cdef class WorldSearch:
                         pos.hand[s] = hands[s]
                 for i in range(b):
                     pos.boneyard[pos.bone_next + i] = bone[i]
-                search_world(core, J, w, &pos, <uint64_t>w)
+                search_world(core, J, w, &pos, <uint64_t>w, J.greedy_seats)
         return None
 
     def value_world(self, SolverCore core not None, hands, boneyard):
@@ -491,7 +529,7 @@ cdef class WorldSearch:
         for i in range(len(boneyard)):
             pos.boneyard[pos.bone_next + i] = boneyard[i]
         with nogil:
-            search_world(core, J, 0, &pos, 0)
+            search_world(core, J, 0, &pos, 0, J.greedy_seats)
         return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(max(1, J.n_moves))])
 
     def results(self):

@@ -42,6 +42,8 @@ ctypedef struct SolverCtx:
                                # WIN x (P(s wins the game) - P(another side wins)); owned by SolverCore
     int eq_players             # the player count the equity table is for
     int root_side              # side of the root's seat (team 0)
+    uint32_t greedy_seats      # bit s: seat s is read as greedy (beliefs): only its largest-credit
+                               # placements are searched; 0 (set_root) = every seat plays its best
 
 cdef enum:
     NODE_GO = 0                # search this node
@@ -58,6 +60,20 @@ cdef inline int enter_node(SolverCtx* S, int ply) noexcept nogil:
         S.cut = 1
         return NODE_CUT
     return NODE_GO
+
+cdef inline int keep_greedy(uint8_t* moves, int* credits, int n) noexcept nogil:
+    """A seat read as greedy places for the largest accepted credit: keep only those
+    moves (every tie: which one it picks is its own coin), in their order; their number."""
+    cdef int i, k = 0, top = -1
+    for i in range(n):
+        if credits[i] > top:
+            top = credits[i]
+    for i in range(n):
+        if credits[i] == top:
+            moves[k] = moves[i]
+            credits[k] = credits[i]
+            k += 1
+    return k
 
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil

@@ -67,6 +67,9 @@ cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p, int pl
     h ^= S.bone_hash[p.bone_next] ^ S.salt
     if S.objective == OBJ_WIN:
         h ^= <uint64_t>0x9FB21C651E98DF25      # the same position has other values under another objective
+    if S.greedy_seats:
+        # the same position has other values when some seats are searched as greedy
+        h ^= mix64(<uint64_t>S.greedy_seats + <uint64_t>0x2D358DCCAA6C78A5)
     if S.max_ply < MAX_PLY:
         # a depth-limited value belongs to its remaining depth
         h ^= mix64(<uint64_t>(S.max_ply - ply) + <uint64_t>0xA0761D6478BD642F)
@@ -162,6 +165,7 @@ cdef void set_root_side(SolverCtx* S, const Position* p, int root_side) noexcept
     for s in range(4):
         S.side_team[s] = 0 if s == root_side else 1
     S.root_side = root_side
+    S.greedy_seats = 0
     S.bone_hash[p.bone_len] = <uint64_t>0x5851F42D4C957F2D
     k = p.bone_len - 1
     while k >= 0:
@@ -277,6 +281,9 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
         keys[i] = accepted_credit(p, s0, moves[i], gap)
         if keys[i] == gap and not last_tile and S.use_pruning:
             return WIN    # an exact 305 now: nothing can do better
+    if (S.greedy_seats >> p.to_move) & 1:
+        n = keep_greedy(moves, keys, n)
+    for i in range(n):
         insert_by_key(order, keys, i)
     for k in range(n):
         i = order[k]
@@ -331,6 +338,8 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             if use_tt:
                 tt_store(S, key, WIN, WIN, moves[i], 1)
             return WIN
+    if (S.greedy_seats >> p.to_move) & 1:
+        n = keep_greedy(moves, credits, n)
     if use_tt:
         e = tt_probe(S, key)
         if e != NULL:
