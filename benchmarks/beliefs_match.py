@@ -7,11 +7,12 @@ seat against two OTHERs). Every finished pair or triple is one line of a JSON
 Lines file, so a run can stop and resume; the report gives BOT's win rate with
 its 95 % Wilson interval, and its mean score per pair with the interval from
 the per-pair variance and the logistic Elo (match.PairStats). With 3 players
-chance gives 1/3: the Elo is of the score against that fair share.
+chance gives 1/3: the Elo is the Plackett-Luce one that makes 1/3 even
+(``elo_of_share3``).
 
 The suite (``--suite``) is the issue's table: the hint bot with model beliefs
 against greedy (2, 3 and 4 players), random, expectimax, the uniform-belief
-hint bot head to head, and ``hint-noisy`` (the default hint bot's move, but a
+hint bot head to head, and ``hint-noisy`` (the uniform hint bot's move, but a
 uniformly random legal move with probability 0.25: a player the model fits
 badly). Each matchup writes ``OUT_DIR/<bot>_vs_<other>_<players>p.jsonl``.
 
@@ -31,17 +32,17 @@ import sys
 import time
 
 from fiveup_solver import bots as _bots
-from fiveup_solver.match import PairStats, elo_of_score, pair_seeds, play_pair
+from fiveup_solver.match import PairStats, pair_seeds, play_pair
 from fiveup_solver.selfplay import match_seatings, play_game, wilson_interval
 
 NOISE = 0.25
 
 
 def _noisy_hint_bot(obs, rng: random.Random):
-    """The default hint bot's move, or with probability NOISE a uniformly random legal move."""
+    """The uniform-belief hint bot's move, or with probability NOISE a uniformly random legal move."""
     if rng.random() < NOISE:
         return rng.choice(obs.legal_moves)
-    return _bots.BOTS["hint"](obs, rng)
+    return _bots.BOTS["hint-uniform"](obs, rng)
 
 
 # registered here, at import, so that worker processes know it too
@@ -49,9 +50,10 @@ _bots.BOTS.setdefault("hint-noisy", _noisy_hint_bot)
 
 SUITE = [  # (players, bot, other, pairs as a share of --pairs)
     (2, "hint-model", "greedy", 1.0),
-    (2, "hint-model", "hint", 1.0),
+    (2, "hint-uniform", "greedy", 1.0),            # the baseline, on the same deals
+    (2, "hint-model", "hint-uniform", 1.0),
     (2, "hint-model", "random", 0.25),
-    (2, "hint-model", "expectimax", 0.5),
+    (2, "hint-model", "expectimax-uniform", 0.5),
     (2, "hint-model", "hint-noisy", 0.5),
     (4, "hint-model", "greedy", 0.25),
     (3, "hint-model", "greedy", 0.25),
@@ -134,12 +136,22 @@ def report(players: int, out: str) -> dict:
     n = len(means)
     m = sum(means) / n if n else 0.0
     se = math.sqrt(sum((x - m) ** 2 for x in means) / (n - 1) / n) if n > 1 else 0.0
-    scale = 1.5      # a score of 1/3 is even: Elo of 1.5 x score (clamped below 1)
-    out_d.update({"triples": n, "score": m, "score_ci95": [max(0.0, m - 1.96 * se), min(1.0, m + 1.96 * se)],
-                  "elo": elo_of_score(min(1.0, m * scale)),
-                  "elo_ci95": [elo_of_score(min(1.0, max(0.0, (m - 1.96 * se) * scale))),
-                               elo_of_score(min(1.0, (m + 1.96 * se) * scale))]})
+    low, high = max(0.0, m - 1.96 * se), min(1.0, m + 1.96 * se)
+    out_d.update({"triples": n, "score": m, "score_ci95": [low, high],
+                  "elo": elo_of_share3(m), "elo_ci95": [elo_of_share3(low), elo_of_share3(high)]})
     return out_d
+
+
+def elo_of_share3(p: float) -> float:
+    """Elo of a bot that wins a share p of 3-player games against two equal others:
+    with strengths g = 10^(Elo/400) and 1 (Plackett-Luce), it wins g / (g + 2), so
+    1/3 is even and Elo = 400 log10(2p / (1 - p)) (clamped to +-3600 at 0 and 1).
+
+    >>> abs(elo_of_share3(1 / 3)) < 1e-6, round(elo_of_share3(0.5))
+    (True, 120)
+    """
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return max(-3600.0, min(3600.0, 400.0 * math.log10(2 * p / (1 - p))))
 
 
 def _line(bot, other, s) -> str:

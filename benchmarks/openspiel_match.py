@@ -58,9 +58,10 @@ def _chance(state, deal_seed: int, players: int) -> int:
 
 
 class EnginePlayer:
-    """One of the project's bots (``hint`` by default), from the player's own observation."""
+    """One of the project's bots (``hint-uniform`` by default: the recorded matches were
+    played with it), from the player's own observation."""
 
-    def __init__(self, seed, name="hint"):
+    def __init__(self, seed, name="hint-uniform"):
         self.name = name
         self.rng = random.Random(seed)
 

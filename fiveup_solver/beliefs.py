@@ -89,7 +89,7 @@ __all__ = ["BELIEFS", "DEFAULT_BELIEFS", "DEFAULT_GRID", "KINDS", "Beliefs", "Op
            "check_beliefs", "decisions_of", "past_evidence"]
 
 BELIEFS = ("uniform", "model")
-DEFAULT_BELIEFS = "uniform"      # the hint's default; "model" once a long duplicate match shows it stronger
+DEFAULT_BELIEFS = "model"        # the hint's default: stronger head to head than "uniform" (README: Reading the opponents)
 KINDS = tuple(_beliefs.KINDS)    # none, random, credit, engine
 DEFAULT_GRID = (("random", 0.0), ("credit", 0.15), ("credit", 0.5), ("credit", 3.0),
                 ("engine", 0.15), ("engine", 0.5))

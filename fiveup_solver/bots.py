@@ -8,7 +8,10 @@ the same with the expectimax method. Both see the seat's observation only.
 objective: the probability of winning the game, or the round's raw points.
 ``hint-model`` / ``expectimax-model``: the default objective, with the worlds
 weighted by how the other seats have played (``beliefs="model"``,
-:mod:`fiveup_solver.beliefs`); ``hint`` itself uses the default beliefs.
+:mod:`fiveup_solver.beliefs`), remembering the game's earlier rounds;
+``hint-uniform`` / ``expectimax-uniform``: every consistent world alike. The
+bots without a beliefs suffix use the default beliefs
+(:data:`fiveup_solver.beliefs.DEFAULT_BELIEFS`, ``model``).
 ``greedy``: the largest immediate accepted credit: the placement credit the
 board shows (end sum when positive and a multiple of 5), counted 0 when it
 would take the side above 305; ties broken by the bot's seeded generator.
@@ -55,7 +58,8 @@ def _greedy_bot(obs, rng: _random.Random):
 
 def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
               objective: str | None = None, beliefs: str | None = None):
-    if beliefs == "model":
+    from fiveup_solver.beliefs import check_beliefs
+    if check_beliefs(beliefs) == "model":
         from fiveup_solver.beliefs import model_hint_bot
         return model_hint_bot(method, samples, world_nodes, objective)
 
@@ -63,7 +67,7 @@ def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None =
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
         from fiveup_solver.hint import hint
-        options = {"objective": objective, "both": False}   # a bot needs its own currency only
+        options = {"objective": objective, "both": False, "beliefs": "uniform"}   # its own currency only
         if samples is not None:
             options["samples"] = samples
         if world_nodes is not None:
@@ -76,7 +80,7 @@ def bot_function(name: str):
     """The decision function of a bot name: a built-in name, or ``hint:SAMPLES:NODES``
     / ``expectimax:SAMPLES:NODES`` (also ``hint-win:...``) for a hint bot with another budget.
 
-    >>> bot_function("hint:16:5000") is not None and bot_function("hint-win:16:5000") is not None
+    >>> bot_function("hint:16:5000") is not None and bot_function("hint-uniform:16:5000") is not None
     True
     """
     if not isinstance(name, str):
@@ -86,12 +90,12 @@ def bot_function(name: str):
     base, _, rest = str(name).partition(":")
     parts = rest.split(":")
     method_bot, _, objective = base.partition("-")
-    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model") and len(parts) == 2
+    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model", "uniform") and len(parts) == 2
             and all(p.isdigit() and int(p) > 0 for p in parts)):
-        if objective == "model":
-            return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), beliefs="model")
+        if objective in ("model", "uniform"):
+            return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), beliefs=objective)
         return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), objective or None)
-    budgets = ", ".join(f"{b}[-win|-points|-model]:SAMPLES:NODES" for b in _METHOD_OF_BOT)
+    budgets = ", ".join(f"{b}[-win|-points|-model|-uniform]:SAMPLES:NODES" for b in _METHOD_OF_BOT)
     raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or {budgets})"[:300])
 
 
@@ -101,7 +105,8 @@ BOTS = {"random": _random_bot, "greedy": _greedy_bot,
         **{bot: _hint_bot(method) for bot, method in _METHOD_OF_BOT.items()},
         **{f"{bot}-{objective}": _hint_bot(method, objective=objective)
            for bot, method in _METHOD_OF_BOT.items() for objective in ("win", "points")},
-        **{f"{bot}-model": _hint_bot(method, beliefs="model") for bot, method in _METHOD_OF_BOT.items()}}
+        **{f"{bot}-{beliefs}": _hint_bot(method, beliefs=beliefs)
+           for bot, method in _METHOD_OF_BOT.items() for beliefs in ("model", "uniform")}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

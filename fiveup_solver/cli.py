@@ -761,7 +761,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="build: sample rounds per near-target anchor score (0: none)")
     e.add_argument("--workers", type=int, default=1, help="build: self-play processes")
     e.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
-    e.add_argument("--bot", default="hint", help="build: the bot every seat plays")
+    e.add_argument("--bot", default="hint-uniform",
+                   help="build: the bot every seat plays (default: the one the shipped tables were built with)")
     e.add_argument("--samples", default=None, help="build: reuse saved round samples (.npz), no self-play")
     e.add_argument("--save-samples", default=None, help="build: where to save the round samples")
     e.add_argument("--out", default=None, help="build: where to write the table (default: the package's)")

@@ -100,7 +100,8 @@ def level_bot(name: str):
         if lv.base != "hint":
             return BOTS[lv.base](obs, rng)
         from fiveup_solver.hint import hint
-        h = hint(obs, samples=lv.samples, world_nodes=lv.world_nodes, objective="win", both=False,
+        # uniform beliefs: the levels were rated with them (README: Bot levels)
+        h = hint(obs, samples=lv.samples, world_nodes=lv.world_nodes, objective="win", both=False, beliefs="uniform",
                  seed=rng.getrandbits(63))
         if lv.temperature <= 0.0:
             return h.best

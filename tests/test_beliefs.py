@@ -165,12 +165,12 @@ def test_uniform_model_equals_uniform_beliefs_exactly(players):
     for g in greedy_positions(players, 2, seed=10 * players):
         obs = g.observation(g.to_move)
         for method in ("pimc", "expectimax"):
-            a = hinter.hint(obs, method=method, samples=12, seed=4, world_nodes=500)
+            a = hinter.hint(obs, method=method, samples=12, seed=4, world_nodes=500, beliefs="uniform")
             b = hinter.hint(obs, method=method, samples=12, seed=4, world_nodes=500, beliefs="model", model=NONE)
             db = comparable(b)
             assert db.pop("beliefs") == "model" and db.pop("belief")["distinct_worlds"] == 12
             assert comparable(a) == db
-            pa = hinter.position_value(obs, samples=6, seed=2, world_nodes=300, method=method)
+            pa = hinter.position_value(obs, samples=6, seed=2, world_nodes=300, method=method, beliefs="uniform")
             pb = hinter.position_value(obs, samples=6, seed=2, world_nodes=300, method=method,
                                        beliefs="model", model=NONE)
             assert (pa.value, pa.stderr, pa.nodes) == (pb.value, pb.stderr, pb.nodes)
@@ -318,7 +318,7 @@ def test_model_hint_searches_the_uniform_worlds_while_the_ess_holds():
                         model=OpponentModel(search_greedy=False))
         if m.belief["plan"] != "weighted" or m.belief["ess"] == 24:
             continue
-        u = hinter.hint(obs, samples=24, seed=3, world_nodes=600)
+        u = hinter.hint(obs, samples=24, seed=3, world_nodes=600, beliefs="uniform")
         assert (m.nodes, m.samples, m.exact_worlds) == (u.nodes, u.samples, u.exact_worlds)
         assert [x.value for x in m.moves] != [x.value for x in u.moves] or \
             [x.stderr for x in m.moves] != [x.stderr for x in u.moves]
@@ -432,7 +432,7 @@ def test_bad_options_are_one_line_errors():
         (lambda: hint(obs, beliefs=1), "beliefs must be one of"),
         (lambda: hint(obs, beliefs="uniform", model=OpponentModel()), "is for beliefs='model'"),
         (lambda: hint(obs, beliefs="model", model="greedy"), "model must be an OpponentModel"),
-        (lambda: hint(obs, past=[obs]), "past rounds are for beliefs='model'"),
+        (lambda: hint(obs, beliefs="uniform", past=[obs]), "past rounds are for beliefs='model'"),
         (lambda: hint(obs, beliefs="model", past=[obs]), "earlier rounds of the same game"),
         (lambda: OpponentModel(grid=(("greedy", 1.0),)), "model kind must be one of"),
         (lambda: OpponentModel(grid=(("credit", -1),)), "beta must be a number from 0 to 100"),
@@ -518,6 +518,24 @@ def test_cli_hint_with_model_beliefs_sees_only_the_seat(tmp_path):
         if checked == 2:
             break
     assert checked == 2
+
+
+def test_cli_hint_says_how_often_each_seat_was_searched_as_greedy(tmp_path):
+    import json
+    import re
+    g = greedy_positions(2, 1, seed=100, stop_after=10)[0]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(g.to_record()))
+    args = ["hint", str(path), "--seat", str(g.to_move), "--samples", "16", "--seed", "2", "--world-nodes", "500",
+            "--beliefs", "model"]
+    code, text = _cli(args)
+    assert code == 0
+    found = re.search(r"seat (\d): .*searched as greedy in (\d+) of (\d+) worlds", text)
+    assert found and int(found.group(1)) == 1 - g.to_move, text
+    code, js = _cli(args + ["--json"])
+    belief = json.loads(js)["belief"]
+    assert (int(found.group(2)), int(found.group(3))) == (belief["greedy_worlds"]["1" if g.to_move == 0 else "0"],
+                                                         belief["distinct_worlds"])
 
 
 def test_analysis_budget_checks_beliefs():
