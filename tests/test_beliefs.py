@@ -691,3 +691,25 @@ def test_model_hint_searches_the_drawn_greedy_seats():
     assert greedy != perfect
     for i, w in enumerate(worlds):
         assert mixed[i] == (greedy[i] if w[3] else perfect[i])
+
+
+def test_default_bots_read_the_opponents_and_uniform_ones_do_not():
+    """With model beliefs the default, `hint` is the remembering model bot (the same
+    move as `hint-model` from the same generator state), `hint-uniform` the hint
+    with uniform beliefs, and the levels keep the uniform hint they were rated with."""
+    from fiveup_solver import beliefs
+    from fiveup_solver.bots import BOTS
+    assert beliefs.DEFAULT_BELIEFS == "model"
+    g = greedy_positions(2, 1, seed=37, stop_after=8)[0]     # a position where the beliefs disagree
+    obs = g.observation(g.to_move)
+    seed = random.Random(3).getrandbits(63)
+    model = hint(obs, seed=seed, both=False, beliefs="model").best
+    uniform = hint(obs, seed=seed, both=False, beliefs="uniform").best
+    assert model != uniform
+    assert BOTS["hint"](obs, random.Random(3)) == BOTS["hint-model"](obs, random.Random(3)) == model
+    assert BOTS["hint-uniform"](obs, random.Random(3)) == uniform
+    h8 = hint(obs, samples=48, world_nodes=20_000, objective="win", both=False, beliefs="uniform", seed=seed)
+    assert BOTS["level8"](obs, random.Random(3)) == h8.best
+    assert bot_function("hint-uniform:4:200")(obs, random.Random(1)) in obs.legal_moves
+    from fiveup_solver.equity import DEFAULT_BOT
+    assert DEFAULT_BOT == "hint-uniform"
