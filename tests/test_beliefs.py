@@ -668,9 +668,9 @@ def test_greedy_is_drawn_per_world_from_the_posterior():
 
 
 def test_model_hint_searches_the_drawn_greedy_seats():
-    """Each world of a model hint is searched with its own drawn seats as greedy:
-    its values are those of the same world searched with seat 1 greedy when it
-    was drawn greedy, and with every seat perfect otherwise."""
+    """Each world of a model hint is searched with its own drawn seats as greedy
+    (PIMC and expectimax): its values are those of the same world searched with
+    seat 1 greedy when it was drawn greedy, and with every seat perfect otherwise."""
     from fiveup_solver.beliefs import search_plan
     from fiveup_solver.hint import _base_round
     views, obs = _mid_round_view(0, "greedy", 4)
@@ -681,16 +681,17 @@ def test_model_hint_searches_the_drawn_greedy_seats():
     hinter = Hinter(threads=1)
     roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
 
-    def values(ws):
-        res = hinter._search(obs, _base_round(ds, obs), ds, roots, "pimc", "win", 3000, 6, 2, len(ws), 0.0,
-                             worlds=ws)
-        return {r[0]: r[4] for r in res}
-    mixed = values(worlds)
-    greedy = values([(k, h, b, 2) for k, h, b, _ in worlds])
-    perfect = values([(k, h, b) for k, h, b, _ in worlds])
-    assert greedy != perfect
-    for i, w in enumerate(worlds):
-        assert mixed[i] == (greedy[i] if w[3] else perfect[i])
+    for method in ("pimc", "expectimax"):
+        def values(ws):
+            res = hinter._search(obs, _base_round(ds, obs), ds, roots, method, "win", 3000, 6, 2, len(ws), 0.0,
+                                 worlds=ws)
+            return {r[0]: r[4] for r in res}
+        mixed = values(worlds)
+        greedy = values([(k, h, b, 2) for k, h, b, _ in worlds])
+        perfect = values([(k, h, b) for k, h, b, _ in worlds])
+        assert greedy != perfect, method
+        for i, w in enumerate(worlds):
+            assert mixed[i] == (greedy[i] if w[3] else perfect[i]), (method, i)
 
 
 def test_default_bots_read_the_opponents_and_uniform_ones_do_not():

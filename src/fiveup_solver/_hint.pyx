@@ -113,8 +113,8 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
             v = placement_credit(end_sum_after(p, p.ends, moves[i]))
             if v and v == gap:
                 return WIN if maximise else -WIN
-    if (J.greedy_seats >> p.to_move) & 1:
-        # a seat read as greedy: only its largest accepted credits are searched
+    if (S.greedy_seats >> p.to_move) & 1:
+        # a seat read as greedy (this world's draw): only its largest accepted credits are searched
         for i in range(n):
             v = placement_credit(end_sum_after(p, p.ends, moves[i]))
             credits[i] = v if v <= gap else 0
