@@ -224,9 +224,23 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     drawing = {}                        # seat -> position value before its current draw sequence
     seed_of = lambda r, i: (seed * 1_000_003 + r * 10_007 + i) & (2 ** 63 - 1)   # noqa: E731
 
+    from fiveup_solver.beliefs import check_beliefs, past_evidence, past_observations
+    reads_past = check_beliefs(budget.beliefs) == "model"
+    evidence = {}                       # (seat, round) -> what the seat's views of earlier rounds say
+
+    def past(game, seat, r):
+        """With model beliefs, the earlier rounds' evidence about the other seats, as
+        the seat saw those rounds (its own views of them only), computed once per round."""
+        if not reads_past or r == 0:
+            return None
+        if (seat, r) not in evidence:
+            evidence[(seat, r)] = past_evidence(game.observation(seat), past_observations(record, seat, r))
+        return evidence[(seat, r)]
+
     def value(game, seat, r, i):
         return hinter.position_value(game.observation(seat), samples=budget.luck_samples, seed=seed_of(r, i),
-                                     world_nodes=budget.world_nodes, objective="win", beliefs=budget.beliefs).value
+                                     world_nodes=budget.world_nodes, objective="win", beliefs=budget.beliefs,
+                                     past=past(game, seat, r)).value
 
     winner = None
     for game, r, i in positions(record, check=False):
@@ -265,7 +279,8 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
             if move.kind == "pass" or len(legal) == 1:
                 decisions.append(Decision(r, i, seat, _action_text(act), True))
             else:
-                decisions.append(_judge(hinter, solver, game, seat, move, budget, seed_of(r, i), WIN_VALUE))
+                decisions.append(_judge(hinter, solver, game, seat, move, budget, seed_of(r, i), WIN_VALUE,
+                                        past(game, seat, r)))
         if bar is not None:
             bar.update(1)
     if bar is not None:
@@ -289,11 +304,12 @@ def _final_game(record):
     return game_from_record(record, check=False)
 
 
-def _judge(hinter, solver, game, seat, move, budget, seed, win_value) -> Decision:
-    """The hidden-information and double-dummy judgements of one decision."""
+def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None) -> Decision:
+    """The hidden-information and double-dummy judgements of one decision (``past``:
+    the earlier rounds' evidence for model beliefs)."""
     obs = game.observation(seat)
     h = hinter.hint(obs, samples=budget.samples, seed=seed, world_nodes=budget.world_nodes, objective="win",
-                    both=True, beliefs=budget.beliefs)
+                    both=True, beliefs=budget.beliefs, past=past)
     by_move = {m.move: m for m in h.moves}
     played = by_move[move]
     loss_win = 100 * played.win_loss

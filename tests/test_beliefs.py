@@ -714,3 +714,37 @@ def test_default_bots_read_the_opponents_and_uniform_ones_do_not():
     assert bot_function("hint-uniform:4:200")(obs, random.Random(1)) in obs.legal_moves
     from fiveup_solver.equity import DEFAULT_BOT
     assert DEFAULT_BOT == "hint-uniform"
+
+
+def test_analysis_reads_the_earlier_rounds_with_model_beliefs(monkeypatch):
+    """With model beliefs, the analysis of a decision in round r hints with the
+    evidence of the seat's own views of rounds 0..r-1 (as the remembering bot
+    does); with uniform beliefs it gives none."""
+    from fiveup_solver import analysis
+    from fiveup_solver.beliefs import past_observations
+    from fiveup_solver.selfplay import play_game
+    g = play_game(2, 11, ["greedy", "greedy"], max_rounds=3)
+    assert len(g.rounds) >= 2
+    record = g.to_record()
+    seen = []
+    real_hint = Hinter.hint
+
+    def spy(self, obs, **kw):
+        seen.append((obs.seat, obs.round, kw.get("beliefs"), kw.get("past")))
+        return real_hint(self, obs, **kw)
+    monkeypatch.setattr(Hinter, "hint", spy)
+    small = dict(samples=4, world_nodes=200, luck_samples=2, dd_nodes=2000, threads=1)
+    analysis.analyze(record, seats=[0], budget=analysis.AnalysisBudget(beliefs="model", **small))
+    later = [s for s in seen if s[1] >= 1]
+    assert later and all(s[3] is not None for s in later) and all(s[3] is None for s in seen if s[1] == 0)
+    seat, r, _, ev = later[0]
+    want = past_evidence(_obs_at(record, seat, r), past_observations(record, seat, r))
+    assert set(ev) == set(want) and all(np.allclose(ev[k], want[k]) for k in want)
+    seen.clear()
+    analysis.analyze(record, seats=[0], budget=analysis.AnalysisBudget(beliefs="uniform", **small))
+    assert seen and all(s[3] is None for s in seen)
+
+
+def _obs_at(record, seat, r):
+    from fiveup_solver.record import observation_at
+    return observation_at(record, seat, r, 0, check=False)
