@@ -29,7 +29,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
-    keep_greedy,
+    accepted_credit, keep_greedy,
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream, world_stream
@@ -100,24 +100,24 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
     cdef uint8_t moves[MAX_MOVES]
     cdef int credits[MAX_MOVES]
     cdef int n, i, v, best, gap
+    cdef bint greedy, last_tile
     cdef bint maximise = S.side_team[side_of(p, p.to_move)] == team
     v = enter_node(S, ply)
     if v != NODE_GO:
         return 0 if v == NODE_ABORTED else (cut_value(S, p) if maximise else -cut_value(S, p))
     n = gen_moves(p, moves)
     gap = TARGET - p.score[side_of(p, p.to_move)]
-    if fiveup_popcount(p.hand[p.to_move]) > 1:
+    greedy = (S.greedy_seats >> p.to_move) & 1
+    last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
+    if greedy or not last_tile:
         for i in range(n):
+            credits[i] = accepted_credit(p, p.ends, moves[i], gap)
             # exact-target cutoff: a placement worth exactly the gap to 305 wins now,
             # and nothing is better for the mover (a last tile scores P + O - D instead)
-            v = placement_credit(end_sum_after(p, p.ends, moves[i]))
-            if v and v == gap:
+            if credits[i] and credits[i] == gap and not last_tile:
                 return WIN if maximise else -WIN
-    if (S.greedy_seats >> p.to_move) & 1:
+    if greedy:
         # a seat read as greedy (this world's draw): only its largest accepted credits are searched
-        for i in range(n):
-            v = placement_credit(end_sum_after(p, p.ends, moves[i]))
-            credits[i] = v if v <= gap else 0
         n = keep_greedy(moves, credits, n)
     best = -INF if maximise else INF
     for i in range(n):

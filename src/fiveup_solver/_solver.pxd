@@ -1,6 +1,6 @@
 # cython: language_level=3
 from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
-from fiveup_solver._rules cimport Position
+from fiveup_solver._rules cimport Position, end_sum_after, placement_credit
 
 cdef enum:
     MAX_PLY = 64               # turns in one round never exceed 28 placements (+ slack)
@@ -60,6 +60,12 @@ cdef inline int enter_node(SolverCtx* S, int ply) noexcept nogil:
         S.cut = 1
         return NODE_CUT
     return NODE_GO
+
+cdef inline int accepted_credit(const Position* p, int s0, uint8_t move, int gap) noexcept nogil:
+    """The placement credit a move earns now, from the end sum s0 (0 if none or if
+    rejected above 305: `gap` is the mover's distance to it)."""
+    cdef int credit = placement_credit(end_sum_after(p, s0, move))
+    return credit if credit <= gap else 0
 
 cdef inline int keep_greedy(uint8_t* moves, int* credits, int n) noexcept nogil:
     """A seat read as greedy places for the largest accepted credit: keep only those

@@ -190,12 +190,6 @@ cdef inline int child_value(int same_team, int r, int gain) noexcept nogil:
     return clampi(r + gain, -WIN, WIN)
 
 
-cdef inline int accepted_credit(const Position* p, int s0, uint8_t move, int gap) noexcept nogil:
-    """The placement credit a move earns now (0 if none or if rejected above 305)."""
-    cdef int credit = placement_credit(end_sum_after(p, s0, move))
-    return credit if credit <= gap else 0
-
-
 cdef inline void insert_by_key(int* order, const int* keys, int i) noexcept nogil:
     """Insert move i into order[0..i), keeping the largest key first."""
     cdef int j = i
