@@ -247,6 +247,11 @@ class WeightedWorlds:
         the seed's own stream, so that the opponent model and the hidden tiles of a
         searched world come jointly from the posterior. Empty masks when the model
         does not search greedy seats."""
+        worlds = list(worlds)
+        if not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < self.candidates for k in worlds):
+            raise OptionError(f"worlds must be candidate numbers from 0 to {self.candidates - 1}, not {_short(worlds)}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"seed must be an integer, not {_short(seed)}")
         if not self.model.search_greedy:
             return [0] * len(worlds)
         p = self.greedy_probabilities()

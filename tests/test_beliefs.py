@@ -450,6 +450,8 @@ def test_bad_options_are_one_line_errors():
         (lambda: Beliefs(DealSampler(obs)).weigh(5, seed="x"), "seed must be"),
         (lambda: Beliefs(DealSampler(obs)).weigh(5, max_factor=0), "max_factor must be"),
         (lambda: Beliefs(DealSampler(obs)).weigh(5).resample(0), "resample must be an integer >= 1"),
+        (lambda: Beliefs(DealSampler(obs)).weigh(5).greedy_masks([5], seed=1), "candidate numbers from 0 to 4"),
+        (lambda: Beliefs(DealSampler(obs)).weigh(5).greedy_masks([0], seed="x"), "seed must be an integer"),
         (lambda: bot_function("hint-model:0:5"), "unknown bot"),
         (lambda: bot_function("hint-bayes"), "unknown bot"),
     ]
@@ -748,3 +750,29 @@ def test_analysis_reads_the_earlier_rounds_with_model_beliefs(monkeypatch):
 def _obs_at(record, seat, r):
     from fiveup_solver.record import observation_at
     return observation_at(record, seat, r, 0, check=False)
+
+
+def test_world_search_refuses_bad_per_world_greedy_masks():
+    """A world's greedy mask is checked where the search takes it: one-line errors."""
+    from fiveup_solver.beliefs import search_plan
+    from fiveup_solver.errors import CoreError
+    from fiveup_solver.hint import _base_round
+    g = greedy_positions(2, 1, seed=90)[0]
+    obs = g.observation(g.to_move)
+    ds = DealSampler(obs)
+    worlds, _ = search_plan(Beliefs(ds).weigh(4, seed=1), 4, 1)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
+    me = 1 << obs.seat
+    cases = [
+        ([(k, h, b, me) for k, h, b, _ in worlds], "other than the observer"),
+        ([(k, h, b, 16) for k, h, b, _ in worlds], "greedy seats mask"),
+        ([(k, h, b, "2") for k, h, b, _ in worlds], "greedy seats mask"),
+        ([worlds[0]] + [(k, h, b) for k, h, b, _ in worlds[1:]], "every world or none"),
+        ([(k, h, b) for k, h, b, _ in worlds[:3]] + [worlds[3]], "every world or none"),
+        ([(k, h, b, 0, 0) for k, h, b, _ in worlds], "every world or none"),
+    ]
+    hinter = Hinter(threads=1)
+    for ws, text in cases:
+        with pytest.raises(CoreError, match=text) as e:
+            hinter._search(obs, _base_round(ds, obs), ds, roots, "pimc", "win", 200, 6, 1, len(ws), 0.0, worlds=ws)
+        assert "\n" not in str(e.value)
