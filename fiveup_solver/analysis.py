@@ -363,11 +363,17 @@ def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
 
 
 # ---------------------------------------------------------------- how people read it
+def _beliefs_text(a: Analysis) -> str:
+    from fiveup_solver.beliefs import check_beliefs
+    return {"model": "beliefs weighted by how the other seats played",
+            "uniform": "uniform beliefs"}[check_beliefs(a.budget.beliefs)]
+
+
 def format_text(a: Analysis) -> str:
     """The per-seat table, then the marked decisions with best and played moves."""
     lines = [f"{a.players}-player game" + (f", seat {a.view}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
-             + f"; {a.budget.samples} worlds per decision, seed {a.seed}", ""]
+             + f"; {a.budget.samples} worlds per decision, {_beliefs_text(a)}, seed {a.seed}", ""]
     lines.append(f"{'seat':>4} {'side':>4} {'judged':>6} {'loss win-%':>10} {'mean':>6} {'loss pts':>8} "
                  f"{'accuracy':>8} {'inacc':>5} {'mist':>5} {'blund':>5} {'luck':>7} {'result':>6} {'adj.':>6}")
     for s in a.seats.values():
@@ -528,7 +534,7 @@ figcaption {{ font-size: 0.9em; margin-bottom: 0.3em; }}
 #win-graph {{ width: 100%; height: auto; }}
 </style></head><body>
 <h1>Game analysis</h1>
-<p>{a.players} players, {result}. {a.budget.samples} sampled worlds per decision, seed {a.seed}.
+<p>{a.players} players, {result}. {a.budget.samples} sampled worlds per decision, {_beliefs_text(a)}, seed {a.seed}.
 Losses and luck are in win-% points of the seat's side; marks at 5 / 10 / 15 win-% points when the loss is
 at least twice its standard error.</p>
 <h2>Summary</h2>

@@ -736,14 +736,16 @@ def test_analysis_reads_the_earlier_rounds_with_model_beliefs(monkeypatch):
         return real_hint(self, obs, **kw)
     monkeypatch.setattr(Hinter, "hint", spy)
     small = dict(samples=4, world_nodes=200, luck_samples=2, dd_nodes=2000, threads=1)
-    analysis.analyze(record, seats=[0], budget=analysis.AnalysisBudget(beliefs="model", **small))
+    a = analysis.analyze(record, seats=[0], budget=analysis.AnalysisBudget(beliefs="model", **small))
+    assert "beliefs weighted by how the other seats played" in analysis.format_text(a).splitlines()[0]
     later = [s for s in seen if s[1] >= 1]
     assert later and all(s[3] is not None for s in later) and all(s[3] is None for s in seen if s[1] == 0)
     seat, r, _, ev = later[0]
     want = past_evidence(_obs_at(record, seat, r), past_observations(record, seat, r))
     assert set(ev) == set(want) and all(np.allclose(ev[k], want[k]) for k in want)
     seen.clear()
-    analysis.analyze(record, seats=[0], budget=analysis.AnalysisBudget(beliefs="uniform", **small))
+    a = analysis.analyze(record, seats=[0], budget=analysis.AnalysisBudget(beliefs="uniform", **small))
+    assert "uniform beliefs" in analysis.format_text(a).splitlines()[0]
     assert seen and all(s[3] is None for s in seen)
 
 
