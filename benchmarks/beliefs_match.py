@@ -16,6 +16,14 @@ hint bot head to head, and ``hint-noisy`` (the uniform hint bot's move, but a
 uniformly random legal move with probability 0.25: a player the model fits
 badly). Each matchup writes ``OUT_DIR/<bot>_vs_<other>_<players>p.jsonl``.
 
+Two yardsticks bound what reading the opponent can give, and are not fair
+players: ``hint-told-greedy`` is the model bot told that the other seats play
+greedy (its family is that one policy), so its beliefs are the posterior under
+the opponent's true policy; ``hint-told-hand`` cheats, reading every other
+seat's hand from the game being played (the boneyard's order stays unknown).
+``--paired-with FILE`` adds the paired difference against another journal of
+the same seed (the pairs both have): BOT's mean score per game here minus there.
+
     python benchmarks/beliefs_match.py --suite --pairs 1000 --workers 2 --out-dir benchmarks/results/beliefs
     python benchmarks/beliefs_match.py --players 2 --bots hint-model,greedy --pairs 20 --workers 1 \\
         --out /tmp/smoke.jsonl
@@ -32,7 +40,7 @@ import sys
 import time
 
 from fiveup_solver import bots as _bots
-from fiveup_solver.match import PairStats, pair_seeds, play_pair
+from fiveup_solver.match import PairStats, pair_seeds
 from fiveup_solver.selfplay import match_seatings, play_game, wilson_interval
 
 NOISE = 0.25
@@ -45,8 +53,53 @@ def _noisy_hint_bot(obs, rng: random.Random):
     return _bots.BOTS["hint-uniform"](obs, rng)
 
 
-# registered here, at import, so that worker processes know it too
+def _told_greedy_bot():
+    """A yardstick, not a fair player: the model hint bot *told* that every other
+    seat plays greedy (its family is the one sharp credit model, with a 0.5 % floor),
+    so its beliefs are the posterior under the opponent's true policy. What it
+    scores bounds what reading greedy from its play can give this search."""
+    from fiveup_solver.beliefs import OpponentModel, model_hint_bot
+    return model_hint_bot("pimc", model=OpponentModel(grid=(("credit", 3.0),), floor=0.005))
+
+
+_TABLE = {"game": None}    # the game being played (for hint-told-hand only)
+
+
+def _told_hand_bot(obs, rng: random.Random):
+    """A yardstick that cheats: the PIMC hint search told every other seat's hand
+    exactly (read from the game being played); only the boneyard's order stays
+    unknown, drawn anew in each of the default number of worlds, and the other
+    seats are searched as perfect players. It measures what knowing the hands is
+    worth to this search (the issue's second row)."""
+    from fiveup_solver import hint as _hint_module
+    if len(obs.legal_moves) == 1:
+        return obs.legal_moves[0]
+    core = _TABLE["game"].current.core
+    hands = [sum(1 << t for t in core.hand(s)) for s in range(obs.players)]
+    boneyard = list(core.boneyard_left)
+    seed = rng.getrandbits(63)
+    shuffle = random.Random(seed)
+
+    def told_plan(ww, n, _seed):
+        worlds = []
+        for k in range(n):
+            order = boneyard[:]
+            shuffle.shuffle(order)
+            worlds.append((k, hands, order, 0))
+        return worlds, None
+
+    saved = _hint_module.search_plan
+    _hint_module.search_plan = told_plan
+    try:
+        return _hint_module.hint(obs, seed=seed, both=False, beliefs="model").best
+    finally:
+        _hint_module.search_plan = saved
+
+
+# registered here, at import, so that worker processes know them too
 _bots.BOTS.setdefault("hint-noisy", _noisy_hint_bot)
+_bots.BOTS.setdefault("hint-told-greedy", _told_greedy_bot())
+_bots.BOTS.setdefault("hint-told-hand", _told_hand_bot)
 
 SUITE = [  # (players, bot, other, pairs as a share of --pairs)
     (2, "hint-model", "greedy", 1.0),
@@ -57,7 +110,13 @@ SUITE = [  # (players, bot, other, pairs as a share of --pairs)
     (2, "hint-model", "hint-noisy", 0.5),
     (4, "hint-model", "greedy", 0.25),
     (3, "hint-model", "greedy", 0.25),
+    (2, "hint-told-greedy", "greedy", 0.5),       # yardsticks: the opponent's policy told,
+    (2, "hint-told-hand", "greedy", 0.5),         # and its hand told (a cheat)
 ]
+
+
+def _remember_game(game, move, events):
+    _TABLE["game"] = game
 
 
 def _play(job):
@@ -66,10 +125,13 @@ def _play(job):
     if players == 3:
         scores = []
         for seat, seats in enumerate(match_seatings(3, bot, other)):
-            game = play_game(3, deal_seed, seats, bot_seed=bot_seed)
+            game = play_game(3, deal_seed, seats, bot_seed=bot_seed, on_action=_remember_game)
             scores.append(0.5 if game.winner is None else float(game.winner == seat))
     else:
-        _, scores, _ = play_pair((players, bot, other, index, deal_seed, bot_seed, 1000, False))
+        scores = []
+        for side, seats in enumerate(match_seatings(players, bot, other)):
+            game = play_game(players, deal_seed, seats, bot_seed=bot_seed, on_action=_remember_game)
+            scores.append(0.5 if game.winner is None else float(game.winner == side))
     return {"index": index, "scores": scores, "seconds": round(time.perf_counter() - t, 3)}
 
 
@@ -142,6 +204,22 @@ def report(players: int, out: str) -> dict:
     return out_d
 
 
+def paired(out: str, other_out: str) -> dict:
+    """BOT's mean score per game in `out` minus that in `other_out`, over the pair
+    (or triple) indices both journals hold, with its 95 % interval from the
+    per-pair differences (the same deals on both sides cancel most of the luck)."""
+    def load(path):
+        with open(path) as f:
+            return {r["index"]: r["scores"] for r in map(json.loads, (line for line in f if line.strip()))}
+    a, b = load(out), load(other_out)
+    common = sorted(set(a) & set(b))
+    diffs = [sum(a[k]) / len(a[k]) - sum(b[k]) / len(b[k]) for k in common]
+    n = len(diffs)
+    mean = sum(diffs) / n if n else 0.0
+    half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else float("nan")
+    return {"pairs": n, "difference": mean, "difference_ci95": [mean - half, mean + half], "other_file": other_out}
+
+
 def elo_of_share3(p: float) -> float:
     """Elo of a bot that wins a share p of 3-player games against two equal others:
     with strengths g = 10^(Elo/400) and 1 (Plackett-Luce), it wins g / (g + 2), so
@@ -172,6 +250,8 @@ def main(argv=None) -> int:
     ap.add_argument("--suite", action="store_true", help="every matchup of the issue's table")
     ap.add_argument("--out-dir", default="benchmarks/results/beliefs", help="--suite: where the files go")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--paired-with", default=None, metavar="FILE",
+                    help="also report the paired difference against this journal (same --seed)")
     args = ap.parse_args(argv)
     if args.suite:
         matchups = [(p, b, o, max(1, round(share * args.pairs))) for p, b, o, share in SUITE]
@@ -192,6 +272,12 @@ def main(argv=None) -> int:
         summaries.append(s)
         print(json.dumps(s))
         print(_line(bot, other, s), file=sys.stderr)
+        if args.paired_with:
+            d = paired(out, args.paired_with)
+            print(json.dumps({"paired": d}))
+            print(f"  paired with {args.paired_with} on {d['pairs']} common pairs: "
+                  f"{100 * d['difference']:+.1f} points [{100 * d['difference_ci95'][0]:+.1f}, "
+                  f"{100 * d['difference_ci95'][1]:+.1f}]", file=sys.stderr)
     return 0
 
 

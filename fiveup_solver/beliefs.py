@@ -475,7 +475,7 @@ _BOT_MEMORY = weakref.WeakKeyDictionary()     # a model bot's generator -> what 
 
 
 def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
-                   objective: str | None = None):
+                   objective: str | None = None, model: OpponentModel | None = None):
     """The hint bot with ``beliefs="model"`` and a memory of the game: the last
     observation it had of each earlier round, whose evidence (computed once and
     kept) is its prior for each other seat in the rounds after.
@@ -483,7 +483,11 @@ def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | N
     The memory belongs to the bot's generator (one per seat and game, as
     :func:`fiveup_solver.selfplay.play_game` gives them): a round number lower
     than one remembered, or a history that does not continue the remembered one
-    of the same round, starts a new game."""
+    of the same round, starts a new game. ``model``: the family and prior
+    (None: the default :class:`OpponentModel`)."""
+    if model is not None and not isinstance(model, OpponentModel):
+        raise OptionError(f"model must be an OpponentModel or None, not {_short(model)}")
+
     def bot(obs, rng):
         from fiveup_solver.hint import hint
         memory = _BOT_MEMORY
@@ -496,8 +500,8 @@ def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | N
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
         past = [mem["rounds"][r] for r in sorted(mem["rounds"]) if r < obs.round]
-        evidence = past_evidence(obs, past, None, 0, mem["cache"]) if past else None
-        options = {"objective": objective, "both": False, "beliefs": "model", "past": evidence}
+        evidence = past_evidence(obs, past, model, 0, mem["cache"]) if past else None
+        options = {"objective": objective, "both": False, "beliefs": "model", "past": evidence, "model": model}
         if samples is not None:
             options["samples"] = samples
         if world_nodes is not None:

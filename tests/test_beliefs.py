@@ -778,3 +778,90 @@ def test_world_search_refuses_bad_per_world_greedy_masks():
         with pytest.raises(CoreError, match=text) as e:
             hinter._search(obs, _base_round(ds, obs), ds, roots, "pimc", "win", 200, 6, 1, len(ws), 0.0, worlds=ws)
         assert "\n" not in str(e.value)
+
+
+def test_the_model_bot_takes_a_given_family_and_checks_it(monkeypatch):
+    """model_hint_bot(model=M) hints with M in every round and reads the earlier
+    rounds' evidence under M (the 'told greedy' yardstick is built on this)."""
+    from fiveup_solver import beliefs as beliefs_module
+    from fiveup_solver import hint as hint_module
+    from fiveup_solver.beliefs import model_hint_bot
+    told = OpponentModel(grid=(("credit", 3.0),), floor=0.005)
+    seen, evidence_models = [], []
+    real_hint, real_past = hint_module.hint, beliefs_module.past_evidence
+
+    def spy_hint(obs, **kw):
+        seen.append(kw.get("model"))
+        return real_hint(obs, **kw)
+
+    def spy_past(obs, past, model=None, seed=0, cache=None):
+        evidence_models.append(model)
+        return real_past(obs, past, model, seed, cache)
+    monkeypatch.setattr(hint_module, "hint", spy_hint)
+    monkeypatch.setattr(beliefs_module, "past_evidence", spy_past)
+    from fiveup_solver.bots import BOTS
+    monkeypatch.setitem(BOTS, "told-test", model_hint_bot("pimc", 4, 200, model=told))
+    from fiveup_solver.selfplay import play_game
+    g = play_game(2, 5, ["told-test", "greedy"], max_rounds=3)
+    assert len(g.rounds) >= 2
+    assert seen and all(m is told for m in seen)
+    assert evidence_models and all(m is told for m in evidence_models)
+    with pytest.raises(OptionError, match="model must be an OpponentModel or None, not"):
+        model_hint_bot("pimc", model="greedy")
+
+
+def test_yardstick_bots_are_told_what_they_claim(monkeypatch):
+    """benchmarks/beliefs_match.py's yardsticks: hint-told-hand searches worlds that
+    hold every other seat's true hand (the boneyard reshuffled), hint-told-greedy a
+    family of one sharp credit model."""
+    bm = _beliefs_match()
+    captured = []
+    real_search = Hinter._search
+
+    def spy(self, *args, **kw):
+        captured.append(kw.get("worlds"))
+        return real_search(self, *args, **kw)
+    monkeypatch.setattr(Hinter, "_search", spy)
+    g = next(g for g in greedy_positions(2, 6, seed=42, stop_after=5) if len(g.legal_moves) >= 2)
+    bm._remember_game(g, None, [])
+    core = g.current.core
+    seat = g.to_move
+    hands = [sum(1 << t for t in core.hand(s)) for s in range(2)]
+    move = bm._told_hand_bot(g.observation(seat), random.Random(3))
+    assert move in g.legal_moves
+    worlds = captured[-1]
+    assert worlds and len(worlds) == 48
+    for _, world_hands, bone, mask in worlds:
+        assert world_hands[1 - seat] == hands[1 - seat] and mask == 0
+        assert sorted(bone) == sorted(core.boneyard_left)
+    assert len({tuple(w[2]) for w in worlds}) > 1 or len(core.boneyard_left) < 2
+    # the cheat reads nothing from the hint module after it returns
+    from fiveup_solver import beliefs as beliefs_module
+    from fiveup_solver import hint as hint_module
+    assert hint_module.search_plan is beliefs_module.search_plan
+
+
+def _beliefs_match():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).parent.parent / "benchmarks" / "beliefs_match.py"
+    spec = importlib.util.spec_from_file_location("beliefs_match_under_test", path)
+    bm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bm)
+    return bm
+
+
+def test_paired_difference_of_two_journals_by_hand(tmp_path):
+    """Pairs 0, 1, 2 in both journals (3 only in the first): per-game differences
+    (1 - 0.5) = +0.5, (0.5 - 0.5) = 0, (0 - 0.5) = -0.5; mean 0, sample variance
+    (0.25 + 0 + 0.25) / 2 = 0.25, so the half-width is 1.96 * sqrt(0.25 / 3)."""
+    import json
+    bm = _beliefs_match()
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("".join(json.dumps({"index": k, "scores": s}) + "\n"
+                         for k, s in [(0, [1, 1]), (1, [1, 0]), (2, [0, 0]), (3, [1, 1])]))
+    b.write_text("".join(json.dumps({"index": k, "scores": s}) + "\n" for k, s in [(2, [1, 0]), (0, [0, 1]), (1, [0, 1])]))
+    d = bm.paired(str(a), str(b))
+    half = 1.96 * math.sqrt(0.25 / 3)
+    assert d["pairs"] == 3 and d["difference"] == pytest.approx(0.0)
+    assert d["difference_ci95"] == pytest.approx([-half, half])
