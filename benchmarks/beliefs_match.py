@@ -101,15 +101,17 @@ _bots.BOTS.setdefault("hint-noisy", _noisy_hint_bot)
 _bots.BOTS.setdefault("hint-told-greedy", _told_greedy_bot())
 _bots.BOTS.setdefault("hint-told-hand", _told_hand_bot)
 
-SUITE = [  # (players, bot, other, pairs as a share of --pairs)
+SUITE = [  # (players, bot, other, pairs as a share of --pairs): --pairs 1000 gives the README's table
     (2, "hint-model", "greedy", 1.0),
     (2, "hint-uniform", "greedy", 1.0),            # the baseline, on the same deals
-    (2, "hint-model", "hint-uniform", 1.0),
-    (2, "hint-model", "random", 0.25),
-    (2, "hint-model", "expectimax-uniform", 0.5),
-    (2, "hint-model", "hint-noisy", 0.5),
-    (4, "hint-model", "greedy", 0.25),
-    (3, "hint-model", "greedy", 0.25),
+    (2, "hint-model", "hint-uniform", 0.25),
+    (2, "hint-model", "random", 0.1),
+    (2, "hint-model", "expectimax-uniform", 0.1),
+    (2, "hint-model", "hint-noisy", 0.15),
+    (4, "hint-model", "greedy", 0.5),
+    (4, "hint-uniform", "greedy", 0.5),
+    (3, "hint-model", "greedy", 0.5),
+    (3, "hint-uniform", "greedy", 0.5),
     (2, "hint-told-greedy", "greedy", 0.5),       # yardsticks: the opponent's policy told,
     (2, "hint-told-hand", "greedy", 0.5),         # and its hand told (a cheat)
 ]
