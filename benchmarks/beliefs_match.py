@@ -124,16 +124,11 @@ def _remember_game(game, move, events):
 def _play(job):
     players, bot, other, index, deal_seed, bot_seed = job
     t = time.perf_counter()
-    if players == 3:
-        scores = []
-        for seat, seats in enumerate(match_seatings(3, bot, other)):
-            game = play_game(3, deal_seed, seats, bot_seed=bot_seed, on_action=_remember_game)
-            scores.append(0.5 if game.winner is None else float(game.winner == seat))
-    else:
-        scores = []
-        for side, seats in enumerate(match_seatings(players, bot, other)):
-            game = play_game(players, deal_seed, seats, bot_seed=bot_seed, on_action=_remember_game)
-            scores.append(0.5 if game.winner is None else float(game.winner == side))
+    scores = []
+    # BOT's side in seating k is k: 2 and 4 players swap the sides, 3 put BOT in seat k
+    for k, seats in enumerate(match_seatings(players, bot, other)):
+        game = play_game(players, deal_seed, seats, bot_seed=bot_seed, on_action=_remember_game)
+        scores.append(0.5 if game.winner is None else float(game.winner == k))
     return {"index": index, "scores": scores, "seconds": round(time.perf_counter() - t, 3)}
 
 
