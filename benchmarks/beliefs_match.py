@@ -40,6 +40,7 @@ import sys
 import time
 
 from fiveup_solver import bots as _bots
+from fiveup_solver.errors import OptionError
 from fiveup_solver.match import PairStats, pair_seeds
 from fiveup_solver.selfplay import match_seatings, play_game, wilson_interval
 
@@ -141,10 +142,7 @@ def run(players: int, bot: str, other: str, pairs: int, seed: int, workers: int,
     """Play the pairs (or triples) of indices 0..pairs-1 not yet in `out`, appending each."""
     _bots.bot_function(bot)
     _bots.bot_function(other)
-    done = set()
-    if os.path.exists(out):
-        with open(out) as f:
-            done = {json.loads(line)["index"] for line in f if line.strip()}
+    done = {r["index"] for r in journal(out)} if os.path.exists(out) else set()
     jobs = [(players, bot, other, k, *pair_seeds(seed, k)) for k in range(pairs) if k not in done]
     if not jobs:
         return
@@ -171,11 +169,28 @@ def run(players: int, bot: str, other: str, pairs: int, seed: int, workers: int,
     bar.close()
 
 
+def journal(path: str) -> list:
+    """The rows of a journal: {"index": int, "scores": [numbers], ...} per line."""
+    rows = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                ok = (isinstance(row.get("index"), int) and isinstance(row.get("scores"), list)
+                      and row["scores"] and all(x in (0, 0.5, 1) for x in row["scores"]))
+            except (ValueError, AttributeError):
+                ok = False
+            if not ok:
+                raise OptionError(f"{path}, line {n}: not a journal line ({line.strip()[:60]!r})")
+            rows.append(row)
+    return rows
+
+
 def report(players: int, out: str) -> dict:
     """Win rate (Wilson 95 %), mean score per pair with its 95 % interval, Elo and interval."""
-    rows = []
-    with open(out) as f:
-        rows = [json.loads(line) for line in f if line.strip()]
+    rows = journal(out)
     games = sum(len(r["scores"]) for r in rows)
     wins = sum(1 for r in rows for x in r["scores"] if x == 1)
     unfinished = sum(1 for r in rows for x in r["scores"] if x == 0.5)
@@ -205,10 +220,7 @@ def paired(out: str, other_out: str) -> dict:
     """BOT's mean score per game in `out` minus that in `other_out`, over the pair
     (or triple) indices both journals hold, with its 95 % interval from the
     per-pair differences (the same deals on both sides cancel most of the luck)."""
-    def load(path):
-        with open(path) as f:
-            return {r["index"]: r["scores"] for r in map(json.loads, (line for line in f if line.strip()))}
-    a, b = load(out), load(other_out)
+    a, b = ({r["index"]: r["scores"] for r in journal(path)} for path in (out, other_out))
     common = sorted(set(a) & set(b))
     diffs = [sum(a[k]) / len(a[k]) - sum(b[k]) / len(b[k]) for k in common]
     n = len(diffs)
@@ -250,6 +262,8 @@ def main(argv=None) -> int:
     ap.add_argument("--paired-with", default=None, metavar="FILE",
                     help="also report the paired difference against this journal (same --seed)")
     args = ap.parse_args(argv)
+    if args.paired_with is not None and not os.path.isfile(args.paired_with):
+        ap.error(f"--paired-with: no journal at {args.paired_with}")
     if args.suite:
         matchups = [(p, b, o, max(1, round(share * args.pairs))) for p, b, o, share in SUITE]
     else:
@@ -257,25 +271,32 @@ def main(argv=None) -> int:
         if not other or args.out is None:
             ap.error("give --bots BOT,OTHER and --out FILE, or --suite")
         matchups = [(args.players, bot, other, args.pairs)]
-    summaries = []
-    for players, bot, other, pairs in matchups:
-        out = args.out or os.path.join(args.out_dir, f"{bot}_vs_{other}_{players}p.jsonl")
-        if not args.report_only:
-            run(players, bot, other, pairs, args.seed, args.workers, out)
-        if not os.path.exists(out):
-            continue
-        s = report(players, out)
-        s.update(bot=bot, other=other, file=out)
-        summaries.append(s)
-        print(json.dumps(s))
-        print(_line(bot, other, s), file=sys.stderr)
-        if args.paired_with:
-            d = paired(out, args.paired_with)
-            print(json.dumps({"paired": d}))
-            print(f"  paired with {args.paired_with} on {d['pairs']} common pairs: "
-                  f"{100 * d['difference']:+.1f} points [{100 * d['difference_ci95'][0]:+.1f}, "
-                  f"{100 * d['difference_ci95'][1]:+.1f}]", file=sys.stderr)
+    try:
+        for players, bot, other, pairs in matchups:
+            _run_matchup(args, players, bot, other, pairs)
+    except OptionError as e:
+        # a bad bot name or a journal that is not ours: one line, no traceback
+        print(f"beliefs_match.py: error: {e}"[:400], file=sys.stderr)
+        return 2
     return 0
+
+
+def _run_matchup(args, players, bot, other, pairs) -> None:
+    out = args.out or os.path.join(args.out_dir, f"{bot}_vs_{other}_{players}p.jsonl")
+    if not args.report_only:
+        run(players, bot, other, pairs, args.seed, args.workers, out)
+    if not os.path.exists(out):
+        return
+    s = report(players, out)
+    s.update(bot=bot, other=other, file=out)
+    print(json.dumps(s))
+    print(_line(bot, other, s), file=sys.stderr)
+    if args.paired_with:
+        d = paired(out, args.paired_with)
+        print(json.dumps({"paired": d}))
+        print(f"  paired with {args.paired_with} on {d['pairs']} common pairs: "
+              f"{100 * d['difference']:+.1f} points [{100 * d['difference_ci95'][0]:+.1f}, "
+              f"{100 * d['difference_ci95'][1]:+.1f}]", file=sys.stderr)
 
 
 if __name__ == "__main__":

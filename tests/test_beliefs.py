@@ -865,3 +865,21 @@ def test_paired_difference_of_two_journals_by_hand(tmp_path):
     half = 1.96 * math.sqrt(0.25 / 3)
     assert d["pairs"] == 3 and d["difference"] == pytest.approx(0.0)
     assert d["difference_ci95"] == pytest.approx([-half, half])
+
+
+def test_a_journal_that_is_not_one_is_a_one_line_error(tmp_path, capsys):
+    import json
+    bm = _beliefs_match()
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({"index": 0, "scores": [1, 0]}) + "\n")
+    for text in ("nonsense\n", '{"x": 1}\n', '{"index": 0, "scores": [2]}\n', "[1, 2]\n"):
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text(json.dumps({"index": 0, "scores": [1, 1]}) + "\n" + text)
+        with pytest.raises(OptionError, match=r"bad.jsonl, line 2: not a journal line"):
+            bm.journal(str(bad))
+        assert bm.main(["--bots", "hint,greedy", "--out", str(good), "--report-only",
+                        "--paired-with", str(bad)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err[-1].startswith("beliefs_match.py: error: ") and "line 2" in err[-1]
+    assert bm.main(["--bots", "nobot,greedy", "--out", str(tmp_path / "new.jsonl"), "--pairs", "1"]) == 2
+    assert "unknown bot 'nobot'" in capsys.readouterr().err
