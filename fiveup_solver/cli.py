@@ -329,15 +329,27 @@ def cmd_hint(args, out) -> int:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
     from fiveup_solver.beliefs import check_beliefs, past_observations
-    past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
-    h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
-                                          seed=args.seed, world_nodes=args.world_nodes, objective=args.objective,
-                                          beliefs=args.beliefs, past=past)
+    if args.method == "exact":
+        exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit}
+        h = Hinter(threads=args.threads).hint(obs, method="exact", samples=args.samples, time_ms=args.time_ms,
+                                              objective=args.objective, beliefs=args.beliefs, **exact)
+    else:
+        if args.opponent is not None or args.max_worlds is not None or args.node_limit is not None:
+            raise OptionError("--opponent, --max-worlds and --node-limit are for --method exact")
+        past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
+        h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
+                                              seed=args.seed, world_nodes=args.world_nodes,
+                                              objective=args.objective, beliefs=args.beliefs, past=past)
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
-    out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}, objective {h.objective}, "
-              f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+    if h.method == "exact":
+        out.write(f"seat {h.seat} to move, round {r} action {i}: exact best response against "
+                  f"{h.budget['opponent']}, objective {h.objective}, {h.samples} hidden worlds (all), "
+                  f"{h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+    else:
+        out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}, objective {h.objective}, "
+                  f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
         from fiveup_solver.beliefs import describe
         out.write(describe(h.belief) + "\n")
@@ -355,8 +367,11 @@ def cmd_hint(args, out) -> int:
         else:
             diff = f"{-m.loss:+6.1f} +- {m.loss_stderr:.1f} pts"
         out.write(f"  {m.rank:>2}. {format_move(m.move):<22} {win}  {pts}   {diff}\n")
-    out.write(f"best: {format_move(h.best)}  (differences to the best are paired over the same "
-              f"{h.samples} worlds)\n")
+    if h.method == "exact":
+        out.write(f"best: {format_move(h.best)}  (exact values: no sampling error)\n")
+    else:
+        out.write(f"best: {format_move(h.best)}  (differences to the best are paired over the same "
+                  f"{h.samples} worlds)\n")
     return 0
 
 
@@ -610,7 +625,8 @@ def _bench_solver(args, out) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from fiveup_solver.hint import METHODS
+    from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
+    from fiveup_solver.hint import HINT_METHODS, METHODS
     p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -698,8 +714,17 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--seat", type=int, required=True)
     h.add_argument("--round", type=int, default=None, help="default: the record's last position")
     h.add_argument("--action", type=int, default=None)
-    h.add_argument("--method", default="pimc", choices=tuple(METHODS),
-                   help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values()))
+    h.add_argument("--method", default="pimc", choices=HINT_METHODS,
+                   help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values())
+                   + "; exact: every hidden world and draw, the seat best-responding from its own information "
+                     "to --opponent (small positions)")
+    h.add_argument("--opponent", default=None, choices=OPPONENTS,
+                   help="--method exact: how the other seats play (default greedy; best-defence: 2 players)")
+    h.add_argument("--max-worlds", type=int, default=None,
+                   help=f"--method exact: refuse above this many hidden configurations (default {DEFAULT_MAX_WORLDS})")
+    h.add_argument("--node-limit", type=int, default=None,
+                   help=f"--method exact: refuse a search above this many world positions "
+                        f"(default {DEFAULT_NODE_LIMIT})")
     budget = h.add_mutually_exclusive_group()
     budget.add_argument("--samples", type=int, default=None, help="sampled worlds (deterministic for a seed)")
     budget.add_argument("--time-ms", type=float, default=None, help="anytime: search until this time is up")

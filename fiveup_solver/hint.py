@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from fiveup_solver import _core, _hint, _solver
 from fiveup_solver.beliefs import Beliefs, OpponentModel, check_beliefs, past_evidence, search_plan
+from fiveup_solver import exact as _exact_search
 from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
@@ -47,7 +48,7 @@ from fiveup_solver.notation import Move, format_move
 from fiveup_solver.solver import check_objective, set_core_objective
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
-           "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
+           "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ METHODS = {m.name: m for m in (
     SearchMethod("expectimax", _hint.EXPECTIMAX, "expectimax", True,
                  "sampled hands, every boneyard draw a chance node"),
 )}
+HINT_METHODS = (*METHODS, "exact")   # the sampled methods, and the exact yardstick (fiveup_solver.exact)
 DEFAULT_SAMPLES = 48          # worlds per hint (the default budget)
 DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete depth stands
 DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
@@ -219,7 +221,8 @@ class Hinter:
     def hint(self, obs, *, method: str = "pimc", samples: int | None = None, time_ms: float | None = None,
              seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
              chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True,
-             beliefs: str | None = None, model: OpponentModel | None = None, past=None) -> Hint:
+             beliefs: str | None = None, model: OpponentModel | None = None, past=None,
+             opponent: str | None = None, max_worlds: int | None = None, node_limit: int | None = None) -> Hint:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
@@ -234,13 +237,25 @@ class Hinter:
         ``past``: the seat's own observations of the game's earlier rounds (or
         their evidence from :func:`fiveup_solver.beliefs.past_evidence`): what
         the model learnt of each seat there is its prior here.
+
+        ``method="exact"``: not sampled but exact (:mod:`fiveup_solver.exact`): each
+        move's value when the seat then best-responds from its own information to
+        ``opponent`` ("greedy" or "best-defence"), over every hidden world (uniform
+        beliefs) and every later draw; refused above ``max_worlds`` hidden
+        configurations or ``node_limit`` world positions. The sampling options do
+        not apply to it.
         """
         objective = DEFAULT_OBJECTIVE if objective is None else check_objective(objective)
+        if method == "exact":
+            return _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent,
+                               max_worlds, node_limit)
+        if opponent is not None or max_worlds is not None or node_limit is not None:
+            raise OptionError("opponent, max_worlds and node_limit are options of method='exact'")
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
         if not isinstance(method, str) or method not in METHODS:
-            raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
+            raise OptionError(f"method must be one of {', '.join(HINT_METHODS)}, not {_short(method)}")
         if samples is not None and time_ms is not None:
             raise OptionError("give either samples or time_ms, not both")
         if samples is not None:
@@ -389,6 +404,56 @@ class Hinter:
         for t in helpers:
             t.join()
         return search.results()
+
+
+def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent, max_worlds,
+                node_limit) -> Hint:
+    """A hint whose values are exact (see :mod:`fiveup_solver.exact`): every move, both
+    currencies unless ``both=False``, standard errors 0."""
+    start = time.perf_counter()
+    if not isinstance(both, bool):
+        raise OptionError(f"both must be True or False, not {_short(both)}")
+    if beliefs is not None and check_beliefs(beliefs) != "uniform" or model is not None or past is not None:
+        raise OptionError("method 'exact' weighs the hidden worlds uniformly: beliefs='uniform', no model or past")
+    if samples is not None or time_ms is not None:
+        raise OptionError("method 'exact' is not sampled: no samples or time_ms")
+    options = {"opponent": "greedy" if opponent is None else opponent,
+               "max_worlds": _exact_search.DEFAULT_MAX_WORLDS if max_worlds is None else max_worlds,
+               "node_limit": _exact_search.DEFAULT_NODE_LIMIT if node_limit is None else node_limit}
+    ds = DealSampler(obs)
+    if obs.to_move != obs.seat:
+        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
+                               else "the round is over: no move to hint")
+    _base_round(ds, obs)
+    legal = list(obs.legal_moves)
+    budget = dict(options)
+    if len(legal) == 1:
+        only = HintMove(legal[0], None, None, 1)
+        return Hint(obs.seat, (only,), legal[0], "exact", 0, budget, time.perf_counter() - start, 0, 0,
+                    objective, "uniform")
+    objectives = [objective] + ([("win" if objective == "points" else "points")] if both else [])
+    results = {obj: _exact_search.exact_result(obs, objective=obj, sampler=ds, **options) for obj in objectives}
+    canon = [_core.canonical_of(*m.placement) for m in legal]
+    main = results[objective].values
+    order = sorted(range(len(legal)), key=lambda i: (-main[canon[i]], format_move(legal[i])))
+    best = canon[order[0]]
+
+    def of(obj, c):
+        return _r(results[obj].values[c]) if obj in results else None
+
+    def loss(obj, c):
+        return _r(results[obj].values[best] - results[obj].values[c]) if obj in results else None
+
+    moves = tuple(HintMove(legal[i], _r(main[canon[i]]), 0.0, r + 1, win=of("win", canon[i]),
+                           points=of("points", canon[i]), loss=loss(objective, canon[i]), loss_stderr=0.0,
+                           win_loss=loss("win", canon[i]), win_loss_stderr=0.0 if "win" in results else None,
+                           points_loss=loss("points", canon[i]),
+                           points_loss_stderr=0.0 if "points" in results else None)
+                  for r, i in enumerate(order))
+    res = results[objective]
+    budget["worlds"] = res.worlds
+    return Hint(obs.seat, moves, moves[0].move, "exact", res.worlds, budget, time.perf_counter() - start,
+                sum(r.nodes for r in results.values()), res.worlds, objective, "uniform")
 
 
 def _check_beliefs(beliefs, model, past) -> str:

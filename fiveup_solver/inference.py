@@ -334,6 +334,8 @@ class DealSampler:
             raise InconsistentObservationError(
                 f"hand sizes and draws leave {sum(caps)} hidden places for {len(items)} hidden tiles")
         self._items = items
+        self._allowed_masks = allowed_masks
+        self._strict_masks = strict_masks if strict_now else None
         self._caps = caps
         self._class_seat = class_seat
         self._bone = bone
@@ -478,6 +480,90 @@ class DealSampler:
     def sample_round(self, seed: int = 0):
         """One full deal of the round consistent with the observation."""
         return self.sample_rounds(1, seed)[0]
+
+    def configurations(self) -> int:
+        """How many ways the unseen tiles can lie now (each in a hidden hand or the boneyard,
+        every hand and the boneyard at its size, each tile only where the inference allows
+        it): the number of worlds :meth:`exact_worlds` would weigh (some may weigh 0)."""
+        places, need = self._places()
+        counts = {tuple(need): 1}
+        for opts in places:
+            nxt: dict = {}
+            for left, ways in counts.items():
+                for k in opts:
+                    if left[k]:
+                        key = left[:k] + (left[k] - 1,) + left[k + 1:]
+                        nxt[key] = nxt.get(key, 0) + ways
+            counts = nxt
+        return counts.get(tuple(0 for _ in need), 0)
+
+    def _places(self):
+        """For each unseen tile, the places (indices into the hidden seats, then the
+        boneyard last) it may be in; and how many tiles each place holds now."""
+        rows = self._counter.marginals()
+        n_places = len(self.hidden_seats) + 1
+        place_of_class = [n_places - 1 if c == self._bone else self.hidden_seats.index(self._class_seat[c])
+                          for c in range(len(self._caps))]
+        places = []
+        for i, (t, seat, _) in enumerate(self._items):
+            if seat is None:
+                places.append(sorted({place_of_class[c] for c, p in enumerate(rows[i]) if p > 0}))
+        need = [len(self.replayed.hand(s)) for s in self.hidden_seats] + [self.obs.boneyard_size]
+        return places, need
+
+    def exact_worlds(self, limit: int) -> list:
+        """Every way the hidden tiles can lie now, with its exact probability under uniform
+        beliefs: ``[({seat: hand mask}, boneyard mask, p), ...]`` (tile masks of the core's
+        tile numbers; the boneyard as a set: its order is chance). A world's weight is the
+        number of full deals of the round that lead to it. More than `limit` candidate
+        configurations (:meth:`configurations`) raise :class:`OptionError`."""
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise OptionError(f"the world limit must be an integer >= 1, not {_short(limit)}")
+        total = self.configurations()
+        if total > limit:
+            raise OptionError(f"seat {self.seat}'s position has {total} hidden configurations, more than the "
+                              f"limit of {limit} (max_worlds)")
+        places, need = self._places()
+        n_places = len(need)
+        unseen_items = [i for i, (_, seat, _) in enumerate(self._items) if seat is None]
+        class_masks = [0] * n_places
+        for c in range(len(self._caps)):
+            k = n_places - 1 if c == self._bone else self.hidden_seats.index(self._class_seat[c])
+            class_masks[k] |= 1 << c
+        item_tiles = [it[0] for it in self._items]
+        item_held = [1 if it[1] is None else 0 for it in self._items]
+        out = []
+        where = [0] * len(unseen_items)
+
+        def weigh():
+            allowed, strict = list(self._allowed_masks), (None if self._strict_masks is None
+                                                           else list(self._strict_masks))
+            for j, i in enumerate(unseen_items):
+                allowed[i] &= class_masks[where[j]]
+                if strict is not None:
+                    strict[i] &= class_masks[where[j]]
+            w = _sampler.DealCounter(self._caps, allowed, strict, self._bone, item_tiles, item_held,
+                                     self._class_seat).count
+            if w > 0:
+                masks = [0] * n_places
+                for j, i in enumerate(unseen_items):
+                    masks[where[j]] |= 1 << self._items[i][0]
+                out.append(({s: masks[k] for k, s in enumerate(self.hidden_seats)}, masks[-1], w))
+
+        def fill(j, left):
+            if j == len(unseen_items):
+                weigh()
+                return
+            for k in places[j]:
+                if left[k]:
+                    where[j] = k
+                    left[k] -= 1
+                    fill(j + 1, left)
+                    left[k] += 1
+
+        fill(0, list(need))
+        total_w = sum(w for _, _, w in out)
+        return [(h, b, w / total_w) for h, b, w in out]
 
     def _full_deal(self, cls, rng: random.Random):
         obs, me = self.obs, self.seat

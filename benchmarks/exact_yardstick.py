@@ -1,0 +1,191 @@
+"""How far each hint method's choices are from the exact best, by phase of the round.
+
+For seeded 2-player positions, the exact yardstick (:mod:`fiveup_solver.exact`)
+values every legal move of the seat to move when it then best-responds from its
+own information, against ``greedy`` and against ``best-defence``, in both
+currencies (win probability through the equity table; points of the round).
+Each method at its default budget picks a move from the same observation; its
+loss is the exact value of the exact best move minus the exact value of its
+pick. Positions beyond the yardstick's reach (too many hidden configurations or
+world positions) are journalled as refused: the table says how far it reaches.
+
+Positions: seeded games of ``hint`` (seat 0) against ``greedy`` (seat 1)
+played to a target phase (the boneyard's size), the decision of the seat to
+move there when it has two or more placements. Phases: boneyard 0, 1-2, 3-4,
+5-6, 7+ (one target per position, cycling).
+
+    python benchmarks/exact_yardstick.py --positions 1000 --seed 1 \\
+        --out benchmarks/results/exact_yardstick_2p.jsonl        # resumable
+    python benchmarks/exact_yardstick.py --report benchmarks/results/exact_yardstick_2p.jsonl
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+PHASES = ((0, 0), (1, 2), (3, 4), (5, 6), (7, 18))
+METHODS = {   # name -> hint options (each at its default budget and objective)
+    "pimc": {"method": "pimc"},                              # the default bot's hint (model beliefs)
+    "pimc-uniform": {"method": "pimc", "beliefs": "uniform"},
+    "expectimax": {"method": "expectimax"},
+    "expectimax-uniform": {"method": "expectimax", "beliefs": "uniform"},
+}
+BASELINES = ("greedy", "random")
+
+
+def phase_of(bone: int) -> str:
+    for lo, hi in PHASES:
+        if lo <= bone <= hi:
+            return f"{lo}" if lo == hi else f"{lo}-{hi}"
+    raise ValueError(bone)
+
+
+def find_position(seed: int, index: int):
+    """A position of the target phase of job `index`: (observation, phase) or None."""
+    from fiveup_solver import Game, _core
+    from fiveup_solver.bots import choose
+    lo, hi = PHASES[index % len(PHASES)]
+    rng = random.Random(f"{seed}/{index}")
+    g = Game(players=2, seed=rng.randrange(2 ** 31))
+    bots = ["hint-uniform:16:5000", "greedy"]
+    while not g.round_over:
+        s = g.to_move
+        obs = g.observation(s)
+        canon = {_core.canonical_of(*m.placement) for m in g.legal_moves if m.kind == "play"}
+        if lo <= len(g.boneyard) <= hi and len(canon) > 1 and rng.random() < 0.5:
+            return obs
+        if len(g.boneyard) < lo:
+            return None
+        g.push(choose(bots[s], obs, rng))
+    return None
+
+
+def exact_both(obs, opponent: str, node_limit: int, max_worlds: int) -> dict:
+    from fiveup_solver.exact import exact_result
+    out = {"opponent": opponent}
+    t = time.perf_counter()
+    try:
+        for obj in ("win", "points"):
+            r = exact_result(obs, objective=obj, opponent=opponent, node_limit=node_limit, max_worlds=max_worlds)
+            out[obj] = {str(m): v for m, v in r.values.items()}
+            out["worlds"] = r.worlds
+            out[f"nodes_{obj}"] = r.nodes
+    except ValueError as e:     # beyond the yardstick's reach: refused with a reason
+        out["refused"] = str(e)
+    out["seconds"] = round(time.perf_counter() - t, 3)
+    return out
+
+
+def run_job(job) -> dict:
+    seed, index, node_limit, max_worlds, bd_node_limit = job
+    from fiveup_solver import _core
+    from fiveup_solver.bots import choose
+    from fiveup_solver.hint import hint
+    obs = None
+    k = 0
+    while obs is None:
+        obs = find_position(seed * 1_000_003 + k, index)
+        k += 1
+    row = {"index": index, "seed": seed, "phase": phase_of(obs.boneyard_size), "bone": obs.boneyard_size,
+           "hands": list(obs.hand_sizes), "scores": list(obs.scores), "seat": obs.seat,
+           "observation": obs.to_dict()}
+    row["exact"] = [exact_both(obs, "greedy", node_limit, max_worlds),
+                    exact_both(obs, "best-defence", bd_node_limit, max_worlds)]
+    picks, seconds = {}, {}
+    for name, options in METHODS.items():
+        t = time.perf_counter()
+        h = hint(obs, seed=index, both=False, **options)
+        seconds[name] = round(time.perf_counter() - t, 4)
+        picks[name] = _core.canonical_of(*h.best.placement)
+    for name in BASELINES:
+        picks[name] = _core.canonical_of(*choose(name, obs, random.Random(index)).placement)
+    row["picks"] = picks
+    row["method_seconds"] = seconds
+    return row
+
+
+def _stats(losses: list) -> tuple:
+    if not losses:
+        return None, None
+    s = sorted(losses)
+    return sum(s) / len(s), s[min(len(s) - 1, int(0.95 * len(s)))]
+
+
+def report(path: str, markdown: bool = False) -> str:
+    rows = [json.loads(line) for line in open(path)]
+    names = list(METHODS) + list(BASELINES)
+    lines = []
+    for opponent_i, opponent in enumerate(("greedy", "best-defence")):
+        lines.append(f"\nAgainst {opponent}: {len(rows)} positions "
+                     f"(loss = exact value of the exact best move - exact value of the method's pick)")
+        header = ["phase (boneyard)", "positions", "exact", "method", "differs", "win-% loss mean", "p95",
+                  "points loss mean", "p95"]
+        table = []
+        for lo, hi in PHASES + ((0, 18),):
+            label = (f"{lo}" if lo == hi else f"{lo}-{hi}") if (lo, hi) != (0, 18) else "all"
+            sel = [r for r in rows if lo <= r["bone"] <= hi]
+            solved = [r for r in sel if "refused" not in r["exact"][opponent_i]]
+            for name in names:
+                differs, lw, lp = 0, [], []
+                for r in solved:
+                    ex = r["exact"][opponent_i]
+                    pick = str(r["picks"][name])
+                    best_w, best_p = max(ex["win"].values()), max(ex["points"].values())
+                    lw.append(100 * (best_w - ex["win"][pick]))
+                    lp.append(best_p - ex["points"][pick])
+                    differs += ex["win"][pick] < best_w - 1e-9
+                mw, pw = _stats(lw)
+                mp, pp = _stats(lp)
+                table.append([label, str(len(sel)), f"{len(solved)}", name,
+                              f"{differs}/{len(solved)}" if solved else "-",
+                              f"{mw:.2f}" if mw is not None else "-", f"{pw:.2f}" if pw is not None else "-",
+                              f"{mp:.1f}" if mp is not None else "-", f"{pp:.1f}" if pp is not None else "-"])
+        if markdown:
+            lines.append("| " + " | ".join(header) + " |")
+            lines.append("|" + "---|" * len(header))
+            lines += ["| " + " | ".join(t) + " |" for t in table]
+        else:
+            lines.append("  ".join(f"{h:>16}" for h in header))
+            lines += ["  ".join(f"{c:>16}" for c in t) for t in table]
+        secs = [r["exact"][opponent_i]["seconds"] for r in rows if "refused" not in r["exact"][opponent_i]]
+        if secs:
+            secs.sort()
+            lines.append(f"exact search time (both objectives): median {secs[len(secs) // 2]:.3f} s, "
+                         f"p95 {secs[int(0.95 * (len(secs) - 1))]:.3f} s, max {secs[-1]:.3f} s")
+    times = {n: sorted(r["method_seconds"][n] for r in rows) for n in METHODS}
+    lines.append("\nmethod time per decision (s): " + ", ".join(
+        f"{n} median {t[len(t) // 2]:.4f} p95 {t[int(0.95 * (len(t) - 1))]:.4f}" for n, t in times.items() if t))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--positions", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default="benchmarks/results/exact_yardstick_2p.jsonl")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--node-limit", type=int, default=2_000_000, help="greedy yardstick: world positions")
+    ap.add_argument("--defence-node-limit", type=int, default=300_000, help="best-defence yardstick")
+    ap.add_argument("--max-worlds", type=int, default=5_000)
+    ap.add_argument("--report", metavar="JOURNAL", default=None)
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args(argv)
+    if args.report:
+        print(report(args.report, args.markdown))
+        return 0
+    sys.path.insert(0, os.path.dirname(__file__))
+    from resumable import finished, run_jobs
+    done = finished(args.out, lambda r: (r["seed"], r["index"]))
+    jobs = [(args.seed, i, args.node_limit, args.max_worlds, args.defence_node_limit)
+            for i in range(args.positions) if (args.seed, i) not in done]
+    run_jobs(run_job, jobs, args.out, args.workers, "positions")
+    print(report(args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

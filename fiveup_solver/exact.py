@@ -1,0 +1,362 @@
+"""Exact values of a seat's moves on its information set: the yardstick for the hint methods.
+
+PIMC and sampled expectimax judge a move by solving sampled worlds as if the
+hidden hands were known. This module computes what they approximate, exactly,
+on positions small enough: the value of each legal move of seat S when S plays
+it and then, to the end of the round, plays a **best response from its own
+information** (one choice per information set of S: what S holds and drew, the
+board, every placement, how many tiles each other seat drew, passes), while
+every other seat plays a fixed, named policy:
+
+* ``opponent="greedy"``: the largest accepted placement credit among its legal
+  concrete moves (0 when the credit would be rejected above 305), ties uniformly
+  at random among those concrete moves, exactly as the ``greedy`` bot plays;
+  draws and passes are forced, a drawn tile that fits is placed at once.
+* ``opponent="best-defence"`` (2 players): the other seat sees every hand (not
+  the boneyard's future order) and minimises S's value, knowing S's strategy
+  (Frank and Basin's best defence). S's strategy is still one choice per
+  information set, so the value is a max over S's strategies of the expected
+  per-world minimum: computed with Pareto fronts of per-world value vectors,
+  as alpha-mu does with an unlimited horizon.
+
+The hidden tiles come from the observation's exact posterior under uniform
+beliefs (:meth:`fiveup_solver.inference.DealSampler.exact_worlds`: every
+consistent deal alike), and every later draw is a chance event over the tiles
+of that world's boneyard. Both objectives of the solver and the hints:
+
+* ``points``: raw points of the rest of the round for S's side minus the
+  others', an accepted exact 305 = +-1000 instead;
+* ``win``: the probability that S's side wins the game, the round's end valued
+  by the race-equity table (:mod:`fiveup_solver.equity`).
+
+Belief states are memoised (the set of world positions with their
+probabilities, which fixes everything that follows). A position with more
+hidden configurations than ``max_worlds`` is refused, naming both numbers, and
+so is a search that needs more than ``node_limit`` world positions.
+
+>>> from fiveup_solver import Game
+>>> g = Game(players=2, seed=3)
+>>> while len(g.boneyard) > 2 or len(g.legal_moves) < 2 or g.to_move != 0:
+...     _ = g.push(g.legal_moves[0]) if not g.round_over else g.next_round()
+>>> values = exact_values(g.observation(0), objective="points")
+>>> sorted(values) == sorted(set(values)) and len(values) == len(g.legal_moves)
+True
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fiveup_solver import _core, _exact
+from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
+from fiveup_solver.inference import DealSampler
+
+__all__ = ["OPPONENTS", "DEFAULT_MAX_WORLDS", "DEFAULT_NODE_LIMIT", "ExactResult", "SearchLimitError",
+           "exact_values", "exact_result"]
+
+OPPONENTS = ("greedy", "best-defence")
+DEFAULT_MAX_WORLDS = 5_000          # hidden configurations of the root information set
+DEFAULT_NODE_LIMIT = 3_000_000      # world positions expanded in one search
+WIN_POINTS = 1000                   # the points objective's value of an accepted exact 305
+
+
+class SearchLimitError(OptionError):
+    """The exact search needed more world positions than its node limit."""
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """Exact values of every canonical root move of one seat, in one objective."""
+
+    seat: int
+    objective: str
+    opponent: str
+    values: dict            # canonical core move -> value (points, or P(win))
+    worlds: int             # hidden configurations of the root information set
+    nodes: int              # world positions expanded
+    belief_states: int      # distinct information sets of the seat valued
+    seconds: float
+
+
+def _tiles(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@lru_cache(maxsize=65536)
+def _equity(players: int, scores: tuple, starter, side: int) -> float:
+    from fiveup_solver.equity import win_probabilities
+    return win_probabilities(players, list(scores), starter)[side]
+
+
+class _Search:
+    """One exact search from one information set (its root scores fix the points' origin)."""
+
+    def __init__(self, players: int, seat: int, root_scores: tuple, objective: str, opponent: str,
+                 node_limit: int):
+        self.players, self.seat, self.objective, self.opponent = players, seat, objective, opponent
+        self.side = _core.side_of_seat(players, seat)
+        self.root_scores = root_scores
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.memo: dict = {}
+
+    # ------------------------------------------------------------ values
+    def terminal(self, status: int, scores: tuple, end_seat: int) -> float:
+        if status == _exact.STATUS_WON:
+            won = _core.side_of_seat(self.players, end_seat) == self.side
+            if self.objective == "win":
+                return 1.0 if won else 0.0
+            return float(WIN_POINTS if won else -WIN_POINTS)
+        if self.objective == "win":
+            starter = end_seat if status == _exact.STATUS_DOMINO else None
+            return _equity(self.players, scores, starter, self.side)
+        return float(sum((s - r) * (1 if k == self.side else -1)
+                         for k, (s, r) in enumerate(zip(scores, self.root_scores))))
+
+    def count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise SearchLimitError(f"the exact search needs more than {self.node_limit} world positions "
+                                   f"(node_limit)")
+
+    # ------------------------------------------------------------ greedy opponents
+    def advance(self, pos: bytes, p: float, obs: tuple, groups: dict, acc: list) -> None:
+        """Follow one world from `pos` to the seat's next decision or the round's end,
+        branching on draws (chance) and on the other seats' tied greedy moves.
+        Decisions are grouped by what the seat observed on the way."""
+        self.count()
+        status, to_move, can, bone_n, scores, end_seat = _exact.state(pos)
+        if status != _exact.STATUS_PLAYING:
+            acc[0] += p * self.terminal(status, scores, end_seat)
+            return
+        if to_move == self.seat:
+            if can:
+                groups.setdefault(obs, []).append((pos, p))
+            elif bone_n:
+                q = p / bone_n
+                for t in _tiles(_exact.boneyard(pos)):
+                    self.advance(_exact.draw_tile(pos, t), q, obs + (("draw", t),), groups, acc)
+            else:
+                self.advance(_exact.pass_move(pos), p, obs + ("pass",), groups, acc)
+            return
+        if can:
+            moves = _exact.moves(pos)
+            top = max(c for _, _, c in moves)
+            kept = [(m, k) for m, k, c in moves if c == top]
+            total = sum(k for _, k in kept)
+            for m, k in kept:
+                self.advance(_exact.place_move(pos, m), p * k / total, obs + ((to_move, m),), groups, acc)
+        elif bone_n:
+            q = p / bone_n
+            for t in _tiles(_exact.boneyard(pos)):
+                self.advance(_exact.draw_tile(pos, t), q, obs + ((to_move, "draw"),), groups, acc)
+        else:
+            self.advance(_exact.pass_move(pos), p, obs + ((to_move, "pass"),), groups, acc)
+
+    def move_value(self, node: tuple, move: int) -> float:
+        """Expected value of `move` at the information set `node` ((position, p) pairs)."""
+        groups: dict = {}
+        acc = [0.0]
+        for pos, p in node:
+            self.advance(_exact.place_move(pos, move), p, (), groups, acc)
+        total = acc[0]
+        for items in groups.values():
+            mass = sum(p for _, p in items)
+            total += mass * self.decide(_normalised(items, mass))
+        return total
+
+    def decide(self, node: tuple) -> float:
+        """The seat's best expected value at an information set where it is to place."""
+        key = _key(node)
+        v = self.memo.get(key)
+        if v is None:
+            v = max(self.move_value(node, m) for m, _, _ in _exact.moves(node[0][0]))
+            self.memo[key] = v
+        return v
+
+    # ------------------------------------------------------------ best defence
+    # The public tree of the rest of the round (what the seat sees), each node holding
+    # the world positions consistent with it. A node's value for the seat's strategies
+    # is a Pareto front of vectors, one entry per world: at the seat's decisions the
+    # union over its moves (one move for every world of the information set), at the
+    # seat's own draws the sum over the tiles it may see (independent strategies after
+    # each), at the other seat's turn the per-world minimum over the moves legal in that
+    # world (it sees every hand), at its draws the per-world mean over the hidden tile.
+    def front(self, worlds: tuple) -> list:
+        """Pareto front at a node: ``worlds`` sorted distinct positions; vectors in that order."""
+        front = self.memo.get(worlds)
+        if front is not None:
+            return front
+        self.count()
+        n = len(worlds)
+        fixed = [None] * n
+        live = []
+        for i, pos in enumerate(worlds):
+            status, _, _, _, scores, end_seat = _exact.state(pos)
+            if status != _exact.STATUS_PLAYING:
+                fixed[i] = self.terminal(status, scores, end_seat)
+            else:
+                live.append(i)
+        if not live:
+            front = [tuple(fixed)]
+        else:
+            front = []
+            for vec in self.live_front([worlds[i] for i in live]):
+                full = list(fixed)
+                for i, v in zip(live, vec):
+                    full[i] = v
+                front.append(tuple(full))
+        self.memo[worlds] = front
+        return front
+
+    def sub(self, positions: list) -> list:
+        """The front of the node of these positions (repeats allowed), vectors in their order."""
+        distinct = tuple(sorted(set(positions)))
+        where = {pos: k for k, pos in enumerate(distinct)}
+        idx = [where[pos] for pos in positions]
+        return [tuple(vec[k] for k in idx) for vec in self.front(distinct)]
+
+    def live_front(self, worlds: list) -> list:
+        """Front over worlds that all go on (one public state, one seat to move)."""
+        n = len(worlds)
+        _, to_move, can, bone_n, _, _ = _exact.state(worlds[0])
+        if to_move == self.seat:
+            if can:
+                out = []
+                for m, _, _ in _exact.moves(worlds[0]):
+                    out.extend(self.sub([_exact.place_move(pos, m) for pos in worlds]))
+                return _pareto(out)
+            if not bone_n:
+                return self.sub([_exact.pass_move(pos) for pos in worlds])
+            # the seat draws and sees the tile: an independent continuation per tile
+            bones = [_exact.boneyard(pos) for pos in worlds]
+            union = 0
+            for b in bones:
+                union |= b
+            acc = [tuple(0.0 for _ in range(n))]
+            for t in _tiles(union):
+                idx = [i for i in range(n) if (bones[i] >> t) & 1]
+                f = self.sub([_exact.draw_tile(worlds[i], t) for i in idx])
+                acc = _pareto([_add(a, idx, vec, 1.0 / bone_n) for a in acc for vec in f])
+                self.check_front(len(acc))
+            return acc
+        # another seat: in each world its own legal actions, the minimum over them
+        children: dict = {}
+        for i, pos in enumerate(worlds):
+            _, _, can_i, bone_i, _, _ = _exact.state(pos)
+            if can_i:
+                for m, _, _ in _exact.moves(pos):
+                    children.setdefault(("place", m), []).append((i, _exact.place_move(pos, m)))
+            elif bone_i:
+                for t in _tiles(_exact.boneyard(pos)):
+                    children.setdefault(("draw",), []).append((i, _exact.draw_tile(pos, t)))
+            else:
+                children.setdefault(("pass",), []).append((i, _exact.pass_move(pos)))
+        acc = [tuple(math.inf for _ in range(n))]
+        for action, items in children.items():
+            f = self.sub([pos for _, pos in items])
+            share: dict = {}
+            for i, _ in items:
+                share[i] = share.get(i, 0) + 1      # a draw: the mean over the world's tiles
+            mapped = []
+            for vec in f:
+                m: dict = {}
+                for (i, _), v in zip(items, vec):
+                    m[i] = m.get(i, 0.0) + v / share[i]
+                mapped.append(m)
+            acc = _pareto([tuple(min(a[i], m[i]) if i in m else a[i] for i in range(n))
+                           for a in acc for m in mapped])
+            self.check_front(len(acc))
+        return acc
+
+    def check_front(self, size: int) -> None:
+        self.nodes += size
+        if self.nodes > self.node_limit:
+            raise SearchLimitError(f"the exact search needs more than {self.node_limit} world positions "
+                                   f"and front vectors (node_limit)")
+
+
+def _add(a: tuple, idx: list, vec: tuple, scale: float) -> tuple:
+    out = list(a)
+    for i, v in zip(idx, vec):
+        out[i] += scale * v
+    return tuple(out)
+
+
+def _pareto(vectors: list) -> list:
+    """The maximal vectors (no other at least as large everywhere), duplicates once, sorted."""
+    vs = sorted(set(vectors), key=lambda v: -sum(v))
+    keep: list = []
+    for v in vs:
+        if not any(all(a >= b for a, b in zip(k, v)) for k in keep):
+            keep.append(v)
+    return sorted(keep)
+
+
+def _normalised(items: list, mass: float) -> tuple:
+    merged: dict = {}
+    for pos, p in items:
+        merged[pos] = merged.get(pos, 0.0) + p
+    return tuple(sorted((pos, p / mass) for pos, p in merged.items()))
+
+
+def _key(node: tuple) -> tuple:
+    return tuple((pos, round(p, 12)) for pos, p in node)
+
+
+def _check_options(objective, opponent, max_worlds, node_limit, players) -> None:
+    from fiveup_solver.solver import check_objective
+    check_objective(objective)
+    if not isinstance(opponent, str) or opponent not in OPPONENTS:
+        raise OptionError(f"opponent must be one of {', '.join(OPPONENTS)}, not {_short(opponent)}")
+    for name, value in (("max_worlds", max_worlds), ("node_limit", node_limit)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 10 ** 12:
+            raise OptionError(f"{name} must be an integer from 1 to 10^12, not {_short(value)}")
+    if opponent == "best-defence" and players != 2:
+        raise OptionError(f"best-defence is for 2 players, not {players}")
+
+
+def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
+                 max_worlds: int = DEFAULT_MAX_WORLDS, node_limit: int = DEFAULT_NODE_LIMIT,
+                 sampler: DealSampler | None = None) -> ExactResult:
+    """Exact value of every canonical placement of the observation's seat (see the module text).
+    ``sampler``: the observation's :class:`DealSampler` when the caller has one."""
+    start = time.perf_counter()
+    _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
+    ds = DealSampler(obs) if sampler is None else sampler
+    if obs.to_move != obs.seat:
+        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
+                               else "the round is over: no move to value")
+    base = ds.replayed
+    worlds = ds.exact_worlds(max_worlds)
+    own = sum(1 << t for t in base.hand(obs.seat))
+    node = []
+    for hands, bone, p in worlds:
+        masks = [own if s == obs.seat else hands[s] for s in range(obs.players)]
+        node.append((_exact.world_position(base, masks, bone), p))
+    node = _normalised(node, 1.0)
+    search = _Search(obs.players, obs.seat, tuple(base.scores), objective, opponent, node_limit)
+    roots = [m for m, _, _ in _exact.moves(node[0][0])]
+    if not roots:
+        raise IllegalMoveError(f"seat {obs.seat} cannot place: its move (a draw or a pass) is forced")
+    if opponent == "greedy":
+        values = {m: search.move_value(node, m) for m in roots}
+    else:
+        weights = [p for _, p in node]
+        values = {m: max(sum(w * v for w, v in zip(weights, vec))
+                         for vec in search.sub([_exact.place_move(pos, m) for pos, _ in node]))
+                  for m in roots}
+    return ExactResult(obs.seat, objective, opponent, values, len(worlds), search.nodes, len(search.memo),
+                       time.perf_counter() - start)
+
+
+def exact_values(obs, **options) -> dict:
+    """{Move: exact value} for every legal move of the observation's seat (options as
+    :func:`exact_result`); concrete moves of one canonical placement share its value."""
+    res = exact_result(obs, **options)
+    return {m: res.values[_core.canonical_of(*m.placement)] for m in obs.legal_moves}

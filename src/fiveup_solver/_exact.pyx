@@ -1,0 +1,181 @@
+# cython: language_level=3
+"""World positions for the exact information-set search (``fiveup_solver.exact``).
+
+The exact yardstick follows every world of a seat's information set through
+the rest of the round: boneyard draws are chance events over the tiles of the
+world's boneyard (its order is not part of the world), so a world position
+here is the core's compact :c:type:`Position` with the boneyard kept as a
+*set*: the undrawn tiles sorted, the drawn slots blanked. Two histories that
+reach the same state then give byte-identical positions, which is what the
+search groups and memoises on.
+
+Positions travel as ``bytes`` (``sizeof(Position)``); every function checks
+that it was given one (a caller's bytes of another length are refused), and the
+moves and tiles it applies are checked against the position, so nothing a
+Python caller passes reaches the rules unchecked. The rules themselves are
+``_rules.pxd``'s, unchanged.
+"""
+from libc.string cimport memcpy
+from libc.stdint cimport uint8_t, uint32_t
+from fiveup_solver._rules cimport *
+from fiveup_solver._core cimport CoreRound
+from fiveup_solver._solver cimport accepted_credit
+from fiveup_solver.errors import CoreError
+
+POSITION_BYTES = sizeof(Position)
+STATUS_PLAYING = ST_PLAYING
+STATUS_DOMINO = ST_DOMINO
+STATUS_BLOCKED = ST_BLOCKED
+STATUS_WON = ST_WON
+
+
+cdef void canonical_boneyard(Position* p) noexcept nogil:
+    """The undrawn tiles sorted, the drawn slots set to 0xFF: the boneyard as a set."""
+    cdef uint32_t m = 0
+    cdef int i, t, k
+    for i in range(p.bone_next, p.bone_len):
+        m |= <uint32_t>1 << p.boneyard[i]
+    for i in range(p.bone_next):
+        p.boneyard[i] = 0xFF
+    k = p.bone_next
+    for t in range(28):
+        if (m >> t) & 1:
+            p.boneyard[k] = t
+            k += 1
+    for i in range(p.bone_len, 28):
+        p.boneyard[i] = 0xFF
+
+
+cdef inline uint32_t bone_mask(const Position* p) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int i
+    for i in range(p.bone_next, p.bone_len):
+        m |= <uint32_t>1 << p.boneyard[i]
+    return m
+
+
+cdef int load(object pos, Position* out) except -1:
+    if not isinstance(pos, bytes) or len(<bytes>pos) != sizeof(Position):
+        raise CoreError(f"a world position is {sizeof(Position)} bytes from fiveup_solver._exact, "
+                        f"not {type(pos).__name__}")
+    memcpy(out, <const char*>(<bytes>pos), sizeof(Position))
+    return 0
+
+
+cdef bytes dump(Position* p):
+    return (<char*>p)[:sizeof(Position)]
+
+
+def world_position(CoreRound base, hands, bone):
+    """The position of `base` (its current state) with the hidden part replaced:
+    ``hands`` a hand mask per seat, ``bone`` the boneyard's tile mask (as a set).
+    The masks must partition the tiles off the board, with the boneyard's size
+    and every hand's size unchanged."""
+    cdef Position p = base.top().pos
+    cdef int s, n = p.players
+    cdef uint32_t total = 0, m
+    hands = list(hands)
+    if len(hands) != n:
+        raise CoreError(f"a world lists {n} hands, not {len(hands)}")
+    for s in range(n):
+        m = <uint32_t>checked_int(hands[s], 0, (1 << 28) - 1, f"hand mask of seat {s}")
+        if fiveup_popcount(m) != fiveup_popcount(p.hand[s]):
+            raise CoreError(f"seat {s} holds {fiveup_popcount(p.hand[s])} tiles, not {fiveup_popcount(m)}")
+        if total & m:
+            raise CoreError("a tile is in two hands of the world")
+        total |= m
+        p.hand[s] = m
+    m = <uint32_t>checked_int(bone, 0, (1 << 28) - 1, "boneyard mask")
+    if fiveup_popcount(m) != p.bone_len - p.bone_next:
+        raise CoreError(f"the boneyard holds {p.bone_len - p.bone_next} tiles, not {fiveup_popcount(m)}")
+    if (total & m) or ((total | m) & p.board) or fiveup_popcount(total | m | p.board) != 28:
+        raise CoreError("the world's hands, boneyard and the board must hold every tile once")
+    cdef int i, k = p.bone_next
+    for i in range(28):
+        if (m >> i) & 1:
+            p.boneyard[k] = i
+            k += 1
+    canonical_boneyard(&p)
+    return dump(&p)
+
+
+def state(pos):
+    """(status, seat to move, whether it can place, boneyard tiles left, scores, end seat)."""
+    cdef Position p
+    load(pos, &p)
+    return (p.status, p.to_move, bool(p.status == ST_PLAYING and can_place(&p)), p.bone_len - p.bone_next,
+            tuple(p.score[s] for s in range(p.sides)), p.end_seat)
+
+
+def hand(pos, seat):
+    cdef Position p
+    load(pos, &p)
+    return p.hand[checked_int(seat, 0, p.players - 1, "seat")]
+
+
+def boneyard(pos):
+    """The undrawn tiles (a tile mask)."""
+    cdef Position p
+    load(pos, &p)
+    return bone_mask(&p)
+
+
+def moves(pos):
+    """[(canonical move, concrete placements it stands for, accepted placement credit)]
+    of the seat to move; [] when it cannot place or the round is over."""
+    cdef Position p
+    cdef uint8_t ms[MAX_MOVES]
+    cdef int i, n, gap
+    load(pos, &p)
+    if p.status != ST_PLAYING:
+        return []
+    n = gen_moves(&p, ms)
+    gap = TARGET - p.score[side_of(&p, p.to_move)]
+    return [(ms[i], move_multiplicity(&p, ms[i]), accepted_credit(&p, p.ends, ms[i], gap)) for i in range(n)]
+
+
+def place_move(pos, move):
+    """The position after a canonical placement of the seat to move (with its scoring)."""
+    cdef Position p
+    cdef uint8_t ms[MAX_MOVES]
+    cdef int i, n
+    load(pos, &p)
+    mv = checked_int(move, 0, 255, "move")
+    if p.status != ST_PLAYING:
+        raise CoreError("the round is over")
+    n = gen_moves(&p, ms)
+    for i in range(n):
+        if ms[i] == mv:
+            break
+    else:
+        raise CoreError(f"{mv} is not a canonical move of the seat to move")
+    place(&p, ms[i], NULL)
+    return dump(&p)
+
+
+def draw_tile(pos, tile):
+    """The seat to move, unable to place, draws `tile` from the boneyard (a chance outcome)."""
+    cdef Position p
+    cdef int i, t
+    load(pos, &p)
+    t = checked_int(tile, 0, 27, "tile")
+    if p.status != ST_PLAYING or can_place(&p) or not (bone_mask(&p) >> t) & 1:
+        raise CoreError(f"tile {t} cannot be drawn now")
+    for i in range(p.bone_next, p.bone_len):
+        if p.boneyard[i] == t:
+            p.boneyard[i] = p.boneyard[p.bone_next]
+            p.boneyard[p.bone_next] = t
+            break
+    draw_one(&p, NULL)
+    canonical_boneyard(&p)
+    return dump(&p)
+
+
+def pass_move(pos):
+    """The seat to move passes (it cannot place and the boneyard is empty)."""
+    cdef Position p
+    load(pos, &p)
+    if p.status != ST_PLAYING or can_place(&p) or p.bone_next < p.bone_len:
+        raise CoreError("the seat to move cannot pass now")
+    pass_turn(&p)
+    return dump(&p)
