@@ -99,3 +99,11 @@ def test_the_reference_fences_doctest_examples():
     assert fence("  >>> x\n  2") == "  ```pycon\n  >>> x\n  2\n  ```"
     fenced = "```python\n>>> a\n```"
     assert fence(fenced) == fenced
+
+
+def test_the_reference_reads_sphinx_roles_as_code():
+    pytest.importorskip("griffe")
+    plain = _doctest_blocks().plain_roles
+    assert plain("see :class:`~fiveup_solver.game.Game` and :meth:`Game.next_round`") == \
+        "see `Game` and `Game.next_round`"
+    assert plain("no role `here`") == "no role `here`"

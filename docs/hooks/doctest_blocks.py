@@ -1,15 +1,26 @@
-"""Griffe extension for the API reference: doctest examples become code blocks.
+"""Griffe extension for the API reference: the docstrings' reST bits read as Markdown.
 
 The package's docstrings hold doctest examples (``>>> ...`` and the expected
 output) without Markdown fences. Rendered as Markdown, an output line such as
 ``[0][1]`` would read as a reference link. This extension wraps every run of
 doctest lines (from a ``>>>`` line to the next blank line) in a ``pycon``
 fence, so the examples show as code and nothing in them is parsed as Markdown.
-The docstrings themselves are not changed.
+It also turns Sphinx roles (``:class:`~fiveup_solver.game.Game```) into code
+spans (`` `Game` ``). The docstrings themselves are not changed.
 """
 from __future__ import annotations
 
+import re
+
 import griffe
+
+_ROLE = re.compile(r":(?:meth|class|func|mod|attr|data|exc|obj):`~?([^`]+)`")
+
+
+def plain_roles(text: str) -> str:
+    """``:class:`~a.b.C``` becomes `` `C` ``, ``:func:`a.f``` becomes `` `a.f` ``."""
+    return _ROLE.sub(lambda m: "`" + (m.group(1).rsplit(".", 1)[-1] if m.group(0).count("~") else m.group(1)) + "`",
+                     text)
 
 
 def fence_doctests(text: str) -> str:
@@ -36,5 +47,5 @@ def fence_doctests(text: str) -> str:
 
 class DoctestBlocks(griffe.Extension):
     def on_object(self, *, obj, loader, **kwargs) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+        if obj.docstring is not None:
+            obj.docstring.value = plain_roles(fence_doctests(obj.docstring.value))
