@@ -75,6 +75,7 @@ def test_the_sdist_holds_the_sources_the_wheel_is_built_from(dist):
                  "src/fiveup_solver/fiveup_tables.h", "src/fiveup_solver/_core.pyx"):
         assert name in names
     assert not [n for n in names if n.endswith((".c", ".so")) or "/rounds_" in n]
+    assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "docs/"))]
 
 
 def test_the_installed_wheel_runs_without_cython(installed, tmp_path):
