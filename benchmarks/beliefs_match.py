@@ -102,7 +102,7 @@ _bots.BOTS.setdefault("hint-noisy", _noisy_hint_bot)
 _bots.BOTS.setdefault("hint-told-greedy", _told_greedy_bot())
 _bots.BOTS.setdefault("hint-told-hand", _told_hand_bot)
 
-SUITE = [  # (players, bot, other, pairs as a share of --pairs): --pairs 1000 gives the README's table
+SUITE = [  # (players, bot, other, pairs as a share of --pairs): --pairs 1000 gives the table of docs/results/beliefs.md
     (2, "hint-model", "greedy", 1.0),
     (2, "hint-uniform", "greedy", 1.0),            # the baseline, on the same deals
     (2, "hint-model", "hint-uniform", 0.25),

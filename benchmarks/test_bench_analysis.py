@@ -1,7 +1,7 @@
 """Post-game analysis speed (one round of a seeded game, every seat, default budget).
 
 The whole-game figures and the judgement stability are from
-``benchmarks/analysis_speed.py`` (README: *Post-game analysis*)."""
+``benchmarks/analysis_speed.py`` (docs/results/analysis.md)."""
 import analysis_speed
 import pytest
 

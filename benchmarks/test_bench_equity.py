@@ -1,7 +1,7 @@
 """Race equity: the calibration and duplicate-match scripts on a small slice.
 
 The full runs (30 states x 400 games of hint self-play; 2,000-game duplicate
-matches) are scripts whose results are in README.md:
+matches) are scripts whose results are in docs/results/equity.md:
 
     python benchmarks/equity_calibration.py --players 2 --games 400 --out ... --plot ...
     python benchmarks/duplicate_match.py --players 2 --bots hint-win,hint-points --deals 1000 --out ...

@@ -493,24 +493,48 @@ def _equity_build(args, out) -> int:
         raise OptionError(f"--near-rounds must be 0..1000000, not {args.near_rounds}")
     if not 1 <= args.workers <= 256:
         raise OptionError(f"--workers must be 1..256, not {args.workers}")
+    for name, value in (("--out", args.out), ("--save-samples", args.save_samples)):
+        if value is not None and not value.endswith(".npz"):
+            raise OptionError(f"{name} {value}: the file name must end in .npz")
+    path = args.out or os.path.join(equity.cache_dir(), f"equity_{args.players}p.npz")
     if args.samples is not None:
-        if not os.path.exists(args.samples):
+        source = equity.samples_path(args.players) if args.samples == _SHIPPED_SAMPLES else args.samples
+        if not os.path.exists(source):
+            if args.samples == _SHIPPED_SAMPLES:
+                raise OptionError(f"--samples: the shipped tables' round samples ({source}) are in a source "
+                                  f"checkout only; pass --samples FILE")
             raise OptionError(f"--samples {args.samples}: no such file")
-        samples = equity.RoundSamples.load(args.samples)
+        samples = equity.RoundSamples.load(source)
         if samples.players != args.players:
-            raise OptionError(f"--samples {args.samples} holds {samples.players}-player rounds, not {args.players}")
+            raise OptionError(f"--samples {source} holds {samples.players}-player rounds, not {args.players}")
     else:
         from fiveup_solver.bots import bot_function
         bot_function(args.bot)
         samples = equity.collect_samples(args.players, args.rounds, args.near_rounds, args.seed, bot=args.bot,
                                          workers=args.workers, progress=not args.quiet)
-        samples.save(args.save_samples or equity.samples_path(args.players))
+        saved = args.save_samples or os.path.join(os.path.dirname(path), f"rounds_{args.players}p.npz")
+        _write_npz(samples, saved, "--save-samples")
+        out.write(f"{args.players} players: {samples.rounds:,} round samples -> {saved}\n")
     table = equity.build_table(samples)
-    path = args.out or equity.table_path(args.players)
-    table.save(path)
-    equity.load_table.cache_clear()
+    _write_npz(table, path, "--out")
+    equity.load_table.cache_clear()   # in case --out replaced a shipped table in this process
     out.write(f"{args.players} players: table from {samples.rounds:,} rounds ({table.sweeps} sweeps) -> {path}\n")
     return 0
+
+
+_SHIPPED_SAMPLES = "<shipped>"   # ``--samples`` without a file: the checkout's benchmarks/data/rounds_Np.npz
+
+
+def _write_npz(obj, path, option) -> None:
+    """Save a table or samples to `path`, making its directory; a failure is one line."""
+    import os
+    try:
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        obj.save(path)
+    except OSError as e:
+        raise OptionError(f"{option} {path}: cannot write ({e.strerror or e})") from None
 
 
 def cmd_sample(args, out) -> int:
@@ -650,7 +674,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="-")
     s.set_defaults(func=cmd_selfplay)
 
-    m = sub.add_parser("match", help="two bots on the same deals, seats swapped; win rate with 95% CI")
+    m = sub.add_parser("match", help="two bots on the same deals, seats swapped; win rate with 95%% CI")
     m.add_argument("--players", type=int, default=2)
     m.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
     m.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
@@ -788,9 +812,14 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
     e.add_argument("--bot", default="hint-uniform",
                    help="build: the bot every seat plays (default: the one the shipped tables were built with)")
-    e.add_argument("--samples", default=None, help="build: reuse saved round samples (.npz), no self-play")
-    e.add_argument("--save-samples", default=None, help="build: where to save the round samples")
-    e.add_argument("--out", default=None, help="build: where to write the table (default: the package's)")
+    e.add_argument("--samples", nargs="?", const=_SHIPPED_SAMPLES, default=None, metavar="FILE",
+                   help="build: reuse saved round samples (.npz), no self-play; without FILE, the shipped "
+                        "tables' samples in a source checkout (benchmarks/data/rounds_Np.npz)")
+    e.add_argument("--save-samples", default=None,
+                   help="build: where to save the round samples (default: rounds_Np.npz beside the table)")
+    e.add_argument("--out", default=None,
+                   help="build: where to write the table (default: equity_Np.npz in the user cache directory, "
+                        "$FIVEUP_CACHE_DIR or ~/.cache/fiveup_solver; never the installed package)")
     e.add_argument("--quiet", action="store_true", help="build: no progress bar")
     e.set_defaults(func=cmd_equity)
 

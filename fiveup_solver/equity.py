@@ -64,6 +64,8 @@ __all__ = ["RoundSamples", "EquityTable", "collect_rounds", "collect_samples", "
 SCORE_STEP = 5                                   # every event is a multiple of 5 raw
 SCORE_LEVELS = TARGET_RAW // SCORE_STEP          # 61 levels: 0, 5, ..., 300
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
+# the shipped tables' round samples: a source checkout's benchmarks/data (not package data)
+SAMPLES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "data")
 DEFAULT_BOT = "hint-uniform"                     # the bot the shipped tables were built with
 DEFAULT_ROUNDS = {2: 8000, 3: 3000, 4: 2400}      # `equity build`'s sample rounds at 0 : 0
 NEAR_FROM = 240                                  # raw: a side this close to 305 plays for the target
@@ -442,11 +444,24 @@ def build_table(samples: RoundSamples, *, tol: float = 1e-10, max_sweeps: int = 
 
 
 def table_path(players: int) -> str:
+    """The shipped table's file (in the package)."""
     return os.path.join(DATA_DIR, f"equity_{players}p.npz")
 
 
 def samples_path(players: int) -> str:
-    return os.path.join(DATA_DIR, f"rounds_{players}p.npz")
+    """The round samples the shipped table was built from. They are not package data:
+    they sit in a source checkout's ``benchmarks/data/`` (this path may not exist)."""
+    return os.path.join(SAMPLES_DIR, f"rounds_{players}p.npz")
+
+
+def cache_dir() -> str:
+    """Where ``fiveup equity build`` writes unless told: ``$FIVEUP_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/fiveup_solver``, else ``~/.cache/fiveup_solver``. Never the package."""
+    env = os.environ.get("FIVEUP_CACHE_DIR")
+    if env:
+        return env
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "fiveup_solver")
 
 
 @lru_cache(maxsize=None)

@@ -148,6 +148,37 @@ class Game:
             except IllegalMoveError as e:
                 raise OptionError(str(e)) from None
 
+    # ------------------------------------------------------------------ display
+    def __repr__(self) -> str:
+        """Players, round, raw scores per side and who is to move (or how the game stands).
+
+        >>> Game(players=2, seed=5, scores=[290, 100], starter=1)
+        <Game 2 players, round 0, scores 290 / 100, seat 1 to move>
+        >>> Game(players=4, seed=0, deal=False)
+        <Game 4 players, no round dealt>
+        """
+        head = f"<Game {self.players} players"
+        if not self.rounds:
+            return head + ", no round dealt>"
+        scores = " / ".join(str(s) for s in self.scores)
+        if self.game_over:
+            state = f"side {self.winner} won"
+        elif self.unfinished:
+            state = "unfinished"
+        elif self.round_over:
+            state = "round over"
+        else:
+            state = f"seat {self.to_move} to move"
+        return f"{head}, round {len(self.rounds) - 1}, scores {scores}, {state}>"
+
+    def _repr_svg_(self) -> str:
+        """The current round's board as SVG (:func:`fiveup_solver.svg.board_svg`), so a
+        notebook shows the board; an empty string before any round is dealt."""
+        if not self.rounds:
+            return ""
+        from fiveup_solver.svg import board_svg   # svg imports only errors and notation
+        return board_svg(self, size=480)
+
     # ------------------------------------------------------------------ rounds
     @property
     def current(self) -> RoundLog:

@@ -6,7 +6,8 @@ The program reads one command per line from its input, so a game can be
 scripted (``fiveup play ... < commands.txt``):
 
 * a move: its number in the list, or record notation (``3-4@4-4:lineB``);
-* ``hint``: the engine's ranked moves for the person's seat (win % and points);
+* ``hint``: the engine's ranked moves for the person's seat (win % and points),
+  each under its own number from the move list;
 * ``undo``: take back the person's last move in this round (and the bots' replies);
 * ``save FILE``: write the game's record now;
 * ``board``: show the position again; ``help``; ``quit``.
@@ -190,12 +191,17 @@ class TerminalGame:
     def hint(self) -> None:
         from fiveup_solver.hint import hint
         h = hint(self.game.observation(self.seat), samples=self.hint_samples, seed=len(self.game.current.moves))
-        self.say(f"engine ({h.objective} objective, {h.samples} sampled worlds):")
+        # each move keeps its own number from the move list, so typing the number a hint shows plays that move
+        number = {m: k for k, m in enumerate(self.game.legal_moves, 1)}
+        self.say(f"engine ({h.objective} objective, {h.samples} sampled worlds), best first; "
+                 f"the numbers are the move numbers:")
         for m in h.moves:
+            k = number[m.move]
             if m.value is None:
-                self.say(f"  {m.rank:>2}. {format_move(m.move)} (the only move)")
+                self.say(f"  {k:>2}. {format_move(m.move)} (the only move)")
                 continue
-            self.say(f"  {m.rank:>2}. {format_move(m.move):<20} win {100 * m.win:5.1f} %  {m.points:+6.1f} pts")
+            self.say(f"  {k:>2}. {format_move(m.move):<20} win {100 * m.win:5.1f} %  {m.points:+6.1f} pts"
+                     f"  (rank {m.rank})")
 
     def undo(self) -> None:
         g = self.game

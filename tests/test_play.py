@@ -80,3 +80,38 @@ def test_bad_options_are_one_line(capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and text in err and err.count("\n") == 1
+
+
+def test_typing_the_number_a_hint_shows_plays_that_move():
+    """The hint lists moves best first, each under its own move number: typing the
+    number on a hint line plays the move on that line (here always the last line,
+    the worst move, whose rank differs from its number somewhere in the game)."""
+    import re
+
+    from fiveup_solver.notation import format_move
+    out = io.StringIO()
+    tg = TerminalGame(2, ["greedy"], 0, 5, out=out, hint_samples=8)
+    tg.advance()
+    checked = differed = 0
+    line_re = re.compile(r"^ +(\d+)\. (\S+)(?: +win +[\d.]+ %.*\(rank (\d+)\)| \(the only move\))$")
+    while not tg.finished and checked < 12:
+        legal = tg.game.legal_moves
+        out.seek(0)
+        out.truncate()
+        tg.handle("hint")
+        shown = [line_re.match(x) for x in out.getvalue().splitlines()]
+        shown = [m for m in shown if m]
+        assert len(shown) == len(legal)
+        assert sorted(int(m.group(1)) for m in shown) == list(range(1, len(legal) + 1))
+        for m in shown:                          # each number is the move's own number in the list
+            assert format_move(legal[int(m.group(1)) - 1]) == m.group(2)
+        number, text, rank = shown[-1].groups()
+        differed += rank is not None and number != rank
+        before = len(tg.game.current.moves)
+        round_before = len(tg.game.rounds)
+        tg.handle(number)
+        moves = tg.game.rounds[round_before - 1].moves
+        seat, played = moves[before]
+        assert seat == 0 and format_move(played) == text
+        checked += 1
+    assert checked == 12 and differed > 0

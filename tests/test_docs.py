@@ -1,0 +1,109 @@
+"""The front page and the documentation say what the code does.
+
+``mkdocs build --strict`` (in ``.ci/run``) checks the site's links and the
+journals the result pages link to; these tests check what it cannot: the
+README's commands, example and picture, and the docs paths the code cites.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_is_a_short_front_page_with_the_two_commands():
+    assert len(README.splitlines()) <= 150
+    block = re.search(r"```\n(pip install .*?)```", README, re.S).group(1)
+    assert block.splitlines() == ["pip install . && fiveup demo", "pip install -e '.[test]' && pytest"]
+
+
+def test_every_local_link_of_the_readme_exists():
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README)
+    local = [link for link in links if not re.match(r"[a-z]+://", link)]
+    assert local and all((ROOT / link).exists() for link in local), [x for x in local if not (ROOT / x).exists()]
+
+
+def test_the_site_front_page_is_the_readme():
+    """docs/index.md is README.md up to its list of pages, with links relative to docs/."""
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    index = re.sub(r"\n<!--.*?-->\n", "", index, count=1, flags=re.S)
+    readme_head = README.partition("## Documentation")[0].replace("](docs/", "](")
+    assert index.partition("## Where to go")[0] == readme_head
+
+
+def test_the_readme_api_example_prints_what_the_readme_says():
+    code = re.search(r"## Ten lines of the API\n\n```python\n(.*?)```", README, re.S).group(1)
+    assert len([line for line in code.splitlines() if line.strip()]) <= 11
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README example", "exec"), {})
+    lines = out.getvalue().splitlines()
+    said = re.search(r"This prints `(.*?)`, then\n`(.*?)` and two more moves, then `(.*?)`", README, re.S)
+    assert said, "the README no longer says what the example prints"
+    assert lines[0] == said.group(1) and lines[1] == said.group(2) and lines[-1] == said.group(3)
+    assert len(lines) == 5
+
+
+def test_the_front_page_picture_is_what_fiveup_show_draws(tmp_path):
+    from fiveup_solver.cli import main
+    command = re.search(r"`fiveup show (docs/img/board-game\.json [^`]*)`", README).group(1).split()
+    assert command[command.index("--svg") + 1] == "docs/img/board.svg"
+    command[command.index("--svg") + 1] = str(tmp_path / "board.svg")
+    command[0] = str(ROOT / command[0])
+    assert main(["show"] + command) == 0
+    assert (tmp_path / "board.svg").read_bytes() == (ROOT / "docs" / "img" / "board.svg").read_bytes()
+
+
+def _cited_docs_paths():
+    for folder in ("fiveup_solver", "benchmarks", "tests", "src"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in (".py", ".pyx", ".pxd", ".sh") and path.is_file():
+                for cited in re.findall(r"\bdocs/[\w./-]+\.md\b", path.read_text(encoding="utf-8", errors="replace")):
+                    yield path.relative_to(ROOT), cited
+
+
+def test_every_docs_page_the_code_cites_exists():
+    cited = list(_cited_docs_paths())
+    assert ("fiveup_solver/beliefs.py", "docs/beliefs.md") in [(str(p), c) for p, c in cited]
+    missing = [(str(p), c) for p, c in cited if not (ROOT / c).is_file()]
+    assert not missing
+
+
+def test_every_page_is_in_the_site_navigation():
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = config[config.index("\nnav:"):]
+    in_nav = set(re.findall(r"^\s+- (?:[^:\n]+: )?([\w/.-]+\.md)$", nav, re.M))
+    on_disk = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    assert in_nav == on_disk
+
+
+def _doctest_blocks():
+    spec = importlib.util.spec_from_file_location("doctest_blocks", ROOT / "docs" / "hooks" / "doctest_blocks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_reference_fences_doctest_examples():
+    pytest.importorskip("griffe")
+    fence = _doctest_blocks().fence_doctests
+    text = "Intro.\n\n>>> [1][0]\n1\n\nEnd."
+    assert fence(text) == "Intro.\n\n```pycon\n>>> [1][0]\n1\n```\n\nEnd."
+    assert fence("  >>> x\n  2") == "  ```pycon\n  >>> x\n  2\n  ```"
+    fenced = "```python\n>>> a\n```"
+    assert fence(fenced) == fenced
+
+
+def test_the_reference_reads_sphinx_roles_as_code():
+    pytest.importorskip("griffe")
+    plain = _doctest_blocks().plain_roles
+    assert plain("see :class:`~fiveup_solver.game.Game` and :meth:`Game.next_round`") == \
+        "see `Game` and `Game.next_round`"
+    assert plain("no role `here`") == "no role `here`"

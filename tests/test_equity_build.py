@@ -1,0 +1,81 @@
+"""Where ``fiveup equity build`` reads round samples and writes its files.
+
+The shipped tables' round samples are not package data: they live in the source
+checkout's ``benchmarks/data/``. A build writes where ``--out`` says, or to the
+user cache directory, never into the installed package by default.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from fiveup_solver import equity
+from fiveup_solver.cli import main
+
+
+def run(capsys, argv):
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _package_data():
+    return sorted((f, os.path.getmtime(os.path.join(equity.DATA_DIR, f))) for f in os.listdir(equity.DATA_DIR))
+
+
+def test_the_package_ships_tables_not_samples():
+    files = os.listdir(equity.DATA_DIR)
+    assert {"equity_2p.npz", "equity_3p.npz", "equity_4p.npz", "ladder_2p.json"} <= set(files)
+    assert not [f for f in files if f.startswith("rounds_")]
+    for players in (2, 3, 4):
+        assert os.path.dirname(equity.samples_path(players)).endswith(os.path.join("benchmarks", "data"))
+        assert os.path.isfile(equity.samples_path(players))   # a source checkout holds them
+
+
+def test_the_shipped_samples_rebuild_the_shipped_table(tmp_path, capsys):
+    out = tmp_path / "t.npz"
+    rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--samples", "--out", str(out)])
+    assert rc == 0 and err == "" and f"-> {out}" in text
+    built, shipped = equity.EquityTable.load(str(out)), equity.load_table(2)
+    assert built.rounds == shipped.rounds == 19_700
+    assert np.array_equal(built.win, shipped.win)
+
+
+def test_a_build_without_out_writes_to_the_cache_directory(tmp_path, monkeypatch, capsys):
+    before = _package_data()
+    monkeypatch.setenv("FIVEUP_CACHE_DIR", str(tmp_path / "cache"))
+    rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--rounds", "3", "--near-rounds", "0",
+                                 "--bot", "greedy", "--quiet"])
+    assert rc == 0 and err == ""
+    assert sorted(os.listdir(tmp_path / "cache")) == ["equity_2p.npz", "rounds_2p.npz"]
+    assert equity.EquityTable.load(str(tmp_path / "cache" / "equity_2p.npz")).rounds == 3
+    assert equity.RoundSamples.load(str(tmp_path / "cache" / "rounds_2p.npz")).rounds == 3
+    assert _package_data() == before
+
+
+def test_the_cache_directory_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv("FIVEUP_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert equity.cache_dir() == os.path.join(str(tmp_path), "fiveup_solver")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert equity.cache_dir() == os.path.join(os.path.expanduser("~"), ".cache", "fiveup_solver")
+    monkeypatch.setenv("FIVEUP_CACHE_DIR", str(tmp_path / "x"))
+    assert equity.cache_dir() == str(tmp_path / "x")
+
+
+@pytest.mark.parametrize("argv,text", [
+    (["--out", "table.txt"], "must end in .npz"),
+    (["--save-samples", "rounds"], "must end in .npz"),
+    (["--samples", "--players", "3", "--out", "{tmp}/a-file/t.npz"], "cannot write"),
+    (["--samples", "/nonexistent.npz"], "no such file"),
+])
+def test_bad_build_paths_are_one_line(argv, text, tmp_path, capsys):
+    (tmp_path / "a-file").write_text("a file, not a directory")
+    rc, out, err = run(capsys, ["equity", "build"] + [a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert rc == 2 and out == "" and err.startswith("error: ") and text in err and err.count("\n") == 1
+
+
+def test_shipped_samples_missing_outside_a_checkout(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(equity, "SAMPLES_DIR", str(tmp_path))
+    rc, out, err = run(capsys, ["equity", "build", "--players", "4", "--samples", "--out", str(tmp_path / "t.npz")])
+    assert rc == 2 and "source checkout only" in err and err.count("\n") == 1

@@ -1,0 +1,64 @@
+"""``fiveup --help`` and every command's ``--help``: exit 0 and a usage text.
+
+The commands are read from the parser itself (every sub-parser, at any depth),
+so a new command is covered without touching this file.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import pytest
+
+from fiveup_solver import cli
+
+
+def _commands(parser, prefix=()):
+    """Every command path of `parser`: ('demo',), ('equity',), ... (nested sub-parsers too)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield prefix + (name,)
+                yield from _commands(sub, prefix + (name,))
+
+
+COMMANDS = list(_commands(cli.build_parser()))
+
+
+def _help(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    out, err = capsys.readouterr()
+    return info.value.code, out, err
+
+
+def test_the_parser_has_the_known_commands():
+    # a floor, not the list: the test below runs whatever the parser holds
+    names = {c[0] for c in COMMANDS}
+    assert {"demo", "hint", "match", "equity", "play", "show", "analyze", "ladder"} <= names
+    assert len(COMMANDS) >= 15
+
+
+def test_top_level_help(capsys):
+    code, out, err = _help(capsys, ["--help"])
+    assert code in (0, None) and err == ""
+    assert out.startswith("usage: fiveup")
+    for (name,) in [c for c in COMMANDS if len(c) == 1]:
+        assert name in out
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_every_command_help(command, capsys):
+    code, out, err = _help(capsys, list(command) + ["--help"])
+    assert code in (0, None) and err == ""
+    assert out.startswith(f"usage: fiveup {' '.join(command)}")
+    assert len(out.splitlines()) >= 3   # usage, then the options
+
+
+def test_help_through_the_installed_command():
+    """The console script itself (no traceback on stderr)."""
+    exe = os.path.join(os.path.dirname(sys.executable), "fiveup")
+    argv = [exe] if os.path.exists(exe) else [sys.executable, "-m", "fiveup_solver.cli"]
+    proc = subprocess.run(argv + ["--help"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: fiveup") and "match" in proc.stdout
