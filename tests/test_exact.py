@@ -1,0 +1,228 @@
+"""The exact yardstick (fiveup_solver.exact): its numbers against an independent
+oracle, a worked case, invariants between its opponents and the solver, the
+hidden-world enumeration against brute force, no peeking, and bad options."""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from fiveup_solver import Game, OptionError, _core
+from fiveup_solver.bots import choose
+from fiveup_solver.cli import main
+from fiveup_solver.errors import IllegalMoveError
+from fiveup_solver.exact import SearchLimitError, exact_result, exact_values
+from fiveup_solver.hint import hint
+from fiveup_solver.inference import DealSampler
+from fiveup_solver.notation import format_move
+from fiveup_solver.record import observation_at
+from fiveup_solver.solver import Solver
+
+try:
+    from . import brute_deals as B
+    from .reference_best_response import best_response_values
+    from .test_hint import twin_game
+except ImportError:
+    import brute_deals as B
+    from reference_best_response import best_response_values
+    from test_hint import twin_game
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+CASE = os.path.join(DATA, "expectimax_disagrees.json")
+
+
+def late_positions(count, bone_max, hand_max, seed=0, players=2, bots=("greedy", "greedy")):
+    """Seeded positions late in a round: (game, seat to move) with two or more placements."""
+    out, s = [], seed
+    while len(out) < count:
+        s += 1
+        g = Game(players=players, seed=s)
+        rng = random.Random(s)
+        while not g.round_over:
+            seat = g.to_move
+            canon = {_core.canonical_of(*m.placement) for m in g.legal_moves if m.kind == "play"}
+            if (len(g.boneyard) <= bone_max and len(canon) > 1
+                    and all(len(g.hand(x)) <= hand_max for x in range(players))):
+                out.append((g, seat))
+                break
+            g.push(choose(bots[seat % len(bots)], g.observation(seat), rng))
+    return out
+
+
+def test_case_record_matches_the_numbers_worked_out_for_it():
+    # shared/cases/README.md: exact best response against greedy, points, uniform beliefs
+    record = json.load(open(CASE))
+    obs = observation_at(record, 1, 9, 28)
+    values = {format_move(m): v for m, v in exact_values(obs, objective="points").items()}
+    expected = {"4-4@2-4:high": 628.8, "4-4@4-6:low": 628.8, "0-0@0-2:low": 586.1, "1-4@2-4:high": 139.4,
+                "1-4@4-6:low": 139.4, "0-4@0-2:low": 174.8, "0-4@2-4:high": 99.2, "0-4@4-6:low": 99.2}
+    assert set(values) == set(expected)
+    for move, v in expected.items():
+        assert values[move] == pytest.approx(v, abs=0.05), move
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_greedy_values_equal_the_independent_oracle(k):
+    # several hidden worlds, draws still to come: the oracle enumerates deals by brute force on
+    # the reference rules and computes the best response in exact fractions
+    g, seat = late_positions(6, bone_max=3, hand_max=3, seed=100)[k]
+    obs = g.observation(seat)
+    got = exact_values(obs, objective="points")
+    want = best_response_values(g, seat)
+    assert len(want) == len(got)
+    for m, v in got.items():
+        key = (str(m.tile), None if m.at is None else str(m.at))
+        assert v == pytest.approx(float(want[key]), abs=1e-6), str(m)
+
+
+def test_the_oracle_positions_have_hidden_worlds_and_draws_to_come():
+    # the test above would be weak on positions without uncertainty: check it has some
+    ps = late_positions(6, bone_max=3, hand_max=3, seed=100)
+    worlds = [len(DealSampler(g.observation(s)).exact_worlds(10_000)) for g, s in ps]
+    assert max(worlds) >= 3 and sum(len(g.boneyard) > 0 for g, _ in ps) >= 3
+
+
+def test_exact_worlds_match_brute_force_enumeration():
+    for g, seat in late_positions(5, bone_max=8, hand_max=5, seed=7):
+        ds = DealSampler(g.observation(seat))
+        got = {(frozenset(t for t in range(28) if (h[1 - seat] >> t) & 1), frozenset(
+            t for t in range(28) if (b >> t) & 1)): p for h, b, p in ds.exact_worlds(100_000)}
+        cands = B.consistent_deals(g, seat, len(g.current.actions))
+        want = {}
+        for (hands, bone), p in B.current_distribution(cands).items():
+            key = (frozenset(_tile_index(t) for t in hands[0]), frozenset(_tile_index(t) for t in bone))
+            want[key] = float(p)
+        assert set(got) == set(want)
+        for key, p in want.items():
+            assert got[key] == pytest.approx(p, abs=1e-12)
+        assert ds.configurations() >= len(got)
+
+
+def _tile_index(t: str) -> int:
+    a, b = int(t[0]), int(t[2])
+    return next(i for i in range(28) if (_core.tile_lo(i), _core.tile_hi(i)) == (a, b))
+
+
+def test_best_defence_is_never_worth_more_than_greedy():
+    # greedy is one of the policies best defence minimises over
+    for g, seat in late_positions(6, bone_max=2, hand_max=3, seed=40):
+        obs = g.observation(seat)
+        gr = exact_result(obs, objective="points", opponent="greedy").values
+        bd = exact_result(obs, objective="points", opponent="best-defence").values
+        for m in gr:
+            assert bd[m] <= gr[m] + 1e-9
+
+
+def test_one_known_world_best_defence_is_the_minimax_solver():
+    # boneyard empty and the other hand known (it is all the unseen tiles): one world,
+    # no chance; best defence is then plain minimax, the solver's points value
+    found = 0
+    for g, seat in late_positions(40, bone_max=0, hand_max=5, seed=3):
+        obs = g.observation(seat)
+        if DealSampler(obs).configurations() != 1:
+            continue
+        bd = exact_result(obs, objective="points", opponent="best-defence").values
+        solved = Solver(tt_mb=4).solve(g)
+        for m in g.legal_moves:
+            assert bd[_core.canonical_of(*m.placement)] == pytest.approx(solved.values[m], abs=1e-9)
+        found += 1
+    assert found >= 5
+
+
+def test_win_objective_values_are_probabilities_and_order_like_points_at_extremes():
+    record = json.load(open(CASE))
+    obs = observation_at(record, 1, 9, 28)
+    win = exact_result(obs, objective="win").values
+    assert all(0.0 <= v <= 1.0 for v in win.values())
+    # 4-4 keeps the likely exact 305 (about +629 points): it is the best in both currencies
+    best = max(win, key=win.get)
+    points = exact_result(obs, objective="points").values
+    assert best == max(points, key=points.get)
+
+
+def test_exact_values_ignore_the_hidden_tiles():
+    checked = 0
+    for g, seat in late_positions(8, bone_max=4, hand_max=3, seed=11):
+        twin = twin_game(g, seat, 1)
+        if twin is None:
+            continue
+        for opponent in ("greedy", "best-defence"):
+            a = exact_result(g.observation(seat), objective="points", opponent=opponent).values
+            b = exact_result(twin.observation(seat), objective="points", opponent=opponent).values
+            assert a == b
+        checked += 1
+    assert checked >= 3
+
+
+def test_hint_method_exact_reports_both_currencies_and_ranks():
+    record = json.load(open(CASE))
+    obs = observation_at(record, 1, 9, 28)
+    h = hint(obs, method="exact", objective="points")
+    assert h.method == "exact" and h.samples == 4 and h.beliefs == "uniform"
+    assert [m.rank for m in h.moves] == list(range(1, len(h.moves) + 1))
+    assert format_move(h.best) in ("4-4@2-4:high", "4-4@4-6:low")
+    assert h.moves[0].loss == 0 and all(m.loss >= 0 and m.stderr == 0 for m in h.moves)
+    assert all(0 <= m.win <= 1 and m.points is not None for m in h.moves)
+    one = hint(obs, method="exact", objective="win", both=False)
+    assert one.moves[0].points is None and one.moves[0].win is not None
+
+
+def test_limits_refuse_with_both_numbers():
+    record = json.load(open(CASE))
+    obs = observation_at(record, 1, 9, 28)
+    with pytest.raises(OptionError, match="4 hidden configurations, more than the limit of 3"):
+        exact_result(obs, max_worlds=3)
+    with pytest.raises(SearchLimitError, match="more than 1000 world positions"):
+        exact_result(obs, node_limit=1000)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"opponent": "nobody"}, "opponent must be one of greedy, best-defence"),
+    ({"objective": "money"}, "objective must be one of"),
+    ({"max_worlds": 0}, "max_worlds must be an integer"),
+    ({"node_limit": "many"}, "node_limit must be an integer"),
+    ({"max_worlds": True}, "max_worlds must be an integer"),
+])
+def test_bad_options_are_one_line_errors(options, message):
+    record = json.load(open(CASE))
+    obs = observation_at(record, 1, 9, 28)
+    with pytest.raises(OptionError, match=message):
+        exact_result(obs, **options)
+
+
+def test_hint_exact_refuses_sampling_options_and_model_beliefs():
+    record = json.load(open(CASE))
+    obs = observation_at(record, 1, 9, 28)
+    with pytest.raises(OptionError, match="not sampled"):
+        hint(obs, method="exact", samples=10)
+    with pytest.raises(OptionError, match="uniformly"):
+        hint(obs, method="exact", beliefs="model")
+    with pytest.raises(OptionError, match="options of method='exact'"):
+        hint(obs, method="pimc", opponent="greedy")
+
+
+def test_best_defence_is_for_two_players_and_the_seat_must_be_to_move():
+    g, seat = late_positions(1, bone_max=2, hand_max=3, seed=5, players=3)[0]
+    with pytest.raises(OptionError, match="best-defence is for 2 players"):
+        exact_result(g.observation(seat), opponent="best-defence")
+    # three players against two greedy seats is in reach
+    vals = exact_result(g.observation(seat), objective="points", opponent="greedy").values
+    assert len(vals) >= 2
+    with pytest.raises(IllegalMoveError, match="not to move"):
+        exact_result(g.observation((seat + 1) % 3))
+
+
+def test_cli_hint_exact(capsys):
+    assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact",
+                 "--objective", "points", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["method"] == "exact" and d["best"] in ("4-4@2-4:high", "4-4@4-6:low")
+    assert d["moves"][0]["points"] == pytest.approx(628.76, abs=0.01)
+    assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact",
+                 "--max-worlds", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "4 hidden configurations, more than the limit of 2" in err[0]
+    assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--opponent", "greedy"]) == 2
+    assert "for --method exact" in capsys.readouterr().err
