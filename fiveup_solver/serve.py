@@ -284,6 +284,10 @@ def _check_size(size: int) -> int:
 
 
 # --------------------------------------------------------------------------- analyses
+class _Cancelled(Exception):
+    pass
+
+
 class AnalysisJob:
     def __init__(self, record: dict, seat, budget, seed: int):
         self.record, self.seat, self.budget, self.seed = record, seat, budget, seed
@@ -293,17 +297,31 @@ class AnalysisJob:
         self.error = None
         self.created = time.monotonic()
         self.finished_at = None
+        self.cancelled = False
 
     def on_progress(self, done: int, total: int) -> None:
+        if self.cancelled:
+            raise _Cancelled()
         self.done, self.total = done, total
+
+    def cancel(self) -> None:
+        """Stop the job at its next action, or before it starts (the server is shutting down)."""
+        self.cancelled = True
+        if self.status == "queued":
+            self.error, self.status = "the analysis was stopped (the server is shutting down)", "error"
+            self.finished_at = time.monotonic()
 
     def run(self) -> None:
         from fiveup_solver.analysis import analyze
+        if self.cancelled:
+            return
         self.status = "running"
         try:
             self.result = analyze(self.record, seats=self.seat, budget=self.budget, seed=self.seed,
                                   on_progress=self.on_progress).to_dict()
             self.status = "done"
+        except _Cancelled:
+            self.error, self.status = "the analysis was stopped (the server is shutting down)", "error"
         except FiveUpError as e:
             self.error, self.status = _one_line(e), "error"
         except Exception as e:    # the job's answer says so; the server goes on
@@ -554,6 +572,8 @@ def create_app(*, allowed_hosts=(), workers: int | None = None) -> FastAPI:
     @asynccontextmanager_lifespan
     async def lifespan(app):
         yield
+        for job in state.analyses.values():
+            job.cancel()
         state.pool.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="fiveup_solver", version=__version__, docs_url=None, redoc_url=None,
@@ -585,7 +605,7 @@ def create_app(*, allowed_hosts=(), workers: int | None = None) -> FastAPI:
             return _error(400, f"malformed JSON: {e.get('ctx', {}).get('error', 'cannot parse the body')}")
         loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
         msg = e.get("msg", "invalid")
-        if e.get("type") == "missing" and loc == "body":
+        if loc == "body" and e.get("type") in ("missing", "dict_type", "model_attributes_type"):
             msg = "a JSON object is required"
         return _error(422, f"{loc}: {msg}")
 
