@@ -216,7 +216,8 @@ async function loadHint() {
       el("td", {}, el("button", { type: "button", class: "link", "data-move": m.move, onclick: () => play(m.move) }, m.move)),
       el("td", { text: m.win === null ? "forced" : (100 * m.win).toFixed(1) }),
       el("td", { text: m.points === null ? "" : m.points.toFixed(1) }))));
-    $("hint-state").textContent = `(${h.samples} sampled worlds, ${(1000 * h.seconds).toFixed(0)} ms)`;
+    $("hint-state").textContent = h.samples ? `(${h.samples} sampled worlds, ${(1000 * h.seconds).toFixed(0)} ms)`
+      : "(the only legal move)";
     if (view.placements.length && h.best.includes("@")) {
       const b = await api("POST", "/api/board", { placements: view.placements, arrows: [[h.best, "#1a7f37"]],
         lastmove: view.placements[view.placements.length - 1] });
