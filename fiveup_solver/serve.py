@@ -347,15 +347,14 @@ class _State:
         self.analysis_sem: asyncio.Semaphore | None = None
         self.games: OrderedDict[str, WebGame] = OrderedDict()
         self.analyses: OrderedDict[str, AnalysisJob] = OrderedDict()
-        self.local = threading.local()
         self.tasks: set = set()
 
-    def hinter(self):
-        h = getattr(self.local, "hinter", None)
-        if h is None:
-            from fiveup_solver.hint import Hinter
-            h = self.local.hinter = Hinter(threads=1)
-        return h
+    @staticmethod
+    def hinter():
+        """A fresh one-thread Hinter per request (about 1 ms): a search table kept between
+        requests would make an answer depend on the requests before it."""
+        from fiveup_solver.hint import Hinter
+        return Hinter(threads=1)
 
     async def run(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
