@@ -58,8 +58,15 @@ class Client:
         data = None if body is None else json.dumps(body).encode()
         headers = {"Content-Type": "application/json"} if data is not None else {}
         t = time.perf_counter()
-        self.conn.request(method, path, body=data, headers=headers)
-        r = self.conn.getresponse()
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            r = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            # the server closes a keep-alive connection idle for 5 s: one new connection
+            self.conn.close()
+            t = time.perf_counter()
+            self.conn.request(method, path, body=data, headers=headers)
+            r = self.conn.getresponse()
         payload = r.read()
         ms = 1000 * (time.perf_counter() - t)
         if r.status != 200:
@@ -72,7 +79,7 @@ def start_server() -> tuple:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver.cli", "serve", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
     proc.stdout.readline()
     deadline = time.monotonic() + 30
     while True:
@@ -179,6 +186,8 @@ def main(argv=None) -> int:
             progress_at_end = one.call("GET", f"/api/analyses/{job['id']}")[0]
         analysis_seconds = time.perf_counter() - t0
     finally:
+        if proc.poll() is not None:
+            print(f"the server exited with status {proc.returncode}", file=sys.stderr)
         proc.terminate()
         proc.wait(timeout=20)
 

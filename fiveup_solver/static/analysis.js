@@ -192,12 +192,11 @@ async function draw() {
   line.setAttribute("x1", cx);
   line.setAttribute("x2", cx);
   // the decision: played against best
+  // red: the move played; green: the best; blue: the move tried (what if), when it is neither
   const arrows = [];
-  if (whatIf) arrows.push([whatIf, "#1c7ed6"]);
-  else if (a.text.includes("@") || (d && !d.forced)) {
-    if ("play" in record.rounds[a.r].actions[a.i] && a.text.includes("@")) arrows.push([a.text, "#cc0000"]);
-    if (d && d.best && d.best !== a.text && d.best.includes("@")) arrows.push([d.best, "#1a7f37"]);
-  }
+  if (a.text.includes("@")) arrows.push([a.text, "#cc0000"]);
+  if (d && d.best && d.best !== a.text && d.best.includes("@")) arrows.push([d.best, "#1a7f37"]);
+  if (whatIf && !arrows.some(([m]) => m === whatIf)) arrows.push([whatIf, "#1c7ed6"]);
   $("decision").replaceChildren(...decisionText(a, d));
   setState("loading");
   try {
@@ -247,9 +246,16 @@ function whatIfPanel(a, p) {
   const tried = whatIf && byMove.get(whatIf);
   box.replaceChildren(
     el("h3", { text: "What if" }),
-    el("p", { class: "small", id: "whatif-value", text: whatIf ? (tried ? `${whatIf}: win ${(100 * tried.win).toFixed(1)} %, ${tried.points.toFixed(1)} points (blue arrow)` : `${whatIf}: evaluate the position to see its value`) : "click a legal move to see it on the board and its value" }),
+    el("p", { class: "small", id: "whatif-value", text: whatIf ? (tried ? `${whatIf}: win ${(100 * tried.win).toFixed(1)} %, ${tried.points.toFixed(1)} points${arrowNote(whatIf, a, a.decision)}` : `${whatIf}: evaluate the position to see its value`) : "click a legal move to see it on the board and its value" }),
     el("table", { class: "hint-table" }, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win %" }), el("th", { text: "points" })), ...rows),
     known ? "" : el("button", { type: "button", id: "evaluate", onclick: () => evaluate(a, p) }, `Evaluate for seat ${p.to_move}`));
+}
+
+function arrowNote(move, a, d) {
+  if (!move.includes("@")) return "";
+  if (move === a.text) return " (the move played: red arrow)";
+  if (d && move === d.best) return " (the best: green arrow)";
+  return " (blue arrow)";
 }
 
 async function evaluate(a, p) {
