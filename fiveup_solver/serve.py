@@ -501,9 +501,22 @@ class _Guard:
                 b"connect-src 'self'; frame-ancestors 'none'"),
                (b"x-content-type-options", b"nosniff"), (b"cache-control", b"no-store")]
 
-    def __init__(self, app, hosts):
+    def __init__(self, app, hosts, ip_hosts: bool = False):
         self.app = app
         self.hosts = hosts
+        self.ip_hosts = ip_hosts
+
+    def allowed(self, name: str) -> bool:
+        if name.lower() in self.hosts:
+            return True
+        if self.ip_hosts:
+            import ipaddress
+            try:
+                ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
+                return True
+            except ValueError:
+                return False
+        return False
 
     @staticmethod
     def host_name(host: str) -> str:
@@ -523,7 +536,7 @@ class _Guard:
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         host = headers.get("host", "")
-        if self.host_name(host).lower() not in self.hosts:
+        if not self.allowed(self.host_name(host)):
             return await self.reply(send, 400, f"host {_short(host, 60)} is not served here (the app answers "
                                                f"on {', '.join(sorted(self.hosts))})")
         length = headers.get("content-length")
@@ -556,9 +569,11 @@ class _Guard:
         await self.app(scope, replay, send_with_headers)
 
 
-def create_app(*, allowed_hosts=(), workers: int | None = None) -> FastAPI:
+def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None = None) -> FastAPI:
     """The FastAPI application. ``allowed_hosts``: host names accepted in the ``Host``
-    header besides the loopback names; ``workers``: search threads (default: the cores)."""
+    header besides the loopback names; ``ip_hosts``: accept any IP address there too (a
+    server bound to every interface: DNS rebinding needs a name, an address cannot rebind);
+    ``workers``: search threads (default: the cores)."""
     from fiveup_solver import __version__
     from fiveup_solver.analysis import AnalysisBudget
     from fiveup_solver.bots import BOTS
@@ -617,7 +632,7 @@ def create_app(*, allowed_hosts=(), workers: int | None = None) -> FastAPI:
         return _error(exc.status_code, str(exc.detail))
 
     # ---- the Host check (DNS rebinding) and the body size limit, before anything else
-    app.add_middleware(_Guard, hosts=hosts)
+    app.add_middleware(_Guard, hosts=hosts, ip_hosts=ip_hosts)
 
     # ---- pages
     @app.get("/", include_in_schema=False)
@@ -775,7 +790,8 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
         raise OptionError(f"--port must be 0..65535, not {port!r}")
     if not isinstance(host, str) or not host or any(c.isspace() for c in host):
         raise OptionError(f"--host must be a host name or address, not {host!r}")
-    app = create_app(allowed_hosts=() if host in ("0.0.0.0", "::") else (host,))
+    everywhere = host in ("0.0.0.0", "::")
+    app = create_app(allowed_hosts=() if everywhere else (host,), ip_hosts=everywhere)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -785,8 +801,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
     if open_browser:
         import webbrowser
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False,
-                            h11_max_incomplete_event_size=MAX_BODY_BYTES)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False)
     try:
         uvicorn.Server(config).run()
     except OSError as e:

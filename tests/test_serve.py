@@ -493,6 +493,14 @@ def test_loopback_hosts_are_served(client, host):
     assert client.get("/api/health", headers={"host": host}).status_code == 200
 
 
+def test_a_server_on_every_interface_takes_addresses_not_names():
+    with TestClient(serve.create_app(ip_hosts=True), base_url=BASE) as c:
+        for host in ("192.0.2.7:8061", "[2001:db8::1]:8061", "127.0.0.1"):
+            assert c.get("/api/health", headers={"host": host}).status_code == 200, host
+        for host in ("rebind.example:8061", "192.0.2.7.nip.example"):
+            assert "not served here" in error_of(c.get("/api/health", headers={"host": host}), 400)
+
+
 def test_no_500_on_a_fuzz_of_bodies(client):
     """Random JSON bodies on every POST endpoint: always a 4xx or a 200, never a 5xx."""
     import random
