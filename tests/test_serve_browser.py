@@ -91,6 +91,7 @@ def wait_turn(page) -> str:
 def new_game(page, server, seed=SEED, players=2):
     page.goto(f"{server['url']}/?delay=0&seed={seed}")
     page.wait_for_selector("#bot-choices select")
+    assert page.locator("#table").is_hidden() and page.locator("#setup").is_visible()
     page.select_option("#players", str(players))
     page.click("#start")
     return wait_turn(page)
@@ -252,6 +253,7 @@ def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp
     path = tmp_path / "three.json"
     path.write_text(json.dumps(g.to_record()))
     page.goto(f"{server['url']}/analysis")
+    assert page.locator("#board-view").is_hidden() and page.locator("#progress").is_hidden()
     page.set_input_files("#file", str(path))
     page.wait_for_selector("#run:enabled")
     assert page.locator("#seat option").count() == 4
