@@ -30,6 +30,7 @@ Limits (also in docs/serve.md):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import json
@@ -40,9 +41,9 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -583,7 +584,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     state = _State(workers)
     hosts = {h.lower() for h in (*LOOPBACK_HOSTS, *allowed_hosts)}
 
-    @asynccontextmanager_lifespan
+    @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
         for job in state.analyses.values():
@@ -775,10 +776,6 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     return app
 
 
-def asynccontextmanager_lifespan(fn):
-    import contextlib
-    return contextlib.asynccontextmanager(fn)
-
 
 def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool = False, *, out=None) -> int:
     """Serve the app until interrupted (``fiveup serve``)."""
@@ -808,6 +805,3 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
         raise OptionError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
     return 0
 
-
-def _json_default(o: Any):   # pragma: no cover - json.dumps of API answers in the benchmark
-    return str(o)
