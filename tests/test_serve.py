@@ -27,8 +27,8 @@ def client():
         yield c
 
 
-def fresh_client():
-    return TestClient(serve.create_app(), base_url=BASE, raise_server_exceptions=False)
+def fresh_client(workers=None):
+    return TestClient(serve.create_app(workers=workers), base_url=BASE, raise_server_exceptions=False)
 
 
 def error_of(r, status=None):
@@ -539,7 +539,8 @@ def test_analyses_cap_and_expiry(monkeypatch):
     rec = played_game(seed=5, rounds=3).to_record()
     slow = {"record": rec, "samples": 512, "luck_samples": 512, "dd_nodes": 10_000_000}
     quick = {"record": rec, "samples": 2, "luck_samples": 1, "dd_nodes": 0}
-    with fresh_client() as c:
+    with fresh_client(workers=2) as c:          # 2 search workers: one analysis at a time
+        assert c.app.state.fiveup.analysis_slots == 1
         state = c.app.state.fiveup
         a = c.post("/api/analyses", json=quick).json()["id"]
         while c.get(f"/api/analyses/{a}").json()["status"] != "done":
