@@ -193,9 +193,10 @@ def _seats_to_analyse(record: dict, seats) -> list:
 
 
 def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int = 0, *,
-            progress: bool = False) -> Analysis:
+            progress: bool = False, on_progress=None) -> Analysis:
     """Analyse a game record (a full record, or one seat's view: that seat only).
-    Deterministic for a seed."""
+    Deterministic for a seed. ``on_progress(done, total)``: called with the count of
+    the analysed seats' actions done, once before the first and after each one."""
     from fiveup_solver import _core
     from fiveup_solver.equity import win_probabilities
     from fiveup_solver.game import action_to_move
@@ -219,6 +220,9 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=total, desc="analysing", unit="action", leave=False)
+    done = 0
+    if on_progress is not None:
+        on_progress(0, total)
 
     decisions, luck = [], []
     drawing = {}                        # seat -> position value before its current draw sequence
@@ -283,6 +287,9 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
                                         past(game, seat, r)))
         if bar is not None:
             bar.update(1)
+        if on_progress is not None:
+            done += 1
+            on_progress(done, total)
     if bar is not None:
         bar.close()
     final = _final_game(record)

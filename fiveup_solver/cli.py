@@ -449,31 +449,49 @@ def cmd_play(args, out) -> int:
                             record_path=args.record)
 
 
-def cmd_equity(args, out) -> int:
+def equity_result(players, scores_text, starter_text=None) -> dict:
+    """``fiveup equity --json``'s object: P(win) of each side from a round's start at the raw
+    scores ``"A,B[,C]"``, the starter a seat number (text) or ``None``/``"drawn"``."""
     from fiveup_solver import equity
-    if args.action == "build":
-        return _equity_build(args, out)
-    if args.scores is None:
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise OptionError(f"--players must be 2, 3 or 4, not {players!r}"[:120])
+    if scores_text is None:
         raise OptionError("--scores A,B[,C] is required (or: fiveup equity build)")
     try:
-        scores = [int(x) for x in args.scores.split(",")]
+        scores = [int(x) for x in scores_text.split(",")]
     except ValueError:
-        raise OptionError(f"--scores must be raw scores separated by commas, not {args.scores!r}"[:120]) from None
-    starter = None if args.starter in (None, "drawn") else _int_option("--starter", args.starter)
-    table = equity.load_table(args.players)
+        raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120]) from None
+    starter = None if starter_text in (None, "drawn") else _int_option("--starter", starter_text)
+    table = equity.load_table(players)
     win = table.probabilities(scores, starter)
     unfinished = max(0.0, 1.0 - sum(win))
+    return {"players": players, "scores": scores, "starter": starter,
+            "win": [round(p, 6) for p in win], "unfinished": round(unfinished, 6),
+            "rounds_sampled": table.rounds, "bot": table.bot}
+
+
+def cmd_serve(args, out) -> int:
+    import importlib.util
+    if any(importlib.util.find_spec(m) is None for m in ("fastapi", "uvicorn")):
+        raise OptionError("fiveup serve needs the serve extra: pip install 'fiveup_solver[serve]'")
+    from fiveup_solver.serve import run
+    return run(args.host, args.port, args.open, out=out)
+
+
+def cmd_equity(args, out) -> int:
+    if args.action == "build":
+        return _equity_build(args, out)
+    res = equity_result(args.players, args.scores, args.starter)
     if args.json:
-        out.write(json.dumps({"players": args.players, "scores": scores, "starter": starter,
-                              "win": [round(p, 6) for p in win], "unfinished": round(unfinished, 6),
-                              "rounds_sampled": table.rounds, "bot": table.bot}) + "\n")
+        out.write(json.dumps(res) + "\n")
         return 0
+    scores, starter, win = res["scores"], res["starter"], res["win"]
     who = "drawn" if starter is None else f"seat {starter}"
     out.write(f"{args.players} players, scores {_fmt_scores(scores)}, starter {who}:\n")
     for side, p in enumerate(win):
         out.write(f"  side {side}: win {100 * p:5.1f} %\n")
-    out.write(f"  unfinished (D6): {100 * unfinished:.2f} %   (table from {table.rounds:,} rounds of "
-              f"{table.bot} self-play)\n")
+    out.write(f"  unfinished (D6): {100 * res['unfinished']:.2f} %   (table from {res['rounds_sampled']:,} rounds of "
+              f"{res['bot']} self-play)\n")
     return 0
 
 
@@ -788,6 +806,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--record", default=None, help="write the game's record here at the end")
     pl.set_defaults(func=cmd_play)
 
+    sv = sub.add_parser("serve", help="the browser app: play the bots with hints, then an analysis board "
+                                      "(needs the serve extra)")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
+    sv.add_argument("--port", type=int, default=8061)
+    sv.add_argument("--open", action="store_true", help="open the page in a web browser")
+    sv.set_defaults(func=cmd_serve)
+
     sh = sub.add_parser("show", help="the board at a position as a picture (SVG, or PNG with the analysis extra)")
     sh.add_argument("file")
     sh.add_argument("--round", type=int, default=None, help="default: the record's last position")
@@ -858,7 +883,7 @@ def main(argv=None) -> int:
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(
                 a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "analyze",
-                            "show", "play", "sprt", "ladder", "equity", "bench")))
+                            "show", "play", "serve", "sprt", "ladder", "equity", "bench")))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

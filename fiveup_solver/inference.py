@@ -136,8 +136,12 @@ def check_observation(obs) -> list:
         raise bad(f"hand_sizes must be integers 0..28, not {_short(obs.hand_sizes)}")
     for name in ("scores", "scores_before"):
         v = getattr(obs, name)
-        if not all(_is_int(x) and -30000 <= x < 305 for x in v):
-            raise bad(f"{name} must be integers from -30000 to 304, not {_short(v)}")
+        # a won game's scores hold the winner's exact 305 (one side only); a round starts below it
+        top = 305 if name == "scores" and obs.status == "won" else 304
+        if not all(_is_int(x) and -30000 <= x <= top for x in v):
+            raise bad(f"{name} must be integers from -30000 to {top}"
+                      + (" (305: the winner's, with a won status)" if name == "scores" else "")
+                      + f", not {_short(v)}")
     if not _is_int(obs.boneyard_size) or not 0 <= obs.boneyard_size <= bone_size:
         raise bad(f"boneyard_size must be 0..{bone_size}, not {_short(obs.boneyard_size)}")
     if not _is_int(obs.end_sum):

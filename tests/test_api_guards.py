@@ -49,3 +49,30 @@ def test_mirror_match_credits_seats_not_names():
         r = play_match(players, "greedy", "greedy", 3, seed=5)
         assert r["games"] == 3 * per_deal
         assert r["games"] > r["unfinished"] and r["wins"] * per_deal == r["games"] - r["unfinished"], r
+
+
+def test_observation_to_dict_of_a_won_game_shows_305():
+    """A won game's final observation holds the winner's exact 305 (issue 22): every seat's
+    to_dict() works, while 305 stays refused for a round still being played."""
+    import dataclasses
+    import random
+
+    from fiveup_solver import InconsistentObservationError
+    from fiveup_solver.bots import choose
+    g = Game(players=2, seed=3)
+    rng = random.Random(0)
+    while not g.game_over:
+        if g.round_over:
+            g.next_round()
+            continue
+        g.push(choose("greedy", g.observation(g.to_move), rng))
+    for seat in (0, 1):
+        d = g.observation(seat).to_dict()
+        assert d["status"] == "won" and 305 in d["scores"] and g.winner == d["scores"].index(305)
+    obs = g.observation(0)
+    with pytest.raises(InconsistentObservationError, match="from -30000 to 304"):
+        dataclasses.replace(obs, status="playing").to_dict()
+    with pytest.raises(InconsistentObservationError, match="scores_before must be integers from -30000 to 304"):
+        dataclasses.replace(obs, scores_before=(305, 0)).to_dict()
+    with pytest.raises(InconsistentObservationError, match="from -30000 to 305"):
+        dataclasses.replace(obs, scores=(306, 0)).to_dict()

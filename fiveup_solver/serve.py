@@ -1,0 +1,807 @@
+"""``fiveup serve``: the browser app (play the bots with hints, then an analysis board) and its JSON API.
+
+Needs the ``serve`` extra (FastAPI and uvicorn): ``pip install 'fiveup_solver[serve]'``.
+The pages are plain HTML, CSS and ES modules shipped in ``fiveup_solver/static``;
+every board picture comes from :mod:`fiveup_solver.svg`. The API answers with the
+same JSON as the command line (``fiveup hint --json``, ``solve --json``,
+``equity --json``, ``analyze --json``), from the same library calls.
+
+Limits (also in docs/serve.md):
+
+* bound to 127.0.0.1 by default; every request's ``Host`` header must name a
+  loopback host (127.0.0.1, localhost, [::1]) or the host the server was bound to,
+  so a page of another site cannot reach the server through DNS rebinding;
+* request bodies of at most :data:`MAX_BODY_BYTES`;
+* searches (hints, solves, the bots' moves, analyses) run in a pool of worker
+  threads, one per core, each search on one thread; analyses take at most
+  ``cores - 1`` of them (at least one), so a hint always finds a core;
+* games and analyses live in memory only: at most :data:`MAX_GAMES` games, a
+  game untouched for :data:`GAME_IDLE_SECONDS` is dropped, and a new game past
+  the cap drops the game untouched longest; at most :data:`MAX_ANALYSES`
+  analyses, a finished one kept :data:`ANALYSIS_KEEP_SECONDS`, a new one past
+  the cap drops the oldest finished one (or is refused with 429 while all are
+  still running);
+* every bad input gets a 4xx answer ``{"error": "<one line>"}``.
+
+>>> app = create_app()
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/"))[:3]
+['/api/analyses', '/api/analyses/{analysis_id}', '/api/board']
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import io
+import json
+import os
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Optional
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from fiveup_solver.errors import FiveUpError, OptionError, short_repr as _short
+from fiveup_solver.notation import format_move, parse_move
+from fiveup_solver.play import TerminalGame
+
+__all__ = ["create_app", "run", "MAX_BODY_BYTES", "MAX_GAMES", "GAME_IDLE_SECONDS", "MAX_ANALYSES",
+           "ANALYSIS_KEEP_SECONDS", "DEFAULT_HOST", "DEFAULT_PORT"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8061
+MAX_BODY_BYTES = 1_000_000           # a 1000-round record is about 200 kB
+MAX_GAMES = 64
+GAME_IDLE_SECONDS = 6 * 3600
+MAX_ANALYSES = 16
+ANALYSIS_KEEP_SECONDS = 3600
+BOARD_SIZE = 560
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+STATIC = Path(__file__).parent / "static"
+
+# what one request may ask of the search (the library takes more; a shared server caps it)
+HINT_MAX_SAMPLES = 1024
+HINT_MAX_TIME_MS = 30_000
+HINT_MAX_WORLD_NODES = 1_000_000
+SOLVE_DEFAULT_NODES = 20_000_000
+SOLVE_MAX_NODES = 200_000_000
+ANALYSIS_MAX_SAMPLES = 512
+ANALYSIS_MAX_DD_NODES = 10_000_000
+
+
+class ApiError(Exception):
+    """A 4xx answer: ``{"error": message}`` with this status."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": _one_line(message) or "error"}, status_code=status)
+
+
+# --------------------------------------------------------------------------- request bodies
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class HintRequest(_Body):
+    record: dict = Field(description="a fiveup-record/1 object: a full record or the seat's view")
+    seat: int
+    round: Optional[int] = Field(None, description="default: the record's last position (with action)")
+    action: Optional[int] = None
+    method: str = "pimc"
+    time_ms: Optional[float] = Field(None, description=f"anytime budget, 1..{HINT_MAX_TIME_MS}")
+    samples: Optional[int] = Field(None, description=f"sampled worlds, 1..{HINT_MAX_SAMPLES} (default 48)")
+    seed: int = 0
+    world_nodes: int = 20_000
+    objective: Optional[str] = None
+    beliefs: Optional[str] = None
+
+
+class SolveRequest(_Body):
+    record: dict = Field(description="a full fiveup-record/1 object (every hand known)")
+    round: int
+    action: int
+    objective: str = "points"
+    node_limit: int = Field(SOLVE_DEFAULT_NODES, description=f"1..{SOLVE_MAX_NODES}")
+
+
+class NewGameRequest(_Body):
+    players: int = 2
+    seat: int = 0
+    bots: list[str] = Field(default_factory=lambda: ["level1"],
+                            description="one bot per other seat, in seat order (a shorter list repeats)")
+    seed: int = 0
+    record: Optional[dict] = Field(None, description="go on from this record's last position (full or the seat's view)")
+
+
+class MoveRequest(_Body):
+    move: str = Field(description="record notation, e.g. 3-4@4-4:lineB")
+
+
+class AnalysisRequest(_Body):
+    record: dict
+    seat: Optional[int] = None
+    samples: int = 96
+    luck_samples: int = 48
+    dd_nodes: int = 2_000_000
+    seed: int = 0
+    beliefs: Optional[str] = None
+
+
+class BoardRequest(_Body):
+    placements: list[str] = Field(description="the round's placements in order, record notation")
+    arrows: list[list[str]] = Field(default_factory=list, description="[move, colour] pairs")
+    lastmove: Optional[str] = None
+    size: int = BOARD_SIZE
+
+
+class PositionRequest(_Body):
+    record: dict
+    round: int
+    action: int
+    arrows: list[list[str]] = Field(default_factory=list)
+    size: int = BOARD_SIZE
+
+
+# --------------------------------------------------------------------------- games
+class WebGame(TerminalGame):
+    """One person against bots, as ``fiveup play`` runs it (the same flow: forced draws
+    and passes made for the person, rounds dealt by the server), answered as JSON views.
+
+    ``bots``: one name per seat (the person's entry is ignored)."""
+
+    def __init__(self, players, bots, seat, seed, record=None):
+        super().__init__(players, bots, seat, seed, out=io.StringIO())
+        if record is not None:
+            from fiveup_solver.game import DEFAULT_MAX_ROUNDS
+            from fiveup_solver.record import check_record, game_from_record
+            record = check_record(record)
+            if record["players"] != players:
+                raise OptionError(f"the record is a {record['players']}-player game, not {players}")
+            if record.get("view") is not None and record["view"] != seat:
+                raise OptionError(f"the record is seat {record['view']}'s view: play it as seat {record['view']}")
+            if not record["rounds"]:
+                raise OptionError("the record has no rounds")
+            game = game_from_record(record)
+            game.seed, game.max_rounds = seed, DEFAULT_MAX_ROUNDS
+            game.seats = list(self.game.seats)
+            self.game = game
+        self.lock = threading.Lock()
+        self.touched = time.monotonic()
+        self.steps: list = []
+
+    def say(self, text: str = "") -> None:   # the terminal's text is not wanted here
+        pass
+
+    def report_events(self, seat: int, move, events) -> None:
+        """After every action: what the person may see of it (another seat's draw
+        hides its tile), the board after it, and the round's end when it ended one."""
+        g = self.game
+        r = g.current
+        action = r.history(self.seat)[-1]
+        step = {"round": len(g.rounds) - 1, "action": len(r.moves) - 1, "seat": seat,
+                "name": g.seats[seat], "act": action, "move": _action_text(action),
+                "forced": seat == self.seat and move.kind != "play",
+                "events": [e.to_dict() for e in events], "scores": list(g.scores), "end_sum": g.end_sum,
+                "board": _board(g, last=move if move.kind == "play" else None)}
+        if g.round_over:
+            step["round_end"] = self.round_end()
+        self.steps.append(step)
+
+    def round_end(self) -> dict:
+        """The ended round as everyone sees it: how it ended, the hands left, the scoring."""
+        g = self.game
+        r = g.current
+        return {"round": len(g.rounds) - 1, "end": r.end(),
+                "hands": [[str(t) for t in g.hand(s)] for s in range(g.players)],
+                "scores_before": list(r.scores_before), "scores": list(g.scores),
+                "events": [e.to_dict() for per in r.events for e in per],
+                "game_over": g.game_over, "winner": g.winner}
+
+    def play(self, text: str) -> None:
+        g = self.game
+        if g.game_over or self.finished:
+            raise OptionError("the game is over")
+        if g.to_move != self.seat:
+            raise OptionError(f"seat {self.seat} is not to move")
+        if not isinstance(text, str) or not text.strip():
+            raise OptionError("move must be a move in record notation, like 3-4@4-4:lineB")
+        move = parse_move(text.strip())
+        if move not in g.legal_moves:
+            raise OptionError(f"{format_move(move)} is not legal here: legal are "
+                              + ", ".join(format_move(m) for m in g.legal_moves))
+        events = g.push(move)
+        self.report_events(self.seat, move, events)
+        self.advance()
+
+    def view(self) -> dict:
+        """The person's observation exactly as ``Observation.to_dict()`` gives it, and
+        legal_moves, round_over, game_over, winner, the actions since the person's
+        last decision (``last_moves``, bots' replies included) and the board."""
+        g = self.game
+        obs = g.observation(self.seat)
+        d = obs.to_dict()
+        d.update({"legal_moves": [format_move(m) for m in obs.legal_moves],
+                  "round_over": g.round_over, "game_over": g.game_over, "winner": g.winner,
+                  "unfinished": g.unfinished, "seats": list(g.seats),
+                  "placements": [format_move(m) for _, m in g.current.moves if m.kind == "play"],
+                  "last_moves": list(self.steps),
+                  "round_end": next((s["round_end"] for s in reversed(self.steps) if "round_end" in s), None),
+                  "board": _board(g, last=next((m for _, m in reversed(g.current.moves) if m.kind == "play"),
+                                               None))})
+        return d
+
+    def record(self) -> dict:
+        """The record so far: the whole game once it is over, before that the person's view."""
+        g = self.game
+        return g.to_record() if (g.game_over or g.unfinished) else g.to_record(view=self.seat)
+
+
+def _action_text(action: dict) -> str:
+    if "play" in action:
+        return action["play"] if "at" not in action else f"{action['play']}@{action['at']}"
+    if "draw" in action:
+        return "draw" if action["draw"] is None else f"draw {action['draw']}"
+    return "pass"
+
+
+def _board(game, last=None, arrows=(), size: int = BOARD_SIZE) -> str:
+    from fiveup_solver.svg import board_svg
+    return board_svg(game, lastmove=last, arrows=arrows, size=size)
+
+
+def _arrows(pairs) -> list:
+    out = []
+    for i, p in enumerate(pairs):
+        if len(p) != 2:
+            raise OptionError(f"arrow {i} must be a [move, colour] pair, not {_short(p)}")
+        out.append((p[0], p[1]))
+    if len(out) > 64:
+        raise OptionError(f"at most 64 arrows, not {len(out)}")
+    return out
+
+
+def _check_size(size: int) -> int:
+    if not 100 <= size <= 2000:
+        raise OptionError(f"size must be 100..2000 pixels, not {size}")
+    return size
+
+
+# --------------------------------------------------------------------------- analyses
+class _Cancelled(Exception):
+    pass
+
+
+class AnalysisJob:
+    def __init__(self, record: dict, seat, budget, seed: int):
+        self.record, self.seat, self.budget, self.seed = record, seat, budget, seed
+        self.status = "queued"
+        self.done, self.total = 0, 0
+        self.result = None
+        self.error = None
+        self.created = time.monotonic()
+        self.finished_at = None
+        self.cancelled = False
+
+    def on_progress(self, done: int, total: int) -> None:
+        if self.cancelled:
+            raise _Cancelled()
+        self.done, self.total = done, total
+
+    def cancel(self) -> None:
+        """Stop the job at its next action, or before it starts (the server is shutting down)."""
+        self.cancelled = True
+        if self.status == "queued":
+            self.error, self.status = "the analysis was stopped (the server is shutting down)", "error"
+            self.finished_at = time.monotonic()
+
+    def run(self) -> None:
+        from fiveup_solver.analysis import analyze
+        if self.cancelled:
+            return
+        self.status = "running"
+        try:
+            self.result = analyze(self.record, seats=self.seat, budget=self.budget, seed=self.seed,
+                                  on_progress=self.on_progress).to_dict()
+            self.status = "done"
+        except _Cancelled:
+            self.error, self.status = "the analysis was stopped (the server is shutting down)", "error"
+        except FiveUpError as e:
+            self.error, self.status = _one_line(e), "error"
+        except Exception as e:    # the job's answer says so; the server goes on
+            self.error, self.status = _one_line(f"analysis failed: {type(e).__name__}: {e}"), "error"
+        self.finished_at = time.monotonic()
+
+    def to_dict(self) -> dict:
+        progress = 1.0 if self.status == "done" else (self.done / self.total if self.total else 0.0)
+        d = {"status": self.status, "progress": round(progress, 4), "done": self.done, "total": self.total}
+        if self.result is not None:
+            d["result"] = self.result
+        if self.error is not None:
+            d["error_message"] = self.error
+        return d
+
+
+# --------------------------------------------------------------------------- the app
+class _State:
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fiveup-search")
+        self.analysis_slots = max(1, workers - 1)
+        self.analysis_sem: asyncio.Semaphore | None = None
+        self.games: OrderedDict[str, WebGame] = OrderedDict()
+        self.analyses: OrderedDict[str, AnalysisJob] = OrderedDict()
+        self.tasks: set = set()
+
+    @staticmethod
+    def hinter():
+        """A fresh one-thread Hinter per request (about 1 ms): a search table kept between
+        requests would make an answer depend on the requests before it."""
+        from fiveup_solver.hint import Hinter
+        return Hinter(threads=1)
+
+    async def run(self, fn, *args, **kwargs):
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+
+    # ---- games: a cap, an idle expiry
+    def purge_games(self) -> None:
+        now = time.monotonic()
+        for gid in [k for k, g in self.games.items() if now - g.touched > GAME_IDLE_SECONDS]:
+            del self.games[gid]
+
+    def add_game(self, game: WebGame) -> str:
+        self.purge_games()
+        while len(self.games) >= MAX_GAMES:
+            self.games.popitem(last=False)          # the game untouched longest
+        gid = secrets.token_hex(8)
+        self.games[gid] = game
+        return gid
+
+    def game(self, gid: str) -> WebGame:
+        self.purge_games()
+        g = self.games.get(gid)
+        if g is None:
+            raise ApiError(404, f"no game {_short(gid, 30)} (unknown, or dropped after "
+                                f"{GAME_IDLE_SECONDS // 3600} h untouched)")
+        g.touched = time.monotonic()
+        self.games.move_to_end(gid)
+        return g
+
+    # ---- analyses: a cap, finished ones expire
+    def purge_analyses(self) -> None:
+        now = time.monotonic()
+        for aid in [k for k, a in self.analyses.items()
+                    if a.finished_at is not None and now - a.finished_at > ANALYSIS_KEEP_SECONDS]:
+            del self.analyses[aid]
+
+    def add_analysis(self, job: AnalysisJob) -> str:
+        self.purge_analyses()
+        if len(self.analyses) >= MAX_ANALYSES:
+            finished = [k for k, a in self.analyses.items() if a.finished_at is not None]
+            if not finished:
+                raise ApiError(429, f"{MAX_ANALYSES} analyses are queued or running: try again when one is done")
+            del self.analyses[finished[0]]
+        aid = secrets.token_hex(8)
+        self.analyses[aid] = job
+        return aid
+
+
+def _locked(game: WebGame, fn):
+    """Run fn on a game under its lock (one request at a time per game)."""
+    if not game.lock.acquire(blocking=False):
+        raise ApiError(409, "the game is busy with another request")
+    try:
+        return fn()
+    finally:
+        game.lock.release()
+
+
+def _check_range(name: str, value, low, high):
+    if value is not None and not low <= value <= high:
+        raise OptionError(f"{name} must be {low}..{high}, not {value}")
+
+
+def hint_json(hinter, body: HintRequest) -> dict:
+    """``fiveup hint --json`` for a record given in the request (cmd_hint's library calls)."""
+    from fiveup_solver.beliefs import check_beliefs, past_observations
+    from fiveup_solver.record import check_record, observation_at
+    _check_range("samples", body.samples, 1, HINT_MAX_SAMPLES)
+    _check_range("time_ms", body.time_ms, 1, HINT_MAX_TIME_MS)
+    _check_range("world_nodes", body.world_nodes, 1, HINT_MAX_WORLD_NODES)
+    record = check_record(body.record)
+    obs = observation_at(record, body.seat, body.round, body.action, check=False)
+    if obs.to_move != body.seat:
+        who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
+        raise OptionError(f"round {obs.round} action {len(obs.history)}: seat {body.seat} is not to move ({who})")
+    past = past_observations(record, body.seat, obs.round) if check_beliefs(body.beliefs) == "model" else None
+    h = hinter.hint(obs, method=body.method, samples=body.samples, time_ms=body.time_ms, seed=body.seed,
+                    world_nodes=body.world_nodes, objective=body.objective, beliefs=body.beliefs, past=past)
+    return h.to_dict()
+
+
+def solve_json(body: SolveRequest) -> dict:
+    """``fiveup solve --json`` (cmd_solve's library calls)."""
+    from fiveup_solver.record import check_record, game_at
+    from fiveup_solver.solver import Solver
+    _check_range("node_limit", body.node_limit, 1, SOLVE_MAX_NODES)
+    record = check_record(body.record)
+    if record.get("view") is not None:
+        raise OptionError(f"this record is seat {record['view']}'s view: the solver needs every hand "
+                          "(the full record); for one seat's view use /api/hint")
+    game = game_at(record, body.round, body.action, check=False)
+    if game.round_over:
+        raise OptionError(f"round {body.round} action {body.action}: the round is over, nothing to solve")
+    res = Solver(tt_mb=16.0, node_limit=body.node_limit, objective=body.objective).solve(game)
+    if not res.exact:
+        raise OptionError(f"round {body.round} action {body.action}: node limit {body.node_limit:,} reached "
+                          "before every move's exact value was known")
+    return res.to_dict()
+
+
+def position_json(body: PositionRequest) -> dict:
+    """A record's position for the analysis board: the board (with arrows), whose turn,
+    the scores, the hands the record shows (a view: the seat's own), the legal moves."""
+    from fiveup_solver.record import check_record, game_at
+    from fiveup_solver.svg import board_svg
+    size = _check_size(body.size)
+    record = check_record(body.record)
+    game = game_at(record, body.round, body.action, check=False)
+    view = record.get("view")
+    r = game.current
+    last = next((m for _, m in reversed(r.moves) if m.kind == "play"), None)
+    hands = [[str(t) for t in game.hand(s)] if view is None or s == view else None for s in range(game.players)]
+    legal = game.legal_moves if view is None or game.to_move == view else []
+    return {"round": body.round, "action": body.action, "to_move": game.to_move, "scores": list(game.scores),
+            "scores_before": list(r.scores_before), "end_sum": game.end_sum, "round_over": game.round_over,
+            "hands": hands, "hand_sizes": [len(game.hand(s)) for s in range(game.players)],
+            "boneyard_size": r.core.boneyard_size, "legal_moves": [format_move(m) for m in legal],
+            "board": board_svg(game, lastmove=last, arrows=_arrows(body.arrows), size=size,
+                               title=f"round {body.round}, before action {body.action}")}
+
+
+def _bots_for(players: int, seat: int, bots: list) -> list:
+    from fiveup_solver.bots import bot_function
+    if not isinstance(players, int) or players not in (2, 3, 4):
+        raise OptionError(f"players must be 2, 3 or 4, not {_short(players)}")
+    if not 0 <= seat < players:
+        raise OptionError(f"seat must be 0..{players - 1}, not {seat}")
+    if not bots:
+        raise OptionError("bots must name at least one bot")
+    if len(bots) > players - 1:
+        raise OptionError(f"{len(bots)} bots named for {players - 1} other seats")
+    for b in bots:
+        bot_function(b)
+    others = iter([bots[i % len(bots)] for i in range(players - 1)])
+    return [bots[0] if s == seat else next(others) for s in range(players)]   # the person's entry: unused
+
+
+class _Guard:
+    """ASGI middleware: the ``Host`` check against DNS rebinding, the body size limit
+    (the body is read here, at most MAX_BODY_BYTES), and the security headers."""
+
+    HEADERS = [(b"content-security-policy",
+                b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+                b"connect-src 'self'; frame-ancestors 'none'"),
+               (b"x-content-type-options", b"nosniff"), (b"cache-control", b"no-store")]
+
+    def __init__(self, app, hosts, ip_hosts: bool = False):
+        self.app = app
+        self.hosts = hosts
+        self.ip_hosts = ip_hosts
+
+    def allowed(self, name: str) -> bool:
+        if name.lower() in self.hosts:
+            return True
+        if self.ip_hosts:
+            import ipaddress
+            try:
+                ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
+                return True
+            except ValueError:
+                return False
+        return False
+
+    @staticmethod
+    def host_name(host: str) -> str:
+        if host.startswith("["):
+            return host[: host.index("]") + 1] if "]" in host else host
+        return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+    async def reply(self, send, status: int, message: str) -> None:
+        body = json.dumps({"error": _one_line(message)}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())] + self.HEADERS})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if not self.allowed(self.host_name(host)):
+            return await self.reply(send, 400, f"host {_short(host, 60)} is not served here (the app answers "
+                                               f"on {', '.join(sorted(self.hosts))})")
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or len(length) > 15):
+            return await self.reply(send, 400, "bad Content-Length")
+        if length is not None and int(length) > MAX_BODY_BYTES:
+            return await self.reply(send, 413, f"request body over {MAX_BODY_BYTES:,} bytes")
+        body, more = b"", True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > MAX_BODY_BYTES:
+                return await self.reply(send, 413, f"request body over {MAX_BODY_BYTES:,} bytes")
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=list(message.get("headers", [])) + self.HEADERS)
+            await send(message)
+        await self.app(scope, replay, send_with_headers)
+
+
+def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None = None) -> FastAPI:
+    """The FastAPI application. ``allowed_hosts``: host names accepted in the ``Host``
+    header besides the loopback names; ``ip_hosts``: accept any IP address there too (a
+    server bound to every interface: DNS rebinding needs a name, an address cannot rebind);
+    ``workers``: search threads (default: the cores)."""
+    from fiveup_solver import __version__
+    from fiveup_solver.analysis import AnalysisBudget
+    from fiveup_solver.bots import BOTS
+    from fiveup_solver.levels import LEVELS
+
+    workers = workers or os.cpu_count() or 1
+    state = _State(workers)
+    hosts = {h.lower() for h in (*LOOPBACK_HOSTS, *allowed_hosts)}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        for job in state.analyses.values():
+            job.cancel()
+        state.pool.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(title="fiveup_solver", version=__version__, docs_url=None, redoc_url=None,
+                  swagger_ui_oauth2_redirect_url=None, lifespan=lifespan,
+                  description="Exact 61 Five Up: play the bots, hints, solves, race equity and post-game "
+                              "analysis. Every error is a 4xx answer {\"error\": \"<one line>\"}.")
+    app.state.fiveup = state
+
+    # ---- errors: one line, never a traceback
+    @app.exception_handler(ApiError)
+    async def _api_error(request, exc: ApiError):
+        return _error(exc.status, exc.message)
+
+    @app.exception_handler(FiveUpError)
+    async def _fiveup_error(request, exc: FiveUpError):
+        return _error(400, str(exc))
+
+    @app.exception_handler(RecursionError)
+    async def _deep(request, exc):
+        return _error(400, "input nested too deeply")
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request, exc: RequestValidationError):
+        errors = exc.errors()
+        if not errors:
+            return _error(400, "bad request")
+        e = errors[0]
+        if e.get("type") == "json_invalid":
+            return _error(400, f"malformed JSON: {e.get('ctx', {}).get('error', 'cannot parse the body')}")
+        loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+        msg = e.get("msg", "invalid")
+        if loc == "body" and e.get("type") in ("missing", "dict_type", "model_attributes_type"):
+            msg = "a JSON object is required"
+        return _error(422, f"{loc}: {msg}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request, exc: StarletteHTTPException):
+        if exc.status_code == 404:
+            return _error(404, f"no such page: {_short(request.url.path, 80)}")
+        if exc.status_code == 405:
+            return _error(405, f"{request.method} is not allowed on {_short(request.url.path, 80)}")
+        return _error(exc.status_code, str(exc.detail))
+
+    # ---- the Host check (DNS rebinding) and the body size limit, before anything else
+    app.add_middleware(_Guard, hosts=hosts, ip_hosts=ip_hosts)
+
+    # ---- pages
+    @app.get("/", include_in_schema=False)
+    async def play_page():
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    @app.get("/analysis", include_in_schema=False)
+    async def analysis_page():
+        return FileResponse(STATIC / "analysis.html", media_type="text/html")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static_file(name: str):
+        types = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml"}
+        path = STATIC / name
+        if "/" in name or name.startswith(".") or path.suffix not in types or not path.is_file():
+            raise ApiError(404, f"no such page: /static/{_short(name, 60)}")
+        return FileResponse(path, media_type=types[path.suffix])
+
+    # ---- API
+    @app.get("/api/health", summary="the server answers")
+    async def health():
+        return {"status": "ok", "version": __version__, "workers": state.workers,
+                "games": len(state.games), "analyses": len(state.analyses)}
+
+    @app.get("/api/bots", summary="the bot names a game may use (levels first)")
+    async def bots():
+        return {"levels": [{"name": lv.name, "summary": lv.summary} for lv in LEVELS.values()],
+                "bots": sorted(b for b in BOTS if b not in LEVELS)}
+
+    @app.post("/api/hint", summary="the same JSON as `fiveup hint --json`")
+    async def api_hint(body: HintRequest):
+        return await state.run(lambda: hint_json(state.hinter(), body))
+
+    @app.post("/api/solve", summary="the same JSON as `fiveup solve --json`")
+    async def api_solve(body: SolveRequest):
+        return await state.run(solve_json, body)
+
+    @app.get("/api/equity", summary="the same JSON as `fiveup equity --json`")
+    async def api_equity(players: int = 2, scores: Optional[str] = None, starter: Optional[str] = None):
+        from fiveup_solver.cli import equity_result
+        if scores is not None and len(scores) > 100:
+            raise OptionError("scores: at most 100 characters")
+        return equity_result(players, scores, starter)
+
+    @app.post("/api/games", summary="a new game (or one going on from a record): {id, view}")
+    async def new_game(body: NewGameRequest):
+        seats = _bots_for(body.players, body.seat, body.bots)
+
+        def start():
+            game = WebGame(body.players, seats, body.seat, body.seed, record=body.record)
+            game.advance()
+            return game, game.view()
+        game, view = await state.run(start)
+        game.steps = []
+        return {"id": state.add_game(game), "view": view}
+
+    @app.get("/api/games/{game_id}", summary="the person's view: {view}")
+    async def get_game(game_id: str):
+        game = state.game(game_id)
+        return {"view": await state.run(_locked, game, game.view)}
+
+    @app.post("/api/games/{game_id}/moves", summary="the person's move; {view} once the bots have replied")
+    async def play_move(game_id: str, body: MoveRequest):
+        game = state.game(game_id)
+
+        def move():
+            game.steps = []
+            game.play(body.move)
+            return game.view()
+        return {"view": await state.run(_locked, game, move)}
+
+    @app.post("/api/games/{game_id}/undo", summary="take back the person's last move of the round: {view}")
+    async def undo(game_id: str):
+        game = state.game(game_id)
+
+        def take_back():
+            game.steps = []
+            game.undo()
+            return game.view()
+        return {"view": await state.run(_locked, game, take_back)}
+
+    @app.get("/api/games/{game_id}/record",
+             summary="fiveup-record/1 so far: the person's view, the whole game once it is over")
+    async def game_record(game_id: str):
+        game = state.game(game_id)
+        return await state.run(_locked, game, game.record)
+
+    @app.post("/api/analyses", summary="start an analysis (`fiveup analyze --json`) in the background: {id}")
+    async def new_analysis(body: AnalysisRequest):
+        from fiveup_solver.record import check_record
+        _check_range("samples", body.samples, 2, ANALYSIS_MAX_SAMPLES)
+        _check_range("luck_samples", body.luck_samples, 1, ANALYSIS_MAX_SAMPLES)
+        _check_range("dd_nodes", body.dd_nodes, 0, ANALYSIS_MAX_DD_NODES)
+        budget = AnalysisBudget(samples=body.samples, luck_samples=body.luck_samples, dd_nodes=body.dd_nodes,
+                                threads=1, beliefs=body.beliefs).check()
+        if not 0 <= body.seed < 2 ** 63:
+            raise OptionError(f"seed must be 0..2^63-1, not {body.seed}")
+        record = check_record(body.record)
+        # the whole record is replayed before the job is queued: a bad one is a 400 now
+        from fiveup_solver.analysis import _seats_to_analyse
+        from fiveup_solver.record import game_from_record
+        await state.run(game_from_record, record, check=False)
+        _seats_to_analyse(record, body.seat)
+        job = AnalysisJob(record, body.seat, budget, body.seed)
+        aid = state.add_analysis(job)
+        if state.analysis_sem is None:
+            state.analysis_sem = asyncio.Semaphore(state.analysis_slots)
+
+        async def run_job():
+            async with state.analysis_sem:
+                await state.run(job.run)
+        task = asyncio.get_running_loop().create_task(run_job())
+        state.tasks.add(task)
+        task.add_done_callback(state.tasks.discard)
+        return {"id": aid}
+
+    @app.get("/api/analyses/{analysis_id}",
+             summary="{status, progress, result?}: result is `fiveup analyze --json` once done")
+    async def get_analysis(analysis_id: str):
+        state.purge_analyses()
+        job = state.analyses.get(analysis_id)
+        if job is None:
+            raise ApiError(404, f"no analysis {_short(analysis_id, 30)} (unknown, or dropped "
+                                f"{ANALYSIS_KEEP_SECONDS // 60} min after it finished)")
+        return job.to_dict()
+
+    @app.post("/api/board", summary="a board picture (SVG) of placements, with arrows")
+    async def board(body: BoardRequest):
+        from fiveup_solver.svg import board_svg
+        if len(body.placements) > 28:
+            raise OptionError(f"a board holds at most 28 placements, not {len(body.placements)}")
+        svg = board_svg(body.placements, lastmove=body.lastmove, arrows=_arrows(body.arrows),
+                        size=_check_size(body.size))
+        return {"svg": svg}
+
+    @app.post("/api/position", summary="a record's position for the analysis board")
+    async def position(body: PositionRequest):
+        return await state.run(position_json, body)
+
+    return app
+
+
+
+def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool = False, *, out=None) -> int:
+    """Serve the app until interrupted (``fiveup serve``)."""
+    import sys
+
+    import uvicorn
+    out = out or sys.stdout
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise OptionError(f"--port must be 0..65535, not {port!r}")
+    if not isinstance(host, str) or not host or any(c.isspace() for c in host):
+        raise OptionError(f"--host must be a host name or address, not {host!r}")
+    everywhere = host in ("0.0.0.0", "::")
+    app = create_app(allowed_hosts=() if everywhere else (host,), ip_hosts=everywhere)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        out.write(f"warning: serving on {host}, not only this machine (there is no login)\n")
+    out.write(f"fiveup serve: {url} (Ctrl-C stops)\n")
+    out.flush()
+    if open_browser:
+        import webbrowser
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False)
+    try:
+        uvicorn.Server(config).run()
+    except OSError as e:
+        raise OptionError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    return 0
+

@@ -1,0 +1,315 @@
+// The analysis board: a background analysis (/api/analyses), then a move list, a win-% graph and the
+// board kept in step; played move against the best, what-if, the per-seat summary.
+import { api, showError, el, sleep, points, readJsonFile } from "./api.js";
+
+const params = new URLSearchParams(location.search);
+const $ = (id) => document.getElementById(id);
+const STRENGTH = {
+  quick: { samples: 16, luck_samples: 8, dd_nodes: 200000 },
+  standard: { samples: 96, luck_samples: 48, dd_nodes: 2000000 },
+  deep: { samples: 256, luck_samples: 96, dd_nodes: 4000000 },
+};
+const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const NS = "http://www.w3.org/2000/svg";
+
+let record = null;      // the record analysed
+let result = null;      // fiveup analyze --json
+let actions = [];       // [{r, i, seat, text, decision}] every action of the record, in order
+let cursor = 0;         // index into actions: the position before that action
+let whatIf = null;      // the move tried at the current position
+let positions = new Map();
+let values = new Map(); // "r/i" -> [{move, win, points}] from the analysis or an evaluation here
+
+function setState(s) { document.body.dataset.state = s; }
+
+function setRecord(rec, label) {
+  record = rec;
+  $("source").textContent = label;
+  const seat = $("seat");
+  const keep = seat.value;
+  seat.replaceChildren(el("option", { value: "", text: "every seat" }),
+    ...Array.from({ length: rec.players || 0 }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
+  if (typeof rec.view === "number") seat.value = String(rec.view);
+  else if (keep !== "" && keep < (rec.players || 0)) seat.value = keep;
+  $("run").disabled = false;
+}
+
+async function analyse() {
+  showError("");
+  const body = { record, ...STRENGTH[$("strength").value] };
+  if ($("seat").value !== "") body.seat = Number($("seat").value);
+  $("run").disabled = true;
+  setState("running");
+  $("progress").hidden = false;
+  try {
+    const { id } = await api("POST", "/api/analyses", body);
+    for (;;) {
+      const job = await api("GET", `/api/analyses/${id}`);
+      $("bar").value = job.progress;
+      $("progress-text").textContent = `${job.status}: ${job.done} / ${job.total} actions`;
+      if (job.status === "done") { result = job.result; break; }
+      if (job.status === "error") throw new Error(job.error_message);
+      await sleep(250);
+    }
+    build();
+  } catch (e) {
+    showError(e.message);
+    setState("setup");
+  } finally {
+    $("run").disabled = false;
+  }
+}
+
+// ------------------------------------------------------------------ the board view
+function build() {
+  const byKey = new Map(result.decisions.map((d) => [`${d.round}/${d.action}`, d]));
+  actions = [];
+  record.rounds.forEach((rnd, r) => {
+    rnd.actions.forEach((a, i) => {
+      const text = "play" in a ? (a.at ? `${a.play}@${a.at}` : a.play) : "draw" in a ? (a.draw ? `draw ${a.draw}` : "draw") : "pass";
+      actions.push({ r, i, seat: a.seat, text, decision: byKey.get(`${r}/${i}`) || null });
+    });
+  });
+  values = new Map(result.decisions.filter((d) => !d.forced).map((d) => [`${d.round}/${d.action}`, d.moves]));
+  buildMoveList();
+  buildGraph();
+  buildSummary();
+  $("pick").hidden = true;
+  $("board-view").hidden = false;
+  const first = actions.findIndex((a) => a.decision && !a.decision.forced);
+  go(first >= 0 ? first : 0);
+}
+
+function buildMoveList() {
+  const list = $("movelist");
+  list.replaceChildren();
+  let round = -1;
+  actions.forEach((a, k) => {
+    if (a.r !== round) {
+      round = a.r;
+      list.append(el("li", { class: "round", text: `Round ${round}` }));
+    }
+    const d = a.decision;
+    const mark = d && d.mark ? d.mark : "";
+    list.append(el("li", { class: `act ${mark}`, "data-k": k, "data-round": a.r, "data-action": a.i,
+      onclick: () => go(k) }, `seat ${a.seat}: ${a.text}${mark ? " " + MARK_SIGN[mark] : ""}`));
+  });
+}
+
+function judged() { return actions.map((a, k) => ({ a, k })).filter(({ a }) => a.decision && !a.decision.forced); }
+
+function buildGraph() {
+  const pts = judged();
+  const sides = result.players === 4 ? 2 : result.players;
+  const W = 640, H = 190, L = 34, R = 8, T = 10, B = 22;
+  const x = (j) => L + (pts.length <= 1 ? 0 : (j * (W - L - R)) / (pts.length - 1));
+  const y = (p) => T + (1 - p) * (H - T - B);
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("id", "win-graph");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "win probability over the game");
+  const add = (parent, tag, attrs, text) => {
+    const n = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text) n.textContent = text;
+    parent.append(n);
+    return n;
+  };
+  add(svg, "rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "plot" });
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    add(svg, "line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: p === 0.5 ? "mid" : "grid" });
+    add(svg, "text", { x: L - 4, y: y(p) + 4, class: "axis", "text-anchor": "end" }, `${100 * p}`);
+  }
+  let prevRound = null;
+  pts.forEach(({ a }, j) => {
+    if (prevRound !== null && a.r !== prevRound) add(svg, "line", { x1: x(j) - 0.5 * (x(1) - x(0)), x2: x(j) - 0.5 * (x(1) - x(0)), y1: T, y2: H - B, class: "round-line" });
+    prevRound = a.r;
+  });
+  // 2 sides: side 0's win probability; 3 players: each seat's own
+  const value = ({ a }) => {
+    const side = sides === 2 ? a.seat % 2 : a.seat;
+    return sides === 2 && side !== 0 ? 1 - a.decision.win : a.decision.win;
+  };
+  if (sides === 2) {
+    add(svg, "polyline", { points: pts.map((p, j) => `${x(j)},${y(value(p))}`).join(" "), class: "curve" });
+  }
+  add(svg, "line", { id: "graph-cursor", x1: -10, x2: -10, y1: T, y2: H - B, class: "cursor" });
+  pts.forEach((p, j) => {
+    const d = p.a.decision;
+    const c = add(svg, "circle", { cx: x(j), cy: y(value(p)), r: d.mark ? 5.5 : 3.5, class: `pt ${d.mark || ""} seat${p.a.seat}`,
+      "data-k": p.k, "data-round": p.a.r, "data-action": p.a.i, tabindex: -1 });
+    add(c, "title", {}, `round ${p.a.r} action ${p.a.i}: seat ${p.a.seat} ${p.a.text}${d.mark ? " (" + d.mark + ")" : ""}`);
+    c.addEventListener("click", () => go(p.k));
+  });
+  add(svg, "text", { x: L, y: H - 6, class: "axis" },
+    sides === 2 ? "side 0's win % at each judged decision (grey lines: new round)" : "each seat's own win % at its judged decisions");
+  $("graph").replaceChildren(svg);
+}
+
+function buildSummary() {
+  const rows = Object.values(result.seats).map((s) => el("tr", {},
+    ...[s.seat, s.side, s.decisions, s.accuracy === null ? "-" : s.accuracy.toFixed(1), s.loss_win.toFixed(1),
+      s.marks.inaccuracy, s.marks.mistake, s.marks.blunder, s.luck_win_net.toFixed(1),
+      s.result === null ? "-" : s.result.toFixed(0)].map((v) => el("td", { text: String(v) }))));
+  $("summary").replaceChildren(
+    el("tr", {}, ...["seat", "side", "judged", "accuracy", "loss win-%", "?!", "?", "??", "net luck", "result"].map((h) => el("th", { text: h }))),
+    ...rows);
+}
+
+async function position(r, i, arrows) {
+  const key = JSON.stringify([r, i, arrows]);
+  if (!positions.has(key)) positions.set(key, api("POST", "/api/position", { record, round: r, action: i, arrows }));
+  try {
+    return await positions.get(key);
+  } catch (e) {
+    positions.delete(key);
+    throw e;
+  }
+}
+
+async function go(k) {
+  if (!actions.length) return;
+  cursor = Math.max(0, Math.min(actions.length - 1, k));
+  whatIf = null;
+  await draw();
+}
+
+async function draw() {
+  const a = actions[cursor];
+  const d = a.decision;
+  // move list and graph follow the cursor
+  for (const li of $("movelist").querySelectorAll("li.current")) { li.classList.remove("current"); li.removeAttribute("aria-current"); }
+  const li = $("movelist").querySelector(`li[data-k="${cursor}"]`);
+  if (li) { li.classList.add("current"); li.setAttribute("aria-current", "step"); li.scrollIntoView({ block: "nearest" }); }
+  for (const c of $("graph").querySelectorAll("circle.current")) c.classList.remove("current");
+  // the cursor line stands at the last judged decision up to here; the point itself is ringed when judged
+  const pt = $("graph").querySelector(`circle[data-k="${cursor}"]`);
+  if (pt) pt.classList.add("current");
+  const before = [...$("graph").querySelectorAll("circle.pt")].filter((c) => Number(c.dataset.k) <= cursor).pop();
+  const line = $("graph-cursor");
+  const cx = before ? before.getAttribute("cx") : -10;
+  line.setAttribute("x1", cx);
+  line.setAttribute("x2", cx);
+  // the decision: played against best
+  // red: the move played; green: the best; blue: the move tried (what if), when it is neither
+  const arrows = [];
+  if (a.text.includes("@")) arrows.push([a.text, "#cc0000"]);
+  if (d && d.best && d.best !== a.text && d.best.includes("@")) arrows.push([d.best, "#1a7f37"]);
+  if (whatIf && !arrows.some(([m]) => m === whatIf)) arrows.push([whatIf, "#1c7ed6"]);
+  $("decision").replaceChildren(...decisionText(a, d));
+  setState("loading");
+  try {
+    const p = await position(a.r, a.i, arrows);
+    if (actions[cursor] !== a) return;
+    $("aboard").innerHTML = p.board;
+    $("aboard").dataset.round = a.r;
+    $("aboard").dataset.action = a.i;
+    const toMove = p.to_move === null ? "round over" : `seat ${p.to_move} to move`;
+    $("pos-info").textContent = `Round ${a.r}, action ${a.i}: ${toMove} · scores ${p.scores.map(points).join(" / ")} · boneyard ${p.boneyard_size}`;
+    $("hands").replaceChildren(...p.hands.map((h, s) => el("div", { text: `seat ${s}: ${h === null ? `${p.hand_sizes[s]} hidden tiles` : h.join(" ")}` })));
+    whatIfPanel(a, p);
+    setState("ready");
+  } catch (e) {
+    showError(e.message);
+    setState("ready");
+  }
+}
+
+function decisionText(a, d) {
+  const out = [el("h3", { text: `Round ${a.r}, action ${a.i}: seat ${a.seat} played ${a.text}` })];
+  if (!d) { out.push(el("p", { class: "small", text: "not analysed (another seat's action)" })); return out; }
+  if (d.forced) { out.push(el("p", { class: "small", text: "forced: the only legal action" })); return out; }
+  out.push(el("p", {}, d.mark ? el("span", { class: `badge ${d.mark}`, text: d.mark }) : "",
+    ` best ${d.best}; played loses ${d.loss_win.toFixed(1)} ± ${d.stderr_win.toFixed(1)} win-% and ${d.loss_points.toFixed(1)} points`
+    + `; with best play the side wins ${(100 * d.win).toFixed(1)} %`));
+  if (d.dd_best) out.push(el("p", { class: "small", text: `double dummy (every hand known): best ${d.dd_best.join(", ")}; played loses ${d.dd_loss_win.toFixed(1)} win-%` }));
+  out.push(el("p", { class: "small", text: "red arrow: played; green: best" }));
+  return out;
+}
+
+function whatIfPanel(a, p) {
+  const key = `${a.r}/${a.i}`;
+  const known = values.get(key);
+  const box = $("whatif");
+  const legal = p.legal_moves;
+  if (!legal.length) { box.replaceChildren(); return; }
+  const byMove = new Map((known || []).map((m) => [m.move, m]));
+  const rows = legal.map((m) => {
+    const v = byMove.get(m);
+    return el("tr", { class: `${m === a.text ? "played" : ""}${whatIf === m ? " tried" : ""}` },
+      el("td", {}, el("button", { type: "button", class: "link", "data-move": m, onclick: () => { whatIf = m; draw(); } }, m)),
+      el("td", { text: v && v.win !== null ? (100 * v.win).toFixed(1) : "" }),
+      el("td", { text: v && v.points !== null ? v.points.toFixed(1) : "" }));
+  });
+  rows.sort((x, y) => Number(y.children[1].textContent || -1) - Number(x.children[1].textContent || -1));
+  const tried = whatIf && byMove.get(whatIf);
+  box.replaceChildren(
+    el("h3", { text: "What if" }),
+    el("p", { class: "small", id: "whatif-value", text: whatIf ? (tried ? `${whatIf}: win ${(100 * tried.win).toFixed(1)} %, ${tried.points.toFixed(1)} points${arrowNote(whatIf, a, a.decision)}` : `${whatIf}: evaluate the position to see its value`) : "click a legal move to see it on the board and its value" }),
+    el("table", { class: "hint-table" }, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win %" }), el("th", { text: "points" })), ...rows),
+    known ? "" : el("button", { type: "button", id: "evaluate", onclick: () => evaluate(a, p) }, `Evaluate for seat ${p.to_move}`));
+}
+
+function arrowNote(move, a, d) {
+  if (!move.includes("@")) return "";
+  if (move === a.text) return " (the move played: red arrow)";
+  if (d && move === d.best) return " (the best: green arrow)";
+  return " (blue arrow)";
+}
+
+async function evaluate(a, p) {
+  showError("");
+  try {
+    const h = await api("POST", "/api/hint", { record, seat: p.to_move, round: a.r, action: a.i, samples: 32 });
+    values.set(`${a.r}/${a.i}`, h.moves.map((m) => ({ move: m.move, win: m.win, points: m.points })));
+    draw();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function keys(e) {
+  if (!actions.length || $("board-view").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  const marked = (k) => actions[k].decision && actions[k].decision.mark;
+  let k = null;
+  if (e.key === "ArrowRight") k = cursor + 1;
+  else if (e.key === "ArrowLeft") k = cursor - 1;
+  else if (e.key === "Home") k = 0;
+  else if (e.key === "End") k = actions.length - 1;
+  else if (e.key === "n" || e.key === "N" || e.key === "p" || e.key === "P") {
+    const step = e.key.toLowerCase() === "n" ? 1 : -1;
+    for (let j = cursor + step; j >= 0 && j < actions.length; j += step) if (marked(j)) { k = j; break; }
+    if (k === null) return;
+  } else return;
+  e.preventDefault();
+  go(k);
+}
+
+async function init() {
+  document.addEventListener("keydown", keys);
+  $("analyse-form").addEventListener("submit", (e) => { e.preventDefault(); if (record) analyse(); });
+  $("file").addEventListener("change", async () => {
+    const file = $("file").files[0];
+    if (!file) return;
+    try {
+      setRecord(await readJsonFile(file), `Record file ${file.name}`);
+    } catch (e) {
+      showError(e.message);
+    }
+  });
+  const gameId = params.get("game");
+  if (gameId) {
+    try {
+      const rec = await api("GET", `/api/games/${gameId}/record`);
+      const g = await api("GET", `/api/games/${gameId}`);
+      setRecord(rec, `The game just played (${rec.view === undefined ? "finished: every hand known" : "your view: not finished"})`);
+      $("seat").value = String(g.view.seat);
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+  setState("setup");
+}
+
+init();

@@ -1,0 +1,74 @@
+// The JSON API and small page helpers shared by the play page and the analysis board.
+
+export class ApiError extends Error {}
+
+/** Call the API; resolves to the answer's JSON, or throws ApiError with the server's one-line error. */
+export async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (e) {
+    throw new ApiError(`the server does not answer (${e.message})`);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (e) {
+    throw new ApiError(`${response.status}: the answer is not JSON`);
+  }
+  if (!response.ok) throw new ApiError(data && data.error ? data.error : `error ${response.status}`);
+  return data;
+}
+
+/** Show a one-line message in the page's #error bar (empty text hides it). */
+export function showError(text) {
+  const bar = document.getElementById("error");
+  if (!bar) return;
+  bar.textContent = text || "";
+  bar.hidden = !text;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Raw points with the display points (raw / 5) after them: "35 (7)". */
+export function points(raw) {
+  return `${raw} (${Math.trunc(raw / 5)})`;
+}
+
+/** Offer a JSON object as a file download. */
+export function download(obj, name) {
+  const blob = new Blob([JSON.stringify(obj, null, 1) + "\n"], { type: "application/json" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** Read a chosen file as JSON (throws ApiError with one line when it is not). */
+export async function readJsonFile(file) {
+  const text = await file.text();
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ApiError(`${file.name}: not valid JSON (${e.message})`);
+  }
+}

@@ -1,0 +1,644 @@
+"""The browser app's JSON API (``fiveup serve``, issue 22) through FastAPI's TestClient: every
+endpoint, every error path (a 4xx with one line, never a 500), honesty on whole games, a
+whole game whose saved record replays with ``fiveup replay``, and the same JSON as the CLI."""
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from fiveup_solver import Game, format_move  # noqa: E402
+from fiveup_solver import serve  # noqa: E402
+from fiveup_solver.cli import main  # noqa: E402
+
+BASE = "http://127.0.0.1:8061"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(serve.create_app(), base_url=BASE, raise_server_exceptions=False) as c:
+        yield c
+
+
+def fresh_client(workers=None):
+    return TestClient(serve.create_app(workers=workers), base_url=BASE, raise_server_exceptions=False)
+
+
+def error_of(r, status=None):
+    """A 4xx answer whose body is exactly {"error": one line}."""
+    assert 400 <= r.status_code < 500, (r.status_code, r.text[:300])
+    if status is not None:
+        assert r.status_code == status, (r.status_code, r.text[:300])
+    body = r.json()
+    assert set(body) == {"error"} and isinstance(body["error"], str) and body["error"]
+    assert "\n" not in body["error"] and "Traceback" not in body["error"]
+    return body["error"]
+
+
+def played_game(seed=5, players=2, rounds=1):
+    """A game of greedy bots, `rounds` rounds long (the last one finished)."""
+    import random
+
+    from fiveup_solver.bots import choose
+    g = Game(players=players, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        if g.round_over:
+            if len(g.rounds) >= rounds or g.game_over:
+                return g
+            g.next_round()
+        g.push(choose("greedy", g.observation(g.to_move), rng))
+
+
+def cli_json(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# --------------------------------------------------------------------------- pages, health, schema
+def test_health_bots_pages_and_schema(client):
+    h = client.get("/api/health")
+    assert h.status_code == 200 and h.json()["status"] == "ok" and h.json()["workers"] >= 1
+    b = client.get("/api/bots").json()
+    assert [lv["name"] for lv in b["levels"]][:2] == ["level1", "level2"] and "greedy" in b["bots"]
+    for path, kind in (("/", "text/html"), ("/analysis", "text/html"), ("/static/play.js", "text/javascript"),
+                       ("/static/analysis.js", "text/javascript"), ("/static/api.js", "text/javascript"),
+                       ("/static/tiles.js", "text/javascript"), ("/static/style.css", "text/css")):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith(kind), path
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+    page = client.get("/").text
+    assert 'type="module"' in page and "http" not in page.replace("http-equiv", "")   # nothing from elsewhere
+    schema = client.get("/openapi.json").json()
+    for path in ("/api/health", "/api/hint", "/api/solve", "/api/equity", "/api/games", "/api/games/{game_id}",
+                 "/api/games/{game_id}/moves", "/api/games/{game_id}/record", "/api/analyses",
+                 "/api/analyses/{analysis_id}"):
+        assert path in schema["paths"], path
+    assert "HintRequest" in schema["components"]["schemas"]
+    assert client.get("/docs").status_code == 404            # no docs page that would load from a CDN
+
+
+@pytest.mark.parametrize("name", ["../serve.py", ".hidden.js", "serve.py", "nothing.js", "x%2F..%2Fserve.py"])
+def test_static_files_outside_the_folder_are_refused(client, name):
+    error_of(client.get(f"/static/{name}"), 404)
+
+
+# --------------------------------------------------------------------------- the same JSON as the CLI
+def test_hint_is_the_cli_hint_json(client, tmp_path, capsys):
+    g = played_game(seed=7, rounds=1)
+    g.pop(), g.pop(), g.pop()
+    rec = g.to_record()
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(rec))
+    seat = g.to_move
+    cli = cli_json(capsys, ["hint", str(path), "--seat", str(seat), "--samples", "12", "--seed", "3", "--json"])
+    api = client.post("/api/hint", json={"record": rec, "seat": seat, "samples": 12, "seed": 3}).json()
+    for d in (cli, api):
+        d.pop("seconds"), d["budget"].pop("threads")
+    assert api == cli
+    # a seat's view gives the same hint as the full record (the hint reads the observation only)
+    view = client.post("/api/hint", json={"record": g.to_record(view=seat), "seat": seat, "samples": 12,
+                                          "seed": 3}).json()
+    view.pop("seconds"), view["budget"].pop("threads")
+    assert view == cli
+    # an earlier position, another method, a time budget
+    r = client.post("/api/hint", json={"record": rec, "seat": rec["rounds"][0]["starter"], "round": 0, "action": 0,
+                                       "method": "expectimax", "samples": 4})
+    assert r.status_code == 200 and r.json()["method"] == "expectimax"
+    r = client.post("/api/hint", json={"record": rec, "seat": seat, "time_ms": 50})
+    assert r.status_code == 200 and r.json()["moves"]
+
+
+def test_solve_and_equity_are_the_cli_json(client, tmp_path, capsys):
+    g = Game(players=2, seed=5)
+    rec = g.to_record()
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(rec))
+    cli = cli_json(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--json"])
+    api = client.post("/api/solve", json={"record": rec, "round": 0, "action": 0}).json()
+    cli.pop("seconds"), api.pop("seconds")
+    assert api == cli
+    cli = cli_json(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--json", "--objective", "win"])
+    api = client.post("/api/solve", json={"record": rec, "round": 0, "action": 0, "objective": "win"}).json()
+    cli.pop("seconds"), api.pop("seconds")
+    assert api == cli
+    for query, argv in (("players=2&scores=100,200", ["--scores", "100,200"]),
+                        ("players=3&scores=0,5,300&starter=2", ["--players", "3", "--scores", "0,5,300",
+                                                                "--starter", "2"]),
+                        ("players=4&scores=150,150&starter=drawn", ["--players", "4", "--scores", "150,150"])):
+        assert client.get(f"/api/equity?{query}").json() == cli_json(capsys, ["equity", *argv, "--json"])
+
+
+def test_analysis_job_is_the_cli_analyze_json(client, tmp_path, capsys):
+    g = played_game(seed=11, rounds=1)
+    rec = g.to_record()
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(rec))
+    budget = {"samples": 4, "luck_samples": 2, "dd_nodes": 20000, "seed": 2}
+    cli = cli_json(capsys, ["analyze", str(path), "--samples", "4", "--luck-samples", "2", "--dd-nodes", "20000",
+                            "--seed", "2", "--threads", "1", "--json", "--quiet"])
+    r = client.post("/api/analyses", json={"record": rec, **budget})
+    assert r.status_code == 200
+    aid = r.json()["id"]
+    seen = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/analyses/{aid}").json()
+        seen.append(job["progress"])
+        assert 0.0 <= job["progress"] <= 1.0 and job["status"] in ("queued", "running", "done")
+        if job["status"] == "done":
+            break
+        time.sleep(0.05)
+    assert job["status"] == "done" and job["progress"] == 1.0 and job["done"] == job["total"] > 0
+    assert seen == sorted(seen)
+    assert job["result"] == cli
+    # one seat of a seat's view
+    seat = rec["rounds"][0]["starter"]
+    r = client.post("/api/analyses", json={"record": g.to_record(view=seat), "seat": seat, **budget})
+    aid = r.json()["id"]
+    while (job := client.get(f"/api/analyses/{aid}").json())["status"] != "done":
+        assert job["status"] != "error", job
+        time.sleep(0.05)
+    assert job["result"]["view"] == seat and list(job["result"]["seats"]) == [str(seat)]
+
+
+# --------------------------------------------------------------------------- honesty on whole games
+TILE_RE = {}
+
+
+def _mentions(text: str, tile: str) -> bool:
+    a, b = tile.split("-")
+    rx = TILE_RE.setdefault(tile, re.compile(rf"(?<![0-9A-Za-z_.\-])({a}-{b}|{b}-{a})(?![0-9A-Za-z_.])"))
+    return rx.search(text) is not None
+
+
+def _hidden_after(roundlog, n_actions: int, seat: int, players: int, over: bool) -> set:
+    """The tiles `seat` may not know after the first n actions of a round: the other hands
+    (until the round's end shows them) and the boneyard."""
+    hands = [list(h) for h in roundlog.hands]
+    boneyard = list(roundlog.boneyard)
+    for s, m in roundlog.moves[:n_actions]:
+        if m.kind == "play":
+            hands[s].remove(m.tile)
+        elif m.kind == "draw":
+            hands[s].append(boneyard.pop(0))
+    hidden = {str(t) for t in boneyard}
+    if not over:
+        hidden |= {str(t) for s in range(players) if s != seat for t in hands[s]}
+    return hidden
+
+
+def _check_honest(text_parts, hidden, where):
+    for tile in hidden:
+        for label, text in text_parts:
+            assert not _mentions(text, tile), f"{where}: hidden tile {tile} in {label}"
+
+
+def _scan_view(view, webgame, where):
+    """Every step of last_moves against the hidden tiles right after it, the rest against now."""
+    g = webgame.game
+    seat = webgame.seat
+    for k, step in enumerate(view["last_moves"]):
+        rl = g.rounds[step["round"]]
+        over = "round_end" in step
+        hidden = _hidden_after(rl, step["action"] + 1, seat, g.players, over)
+        _check_honest([("step", json.dumps(step))], hidden, f"{where} step {k}")
+    rest = {k: v for k, v in view.items() if k not in ("last_moves", "round_end")}
+    now = _hidden_after(g.current, len(g.current.moves), seat, g.players, g.round_over)
+    _check_honest([("view", json.dumps(rest))], now, where)
+    if view["round_end"] is not None:
+        r = view["round_end"]["round"]
+        after = _hidden_after(g.rounds[r], len(g.rounds[r].moves), seat, g.players, True)
+        _check_honest([("round_end", json.dumps(view["round_end"]))], after, where)
+
+
+def play_through(client, players, seat, bots, seed, *, hint_every=0, max_moves=600):
+    """A whole game through the API, every answer scanned for hidden tiles; returns (id, views)."""
+    app_state = client.app.state.fiveup
+    r = client.post("/api/games", json={"players": players, "seat": seat, "bots": bots, "seed": seed})
+    assert r.status_code == 200, r.text
+    gid, view = r.json()["id"], r.json()["view"]
+    web = app_state.games[gid]
+    _scan_view(view, web, "new game")
+    views = [view]
+    for n in range(max_moves):
+        if view["game_over"] or view["unfinished"]:
+            break
+        assert view["to_move"] == seat and view["legal_moves"] == [format_move(m) for m in web.game.legal_moves]
+        # the other endpoints the page calls, scanned too
+        got = client.get(f"/api/games/{gid}").json()["view"]
+        _scan_view(dict(got, last_moves=[]), web, f"GET game at move {n}")
+        rec = client.get(f"/api/games/{gid}/record").json()
+        assert rec["view"] == seat and all(rd["boneyard"] is None for rd in rec["rounds"])
+        hidden_now = _hidden_after(web.game.current, len(web.game.current.moves), seat, players, False)
+        _check_honest([("record", json.dumps(rec["rounds"][-1]))], hidden_now, f"record at move {n}")
+        if hint_every and n % hint_every == 0:
+            h = client.post("/api/hint", json={"record": rec, "seat": seat, "samples": 4})
+            assert h.status_code == 200, h.text
+            _check_honest([("hint", h.text)], hidden_now, f"hint at move {n}")
+        r = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]})
+        assert r.status_code == 200, r.text
+        view = r.json()["view"]
+        _scan_view(view, web, f"move {n}")
+        views.append(view)
+    assert view["game_over"]
+    return gid, views
+
+
+def test_the_honesty_scan_finds_a_leak(client):
+    """The scan itself: a hidden tile in any answer is found (the full record leaks them all)."""
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 19}).json()
+    web = client.app.state.fiveup.games[r["id"]]
+    hidden = _hidden_after(web.game.current, len(web.game.current.moves), 0, 2, False)
+    assert len(hidden) >= 18 and not hidden & set(r["view"]["hand"])       # the boneyard and seat 1's hand
+    with pytest.raises(AssertionError, match="hidden tile"):
+        _check_honest([("full record", json.dumps(web.game.to_record()))], hidden, "self-check")
+    tile = sorted(hidden)[0]
+    a, b = tile.split("-")
+    with pytest.raises(AssertionError, match="hidden tile"):
+        _check_honest([("reversed", f'"{b}-{a}@0-0:lineA"')], {tile}, "self-check")
+    _check_honest([("id", f'"x{a}-{b}y", "1{a}-{b}", "{a}-{b}.5"')], {tile}, "not tiles")
+
+
+def test_a_whole_game_is_honest_and_its_record_replays(client, tmp_path, capsys):
+    gid, views = play_through(client, 2, 0, ["level1"], 19, hint_every=10)
+    final = views[-1]
+    assert final["status"] == "won" and 305 in final["scores"] and final["winner"] == final["scores"].index(305)
+    # every round's end was shown once, with the hands left
+    ends = [s["round_end"] for v in views for s in v["last_moves"] if "round_end" in s]
+    assert [e["round"] for e in ends] == list(range(final["round"] + 1))
+    assert ends[-1]["game_over"] and ends[-1]["winner"] == final["winner"]
+    # the bots' moves came back one by one, each with its board
+    bot_steps = [s for v in views for s in v["last_moves"] if s["seat"] == 1]
+    assert bot_steps and all(s["board"].startswith("<svg") for s in bot_steps)
+    # once the game is over the record is the whole game, and fiveup replay agrees
+    rec = client.get(f"/api/games/{gid}/record").json()
+    assert "view" not in rec and all(rd["boneyard"] is not None for rd in rec["rounds"])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    replayed = cli_json(capsys, ["replay", str(path), "--json"])
+    assert replayed["winner"] == final["winner"] and replayed["scores"] == final["scores"]
+    assert replayed == client.app.state.fiveup.games[gid].game.result()
+    assert len(replayed["rounds"]) == len(ends)
+    # the game stays readable and refuses more moves
+    assert client.get(f"/api/games/{gid}").json()["view"]["game_over"]
+    assert "game is over" in error_of(client.post(f"/api/games/{gid}/moves", json={"move": "1-1"}), 400)
+
+
+@pytest.mark.parametrize("players,seat,bots,seed", [(3, 1, ["level5", "level1"], 4), (4, 2, ["level1"], 2)])
+def test_whole_games_of_three_and_four_are_honest(client, players, seat, bots, seed):
+    gid, views = play_through(client, players, seat, bots, seed)
+    assert views[-1]["seats"][seat] == "you" and len(views[-1]["hand_sizes"]) == players
+
+
+def test_view_is_the_observation_plus_the_game_fields(client):
+    r = client.post("/api/games", json={"players": 2, "seat": 1, "bots": ["greedy"], "seed": 8}).json()
+    web = client.app.state.fiveup.games[r["id"]]
+    view = r["view"]
+    obs = web.game.observation(1).to_dict()
+    assert {k: view[k] for k in obs} == obs
+    assert set(view) - set(obs) == {"legal_moves", "round_over", "game_over", "winner", "unfinished", "seats",
+                                    "placements", "last_moves", "round_end", "board"}
+
+
+def test_undo_and_going_on_from_a_saved_view(client):
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 19}).json()
+    gid, first = r["id"], r["view"]
+    assert "nothing to undo" in error_of(client.post(f"/api/games/{gid}/undo"), 400)
+    moved = client.post(f"/api/games/{gid}/moves", json={"move": first["legal_moves"][0]}).json()["view"]
+    assert moved["history"] != first["history"]
+    back = client.post(f"/api/games/{gid}/undo").json()["view"]
+    assert back["hand"] == first["hand"] and back["legal_moves"] == first["legal_moves"]
+    client.post(f"/api/games/{gid}/moves", json={"move": first["legal_moves"][0]})
+    client.post(f"/api/games/{gid}/moves", json={"move": moved["legal_moves"][0]})
+    saved = client.get(f"/api/games/{gid}/record").json()
+    now = client.get(f"/api/games/{gid}").json()["view"]
+    # load the saved view and go on: the same position for the person
+    again = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 19,
+                                            "record": saved}).json()["view"]
+    for key in ("hand", "history", "scores", "open_ports", "legal_moves", "hand_sizes", "boneyard_size"):
+        assert again[key] == now[key], key
+    # a full record goes on too
+    g = played_game(seed=3, rounds=1)
+    g.next_round()
+    r = client.post("/api/games", json={"players": 2, "seat": g.to_move, "bots": ["greedy"], "seed": 1,
+                                        "record": g.to_record()})
+    assert r.status_code == 200 and r.json()["view"]["round"] >= 1
+
+
+def test_board_and_position(client):
+    svg = client.post("/api/board", json={"placements": ["4-4", "4-6@4-4:lineB"], "arrows": [["1-4@4-4:lineA", "red"]],
+                                          "lastmove": "4-6@4-4:lineB"}).json()["svg"]
+    assert svg.startswith("<svg") and svg.count("data-tile=") == 2 and 'data-ghost="1-4@4-4:lineA"' in svg
+    g = played_game(seed=5, rounds=1)
+    rec = g.to_record()
+    p = client.post("/api/position", json={"record": rec, "round": 0, "action": 3, "arrows": []}).json()
+    assert p["to_move"] is not None and p["board"].startswith("<svg") and all(h is not None for h in p["hands"])
+    seat = rec["rounds"][0]["starter"]
+    p = client.post("/api/position", json={"record": g.to_record(view=seat), "round": 0, "action": 0}).json()
+    assert [h is None for h in p["hands"]] == [s != seat for s in range(2)] and p["legal_moves"]
+
+
+# --------------------------------------------------------------------------- bad input: 4xx, one line
+GOOD = Game(players=2, seed=5).to_record()
+
+
+def _bad_cases():
+    rec = GOOD
+    view = Game(players=2, seed=5).to_record(view=0)
+    over = played_game(seed=5, rounds=1)
+    ended = over.to_record()
+    n_end = len(ended["rounds"][0]["actions"])
+    broken = json.loads(json.dumps(rec))
+    broken["rounds"][0]["hands"][0][0] = "9-9"
+    return [
+        ("POST", "/api/hint", {"record": rec}, 422, "seat: Field required"),
+        ("POST", "/api/hint", {"record": rec, "seat": "0"}, 422, "seat: Input should be a valid integer"),
+        ("POST", "/api/hint", {"record": rec, "seat": True}, 422, "seat"),
+        ("POST", "/api/hint", {"record": rec, "seat": 0, "bogus": 1}, 422, "bogus: Extra inputs"),
+        ("POST", "/api/hint", {"record": [], "seat": 0}, 422, "record"),
+        ("POST", "/api/hint", {"record": broken, "seat": 0}, 400, "bad tile '9-9'"),
+        ("POST", "/api/hint", {"record": {"format": "x"}, "seat": 0}, 400, "missing key"),
+        ("POST", "/api/hint", {"record": rec, "seat": 7}, 400, "seat must be 0..1"),
+        ("POST", "/api/hint", {"record": rec, "seat": 1 - rec["rounds"][0]["starter"]}, 400, "is not to move"),
+        ("POST", "/api/hint", {"record": rec, "seat": 0, "round": 0}, 400, "together"),
+        ("POST", "/api/hint", {"record": rec, "seat": 0, "round": 5, "action": 0}, 400, "round 5 is not in"),
+        ("POST", "/api/hint", {"record": rec, "seat": rec["rounds"][0]["starter"], "method": "magic"}, 400, "method"),
+        ("POST", "/api/hint", {"record": rec, "seat": rec["rounds"][0]["starter"], "samples": 0}, 400, "samples"),
+        ("POST", "/api/hint", {"record": rec, "seat": rec["rounds"][0]["starter"], "samples": 100000}, 400,
+         "samples must be 1..1024"),
+        ("POST", "/api/hint", {"record": rec, "seat": rec["rounds"][0]["starter"], "time_ms": 10 ** 9}, 400,
+         "time_ms"),
+        ("POST", "/api/hint", {"record": rec, "seat": rec["rounds"][0]["starter"], "samples": 4, "time_ms": 5},
+         400, "not both"),
+        ("POST", "/api/hint", {"record": rec, "seat": rec["rounds"][0]["starter"], "objective": "fun"}, 400,
+         "objective"),
+        ("POST", "/api/hint", {"record": rec, "seat": rec["rounds"][0]["starter"], "beliefs": "psychic"}, 400,
+         "beliefs"),
+        ("POST", "/api/hint", {"record": view, "seat": 1}, 400, "view"),
+        ("POST", "/api/solve", {"record": view, "round": 0, "action": 0}, 400, "needs every hand"),
+        ("POST", "/api/solve", {"record": ended, "round": 0, "action": n_end}, 400, "the round is over"),
+        ("POST", "/api/solve", {"record": rec, "round": 0, "action": 0, "node_limit": 5}, 400, "node limit 5"),
+        ("POST", "/api/solve", {"record": rec, "round": 0, "action": 0, "node_limit": 0}, 400, "node_limit"),
+        ("POST", "/api/solve", {"record": rec, "round": 0, "action": 99}, 400, "action 99 is not in"),
+        ("POST", "/api/solve", {"record": rec, "round": 0, "action": 0, "objective": "x"}, 400, "objective"),
+        ("GET", "/api/equity?players=2", None, 400, "--scores A,B"),
+        ("GET", "/api/equity?players=5&scores=0,0", None, 400, "players must be 2, 3 or 4"),
+        ("GET", "/api/equity?players=two&scores=0,0", None, 422, "players"),
+        ("GET", "/api/equity?players=2&scores=1,x", None, 400, "raw scores separated by commas"),
+        ("GET", "/api/equity?players=2&scores=3,0", None, 400, "multiple of 5"),
+        ("GET", "/api/equity?players=2&scores=0,0&starter=9", None, 400, "starter"),
+        ("GET", "/api/equity?players=2&scores=0,0&starter=a", None, 400, "--starter must be an integer"),
+        ("GET", "/api/equity?players=2&scores=" + "5," * 60, None, 400, "at most 100"),
+        ("POST", "/api/games", {"players": 5}, 400, "players must be 2, 3 or 4"),
+        ("POST", "/api/games", {"players": 2, "seat": 2}, 400, "seat must be 0..1"),
+        ("POST", "/api/games", {"players": 2, "bots": ["grandmaster"]}, 400, "unknown bot 'grandmaster'"),
+        ("POST", "/api/games", {"players": 2, "bots": []}, 400, "at least one bot"),
+        ("POST", "/api/games", {"players": 2, "bots": ["level1", "level2"]}, 400, "2 bots named for 1"),
+        ("POST", "/api/games", {"players": 2, "bots": "level1"}, 422, "bots"),
+        ("POST", "/api/games", {"players": 2, "seed": 1.5}, 422, "seed"),
+        ("POST", "/api/games", {"players": 2, "seed": "x"}, 422, "seed"),
+        ("POST", "/api/games", {"players": 3, "record": rec}, 400, "2-player game, not 3"),
+        ("POST", "/api/games", {"players": 2, "seat": 1, "record": view}, 400, "seat 0's view"),
+        ("POST", "/api/games", {"players": 2, "record": broken}, 400, "bad tile"),
+        ("POST", "/api/games/nope/moves", {"move": "1-1"}, 404, "no game 'nope'"),
+        ("GET", "/api/games/nope", None, 404, "no game"),
+        ("GET", "/api/games/nope/record", None, 404, "no game"),
+        ("POST", "/api/games/nope/undo", None, 404, "no game"),
+        ("GET", "/api/analyses/nope", None, 404, "no analysis 'nope'"),
+        ("POST", "/api/analyses", {"record": rec, "samples": 1}, 400, "samples must be 2..512"),
+        ("POST", "/api/analyses", {"record": rec, "dd_nodes": -1}, 400, "dd_nodes"),
+        ("POST", "/api/analyses", {"record": rec, "seed": -1}, 400, "seed"),
+        ("POST", "/api/analyses", {"record": rec, "seat": 3}, 400, "seat must be 0..1"),
+        ("POST", "/api/analyses", {"record": view, "seat": 1}, 400, "seat 0's view"),
+        ("POST", "/api/analyses", {"record": broken}, 400, "bad tile"),
+        ("POST", "/api/analyses", {"record": rec, "beliefs": "x"}, 400, "beliefs"),
+        ("POST", "/api/board", {"placements": ["4-4", "5-5@4-4:lineA"]}, 400, "5-5"),
+        ("POST", "/api/board", {"placements": ["4-4"], "arrows": [["1-4@4-4:lineA"]]}, 400, "[move, colour] pair"),
+        ("POST", "/api/board", {"placements": ["4-4"], "arrows": [["1-4@4-4:lineA", "url(x)"]]}, 400, "colour"),
+        ("POST", "/api/board", {"placements": ["4-4"], "size": 5}, 400, "size must be 100..2000"),
+        ("POST", "/api/board", {"placements": ["x"] * 29}, 400, "at most 28"),
+        ("POST", "/api/position", {"record": rec, "round": 3, "action": 0}, 400, "round 3 is not in"),
+        ("POST", "/api/position", {"record": rec, "round": 0, "action": 0, "arrows": [["6-6@0-0:lineA", "red"]]},
+         400, "arrow 0"),
+        ("GET", "/api/nothing", None, 404, "no such page"),
+        ("DELETE", "/api/health", None, 405, "DELETE is not allowed"),
+        ("GET", "/api/hint", None, 405, "not allowed"),
+    ]
+
+
+@pytest.mark.parametrize("method,path,body,status,message", _bad_cases(),
+                         ids=lambda x: x if isinstance(x, str) and x.startswith(("/", "GET", "POST")) else None)
+def test_bad_input_is_one_line_4xx(client, method, path, body, status, message):
+    r = client.request(method, path, json=body) if body is not None else client.request(method, path)
+    assert message in error_of(r, status)
+
+
+def test_bad_moves_in_a_game(client):
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 19}).json()
+    gid, view = r["id"], r["view"]
+    illegal = next(f"{t}@{p}" for t in ["0-0"] for p in ["6-6:lineA"])
+    for move, status, message in (("9-9", 400, "bad tile '9-9'"), ("", 400, "record notation"),
+                                  ("draw", 400, "is not legal here"), (illegal, 400, ""),
+                                  ("3-4@4-4:sideways", 400, "")):
+        error_of(client.post(f"/api/games/{gid}/moves", json={"move": move}), status)
+    error_of(client.post(f"/api/games/{gid}/moves", json={"move": 12}), 422)
+    error_of(client.post(f"/api/games/{gid}/moves", json={"moves": view["legal_moves"][0]}), 422)
+    assert client.get(f"/api/games/{gid}").json()["view"]["history"] == view["history"]   # nothing changed
+
+
+@pytest.mark.parametrize("raw,message", [
+    (b"{bad json", "malformed JSON"),
+    (b"", "JSON object is required"),
+    (b"[1, 2]", "JSON object is required"),
+    (b"null", "JSON object is required"),
+    (b"[" * 50000 + b"]" * 50000, ""),
+    (b'{"players": 2, "seed": ' + b"9" * 5000 + b"}", ""),
+    (b'{"players": NaN}', ""),
+    (b"\xff\xfe{}", ""),
+])
+def test_malformed_bodies(client, raw, message):
+    r = client.post("/api/games", content=raw, headers={"content-type": "application/json"})
+    assert message in error_of(r)
+
+
+def test_body_size_limit_with_and_without_content_length(client):
+    big = b'{"players": 2, "pad": "' + b"x" * (serve.MAX_BODY_BYTES + 10) + b'"}'
+    assert "over 1,000,000 bytes" in error_of(client.post("/api/games", content=big,
+                                                          headers={"content-type": "application/json"}), 413)
+
+    def chunks():      # no Content-Length: the body arrives in pieces and is cut off at the limit
+        for _ in range(20):
+            yield b"x" * 100_000
+    assert "over" in error_of(client.post("/api/games", content=chunks(), headers={"content-type": "application/json"}),
+                              413)
+    assert "bad Content-Length" in error_of(client.post("/api/games", content=b"{}",
+                                                        headers={"content-length": "-1"}), 400)
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8061", "127.0.0.1.evil.example", "", "10.0.0.1:8061"])
+def test_host_header_check_against_dns_rebinding(client, host):
+    assert "is not served here" in error_of(client.get("/api/health", headers={"host": host}), 400)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8061", "localhost:8061", "[::1]:8061", "localhost", "LOCALHOST:1"])
+def test_loopback_hosts_are_served(client, host):
+    assert client.get("/api/health", headers={"host": host}).status_code == 200
+
+
+def test_a_server_on_every_interface_takes_addresses_not_names():
+    with TestClient(serve.create_app(ip_hosts=True), base_url=BASE) as c:
+        for host in ("192.0.2.7:8061", "[2001:db8::1]:8061", "127.0.0.1"):
+            assert c.get("/api/health", headers={"host": host}).status_code == 200, host
+        for host in ("rebind.example:8061", "192.0.2.7.nip.example"):
+            assert "not served here" in error_of(c.get("/api/health", headers={"host": host}), 400)
+
+
+def test_no_500_on_a_fuzz_of_bodies(client):
+    """Random JSON bodies on every POST endpoint: always a 4xx or a 200, never a 5xx."""
+    import random
+    rng = random.Random(22)
+    values = [None, True, -1, 0, 1, 2, 2 ** 70, 1.5, "", "x", "1-1", [], [1], {}, {"a": 1}, GOOD, [["4-4", "red"]]]
+    keys = ["record", "seat", "round", "action", "method", "samples", "time_ms", "players", "bots", "move",
+            "placements", "arrows", "size", "seed", "objective", "node_limit"]
+    gid = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 1}).json()["id"]
+    paths = ["/api/hint", "/api/solve", "/api/games", f"/api/games/{gid}/moves", "/api/analyses", "/api/board",
+             "/api/position"]
+    for _ in range(150):
+        body = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, 5))}
+        r = client.post(rng.choice(paths), json=body)
+        assert r.status_code < 500, (body, r.text[:200])
+        if r.status_code >= 400:
+            error_of(r)
+
+
+# --------------------------------------------------------------------------- caps and expiry
+def test_games_cap_and_expiry(monkeypatch):
+    monkeypatch.setattr(serve, "MAX_GAMES", 3)
+    with fresh_client() as c:
+        ids = [c.post("/api/games", json={"players": 2, "seed": s}).json()["id"] for s in range(3)]
+        c.get(f"/api/games/{ids[0]}")                                  # touched: now the newest
+        ids.append(c.post("/api/games", json={"players": 2, "seed": 9}).json()["id"])
+        assert c.get(f"/api/games/{ids[1]}").status_code == 404        # the one untouched longest went
+        assert all(c.get(f"/api/games/{i}").status_code == 200 for i in (ids[0], ids[2], ids[3]))
+        monkeypatch.setattr(serve, "GAME_IDLE_SECONDS", 0)
+        time.sleep(0.01)
+        assert "untouched" in error_of(c.get(f"/api/games/{ids[0]}"), 404)
+        assert c.get("/api/health").json()["games"] == 0
+
+
+def test_analyses_cap_and_expiry(monkeypatch):
+    monkeypatch.setattr(serve, "MAX_ANALYSES", 2)
+    rec = played_game(seed=5, rounds=3).to_record()
+    slow = {"record": rec, "samples": 512, "luck_samples": 512, "dd_nodes": 10_000_000}
+    quick = {"record": rec, "samples": 2, "luck_samples": 1, "dd_nodes": 0}
+    with fresh_client(workers=2) as c:          # 2 search workers: one analysis at a time
+        assert c.app.state.fiveup.analysis_slots == 1
+        state = c.app.state.fiveup
+        a = c.post("/api/analyses", json=quick).json()["id"]
+        while c.get(f"/api/analyses/{a}").json()["status"] != "done":
+            time.sleep(0.05)
+        assert state.analyses[a].result is not None
+        b = c.post("/api/analyses", json=slow).json()["id"]
+        d = c.post("/api/analyses", json=slow).json()["id"]           # the finished one makes room
+        assert c.get(f"/api/analyses/{a}").status_code == 404
+        assert c.get(f"/api/analyses/{b}").json()["status"] in ("queued", "running")
+        assert c.get(f"/api/analyses/{d}").json()["status"] == "queued"   # one core kept for hints
+        assert "try again" in error_of(c.post("/api/analyses", json=quick), 429)
+        # /api/health and a hint answer while the analysis runs
+        t = time.perf_counter()
+        assert c.get("/api/health").status_code == 200
+        assert time.perf_counter() - t < 1.0
+        h = c.post("/api/hint", json={"record": GOOD, "seat": GOOD["rounds"][0]["starter"], "samples": 4})
+        assert h.status_code == 200
+        jobs = list(state.analyses.values())
+    # leaving the app stops the long jobs at their next action
+    deadline = time.monotonic() + 60
+    while any(j.status in ("queued", "running") for j in jobs) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(j.status in ("done", "error") for j in jobs)
+    assert jobs[1].status == "error" and "stopped" in jobs[1].error      # it was still queued
+    # a finished analysis is kept ANALYSIS_KEEP_SECONDS
+    monkeypatch.setattr(serve, "ANALYSIS_KEEP_SECONDS", 0.2)
+    with fresh_client() as c:
+        a = c.post("/api/analyses", json=quick).json()["id"]
+        while c.get(f"/api/analyses/{a}").json()["status"] != "done":
+            time.sleep(0.05)
+        time.sleep(0.3)
+        assert "dropped" in error_of(c.get(f"/api/analyses/{a}"), 404)
+
+
+# --------------------------------------------------------------------------- the command
+def test_serve_without_the_extra_names_it(monkeypatch, capsys):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else real(name, *a))
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: fiveup serve needs the serve extra: pip install 'fiveup_solver[serve]'\n"
+
+
+@pytest.mark.parametrize("argv,message", [(["--port", "70000"], "--port must be 0..65535"),
+                                          (["--port", "x"], "invalid int value"),
+                                          (["--host", "a b"], "--host")])
+def test_serve_bad_options(capsys, argv, message):
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_fiveup_serve_answers_on_loopback(tmp_path):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver.cli", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line == f"fiveup serve: http://127.0.0.1:{port}/ (Ctrl-C stops)\n"
+        body = None
+        for _ in range(50):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as r:
+                    body = json.loads(r.read())
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert body is not None and body["status"] == "ok"
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/health", headers={"Host": "rebind.example"})
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=2)
+        assert e.value.code == 400
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_concurrent_hints_and_health():
+    """Hints from several threads at once all answer; /api/health stays quick meanwhile."""
+    rec = GOOD
+    seat = rec["rounds"][0]["starter"]
+    with fresh_client() as c:
+        answers, lat = [], []
+
+        def ask():
+            answers.append(c.post("/api/hint", json={"record": rec, "seat": seat, "samples": 24}).status_code)
+        threads = [threading.Thread(target=ask) for _ in range(4)]
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            t0 = time.perf_counter()
+            assert c.get("/api/health").status_code == 200
+            lat.append(time.perf_counter() - t0)
+            time.sleep(0.01)
+        for t in threads:
+            t.join()
+        assert answers == [200] * 4 and max(lat) < 1.0

@@ -1,0 +1,275 @@
+"""The browser app in a real browser (issue 22): Playwright driving Debian's chromium
+(``apt-get install -y chromium``; ``.ci/run`` installs it). These tests fail, not skip, when
+it is missing. The server runs in a thread on 127.0.0.1; every request the pages make is
+checked, and any that would leave 127.0.0.1 is blocked and fails the test.
+
+``FIVEUP_SCREENSHOTS=docs/img pytest tests/test_serve_browser.py`` also writes the
+screenshots of docs/serve.md there.
+"""
+import json
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
+pytest.importorskip("playwright", reason="playwright is part of the test extra")
+
+from fiveup_solver import serve  # noqa: E402
+from fiveup_solver.cli import main  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+SEED = 19            # 2 players against level1, the first legal move each turn: 40 decisions, 8 rounds
+SHOTS = os.environ.get("FIVEUP_SCREENSHOTS")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """pytest-playwright's launch options, with Debian's chromium (no browser download here)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (the browser tests need it)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ["--no-sandbox"]}
+
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = serve.create_app()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield {"url": f"http://127.0.0.1:{port}", "app": app}
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(context, server):
+    """A page whose every request is checked: only 127.0.0.1 is reached, anything else is
+    blocked and fails the test; page errors fail it too."""
+    outside, errors = [], []
+
+    def route(r):
+        if urlsplit(r.request.url).hostname == "127.0.0.1" or r.request.url.startswith(("data:", "blob:")):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+    context.route("**/*", route)
+    p = context.new_page()
+    p.set_viewport_size({"width": 1200, "height": 900})
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.set_default_timeout(30_000)
+    yield p
+    assert outside == [], f"requests that would leave 127.0.0.1: {outside}"
+    assert errors == [], f"errors in the page: {errors}"
+
+
+def shot(page, name):
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name))
+
+
+def wait_turn(page) -> str:
+    page.wait_for_selector("body[data-state=ready], body[data-state=over]")
+    return page.get_attribute("body", "data-state")
+
+
+def new_game(page, server, seed=SEED, players=2):
+    page.goto(f"{server['url']}/?delay=0&seed={seed}")
+    page.wait_for_selector("#bot-choices select")
+    assert page.locator("#table").is_hidden() and page.locator("#setup").is_visible()
+    page.select_option("#players", str(players))
+    page.click("#start")
+    return wait_turn(page)
+
+
+def click_move(page, move: str) -> None:
+    """A move by clicks: the tile in the hand, then the highlighted open end (none for the opening)."""
+    tile, _, port = move.partition("@")
+    page.click(f'#hand button.playable[data-tile="{tile}"]')
+    if port:
+        target = page.locator(f'#board [data-port="{port}"].target')
+        target.click()
+
+
+def test_a_whole_game_by_clicks_then_save_replay_and_analyse(page, server, tmp_path, capsys):
+    assert new_game(page, server) == "ready"
+    state = server["app"].state.fiveup
+    decisions = 0
+    while wait_turn(page) == "ready":
+        legal = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
+        # the page offers exactly the server's legal moves, and only the playable tiles are enabled
+        gid = page.evaluate("new URLSearchParams(location.search).get('game')")
+        game = state.games[gid]
+        assert legal == [str(m) for m in game.game.legal_moves]
+        playable = {m.partition("@")[0] for m in legal}
+        enabled = {b.get_attribute("data-tile") for b in page.locator("#hand button:enabled").all()}
+        assert enabled == playable
+        click_move(page, legal[0])
+        decisions += 1
+        assert decisions < 200
+    assert decisions == 40
+    over = page.locator("#over").inner_text()
+    assert "Final scores" in over and ("wins" in over or "win!" in over)
+    assert page.locator("#round-end h3").inner_text().startswith("Round 7 is over")
+    # save the record: the whole game, which fiveup replay replays to the same result
+    with page.expect_download() as dl:
+        page.click("#save")
+    path = tmp_path / "game.json"
+    dl.value.save_as(path)
+    record = json.loads(path.read_text())
+    assert "view" not in record and len(record["rounds"]) == 8
+    assert main(["replay", str(path), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed == state.games[gid].game.result()
+    assert f"{replayed['scores'][0]} (" in over
+    # its analysis: the game is picked, a quick analysis runs with a progress bar
+    page.click("#analyse")
+    page.wait_for_selector("#run:enabled")
+    assert "The game just played" in page.locator("#source").inner_text()
+    assert page.input_value("#seat") == "0"
+    page.select_option("#strength", "quick")
+    page.click("#run")
+    page.wait_for_selector("#progress:not([hidden])")
+    page.wait_for_selector("#board-view:not([hidden])", timeout=120_000)
+    page.wait_for_selector("body[data-state=ready]")
+    assert page.locator("#bar").evaluate("b => b.value") == 1
+    points = page.locator("#graph circle.pt")
+    assert points.count() > 5
+    # click a point of the graph: the board and the move list follow
+    point = points.nth(4)
+    r, i = point.get_attribute("data-round"), point.get_attribute("data-action")
+    point.click()
+    page.wait_for_selector(f'#aboard[data-round="{r}"][data-action="{i}"]')
+    page.wait_for_selector("body[data-state=ready]")
+    current = page.locator("#movelist li.current")
+    assert (current.get_attribute("data-round"), current.get_attribute("data-action")) == (r, i)
+    assert page.locator("#graph circle.pt.current").get_attribute("data-k") == point.get_attribute("data-k")
+    assert f"Round {r}, action {i}" in page.locator("#pos-info").inner_text()
+    assert page.locator("#aboard svg title").text_content() == f"round {r}, before action {i}"
+    assert "seat 0 played" in page.locator("#decision").inner_text()
+    # played against best, with the ranked candidates: try one (what if) and see it on the board
+    tries = page.locator("#whatif button.link")
+    first = tries.nth(tries.count() - 1)            # the lowest-rated move
+    move = first.get_attribute("data-move")
+    first.click()
+    page.wait_for_function("m => document.getElementById('whatif-value').textContent.includes(m)", arg=move)
+    assert page.locator("#error").is_hidden()
+    if "@" in move:
+        page.wait_for_selector(f'#aboard [data-move="{move}"]', state="attached")
+    shot(page, "analysis.png")
+    # the summary of the analysed seat
+    assert page.locator("#summary tr").count() == 2
+    # keyboard navigation: Home, End, arrows, next marked move
+    k = int(point.get_attribute("data-k"))
+
+    def at():
+        page.wait_for_selector("body[data-state=ready]")
+        return int(page.locator("#movelist li.current").get_attribute("data-k"))
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f'#movelist li.current[data-k="{k + 1}"]')
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f'#movelist li.current[data-k="{k}"]')
+    page.keyboard.press("End")
+    last = page.locator("#movelist li.act").count() - 1
+    page.wait_for_selector(f'#movelist li.current[data-k="{last}"]')
+    page.keyboard.press("Home")
+    page.wait_for_selector('#movelist li.current[data-k="0"]')
+    assert at() == 0
+    marked = [int(x.get_attribute("data-k")) for x in
+              page.locator("#movelist li.inaccuracy, #movelist li.mistake, #movelist li.blunder").all()]
+    if marked:
+        page.keyboard.press("n")
+        page.wait_for_selector(f'#movelist li.current[data-k="{min(marked)}"]')
+        assert at() == min(marked)
+
+
+def test_hints_switch_lists_the_ranked_moves_and_marks_the_best(page, server):
+    assert new_game(page, server, seed=4) == "ready"
+    # play into the middle of a round with a choice of three moves or more
+    for _ in range(30):
+        assert wait_turn(page) == "ready"
+        if page.locator("#moves button").count() >= 3 and page.locator("#board svg [data-tile]").count() >= 3:
+            break
+        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    assert page.locator("#moves button").count() >= 3
+    assert page.locator("#hint-box").is_hidden()
+    page.check("#hints")
+    page.wait_for_selector("#hint-box[data-state=ready]")
+    legal = {b.get_attribute("data-move") for b in page.locator("#moves button").all()}
+    rows = page.locator("#hint-table tbody tr")
+    assert rows.count() == len(legal)
+    assert {r.locator("button").get_attribute("data-move") for r in rows.all()} == legal
+    best = page.locator("#hint-table tr.best button").get_attribute("data-move")
+    wins = [float(r.locator("td").nth(2).inner_text()) for r in rows.all() if r.locator("td").nth(2).inner_text() != "forced"]
+    assert wins == sorted(wins, reverse=True)
+    if "@" in best and len(page.locator("#board svg [data-tile]").all()) > 0:
+        page.wait_for_selector(f'#board [data-ghost="{best}"], #board .arrow[data-move="{best}"]', state="attached")
+    # the hint goes on with the game: the best move played, and the next position's hint comes
+    if "@" in best:
+        page.click(f'#hand button.playable[data-tile="{best.partition("@")[0]}"]')     # the tile picked
+        page.wait_for_selector("#board .target", state="attached")
+        shot(page, "play.png")
+        page.locator(f'#board [data-port="{best.partition("@")[2]}"].target').click()
+    else:
+        click_move(page, best)
+    if wait_turn(page) == "ready":
+        page.wait_for_selector("#hint-box[data-state=ready]")
+    page.uncheck("#hints")
+    assert page.locator("#hint-box").is_hidden()
+    # undo takes the move back
+    page.click("#undo")
+    assert wait_turn(page) == "ready"
+    assert "undo" in page.locator("#log").inner_text()
+
+
+def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp_path):
+    assert new_game(page, server, seed=13) == "ready"
+    history = page.locator("#log li").count()
+    button = page.locator("#moves button").first
+    button.focus()
+    page.keyboard.press("Enter")
+    assert wait_turn(page) in ("ready", "over")
+    assert page.locator("#log li").count() > history
+    # a record file on the analysis board
+    from fiveup_solver import Game
+    g = Game(players=3, seed=6)
+    while not g.round_over:
+        g.push(g.legal_moves[0])
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps(g.to_record()))
+    page.goto(f"{server['url']}/analysis")
+    assert page.locator("#board-view").is_hidden() and page.locator("#progress").is_hidden()
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#run:enabled")
+    assert page.locator("#seat option").count() == 4
+    page.select_option("#strength", "quick")
+    page.select_option("#seat", "1")
+    page.click("#run")
+    page.wait_for_selector("#board-view:not([hidden])", timeout=120_000)
+    page.wait_for_selector("body[data-state=ready]")
+    assert page.locator("#movelist li.act").count() == len(g.current.moves)
+    page.keyboard.press("End")
+    page.wait_for_selector(f'#movelist li.current[data-k="{len(g.current.moves) - 1}"]')
+    # a bad record file is one line in the error bar
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "fiveup-record/1", "players": 9, "rounds": []}')
+    page.goto(f"{server['url']}/analysis")
+    page.set_input_files("#file", str(bad))
+    page.click("#run")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "players must be 2, 3 or 4" in page.locator("#error").inner_text()
