@@ -93,8 +93,12 @@ def run_job(job) -> dict:
     row = {"index": index, "seed": seed, "phase": phase_of(obs.boneyard_size), "bone": obs.boneyard_size,
            "hands": list(obs.hand_sizes), "scores": list(obs.scores), "seat": obs.seat,
            "observation": obs.to_dict()}
-    row["exact"] = [exact_both(obs, "greedy", node_limit, max_worlds),
-                    exact_both(obs, "best-defence", bd_node_limit, max_worlds)]
+    greedy = exact_both(obs, "greedy", node_limit, max_worlds)
+    if "refused" in greedy:     # best defence needs more still: refused for the same reason
+        defence = {"opponent": "best-defence", "refused": "greedy refused: " + greedy["refused"], "seconds": 0.0}
+    else:
+        defence = exact_both(obs, "best-defence", bd_node_limit, max_worlds)
+    row["exact"] = [greedy, defence]
     picks, seconds = {}, {}
     for name, options in METHODS.items():
         t = time.perf_counter()
@@ -168,8 +172,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="benchmarks/results/exact_yardstick_2p.jsonl")
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--node-limit", type=int, default=2_000_000, help="greedy yardstick: world positions")
-    ap.add_argument("--defence-node-limit", type=int, default=300_000, help="best-defence yardstick")
+    ap.add_argument("--node-limit", type=int, default=1_000_000, help="greedy yardstick: world positions")
+    ap.add_argument("--defence-node-limit", type=int, default=50_000, help="best-defence yardstick")
     ap.add_argument("--max-worlds", type=int, default=5_000)
     ap.add_argument("--report", metavar="JOURNAL", default=None)
     ap.add_argument("--markdown", action="store_true")

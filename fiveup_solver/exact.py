@@ -35,11 +35,15 @@ hidden configurations than ``max_worlds`` is refused, naming both numbers, and
 so is a search that needs more than ``node_limit`` world positions.
 
 >>> from fiveup_solver import Game
->>> g = Game(players=2, seed=3)
->>> while len(g.boneyard) > 2 or len(g.legal_moves) < 2 or g.to_move != 0:
-...     _ = g.push(g.legal_moves[0]) if not g.round_over else g.next_round()
->>> values = exact_values(g.observation(0), objective="points")
->>> sorted(values) == sorted(set(values)) and len(values) == len(g.legal_moves)
+>>> seed, g = 0, Game(players=2, seed=0)
+>>> while g.round_over or len(g.boneyard) > 1 or len({m.tile for m in g.legal_moves}) < 2:
+...     if g.round_over:
+...         seed += 1
+...         g = Game(players=2, seed=seed)
+...     else:
+...         _ = g.push(g.legal_moves[0])
+>>> values = exact_values(g.observation(g.to_move), objective="points")
+>>> len(values) == len(g.legal_moves) and all(-1000 <= v <= 1000 for v in values.values())
 True
 """
 from __future__ import annotations
@@ -125,46 +129,16 @@ class _Search:
                                    f"(node_limit)")
 
     # ------------------------------------------------------------ greedy opponents
-    def advance(self, pos: bytes, p: float, obs: tuple, groups: dict, acc: list) -> None:
-        """Follow one world from `pos` to the seat's next decision or the round's end,
-        branching on draws (chance) and on the other seats' tied greedy moves.
-        Decisions are grouped by what the seat observed on the way."""
-        self.count()
-        status, to_move, can, bone_n, scores, end_seat = _exact.state(pos)
-        if status != _exact.STATUS_PLAYING:
-            acc[0] += p * self.terminal(status, scores, end_seat)
-            return
-        if to_move == self.seat:
-            if can:
-                groups.setdefault(obs, []).append((pos, p))
-            elif bone_n:
-                q = p / bone_n
-                for t in _tiles(_exact.boneyard(pos)):
-                    self.advance(_exact.draw_tile(pos, t), q, obs + (("draw", t),), groups, acc)
-            else:
-                self.advance(_exact.pass_move(pos), p, obs + ("pass",), groups, acc)
-            return
-        if can:
-            moves = _exact.moves(pos)
-            top = max(c for _, _, c in moves)
-            kept = [(m, k) for m, k, c in moves if c == top]
-            total = sum(k for _, k in kept)
-            for m, k in kept:
-                self.advance(_exact.place_move(pos, m), p * k / total, obs + ((to_move, m),), groups, acc)
-        elif bone_n:
-            q = p / bone_n
-            for t in _tiles(_exact.boneyard(pos)):
-                self.advance(_exact.draw_tile(pos, t), q, obs + ((to_move, "draw"),), groups, acc)
-        else:
-            self.advance(_exact.pass_move(pos), p, obs + ((to_move, "pass"),), groups, acc)
-
     def move_value(self, node: tuple, move: int) -> float:
-        """Expected value of `move` at the information set `node` ((position, p) pairs)."""
-        groups: dict = {}
-        acc = [0.0]
-        for pos, p in node:
-            self.advance(_exact.place_move(pos, move), p, (), groups, acc)
-        total = acc[0]
+        """Expected value of `move` at the information set `node` ((position, p) pairs): every
+        world walked (in C) to the seat's next decisions, grouped by what it observed."""
+        groups, ends, nodes, aborted = _exact.walk_after_move(node, move, self.seat,
+                                                               self.node_limit - self.nodes)
+        self.nodes += nodes
+        if aborted:
+            raise SearchLimitError(f"the exact search needs more than {self.node_limit} world positions "
+                                   f"(node_limit)")
+        total = sum(p * self.terminal(*end) for end, p in ends.items())
         for items in groups.values():
             mass = sum(p for _, p in items)
             total += mass * self.decide(_normalised(items, mass))

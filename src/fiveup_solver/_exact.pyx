@@ -143,13 +143,8 @@ def place_move(pos, move):
     mv = checked_int(move, 0, 255, "move")
     if p.status != ST_PLAYING:
         raise CoreError("the round is over")
-    n = gen_moves(&p, ms)
-    for i in range(n):
-        if ms[i] == mv:
-            break
-    else:
-        raise CoreError(f"{mv} is not a canonical move of the seat to move")
-    place(&p, ms[i], NULL)
+    place_move_checked(&p, mv)
+    canonical_boneyard(&p)
     return dump(&p)
 
 
@@ -179,3 +174,147 @@ def pass_move(pos):
         raise CoreError("the seat to move cannot pass now")
     pass_turn(&p)
     return dump(&p)
+
+
+# ---------------------------------------------------------------- greedy opponents, walked in C
+# What the seat sees on the way to its next decision, two bytes an action:
+cdef enum:
+    OBS_OWN_DRAW = 1      # the seat drew (value: the tile)
+    OBS_OWN_PASS = 2      # the seat passed
+    OBS_PLACE = 3         # another seat placed (kind byte + 16 * seat; value: canonical move)
+    OBS_DRAW = 4          # another seat drew a hidden tile
+    OBS_PASS = 5          # another seat passed
+    MAX_OBS = 512         # bytes of one walk's observations (far above a round's actions)
+
+
+cdef struct Walk:
+    int seat              # the seat whose information sets are walked to
+    long long nodes       # world positions visited
+    long long limit       # stop (aborted) past this many
+    bint aborted
+    uint8_t obs[MAX_OBS]  # the observations so far
+    int n_obs
+
+
+cdef int walk_greedy(Walk* w, Position* p, double prob, dict groups, dict ends) except -1:
+    cdef Position c
+    cdef uint8_t ms[MAX_MOVES]
+    cdef int credits[MAX_MOVES]
+    cdef int i, n, k, top, total, gap, seat, bone_n
+    cdef uint32_t bm
+    w.nodes += 1
+    if w.nodes > w.limit:
+        w.aborted = True
+        return 0
+    if w.n_obs + 2 > MAX_OBS:
+        raise CoreError("a walk observed more actions than a round has")
+    if p.status != ST_PLAYING:
+        key = (p.status, tuple(p.score[i] for i in range(p.sides)), p.end_seat)
+        ends[key] = ends.get(key, 0.0) + prob
+        return 0
+    seat = p.to_move
+    bone_n = p.bone_len - p.bone_next
+    if can_place(p):
+        if seat == w.seat:
+            key = (<char*>w.obs)[:w.n_obs]
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = []
+            (<list>group).append(((<char*>p)[:sizeof(Position)], prob))
+            return 0
+        n = gen_moves(p, ms)
+        gap = TARGET - p.score[side_of(p, seat)]
+        top = -1
+        for i in range(n):
+            credits[i] = accepted_credit(p, p.ends, ms[i], gap)
+            if credits[i] > top:
+                top = credits[i]
+        total = 0
+        for i in range(n):
+            if credits[i] == top:
+                total += move_multiplicity(p, ms[i])
+        for i in range(n):
+            if credits[i] != top:
+                continue
+            c = p[0]
+            place(&c, ms[i], NULL)
+            canonical_boneyard(&c)
+            w.obs[w.n_obs] = OBS_PLACE + 16 * seat
+            w.obs[w.n_obs + 1] = ms[i]
+            w.n_obs += 2
+            walk_greedy(w, &c, prob * move_multiplicity(p, ms[i]) / total, groups, ends)
+            w.n_obs -= 2
+            if w.aborted:
+                return 0
+        return 0
+    if bone_n > 0:
+        bm = bone_mask(p)
+        while bm:
+            k = fiveup_ctz(bm)
+            bm &= bm - 1
+            c = p[0]
+            for i in range(c.bone_next, c.bone_len):
+                if c.boneyard[i] == k:
+                    c.boneyard[i] = c.boneyard[c.bone_next]
+                    c.boneyard[c.bone_next] = k
+                    break
+            draw_one(&c, NULL)
+            canonical_boneyard(&c)
+            if seat == w.seat:
+                w.obs[w.n_obs] = OBS_OWN_DRAW
+                w.obs[w.n_obs + 1] = k
+            else:
+                w.obs[w.n_obs] = OBS_DRAW + 16 * seat
+                w.obs[w.n_obs + 1] = 0
+            w.n_obs += 2
+            walk_greedy(w, &c, prob / bone_n, groups, ends)
+            w.n_obs -= 2
+            if w.aborted:
+                return 0
+        return 0
+    c = p[0]
+    pass_turn(&c)
+    w.obs[w.n_obs] = OBS_OWN_PASS if seat == w.seat else OBS_PASS + 16 * seat
+    w.obs[w.n_obs + 1] = 0
+    w.n_obs += 2
+    walk_greedy(w, &c, prob, groups, ends)
+    w.n_obs -= 2
+    return 0
+
+
+def walk_after_move(node, move, seat, limit):
+    """Every world of `node` ((position, p) pairs, `seat` to place) after the seat's
+    canonical `move`, walked on to the seat's next decisions or the round's end, the
+    other seats playing greedy (ties by concrete placements, draws uniform over each
+    world's boneyard). Returns (groups, ends, nodes, aborted): groups maps what the
+    seat observed on the way (bytes) to [(position, p)]; ends maps (status, scores,
+    end seat) to the probability of ending so."""
+    cdef Walk w
+    cdef Position p
+    cdef dict groups = {}, ends = {}
+    w.seat = checked_int(seat, 0, 3, "seat")
+    w.limit = checked_int(limit, 0, 2 ** 62, "limit")
+    w.nodes = 0
+    w.aborted = False
+    w.n_obs = 0
+    mv = checked_int(move, 0, 255, "move")
+    for pos, prob in node:
+        load(pos, &p)
+        if p.status != ST_PLAYING or p.to_move != w.seat:
+            raise CoreError(f"seat {w.seat} is not to move in a world of the node")
+        place_move_checked(&p, mv)
+        canonical_boneyard(&p)
+        walk_greedy(&w, &p, float(prob), groups, ends)
+        if w.aborted:
+            break
+    return groups, ends, w.nodes, w.aborted
+
+
+cdef int place_move_checked(Position* p, int mv) except -1:
+    cdef uint8_t ms[MAX_MOVES]
+    cdef int i, n = gen_moves(p, ms)
+    for i in range(n):
+        if ms[i] == mv:
+            place(p, ms[i], NULL)
+            return 0
+    raise CoreError(f"{mv} is not a canonical move of the seat to move")
