@@ -139,6 +139,18 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
     return best
 
 
+cdef enum:
+    MEMO_MAX = 8        # draw memo: boneyards of at most this many tiles (2^8 drawn sets)
+
+ctypedef struct DrawMemo:
+    # the values of the draw-again nodes of one run of draws, by the set of tiles drawn
+    # so far (bit j: tiles[j], the boneyard where the run began)
+    uint8_t tiles[MEMO_MAX]
+    int n
+    uint8_t known[1 << MEMO_MAX]
+    int value[1 << MEMO_MAX]
+
+
 cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
                         int ply, Rng* rng, int nested) noexcept nogil:
     """The seat to move draws: each tile of the boneyard equally likely. A drawn
@@ -149,19 +161,46 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
     [-WIN, WIN], the average is at most (done + (n-k) WIN)/n and at least
     (done - (n-k) WIN)/n; each outcome is searched with the window that keeps
     these bounds decisive, and the node stops as soon as one is."""
+    return draw_chance(S, J, p, team, alpha, beta, ply, rng, nested, NULL, 0)
+
+
+cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
+                     int ply, Rng* rng, int nested, DrawMemo* memo, uint32_t drawn) noexcept nogil:
+    """expecti_chance, with the draw memo of the run of draws it belongs to.
+
+    A seat that cannot place draws until a tile fits: the board does not change
+    meanwhile, so the position after drawing some unplayable tiles is the same
+    whatever their order, and so is its value. Without a memo a run of draws from
+    b tiles searches every ordered sequence (up to b!/(b-k)! nodes for k draws);
+    with it each set of drawn tiles once (2^b). A draw-again node is memoised only
+    when it searches every outcome (no sampling, so no random choice below it) and
+    with the full window [-WIN, WIN] (its exact value, whatever window asked).
+    `drawn`: the tiles of memo.tiles drawn so far in this run."""
     cdef uint8_t tiles[28]
     cdef uint8_t moves[MAX_MOVES]
     cdef int n = p.bone_len - p.bone_next, k, i, j, t, m, tmp, v, best
     cdef int outcomes, width
-    cdef long done = 0, lo_w, hi_w
+    cdef long done = 0, lo_w, hi_w, low, high
     cdef Position c
     cdef bint maximise
+    cdef DrawMemo local
+    cdef uint32_t key
     v = enter_node(S, ply)      # a chance node is a node: draws and their forced placements stop at the horizon
     if v != NODE_GO:
         maximise = S.side_team[side_of(p, p.to_move)] == team
         return 0 if v == NODE_ABORTED else (cut_value(S, p) if maximise else -cut_value(S, p))
     for i in range(n):
         tiles[i] = p.boneyard[p.bone_next + i]
+    if not nested:
+        # a new run of draws: its memo (small boneyards only)
+        memo = NULL
+        drawn = 0
+        if n <= MEMO_MAX:
+            local.n = n
+            for i in range(n):
+                local.tiles[i] = tiles[i]
+            memset(local.known, 0, 1 << n)
+            memo = &local
     outcomes = n
     width = J.chance_width
     if nested and n > width:
@@ -208,16 +247,39 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
         elif not boneyard_empty(&c):
             # unplayable: the same seat draws again. From a wide boneyard the rest of
             # the sequence is followed along one sampled line (an unbiased estimate)
-            v = expecti_chance(S, J, &c, team, lo_w, hi_w, ply, rng, 1)
+            if memo != NULL and n - 1 <= J.chance_width:
+                # every outcome of the next draw is searched: its value depends only on
+                # the set of tiles drawn so far (see above)
+                key = drawn
+                for j in range(memo.n):
+                    if memo.tiles[j] == t:
+                        key |= <uint32_t>1 << j
+                if memo.known[key]:
+                    v = memo.value[key]
+                else:
+                    v = draw_chance(S, J, &c, team, -WIN, WIN, ply, rng, 1, memo, key)
+                    if S.aborted:
+                        return 0
+                    memo.known[key] = 1
+                    memo.value[key] = v
+            else:
+                v = draw_chance(S, J, &c, team, lo_w, hi_w, ply, rng, 1, NULL, 0)
         else:
             v = settle(S, J, &c, team, lo_w, hi_w, ply, rng)
         if S.aborted:
             return 0
         done += v
-        if (done - <long>(outcomes - k - 1) * WIN) >= <long>beta * outcomes:
-            return beta          # fail high: even all-losses in the rest keep the average >= beta
-        if (done + <long>(outcomes - k - 1) * WIN) <= <long>alpha * outcomes:
-            return alpha         # fail low
+        # fail high (low): even all-losses (all-wins) in the rest keep the average >= beta
+        # (<= alpha). Fail-soft: the bound itself, not beta (alpha). A window shifted by
+        # the gains above (alpha - gain, beta - gain) may have its top below WIN, and a
+        # caller only recognises a win line by a value of exactly +-WIN: returning
+        # beta there turned a forced win into 999 points (docs/expectimax_case.md).
+        low = done - <long>(outcomes - k - 1) * WIN
+        if low >= <long>beta * outcomes:
+            return <int>(low // outcomes) if low >= 0 else -<int>((-low) // outcomes)
+        high = done + <long>(outcomes - k - 1) * WIN
+        if high <= <long>alpha * outcomes:
+            return <int>(high // outcomes) if high >= 0 else -<int>((-high) // outcomes)
     return <int>(done // outcomes) if done >= 0 else -<int>((-done) // outcomes)
 
 
