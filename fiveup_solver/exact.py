@@ -204,6 +204,7 @@ class _Search:
                 out = []
                 for m, _, _ in _exact.moves(worlds[0]):
                     out.extend(self.sub([_exact.place_move(pos, m) for pos in worlds]))
+                self.check_front(len(out))
                 return _pareto(out)
             if not bone_n:
                 return self.sub([_exact.pass_move(pos) for pos in worlds])
@@ -216,8 +217,8 @@ class _Search:
             for t in _tiles(union):
                 idx = [i for i in range(n) if (bones[i] >> t) & 1]
                 f = self.sub([_exact.draw_tile(worlds[i], t) for i in idx])
+                self.check_front(len(acc) * len(f))
                 acc = _pareto([_add(a, idx, vec, 1.0 / bone_n) for a in acc for vec in f])
-                self.check_front(len(acc))
             return acc
         # another seat: in each world its own legal actions, the minimum over them
         children: dict = {}
@@ -243,9 +244,9 @@ class _Search:
                 for (i, _), v in zip(items, vec):
                     m[i] = m.get(i, 0.0) + v / share[i]
                 mapped.append(m)
+            self.check_front(len(acc) * len(mapped))
             acc = _pareto([tuple(min(a[i], m[i]) if i in m else a[i] for i in range(n))
                            for a in acc for m in mapped])
-            self.check_front(len(acc))
         return acc
 
     def check_front(self, size: int) -> None:

@@ -107,23 +107,32 @@ def _tile_index(t: str) -> int:
 
 def test_best_defence_is_never_worth_more_than_greedy():
     # greedy is one of the policies best defence minimises over
-    for g, seat in late_positions(6, bone_max=2, hand_max=3, seed=40):
+    checked = 0
+    for g, seat in late_positions(8, bone_max=2, hand_max=3, seed=40):
         obs = g.observation(seat)
+        try:
+            bd = exact_result(obs, objective="points", opponent="best-defence", node_limit=100_000).values
+        except SearchLimitError:
+            continue
         gr = exact_result(obs, objective="points", opponent="greedy").values
-        bd = exact_result(obs, objective="points", opponent="best-defence").values
         for m in gr:
             assert bd[m] <= gr[m] + 1e-9
+        checked += 1
+    assert checked >= 5
 
 
 def test_one_known_world_best_defence_is_the_minimax_solver():
     # boneyard empty and the other hand known (it is all the unseen tiles): one world,
     # no chance; best defence is then plain minimax, the solver's points value
     found = 0
-    for g, seat in late_positions(40, bone_max=0, hand_max=5, seed=3):
+    for g, seat in late_positions(40, bone_max=0, hand_max=4, seed=3):
         obs = g.observation(seat)
         if DealSampler(obs).configurations() != 1:
             continue
-        bd = exact_result(obs, objective="points", opponent="best-defence").values
+        try:
+            bd = exact_result(obs, objective="points", opponent="best-defence", node_limit=100_000).values
+        except SearchLimitError:
+            continue
         solved = Solver(tt_mb=4).solve(g)
         for m in g.legal_moves:
             assert bd[_core.canonical_of(*m.placement)] == pytest.approx(solved.values[m], abs=1e-9)
@@ -149,9 +158,14 @@ def test_exact_values_ignore_the_hidden_tiles():
         if twin is None:
             continue
         for opponent in ("greedy", "best-defence"):
-            a = exact_result(g.observation(seat), objective="points", opponent=opponent).values
-            b = exact_result(twin.observation(seat), objective="points", opponent=opponent).values
-            assert a == b
+            got = []
+            for game in (g, twin):
+                try:
+                    got.append(exact_result(game.observation(seat), objective="points", opponent=opponent,
+                                            node_limit=100_000).values)
+                except SearchLimitError as e:     # refused: for both alike
+                    got.append(str(e))
+            assert got[0] == got[1]
         checked += 1
     assert checked >= 3
 
