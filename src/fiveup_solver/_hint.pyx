@@ -29,7 +29,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
-    accepted_credit, keep_greedy,
+    accepted_credit, keep_greedy, maxn_child, maxn_scale,
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream, world_stream
@@ -228,6 +228,14 @@ cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos
     and passes first (from the world's boneyard order with PIMC, as chance nodes
     with expectimax), then best play."""
     cdef Position c = pos[0]
+    cdef int vec[3]
+    if S.maxn and J.method == METHOD_PIMC:
+        # 3 players, max^n: the observer's entry of the move's vector (internal units)
+        if i >= 0:
+            place(&c, J.moves[i], NULL)
+        resolve_turn(&c)
+        maxn_child(S, pos, &c, -1, -1, 0, vec)
+        return vec[S.root_side]
     if i < 0:
         if J.method == METHOD_PIMC:
             resolve_turn(&c)
@@ -270,13 +278,19 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
         if S.aborted:
             break
         for i in range(n):
-            out[i] = vals[i]
+            out[i] = vals[i] / <double>(maxn_scale(S) if S.maxn else 1)
         J.depth[w] = DEPTHS[d]
         J.status[w] = 1 if S.cut else 2
         if not S.cut:
             break
     J.nodes[w] = S.nodes
     S.max_ply = MAX_PLY
+
+
+cdef int check_method_search(SolverCore core, const WorldJob* J) except -1:
+    if core.ctx.search_maxn and J.base.players == 3 and J.method != METHOD_PIMC:
+        raise CoreError("max^n is searched by PIMC only: expectimax keeps the paranoid search with 3 players")
+    return 0
 
 
 cdef class WorldSearch:
@@ -461,6 +475,7 @@ cdef class WorldSearch:
         if self.counter is None and J.given_hands == NULL:
             raise CoreError("this search has no deal sampler and no worlds: use value_world")
         core.check_players(J.base.players)
+        check_method_search(core, J)
         cdef long w
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
@@ -507,6 +522,7 @@ cdef class WorldSearch:
         cdef int s, i
         cdef uint32_t seen = J.base.board
         core.check_players(J.base.players)
+        check_method_search(core, J)
         try:
             hands = [list(h) for h in hands]
             boneyard = list(boneyard)
