@@ -12,7 +12,8 @@ weighted by how the other seats have played (``beliefs="model"``,
 ``hint-uniform`` / ``expectimax-uniform``: every consistent world alike. The
 bots without a beliefs suffix use the default beliefs
 (:data:`fiveup_solver.beliefs.DEFAULT_BELIEFS`, ``model``).
-``hint-maxn`` / ``hint-paranoid``: the default hint bot with the 3-player search
+``hint-maxn`` / ``hint-paranoid`` (and ``expectimax-maxn`` / ``-paranoid``):
+the default hint bot with the 3-player search
 fixed (max^n, or paranoid: the seat against the other two together; with 2 or
 4 players both are the default hint bot).
 ``greedy``: the largest immediate accepted credit: the placement credit the
@@ -94,15 +95,13 @@ def bot_function(name: str):
     parts = rest.split(":")
     method_bot, _, objective = base.partition("-")
     if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model", "uniform", "maxn", "paranoid")
-            and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts)
-            and not (objective == "maxn" and _METHOD_OF_BOT[method_bot] != "pimc")):
+            and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts)):
         if objective in ("model", "uniform"):
             return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), beliefs=objective)
         if objective in ("maxn", "paranoid"):
             return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), search=objective)
         return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), objective or None)
-    budgets = ", ".join(f"{b}[-win|-points|-model|-uniform|-paranoid{'|-maxn' if m == 'pimc' else ''}]:SAMPLES:NODES"
-                        for b, m in _METHOD_OF_BOT.items())
+    budgets = ", ".join(f"{b}[-win|-points|-model|-uniform|-maxn|-paranoid]:SAMPLES:NODES" for b in _METHOD_OF_BOT)
     raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or {budgets})"[:300])
 
 
@@ -114,8 +113,9 @@ BOTS = {"random": _random_bot, "greedy": _greedy_bot,
            for bot, method in _METHOD_OF_BOT.items() for objective in ("win", "points")},
         **{f"{bot}-{beliefs}": _hint_bot(method, beliefs=beliefs)
            for bot, method in _METHOD_OF_BOT.items() for beliefs in ("model", "uniform")},
-        # the 3-player search fixed (max^n is searched by PIMC only)
-        "hint-maxn": _hint_bot("pimc", search="maxn"), "hint-paranoid": _hint_bot("pimc", search="paranoid")}
+        # the 3-player search fixed
+        **{f"{bot}-{search}": _hint_bot(method, search=search)
+           for bot, method in _METHOD_OF_BOT.items() for search in ("maxn", "paranoid")}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

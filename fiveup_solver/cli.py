@@ -726,7 +726,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: the hint bot's")
     h.add_argument("--three", default=None, choices=SEARCHES,
                    help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
-                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH + " (max^n: --method pimc only)")
+                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
     h.set_defaults(func=cmd_hint)
 
     an = sub.add_parser("analyze", help="post-game analysis: every decision judged (win %% and points), "

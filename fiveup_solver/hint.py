@@ -23,9 +23,10 @@ move's difference to the best with its paired standard error.
 
 ``search``: how a world is searched with 3 players: ``"paranoid"`` (the seat
 against the other two together) or ``"maxn"`` (max^n: every side maximises its
-own value, :mod:`fiveup_solver.solver`); None: :data:`DEFAULT_SEARCH`. Max^n
-is searched by PIMC only (expectimax keeps the paranoid search). With 2 or 4
-players both are the same minimax. Under max^n the points currency is the
+own value, :mod:`fiveup_solver.solver`); None: :data:`DEFAULT_SEARCH`. With
+expectimax, max^n averages value vectors at chance nodes (no Star1 pruning:
+it bounds one value, not a vector). With 2 or 4 players both are the same
+minimax. Under max^n the points currency is the
 seat's raw points minus the mean of the two others' (+1000 for reaching 305).
 
 Budgets: ``samples`` (deterministic for a seed, whatever the thread count) or
@@ -407,13 +408,8 @@ class Hinter:
 
 
 def _check_search(search, method) -> str:
-    """The search for 3 players; None: DEFAULT_SEARCH with PIMC (expectimax: paranoid)."""
-    if search is None and method != "pimc":
-        return "paranoid"
-    search = check_search(search)
-    if search == "maxn" and method != "pimc":
-        raise OptionError(f"search='maxn' is searched by method='pimc' only, not {_short(method)}")
-    return search
+    """The search for 3 players (None: DEFAULT_SEARCH)."""
+    return check_search(search)
 
 
 def _check_beliefs(beliefs, model, past) -> str:
@@ -443,11 +439,11 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     and draws are chance nodes. ``world_nodes=0``: no budget (searches to the end).
     ``greedy_seats``: other seats the search plays as greedy (as model beliefs may).
     For tests and analysis; it sees everything, so no seat may decide from it.
-    ``search``: "paranoid" or "maxn" (3 players; PIMC only).
+    ``search``: "paranoid" or "maxn" (3 players).
     """
     if not isinstance(method, str) or method not in METHODS:
         raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
-    search = _check_search(search, method)
+    three = _check_search(search, method)
     from fiveup_solver.game import Game
     if not isinstance(game, Game):
         raise OptionError(f"world_values takes a Game, not {type(game).__name__}")
@@ -466,7 +462,7 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
                                chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0, greedy_seats=greedy_seats)
     solver_core = _solver.SolverCore(4.0)
     set_core_objective(solver_core, check_objective(objective), game.players)
-    set_core_search(solver_core, search)
+    set_core_search(solver_core, three)
     status, depth, nodes, values = search.value_world(
         solver_core, [core.hand(s) for s in range(game.players)], core.boneyard_left)
     return {m: values[roots.index(c)] for m, c in zip(legal, canon)}

@@ -120,3 +120,72 @@ def root_vector(state: R.RoundState, objective: str = "points", table=None) -> t
     vecs = move_vectors(state, objective, table)
     seat = state.turn
     return max(vecs.values(), key=lambda v: _key(v, seat))
+
+
+# ---------------------------------------------------------------- expectimax (one world, draws as chance)
+# One world: every hand known, the boneyard's tiles known but not their order.
+# A seat that cannot place draws: each tile left is equally likely; the chance
+# node's vector is the mean of its outcomes' vectors, each entry truncated
+# toward zero to a whole number of internal units (half points under
+# "points", 1 under "win"); it is a win line only when every outcome is the
+# same win line. A drawn tile that fits is placed at once (its ports are the
+# seat's choice). Decision nodes and the tie-break as above.
+
+def _trunc_mean(values, unit) -> float:
+    scaled = [round(v * unit) for v in values]
+    s, n = sum(scaled), len(scaled)
+    q = s // n if s >= 0 else -((-s) // n)
+    return q / unit
+
+
+def _draw(state, tile):
+    try:
+        from . import reference_expectimax as E
+    except ImportError:
+        import reference_expectimax as E
+    return E.draw_tile(state, tile)
+
+
+def _line_e(parent, child, objective, table):
+    if child.winner is not None:
+        return win_vector(objective, child.winner), True
+    gain = _gain_vector(parent, child) if objective == "points" else (0, 0, 0)
+    if child.over:
+        base = (0, 0, 0) if objective == "points" else leaf_vector(table, child)
+        return tuple(b + d for b, d in zip(base, gain)), False
+    vec, won = _node_e(child, objective, table)
+    if won:
+        return vec, True
+    return tuple(b + d for b, d in zip(vec, gain)), False
+
+
+def _node_e(state, objective, table):
+    moves = state._legal()
+    if moves[0][0] == "draw":
+        unit = 2 if objective == "points" else 1
+        outs = [_line_e(state, _draw(state, t), objective, table) for t in state.boneyard_left()]
+        vec = tuple(_trunc_mean([o[0][s] for o in outs], unit) for s in range(3))
+        won = all(w for _, w in outs) and all(o[0] == outs[0][0] for o in outs)
+        return (outs[0][0], True) if won else (vec, False)
+    best = None
+    for move in moves:
+        child = state.copy()
+        child._do(move)
+        cand = _line_e(state, child, objective, table)
+        if best is None or _key(cand[0], state.turn) > _key(best[0], state.turn):
+            best = cand
+    return best
+
+
+def expectimax_move_vectors(state: R.RoundState, objective: str = "points", table=None) -> dict:
+    """Every placement of the seat to move (which must be able to place) -> its
+    expectimax max^n vector in this world (draws as chance nodes)."""
+    assert state.players == 3 and not state.over
+    acts = state.legal_actions()
+    assert acts and "play" in acts[0], "the seat to move must be able to place"
+    out = {}
+    for a in acts:
+        child = state.copy()
+        child.apply(a)
+        out[M.move_string(a)] = _line_e(state, child, objective, table)[0]
+    return out

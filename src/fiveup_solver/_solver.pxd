@@ -111,6 +111,10 @@ cdef int maxn_child(SolverCtx* S, const Position* p, const Position* c, int ply,
                     int* out) noexcept nogil
 cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bound, int* out) noexcept nogil
 cdef int maxn_scale(const SolverCtx* S) noexcept nogil
+cdef void mx_win_vec(const SolverCtx* S, int side, int* out) noexcept nogil
+cdef void mx_ended(const SolverCtx* S, const Position* c, int* out) noexcept nogil
+cdef void mx_cut(const SolverCtx* S, const Position* p, int* out) noexcept nogil
+cdef bint mx_better(const int* v, int mv, const int* best, int best_mv, int side) noexcept nogil
 
 cdef class SolverCore:
     cdef SolverCtx ctx

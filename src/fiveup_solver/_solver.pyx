@@ -932,7 +932,7 @@ cdef inline void mx_params(SolverCtx* S) noexcept nogil:
         S.mx_minv = -WIN
 
 
-cdef inline void mx_win_vec(const SolverCtx* S, int side, int* out) noexcept nogil:
+cdef void mx_win_vec(const SolverCtx* S, int side, int* out) noexcept nogil:
     """The vector of an accepted exact 305 by `side`."""
     cdef int s
     for s in range(3):
@@ -954,7 +954,7 @@ cdef inline void mx_equity(const SolverCtx* S, const int* score, int starter, in
         out[s] = S.equity[(idx * 4 + starter) * 3 + s]
 
 
-cdef inline void mx_ended(const SolverCtx* S, const Position* c, int* out) noexcept nogil:
+cdef void mx_ended(const SolverCtx* S, const Position* c, int* out) noexcept nogil:
     """A round that has just ended without a game win: nothing more (points: the gains
     on the way are added by the callers), or the equity of the next round's start."""
     cdef int s
@@ -1032,7 +1032,7 @@ cdef inline void mx_store(SolverCtx* S, uint64_t key, const int* v, int move, ui
     e.work = w
 
 
-cdef inline bint mx_better(const int* v, int mv, const int* best, int best_mv, int side) noexcept nogil:
+cdef bint mx_better(const int* v, int mv, const int* best, int best_mv, int side) noexcept nogil:
     """The tie-break order: is child vector v (move mv) preferred by `side` to best?"""
     cdef int o, ob
     if v[side] != best[side]:
