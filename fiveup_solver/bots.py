@@ -101,8 +101,13 @@ def bot_function(name: str):
         if objective in ("maxn", "paranoid"):
             return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), search=objective)
         return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), objective or None)
-    budgets = ", ".join(f"{b}[-win|-points|-model|-uniform|-maxn|-paranoid]:SAMPLES:NODES" for b in _METHOD_OF_BOT)
-    raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or {budgets})"[:300])
+    plain = sorted(b for b in BOTS if "-" not in b and not b.startswith("level"))
+    levels = sorted(b for b in BOTS if b.startswith("level"))
+    known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
+                      + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
+    methods = "|".join(_METHOD_OF_BOT)
+    raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or {methods}[-X]:SAMPLES:NODES; "
+                      f"X: win, points, model, uniform, maxn or paranoid)")
 
 
 # one bot per search method of the registry (fiveup_solver.hint.METHODS), at the default budget
