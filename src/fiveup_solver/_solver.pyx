@@ -5,7 +5,10 @@ Value of a position, for the team of the seat to move: the raw points its
 team gains from accepted events until the round ends minus the other team's,
 or +-WIN when an accepted event reaches exactly 305 (instead of any points).
 Teams: the two sides with 2 or 4 players; with 3 players the search is
-*paranoid*: the root seat against the other two together.
+*paranoid* by default: the root seat against the other two together. Or
+max^n (``SolverCore.set_search(1)``, the end of this file): every side
+maximises its own entry of a value vector, with shallow pruning and exact
+vectors in the same table.
 
 Forced draws and passes are resolved inline (``resolve_turn``); every node
 is a seat that can place. A transposition table (4-way buckets keyed by a
