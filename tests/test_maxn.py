@@ -382,3 +382,32 @@ def test_cli_three_option(tmp_path, capsys):
         assert main(command + ["--three", "maxN"]) == 2
         err = capsys.readouterr().err
         assert "--three" in err and "maxN" in err and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------ larger positions: pruning and table change nothing
+def _larger(i):
+    rng = random.Random(f"maxn-larger-{i}")
+    hands, boneyard, starter, scores, st = random_deal(rng, 3, random_scores(rng, 3, "near" if i % 2 else "zero"))
+    actions = []
+    stop = rng.randint(14, 19)
+    while not st.over and (tiles_left(st) > stop or choices(st) < 2):
+        a = rng.choice(st.legal_actions())
+        st.apply(a)
+        actions.append(a)
+    return {"name": f"larger-{i}", "players": 3, "hands": hands, "boneyard": boneyard, "starter": starter,
+            "scores": scores, "actions": actions}
+
+
+LARGER = [s for s in map(_larger, range(40)) if not build_reference(s).over][:10]
+
+
+@pytest.mark.parametrize("spec", LARGER, ids=lambda s: s["name"])
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_shallow_pruning_and_table_keep_the_vectors(spec, objective):
+    """Beyond the oracle's reach: the vectors with shallow pruning and the table are
+    those of the plain search (no pruning, no table), and pruning saves nodes overall."""
+    plain = Solver(tt_mb=1, search="maxn", objective=objective, both=False, use_tt=False,
+                   target_pruning=False).solve(build_game(spec))
+    fast = Solver(tt_mb=4, search="maxn", objective=objective, both=False).solve(build_game(spec))
+    assert fast.vectors == plain.vectors and fast.pv == plain.pv, spec
+    assert fast.nodes <= plain.nodes
