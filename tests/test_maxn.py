@@ -411,3 +411,27 @@ def test_shallow_pruning_and_table_keep_the_vectors(spec, objective):
     fast = Solver(tt_mb=4, search="maxn", objective=objective, both=False).solve(build_game(spec))
     assert fast.vectors == plain.vectors and fast.pv == plain.pv, spec
     assert fast.nodes <= plain.nodes
+
+
+def test_best_move_of_the_table_is_the_tie_break_s():
+    """After a max^n value search the table holds the root's exact vector and the
+    move the tie-break chose: one of the best moves (the first line move)."""
+    from fiveup_solver import _core
+    from fiveup_solver.solver import move_string
+    checked = 0
+    for spec in LARGER:
+        game = build_game(spec)
+        solver = Solver(tt_mb=4, search="maxn", objective="win", both=False, tt_min_tiles=0)
+        value, _ = solver.value(game)
+        move = solver.core.best_move(game.current.core)
+        res = Solver(tt_mb=4, search="maxn", objective="win", both=False).solve(build_game(spec))
+        assert value == res.value
+        if move is None:
+            continue
+        after = game.current.core.copy()
+        while after.turn_kind() == "draw":
+            after.draw()
+        names = [move_string(t, g, k) for t, g, k in after.concrete_moves() if _core.canonical_of(t, g, k) == move]
+        assert names and set(names) & set(res.best) and res.pv[0] in names, spec["name"]
+        checked += 1
+    assert checked >= 5

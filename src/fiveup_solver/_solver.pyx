@@ -771,9 +771,14 @@ cdef class SolverCore:
         """Best canonical move stored for the current position (after its forced draws), or None."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef TTEntry* e
+        cdef MaxnEntry* m
         forced_draws(&q, NULL)
         if q.status != ST_PLAYING or not can_place(&q) or not self.ctx.use_tt:
             return None
+        if self.ctx.search_maxn and q.players == 3:
+            # max^n: the tie-break's move of an exact vector
+            m = mx_probe(&self.ctx, (position_hash(&self.ctx, &q, 0) ^ MAXN_KEY) | <uint64_t>0x100)
+            return None if m == NULL or m.move == 0xFF else m.move
         e = tt_probe(&self.ctx, position_hash(&self.ctx, &q, 0))
         return None if e == NULL or e.move == 0xFF else e.move
 
