@@ -26,8 +26,8 @@ against the other two together) or ``"maxn"`` (max^n: every side maximises its
 own value, :mod:`fiveup_solver.solver`); None: :data:`DEFAULT_SEARCH`. With
 expectimax, max^n averages value vectors at chance nodes (no Star1 pruning:
 it bounds one value, not a vector). With 2 or 4 players both are the same
-minimax. Under max^n the points currency is the
-seat's raw points minus the mean of the two others' (+1000 for reaching 305).
+minimax. Under max^n the points currency is the seat's raw points minus the
+mean of the two others' (+1000 for reaching 305); see docs/maxn.md.
 
 Budgets: ``samples`` (deterministic for a seed, whatever the thread count) or
 ``time_ms`` (anytime: worlds are started until the time is up). A seat with a
@@ -52,7 +52,7 @@ from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
 from fiveup_solver.notation import Move, format_move
-from fiveup_solver.solver import check_objective, check_search, set_core_objective, set_core_search
+from fiveup_solver.solver import DEFAULT_SEARCH, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
            "METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH"]
@@ -80,7 +80,6 @@ DEFAULT_SAMPLES = 48          # worlds per hint (the default budget)
 DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete depth stands
 DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
 DEFAULT_THREADS = 2
-from fiveup_solver.solver import DEFAULT_SEARCH  # noqa: E402  how 3 players are searched ("paranoid"/"maxn")
 DEFAULT_OBJECTIVE = "win"     # the hint bot's objective: stronger than "points" (README: Race equity, Strength)
 TIME_BUDGET_WORLDS = 256      # beliefs="model" under time_ms: weighted draws prepared, searched until the time is up
 
@@ -248,7 +247,7 @@ class Hinter:
         ``search``: "paranoid" or "maxn" for 3 players (None: DEFAULT_SEARCH; module text).
         """
         objective = DEFAULT_OBJECTIVE if objective is None else check_objective(objective)
-        search = _check_search(search, method)
+        search = check_search(search)
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
@@ -360,7 +359,7 @@ class Hinter:
         For luck and win-probability graphs: the seat need not be to move.
         ``beliefs``/``model``/``past``/``search`` as for :meth:`hint`."""
         objective = check_objective(objective)
-        search = _check_search(search, method)
+        search = check_search(search)
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(method, str) or method not in METHODS:
             raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
@@ -390,11 +389,12 @@ class Hinter:
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
                 seconds, observer=None, worlds=None, search="paranoid") -> list:
+        three = search
         """One world search over every thread's core under `objective` (the lock is held);
         ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled."""
         for core in self._cores:
             set_core_objective(core, objective, obs.players)
-            set_core_search(core, search)
+            set_core_search(core, three)
         search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
                                    min(self.threads, n_worlds), seconds, observer, worlds)
@@ -405,11 +405,6 @@ class Hinter:
         for t in helpers:
             t.join()
         return search.results()
-
-
-def _check_search(search, method) -> str:
-    """The search for 3 players (None: DEFAULT_SEARCH)."""
-    return check_search(search)
 
 
 def _check_beliefs(beliefs, model, past) -> str:
@@ -443,7 +438,7 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     """
     if not isinstance(method, str) or method not in METHODS:
         raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
-    three = _check_search(search, method)
+    three = check_search(search)
     from fiveup_solver.game import Game
     if not isinstance(game, Game):
         raise OptionError(f"world_values takes a Game, not {type(game).__name__}")
