@@ -510,6 +510,8 @@ cdef class SolverCore:
         cdef uint64_t n = 4
         cdef double tt_mb
         cdef int tt_min_tiles = checked_int(tt_min_tiles_, -1, 28, "tt_min_tiles")
+        if sizeof(MaxnEntry) != sizeof(TTEntry):    # max^n entries share the table's slots
+            raise CoreError("max^n table entries must have the size of the table's entries")
         self.ctx.table = NULL
         self.ctx.child = NULL
         if isinstance(tt_mb_, bool) or not isinstance(tt_mb_, (int, float)) or not 0.0 < tt_mb_ <= 65536.0:
