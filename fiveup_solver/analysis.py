@@ -79,10 +79,13 @@ class AnalysisBudget:
     dd_nodes: int = 2_000_000     # node limit of each double-dummy solve (0: none)
     threads: int = 2
     beliefs: str | None = None    # how the hidden worlds are weighted (fiveup_solver.beliefs; None: the default)
+    search: str | None = None     # 3 players: "paranoid" or "maxn" (fiveup_solver.solver.SEARCHES; None: the default)
 
     def check(self) -> "AnalysisBudget":
         from fiveup_solver.beliefs import check_beliefs
+        from fiveup_solver.solver import check_search
         check_beliefs(self.beliefs)
+        check_search(self.search)
         for name, low, high in (("samples", 2, 100_000), ("world_nodes", 1, 2 ** 40), ("luck_samples", 1, 100_000),
                                 ("dd_nodes", 0, 2 ** 62), ("threads", 1, 64)):
             v = getattr(self, name)
@@ -213,7 +216,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     n = record["players"]
     hinter = Hinter(threads=budget.threads)
     solver = None if view is not None else Solver(tt_mb=32, node_limit=budget.dd_nodes, pv=False,
-                                                  objective="win", both=True)
+                                                  objective="win", both=True, search=budget.search)
     rounds = record["rounds"]
     total = sum(1 for r in rounds for a in r["actions"] if a.get("seat") in who)
     bar = None
@@ -244,7 +247,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     def value(game, seat, r, i):
         return hinter.position_value(game.observation(seat), samples=budget.luck_samples, seed=seed_of(r, i),
                                      world_nodes=budget.world_nodes, objective="win", beliefs=budget.beliefs,
-                                     past=past(game, seat, r)).value
+                                     past=past(game, seat, r), search=budget.search).value
 
     winner = None
     for game, r, i in positions(record, check=False):
@@ -316,7 +319,7 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
     the earlier rounds' evidence for model beliefs)."""
     obs = game.observation(seat)
     h = hinter.hint(obs, samples=budget.samples, seed=seed, world_nodes=budget.world_nodes, objective="win",
-                    both=True, beliefs=budget.beliefs, past=past)
+                    both=True, beliefs=budget.beliefs, past=past, search=budget.search)
     by_move = {m.move: m for m in h.moves}
     played = by_move[move]
     loss_win = 100 * played.win_loss

@@ -475,7 +475,7 @@ _BOT_MEMORY = weakref.WeakKeyDictionary()     # a model bot's generator -> what 
 
 
 def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
-                   objective: str | None = None, model: OpponentModel | None = None):
+                   objective: str | None = None, model: OpponentModel | None = None, search: str | None = None):
     """The hint bot with ``beliefs="model"`` and a memory of the game: the last
     observation it had of each earlier round, whose evidence (computed once and
     kept) is its prior for each other seat in the rounds after.
@@ -484,7 +484,8 @@ def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | N
     :func:`fiveup_solver.selfplay.play_game` gives them): a round number lower
     than one remembered, or a history that does not continue the remembered one
     of the same round, starts a new game. ``model``: the family and prior
-    (None: the default :class:`OpponentModel`)."""
+    (None: the default :class:`OpponentModel`); ``search``: how 3 players are
+    searched ("paranoid" or "maxn"; None: the hint's default)."""
     if model is not None and not isinstance(model, OpponentModel):
         raise OptionError(f"model must be an OpponentModel or None, not {_short(model)}")
 
@@ -501,7 +502,8 @@ def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | N
             return obs.legal_moves[0]
         past = [mem["rounds"][r] for r in sorted(mem["rounds"]) if r < obs.round]
         evidence = past_evidence(obs, past, model, 0, mem["cache"]) if past else None
-        options = {"objective": objective, "both": False, "beliefs": "model", "past": evidence, "model": model}
+        options = {"objective": objective, "both": False, "beliefs": "model", "past": evidence, "model": model,
+                   "search": search}
         if samples is not None:
             options["samples"] = samples
         if world_nodes is not None:

@@ -12,6 +12,10 @@ weighted by how the other seats have played (``beliefs="model"``,
 ``hint-uniform`` / ``expectimax-uniform``: every consistent world alike. The
 bots without a beliefs suffix use the default beliefs
 (:data:`fiveup_solver.beliefs.DEFAULT_BELIEFS`, ``model``).
+``hint-maxn`` / ``hint-paranoid`` (and ``expectimax-maxn`` / ``-paranoid``):
+the default hint bot with the 3-player search
+fixed (max^n, or paranoid: the seat against the other two together; with 2 or
+4 players both are the default hint bot).
 ``greedy``: the largest immediate accepted credit: the placement credit the
 board shows (end sum when positive and a multiple of 5), counted 0 when it
 would take the side above 305; ties broken by the bot's seeded generator.
@@ -57,17 +61,17 @@ def _greedy_bot(obs, rng: _random.Random):
 
 
 def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
-              objective: str | None = None, beliefs: str | None = None):
+              objective: str | None = None, beliefs: str | None = None, search: str | None = None):
     from fiveup_solver.beliefs import check_beliefs
     if check_beliefs(beliefs) == "model":
         from fiveup_solver.beliefs import model_hint_bot
-        return model_hint_bot(method, samples, world_nodes, objective)
+        return model_hint_bot(method, samples, world_nodes, objective, search=search)
 
     def bot(obs, rng: _random.Random):
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
         from fiveup_solver.hint import hint
-        options = {"objective": objective, "both": False, "beliefs": "uniform"}   # its own currency only
+        options = {"objective": objective, "both": False, "beliefs": "uniform", "search": search}  # own currency only
         if samples is not None:
             options["samples"] = samples
         if world_nodes is not None:
@@ -90,13 +94,20 @@ def bot_function(name: str):
     base, _, rest = str(name).partition(":")
     parts = rest.split(":")
     method_bot, _, objective = base.partition("-")
-    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model", "uniform") and len(parts) == 2
-            and all(p.isdigit() and int(p) > 0 for p in parts)):
+    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model", "uniform", "maxn", "paranoid")
+            and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts)):
         if objective in ("model", "uniform"):
             return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), beliefs=objective)
+        if objective in ("maxn", "paranoid"):
+            return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), search=objective)
         return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), objective or None)
-    budgets = ", ".join(f"{b}[-win|-points|-model|-uniform]:SAMPLES:NODES" for b in _METHOD_OF_BOT)
-    raise OptionError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or {budgets})"[:300])
+    plain = sorted(b for b in BOTS if "-" not in b and not b.startswith("level"))
+    levels = sorted(b for b in BOTS if b.startswith("level"))
+    known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
+                      + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
+    methods = "|".join(_METHOD_OF_BOT)
+    raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or {methods}[-X]:SAMPLES:NODES; "
+                      f"X: win, points, model, uniform, maxn or paranoid)")
 
 
 # one bot per search method of the registry (fiveup_solver.hint.METHODS), at the default budget
@@ -106,7 +117,10 @@ BOTS = {"random": _random_bot, "greedy": _greedy_bot,
         **{f"{bot}-{objective}": _hint_bot(method, objective=objective)
            for bot, method in _METHOD_OF_BOT.items() for objective in ("win", "points")},
         **{f"{bot}-{beliefs}": _hint_bot(method, beliefs=beliefs)
-           for bot, method in _METHOD_OF_BOT.items() for beliefs in ("model", "uniform")}}
+           for bot, method in _METHOD_OF_BOT.items() for beliefs in ("model", "uniform")},
+        # the 3-player search fixed
+        **{f"{bot}-{search}": _hint_bot(method, search=search)
+           for bot, method in _METHOD_OF_BOT.items() for search in ("maxn", "paranoid")}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

@@ -284,7 +284,7 @@ def cmd_solve(args, out) -> int:
     game = game_at(record, args.round, args.action)
     if game.round_over:
         raise OptionError(f"round {args.round} action {args.action}: the round is over, nothing to solve")
-    res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit, objective=args.objective).solve(game)
+    res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit, objective=args.objective, search=args.three).solve(game)
     if not res.exact:
         raise OptionError(f"round {args.round} action {args.action}: node limit {args.node_limit:,} reached "
                           "before every move's exact value was known")
@@ -292,14 +292,21 @@ def cmd_solve(args, out) -> int:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
     unit = "raw for its side" if res.objective == "points" else "(1000 x (P(win) - P(loss)) for its side)"
-    out.write(f"seat {res.seat} to move; objective {res.objective}: value {res.value:+d} {unit} "
+    if res.vectors:
+        unit += ", max^n" + (" (minus the mean of the others')" if res.objective == "points" else "")
+    out.write(f"seat {res.seat} to move; objective {res.objective}: value {_signed(res.value)} {unit} "
               f"({res.nodes:,} nodes, {res.seconds * 1000:.1f} ms)\n")
     for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
         win = f"win {100 * res.win[move]:5.1f} %  " if move in res.win else ""
-        pts = f"{res.points[move]:+5d} pts" if move in res.points else ""
+        pts = f"{_signed(res.points[move]):>5} pts" if move in res.points else ""
         out.write(f"  {move:<20} {win}{pts}{'  best' if move in res.best else ''}\n")
     out.write(f"principal variation: {' '.join(res.pv)}\n")
     return 0
+
+
+def _signed(v) -> str:
+    """A value with its sign: whole numbers as such, max^n half-point means with one decimal."""
+    return f"{v:+d}" if isinstance(v, int) else f"{v:+.1f}"
 
 
 def _observation_at(args):
@@ -332,14 +339,16 @@ def cmd_hint(args, out) -> int:
     if args.method == "exact":
         exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit}
         h = Hinter(threads=args.threads).hint(obs, method="exact", samples=args.samples, time_ms=args.time_ms,
-                                              objective=args.objective, beliefs=args.beliefs, **exact)
+                                              objective=args.objective, beliefs=args.beliefs, search=args.three,
+                                              **exact)
     else:
         if args.opponent is not None or args.max_worlds is not None or args.node_limit is not None:
             raise OptionError("--opponent, --max-worlds and --node-limit are for --method exact")
         past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
         h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
                                               seed=args.seed, world_nodes=args.world_nodes,
-                                              objective=args.objective, beliefs=args.beliefs, past=past)
+                                              objective=args.objective, beliefs=args.beliefs, past=past,
+                                              search=args.three)
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
@@ -348,7 +357,8 @@ def cmd_hint(args, out) -> int:
                   f"{h.budget['opponent']}, objective {h.objective}, {h.samples} hidden worlds (all), "
                   f"{h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     else:
-        out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}, objective {h.objective}, "
+        three = f", 3 players: {h.search}" if obs.players == 3 else ""
+        out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{three}, objective {h.objective}, "
                   f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
         from fiveup_solver.beliefs import describe
@@ -384,7 +394,7 @@ def cmd_analyze(args, out) -> int:
         _need_extra("matplotlib", "--html")
     record = load_record(args.file)
     budget = AnalysisBudget(samples=args.samples, luck_samples=args.luck_samples, dd_nodes=args.dd_nodes,
-                            threads=args.threads, beliefs=args.beliefs)
+                            threads=args.threads, beliefs=args.beliefs, search=args.three)
     progress = not args.quiet and sys.stderr.isatty()
     a = analyze(record, seats=args.seat, budget=budget, seed=args.seed, progress=progress)
     if args.plot is not None:
@@ -669,6 +679,7 @@ def _bench_solver(args, out) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
     from fiveup_solver.hint import HINT_METHODS, METHODS
+    from fiveup_solver.solver import DEFAULT_SEARCH, SEARCHES
     p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -749,6 +760,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
     v.add_argument("--objective", default="points", choices=("points", "win"),
                    help="what the search maximises (both are reported per move)")
+    v.add_argument("--three", default=None, choices=SEARCHES,
+                   help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
+                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
     v.set_defaults(func=cmd_solve)
 
     h = sub.add_parser("hint", help="best moves for one seat from what it has seen (hidden hands sampled)")
@@ -779,6 +793,9 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--beliefs", default=None, choices=("uniform", "model"),
                    help="weigh the hidden worlds by how the other seats have played (model) or not (uniform); "
                         "default: the hint bot's")
+    h.add_argument("--three", default=None, choices=SEARCHES,
+                   help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
+                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
     h.set_defaults(func=cmd_hint)
 
     an = sub.add_parser("analyze", help="post-game analysis: every decision judged (win %% and points), "
@@ -796,6 +813,9 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--quiet", action="store_true", help="no progress bar")
     an.add_argument("--beliefs", default=None, choices=("uniform", "model"),
                     help="weigh the hidden worlds by how the other seats have played (default: the hint bot's)")
+    an.add_argument("--three", default=None, choices=SEARCHES,
+                    help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
+                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
     an.set_defaults(func=cmd_analyze)
 
     pl = sub.add_parser("play", help="play a whole game against the bots in the terminal (one command a line)")

@@ -21,6 +21,14 @@ move's difference to the best with its paired standard error.
   is a chance node over the world's boneyard tiles (Star1 pruning, sampled
   outcomes where the boneyard is wide), under the same budgets.
 
+``search``: how a world is searched with 3 players: ``"paranoid"`` (the seat
+against the other two together) or ``"maxn"`` (max^n: every side maximises its
+own value, :mod:`fiveup_solver.solver`); None: :data:`DEFAULT_SEARCH`. With
+expectimax, max^n averages value vectors at chance nodes (no Star1 pruning:
+it bounds one value, not a vector). With 2 or 4 players both are the same
+minimax. Under max^n the points currency is the seat's raw points minus the
+mean of the two others' (+1000 for reaching 305); see docs/maxn.md.
+
 Budgets: ``samples`` (deterministic for a seed, whatever the thread count) or
 ``time_ms`` (anytime: worlds are started until the time is up). A seat with a
 single legal move gets it at once, without search.
@@ -45,10 +53,10 @@ from fiveup_solver.game import core_legal_moves
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
 from fiveup_solver.notation import Move, format_move
-from fiveup_solver.solver import check_objective, set_core_objective
+from fiveup_solver.solver import DEFAULT_SEARCH, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
-           "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES"]
+           "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH"]
 
 
 @dataclass(frozen=True)
@@ -127,12 +135,13 @@ class Hint:
     objective: str = "points"
     beliefs: str = "uniform"  # how the worlds were weighted (fiveup_solver.beliefs)
     belief: dict | None = None    # beliefs="model": candidates, ess, distinct worlds, each opponent's model posterior
+    search: str = "paranoid"  # how 3 players were searched (fiveup_solver.solver.SEARCHES)
 
     def to_dict(self) -> dict:
         d = {"seat": self.seat, "objective": self.objective, "moves": [m.to_dict() for m in self.moves],
              "best": format_move(self.best), "method": self.method, "samples": self.samples,
              "seconds": round(self.seconds, 6), "nodes": self.nodes, "exact_worlds": self.exact_worlds,
-             "budget": dict(self.budget)}
+             "budget": dict(self.budget), "search": self.search}
         if self.beliefs != "uniform":
             d["beliefs"] = self.beliefs
             d["belief"] = self.belief
@@ -222,7 +231,8 @@ class Hinter:
              seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
              chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True,
              beliefs: str | None = None, model: OpponentModel | None = None, past=None,
-             opponent: str | None = None, max_worlds: int | None = None, node_limit: int | None = None) -> Hint:
+             search: str | None = None, opponent: str | None = None, max_worlds: int | None = None,
+             node_limit: int | None = None) -> Hint:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
@@ -237,20 +247,24 @@ class Hinter:
         ``past``: the seat's own observations of the game's earlier rounds (or
         their evidence from :func:`fiveup_solver.beliefs.past_evidence`): what
         the model learnt of each seat there is its prior here.
+        ``search``: "paranoid" or "maxn" for 3 players (None: DEFAULT_SEARCH; module text).
 
         ``method="exact"``: not sampled but exact (:mod:`fiveup_solver.exact`): each
         move's value when the seat then best-responds from its own information to
         ``opponent`` ("greedy" or "best-defence"), over every hidden world (uniform
         beliefs) and every later draw; refused above ``max_worlds`` hidden
-        configurations or ``node_limit`` world positions. The sampling options do
-        not apply to it.
+        configurations or ``node_limit`` world positions. The sampling options and
+        ``search`` do not apply to it.
         """
         objective = DEFAULT_OBJECTIVE if objective is None else check_objective(objective)
         if method == "exact":
+            if search is not None:
+                raise OptionError("method 'exact' plays the other seats by --opponent: no search option")
             return _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent,
                                max_worlds, node_limit)
         if opponent is not None or max_worlds is not None or node_limit is not None:
             raise OptionError("opponent, max_worlds and node_limit are options of method='exact'")
+        search = check_search(search)
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
@@ -281,7 +295,7 @@ class Hinter:
         if len(legal) == 1:
             only = HintMove(legal[0], None, None, 1)
             return Hint(obs.seat, (only,), legal[0], method, 0, budget, time.perf_counter() - start, 0, 0,
-                        objective, beliefs)
+                        objective, beliefs, search=search)
         canon = [_core.canonical_of(*m.placement) for m in legal]
         roots = sorted(set(canon))
         if samples is None and time_ms is None:
@@ -300,7 +314,7 @@ class Hinter:
                           greedy_worlds={str(s): sum(1 for w in worlds if (w[3] >> s) & 1) for s in ds.hidden_seats})
         with self._lock:
             results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
-                                   n_worlds, seconds, worlds=worlds)
+                                   n_worlds, seconds, worlds=worlds, search=search)
             n = len(results)
             if n == 0:
                 raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
@@ -311,7 +325,8 @@ class Hinter:
                 other = "win" if objective == "points" else "points"
                 found = [r[0] for r in results]
                 extra = self._search(obs, base, ds, roots, method, other, world_nodes, chance_width, seed,
-                                     max(found) + 1, 0.0, worlds=None if worlds is None else worlds[:max(found) + 1])
+                                     max(found) + 1, 0.0, worlds=None if worlds is None else worlds[:max(found) + 1],
+                                     search=search)
                 keep = set(found)
                 by_objective[other] = [r for r in extra if r[0] in keep]
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)
@@ -348,19 +363,20 @@ class Hinter:
                 points_loss=_r(pl[0]), points_loss_stderr=_r(pl[1])))
         moves = tuple(moves)
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
-                    nodes, sum(1 for r in results if r[1] == 2), objective, beliefs, belief)
+                    nodes, sum(1 for r in results if r[1] == 2), objective, beliefs, belief, search)
 
     def position_value(self, obs, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                        world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
                        chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win",
                        beliefs: str | None = None, model: OpponentModel | None = None,
-                       past=None) -> "PositionValue":
+                       past=None, search: str | None = None) -> "PositionValue":
         """What the position is worth to the observation's seat as it stands, whoever is
         to move: over worlds sampled from the seat's view, the value of best play from
         here for the seat's team (the mover's forced draws and passes included).
         For luck and win-probability graphs: the seat need not be to move.
-        ``beliefs``/``model``/``past`` as for :meth:`hint`."""
+        ``beliefs``/``model``/``past``/``search`` as for :meth:`hint`."""
         objective = check_objective(objective)
+        search = check_search(search)
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(method, str) or method not in METHODS:
             raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
@@ -379,7 +395,7 @@ class Hinter:
         with self._lock:
             results = self._search(obs, ds.replayed, ds, [], method, objective, world_nodes, chance_width, seed,
                                    samples if worlds is None else len(worlds), 0.0, observer=obs.seat,
-                                   worlds=worlds)
+                                   worlds=worlds, search=search)
         if not results:
             raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
         scale, shift = (1.0 / (2 * _solver.WIN_VALUE), 0.5) if objective == "win" else (1.0, 0.0)
@@ -389,11 +405,13 @@ class Hinter:
                              sum(r[3] for r in results), time.perf_counter() - start, beliefs)
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
-                seconds, observer=None, worlds=None) -> list:
+                seconds, observer=None, worlds=None, search="paranoid") -> list:
+        three = search
         """One world search over every thread's core under `objective` (the lock is held);
         ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled."""
         for core in self._cores:
             set_core_objective(core, objective, obs.players)
+            set_core_search(core, three)
         search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
                                    min(self.threads, n_worlds), seconds, observer, worlds)
@@ -476,16 +494,18 @@ def _evidence(obs, past, model):
 
 
 def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_width: int = 28,
-                 seed: int = 0, objective: str = "points", greedy_seats=()) -> dict:
+                 seed: int = 0, objective: str = "points", greedy_seats=(), search: str | None = None) -> dict:
     """Each legal placement's value in the game's own world (every hand known), as a
     hint's world search computes it: {Move: value}. With ``method="pimc"`` the
     boneyard order is the game's; with ``"expectimax"`` only its tiles are known
     and draws are chance nodes. ``world_nodes=0``: no budget (searches to the end).
     ``greedy_seats``: other seats the search plays as greedy (as model beliefs may).
     For tests and analysis; it sees everything, so no seat may decide from it.
+    ``search``: "paranoid" or "maxn" (3 players).
     """
     if not isinstance(method, str) or method not in METHODS:
         raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
+    three = check_search(search)
     from fiveup_solver.game import Game
     if not isinstance(game, Game):
         raise OptionError(f"world_values takes a Game, not {type(game).__name__}")
@@ -504,6 +524,7 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
                                chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0, greedy_seats=greedy_seats)
     solver_core = _solver.SolverCore(4.0)
     set_core_objective(solver_core, check_objective(objective), game.players)
+    set_core_search(solver_core, three)
     status, depth, nodes, values = search.value_world(
         solver_core, [core.hand(s) for s in range(game.players)], core.boneyard_left)
     return {m: values[roots.index(c)] for m, c in zip(legal, canon)}

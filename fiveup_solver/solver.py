@@ -7,6 +7,17 @@ its side gains from accepted events until the round ends minus the other
 side's, or +1000 / -1000 when an accepted event reaches exactly 305 (instead
 of any points). See ``src/fiveup_solver/_solver.pyx`` for the search.
 
+``search`` says how 3 players are searched: ``"paranoid"`` (the default: the
+seat to move against the other two together, as above) or ``"maxn"`` (max^n:
+every side maximises its own value; see :data:`SEARCHES` and ``_solver.pyx``).
+Under max^n a 3-player value is the mover's own entry of the position's value
+vector: under ``objective="points"`` its raw points of the rest of the round
+minus the mean of the two others' (a multiple of 2.5: a float when it is not a
+whole number), +1000 when it reaches 305 and -500 when another side does;
+under ``objective="win"`` 1000 x (P(it wins the game) - P(another side wins)),
++1000 when it reaches 305 and -1000 when another side does. With 2 or 4
+players (two sides) both searches are the same minimax.
+
 ``objective="win"`` values the end of the round by the race-equity table
 (:mod:`fiveup_solver.equity`) instead: a move's value is 1000 x (P(the side
 wins the game) - P(another side wins)), still +-1000 for reaching 305, and
@@ -28,16 +39,44 @@ from fiveup_solver import _core, _solver
 from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
 from fiveup_solver.notation import ALL_TILES
 
-__all__ = ["Solver", "SolveResult", "WIN_VALUE", "OBJECTIVES", "check_objective", "win_probability"]
+__all__ = ["Solver", "SolveResult", "WIN_VALUE", "OBJECTIVES", "SEARCHES", "DEFAULT_SEARCH", "check_objective",
+           "check_search", "win_probability"]
 
 WIN_VALUE = _solver.WIN_VALUE
 OBJECTIVES = ("points", "win")
+# how 3 players are searched: "paranoid" (the mover against the other two together) or
+# "maxn" (every side maximises its own value); 2 and 4 players are two sides either way
+SEARCHES = ("paranoid", "maxn")
+DEFAULT_SEARCH = "paranoid"
 
 
 def check_objective(objective) -> str:
     if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise OptionError(f"objective must be one of {', '.join(OBJECTIVES)}, not {_short(objective)}")
     return objective
+
+
+def check_search(search) -> str:
+    """A search name of SEARCHES (None: DEFAULT_SEARCH)."""
+    if search is None:
+        return DEFAULT_SEARCH
+    if not isinstance(search, str) or search not in SEARCHES:
+        raise OptionError(f"search must be one of {', '.join(SEARCHES)}, not {_short(search)}")
+    return search
+
+
+def set_core_search(core, search: str) -> None:
+    """Point a SolverCore at `search` ("paranoid" or "maxn")."""
+    if core.search_maxn != (search == "maxn"):
+        core.set_search(int(search == "maxn"))
+
+
+def _unit(v, scale: int):
+    """An internal max^n value in reported units (a float only when not a whole number)."""
+    if scale == 1:
+        return v
+    q = v / scale
+    return int(q) if q == int(q) else q
 
 
 def win_probability(value: float) -> float:
@@ -84,12 +123,17 @@ class SolveResult:
     objective: str = "points"
     win: dict = field(default_factory=dict)     # move -> P(the side wins the game), from the win search
     points: dict = field(default_factory=dict)  # move -> raw points of the round, from the points search
+    search: str = "paranoid"                    # how 3 players were searched (SEARCHES)
+    vectors: dict = field(default_factory=dict)  # max^n, 3 players: move -> every side's value (objective's units)
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "objective": self.objective, "value": self.value, "values": dict(self.values),
-                "best": list(self.best), "pv": list(self.pv),
-                "win": {m: round(p, 6) for m, p in self.win.items()}, "points": dict(self.points),
-                "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        d = {"seat": self.seat, "objective": self.objective, "value": self.value, "values": dict(self.values),
+             "best": list(self.best), "pv": list(self.pv),
+             "win": {m: round(p, 6) for m, p in self.win.items()}, "points": dict(self.points),
+             "nodes": self.nodes, "seconds": round(self.seconds, 6), "search": self.search}
+        if self.vectors:
+            d["vectors"] = {m: list(v) for m, v in self.vectors.items()}
+        return d
 
 
 def move_string(t: int, g: int, k: int) -> str:
@@ -118,19 +162,22 @@ class Solver:
     tiles in hands or fewer skip the table (-1: 2 + 3 x players, measured best).
     ``objective``: "points" (raw points of the round) or "win" (game-win
     probability through the equity tables); ``both``: also solve with the other
-    objective, so every result has ``win`` and ``points`` per move.
+    objective, so every result has ``win`` and ``points`` per move. ``search``:
+    "paranoid" or "maxn", how 3-player positions are searched (module text).
     """
 
     def __init__(self, tt_mb: float = 16, use_tt: bool = True, target_pruning: bool = True,
                  tt_min_tiles: int = -1, node_limit: int = 0, pv: bool = True, objective: str = "points",
-                 both: bool = True, equity=None):
+                 both: bool = True, equity=None, search: str | None = None):
         if isinstance(tt_mb, bool) or not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
             raise OptionError(f"tt_mb must be between 0.001 and 16384, not {_short(tt_mb)}")
         if isinstance(node_limit, bool) or not isinstance(node_limit, int) or not 0 <= node_limit < 2 ** 63:
             raise OptionError(f"node_limit must be an integer from 0 to 2^63-1, not {_short(node_limit)}")
         if isinstance(tt_min_tiles, bool) or not isinstance(tt_min_tiles, int) or not -1 <= tt_min_tiles <= 28:
             raise OptionError(f"tt_min_tiles must be an integer from -1 to 28, not {_short(tt_min_tiles)}")
+        self.search = check_search(search)
         self.core = _solver.SolverCore(float(tt_mb), bool(use_tt), bool(target_pruning), tt_min_tiles)
+        self.core.set_search(int(self.search == "maxn"))
         self.node_limit = node_limit
         self.want_pv = pv
         self.objective = check_objective(objective)
@@ -157,11 +204,11 @@ class Solver:
         core = game.current.core
         seat = core.to_move
         set_core_objective(self.core, self.objective, game.players, self.equity)
-        value, values, nodes, aborted = self._solve_values(core)
+        value, values, nodes, aborted, vectors = self._solve_values(core)
         if aborted:
             # a node limit cut the search: no value is known exactly
             return SolveResult(seat, None, {}, [], [], nodes, time.perf_counter() - t0, exact=False,
-                               objective=self.objective)
+                               objective=self.objective, search=self.search)
         best = [m for m, v in values.items() if v == value] if values else []
         pv = []
         if self.want_pv:
@@ -172,19 +219,31 @@ class Solver:
         if self.both:
             other = "win" if self.objective == "points" else "points"
             set_core_objective(self.core, other, game.players, self.equity)
-            _, other_values, other_nodes, aborted = self._solve_values(core)
+            _, other_values, other_nodes, aborted, _ = self._solve_values(core)
             set_core_objective(self.core, self.objective, game.players, self.equity)
             nodes += other_nodes
             if not aborted:
                 by_objective[other] = other_values
         win = {m: win_probability(v) for m, v in by_objective.get("win", {}).items()}
         return SolveResult(seat, value, values, best, pv, nodes, time.perf_counter() - t0, exact=not aborted,
-                           objective=self.objective, win=win, points=dict(by_objective.get("points", {})))
+                           objective=self.objective, win=win, points=dict(by_objective.get("points", {})),
+                           search=self.search, vectors=vectors)
 
     def _solve_values(self, core):
-        """(root value, {move string: value}, nodes, aborted) under the core's objective."""
-        value, canon, nodes, aborted = self.core.solve_moves(core, self.node_limit)
-        by_canon = dict(canon)
+        """(root value, {move string: value}, nodes, aborted, {move string: vector}) under the
+        core's objective; the vectors only for max^n with 3 players."""
+        vectors = {}
+        if self.search == "maxn" and core.players == 3:
+            scale = self.core.value_scale
+            root_vec, canon_vecs, nodes, aborted = self.core.maxn_moves(core, self.node_limit)
+            side = core.to_move
+            value = _unit(root_vec[side], scale)
+            by_canon = {m: _unit(vec[side], scale) for m, vec in canon_vecs}
+            vec_of = {m: [_unit(x, scale) for x in vec] for m, vec in canon_vecs}
+        else:
+            value, canon, nodes, aborted = self.core.solve_moves(core, self.node_limit)
+            by_canon = dict(canon)
+            vec_of = None
         after = core.copy()
         while after.turn_kind() == "draw":
             after.draw()
@@ -193,9 +252,13 @@ class Solver:
         if kind == "place":
             for t, g, k in after.concrete_moves():
                 values[move_string(t, g, k)] = by_canon[_core.canonical_of(t, g, k)]
+                if vec_of is not None:
+                    vectors[move_string(t, g, k)] = vec_of[_core.canonical_of(t, g, k)]
         elif kind == "pass":
             values["pass"] = by_canon[_PASS]
-        return value, values, nodes, aborted
+            if vec_of is not None:
+                vectors["pass"] = vec_of[_PASS]
+        return value, values, nodes, aborted, vectors
 
     def solve_many(self, games) -> list:
         """Solve a batch of positions with the same table (results in order)."""
@@ -208,6 +271,8 @@ class Solver:
         _check_game(game)
         set_core_objective(self.core, self.objective, game.players, self.equity)
         v, nodes, aborted = self.core.value(game.current.core, self.node_limit)
+        if self.search == "maxn" and game.players == 3:
+            v = _unit(v, self.core.value_scale)
         return (None if aborted else v), nodes
 
     @staticmethod

@@ -36,3 +36,9 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
                       int ply, Rng* rng) noexcept nogil
 cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
                         int ply, Rng* rng, int nested) noexcept nogil
+cdef int mxe_after(SolverCtx* S, const WorldJob* J, const Position* p, uint8_t move, int ply, Rng* rng,
+                   int* out) noexcept nogil
+cdef int mxe_settle(SolverCtx* S, const WorldJob* J, Position* c, int ply, Rng* rng, int* out) noexcept nogil
+cdef int mxe_node(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* rng, int* out) noexcept nogil
+cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* rng, int nested,
+                    int* out) noexcept nogil

@@ -29,7 +29,8 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
-    accepted_credit, keep_greedy,
+    accepted_credit, keep_greedy, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
+    OBJ_POINTS,
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream, world_stream
@@ -283,6 +284,185 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
     return <int>(done // outcomes) if done >= 0 else -<int>((-done) // outcomes)
 
 
+# ---------------------------------------------------------------- expectimax, max^n (3 players)
+# The same tree as expecti_*, with max^n value vectors (see _solver.pyx: entries,
+# units, tie-break): a seat that can place picks the placement best for its own
+# side, a chance node averages its outcomes' vectors entry by entry (each
+# truncated toward zero, in internal units), and is a win line only when every
+# outcome is the same win. No pruning but the immediate exact-305 cutoff (Star1
+# bounds one value, not a vector); the node budget and the depth bound it.
+# Each function returns 1 for a win line (out is then the win vector), else 0;
+# out is relative to the scores of the position it is given.
+
+cdef inline void mxe_add_gain(const SolverCtx* S, const Position* a, const Position* b, int* out) noexcept nogil:
+    """Add the gains from a to b (points: each side's own minus the mean of the others', in half points)."""
+    cdef int s, g = 0
+    if S.objective != OBJ_POINTS:
+        return
+    for s in range(3):
+        g += b.score[s] - a.score[s]
+    for s in range(3):
+        out[s] += 3 * (b.score[s] - a.score[s]) - g
+
+
+cdef int mxe_after(SolverCtx* S, const WorldJob* J, const Position* p, uint8_t move, int ply, Rng* rng,
+                   int* out) noexcept nogil:
+    """Vector of placing `move` in p, then best play."""
+    cdef Position c = p[0]
+    place(&c, move, NULL)
+    if c.status == ST_WON:
+        mx_win_vec(S, side_of(&c, c.end_seat), out)
+        return 1
+    if c.status != ST_PLAYING:
+        mx_ended(S, &c, out)
+    elif mxe_settle(S, J, &c, ply + 1, rng, out):
+        return 1
+    mxe_add_gain(S, p, &c, out)
+    return 0
+
+
+cdef int mxe_settle(SolverCtx* S, const WorldJob* J, Position* c, int ply, Rng* rng, int* out) noexcept nogil:
+    """Vector of c: passes are made here (they score nothing); a seat that cannot place
+    with tiles left in the boneyard draws (a chance node)."""
+    while c.status == ST_PLAYING and not can_place(c):
+        if not boneyard_empty(c):
+            return mxe_chance(S, J, c, ply, rng, 0, out)
+        pass_turn(c)
+    if c.status == ST_WON:
+        mx_win_vec(S, side_of(c, c.end_seat), out)
+        return 1
+    if c.status != ST_PLAYING:
+        mx_ended(S, c, out)
+        return 0
+    return mxe_node(S, J, c, ply, rng, out)
+
+
+cdef int mxe_node(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* rng, int* out) noexcept nogil:
+    """A seat that can place: the placement whose vector is best for its side (the tie-break of _solver)."""
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int credits[MAX_MOVES]
+    cdef int v[3]
+    cdef int n, i, x, gap, side, w, best_w = 0, best_mv = 0xFF, have = 0
+    cdef bint greedy, last_tile
+    x = enter_node(S, ply)
+    if x != NODE_GO:
+        if x == NODE_ABORTED:
+            return 0
+        mx_cut(S, p, out)
+        return 0
+    side = side_of(p, p.to_move)
+    n = gen_moves(p, moves)
+    gap = TARGET - p.score[side]
+    greedy = (S.greedy_seats >> p.to_move) & 1
+    last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
+    if greedy or not last_tile:
+        for i in range(n):
+            credits[i] = accepted_credit(p, p.ends, moves[i], gap)
+            if credits[i] and credits[i] == gap and not last_tile:
+                mx_win_vec(S, side, out)
+                return 1
+    if greedy:
+        n = keep_greedy(moves, credits, n)
+    for i in range(n):
+        w = mxe_after(S, J, p, moves[i], ply, rng, v)
+        if S.aborted:
+            return 0
+        if not have or mx_better(v, moves[i], out, best_mv, side):
+            out[0] = v[0]
+            out[1] = v[1]
+            out[2] = v[2]
+            best_mv = moves[i]
+            best_w = w
+            have = 1
+    return best_w
+
+
+cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* rng, int nested,
+                    int* out) noexcept nogil:
+    """The seat to move draws: each tile of the boneyard equally likely (at most chance_width
+    sampled outcomes where it is wider, one sampled line for a repeated draw, as expecti_chance)."""
+    cdef uint8_t tiles[28]
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int n = p.bone_len - p.bone_next, k, i, j, t, m, tmp, x, w, outcomes, width, side, all_win = 1
+    cdef int v[3]
+    cdef int bv[3]
+    cdef int first[3]
+    cdef long total[3]
+    cdef int best_w, best_mv, have
+    cdef Position c
+    x = enter_node(S, ply)
+    if x != NODE_GO:
+        if x == NODE_ABORTED:
+            return 0
+        mx_cut(S, p, out)
+        return 0
+    for i in range(n):
+        tiles[i] = p.boneyard[p.bone_next + i]
+    outcomes = n
+    width = J.chance_width
+    if nested and n > width:
+        width = 1
+    if n > width:
+        for i in range(width):
+            j = i + rng_below(rng, n - i)
+            tmp = tiles[i]; tiles[i] = tiles[j]; tiles[j] = tmp
+        outcomes = width
+    total[0] = total[1] = total[2] = 0
+    for k in range(outcomes):
+        t = tiles[k]
+        c = p[0]
+        for i in range(c.bone_next, c.bone_len):
+            if c.boneyard[i] == t:
+                c.boneyard[i] = c.boneyard[c.bone_next]
+                c.boneyard[c.bone_next] = t
+                break
+        draw_one(&c, NULL)
+        if c.status == ST_WON:
+            mx_win_vec(S, side_of(&c, c.end_seat), v)
+            w = 1
+        elif c.status != ST_PLAYING:
+            mx_ended(S, &c, v)
+            mxe_add_gain(S, p, &c, v)
+            w = 0
+        elif can_place(&c):
+            # the drawn tile must be placed now: only its own placements
+            m = tile_moves(&c, t, moves)
+            side = side_of(&c, c.to_move)
+            have = 0
+            best_w = 0
+            best_mv = 0xFF
+            for i in range(m):
+                w = mxe_after(S, J, &c, moves[i], ply, rng, bv)
+                if S.aborted:
+                    return 0
+                if not have or mx_better(bv, moves[i], v, best_mv, side):
+                    v[0] = bv[0]
+                    v[1] = bv[1]
+                    v[2] = bv[2]
+                    best_mv = moves[i]
+                    best_w = w
+                    have = 1
+            w = best_w
+        elif not boneyard_empty(&c):
+            w = mxe_chance(S, J, &c, ply, rng, 1, v)
+        else:
+            w = mxe_settle(S, J, &c, ply, rng, v)
+        if S.aborted:
+            return 0
+        if k == 0:
+            first[0] = v[0]
+            first[1] = v[1]
+            first[2] = v[2]
+        if not w or v[0] != first[0] or v[1] != first[1] or v[2] != first[2]:
+            all_win = 0
+        total[0] += v[0]
+        total[1] += v[1]
+        total[2] += v[2]
+    for i in range(3):
+        out[i] = <int>(total[i] // outcomes) if total[i] >= 0 else -<int>((-total[i]) // outcomes)
+    return all_win
+
+
 # ---------------------------------------------------------------- one world
 cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos, int i, Rng* rng) noexcept nogil:
     """Root move i's value for the observer's team (team 0) at the current depth, or
@@ -290,6 +470,21 @@ cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos
     and passes first (from the world's boneyard order with PIMC, as chance nodes
     with expectimax), then best play."""
     cdef Position c = pos[0]
+    cdef int vec[3]
+    if S.maxn and J.method == METHOD_EXPECTIMAX:
+        # 3 players, max^n: the observer's entry of the vector (internal units)
+        if i >= 0:
+            mxe_after(S, J, pos, J.moves[i], 0, rng, vec)
+        else:
+            mxe_settle(S, J, &c, 0, rng, vec)
+        return vec[S.root_side]
+    if S.maxn and J.method == METHOD_PIMC:
+        # 3 players, max^n: the observer's entry of the move's vector (internal units)
+        if i >= 0:
+            place(&c, J.moves[i], NULL)
+        resolve_turn(&c)
+        maxn_child(S, pos, &c, -1, -1, 0, vec)
+        return vec[S.root_side]
     if i < 0:
         if J.method == METHOD_PIMC:
             resolve_turn(&c)
@@ -332,13 +527,19 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
         if S.aborted:
             break
         for i in range(n):
-            out[i] = vals[i]
+            out[i] = vals[i] / <double>(maxn_scale(S) if S.maxn else 1)
         J.depth[w] = DEPTHS[d]
         J.status[w] = 1 if S.cut else 2
         if not S.cut:
             break
     J.nodes[w] = S.nodes
     S.max_ply = MAX_PLY
+
+
+cdef int check_method_search(SolverCore core, const WorldJob* J) except -1:
+    if core.ctx.search_maxn and J.base.players == 3 and J.method not in (METHOD_PIMC, METHOD_EXPECTIMAX):
+        raise CoreError(f"max^n has no search for method {J.method}")
+    return 0
 
 
 cdef class WorldSearch:
@@ -523,6 +724,7 @@ cdef class WorldSearch:
         if self.counter is None and J.given_hands == NULL:
             raise CoreError("this search has no deal sampler and no worlds: use value_world")
         core.check_players(J.base.players)
+        check_method_search(core, J)
         cdef long w
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
@@ -569,6 +771,7 @@ cdef class WorldSearch:
         cdef int s, i
         cdef uint32_t seen = J.base.board
         core.check_players(J.base.players)
+        check_method_search(core, J)
         try:
             hands = [list(h) for h in hands]
             boneyard = list(boneyard)

@@ -18,6 +18,14 @@ ctypedef struct TTEntry:
     uint8_t generation         # solve call that stored it (older entries are replaced first)
     uint16_t work              # log2 of the subtree's node count (bigger work is kept)
 
+ctypedef struct MaxnEntry:
+    # a max^n entry, in the same 16 bytes and table as TTEntry (its keys never meet
+    # theirs: a max^n key is mixed with its own constant). Only exact vectors are kept.
+    uint64_t keygen            # the key's bits 8..63 (bit 8 set: never 0) | generation in bits 0..7
+    int16_t v[3]               # the exact value vector, one entry per side (internal units)
+    uint8_t move               # the chosen canonical move (the tie-break's), 0xFF if none
+    uint8_t work               # log2 of the subtree's node count (bigger work is kept)
+
 ctypedef struct SolverCtx:
     TTEntry* table             # 4-way buckets, n_entries a power of two
     uint64_t mask              # n_entries - 1
@@ -44,6 +52,12 @@ ctypedef struct SolverCtx:
     int root_side              # side of the root's seat (team 0)
     uint32_t greedy_seats      # bit s: seat s is read as greedy (beliefs): only its largest-credit
                                # placements are searched; 0 (set_root) = every seat plays its best
+    int search_maxn            # option: 3-player positions are searched by max^n (else paranoid)
+    int maxn                   # the current search is max^n (search_maxn and 3 players; set_root)
+    int mx_top                 # max^n: a side's value for reaching 305 (internal units; see MAXN_*)
+    int mx_maxsum              # max^n: an upper bound of the sum of a value vector's 3 entries
+    int mx_minv                # max^n: a lower bound of every entry of a value vector
+    int eq_maxsum              # the largest sum of the 3 sides' values in the 3-player equity table
 
 cdef enum:
     NODE_GO = 0                # search this node
@@ -81,6 +95,9 @@ cdef inline int keep_greedy(uint8_t* moves, int* credits, int n) noexcept nogil:
             k += 1
     return k
 
+cdef enum:
+    MAXN_POINTS_SCALE = 2      # max^n points values are kept in half raw points (the mean of two gains)
+
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil
@@ -90,6 +107,14 @@ cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain)
 cdef int cut_value(const SolverCtx* S, const Position* p) noexcept nogil
 cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept nogil
 cdef int ended_value(const SolverCtx* S, const Position* c, int team, int gain) noexcept nogil
+cdef int maxn_child(SolverCtx* S, const Position* p, const Position* c, int ply, int bside, int bound,
+                    int* out) noexcept nogil
+cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bound, int* out) noexcept nogil
+cdef int maxn_scale(const SolverCtx* S) noexcept nogil
+cdef void mx_win_vec(const SolverCtx* S, int side, int* out) noexcept nogil
+cdef void mx_ended(const SolverCtx* S, const Position* c, int* out) noexcept nogil
+cdef void mx_cut(const SolverCtx* S, const Position* p, int* out) noexcept nogil
+cdef bint mx_better(const int* v, int mv, const int* best, int best_mv, int side) noexcept nogil
 
 cdef class SolverCore:
     cdef SolverCtx ctx

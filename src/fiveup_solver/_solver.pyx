@@ -5,7 +5,10 @@ Value of a position, for the team of the seat to move: the raw points its
 team gains from accepted events until the round ends minus the other team's,
 or +-WIN when an accepted event reaches exactly 305 (instead of any points).
 Teams: the two sides with 2 or 4 players; with 3 players the search is
-*paranoid*: the root seat against the other two together.
+*paranoid* by default: the root seat against the other two together. Or
+max^n (``SolverCore.set_search(1)``, the end of this file): every side
+maximises its own entry of a value vector, with shallow pruning and exact
+vectors in the same table.
 
 Forced draws and passes are resolved inline (``resolve_turn``); every node
 is a seat that can place. A transposition table (4-way buckets keyed by a
@@ -166,6 +169,8 @@ cdef void set_root_side(SolverCtx* S, const Position* p, int root_side) noexcept
         S.side_team[s] = 0 if s == root_side else 1
     S.root_side = root_side
     S.greedy_seats = 0
+    S.maxn = S.search_maxn and p.players == 3
+    mx_params(S)
     S.bone_hash[p.bone_len] = <uint64_t>0x5851F42D4C957F2D
     k = p.bone_len - 1
     while k >= 0:
@@ -505,6 +510,8 @@ cdef class SolverCore:
         cdef uint64_t n = 4
         cdef double tt_mb
         cdef int tt_min_tiles = checked_int(tt_min_tiles_, -1, 28, "tt_min_tiles")
+        if sizeof(MaxnEntry) != sizeof(TTEntry):    # max^n entries share the table's slots
+            raise CoreError("max^n table entries must have the size of the table's entries")
         self.ctx.table = NULL
         self.ctx.child = NULL
         if isinstance(tt_mb_, bool) or not isinstance(tt_mb_, (int, float)) or not 0.0 < tt_mb_ <= 65536.0:
@@ -555,10 +562,12 @@ cdef class SolverCore:
         cdef const int16_t[::1] view
         cdef int players, sides, i
         cdef long need
+        cdef int k, sm, maxsum
         if objective == OBJ_POINTS:
             self.ctx.objective = OBJ_POINTS
             self.ctx.equity = NULL
             self.ctx.eq_players = 0
+            self.ctx.eq_maxsum = 0
             self.equity_owner = None
             self.equity_id = None
             return
@@ -569,11 +578,12 @@ cdef class SolverCore:
             raise CoreError("the win objective needs an equity table (a contiguous int16 array), not None")
         if self.equity_checked is None:
             self.equity_checked = []
-        for known, known_players, known_view in self.equity_checked:
+        for known, known_players, known_view, known_maxsum in self.equity_checked:
             if known is table and known_players == players:
                 # a read-only table checked before: its values cannot have changed
                 self.equity_owner = known_view
                 self.equity_id = table
+                self.ctx.eq_maxsum = known_maxsum
                 view = known_view
                 self.ctx.equity = &view[0]
                 self.ctx.eq_players = players
@@ -588,9 +598,18 @@ cdef class SolverCore:
         for i in range(need):
             if not -WIN < view[i] < WIN:
                 raise CoreError(f"equity table value {i} is {view[i]}, outside (-{WIN}, {WIN})")
+        # max^n's shallow pruning: the largest sum of the sides' values in one cell
+        maxsum = -WIN
+        if sides == 3:
+            with nogil:
+                for i in range(0, need, 3):
+                    sm = view[i] + view[i + 1] + view[i + 2]
+                    if sm > maxsum:
+                        maxsum = sm
+        self.ctx.eq_maxsum = maxsum
         flags = getattr(table, "flags", None)
         if flags is not None and not flags.writeable and len(self.equity_checked) < 8:
-            self.equity_checked.append((table, players, view))
+            self.equity_checked.append((table, players, view, maxsum))
         self.equity_owner = view
         self.equity_id = table
         self.ctx.equity = &view[0]
@@ -631,14 +650,23 @@ cdef class SolverCore:
         cdef Position root = rnd.frames[rnd.depth].pos
         cdef Position q, c
         cdef uint8_t moves[MAX_MOVES]
-        cdef int n, i, team, base, r, best = -INF
+        cdef int n, i, team, base, r, best = -INF, side, chosen
         cdef int values[MAX_MOVES]
         cdef SolverCtx* S = &self.ctx
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
+        cdef int vecs[3 * MAX_MOVES]
+        cdef int root_vec[3]
         self.check_players(root.players)
         begin_call(S, node_limit)
+        set_root(S, &root)
+        if S.maxn:
+            # max^n: each move's entry for the mover's side (internal units: see value_scale)
+            with nogil:
+                n = maxn_root(S, &root, &q, moves, vecs, root_vec, &chosen)
+            side = side_of(&q, q.to_move)
+            return (root_vec[side], [(moves[i], vecs[3 * i + side]) for i in range(n)], S.nodes,
+                    bool(S.aborted))
         with nogil:
-            set_root(S, &root)
             team = 0
             base = rel_score(S, &root, team)
             q = root
@@ -671,8 +699,15 @@ cdef class SolverCore:
         cdef SolverCtx* S = &self.ctx
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         cdef int v
+        cdef int vec[3]
         self.check_players(q.players)
         begin_call(S, node_limit)
+        set_root(S, &q)
+        if S.maxn:
+            with nogil:
+                resolve_turn(&q)
+                maxn_child(S, &rnd.frames[rnd.depth].pos, &q, -1, -1, 0, vec)
+            return vec[S.root_side], S.nodes, bool(S.aborted)
         with nogil:
             set_root(S, &q)
             resolve_turn(&q)
@@ -693,13 +728,59 @@ cdef class SolverCore:
         r = search(S, &q, alpha, beta, 0)
         return r, S.nodes, bool(S.aborted)
 
+    def set_search(self, maxn_):
+        """How later searches treat 3 players: max^n (True) or paranoid (False, the
+        default). Positions with 2 or 4 players (two sides) are searched the same way
+        under both: max^n of a two-sided zero-sum game is its minimax."""
+        self.ctx.search_maxn = checked_int(maxn_, 0, 1, "maxn")
+
+    @property
+    def search_maxn(self):
+        return bool(self.ctx.search_maxn)
+
+    @property
+    def value_scale(self):
+        """Internal units per reported unit of a max^n value (2 under the points objective:
+        half points) ; paranoid values are always in reported units."""
+        return maxn_scale(&self.ctx)
+
+    def maxn_moves(self, CoreRound rnd not None, node_limit_=0):
+        """Max^n (3 players only): (root vector, [(move, vector), ...], nodes, aborted),
+        vectors of 3 entries per side in internal units (value_scale), from the
+        current position's scores on; moves as solve_moves."""
+        cdef Position root = rnd.frames[rnd.depth].pos
+        cdef Position q
+        cdef uint8_t moves[MAX_MOVES]
+        cdef int vecs[3 * MAX_MOVES]
+        cdef int root_vec[3]
+        cdef int n, i, chosen
+        cdef SolverCtx* S = &self.ctx
+        cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
+        if root.players != 3:
+            raise CoreError(f"max^n vectors are for 3 players, not {root.players}")
+        self.check_players(root.players)
+        begin_call(S, node_limit)
+        set_root(S, &root)
+        S.maxn = 1
+        with nogil:
+            n = maxn_root(S, &root, &q, moves, vecs, root_vec, &chosen)
+        S.maxn = S.search_maxn
+        return ([root_vec[0], root_vec[1], root_vec[2]],
+                [(moves[i], [vecs[3 * i], vecs[3 * i + 1], vecs[3 * i + 2]]) for i in range(n)],
+                S.nodes, bool(S.aborted))
+
     def best_move(self, CoreRound rnd not None):
         """Best canonical move stored for the current position (after its forced draws), or None."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef TTEntry* e
+        cdef MaxnEntry* m
         forced_draws(&q, NULL)
         if q.status != ST_PLAYING or not can_place(&q) or not self.ctx.use_tt:
             return None
+        if self.ctx.search_maxn and q.players == 3:
+            # max^n: the tie-break's move of an exact vector
+            m = mx_probe(&self.ctx, (position_hash(&self.ctx, &q, 0) ^ MAXN_KEY) | <uint64_t>0x100)
+            return None if m == NULL or m.move == 0xFF else m.move
         e = tt_probe(&self.ctx, position_hash(&self.ctx, &q, 0))
         return None if e == NULL or e.move == 0xFF else e.move
 
@@ -717,11 +798,30 @@ cdef class SolverCore:
         cdef TTEntry* e
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         checked_int(max_len, 0, 2 ** 31 - 1, "max_len")
+        cdef Position qq
+        cdef int vecs[3 * MAX_MOVES]
+        cdef int root_vec[3]
+        cdef int chosen
         self.check_players(q.players)
         out = []
         begin_call(S, node_limit)
         set_root(S, &q)
-        while len(out) < max_len:
+        while S.maxn and len(out) < max_len:
+            # max^n: at every step every move's exact vector; the tie-break's choice is played
+            forced_draws(&q, NULL)
+            if q.status != ST_PLAYING:
+                break
+            if not can_place(&q):
+                out.append(MOVE_PASS)
+                pass_turn(&q)
+                continue
+            with nogil:
+                n = maxn_root(S, &q, &qq, moves, vecs, root_vec, &chosen)
+            if S.aborted or chosen < 0:
+                break
+            out.append(moves[chosen])
+            place(&q, moves[chosen], NULL)
+        while not S.maxn and len(out) < max_len:
             forced_draws(&q, NULL)
             if q.status != ST_PLAYING:
                 break
@@ -787,3 +887,323 @@ cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain)
         return ended_value(S, c, team, gain)
     r = mtdf(S, c, 0)
     return child_value(team_of(S, c, c.to_move) == team, r, gain)
+
+
+# ---------------------------------------------------------------- max^n (3 players)
+#
+# With 3 players every seat is its own side, and max^n (Luckhardt and Irani 1986)
+# values a position by a vector of 3 entries, one per side; the seat to move
+# picks the child whose vector is best for its own side. The entries:
+#
+# * points objective: the side's own raw points from here to the round's end
+#   minus the mean of the two others' (kept x MAXN_POINTS_SCALE, in half points,
+#   so that the mean stays an integer); an accepted exact 305 is WIN for its
+#   side and -WIN/2 for each other (a 1000-point gain in the same formula).
+#   Every vector sums to 0.
+# * win objective: the side's WIN x (P(it wins the game) - P(another side
+#   wins)) from the 3-player equity table at the round's end (the next
+#   starter: the seat that emptied its hand, or drawn after a block); an
+#   accepted exact 305 is WIN for its side and -WIN for the others. Vectors
+#   sum to about -WIN (the table's rounding aside): at most mx_maxsum.
+#
+# Tie-break (deterministic, independent of move order, table and pruning):
+# among the children best for the mover's side, the one whose other two
+# entries add up to the least (the indifferent mover hurts its opponents);
+# among those, the one worst for the next seat clockwise (the next to move);
+# the vector is then fixed, and among moves with that same vector the lowest
+# canonical move number is the chosen move (the principal variation's).
+#
+# Pruning: the immediate exact-305 cutoff (nothing beats WIN for the mover),
+# and Sturtevant's shallow pruning: every entry is at least mx_minv and the
+# entries add up to at most mx_maxsum, so once the mover's side i has a child
+# worth b to it, the parent's side j (j != i) can get at most
+# mx_maxsum - b - mx_minv from this node; when that is below what j already
+# has elsewhere (strictly: a tie could be chosen by the tie-break), the node is
+# cut and its (inexact) vector is never used. Deep pruning is unsound for
+# max^n and is not done. The table keeps exact vectors only.
+
+cdef uint64_t MAXN_KEY = <uint64_t>0x3C6EF372FE94F82B
+
+
+cdef int maxn_scale(const SolverCtx* S) noexcept nogil:
+    """Internal units per reported unit of a max^n value (half points under the points objective)."""
+    return MAXN_POINTS_SCALE if S.objective == OBJ_POINTS else 1
+
+
+cdef inline void mx_params(SolverCtx* S) noexcept nogil:
+    """The max^n constants of the current objective."""
+    if S.objective == OBJ_POINTS:
+        S.mx_top = MAXN_POINTS_SCALE * WIN
+        S.mx_maxsum = 0
+        S.mx_minv = -(MAXN_POINTS_SCALE * WIN) // 2
+    else:
+        S.mx_top = WIN
+        S.mx_maxsum = S.eq_maxsum if S.eq_maxsum > -WIN else -WIN
+        S.mx_minv = -WIN
+
+
+cdef void mx_win_vec(const SolverCtx* S, int side, int* out) noexcept nogil:
+    """The vector of an accepted exact 305 by `side`."""
+    cdef int s
+    for s in range(3):
+        out[s] = S.mx_top if s == side else (-S.mx_top // 2 if S.objective == OBJ_POINTS else -WIN)
+
+
+cdef inline bint mx_is_win(const SolverCtx* S, const int* v) noexcept nogil:
+    return v[0] >= S.mx_top or v[1] >= S.mx_top or v[2] >= S.mx_top
+
+
+cdef inline void mx_equity(const SolverCtx* S, const int* score, int starter, int* out) noexcept nogil:
+    """The 3-player equity table's vector at a round's start with these scores and starter
+    (a side, or 3 when the starter is drawn)."""
+    cdef int s, lv, idx = 0
+    for s in range(3):
+        lv = score[s] // 5
+        idx = idx * EQ_LEVELS + (0 if lv < 0 else (EQ_LEVELS - 1 if lv >= EQ_LEVELS else lv))
+    for s in range(3):
+        out[s] = S.equity[(idx * 4 + starter) * 3 + s]
+
+
+cdef void mx_ended(const SolverCtx* S, const Position* c, int* out) noexcept nogil:
+    """A round that has just ended without a game win: nothing more (points: the gains
+    on the way are added by the callers), or the equity of the next round's start."""
+    cdef int s
+    cdef int score[3]
+    if S.objective != OBJ_WIN:
+        out[0] = out[1] = out[2] = 0
+        return
+    for s in range(3):
+        score[s] = c.score[s]
+    mx_equity(S, score, side_of(c, c.end_seat) if c.status == ST_DOMINO else 3, out)
+
+
+cdef void mx_cut(const SolverCtx* S, const Position* p, int* out) noexcept nogil:
+    """Vector where a depth-limited max^n search stops: the side with the lightest hand
+    (ties: the first from the seat to move, clockwise) is taken to gain half the pip
+    balance between the others' hands and its own (it is the likeliest to empty its
+    hand and collect the others' pips, RULES §6.3), rounded to 5 and kept below 305
+    (no win is ever guessed); the others gain nothing. Points: that gain in the
+    vector's units; win: the equity table at those scores, the next starter drawn."""
+    cdef int k, seat, h, hmin = 1 << 20, light = 0, total = 0, e, lim, s
+    cdef int score[3]
+    for k in range(3):
+        seat = (p.to_move + k) % 3
+        h = mask_pips(p.hand[seat])
+        total += h
+        if h < hmin:
+            hmin = h
+            light = seat
+    e = round_to_5(((total - hmin) - hmin) // 2) if total - hmin > hmin else 0
+    lim = max_nonwin_gain(p, light)
+    if e > lim:
+        e = lim if lim > 0 else 0
+    if S.objective == OBJ_POINTS:
+        for s in range(3):
+            out[s] = MAXN_POINTS_SCALE * e if s == light else -(MAXN_POINTS_SCALE * e) // 2
+        return
+    for s in range(3):
+        score[s] = p.score[s]
+    score[light] += e
+    mx_equity(S, score, 3, out)
+
+
+cdef inline MaxnEntry* mx_probe(SolverCtx* S, uint64_t key) noexcept nogil:
+    cdef MaxnEntry* b = <MaxnEntry*>&S.table[key & S.mask & ~(<uint64_t>3)]
+    cdef int i
+    for i in range(4):
+        if (b[i].keygen >> 8) == (key >> 8):
+            return &b[i]
+    return NULL
+
+
+cdef inline void mx_store(SolverCtx* S, uint64_t key, const int* v, int move, uint64_t work) noexcept nogil:
+    """Keep an exact vector (the replacement policy of tt_store)."""
+    cdef MaxnEntry* b = <MaxnEntry*>&S.table[key & S.mask & ~(<uint64_t>3)]
+    cdef MaxnEntry* e = NULL
+    cdef int i, w = 0, score, worst = 1 << 30
+    while work > 1:
+        work >>= 1
+        w += 1
+    for i in range(4):
+        if (b[i].keygen >> 8) == (key >> 8):
+            e = &b[i]
+            break
+    if e == NULL:
+        for i in range(4):
+            score = 0 if b[i].keygen == 0 else (b[i].work + (64 if (b[i].keygen & 0xFF) == S.generation else 0))
+            if score < worst or (score == worst and b[i].keygen < e.keygen):
+                worst = score
+                e = &b[i]
+    e.keygen = (key & ~(<uint64_t>0xFF)) | S.generation
+    e.v[0] = <int16_t>v[0]
+    e.v[1] = <int16_t>v[1]
+    e.v[2] = <int16_t>v[2]
+    e.move = move
+    e.work = w
+
+
+cdef bint mx_better(const int* v, int mv, const int* best, int best_mv, int side) noexcept nogil:
+    """The tie-break order: is child vector v (move mv) preferred by `side` to best?"""
+    cdef int o, ob
+    if v[side] != best[side]:
+        return v[side] > best[side]
+    o = v[0] + v[1] + v[2] - v[side]
+    ob = best[0] + best[1] + best[2] - best[side]
+    if o != ob:
+        return o < ob
+    if v[(side + 1) % 3] != best[(side + 1) % 3]:
+        return v[(side + 1) % 3] < best[(side + 1) % 3]
+    return mv < best_mv
+
+
+cdef int maxn_child(SolverCtx* S, const Position* p, const Position* c, int ply, int bside, int bound,
+                    int* out) noexcept nogil:
+    """Vector, from p's scores on, of the resolved child c of p (searched at ply + 1).
+    bside/bound: the parent's side and the most it already has elsewhere (-1: none).
+    Returns 1 when out is exact, 0 when the search was cut (shallow pruning: then
+    out[bside] < bound, so the parent never picks it) or aborted."""
+    cdef int d[3]
+    cdef int s, g = 0, bc
+    if c.status == ST_WON:
+        mx_win_vec(S, side_of(c, c.end_seat), out)
+        return 1
+    d[0] = d[1] = d[2] = 0
+    if S.objective == OBJ_POINTS:
+        # own gain minus the mean of the others', in half points: 3 g_s - G
+        for s in range(3):
+            g += c.score[s] - p.score[s]
+        for s in range(3):
+            d[s] = 3 * (c.score[s] - p.score[s]) - g
+    if c.status != ST_PLAYING:
+        mx_ended(S, c, out)
+    else:
+        # the child's bound in its own frame: an entry is the child's plus d, or a win
+        # vector as it is, so the parent's entry is at most the child's + max(d, 0)
+        bc = bound
+        if bside >= 0 and d[bside] > 0:
+            bc = bound - d[bside]
+        if not maxn_search(S, c, ply + 1, bside, bc, out):
+            return 0
+        if mx_is_win(S, out):
+            return 1
+    for s in range(3):
+        out[s] += d[s]
+    return 1
+
+
+cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bound, int* out) noexcept nogil:
+    """Max^n vector of p (its seat can place); see maxn_child for bside, bound and the result."""
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int order[MAX_MOVES]
+    cdef int credits[MAX_MOVES]
+    cdef int v[3]
+    cdef int best[3]
+    cdef Position* children = &S.child[ply * MAX_MOVES]
+    cdef Position* c
+    cdef int n, i, k, x, side, gap, s0, best_move = 0xFF, have = 0
+    cdef bint use_tt, last_tile
+    cdef uint64_t key = 0, nodes0 = S.nodes
+    cdef MaxnEntry* e
+    best[0] = best[1] = best[2] = 0
+    x = enter_node(S, ply)
+    if x != NODE_GO:
+        if x == NODE_ABORTED:
+            return 0
+        mx_cut(S, p, out)
+        return 1
+    side = side_of(p, p.to_move)
+    use_tt = S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_skip_tiles
+    if use_tt:
+        key = (position_hash(S, p, ply) ^ MAXN_KEY) | <uint64_t>0x100
+        fiveup_prefetch(&S.table[key & S.mask & ~(<uint64_t>3)])
+    n = gen_moves(p, moves)
+    s0 = end_sum(p)
+    gap = TARGET - p.score[side]
+    last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
+    for i in range(n):
+        credits[i] = accepted_credit(p, s0, moves[i], gap)
+        if credits[i] == gap and not last_tile and S.use_pruning:
+            # an exact 305 now: the best vector the mover can have, whichever move reaches it
+            mx_win_vec(S, side, out)
+            return 1
+    if (S.greedy_seats >> p.to_move) & 1:
+        n = keep_greedy(moves, credits, n)
+    if use_tt:
+        e = mx_probe(S, key)
+        if e != NULL:
+            out[0] = e.v[0]
+            out[1] = e.v[1]
+            out[2] = e.v[2]
+            return 1
+    for i in range(n):
+        insert_by_key(order, credits, i)
+    for k in range(n):
+        i = order[k]
+        c = &children[i]
+        c[0] = p[0]
+        place(c, moves[i], NULL)
+        resolve_turn(c)
+        if not maxn_child(S, p, c, ply, side, best[side] if have else -INF, v):
+            if S.aborted:
+                return 0
+            continue        # cut: worse for this side than `best` (strictly), never chosen
+        if not have or mx_better(v, moves[i], best, best_move, side):
+            best[0] = v[0]
+            best[1] = v[1]
+            best[2] = v[2]
+            best_move = moves[i]
+            have = 1
+            if (S.use_pruning and bside >= 0 and bside != side
+                    and S.mx_maxsum - best[side] - S.mx_minv < bound):
+                out[0] = best[0]
+                out[1] = best[1]
+                out[2] = best[2]
+                return 0
+    out[0] = best[0]
+    out[1] = best[1]
+    out[2] = best[2]
+    if use_tt:
+        mx_store(S, key, best, best_move, S.nodes - nodes0)
+    return 1
+
+
+cdef int maxn_root(SolverCtx* S, const Position* root, Position* q, uint8_t* moves, int* vecs,
+                   int* root_vec, int* chosen) noexcept nogil:
+    """Every root move's exact vector (3 ints each in vecs) from the root position
+    (the seat's forced draws made in q first; a seat that then cannot place has the
+    single move MOVE_PASS); their number. root_vec: the root's own vector (from
+    root's scores on), the tie-break's choice among the moves."""
+    cdef int n = 0, i, k, best_i = -1
+    cdef int d[3]
+    cdef Position c
+    q[0] = root[0]
+    if q.status == ST_PLAYING:
+        forced_draws(q, NULL)
+    if q.status == ST_PLAYING:
+        if can_place(q):
+            n = gen_moves(q, moves)
+        else:
+            n = 1
+            moves[0] = MOVE_PASS
+    for i in range(n):
+        c = q[0]
+        if moves[i] == MOVE_PASS:
+            pass_turn(&c)
+        else:
+            place(&c, moves[i], NULL)
+        resolve_turn(&c)
+        maxn_child(S, root, &c, -1, -1, 0, &vecs[3 * i])
+        if S.aborted:
+            return n
+        if best_i < 0 or mx_better(&vecs[3 * i], moves[i], &vecs[3 * best_i], moves[best_i], side_of(q, q.to_move)):
+            best_i = i
+    chosen[0] = best_i
+    if best_i >= 0:
+        for k in range(3):
+            root_vec[k] = vecs[3 * best_i + k]
+    else:
+        # no move: the round is over (or ended during the draws)
+        c = q[0]
+        resolve_turn(&c)
+        maxn_child(S, root, &c, -1, -1, 0, root_vec)
+    return n
