@@ -135,7 +135,7 @@ def test_one_known_world_best_defence_is_the_minimax_solver():
             continue
         solved = Solver(tt_mb=4).solve(g)
         for m in g.legal_moves:
-            assert bd[_core.canonical_of(*m.placement)] == pytest.approx(solved.values[m], abs=1e-9)
+            assert bd[_core.canonical_of(*m.placement)] == pytest.approx(solved.values[format_move(m)], abs=1e-9)
         found += 1
     assert found >= 5
 
