@@ -216,7 +216,7 @@ class _Search:
             acc = [tuple(0.0 for _ in range(n))]
             for t in _tiles(union):
                 idx = [i for i in range(n) if (bones[i] >> t) & 1]
-                f = self.sub([_exact.draw_tile(worlds[i], t) for i in idx])
+                f = self.sub([_exact.draw_move(worlds[i], t) for i in idx])
                 self.check_front(len(acc) * len(f))
                 acc = _pareto([_add(a, idx, vec, 1.0 / bone_n) for a in acc for vec in f])
             return acc
@@ -229,7 +229,7 @@ class _Search:
                     children.setdefault(("place", m), []).append((i, _exact.place_move(pos, m)))
             elif bone_i:
                 for t in _tiles(_exact.boneyard(pos)):
-                    children.setdefault(("draw",), []).append((i, _exact.draw_tile(pos, t)))
+                    children.setdefault(("draw",), []).append((i, _exact.draw_move(pos, t)))
             else:
                 children.setdefault(("pass",), []).append((i, _exact.pass_move(pos)))
         acc = [tuple(math.inf for _ in range(n))]

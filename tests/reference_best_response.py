@@ -21,9 +21,11 @@ from fractions import Fraction
 try:
     from . import brute_deals as B
     from . import reference as R
+    from .reference_expectimax import draw_tile as _draw
 except ImportError:  # tests/ is not a package: pytest puts tests/ on sys.path
     import brute_deals as B
     import reference as R
+    from reference_expectimax import draw_tile as _draw
 
 WIN = 1000
 
@@ -47,16 +49,6 @@ def worlds(game, seat: int) -> list:
 
 def _tiles_left(st) -> list:
     return sorted(st.boneyard_left())
-
-
-def _draw(st, tile):
-    """The seat to move draws `tile` (any tile of the boneyard: chance)."""
-    c = st.copy()
-    c.boneyard = list(c.boneyard)
-    j = c.boneyard.index(tile, c.drawn)
-    c.boneyard[c.drawn], c.boneyard[j] = c.boneyard[j], c.boneyard[c.drawn]
-    c.apply({"seat": c.turn, "draw": tile})
-    return c
 
 
 def _after(st, action):

@@ -148,7 +148,7 @@ def place_move(pos, move):
     return dump(&p)
 
 
-def draw_tile(pos, tile):
+def draw_move(pos, tile):
     """The seat to move, unable to place, draws `tile` from the boneyard (a chance outcome)."""
     cdef Position p
     cdef int i, t
@@ -156,12 +156,7 @@ def draw_tile(pos, tile):
     t = checked_int(tile, 0, 27, "tile")
     if p.status != ST_PLAYING or can_place(&p) or not (bone_mask(&p) >> t) & 1:
         raise CoreError(f"tile {t} cannot be drawn now")
-    for i in range(p.bone_next, p.bone_len):
-        if p.boneyard[i] == t:
-            p.boneyard[i] = p.boneyard[p.bone_next]
-            p.boneyard[p.bone_next] = t
-            break
-    draw_one(&p, NULL)
+    draw_tile(&p, t, NULL)
     canonical_boneyard(&p)
     return dump(&p)
 
@@ -253,12 +248,7 @@ cdef int walk_greedy(Walk* w, Position* p, double prob, dict groups, dict ends) 
             k = fiveup_ctz(bm)
             bm &= bm - 1
             c = p[0]
-            for i in range(c.bone_next, c.bone_len):
-                if c.boneyard[i] == k:
-                    c.boneyard[i] = c.boneyard[c.bone_next]
-                    c.boneyard[c.bone_next] = k
-                    break
-            draw_one(&c, NULL)
+            draw_tile(&c, k, NULL)
             canonical_boneyard(&c)
             if seat == w.seat:
                 w.obs[w.n_obs] = OBS_OWN_DRAW

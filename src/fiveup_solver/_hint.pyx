@@ -215,13 +215,7 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
     for k in range(outcomes):
         t = tiles[k]
         c = p[0]
-        # draw tile t: it moves from the boneyard (any position: the order is unknown) to the hand
-        for i in range(c.bone_next, c.bone_len):
-            if c.boneyard[i] == t:
-                c.boneyard[i] = c.boneyard[c.bone_next]
-                c.boneyard[c.bone_next] = t
-                break
-        draw_one(&c, NULL)
+        draw_tile(&c, t, NULL)    # from any place in the boneyard: the order is unknown
         # Star1 window for this outcome: the remaining ones could all be +-WIN
         lo_w = <long>alpha * outcomes - done - <long>(outcomes - k - 1) * WIN
         hi_w = <long>beta * outcomes - done + <long>(outcomes - k - 1) * WIN

@@ -405,6 +405,18 @@ cdef inline int draw_one(Position* p, EventLog* log) noexcept nogil:
     check_blocked(p, log)
     return t
 
+cdef inline int draw_tile(Position* p, int t, EventLog* log) noexcept nogil:
+    """The seat to move draws tile t, which must be in the undrawn boneyard: a chance
+    outcome, for searches that treat the boneyard's order as unknown (t moves to the
+    next slot; the undrawn rest keeps its tiles)."""
+    cdef int i
+    for i in range(p.bone_next, p.bone_len):
+        if p.boneyard[i] == t:
+            p.boneyard[i] = p.boneyard[p.bone_next]
+            p.boneyard[p.bone_next] = t
+            break
+    return draw_one(p, log)
+
 cdef inline void pass_turn(Position* p) noexcept nogil:
     p.to_move = (p.to_move + 1) % p.players
 
