@@ -514,8 +514,8 @@ def cost_text(a: Analysis) -> str:
 def format_text(a: Analysis) -> str:
     """The per-seat table, then the marked decisions with best and played moves."""
     lines = [f"{a.players}-player game" + (f", seat {a.view}'s view" if a.view is not None else "")
-             + (f"; side {a.winner} won" if a.winner is not None else "; unfinished") + f"; seed {a.seed}",
-             judge_text(a) + "; " + cost_text(a), ""]
+             + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
+             + f"; {judge_text(a)}; seed {a.seed}", cost_text(a), ""]
     lines.append(f"{'seat':>4} {'side':>4} {'judged':>6} {'loss win-%':>10} {'mean':>6} {'loss pts':>8} "
                  f"{'accuracy':>8} {'inacc':>5} {'mist':>5} {'blund':>5} {'luck':>7} {'result':>6} {'adj.':>6}")
     for s in a.seats.values():
