@@ -131,7 +131,7 @@ def measure(players: int, kind: str, index: int, seed: int, record, r: int, i: i
     t = time.perf_counter()
     d = judge_decision(record, r, i, AnalysisBudget(judge="rollout", rollouts=rollouts, rollout_bot=bot), seed=1)
     row["rollout"] = dict(_loss(d), rollouts=rollouts, seconds=round(time.perf_counter() - t, 2))
-    row["candidates"] = len({m["move"] for m in d.moves})
+    row["candidates"] = d.playouts // rollouts          # canonical candidates (equivalent ports played once)
     # the reference: the same playouts, many more worlds, an independent seed
     obs = observation_at(record, seat, r, i)
     t = time.perf_counter()
@@ -173,13 +173,15 @@ def summary(path: str) -> str:
                    f"{sum(abs(r['search_minus_reference']) <= 6 for r in rs)} / "
                    f"{sum(abs(r['rollout_minus_reference']) <= 6 for r in rs)} |")
     out.append("")
-    out.append("| players | kind | seed | scores | played | reference | search | rollout | candidates | "
-               "seconds: search / rollout / reference |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    out.append("| players | kind | seed | round, action | seat | scores | played | reference | search | rollout | "
+               "candidates | seconds: search / rollout / reference |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in sorted(rows, key=lambda r: (r["players"], KINDS.index(r["kind"]), r["index"])):
         f = lambda j: f"{r[j]['loss_win']:.1f} ± {r[j]['stderr_win']:.1f}"   # noqa: E731
-        out.append(f"| {r['players']} | {r['kind']} | {r['seed']} | {'/'.join(map(str, r['scores']))} | "
-                   f"{r['played']} | {f('reference')} | {f('search')} | {f('rollout')} | {r['candidates']} | "
+        out.append(f"| {r['players']} | {r['kind']} | {r['seed']} | {r['round']}, {r['action']} | {r['seat']} | "
+                   f"{'/'.join(map(str, r['scores']))} | "
+                   f"{r['played']} | {f('reference')} | {f('search')} | {f('rollout')} | "
+                   f"{r['rollout']['playouts'] // r['rollout']['rollouts']} | "
                    f"{r['search']['seconds']} / {r['rollout']['seconds']} / {r['reference']['seconds']} |")
     return "\n".join(out) + "\n"
 
