@@ -256,3 +256,17 @@ def test_cli_bad_options(tmp_path, capsys):
         assert main(base + bad) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and text in err and err.count("\n") == 1, (bad, err)
+
+
+def test_weird_option_values_are_one_line_option_errors():
+    from fiveup_solver.rollout import check_rollout_options
+    good = {"rollouts": 4, "bot": "greedy", "workers": 1, "candidates": "all"}
+    weird = {"rollouts": [2.5, None, -3, 10 ** 9, "4", [4]], "bot": [None, 5, "", "hint:0:0", "greedy,random", "x" * 500],
+             "workers": ["2", 0, 65, 1.0, None], "candidates": [None, ["all"], "top:", "top:65", "top:-1", "ALL", 3]}
+    for name, values in weird.items():
+        for v in values:
+            with pytest.raises(OptionError) as e:
+                check_rollout_options(**dict(good, **{name: v}))
+            assert "\n" not in str(e.value) and len(str(e.value)) <= 300, (name, v)
+    check_rollout_options(**good)
+    check_rollout_options(4, "hint:8:2000", 2, "top:3")
