@@ -235,10 +235,12 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
     check_rollout_options(rollouts, bot, workers)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
         raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
-    DealSampler(obs)                        # the observation is checked whole (InconsistentObservationError)
+    from fiveup_solver.hint import _base_round
+    ds = DealSampler(obs)                   # the observation is checked whole (InconsistentObservationError)
     if obs.to_move != obs.seat:
         raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
                                else "the round is over: no move to judge")
+    _base_round(ds, obs)                    # and its legal moves are the position's, as a hint checks them
     legal = list(obs.legal_moves)
     if candidates is None:
         chosen = legal

@@ -231,6 +231,17 @@ def test_bad_rollout_calls():
         rollout(obs, [], rollouts=2, bot="greedy")
     with pytest.raises(OptionError, match="Observation"):
         rollout(g, rollouts=2)
+    import dataclasses
+    from fiveup_solver import InconsistentObservationError
+    for tampered in (obs.legal_moves[:-1], obs.legal_moves + ("x",), ("pass",)):
+        with pytest.raises(InconsistentObservationError, match="legal_moves|legal move"):
+            rollout(dataclasses.replace(obs, legal_moves=tampered), rollouts=2, bot="greedy")
+    # a move dropped from legal_moves (its end sum too): the replay's legal moves disagree
+    with pytest.raises(InconsistentObservationError, match="legal_moves are not the position's"):
+        rollout(dataclasses.replace(obs, legal_moves=obs.legal_moves[:-1], end_sums_after=obs.end_sums_after[:-1]),
+                rollouts=2, bot="greedy")
+    with pytest.raises(InconsistentObservationError):
+        rollout(dataclasses.replace(obs, scores=(1, 2, 3)), rollouts=2, bot="greedy")
     with pytest.raises(OptionError, match="seed"):
         rollout(obs, rollouts=2, bot="greedy", seed=-1)
     record = g.to_record()
