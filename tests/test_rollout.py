@@ -190,6 +190,9 @@ def test_analysis_outputs_name_the_judge_and_its_cost(tmp_path, capsys):
                            "worlds": "sampled uniformly from the seat's observation"}
     assert da["cost"]["judged"] == len(judged) > 0
     assert da["cost"]["playouts"] == sum(d.playouts for d in judged) >= 3 * 2 * len(judged)
+    # one decision judged alone is the analysis's judgement of it (same seeds)
+    last = judged[-1]
+    assert judge_decision(g.to_record(), last.round, last.action, ROLL, seed=4) == last
     path = tmp_path / "g.json"
     path.write_text(json.dumps(g.to_record()))
     html = tmp_path / "r.html"
@@ -203,6 +206,10 @@ def test_analysis_outputs_name_the_judge_and_its_cost(tmp_path, capsys):
     assert main(args[:10] + ["--quiet", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["judge"]["name"] == "search" and d["judge"]["samples"] == 8 and d["cost"]["playouts"] == 0
+    x = next(x for x in d["decisions"] if not x["forced"])
+    alone = judge_decision(g.to_record(), x["round"], x["action"],
+                           AnalysisBudget(samples=8, luck_samples=4, dd_nodes=0), seed=0)
+    assert alone.to_dict() == x
 
 
 @pytest.mark.parametrize("bad, text", [
