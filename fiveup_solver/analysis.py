@@ -39,10 +39,12 @@ from dataclasses import asdict, dataclass, field
 from fiveup_solver.errors import OptionError, RecordError, short_repr as _short
 from fiveup_solver.notation import format_move
 
-__all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "MARKS", "accuracy"]
+__all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
+           "JUDGES", "accuracy"]
 
 MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))   # win-% points lost, largest first
 MARK_SIGMAS = 2.0     # a loss is marked only when it is at least this many standard errors
+JUDGES = ("search", "rollout")   # how a decision's moves are valued (the first is the default)
 
 
 def accuracy(loss_win: float) -> float:
@@ -80,12 +82,23 @@ class AnalysisBudget:
     threads: int = 2
     beliefs: str | None = None    # how the hidden worlds are weighted (fiveup_solver.beliefs; None: the default)
     search: str | None = None     # 3 players: "paranoid" or "maxn" (fiveup_solver.solver.SEARCHES; None: the default)
+    # the judge: "search" (PIMC over sampled worlds, above) or "rollout" (fiveup_solver.rollout:
+    # whole-game playouts with `rollout_bot` in every seat, `rollouts` paired worlds per candidate)
+    judge: str = "search"
+    rollouts: int = 32            # rollout judge: playouts per candidate (the same worlds for every candidate)
+    rollout_bot: str = "hint"     # rollout judge: the bot of every seat (a name of fiveup_solver.bots)
+    candidates: str = "all"       # rollout judge: "all" legal moves, or "top:K" (the played move and the search's K best)
+    workers: int = 1              # rollout judge: worker processes for the playouts (same results for any number)
 
     def check(self) -> "AnalysisBudget":
         from fiveup_solver.beliefs import check_beliefs
+        from fiveup_solver.rollout import check_rollout_options
         from fiveup_solver.solver import check_search
         check_beliefs(self.beliefs)
         check_search(self.search)
+        if not isinstance(self.judge, str) or self.judge not in JUDGES:
+            raise OptionError(f"judge must be one of {', '.join(JUDGES)}, not {_short(self.judge)}")
+        check_rollout_options(self.rollouts, self.rollout_bot, self.workers, self.candidates)
         for name, low, high in (("samples", 2, 100_000), ("world_nodes", 1, 2 ** 40), ("luck_samples", 1, 100_000),
                                 ("dd_nodes", 0, 2 ** 62), ("threads", 1, 64)):
             v = getattr(self, name)
@@ -114,6 +127,8 @@ class Decision:
     dd_best: list | None = None          # double-dummy best moves (None: not solved)
     dd_loss_win: float | None = None
     dd_loss_points: float | None = None
+    playouts: int | None = None          # rollout judge: playouts behind this judgement
+    search: dict | None = None           # rollout judge with top:K candidates: the search judge's best and loss
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -165,10 +180,29 @@ class Analysis:
     seed: int
     view: int | None
     winner: int | None
+    seconds: float = 0.0                  # wall time of the whole analysis
+
+    @property
+    def judge(self) -> dict:
+        """Which judge valued the decisions, with its budget."""
+        b = self.budget
+        if b.judge == "rollout":
+            return {"name": "rollout", "rollouts": b.rollouts, "bot": b.rollout_bot, "candidates": b.candidates,
+                    "worlds": "sampled uniformly from the seat's observation"}
+        from fiveup_solver.beliefs import check_beliefs
+        return {"name": "search", "samples": b.samples, "world_nodes": b.world_nodes,
+                "beliefs": check_beliefs(b.beliefs)}
+
+    @property
+    def cost(self) -> dict:
+        """What the analysis cost: judged decisions, playouts (rollout judge), seconds."""
+        judged = [d for d in self.decisions if not d.forced]
+        return {"judged": len(judged), "playouts": sum(d.playouts or 0 for d in judged),
+                "seconds": round(self.seconds, 3)}
 
     def to_dict(self) -> dict:
         return {"players": self.players, "view": self.view, "winner": self.winner, "seed": self.seed,
-                "budget": asdict(self.budget),
+                "judge": self.judge, "cost": self.cost, "budget": asdict(self.budget),
                 "seats": {str(s): v.to_dict() for s, v in self.seats.items()},
                 "decisions": [d.to_dict() for d in self.decisions],
                 "luck": [e.to_dict() for e in self.luck]}
@@ -207,9 +241,10 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     from fiveup_solver.record import check_record, positions
     from fiveup_solver.solver import Solver, WIN_VALUE
 
+    import time
+    started = time.perf_counter()
     budget = (budget or AnalysisBudget()).check()
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
-        raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
+    _check_seed(seed)
     record = check_record(record)
     who = _seats_to_analyse(record, seats)
     view = record.get("view")
@@ -229,20 +264,8 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
 
     decisions, luck = [], []
     drawing = {}                        # seat -> position value before its current draw sequence
-    seed_of = lambda r, i: (seed * 1_000_003 + r * 10_007 + i) & (2 ** 63 - 1)   # noqa: E731
-
-    from fiveup_solver.beliefs import check_beliefs, past_evidence, past_observations
-    reads_past = check_beliefs(budget.beliefs) == "model"
-    evidence = {}                       # (seat, round) -> what the seat's views of earlier rounds say
-
-    def past(game, seat, r):
-        """With model beliefs, the earlier rounds' evidence about the other seats, as
-        the seat saw those rounds (its own views of them only), computed once per round."""
-        if not reads_past or r == 0:
-            return None
-        if (seat, r) not in evidence:
-            evidence[(seat, r)] = past_evidence(game.observation(seat), past_observations(record, seat, r))
-        return evidence[(seat, r)]
+    seed_of = lambda r, i: _seed_of(seed, r, i)   # noqa: E731
+    past = _Past(record, budget)
 
     def value(game, seat, r, i):
         return hinter.position_value(game.observation(seat), samples=budget.luck_samples, seed=seed_of(r, i),
@@ -298,7 +321,70 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     final = _final_game(record)
     winner = final.winner
     summaries = _summaries(n, who, decisions, luck, winner, final.unfinished or winner is None)
-    return Analysis(n, summaries, decisions, luck, budget, seed, view, winner)
+    return Analysis(n, summaries, decisions, luck, budget, seed, view, winner, time.perf_counter() - started)
+
+
+def _seed_of(seed: int, r: int, i: int) -> int:
+    """The seed of the judgement of round r's action i (search worlds or rollout worlds)."""
+    return (seed * 1_000_003 + r * 10_007 + i) & (2 ** 63 - 1)
+
+
+def _check_seed(seed) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
+
+
+class _Past:
+    """With model beliefs, the earlier rounds' evidence about the other seats, as the
+    seat saw those rounds (its own views of them only), computed once per round."""
+
+    def __init__(self, record, budget):
+        from fiveup_solver.beliefs import check_beliefs
+        self.record = record
+        self.reads = check_beliefs(budget.beliefs) == "model"
+        self.evidence = {}              # (seat, round) -> what the seat's views of earlier rounds say
+
+    def __call__(self, game, seat, r):
+        from fiveup_solver.beliefs import past_evidence, past_observations
+        if not self.reads or r == 0:
+            return None
+        if (seat, r) not in self.evidence:
+            self.evidence[(seat, r)] = past_evidence(game.observation(seat), past_observations(self.record, seat, r))
+        return self.evidence[(seat, r)]
+
+
+def judge_decision(record, round: int, action: int, budget: AnalysisBudget | None = None,
+                   seed: int = 0) -> Decision:
+    """The judgement of one decision of a record (round `round`, action `action`), exactly
+    as :func:`analyze` with the same budget and seed gives it (a forced action: listed,
+    not judged). Benchmarks and tests judge planted decisions with it."""
+    from fiveup_solver.game import action_to_move
+    from fiveup_solver.hint import Hinter
+    from fiveup_solver.record import check_record, positions
+    from fiveup_solver.solver import Solver, WIN_VALUE
+    budget = (budget or AnalysisBudget()).check()
+    _check_seed(seed)
+    record = check_record(record)
+    rounds = record["rounds"]
+    for name, v, high in (("round", round, len(rounds)), ("action", action, None)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (high is not None and v >= high):
+            raise OptionError(f"{name} {_short(v)} is not in the record")
+    if action >= len(rounds[round]["actions"]):
+        raise OptionError(f"round {round} has {len(rounds[round]['actions'])} actions: no action {action}")
+    act = rounds[round]["actions"][action]
+    seat = act["seat"]
+    _seats_to_analyse(record, [seat])
+    view = record.get("view")
+    for game, r, i in positions(record, check=False):
+        if (r, i) == (round, action):
+            break
+    move = action_to_move(act)
+    if move.kind != "play" or len(game.legal_moves) == 1:
+        return Decision(round, action, seat, _action_text(act), True)
+    solver = None if view is not None else Solver(tt_mb=32, node_limit=budget.dd_nodes, pv=False,
+                                                  objective="win", both=True)
+    return _judge(Hinter(threads=budget.threads), solver, game, seat, move, budget, _seed_of(seed, round, action),
+                  WIN_VALUE, _Past(record, budget)(game, seat, round))
 
 
 def _action_text(act: dict) -> str:
@@ -318,17 +404,10 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
     """The hidden-information and double-dummy judgements of one decision (``past``:
     the earlier rounds' evidence for model beliefs)."""
     obs = game.observation(seat)
-    h = hinter.hint(obs, samples=budget.samples, seed=seed, world_nodes=budget.world_nodes, objective="win",
-                    both=True, beliefs=budget.beliefs, past=past, search=budget.search)
-    by_move = {m.move: m for m in h.moves}
-    played = by_move[move]
-    loss_win = 100 * played.win_loss
-    se_win = 100 * played.win_loss_stderr
-    d = Decision(len(game.rounds) - 1, len(game.current.moves), seat, format_move(move), False,
-                 best=format_move(h.best), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
-                 loss_points=round(played.points_loss, 3), stderr_points=round(played.points_loss_stderr, 3),
-                 mark=mark_of(loss_win, se_win), win=h.moves[0].win,
-                 moves=[{"move": format_move(m.move), "win": m.win, "points": m.points} for m in h.moves])
+    if budget.judge == "rollout":
+        d = _judge_rollout(hinter, obs, game, seat, move, budget, seed, past)
+    else:
+        d = _judge_search(hinter, obs, game, seat, move, budget, seed, past)
     if solver is not None:
         res = solver.solve(game.copy())
         if res.exact and res.values:
@@ -339,6 +418,51 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
             if res.points:
                 d.dd_loss_points = max(res.points.values()) - res.points[played_text]
     return d
+
+
+def _search_hint(hinter, obs, budget, seed, past):
+    return hinter.hint(obs, samples=budget.samples, seed=seed, world_nodes=budget.world_nodes, objective="win",
+                       both=True, beliefs=budget.beliefs, past=past, search=budget.search)
+
+
+def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision:
+    """The search judge: every legal move searched in the same sampled worlds (PIMC)."""
+    h = _search_hint(hinter, obs, budget, seed, past)
+    played = next(m for m in h.moves if m.move == move)
+    loss_win = 100 * played.win_loss
+    se_win = 100 * played.win_loss_stderr
+    return Decision(len(game.rounds) - 1, len(game.current.moves), seat, format_move(move), False,
+                    best=format_move(h.best), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
+                    loss_points=round(played.points_loss, 3), stderr_points=round(played.points_loss_stderr, 3),
+                    mark=mark_of(loss_win, se_win), win=h.moves[0].win,
+                    moves=[{"move": format_move(m.move), "win": m.win, "points": m.points} for m in h.moves])
+
+
+def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decision:
+    """The rollout judge (fiveup_solver.rollout): the candidates played out in the same
+    worlds, drawn from the seat's observation; with ``top:K`` candidates the search
+    judge picks them (the played move is always one)."""
+    from fiveup_solver.rollout import parse_candidates, rollout
+    top = parse_candidates(budget.candidates)
+    candidates, search = None, None
+    if top is not None:
+        h = _search_hint(hinter, obs, budget, seed, past)
+        candidates = [move] + [m.move for m in h.moves[:top] if m.move != move]
+        played_h = next(m for m in h.moves if m.move == move)
+        search = {"best": format_move(h.best), "loss_win": round(100 * played_h.win_loss, 3),
+                  "stderr_win": round(100 * played_h.win_loss_stderr, 3)}
+    r = rollout(obs, candidates, rollouts=budget.rollouts, bot=budget.rollout_bot, seed=seed,
+                workers=budget.workers)
+    played = r.of(move)
+    loss_win = 100 * played.win_loss
+    se_win = 100 * played.win_loss_stderr
+    moves = [{"move": format_move(m), "win": c.win, "points": c.points, "win_stderr": c.win_stderr,
+              "points_stderr": c.points_stderr} for c in r.moves for m in c.moves]
+    return Decision(len(game.rounds) - 1, len(game.current.moves), seat, format_move(move), False,
+                    best=format_move(r.best), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
+                    loss_points=round(played.points_loss, 3), stderr_points=round(played.points_loss_stderr, 3),
+                    mark=mark_of(loss_win, se_win), win=r.moves[0].win, moves=moves, playouts=r.playouts,
+                    search=search)
 
 
 def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
@@ -379,11 +503,29 @@ def _beliefs_text(a: Analysis) -> str:
             "uniform": "uniform beliefs"}[check_beliefs(a.budget.beliefs)]
 
 
+def judge_text(a: Analysis) -> str:
+    """Which judge valued the decisions, in words."""
+    b = a.budget
+    if b.judge == "rollout":
+        which = ("every legal move" if b.candidates == "all"
+                 else f"the played move and the search's best {b.candidates[4:]}")
+        return (f"rollout judge: {b.rollouts} whole-game playouts per candidate ({which}), {b.rollout_bot} "
+                f"in every seat, the same worlds for every candidate, drawn from the seat's observation")
+    return f"search judge: {b.samples} worlds per decision, {_beliefs_text(a)}"
+
+
+def cost_text(a: Analysis) -> str:
+    """What the analysis cost, in words."""
+    c = a.cost
+    playouts = f", {c['playouts']:,} playouts" if a.budget.judge == "rollout" else ""
+    return f"cost: {c['judged']} judged decisions{playouts}, {c['seconds']:.1f} s"
+
+
 def format_text(a: Analysis) -> str:
     """The per-seat table, then the marked decisions with best and played moves."""
     lines = [f"{a.players}-player game" + (f", seat {a.view}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
-             + f"; {a.budget.samples} worlds per decision, {_beliefs_text(a)}, seed {a.seed}", ""]
+             + f"; {judge_text(a)}; seed {a.seed}", cost_text(a), ""]
     lines.append(f"{'seat':>4} {'side':>4} {'judged':>6} {'loss win-%':>10} {'mean':>6} {'loss pts':>8} "
                  f"{'accuracy':>8} {'inacc':>5} {'mist':>5} {'blund':>5} {'luck':>7} {'result':>6} {'adj.':>6}")
     for s in a.seats.values():
@@ -544,8 +686,9 @@ figcaption {{ font-size: 0.9em; margin-bottom: 0.3em; }}
 #win-graph {{ width: 100%; height: auto; }}
 </style></head><body>
 <h1>Game analysis</h1>
-<p>{a.players} players, {result}. {a.budget.samples} sampled worlds per decision, {_beliefs_text(a)}, seed {a.seed}.
-Losses and luck are in win-% points of the seat's side; marks at 5 / 10 / 15 win-% points when the loss is
+<p>{a.players} players, {result}, seed {a.seed}.</p>
+<p id="judge">{e(judge_text(a))}. {e(cost_text(a))}.</p>
+<p>Losses and luck are in win-% points of the seat's side; marks at 5 / 10 / 15 win-% points when the loss is
 at least twice its standard error.</p>
 <h2>Summary</h2>
 <table><tr><th>seat</th><th>side</th><th>judged</th><th>loss win-%</th><th>mean</th><th>loss pts</th>

@@ -393,8 +393,15 @@ def cmd_analyze(args, out) -> int:
     if args.html is not None:
         _need_extra("matplotlib", "--html")
     record = load_record(args.file)
+    rollout_options = {"rollouts": args.rollouts, "rollout_bot": args.rollout_bot, "candidates": args.candidates,
+                       "workers": args.workers}
+    given = {k: v for k, v in rollout_options.items() if v is not None}
+    if given and args.judge != "rollout":
+        option = "--" + next(iter(given)).replace("_", "-")
+        raise OptionError(f"{option} is an option of the rollout judge: add --judge rollout")
     budget = AnalysisBudget(samples=args.samples, luck_samples=args.luck_samples, dd_nodes=args.dd_nodes,
-                            threads=args.threads, beliefs=args.beliefs, search=args.three)
+                            threads=args.threads, beliefs=args.beliefs, search=args.three, judge=args.judge,
+                            **given)
     progress = not args.quiet and sys.stderr.isatty()
     a = analyze(record, seats=args.seat, budget=budget, seed=args.seed, progress=progress)
     if args.plot is not None:
@@ -816,6 +823,17 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--three", default=None, choices=SEARCHES,
                     help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
                         "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
+    an.add_argument("--judge", default="search", choices=("search", "rollout"),
+                    help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
+                         "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")
+    an.add_argument("--rollouts", type=int, default=None,
+                    help="rollout judge: playouts per candidate (default 32)")
+    an.add_argument("--rollout-bot", default=None, help="rollout judge: the bot of every seat (default: hint)")
+    an.add_argument("--candidates", default=None,
+                    help="rollout judge: 'all' legal moves (default) or 'top:K' (the played move and the "
+                         "search judge's K best)")
+    an.add_argument("--workers", type=int, default=None,
+                    help="rollout judge: worker processes for the playouts (the results do not depend on it)")
     an.set_defaults(func=cmd_analyze)
 
     pl = sub.add_parser("play", help="play a whole game against the bots in the terminal (one command a line)")

@@ -161,7 +161,10 @@ def test_analysis_is_deterministic_and_json():
     g = play_game(2, 11, ["greedy", "random"], max_rounds=2)
     a = analyze(g.to_record(), budget=FAST, seed=4).to_dict()
     b = analyze(g.to_record(), budget=FAST, seed=4).to_dict()
+    assert a["cost"].pop("seconds") > 0 and b["cost"].pop("seconds") > 0    # the wall time: not reproducible
     assert a == b
+    assert a["judge"] == {"name": "search", "samples": 24, "world_nodes": 5_000, "beliefs": "model"}
+    assert a["cost"] == {"judged": sum(1 for d in a["decisions"] if not d["forced"]), "playouts": 0}
     json.dumps(a)
     assert set(a["seats"]) == {"0", "1"}
     for s in a["seats"].values():

@@ -1,0 +1,289 @@
+"""Rollout judgement: each candidate move valued by whole-game playouts.
+
+``rollout(obs, candidates=None, rollouts=32, bot="hint", seed=0) -> Rollout``
+
+The slow, faithful judge of a decision (issue 21, item 4). For the seat of
+``obs`` (an :class:`~fiveup_solver.game.Observation`, the seat to move):
+
+* **Worlds from the seat's observation only.** World k is a full deal of the
+  round (dealt hands, boneyard order) drawn by
+  ``DealSampler(obs).sample_round(world_seed(seed, k))``: uniform over the deals
+  consistent with what the seat has seen. The history is replayed on it, so the
+  position is the seat's as it stands, with one consistent filling of what it
+  cannot see. The true hidden tiles are never read (this module takes nothing
+  else).
+* **Whole-game playouts.** In world k each candidate move is played, then the
+  game is played to its end (later rounds dealt from world k's seed) with the
+  named bot in every seat, each seat deciding from its own observation, as in
+  :func:`fiveup_solver.selfplay.play_game`.
+* **Paired.** World k, its later deals and every seat's bot generator for
+  world k are the same for every candidate, so a difference between two
+  candidates is known much better than either value; each loss carries its
+  *paired* standard error (the standard error of the mean of the per-world
+  differences).
+* **Two currencies**, as the hint's: ``win``, whether the seat's side wins the
+  game (an unfinished game, D6, counts as not won), and ``points``, the raw
+  points the seat's side gains from here to the round's end minus the other
+  sides' gains, +1000 / -1000 when the round ends with the seat's side / another
+  side reaching exactly 305.
+
+Equivalent concrete moves (the same canonical move, ports the engine treats as
+one) are played out once and share their values. Every random choice comes
+from ``seed``: world k from ``world_seed(seed, k)``, independent of how many
+worlds are played, so ``rollouts=N`` plays a prefix of ``rollouts=2N``'s worlds;
+``workers`` > 1 plays worlds in worker processes with identical results.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from fiveup_solver import _core
+from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
+from fiveup_solver.notation import Move, format_move
+
+__all__ = ["Rollout", "RolloutMove", "rollout", "playout", "world_seed", "check_rollout_options",
+           "parse_candidates", "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUT_BOT", "WIN_POINTS"]
+
+DEFAULT_ROLLOUTS = 32          # playouts per candidate (paired worlds)
+DEFAULT_ROLLOUT_BOT = "hint"   # the default hint bot (fiveup_solver.bots)
+WIN_POINTS = 1000              # the points currency of an exact 305 reached in the round (the solver's)
+MAX_ROLLOUTS = 100_000
+
+
+def world_seed(seed: int, k: int) -> int:
+    """The seed of world k: its deal, its later rounds and its bots' generators.
+
+    >>> world_seed(0, 1) == world_seed(0, 1) != world_seed(0, 2)
+    True
+    """
+    return random.Random(f"fiveup-rollout/{seed}/{k}").getrandbits(63)
+
+
+def parse_candidates(text) -> int | None:
+    """``"all"`` -> None (every legal move); ``"top:K"`` -> K (the played move and
+    the K best of the search judge).
+
+    >>> parse_candidates("all"), parse_candidates("top:3")
+    (None, 3)
+    """
+    if text == "all":
+        return None
+    if isinstance(text, str) and text.startswith("top:"):
+        k = text[4:]
+        if k.isdigit() and 1 <= int(k) <= 64:
+            return int(k)
+    raise OptionError(f"candidates must be 'all' or 'top:K' with K from 1 to 64, not {_short(text)}")
+
+
+def check_rollout_options(rollouts, bot, workers=1, candidates="all") -> None:
+    """One-line :class:`OptionError` for a bad option of the rollout judge."""
+    from fiveup_solver.bots import bot_function
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 2 <= rollouts <= MAX_ROLLOUTS:
+        raise OptionError(f"rollouts must be an integer from 2 to {MAX_ROLLOUTS}, not {_short(rollouts)}")
+    try:
+        bot_function(bot)
+    except OptionError as e:
+        raise OptionError(f"rollout bot: {e}"[:300]) from None
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
+        raise OptionError(f"workers must be an integer from 1 to 64, not {_short(workers)}")
+    parse_candidates(candidates)
+
+
+@dataclass(frozen=True)
+class RolloutMove:
+    """One candidate: its concrete moves (equivalent ports share one playout) and
+    its playout values over the paired worlds. Losses are against the best
+    candidate in each currency, with paired standard errors."""
+
+    move: Move                  # the candidate played out
+    moves: tuple                # every concrete move it stands for (the same canonical move)
+    rank: int                   # 1 = best by win probability (then points)
+    win: float                  # mean over worlds: P(the seat's side wins the game)
+    win_stderr: float
+    points: float               # mean over worlds: the round's raw points, side minus others (+-1000: 305)
+    points_stderr: float
+    win_loss: float = 0.0       # best win - this win (probability), paired
+    win_loss_stderr: float = 0.0
+    points_loss: float = 0.0    # best points - this points, paired
+    points_loss_stderr: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"move": format_move(self.move), "moves": [format_move(m) for m in self.moves], "rank": self.rank,
+                "win": self.win, "win_stderr": self.win_stderr, "points": self.points,
+                "points_stderr": self.points_stderr, "win_loss": self.win_loss,
+                "win_loss_stderr": self.win_loss_stderr, "points_loss": self.points_loss,
+                "points_loss_stderr": self.points_loss_stderr}
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """Every candidate of the seat, best first (by win probability, then points)."""
+
+    seat: int
+    moves: tuple                # RolloutMove, best first
+    best: Move
+    bot: str
+    rollouts: int               # paired worlds (playouts per candidate)
+    playouts: int               # playouts played (candidates x worlds)
+    actions: int                # actions played in all the playouts
+    unfinished: int             # playouts that hit the round limit (D6): counted as not won
+    seconds: float
+    seed: int
+
+    def of(self, move: Move) -> RolloutMove:
+        """The candidate that stands for a concrete move."""
+        for m in self.moves:
+            if move in m.moves:
+                return m
+        raise OptionError(f"{format_move(move)} is not a candidate of this rollout")
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "best": format_move(self.best), "bot": self.bot, "rollouts": self.rollouts,
+                "playouts": self.playouts, "actions": self.actions, "unfinished": self.unfinished,
+                "seconds": round(self.seconds, 6), "seed": self.seed, "moves": [m.to_dict() for m in self.moves]}
+
+
+def _world_game(obs, hands, boneyard, game_seed: int):
+    """The observation's position in one world: a game whose current round is dealt
+    `hands` / `boneyard` at the round's starting scores, the history replayed."""
+    from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, action_to_move
+    game = Game(obs.players, seed=game_seed, deal=False, max_rounds=max(1, DEFAULT_MAX_ROUNDS - obs.round))
+    start = list(obs.scores_before) if obs.scores_before else list(obs.scores)
+    game.start_round(hands, boneyard, obs.starter, scores=start)
+    for a in obs.history:
+        game.push(action_to_move(a))
+    return game
+
+
+def playout(game, move: Move, seat: int, bot: str, bot_seed: int) -> tuple:
+    """Play `move` in `game` (a world: every hand known to the engine, not to the
+    bots), then the whole game to its end with `bot` in every seat, each deciding
+    from its own observation. Returns (won, points, actions, unfinished) for
+    `seat`'s side: won 1 or 0; points as the module says."""
+    from fiveup_solver.bots import choose
+    n = game.players
+    side = _core.side_of_seat(n, seat)
+    before = list(game.scores)
+    rngs = [random.Random(f"fiveup-rollout-bot/{bot_seed}/{s}") for s in range(n)]
+    game.push(move)
+    actions = 1
+    points = None
+    while True:
+        if game.round_over:
+            if points is None:
+                points = _round_points(game, side, before)
+            if game.game_over or len(game.rounds) >= game.max_rounds:
+                break
+            game.next_round()
+        s = game.to_move
+        game.push(choose(bot, game.observation(s), rngs[s]))
+        actions += 1
+    won = 1 if game.winner == side else 0
+    return won, points, actions, int(game.winner is None)
+
+
+def _round_points(game, side: int, before: list) -> int:
+    """The raw points the side gained since `before` minus the others' (the current
+    round), or +-1000 when the round ended the game."""
+    if game.game_over:
+        return WIN_POINTS if game.winner == side else -WIN_POINTS
+    gains = [a - b for a, b in zip(game.scores, before)]
+    return gains[side] - (sum(gains) - gains[side])
+
+
+def _play_world(job) -> list:
+    """Every candidate in one world: [(won, points, actions, unfinished)] per candidate.
+    A module-level function so worker processes can run it."""
+    obs, moves, seed, bot = job
+    from fiveup_solver.inference import DealSampler
+    hands, boneyard = DealSampler(obs).sample_round(seed)
+    base = _world_game(obs, hands, boneyard, seed)
+    return [playout(base.copy(), m, obs.seat, bot, seed) for m in moves]
+
+
+def _mean_se(xs) -> tuple:
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return m, 0.0
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, math.sqrt(var / n)
+
+
+def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str = DEFAULT_ROLLOUT_BOT,
+            seed: int = 0, workers: int = 1) -> Rollout:
+    """Value the candidates of the seat of ``obs`` by paired whole-game playouts.
+
+    ``candidates``: legal moves of the seat (None: every legal move); equivalent
+    concrete moves are played out once. Reads the observation only.
+
+    >>> from fiveup_solver import Game
+    >>> g = Game(players=2, seed=4)
+    >>> r = rollout(g.observation(g.to_move), rollouts=2, bot="greedy", seed=1)
+    >>> r.playouts == 2 * len(r.moves) and r.moves[0].move == r.best
+    True
+    """
+    from fiveup_solver.game import Observation
+    from fiveup_solver.inference import DealSampler
+    from fiveup_solver.parallel import ordered_map
+    start = time.perf_counter()
+    if not isinstance(obs, Observation):
+        raise OptionError(f"rollout takes an Observation, not {type(obs).__name__}")
+    check_rollout_options(rollouts, bot, workers)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
+    from fiveup_solver.hint import _base_round
+    ds = DealSampler(obs)                   # the observation is checked whole (InconsistentObservationError)
+    if obs.to_move != obs.seat:
+        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
+                               else "the round is over: no move to judge")
+    _base_round(ds, obs)                    # and its legal moves are the position's, as a hint checks them
+    legal = list(obs.legal_moves)
+    if candidates is None:
+        chosen = legal
+    else:
+        try:
+            chosen = list(candidates)
+        except TypeError:
+            raise OptionError(f"candidates must be a list of legal moves, not {_short(candidates)}") from None
+        for m in chosen:
+            if m not in legal:
+                raise OptionError(f"candidate {_short(m)} is not a legal move of seat {obs.seat} here")
+        if not chosen:
+            raise OptionError("no candidate to play out")
+    # one playout per canonical move: the first candidate of each stands for the others
+    groups: dict = {}
+    for m in chosen:
+        key = _core.canonical_of(*m.placement) if m.kind == "play" else m.kind
+        groups.setdefault(key, []).append(m)
+    for m in legal:                          # equivalent legal moves share the value too
+        key = _core.canonical_of(*m.placement) if m.kind == "play" else m.kind
+        if key in groups and m not in groups[key]:
+            groups[key].append(m)
+    reps = [g[0] for g in groups.values()]
+    seeds = [world_seed(seed, k) for k in range(rollouts)]
+    results = list(ordered_map(_play_world, [(obs, reps, s, bot) for s in seeds], workers=workers))
+    wins = [[results[k][c][0] for k in range(rollouts)] for c in range(len(reps))]
+    pts = [[results[k][c][1] for k in range(rollouts)] for c in range(len(reps))]
+    stats = []
+    for c in range(len(reps)):
+        w, w_se = _mean_se(wins[c])
+        p, p_se = _mean_se(pts[c])
+        stats.append((w, w_se, p, p_se))
+    order = sorted(range(len(reps)), key=lambda c: (-stats[c][0], -stats[c][2], c))
+    best_w = order[0]
+    best_p = max(range(len(reps)), key=lambda c: (stats[c][2], -c))
+    moves = []
+    for rank, c in enumerate(order, 1):
+        wl, wl_se = _mean_se([a - b for a, b in zip(wins[best_w], wins[c])])
+        pl, pl_se = _mean_se([a - b for a, b in zip(pts[best_p], pts[c])])
+        w, w_se, p, p_se = stats[c]
+        moves.append(RolloutMove(reps[c], tuple(groups[list(groups)[c]]), rank, w, w_se, p, p_se,
+                                 wl, wl_se, pl, pl_se))
+    actions = sum(r[2] for per_world in results for r in per_world)
+    unfinished = sum(r[3] for per_world in results for r in per_world)
+    return Rollout(obs.seat, tuple(moves), reps[best_w], bot, rollouts, rollouts * len(reps), actions, unfinished,
+                   time.perf_counter() - start, seed)
