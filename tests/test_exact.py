@@ -240,3 +240,37 @@ def test_cli_hint_exact(capsys):
     assert len(err) == 1 and "4 hidden configurations, more than the limit of 2" in err[0]
     assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--opponent", "greedy"]) == 2
     assert "for --method exact" in capsys.readouterr().err
+
+
+def test_world_positions_from_a_caller_are_checked_whole():
+    # the C walk trusts what load() passed: damaged positions are refused, never a crash
+    from fiveup_solver import _exact
+    record = json.load(open(CASE))
+    obs = observation_at(record, 1, 9, 28)
+    ds = DealSampler(obs)
+    hands, bone, _ = ds.exact_worlds(100)[0]
+    own = sum(1 << t for t in ds.replayed.hand(1))
+    pos = _exact.world_position(ds.replayed, [hands[0], own], bone)
+    with pytest.raises(_core.CoreError, match="made from a CoreRound"):
+        _exact.world_position(None, [hands[0], own], bone)
+    with pytest.raises(_core.CoreError, match="out of range"):
+        _exact.state(b"\0" * _exact.POSITION_BYTES)
+    with pytest.raises(_core.CoreError, match="bytes from fiveup_solver._exact"):
+        _exact.moves(pos[:-1])
+    rng = random.Random(3)
+    refused = 0
+    for _ in range(3000):
+        damaged = bytearray(pos)
+        for _ in range(rng.randint(1, 3)):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        q = bytes(damaged)
+        try:
+            status, to_move, can, _, _, _ = _exact.state(q)
+            moves = _exact.moves(q)
+            for m, _, _ in moves:
+                _exact.place_move(q, m)
+            if status == _exact.STATUS_PLAYING and can and moves:
+                _exact.walk_after_move([(q, 1.0)], moves[0][0], to_move, 2000)
+        except ValueError:
+            refused += 1
+    assert 0 < refused < 3000

@@ -55,10 +55,29 @@ cdef inline uint32_t bone_mask(const Position* p) noexcept nogil:
 
 
 cdef int load(object pos, Position* out) except -1:
+    """A caller's world position, refused unless every field the rules index with is
+    in range (a hand-made or damaged one must not reach the C code)."""
+    cdef int s, i
+    cdef uint32_t seen = 0
     if not isinstance(pos, bytes) or len(<bytes>pos) != sizeof(Position):
         raise CoreError(f"a world position is {sizeof(Position)} bytes from fiveup_solver._exact, "
                         f"not {type(pos).__name__}")
     memcpy(out, <const char*>(<bytes>pos), sizeof(Position))
+    ok = (2 <= out.players <= 4 and out.sides == (3 if out.players == 3 else 2) and out.to_move < out.players
+          and out.starter < out.players and out.status <= ST_WON and out.bone_next <= out.bone_len <= N_TILES
+          and out.open_values < 128 and (out.end_seat < out.players or out.end_seat == NO_SEAT)
+          and out.board < (1 << N_TILES))
+    for s in range(4):
+        ok = ok and out.hand[s] < (1 << N_TILES) and not (seen & out.hand[s]) and (s < out.players or not out.hand[s])
+        seen |= out.hand[s]
+    for i in range(7):
+        ok = ok and out.double_state[i] <= DS_BRANCH0 and out.open_ends[i] <= N_TILES
+    for i in range(out.bone_next, out.bone_len if out.bone_len <= N_TILES else 0):
+        ok = ok and out.boneyard[i] < N_TILES and not ((seen >> out.boneyard[i]) & 1)
+        if ok:
+            seen |= <uint32_t>1 << out.boneyard[i]
+    if not ok or (seen & out.board):
+        raise CoreError("not a world position of fiveup_solver._exact (a field is out of range)")
     return 0
 
 
@@ -66,12 +85,14 @@ cdef bytes dump(Position* p):
     return (<char*>p)[:sizeof(Position)]
 
 
-def world_position(CoreRound base, hands, bone):
+def world_position(base, hands, bone):
     """The position of `base` (its current state) with the hidden part replaced:
     ``hands`` a hand mask per seat, ``bone`` the boneyard's tile mask (as a set).
     The masks must partition the tiles off the board, with the boneyard's size
     and every hand's size unchanged."""
-    cdef Position p = base.top().pos
+    if not isinstance(base, CoreRound):
+        raise CoreError(f"a world position is made from a CoreRound, not {type(base).__name__}")
+    cdef Position p = (<CoreRound>base).top().pos
     cdef int s, n = p.players
     cdef uint32_t total = 0, m
     hands = list(hands)
