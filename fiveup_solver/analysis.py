@@ -36,8 +36,18 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from fiveup_solver import _core
+from fiveup_solver.beliefs import check_beliefs
+from fiveup_solver.equity import win_probabilities
 from fiveup_solver.errors import OptionError, RecordError, short_repr as _short
-from fiveup_solver.notation import format_move
+from fiveup_solver.game import action_to_move
+from fiveup_solver.hint import Hinter
+from fiveup_solver.notation import Move, format_move
+from fiveup_solver.inference import past_evidence
+from fiveup_solver.record import check_record, game_from_record, past_observations, positions
+from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
+from fiveup_solver.solver import Solver, WIN_VALUE, check_search
+from fiveup_solver.svg import board_svg
 
 __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
            "JUDGES", "accuracy"]
@@ -91,9 +101,6 @@ class AnalysisBudget:
     workers: int = 1              # rollout judge: worker processes for the playouts (same results for any number)
 
     def check(self) -> "AnalysisBudget":
-        from fiveup_solver.beliefs import check_beliefs
-        from fiveup_solver.rollout import check_rollout_options
-        from fiveup_solver.solver import check_search
         check_beliefs(self.beliefs)
         check_search(self.search)
         if not isinstance(self.judge, str) or self.judge not in JUDGES:
@@ -189,7 +196,6 @@ class Analysis:
         if b.judge == "rollout":
             return {"name": "rollout", "rollouts": b.rollouts, "bot": b.rollout_bot, "candidates": b.candidates,
                     "worlds": "sampled uniformly from the seat's observation"}
-        from fiveup_solver.beliefs import check_beliefs
         return {"name": "search", "samples": b.samples, "world_nodes": b.world_nodes,
                 "beliefs": check_beliefs(b.beliefs)}
 
@@ -234,12 +240,6 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     """Analyse a game record (a full record, or one seat's view: that seat only).
     Deterministic for a seed. ``on_progress(done, total)``: called with the count of
     the analysed seats' actions done, once before the first and after each one."""
-    from fiveup_solver import _core
-    from fiveup_solver.equity import win_probabilities
-    from fiveup_solver.game import action_to_move
-    from fiveup_solver.hint import Hinter
-    from fiveup_solver.record import check_record, positions
-    from fiveup_solver.solver import Solver, WIN_VALUE
 
     import time
     started = time.perf_counter()
@@ -339,13 +339,11 @@ class _Past:
     seat saw those rounds (its own views of them only), computed once per round."""
 
     def __init__(self, record, budget):
-        from fiveup_solver.beliefs import check_beliefs
         self.record = record
         self.reads = check_beliefs(budget.beliefs) == "model"
         self.evidence = {}              # (seat, round) -> what the seat's views of earlier rounds say
 
     def __call__(self, game, seat, r):
-        from fiveup_solver.beliefs import past_evidence, past_observations
         if not self.reads or r == 0:
             return None
         if (seat, r) not in self.evidence:
@@ -358,10 +356,6 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     """The judgement of one decision of a record (round `round`, action `action`), exactly
     as :func:`analyze` with the same budget and seed gives it (a forced action: listed,
     not judged). Benchmarks and tests judge planted decisions with it."""
-    from fiveup_solver.game import action_to_move
-    from fiveup_solver.hint import Hinter
-    from fiveup_solver.record import check_record, positions
-    from fiveup_solver.solver import Solver, WIN_VALUE
     budget = (budget or AnalysisBudget()).check()
     _check_seed(seed)
     record = check_record(record)
@@ -396,7 +390,6 @@ def _action_text(act: dict) -> str:
 
 
 def _final_game(record):
-    from fiveup_solver.record import game_from_record
     return game_from_record(record, check=False)
 
 
@@ -442,7 +435,6 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
     """The rollout judge (fiveup_solver.rollout): the candidates played out in the same
     worlds, drawn from the seat's observation; with ``top:K`` candidates the search
     judge picks them (the played move is always one)."""
-    from fiveup_solver.rollout import parse_candidates, rollout
     top = parse_candidates(budget.candidates)
     candidates, search = None, None
     if top is not None:
@@ -466,7 +458,6 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
 
 
 def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
-    from fiveup_solver import _core
     sides = _core.sides_of(n)
     own_luck = {s: sum(e.luck for e in luck if _core.side_of_seat(n, e.seat) == s) for s in range(sides)}
     out = {}
@@ -498,7 +489,6 @@ def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
 
 # ---------------------------------------------------------------- how people read it
 def _beliefs_text(a: Analysis) -> str:
-    from fiveup_solver.beliefs import check_beliefs
     return {"model": "beliefs weighted by how the other seats played",
             "uniform": "uniform beliefs"}[check_beliefs(a.budget.beliefs)]
 
@@ -556,7 +546,6 @@ def format_text(a: Analysis) -> str:
 
 def win_curve(a: Analysis) -> list:
     """[(index, round, seat, side, P(side 0 wins) or None, P(own side wins))] at every judged decision."""
-    from fiveup_solver import _core
     sides = _core.sides_of(a.players)
     out = []
     for k, d in enumerate(x for x in a.decisions if not x.forced):
@@ -632,9 +621,6 @@ def to_html(a: Analysis, record) -> str:
     every marked decision."""
     from html import escape
 
-    from fiveup_solver.notation import Move
-    from fiveup_solver.record import check_record, positions
-    from fiveup_solver.svg import board_svg
     record = check_record(record)
     marked = {(d.round, d.action): d for d in a.decisions if d.mark}
     boards = {}

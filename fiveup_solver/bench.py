@@ -15,7 +15,14 @@ import time
 from pathlib import Path
 
 from fiveup_solver import _core
+from fiveup_solver.equity import search_values
 from fiveup_solver.errors import OptionError
+from fiveup_solver.game import Game, action_to_move
+from fiveup_solver.hint import DEFAULT_WORLD_NODES, Hinter, METHODS
+from fiveup_solver.inference import DealSampler
+from fiveup_solver.notation import Tile
+from fiveup_solver.record import check_record, game_at
+from fiveup_solver.solver import Solver
 
 __all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench", "load_suite",
            "run_solver_suite", "solver_report", "SOLVER_SUITES", "load_hint_suite", "run_hint_suite",
@@ -81,9 +88,6 @@ def load_suite(path) -> list:
     """Games at the positions of a benchmark suite file (benchmarks/data/*.json)."""
     import json
 
-    from fiveup_solver.game import Game
-    from fiveup_solver.record import check_record, game_at
-    from fiveup_solver.notation import Tile
     with open(path, encoding="utf-8") as f:
         positions = json.load(f)
     games = []
@@ -96,7 +100,6 @@ def load_suite(path) -> list:
         g = Game(players=p["record"]["players"], deal=False)
         g.start_round([[Tile.parse(t) for t in h] for h in rnd["hands"]],
                       [Tile.parse(t) for t in rnd["boneyard"]], rnd["starter"], scores=p["scores"])
-        from fiveup_solver.game import action_to_move
         for act in rnd["actions"][: p["action"]]:
             g.push(action_to_move(act))
         games.append(g)
@@ -118,11 +121,9 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
     under `objective` only). Returns per-position seconds and nodes with medians,
     95th percentiles and maxima.
     """
-    from fiveup_solver.solver import Solver
     solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning, objective=objective, both=False)
     if objective == "win":
         # the tables load once per process (about a second for 3 players): not per position
-        from fiveup_solver.equity import search_values
         for players in sorted({g.players for g in games}):
             search_values(players)
     seconds, nodes, values = [], [], []
@@ -168,7 +169,6 @@ def load_hint_suite(path) -> list:
     """(observation, phase) for every position of a hint suite (benchmarks/data/hint_positions.json)."""
     import json
 
-    from fiveup_solver.record import game_at
     try:
         positions = json.loads(Path(path).read_text())
     except (OSError, ValueError) as e:
@@ -181,7 +181,6 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
                    world_nodes=None, threads: int = 2, seed: int = 1, objective=None, both: bool = False) -> dict:
     """One hint per position with one reusable Hinter: latency statistics (ms).
     ``both=False`` (default) times a bot's decision: one objective searched."""
-    from fiveup_solver.hint import DEFAULT_WORLD_NODES, Hinter
     hinter = Hinter(threads=threads)
     seconds, worlds, exact = [], 0, 0
     for obs in observations:
@@ -199,7 +198,6 @@ def hint_report(path) -> dict:
     """``fiveup bench --hint``: hint latency of every search method at the default
     budget, over the suite and per phase; the exact sampler's speed; and, from a
     source checkout, pure-Python rejection sampling on 10 early positions in the same run."""
-    from fiveup_solver.hint import METHODS
     suite = load_hint_suite(path)
     observations = [o for o, _ in suite]
     if not observations:
@@ -225,7 +223,6 @@ def hint_report(path) -> dict:
 
 def sampler_deals_per_s(observations, deals: int = 20_000, seed: int = 1) -> dict:
     """The exact sampler's speed over positions: building its tables, and deals per second (C, one core)."""
-    from fiveup_solver.inference import DealSampler
     build = sample = 0.0
     for obs in observations:
         t0 = time.perf_counter()

@@ -9,8 +9,23 @@ import argparse
 import json
 import sys
 
+from fiveup_solver import equity, ladder
+from fiveup_solver.analysis import AnalysisBudget, analyze, format_text, plot_win_probability, to_html
+from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
+from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, solver_report
+from fiveup_solver.bots import bot_function, parse_bot_list
 from fiveup_solver.errors import FiveUpError, OptionError
+from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
+from fiveup_solver.hint import HINT_METHODS, Hinter, METHODS
+from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
+from fiveup_solver.match import PairStats, play_pairs, sprt, sprt_bounds
 from fiveup_solver.notation import format_move, raw_to_display
+from fiveup_solver.parallel import check_ray, default_workers
+from fiveup_solver.play import play_in_terminal
+from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
+from fiveup_solver.selfplay import game_seeds, play_game, play_match, wilson_interval
+from fiveup_solver.solver import DEFAULT_SEARCH, SEARCHES, Solver
+from fiveup_solver.svg import board_svg, svg_to_png
 
 __all__ = ["main"]
 
@@ -58,8 +73,6 @@ def _print_action(game, move, events, out) -> None:
 
 
 def cmd_demo(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.selfplay import play_game
     bots = parse_bot_list(args.bots, args.players)
     out.write(f"Exact 61 Five Up demo: {args.players} players, seed {args.seed}, bots {', '.join(bots)}\n")
     out.write("Scores are raw points (display points in brackets); the target is exactly 305 raw = 61.\n")
@@ -74,7 +87,6 @@ def cmd_demo(args, out) -> int:
 
 
 def cmd_replay(args, out) -> int:
-    from fiveup_solver.record import game_from_record, load_record
     game = game_from_record(load_record(args.file), check=False)
     result = game.result()
     if args.json:
@@ -91,8 +103,6 @@ def cmd_replay(args, out) -> int:
 
 
 def cmd_selfplay(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.selfplay import game_seeds, play_game
     if args.players not in (2, 3, 4):
         raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
     if args.games < 0:
@@ -117,15 +127,12 @@ def cmd_selfplay(args, out) -> int:
 
 
 def cmd_match(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.selfplay import play_match, wilson_interval
     if args.players not in (2, 3, 4):
         raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
     if args.deals < 1:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
     workers = _workers(args.workers)
     bot, other = parse_bot_list(args.bots, 2)
-    from fiveup_solver.parallel import check_ray
     ray = check_ray(args.ray)
     if ray is not None and args.players == 3:
         raise OptionError("--ray runs duplicate pairs (2 or 4 players); 3-player matches run locally")
@@ -135,7 +142,6 @@ def cmd_match(args, out) -> int:
         result = play_match(args.players, bot, other, args.deals, args.seed,
                             on_game=(lambda g, seats: records.append(g.to_record())) if args.records else None)
     else:
-        from fiveup_solver.match import PairStats, play_pairs
         stats = PairStats()
         bar = _progress(args.deals * 2, "games")
         for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
@@ -174,7 +180,6 @@ def cmd_match(args, out) -> int:
 
 def _workers(value) -> int:
     if value is None:
-        from fiveup_solver.parallel import default_workers
         return min(default_workers(), 64)
     if not 1 <= value <= 256:
         raise OptionError(f"--workers must be 1..256, not {value}")
@@ -190,7 +195,6 @@ def _progress(total: int, unit: str):
 
 
 def cmd_ladder(args, out) -> int:
-    from fiveup_solver import ladder
     if args.shipped:
         res = ladder.load_ladder(args.players)
     else:
@@ -230,8 +234,6 @@ def cmd_ladder(args, out) -> int:
 
 
 def cmd_sprt(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.match import sprt
     if args.players not in (2, 4):
         raise OptionError(f"--players must be 2 or 4 for an SPRT (duplicate pairs), not {args.players}")
     bot, other = parse_bot_list(args.bots, 2)
@@ -246,7 +248,6 @@ def cmd_sprt(args, out) -> int:
             out.write(line + "\n")
         out.flush()
 
-    from fiveup_solver.match import sprt_bounds
     lower, upper = sprt_bounds(args.alpha, args.beta)
     res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
                max_games=args.max_games, seed=args.seed, workers=_workers(args.workers), ray=args.ray,
@@ -262,7 +263,6 @@ def cmd_sprt(args, out) -> int:
 
 
 def cmd_perft(args, out) -> int:
-    from fiveup_solver.record import game_at, load_record
     if not 0 <= args.depth <= _C_INT_MAX:
         raise OptionError(f"--depth must be 0..{_C_INT_MAX}, not {args.depth}")
     game = game_at(load_record(args.file), args.round, args.action)
@@ -271,8 +271,6 @@ def cmd_perft(args, out) -> int:
 
 
 def cmd_solve(args, out) -> int:
-    from fiveup_solver.record import game_at, load_record
-    from fiveup_solver.solver import Solver
     if not 0 < args.tt_mb <= 16384:
         raise OptionError(f"--tt-mb must be in (0, 16384], not {args.tt_mb}")
     if not 0 <= args.node_limit < 2 ** 63:
@@ -312,7 +310,6 @@ def _signed(v) -> str:
 def _observation_at(args):
     """The observation of --seat at --round/--action of FILE (full record or that seat's view).
     The options are checked here, so that errors name them; the API builds the observation."""
-    from fiveup_solver.record import load_record, observation_at
     record = load_record(args.file)
     n = record["players"]
     if not 0 <= args.seat < n:
@@ -328,14 +325,12 @@ def _observation_at(args):
 
 
 def cmd_hint(args, out) -> int:
-    from fiveup_solver.hint import Hinter
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
     obs, r, i = _observation_at(args)
     if obs.to_move != args.seat:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
-    from fiveup_solver.beliefs import check_beliefs, past_observations
     if args.method == "exact":
         exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit}
         h = Hinter(threads=args.threads).hint(obs, method="exact", samples=args.samples, time_ms=args.time_ms,
@@ -361,7 +356,6 @@ def cmd_hint(args, out) -> int:
         out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{three}, objective {h.objective}, "
                   f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
-        from fiveup_solver.beliefs import describe
         out.write(describe(h.belief) + "\n")
     for m in h.moves:
         if m.value is None:
@@ -386,8 +380,6 @@ def cmd_hint(args, out) -> int:
 
 
 def cmd_analyze(args, out) -> int:
-    from fiveup_solver.analysis import AnalysisBudget, analyze
-    from fiveup_solver.record import load_record
     if args.plot is not None:
         _need_extra("matplotlib", "--plot")
     if args.html is not None:
@@ -405,10 +397,8 @@ def cmd_analyze(args, out) -> int:
     progress = not args.quiet and sys.stderr.isatty()
     a = analyze(record, seats=args.seat, budget=budget, seed=args.seed, progress=progress)
     if args.plot is not None:
-        from fiveup_solver.analysis import plot_win_probability
         plot_win_probability(a, args.plot)
     if args.html is not None:
-        from fiveup_solver.analysis import to_html
         try:
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(to_html(a, record))
@@ -417,7 +407,6 @@ def cmd_analyze(args, out) -> int:
     if args.json:
         out.write(json.dumps(a.to_dict()) + "\n")
         return 0
-    from fiveup_solver.analysis import format_text
     out.write(format_text(a))
     return 0
 
@@ -429,8 +418,6 @@ def _need_extra(module: str, option: str) -> None:
 
 
 def cmd_show(args, out) -> int:
-    from fiveup_solver.record import game_at, load_record
-    from fiveup_solver.svg import board_svg, svg_to_png
     if args.svg is not None and args.png is not None:
         raise OptionError("give --svg or --png, not both")
     record = load_record(args.file)
@@ -459,32 +446,9 @@ def cmd_show(args, out) -> int:
 
 
 def cmd_play(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.play import play_in_terminal
     bots = parse_bot_list(args.bots, args.players)
     return play_in_terminal(args.players, bots, args.seat, args.seed, inp=sys.stdin, out=out,
                             record_path=args.record)
-
-
-def equity_result(players, scores_text, starter_text=None) -> dict:
-    """``fiveup equity --json``'s object: P(win) of each side from a round's start at the raw
-    scores ``"A,B[,C]"``, the starter a seat number (text) or ``None``/``"drawn"``."""
-    from fiveup_solver import equity
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {players!r}"[:120])
-    if scores_text is None:
-        raise OptionError("--scores A,B[,C] is required (or: fiveup equity build)")
-    try:
-        scores = [int(x) for x in scores_text.split(",")]
-    except ValueError:
-        raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120]) from None
-    starter = None if starter_text in (None, "drawn") else _int_option("--starter", starter_text)
-    table = equity.load_table(players)
-    win = table.probabilities(scores, starter)
-    unfinished = max(0.0, 1.0 - sum(win))
-    return {"players": players, "scores": scores, "starter": starter,
-            "win": [round(p, 6) for p in win], "unfinished": round(unfinished, 6),
-            "rounds_sampled": table.rounds, "bot": table.bot}
 
 
 def cmd_serve(args, out) -> int:
@@ -498,7 +462,7 @@ def cmd_serve(args, out) -> int:
 def cmd_equity(args, out) -> int:
     if args.action == "build":
         return _equity_build(args, out)
-    res = equity_result(args.players, args.scores, args.starter)
+    res = equity.equity_result(args.players, args.scores, args.starter)
     if args.json:
         out.write(json.dumps(res) + "\n")
         return 0
@@ -512,16 +476,8 @@ def cmd_equity(args, out) -> int:
     return 0
 
 
-def _int_option(name, text) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise OptionError(f"{name} must be an integer, not {text!r}"[:120]) from None
-
-
 def _equity_build(args, out) -> int:
     import os
-    from fiveup_solver import equity
     if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
         raise OptionError(f"--rounds must be 1..10000000, not {args.rounds}")
     if args.near_rounds is not None and not 0 <= args.near_rounds <= 1_000_000:
@@ -543,7 +499,6 @@ def _equity_build(args, out) -> int:
         if samples.players != args.players:
             raise OptionError(f"--samples {source} holds {samples.players}-player rounds, not {args.players}")
     else:
-        from fiveup_solver.bots import bot_function
         bot_function(args.bot)
         samples = equity.collect_samples(args.players, args.rounds, args.near_rounds, args.seed, bot=args.bot,
                                          workers=args.workers, progress=not args.quiet)
@@ -573,13 +528,11 @@ def _write_npz(obj, path, option) -> None:
 
 
 def cmd_sample(args, out) -> int:
-    from fiveup_solver.inference import BONEYARD, DealSampler
     if not 0 <= args.n <= 1_000_000:
         raise OptionError(f"--n must be 0..1000000, not {args.n}")
     obs, r, i = _observation_at(args)
     if args.beliefs == "model":
-        from fiveup_solver.beliefs import sample_command
-        return sample_command(args, obs, out)
+        return _sample_model(args, obs, out)
     ds = DealSampler(obs)
     if args.probabilities:
         marg = ds.marginals()
@@ -596,6 +549,35 @@ def cmd_sample(args, out) -> int:
     return write_deals(out, ds.sample(args.n, args.seed), args.json)
 
 
+MARGINAL_WORLDS = 4096   # worlds behind the weighted marginals of `fiveup sample --probabilities`
+
+
+def _sample_model(args, obs, out) -> int:
+    """``fiveup sample --beliefs model``: weighted deals, or the weighted probabilities
+    next to the exact uniform ones (``--probabilities``)."""
+    ds = DealSampler(obs, beliefs="model")
+    evidence = past_evidence(obs, past_observations(args.file, args.seat, obs.round)) if obs.round else None
+    beliefs = Beliefs(ds, None, evidence)
+    if not args.probabilities:
+        return write_deals(out, deals_from(beliefs.weigh(max(1, args.n), args.seed), ds, args.n, args.seed),
+                           args.json)
+    ww = beliefs.weigh(MARGINAL_WORLDS, args.seed)
+    name = lambda k: "boneyard" if k == BONEYARD else str(k)   # noqa: E731
+    tables = {kind: {str(t): {name(k): p for k, p in probs.items()} for t, probs in marg.items()}
+              for kind, marg in (("uniform", ds._uniform_marginals()), ("model", ww.marginals(ds)))}
+    if args.json:
+        out.write(json.dumps(dict(tables, belief=ww.summary())) + "\n")
+        return 0
+    keys = [str(s) for s in ds.hidden_seats] + ["boneyard"]
+    out.write(describe(ww.summary()) + "\n")
+    out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>19}" for k in keys) + "\n")
+    out.write("      " + "".join(f"{'uniform':>10}{'model':>9}" for _ in keys) + "\n")
+    for t in tables["uniform"]:
+        out.write(f"{t:<6}" + "".join(f"{tables['uniform'][t][k]:>10.4f}{tables['model'][t][k]:>9.4f}"
+                                      for k in keys) + "\n")
+    return 0
+
+
 def write_deals(out, deals, as_json: bool) -> int:
     """`fiveup sample`'s deal list (uniform or weighted draws alike)."""
     deals = [d.to_dict() for d in deals]
@@ -609,7 +591,6 @@ def write_deals(out, deals, as_json: bool) -> int:
 
 
 def cmd_bench(args, out) -> int:
-    from fiveup_solver.bench import run_playout_bench
     if args.solver is not None:
         return _bench_solver(args, out)
     if args.hint is not None:
@@ -637,7 +618,6 @@ def cmd_bench(args, out) -> int:
 def _bench_hint(args, out) -> int:
     from pathlib import Path
 
-    from fiveup_solver.bench import hint_report
     path = Path(args.hint) / "hint_positions.json"
     if not path.is_file():
         raise OptionError(f"--hint {args.hint}: hint_positions.json is missing")
@@ -664,7 +644,6 @@ def _bench_hint(args, out) -> int:
 def _bench_solver(args, out) -> int:
     from pathlib import Path
 
-    from fiveup_solver.bench import SOLVER_SUITES, solver_report
     folder = Path(args.solver)
     missing = [n for n in SOLVER_SUITES if not (folder / f"{n}.json").is_file()]
     if missing:
@@ -684,9 +663,6 @@ def _bench_solver(args, out) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
-    from fiveup_solver.hint import HINT_METHODS, METHODS
-    from fiveup_solver.solver import DEFAULT_SEARCH, SEARCHES
     p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 

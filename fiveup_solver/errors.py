@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
-    "OptionError", "CoreError", "short_repr",
+    "OptionError", "CoreError", "short_repr", "is_int",
 ]
 
 
@@ -50,3 +50,8 @@ def short_repr(value, limit: int = 40) -> str:
         limit = 40
     s = " ".join(s.split())   # one line, whatever the repr holds
     return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def is_int(x) -> bool:
+    """An int that is not a bool (``True`` is not a player count or a seat)."""
+    return isinstance(x, int) and not isinstance(x, bool)

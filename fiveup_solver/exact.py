@@ -54,8 +54,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fiveup_solver import _core, _exact
+from fiveup_solver.equity import win_probabilities
 from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
 from fiveup_solver.inference import DealSampler
+from fiveup_solver.solver import check_objective
 
 __all__ = ["OPPONENTS", "DEFAULT_MAX_WORLDS", "DEFAULT_NODE_LIMIT", "ExactResult", "SearchLimitError",
            "exact_values", "exact_result"]
@@ -93,7 +95,6 @@ def _tiles(mask: int):
 
 @lru_cache(maxsize=65536)
 def _equity(players: int, scores: tuple, starter, side: int) -> float:
-    from fiveup_solver.equity import win_probabilities
     return win_probabilities(players, list(scores), starter)[side]
 
 
@@ -285,7 +286,6 @@ def _key(node: tuple) -> tuple:
 
 
 def _check_options(objective, opponent, max_worlds, node_limit, players) -> None:
-    from fiveup_solver.solver import check_objective
     check_objective(objective)
     if not isinstance(opponent, str) or opponent not in OPPONENTS:
         raise OptionError(f"opponent must be one of {', '.join(OPPONENTS)}, not {_short(opponent)}")

@@ -46,13 +46,13 @@ import threading
 import time
 from dataclasses import dataclass
 
-from fiveup_solver import _core, _hint, _solver
-from fiveup_solver.beliefs import Beliefs, OpponentModel, check_beliefs, past_evidence, search_plan
-from fiveup_solver import exact as _exact_search
-from fiveup_solver.game import core_legal_moves
-from fiveup_solver.inference import DealSampler
+from fiveup_solver import _core, _hint, _solver, exact as _exact_search
+from fiveup_solver.beliefs import Beliefs, OpponentModel, check_beliefs, search_plan
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
+from fiveup_solver.game import Game, core_legal_moves
+from fiveup_solver.inference import DealSampler, past_evidence
 from fiveup_solver.notation import Move, format_move
+from fiveup_solver.parallel import in_worker, on_worker_start
 from fiveup_solver.solver import DEFAULT_SEARCH, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
@@ -245,7 +245,7 @@ class Hinter:
         ``model`` an :class:`~fiveup_solver.beliefs.OpponentModel`, None for the
         default family); None: :data:`fiveup_solver.beliefs.DEFAULT_BELIEFS`.
         ``past``: the seat's own observations of the game's earlier rounds (or
-        their evidence from :func:`fiveup_solver.beliefs.past_evidence`): what
+        their evidence from :func:`fiveup_solver.inference.past_evidence`): what
         the model learnt of each seat there is its prior here.
         ``search``: "paranoid" or "maxn" for 3 players (None: DEFAULT_SEARCH; module text).
 
@@ -506,7 +506,6 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     if not isinstance(method, str) or method not in METHODS:
         raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
     three = check_search(search)
-    from fiveup_solver.game import Game
     if not isinstance(game, Game):
         raise OptionError(f"world_values takes a Game, not {type(game).__name__}")
     _check_int("world_nodes", world_nodes, 0, 2 ** 62)
@@ -533,6 +532,24 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
 _default: Hinter | None = None
 
 
+def _worker_hinter() -> None:
+    """In a worker process of :func:`fiveup_solver.parallel.ordered_map`: one search thread,
+    the workers fill the cores."""
+    global _default
+    if getattr(_default, "threads", None) != 1:
+        _default = Hinter(threads=1)
+
+
+on_worker_start(_worker_hinter)
+
+
+def _default_hinter() -> Hinter:
+    global _default
+    if _default is None:
+        _default = Hinter(threads=1) if in_worker() else Hinter()
+    return _default
+
+
 def position_value(obs, **options) -> PositionValue:
     """The observation's seat's value of the position (see :meth:`Hinter.position_value`),
     with the shared default :class:`Hinter`.
@@ -543,16 +560,10 @@ def position_value(obs, **options) -> PositionValue:
     >>> 0 <= v.value <= 1 and v.samples == 8
     True
     """
-    global _default
-    if _default is None:
-        _default = Hinter()
-    return _default.position_value(obs, **options)
+    return _default_hinter().position_value(obs, **options)
 
 
 def hint(obs, **options) -> Hint:
     """Hint for the seat of ``obs`` (a :class:`~fiveup_solver.game.Observation`);
     options as :meth:`Hinter.hint`. Uses a shared default :class:`Hinter`."""
-    global _default
-    if _default is None:
-        _default = Hinter()
-    return _default.hint(obs, **options)
+    return _default_hinter().hint(obs, **options)

@@ -33,7 +33,10 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from fiveup_solver.bots import bot_function
 from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.parallel import ordered_map
+from fiveup_solver.selfplay import match_seatings, play_game
 
 __all__ = ["PairStats", "elo_of_score", "score_of_elo", "sprt", "play_pairs", "SprtResult", "sprt_bounds"]
 
@@ -153,7 +156,6 @@ def _game_score(game, bot_side: int) -> float:
 def play_pair(job) -> tuple:
     """(pair index, [BOT's score with BOT on side 0, on side 1], records or None) for one
     deal sequence."""
-    from fiveup_solver.selfplay import match_seatings, play_game
     players, bot, other, index, deal_seed, bot_seed, max_rounds, want_records = job
     scores, records = [], []
     for side, seats in enumerate(match_seatings(players, bot, other)):
@@ -174,8 +176,6 @@ def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 
                max_rounds: int = 1000, start: int = 0, records: bool = False, ray: str | None = None):
     """Yield (index, scores, records) for pairs start .. start + max_pairs - 1, in index
     order, played in `workers` processes or on Ray (the results never depend on either)."""
-    from fiveup_solver.bots import bot_function
-    from fiveup_solver.parallel import ordered_map
     if players not in (2, 4):
         raise OptionError(f"duplicate pairs are for 2 or 4 players (sides swapped), not {players}")
     bot_function(bot)

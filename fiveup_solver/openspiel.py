@@ -83,6 +83,7 @@ import numpy as np
 from fiveup_solver import _core
 from fiveup_solver.errors import OptionError
 from fiveup_solver.game import Game
+from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import ALL_TILES, Move, Port
 
 try:  # the extra is optional: the module imports without it
@@ -730,7 +731,6 @@ class FiveUpState(_StateBase):
             key = (player, e.actions)     # the state may have moved on since the last call
             sampler = e.samplers.get(key)
             if sampler is None:
-                from fiveup_solver.inference import DealSampler
                 seen = game
                 if e.pending and player != game.to_move:
                     # another seat has begun to draw: it holds no playable tile, which the engine's

@@ -49,11 +49,28 @@ def check_ray(ray) -> str | None:
     return ray.strip()
 
 
+_WORKER_SETUP = []      # functions a worker process runs first (hint: one search thread per process)
+_in_worker = False
+
+
+def on_worker_start(fn) -> None:
+    """Have every worker process call ``fn()`` before its first job (modules above this
+    one register here, so parallel need not import them)."""
+    if fn not in _WORKER_SETUP:
+        _WORKER_SETUP.append(fn)
+
+
+def in_worker() -> bool:
+    """Whether this process is one of ordered_map's workers (the hint then searches with one thread)."""
+    return _in_worker
+
+
 def _single_thread_search():
     """Worker setup: one search thread per process."""
-    from fiveup_solver import hint
-    if getattr(hint._default, "threads", None) != 1:
-        hint._default = hint.Hinter(threads=1)
+    global _in_worker
+    _in_worker = True
+    for fn in _WORKER_SETUP:
+        fn()
 
 
 def _call(fn, job):

@@ -25,6 +25,7 @@ import random
 from fiveup_solver.bots import bot_function, choose
 from fiveup_solver.errors import FiveUpError, OptionError
 from fiveup_solver.game import Game
+from fiveup_solver.hint import hint
 from fiveup_solver.notation import format_move, parse_move, raw_to_display
 
 __all__ = ["TerminalGame", "play_in_terminal"]
@@ -189,7 +190,6 @@ class TerminalGame:
         return True
 
     def hint(self) -> None:
-        from fiveup_solver.hint import hint
         h = hint(self.game.observation(self.seat), samples=self.hint_samples, seed=len(self.game.current.moves))
         # each move keeps its own number from the move list, so typing the number a hint shows plays that move
         number = {m: k for k, m in enumerate(self.game.legal_moves, 1)}

@@ -409,7 +409,7 @@ def test_online_fit_reads_greedy_sharply_and_random_flat():
 
 
 def test_the_model_bot_remembers_its_game():
-    from fiveup_solver.beliefs import _BOT_MEMORY
+    from fiveup_solver.policies import _BOT_MEMORY
     from fiveup_solver.selfplay import play_game
     g = play_game(2, 5, ["hint-model:4:200", "greedy"], max_rounds=3)
     assert len(g.rounds) >= 2
@@ -787,9 +787,9 @@ def test_world_search_refuses_bad_per_world_greedy_masks():
 def test_the_model_bot_takes_a_given_family_and_checks_it(monkeypatch):
     """model_hint_bot(model=M) hints with M in every round and reads the earlier
     rounds' evidence under M (the 'told greedy' yardstick is built on this)."""
-    from fiveup_solver import beliefs as beliefs_module
+    from fiveup_solver import inference as beliefs_module
     from fiveup_solver import hint as hint_module
-    from fiveup_solver.beliefs import model_hint_bot
+    from fiveup_solver.policies import model_hint_bot
     told = OpponentModel(grid=(("credit", 3.0),), floor=0.005)
     seen, evidence_models = [], []
     real_hint, real_past = hint_module.hint, beliefs_module.past_evidence
