@@ -81,7 +81,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fiveup_solver import _beliefs, _core
-from fiveup_solver.errors import CoreError, OptionError, short_repr as _short
+from fiveup_solver.errors import CoreError, OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.notation import ALL_TILES, BONEYARD
 
 __all__ = ["BELIEFS", "DEFAULT_BELIEFS", "DEFAULT_GRID", "KINDS", "Beliefs", "OpponentModel", "WeightedWorlds",
@@ -249,7 +249,7 @@ class WeightedWorlds:
         worlds = list(worlds)
         if not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < self.candidates for k in worlds):
             raise OptionError(f"worlds must be candidate numbers from 0 to {self.candidates - 1}, not {_short(worlds)}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if not _is_int(seed):
             raise OptionError(f"seed must be an integer, not {_short(seed)}")
         if not self.model.search_greedy:
             return [0] * len(worlds)
@@ -271,7 +271,7 @@ class WeightedWorlds:
     def resample(self, n: int, seed: int = 0) -> list:
         """Systematic resampling: [(world, times drawn)] for n draws, worlds in order.
         Equal weights over exactly n candidates give every world once."""
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if not _is_int(n) or n < 1:
             raise OptionError(f"the number of worlds to resample must be an integer >= 1, not {_short(n)}")
         w = np.exp(self.log_weights - self.log_weights.max())     # equal weights: exactly 1.0 each
         c = np.cumsum(w)
@@ -353,13 +353,13 @@ class Beliefs:
         """Worlds 0..n-1 (the hint's, for this seed) and their weights; more worlds
         (doubling) while the ESS is below ``min_ess_fraction * n``, up to
         ``max_factor * n`` worlds."""
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1_000_000:
+        if not _is_int(n) or not 1 <= n <= 1_000_000:
             raise OptionError(f"the number of worlds must be an integer from 1 to 1000000, not {_short(n)}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not -(2 ** 63) <= seed < 2 ** 64:
+        if not _is_int(seed) or not -(2 ** 63) <= seed < 2 ** 64:
             raise OptionError(f"seed must be an integer, not {_short(seed)}")
         if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
             raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
-        if isinstance(max_factor, bool) or not isinstance(max_factor, int) or not 1 <= max_factor <= 1024:
+        if not _is_int(max_factor) or not 1 <= max_factor <= 1024:
             raise OptionError(f"max_factor must be an integer from 1 to 1024, not {_short(max_factor)}")
         parts = [self._draw(0, n, seed)]
         m = n

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random as _random
 
 from fiveup_solver import _core
-from fiveup_solver.errors import InconsistentObservationError, OptionError
+from fiveup_solver.errors import InconsistentObservationError, OptionError, check_players
 from fiveup_solver.game import check_observation
 from fiveup_solver.hint import METHODS
 from fiveup_solver.levels import LEVELS, level_bot
@@ -102,8 +102,7 @@ def parse_bot_list(text: str, players: int) -> list:
     """'greedy,random' -> one bot name per seat, the list repeated if shorter."""
     if not isinstance(text, str):
         raise OptionError(f"a bot list is a string like 'greedy,random', not {type(text).__name__}")
-    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
-        raise OptionError(f"players must be 2, 3 or 4, not {players!r}"[:120])
+    check_players(players)
     names = [b.strip() for b in text.split(",")]
     for b in names:
         bot_function(b)

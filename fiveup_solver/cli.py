@@ -14,7 +14,7 @@ from fiveup_solver.analysis import AnalysisBudget, analyze, format_text, plot_wi
 from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
 from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, solver_report
 from fiveup_solver.bots import bot_function, parse_bot_list
-from fiveup_solver.errors import FiveUpError, OptionError
+from fiveup_solver.errors import FiveUpError, OptionError, check_players
 from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
 from fiveup_solver.hint import HINT_METHODS, Hinter, METHODS
 from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
@@ -103,8 +103,7 @@ def cmd_replay(args, out) -> int:
 
 
 def cmd_selfplay(args, out) -> int:
-    if args.players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
+    check_players(args.players, "--players")
     if args.games < 0:
         raise OptionError(f"--games must be >= 0, not {args.games}")
     if args.max_rounds < 1:
@@ -127,8 +126,7 @@ def cmd_selfplay(args, out) -> int:
 
 
 def cmd_match(args, out) -> int:
-    if args.players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
+    check_players(args.players, "--players")
     if args.deals < 1:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
     workers = _workers(args.workers)

@@ -55,7 +55,7 @@ from functools import lru_cache
 
 from fiveup_solver import _equity
 from fiveup_solver._solver import WIN_VALUE
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.errors import OptionError, check_players, short_repr as _short
 from fiveup_solver.notation import TARGET_RAW
 
 __all__ = ["RoundSamples", "EquityTable", "near_anchors", "state_sets",
@@ -79,9 +79,7 @@ def _sides(players: int) -> int:
 
 
 def _check_players(players) -> int:
-    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
-        raise OptionError(f"players must be 2, 3 or 4, not {_short(players)}")
-    return players
+    return check_players(players)
 
 
 # ---------------------------------------------------------------- round samples
@@ -397,8 +395,7 @@ def equity_of_scores(players: int, scores, starter=None, side: int = 0) -> float
 def equity_result(players, scores_text, starter_text=None) -> dict:
     """``fiveup equity --json``'s object: P(win) of each side from a round's start at the raw
     scores ``"A,B[,C]"``, the starter a seat number (text) or ``None``/``"drawn"``."""
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {players!r}"[:120])
+    check_players(players, "--players")
     if scores_text is None:
         raise OptionError("--scores A,B[,C] is required (or: fiveup equity build)")
     try:

@@ -17,7 +17,7 @@ from tqdm import tqdm
 from fiveup_solver.bots import choose
 from fiveup_solver.equity import (DEFAULT_BOT, DEFAULT_NEAR_ROUNDS, DEFAULT_ROUNDS, RoundSamples, _check_players,
                                   _sides, near_anchors)
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.parallel import ordered_map
 
@@ -103,7 +103,7 @@ def collect_samples(players: int, rounds: int | None = None, near_rounds: int | 
     rounds = DEFAULT_ROUNDS[players] if rounds is None else rounds
     near_rounds = DEFAULT_NEAR_ROUNDS[players] if near_rounds is None else near_rounds
     for name, v in (("rounds", rounds), ("near_rounds", near_rounds)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        if not _is_int(v) or v < 0:
             raise OptionError(f"{name} must be a whole number >= 0, not {_short(v)}")
     if rounds < 1:
         raise OptionError("rounds must be at least 1 (the 0 : 0 set)")

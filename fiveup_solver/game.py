@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
-                                  is_int as _is_int, short_repr as _short)
+                                  check_players, is_int as _is_int, short_repr as _short)
 from fiveup_solver.notation import ALL_TILES, Event, Move, Port, Tile, check_action, raw_to_display
 from fiveup_solver.svg import board_svg
 
@@ -121,16 +121,15 @@ class Game:
 
     def __init__(self, players: int = 2, seed: int = 0, *, seats=None,
                  max_rounds: int = DEFAULT_MAX_ROUNDS, deal: bool = True, scores=None, starter: int | None = None):
-        if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
-            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool):
+        check_players(players)
+        if not _is_int(seed):
             raise OptionError(f"seed must be an integer, not {seed!r}")
         if seats is not None and (isinstance(seats, (str, bytes)) or not hasattr(seats, "__iter__")):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
         if len(seats) != players or not all(isinstance(s, str) for s in seats):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        if not _is_int(max_rounds) or max_rounds < 1:
             raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
         self.players = players
         self.sides = _core.sides_of(players)
@@ -140,7 +139,7 @@ class Game:
         self.rounds: list[RoundLog] = []
         if (scores is not None or starter is not None) and not deal:
             raise OptionError("scores and starter are for a game that deals its first round (deal=True)")
-        if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
+        if starter is not None and (not _is_int(starter)
                                     or not 0 <= starter < players):
             raise OptionError(f"starter must be a seat 0..{players - 1}, not {_short(starter)}")
         if deal:
@@ -520,8 +519,7 @@ def check_observation(obs) -> list:
         if not hasattr(obs, name):
             raise bad(f"has no field '{name}': expected an Observation (Game.observation(seat))")
     n = obs.players
-    if not _is_int(n) or n not in (2, 3, 4):
-        raise bad(f"players must be 2, 3 or 4, not {_short(n)}")
+    check_players(n, error=bad)
     sides = _core.sides_of(n)
     for name in ("seat", "starter"):
         v = getattr(obs, name)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from fiveup_solver import _core, _sampler
 from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs
-from fiveup_solver.errors import InconsistentObservationError, OptionError, short_repr as _short
+from fiveup_solver.errors import InconsistentObservationError, OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import check_observation  # public here too (it checks what the sampler reads)
 from fiveup_solver.notation import ALL_TILES, BONEYARD, Tile
 
@@ -429,7 +429,7 @@ class DealSampler:
         tile numbers; the boneyard as a set: its order is chance). A world's weight is the
         number of full deals of the round that lead to it. More than `limit` candidate
         configurations (:meth:`configurations`) raise :class:`OptionError`."""
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        if not _is_int(limit) or limit < 1:
             raise OptionError(f"the world limit must be an integer >= 1, not {_short(limit)}")
         total = self.configurations()
         if total > limit:
@@ -516,9 +516,9 @@ class DealSampler:
 
 
 def _check_count(n, seed) -> None:
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+    if not _is_int(n) or n < 0:
         raise OptionError(f"the number of samples must be an integer >= 0, not {n!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not _is_int(seed):
         raise OptionError(f"seed must be an integer, not {seed!r}")
 
 

@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass, field
 
 from fiveup_solver.bots import bot_function
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.match import pair_seeds, play_pair
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
@@ -256,7 +256,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
         raise OptionError(f"a ladder needs at least 2 distinct entrants including {ANCHOR}, not {_short(entrants)}")
     for e in entrants:
         bot_function(e)
-    if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 1_000_000 or games % 2:
+    if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per pairing must be an even number from 2 to 1000000, not {_short(games)}")
     pairings = [(a, b) for k, a in enumerate(entrants) for b in entrants[k + 1:]]
     done = _read_journal(journal, players, seed) if journal else {}

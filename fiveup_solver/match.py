@@ -34,7 +34,7 @@ import random
 from dataclasses import dataclass, field
 
 from fiveup_solver.bots import bot_function
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.parallel import ordered_map
 from fiveup_solver.selfplay import match_seatings, play_game
 
@@ -207,7 +207,7 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
             raise OptionError(f"{name} must be a number of Elo from -1000 to 1000, not {_short(x)}")
     if not elo1 > elo0:
         raise OptionError(f"elo1 ({elo1}) must be larger than elo0 ({elo0})")
-    if isinstance(max_games, bool) or not isinstance(max_games, int) or not 2 <= max_games <= 10_000_000:
+    if not _is_int(max_games) or not 2 <= max_games <= 10_000_000:
         raise OptionError(f"max_games must be an integer from 2 to 10000000, not {_short(max_games)}")
     stats = PairStats()
     llr = 0.0

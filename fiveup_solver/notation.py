@@ -193,7 +193,7 @@ class Move:
 
     def to_action(self, seat: int) -> dict:
         """The record action dict of this move by `seat` (a hidden draw has ``"draw": None``)."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+        if not _is_int(seat) or not 0 <= seat < 4:
             raise ParseError(f"seat must be 0..3, not {_short(seat)}")
         if self.kind == "play":
             out = {"seat": seat, "play": str(self.tile)}
@@ -263,7 +263,7 @@ def raw_to_display(raw: int) -> int:
     >>> raw_to_display(305), raw_to_display(-20)
     (61, -4)
     """
-    if isinstance(raw, bool) or not isinstance(raw, int):
+    if not _is_int(raw):
         raise ParseError(f"raw points must be an integer, not {_short(raw)}")
     return raw // 5 if raw >= 0 else -((-raw) // 5)
 

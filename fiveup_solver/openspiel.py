@@ -81,7 +81,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from fiveup_solver import _core
-from fiveup_solver.errors import OptionError
+from fiveup_solver.errors import OptionError, check_players, is_int as _is_int
 from fiveup_solver.game import Game
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import ALL_TILES, Move, Port
@@ -515,11 +515,10 @@ def _check_params(params) -> dict:
         raise OptionError(f"unknown parameter(s) {', '.join(sorted(unknown))} (known: players, whole_game, "
                           f"max_rounds)")
     players, whole, max_rounds = params["players"], params["whole_game"], params["max_rounds"]
-    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
-        raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
+    check_players(players)
     if not isinstance(whole, bool):
         raise OptionError(f"whole_game must be true or false, not {whole!r}")
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+    if not _is_int(max_rounds) or max_rounds < 1:
         raise OptionError(f"max_rounds must be an integer >= 1, not {max_rounds!r}")
     return {"players": players, "whole_game": whole, "max_rounds": max_rounds}
 

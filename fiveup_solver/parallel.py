@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections import deque
 
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
 
 __all__ = ["ordered_map", "default_workers", "check_workers", "check_ray"]
 
@@ -30,7 +30,7 @@ def default_workers() -> int:
 
 
 def check_workers(workers) -> int:
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
+    if not _is_int(workers) or not 1 <= workers <= 256:
         raise OptionError(f"workers must be an integer from 1 to 256, not {_short(workers)}")
     return workers
 

@@ -23,13 +23,13 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, ParseError, RecordError,
-                                  short_repr as _short)
+                                  check_players, is_int as _is_int, short_repr as _short)
 from fiveup_solver.game import Game, Observation, action_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile, check_action  # check_action: public here too
 
-__all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "check_action", "game_from_record", "past_observations",
-           "positions", "replay", "save_record", "game_at", "observation_at", "dumps_record"]
+__all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "check_action", "game_from_record",
+           "past_observations", "positions", "replay", "save_record", "game_at", "observation_at", "dumps_record"]
 
 FORMAT = "fiveup-record/1"
 
@@ -83,10 +83,6 @@ def save_record(record: dict, path) -> None:
     Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _tiles(value, where: str, size: int | None = None) -> list:
     if not isinstance(value, list):
         raise RecordError(f"{where}: expected a list of tiles")
@@ -111,8 +107,7 @@ def check_record(record) -> dict:
     if record["format"] != FORMAT:
         raise RecordError(f"unknown format {_short(record['format'])} (expected '{FORMAT}')")
     n = record["players"]
-    if not _is_int(n) or n not in (2, 3, 4):
-        raise RecordError(f"players must be 2, 3 or 4, not {_short(n)}")
+    check_players(n, error=RecordError)
     seats = record.get("seats")
     if seats is not None and (not isinstance(seats, list) or len(seats) != n
                               or not all(isinstance(s, str) for s in seats)):

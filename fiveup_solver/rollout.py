@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from fiveup_solver import _core
 from fiveup_solver.bots import bot_function, choose
-from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.hint import _base_round
 from fiveup_solver.inference import DealSampler
@@ -85,13 +85,13 @@ def parse_candidates(text) -> int | None:
 
 def check_rollout_options(rollouts, bot, workers=1, candidates="all") -> None:
     """One-line :class:`OptionError` for a bad option of the rollout judge."""
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 2 <= rollouts <= MAX_ROLLOUTS:
+    if not _is_int(rollouts) or not 2 <= rollouts <= MAX_ROLLOUTS:
         raise OptionError(f"rollouts must be an integer from 2 to {MAX_ROLLOUTS}, not {_short(rollouts)}")
     try:
         bot_function(bot)
     except OptionError as e:
         raise OptionError(f"rollout bot: {e}"[:300]) from None
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
+    if not _is_int(workers) or not 1 <= workers <= 64:
         raise OptionError(f"workers must be an integer from 1 to 64, not {_short(workers)}")
     parse_candidates(candidates)
 
@@ -231,7 +231,7 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
     if not isinstance(obs, Observation):
         raise OptionError(f"rollout takes an Observation, not {type(obs).__name__}")
     check_rollout_options(rollouts, bot, workers)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+    if not _is_int(seed) or not 0 <= seed < 2 ** 63:
         raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
     ds = DealSampler(obs)                   # the observation is checked whole (InconsistentObservationError)
     if obs.to_move != obs.seat:

@@ -54,7 +54,7 @@ from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.bots import BOTS, bot_function
 from fiveup_solver.equity import equity_result
-from fiveup_solver.errors import FiveUpError, OptionError, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.hint import Hinter
 from fiveup_solver.levels import LEVELS
@@ -478,8 +478,7 @@ def position_json(body: PositionRequest) -> dict:
 
 
 def _bots_for(players: int, seat: int, bots: list) -> list:
-    if not isinstance(players, int) or players not in (2, 3, 4):
-        raise OptionError(f"players must be 2, 3 or 4, not {_short(players)}")
+    check_players(players)
     if not 0 <= seat < players:
         raise OptionError(f"seat must be 0..{players - 1}, not {seat}")
     if not bots:
@@ -773,7 +772,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
 
     import uvicorn
     out = out or sys.stdout
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+    if not _is_int(port) or not 0 <= port <= 65535:
         raise OptionError(f"--port must be 0..65535, not {port!r}")
     if not isinstance(host, str) or not host or any(c.isspace() for c in host):
         raise OptionError(f"--host must be a host name or address, not {host!r}")

@@ -122,3 +122,17 @@ def test_moved_names_still_import_from_their_old_modules():
     assert check_observation is game_check and check_action is notation_check
     with pytest.raises(AttributeError):
         beliefs.no_such_name
+
+
+def test_one_home_for_the_int_and_player_count_checks():
+    """`is_int` and the player-count check live in errors.py; no module keeps its own copy."""
+    pattern = re.compile(r"def _is_int\b|not in \(2, 3, 4\)|isinstance\((\w+), bool\) or not isinstance\(\1, int\)"
+                         r"|not isinstance\((\w+), int\) or isinstance\(\2, bool\)")
+    own = {"hint.py", "solver.py", "analysis.py", "equity.py", "bench.py"}   # inline int checks still to fold in
+    for path in PACKAGE.glob("*.py"):
+        if path.name == "errors.py":
+            continue
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            m = pattern.search(line)
+            if m and not (path.name in own and "isinstance" in m.group(0)):
+                pytest.fail(f"{path.name}:{i}: use errors.is_int / errors.check_players: {line.strip()}")
