@@ -34,14 +34,14 @@ for the distribution of losses that supports keeping them).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.equity import win_probabilities
 from fiveup_solver.errors import OptionError, RecordError, short_repr as _short
 from fiveup_solver.game import action_to_move
-from fiveup_solver.hint import Hinter
+from fiveup_solver.hint import Hinter, SearchBudget
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.inference import past_evidence
 from fiveup_solver.record import check_record, game_from_record, past_observations, positions
@@ -112,6 +112,15 @@ class AnalysisBudget:
             if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
                 raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")
         return self
+
+    def search_budget(self) -> SearchBudget:
+        """The hint budget the search judge gives each decision (the win objective)."""
+        return SearchBudget(samples=self.samples, world_nodes=self.world_nodes, objective="win",
+                            beliefs=self.beliefs, search=self.search)
+
+    def luck_budget(self) -> SearchBudget:
+        """The budget of each position value behind the luck of deals and draws."""
+        return replace(self.search_budget(), samples=self.luck_samples)
 
 
 @dataclass
@@ -268,9 +277,8 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     past = _Past(record, budget)
 
     def value(game, seat, r, i):
-        return hinter.position_value(game.observation(seat), samples=budget.luck_samples, seed=seed_of(r, i),
-                                     world_nodes=budget.world_nodes, objective="win", beliefs=budget.beliefs,
-                                     past=past(game, seat, r), search=budget.search).value
+        return hinter.position_value(game.observation(seat), seed=seed_of(r, i), past=past(game, seat, r),
+                                     budget=budget.luck_budget()).value
 
     winner = None
     for game, r, i in positions(record, check=False):
@@ -414,8 +422,7 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
 
 
 def _search_hint(hinter, obs, budget, seed, past):
-    return hinter.hint(obs, samples=budget.samples, seed=seed, world_nodes=budget.world_nodes, objective="win",
-                       both=True, beliefs=budget.beliefs, past=past, search=budget.search)
+    return hinter.hint(obs, seed=seed, both=True, past=past, budget=budget.search_budget())
 
 
 def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision:

@@ -37,7 +37,7 @@ import random as _random
 from fiveup_solver import _core
 from fiveup_solver.errors import InconsistentObservationError, OptionError, check_players
 from fiveup_solver.game import check_observation
-from fiveup_solver.hint import METHODS
+from fiveup_solver.hint import BOT_SUFFIXES, METHODS, SearchBudget
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
 
@@ -55,36 +55,25 @@ def bot_function(name: str):
         raise OptionError(f"a bot name is a string, not {type(name).__name__}")
     if name in BOTS:
         return BOTS[name]
-    base, _, rest = str(name).partition(":")
-    parts = rest.split(":")
-    method_bot, _, objective = base.partition("-")
-    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model", "uniform", "maxn", "paranoid")
-            and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts)):
-        if objective in ("model", "uniform"):
-            return hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), beliefs=objective)
-        if objective in ("maxn", "paranoid"):
-            return hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), search=objective)
-        return hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), objective or None)
+    budget = SearchBudget.from_bot_name(name)
+    if budget is not None:
+        return hint_bot(budget)
     plain = sorted(b for b in BOTS if "-" not in b and not b.startswith("level"))
     levels = sorted(b for b in BOTS if b.startswith("level"))
     known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
                       + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
     methods = "|".join(_METHOD_OF_BOT)
     raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or {methods}[-X]:SAMPLES:NODES; "
-                      f"X: win, points, model, uniform, maxn or paranoid)")
+                      f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]})")
 
 
 # one bot per search method of the registry (fiveup_solver.hint.METHODS), at the default budget
 _METHOD_OF_BOT = {m.bot: m.name for m in METHODS.values()}
 BOTS = {"random": random_bot, "greedy": greedy_bot,
-        **{bot: hint_bot(method) for bot, method in _METHOD_OF_BOT.items()},
-        **{f"{bot}-{objective}": hint_bot(method, objective=objective)
-           for bot, method in _METHOD_OF_BOT.items() for objective in ("win", "points")},
-        **{f"{bot}-{beliefs}": hint_bot(method, beliefs=beliefs)
-           for bot, method in _METHOD_OF_BOT.items() for beliefs in ("model", "uniform")},
-        # the 3-player search fixed
-        **{f"{bot}-{search}": hint_bot(method, search=search)
-           for bot, method in _METHOD_OF_BOT.items() for search in ("maxn", "paranoid")}}
+        **{bot: hint_bot(SearchBudget(method=method)) for bot, method in _METHOD_OF_BOT.items()},
+        # hint-win, hint-points, hint-model, hint-uniform, hint-maxn, hint-paranoid (and expectimax-...)
+        **{f"{bot}-{suffix}": hint_bot(SearchBudget.for_bot(method, suffix))
+           for bot, method in _METHOD_OF_BOT.items() for suffix in BOT_SUFFIXES}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

@@ -16,7 +16,7 @@ from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, s
 from fiveup_solver.bots import bot_function, parse_bot_list
 from fiveup_solver.errors import FiveUpError, OptionError, check_players
 from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
-from fiveup_solver.hint import HINT_METHODS, Hinter, METHODS
+from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
 from fiveup_solver.match import PairStats, play_pairs, sprt, sprt_bounds
 from fiveup_solver.notation import format_move, raw_to_display
@@ -24,7 +24,7 @@ from fiveup_solver.parallel import check_ray, default_workers
 from fiveup_solver.play import play_in_terminal
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
 from fiveup_solver.selfplay import game_seeds, play_game, play_match, wilson_interval
-from fiveup_solver.solver import DEFAULT_SEARCH, SEARCHES, Solver
+from fiveup_solver.solver import Solver
 from fiveup_solver.svg import board_svg, svg_to_png
 
 __all__ = ["main"]
@@ -322,6 +322,23 @@ def _observation_at(args):
     return obs, r, len(obs.history)
 
 
+def _add_budget_flags(parser, *names) -> None:
+    """The search-budget flags `names` (SearchBudget fields, and threads): flag, help and
+    default from the one budget type (fiveup_solver.hint.BUDGET_FLAGS)."""
+    for name in names:
+        flag, kind, text = BUDGET_FLAGS[name]
+        if isinstance(kind, tuple):
+            parser.add_argument(flag, default=BUDGET_DEFAULTS[name], choices=kind, help=text)
+        else:
+            parser.add_argument(flag, type=kind, default=BUDGET_DEFAULTS[name], help=text)
+
+
+def _budget_of(args) -> SearchBudget:
+    """The SearchBudget of `fiveup hint`'s flags (checked once, there)."""
+    return SearchBudget(method=args.method, samples=args.samples, time_ms=args.time_ms, world_nodes=args.world_nodes,
+                        objective=args.objective, beliefs=args.beliefs, search=args.three)
+
+
 def cmd_hint(args, out) -> int:
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
@@ -331,17 +348,12 @@ def cmd_hint(args, out) -> int:
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
     if args.method == "exact":
         exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit}
-        h = Hinter(threads=args.threads).hint(obs, method="exact", samples=args.samples, time_ms=args.time_ms,
-                                              objective=args.objective, beliefs=args.beliefs, search=args.three,
-                                              **exact)
+        h = Hinter(threads=args.threads).hint(obs, budget=_budget_of(args), **exact)
     else:
         if args.opponent is not None or args.max_worlds is not None or args.node_limit is not None:
             raise OptionError("--opponent, --max-worlds and --node-limit are for --method exact")
         past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
-        h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
-                                              seed=args.seed, world_nodes=args.world_nodes,
-                                              objective=args.objective, beliefs=args.beliefs, past=past,
-                                              search=args.three)
+        h = Hinter(threads=args.threads).hint(obs, seed=args.seed, past=past, budget=_budget_of(args))
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
@@ -741,9 +753,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
     v.add_argument("--objective", default="points", choices=("points", "win"),
                    help="what the search maximises (both are reported per move)")
-    v.add_argument("--three", default=None, choices=SEARCHES,
-                   help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
-                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
+    _add_budget_flags(v, "search")
     v.set_defaults(func=cmd_solve)
 
     h = sub.add_parser("hint", help="best moves for one seat from what it has seen (hidden hands sampled)")
@@ -762,21 +772,10 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--node-limit", type=int, default=None,
                    help=f"--method exact: refuse a search above this many world positions "
                         f"(default {DEFAULT_NODE_LIMIT})")
-    budget = h.add_mutually_exclusive_group()
-    budget.add_argument("--samples", type=int, default=None, help="sampled worlds (deterministic for a seed)")
-    budget.add_argument("--time-ms", type=float, default=None, help="anytime: search until this time is up")
+    _add_budget_flags(h.add_mutually_exclusive_group(), "samples", "time_ms")
     h.add_argument("--seed", type=int, default=0)
-    h.add_argument("--world-nodes", type=int, default=20_000, help="search nodes per world")
-    h.add_argument("--threads", type=int, default=2)
-    h.add_argument("--objective", default=None, choices=("points", "win"),
-                   help="what the ranking maximises (default: the hint bot's); both are reported")
+    _add_budget_flags(h, "world_nodes", "threads", "objective", "beliefs", "search")
     h.add_argument("--json", action="store_true")
-    h.add_argument("--beliefs", default=None, choices=("uniform", "model"),
-                   help="weigh the hidden worlds by how the other seats have played (model) or not (uniform); "
-                        "default: the hint bot's")
-    h.add_argument("--three", default=None, choices=SEARCHES,
-                   help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
-                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
     h.set_defaults(func=cmd_hint)
 
     an = sub.add_parser("analyze", help="post-game analysis: every decision judged (win %% and points), "
@@ -786,17 +785,13 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--samples", type=int, default=96, help="sampled worlds per decision")
     an.add_argument("--luck-samples", type=int, default=48, help="sampled worlds per luck value")
     an.add_argument("--dd-nodes", type=int, default=2_000_000, help="node limit of each double-dummy solve")
-    an.add_argument("--threads", type=int, default=2)
+    _add_budget_flags(an, "threads")
     an.add_argument("--seed", type=int, default=0)
     an.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
     an.add_argument("--html", default=None, help="write one self-contained HTML report")
     an.add_argument("--json", action="store_true")
     an.add_argument("--quiet", action="store_true", help="no progress bar")
-    an.add_argument("--beliefs", default=None, choices=("uniform", "model"),
-                    help="weigh the hidden worlds by how the other seats have played (default: the hint bot's)")
-    an.add_argument("--three", default=None, choices=SEARCHES,
-                    help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
-                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
+    _add_budget_flags(an, "beliefs", "search")
     an.add_argument("--judge", default="search", choices=("search", "rollout"),
                     help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
                          "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")

@@ -28,6 +28,7 @@ import random as _random
 from dataclasses import asdict, dataclass
 
 from fiveup_solver.errors import OptionError
+from fiveup_solver.hint import SearchBudget
 from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
 
 __all__ = ["Level", "LEVELS", "level_bot", "describe"]
@@ -45,6 +46,14 @@ class Level:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    @property
+    def budget(self) -> SearchBudget | None:
+        """A hint level's search budget (None for the others): the win objective and uniform
+        beliefs, as the levels were rated (README: Bot levels)."""
+        if self.base != "hint":
+            return None
+        return SearchBudget(samples=self.samples, world_nodes=self.world_nodes, objective="win", beliefs="uniform")
 
 
 LEVELS = {lv.name: lv for lv in (
@@ -76,9 +85,8 @@ def _level(name) -> Level:
 def level_bot(name: str):
     """The decision function ``(observation, rng) -> move`` of a level."""
     lv = _level(name)
-    # uniform beliefs: the levels were rated with them (README: Bot levels)
-    base = {"random": random_bot, "greedy": greedy_bot}.get(lv.base) or hint_bot(
-        samples=lv.samples, world_nodes=lv.world_nodes, objective="win", beliefs="uniform", temperature=lv.temperature)
+    base = {"random": random_bot, "greedy": greedy_bot}.get(lv.base) or hint_bot(lv.budget,
+                                                                                temperature=lv.temperature)
 
     def bot(obs, rng: _random.Random):
         legal = obs.legal_moves

@@ -17,10 +17,12 @@ from __future__ import annotations
 import math
 import random as _random
 import weakref
+from dataclasses import replace
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import OpponentModel, check_beliefs
 from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.hint import SearchBudget
 # module attributes, read at each decision: a caller may replace hint.hint or inference.past_evidence
 from fiveup_solver import hint as hints, inference
 from fiveup_solver.notation import TARGET_RAW
@@ -61,27 +63,24 @@ def softmax_choice(hint_moves, temperature: float, rng: _random.Random):
     return hint_moves[-1].move
 
 
-def hint_bot(method: str | None = None, samples: int | None = None, world_nodes: int | None = None,
-             objective: str | None = None, beliefs: str | None = None, search: str | None = None, *,
-             temperature: float = 0.0):
-    """The hint bot: the hint's best move for the seat (``temperature`` > 0: a move drawn
-    by win % at that temperature, :func:`softmax_choice`), searched in its own currency
-    only. None leaves an option at the hint's default; ``beliefs="model"`` (the
-    default beliefs) is :func:`model_hint_bot`, which remembers the game."""
-    if check_beliefs(beliefs) == "model":
-        return model_hint_bot(method, samples, world_nodes, objective, search=search)
-    options = {"objective": objective, "both": False, "beliefs": "uniform", "search": search}
-    if method is not None:
-        options["method"] = method
-    if samples is not None:
-        options["samples"] = samples
-    if world_nodes is not None:
-        options["world_nodes"] = world_nodes
+def hint_bot(budget: SearchBudget | None = None, *, temperature: float = 0.0):
+    """The hint bot: the hint's best move for the seat at ``budget`` (None: the default
+    :class:`~fiveup_solver.hint.SearchBudget`), searched in its own currency only;
+    ``temperature`` > 0: a move drawn by win % at that temperature (:func:`softmax_choice`).
+    Under model beliefs (the default beliefs) it is :func:`model_hint_bot`, which
+    remembers the game."""
+    budget = SearchBudget() if budget is None else budget
+    if not isinstance(budget, SearchBudget):
+        raise OptionError(f"budget must be a SearchBudget, not {_short(budget)}")
+    if check_beliefs(budget.beliefs) == "model":
+        return model_hint_bot(budget.method, budget.samples, budget.world_nodes, budget.objective,
+                              search=budget.search)
+    budget = replace(budget, beliefs="uniform")
 
     def bot(obs, rng: _random.Random):
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
-        h = hints.hint(obs, seed=rng.getrandbits(63), **options)
+        h = hints.hint(obs, seed=rng.getrandbits(63), both=False, budget=budget)
         if temperature <= 0.0:
             return h.best
         return softmax_choice(h.moves, temperature, rng)
