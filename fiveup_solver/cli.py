@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
+from typing import Callable
 
 from fiveup_solver import equity, ladder
 from fiveup_solver.analysis import AnalysisBudget, analyze, format_text, plot_win_probability, to_html
@@ -672,213 +674,270 @@ def _bench_solver(args, out) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+@dataclass(frozen=True)
+class Command:
+    """One command of the command line: its name, its one-line help, a function that adds
+    its arguments to its parser, and the function that runs it (``run(args, out) -> exit code``)."""
 
-    d = sub.add_parser("demo", help="a seeded game between built-in bots, turn by turn")
-    d.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--bots", default="hint,greedy")
-    d.set_defaults(func=cmd_demo)
+    name: str
+    help: str
+    arguments: Callable
+    run: Callable
 
-    r = sub.add_parser("replay", help="replay a full record: summary or RECORD.md JSON")
-    r.add_argument("file")
-    r.add_argument("--json", action="store_true")
-    r.set_defaults(func=cmd_replay)
 
-    s = sub.add_parser("selfplay", help="play whole games between bots, JSON Lines records")
-    s.add_argument("--players", type=int, default=2)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--bots", default="random")
-    s.add_argument("--games", type=int, default=1)
-    s.add_argument("--max-rounds", type=int, default=1000)
-    s.add_argument("--out", default="-")
-    s.set_defaults(func=cmd_selfplay)
+def _demo_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bots", default="hint,greedy")
 
-    m = sub.add_parser("match", help="two bots on the same deals, seats swapped; win rate with 95%% CI")
-    m.add_argument("--players", type=int, default=2)
-    m.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
-    m.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
-    m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
-    m.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
-    m.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    m.add_argument("--json", action="store_true")
-    m.set_defaults(func=cmd_match)
 
-    sp = sub.add_parser("sprt", help="is BOT stronger than OTHER? duplicate pairs until the SPRT decides")
-    sp.add_argument("--players", type=int, default=2)
-    sp.add_argument("--bots", required=True, help="BOT,OTHER")
-    sp.add_argument("--elo0", type=float, default=0.0)
-    sp.add_argument("--elo1", type=float, default=20.0)
-    sp.add_argument("--alpha", type=float, default=0.05)
-    sp.add_argument("--beta", type=float, default=0.05)
-    sp.add_argument("--max-games", type=int, default=20_000)
-    sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
-    sp.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    sp.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs")
-    sp.add_argument("--json", action="store_true")
-    sp.set_defaults(func=cmd_sprt)
+def _replay_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
 
-    ld = sub.add_parser("ladder", help="the Elo ladder of the bot levels: a round-robin of duplicate pairs, "
-                                       "Bradley-Terry fit with 95%% intervals")
-    ld.add_argument("--players", type=int, default=2, choices=(2, 4))
-    ld.add_argument("--games", type=int, default=100, help="games per pairing (even: pairs of seatings)")
-    ld.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
-    ld.add_argument("--seed", type=int, default=0)
-    ld.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
-    ld.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
-    ld.add_argument("--out", default=None, help="write the ladder (JSON) here")
-    ld.add_argument("--journal", default=None,
-                    help="append every pair here (JSON Lines) and skip pairs already there: stop and resume")
-    ld.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
-    ld.add_argument("--json", action="store_true")
-    ld.set_defaults(func=cmd_ladder)
 
-    f = sub.add_parser("perft", help="count turn sequences of a given depth")
-    f.add_argument("file")
-    f.add_argument("--round", type=int, required=True)
-    f.add_argument("--action", type=int, default=0)
-    f.add_argument("--depth", type=int, required=True)
-    f.set_defaults(func=cmd_perft)
+def _selfplay_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="random")
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--max-rounds", type=int, default=1000)
+    p.add_argument("--out", default="-")
 
-    v = sub.add_parser("solve", help="exact values of every move (all hands known)")
-    v.add_argument("file")
-    v.add_argument("--round", type=int, required=True)
-    v.add_argument("--action", type=int, required=True)
-    v.add_argument("--json", action="store_true")
-    v.add_argument("--tt-mb", type=float, default=16.0)
-    v.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
-    v.add_argument("--objective", default="points", choices=("points", "win"),
+
+def _match_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
+    p.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
+    p.add_argument("--json", action="store_true")
+
+
+def _sprt_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--bots", required=True, help="BOT,OTHER")
+    p.add_argument("--elo0", type=float, default=0.0)
+    p.add_argument("--elo1", type=float, default=20.0)
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--max-games", type=int, default=20_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
+    p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs")
+    p.add_argument("--json", action="store_true")
+
+
+def _ladder_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2, choices=(2, 4))
+    p.add_argument("--games", type=int, default=100, help="games per pairing (even: pairs of seatings)")
+    p.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
+    p.add_argument("--out", default=None, help="write the ladder (JSON) here")
+    p.add_argument("--journal", default=None,
+                   help="append every pair here (JSON Lines) and skip pairs already there: stop and resume")
+    p.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
+    p.add_argument("--json", action="store_true")
+
+
+def _perft_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--action", type=int, default=0)
+    p.add_argument("--depth", type=int, required=True)
+
+
+def _solve_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--action", type=int, required=True)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--tt-mb", type=float, default=16.0)
+    p.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
+    p.add_argument("--objective", default="points", choices=("points", "win"),
                    help="what the search maximises (both are reported per move)")
-    _add_budget_flags(v, "search")
-    v.set_defaults(func=cmd_solve)
+    _add_budget_flags(p, "search")
 
-    h = sub.add_parser("hint", help="best moves for one seat from what it has seen (hidden hands sampled)")
-    h.add_argument("file")
-    h.add_argument("--seat", type=int, required=True)
-    h.add_argument("--round", type=int, default=None, help="default: the record's last position")
-    h.add_argument("--action", type=int, default=None)
-    h.add_argument("--method", default="pimc", choices=HINT_METHODS,
+
+def _hint_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--seat", type=int, required=True)
+    p.add_argument("--round", type=int, default=None, help="default: the record's last position")
+    p.add_argument("--action", type=int, default=None)
+    p.add_argument("--method", default="pimc", choices=HINT_METHODS,
                    help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values())
                    + "; exact: every hidden world and draw, the seat best-responding from its own information "
                      "to --opponent (small positions)")
-    h.add_argument("--opponent", default=None, choices=OPPONENTS,
+    p.add_argument("--opponent", default=None, choices=OPPONENTS,
                    help="--method exact: how the other seats play (default greedy; best-defence: 2 players)")
-    h.add_argument("--max-worlds", type=int, default=None,
+    p.add_argument("--max-worlds", type=int, default=None,
                    help=f"--method exact: refuse above this many hidden configurations (default {DEFAULT_MAX_WORLDS})")
-    h.add_argument("--node-limit", type=int, default=None,
+    p.add_argument("--node-limit", type=int, default=None,
                    help=f"--method exact: refuse a search above this many world positions "
                         f"(default {DEFAULT_NODE_LIMIT})")
-    _add_budget_flags(h.add_mutually_exclusive_group(), "samples", "time_ms")
-    h.add_argument("--seed", type=int, default=0)
-    _add_budget_flags(h, "world_nodes", "threads", "objective", "beliefs", "search")
-    h.add_argument("--json", action="store_true")
-    h.set_defaults(func=cmd_hint)
+    _add_budget_flags(p.add_mutually_exclusive_group(), "samples", "time_ms")
+    p.add_argument("--seed", type=int, default=0)
+    _add_budget_flags(p, "world_nodes", "threads", "objective", "beliefs", "search")
+    p.add_argument("--json", action="store_true")
 
-    an = sub.add_parser("analyze", help="post-game analysis: every decision judged (win %% and points), "
-                                        "double-dummy losses, luck, a summary per seat")
-    an.add_argument("file")
-    an.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
-    an.add_argument("--samples", type=int, default=96, help="sampled worlds per decision")
-    an.add_argument("--luck-samples", type=int, default=48, help="sampled worlds per luck value")
-    an.add_argument("--dd-nodes", type=int, default=2_000_000, help="node limit of each double-dummy solve")
-    _add_budget_flags(an, "threads")
-    an.add_argument("--seed", type=int, default=0)
-    an.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
-    an.add_argument("--html", default=None, help="write one self-contained HTML report")
-    an.add_argument("--json", action="store_true")
-    an.add_argument("--quiet", action="store_true", help="no progress bar")
-    _add_budget_flags(an, "beliefs", "search")
-    an.add_argument("--judge", default="search", choices=("search", "rollout"),
-                    help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
-                         "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")
-    an.add_argument("--rollouts", type=int, default=None,
-                    help="rollout judge: playouts per candidate (default 32)")
-    an.add_argument("--rollout-bot", default=None, help="rollout judge: the bot of every seat (default: hint)")
-    an.add_argument("--candidates", default=None,
-                    help="rollout judge: 'all' legal moves (default) or 'top:K' (the played move and the "
-                         "search judge's K best)")
-    an.add_argument("--workers", type=int, default=None,
-                    help="rollout judge: worker processes for the playouts (the results do not depend on it)")
-    an.set_defaults(func=cmd_analyze)
 
-    pl = sub.add_parser("play", help="play a whole game against the bots in the terminal (one command a line)")
-    pl.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    pl.add_argument("--bots", default="hint", help="the bots' names, one per seat (the list repeats)")
-    pl.add_argument("--seat", type=int, default=0, help="your seat")
-    pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--record", default=None, help="write the game's record here at the end")
-    pl.set_defaults(func=cmd_play)
+def _analyze_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
+    p.add_argument("--samples", type=int, default=AnalysisBudget.samples, help="sampled worlds per decision")
+    p.add_argument("--luck-samples", type=int, default=AnalysisBudget.luck_samples,
+                   help="sampled worlds per luck value")
+    p.add_argument("--dd-nodes", type=int, default=AnalysisBudget.dd_nodes,
+                   help="node limit of each double-dummy solve")
+    _add_budget_flags(p, "threads")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
+    p.add_argument("--html", default=None, help="write one self-contained HTML report")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_budget_flags(p, "beliefs", "search")
+    p.add_argument("--judge", default="search", choices=("search", "rollout"),
+                   help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
+                        "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")
+    p.add_argument("--rollouts", type=int, default=None,
+                   help="rollout judge: playouts per candidate (default 32)")
+    p.add_argument("--rollout-bot", default=None, help="rollout judge: the bot of every seat (default: hint)")
+    p.add_argument("--candidates", default=None,
+                   help="rollout judge: 'all' legal moves (default) or 'top:K' (the played move and the "
+                        "search judge's K best)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="rollout judge: worker processes for the playouts (the results do not depend on it)")
 
-    sv = sub.add_parser("serve", help="the browser app: play the bots with hints, then an analysis board "
-                                      "(needs the serve extra)")
-    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
-    sv.add_argument("--port", type=int, default=8061)
-    sv.add_argument("--open", action="store_true", help="open the page in a web browser")
-    sv.set_defaults(func=cmd_serve)
 
-    sh = sub.add_parser("show", help="the board at a position as a picture (SVG, or PNG with the analysis extra)")
-    sh.add_argument("file")
-    sh.add_argument("--round", type=int, default=None, help="default: the record's last position")
-    sh.add_argument("--action", type=int, default=None)
-    sh.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
-    sh.add_argument("--png", default=None, help="write a PNG here (needs cairosvg: the analysis extra)")
-    sh.add_argument("--size", type=int, default=720)
-    sh.add_argument("--flipped", action="store_true")
-    sh.set_defaults(func=cmd_show)
+def _play_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--bots", default="hint", help="the bots' names, one per seat (the list repeats)")
+    p.add_argument("--seat", type=int, default=0, help="your seat")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--record", default=None, help="write the game's record here at the end")
 
-    e = sub.add_parser("equity", help="P(win) of each side from a round's start (race-equity tables), "
-                                      "or 'equity build' to rebuild a table")
-    e.add_argument("action", nargs="?", choices=("build",), default=None)
-    e.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    e.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
-    e.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
-    e.add_argument("--json", action="store_true")
-    e.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play at 0:0")
-    e.add_argument("--near-rounds", type=int, default=None,
+
+def _serve_arguments(p) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
+    p.add_argument("--port", type=int, default=8061)
+    p.add_argument("--open", action="store_true", help="open the page in a web browser")
+
+
+def _show_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--round", type=int, default=None, help="default: the record's last position")
+    p.add_argument("--action", type=int, default=None)
+    p.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
+    p.add_argument("--png", default=None, help="write a PNG here (needs cairosvg: the analysis extra)")
+    p.add_argument("--size", type=int, default=720)
+    p.add_argument("--flipped", action="store_true")
+
+
+def _equity_arguments(p) -> None:
+    p.add_argument("action", nargs="?", choices=("build",), default=None)
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
+    p.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play at 0:0")
+    p.add_argument("--near-rounds", type=int, default=None,
                    help="build: sample rounds per near-target anchor score (0: none)")
-    e.add_argument("--workers", type=int, default=1, help="build: self-play processes")
-    e.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
-    e.add_argument("--bot", default="hint-uniform",
+    p.add_argument("--workers", type=int, default=1, help="build: self-play processes")
+    p.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
+    p.add_argument("--bot", default="hint-uniform",
                    help="build: the bot every seat plays (default: the one the shipped tables were built with)")
-    e.add_argument("--samples", nargs="?", const=_SHIPPED_SAMPLES, default=None, metavar="FILE",
+    p.add_argument("--samples", nargs="?", const=_SHIPPED_SAMPLES, default=None, metavar="FILE",
                    help="build: reuse saved round samples (.npz), no self-play; without FILE, the shipped "
                         "tables' samples in a source checkout (benchmarks/data/rounds_Np.npz)")
-    e.add_argument("--save-samples", default=None,
+    p.add_argument("--save-samples", default=None,
                    help="build: where to save the round samples (default: rounds_Np.npz beside the table)")
-    e.add_argument("--out", default=None,
+    p.add_argument("--out", default=None,
                    help="build: where to write the table (default: equity_Np.npz in the user cache directory, "
                         "$FIVEUP_CACHE_DIR or ~/.cache/fiveup_solver; never the installed package)")
-    e.add_argument("--quiet", action="store_true", help="build: no progress bar")
-    e.set_defaults(func=cmd_equity)
+    p.add_argument("--quiet", action="store_true", help="build: no progress bar")
 
-    sm = sub.add_parser("sample", help="hidden deals consistent with one seat's view, or their exact marginals")
-    sm.add_argument("file")
-    sm.add_argument("--seat", type=int, required=True)
-    sm.add_argument("--round", type=int, required=True)
-    sm.add_argument("--action", type=int, required=True)
-    sm.add_argument("--n", type=int, default=10)
-    sm.add_argument("--seed", type=int, default=0)
-    sm.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
-    sm.add_argument("--beliefs", default="uniform", choices=("uniform", "model"),
-                    help="model: deals weighted by how the other seats have played (--probabilities shows the "
-                         "weighted probabilities next to the uniform ones)")
-    sm.add_argument("--json", action="store_true")
-    sm.set_defaults(func=cmd_sample)
 
-    b = sub.add_parser("bench", help="random-playout throughput: core vs pure-Python reference")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--rounds", type=int, default=200_000)
-    b.add_argument("--reference-rounds", type=int, default=600)
-    b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
+def _sample_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--seat", type=int, required=True)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--action", type=int, required=True)
+    p.add_argument("--n", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
+    p.add_argument("--beliefs", default="uniform", choices=("uniform", "model"),
+                   help="model: deals weighted by how the other seats have played (--probabilities shows the "
+                        "weighted probabilities next to the uniform ones)")
+    p.add_argument("--json", action="store_true")
+
+
+def _bench_arguments(p) -> None:
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--rounds", type=int, default=200_000)
+    p.add_argument("--reference-rounds", type=int, default=600)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
                    help="instead: the solver on the suites in DIR (default benchmarks/data)")
-    b.add_argument("--hint", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
+    p.add_argument("--hint", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
                    help="instead: hint latency and sampler speed on DIR/hint_positions.json")
-    b.set_defaults(func=cmd_bench)
+
+
+
+# The commands, in the order --help lists them: a new command is one row here, its arguments
+# function and its run function.
+COMMANDS = (
+    Command("demo", "a seeded game between built-in bots, turn by turn",
+            _demo_arguments, cmd_demo),
+    Command("replay", "replay a full record: summary or RECORD.md JSON",
+            _replay_arguments, cmd_replay),
+    Command("selfplay", "play whole games between bots, JSON Lines records",
+            _selfplay_arguments, cmd_selfplay),
+    Command("match", "two bots on the same deals, seats swapped; win rate with 95%% CI",
+            _match_arguments, cmd_match),
+    Command("sprt", "is BOT stronger than OTHER? duplicate pairs until the SPRT decides",
+            _sprt_arguments, cmd_sprt),
+    Command("ladder", "the Elo ladder of the bot levels: a round-robin of duplicate pairs, "
+            "Bradley-Terry fit with 95%% intervals",
+            _ladder_arguments, cmd_ladder),
+    Command("perft", "count turn sequences of a given depth",
+            _perft_arguments, cmd_perft),
+    Command("solve", "exact values of every move (all hands known)",
+            _solve_arguments, cmd_solve),
+    Command("hint", "best moves for one seat from what it has seen (hidden hands sampled)",
+            _hint_arguments, cmd_hint),
+    Command("analyze", "post-game analysis: every decision judged (win %% and points), double-dummy "
+            "losses, luck, a summary per seat",
+            _analyze_arguments, cmd_analyze),
+    Command("play", "play a whole game against the bots in the terminal (one command a line)",
+            _play_arguments, cmd_play),
+    Command("serve", "the browser app: play the bots with hints, then an analysis board (needs the serve extra)",
+            _serve_arguments, cmd_serve),
+    Command("show", "the board at a position as a picture (SVG, or PNG with the analysis extra)",
+            _show_arguments, cmd_show),
+    Command("equity", "P(win) of each side from a round's start (race-equity tables), or 'equity "
+            "build' to rebuild a table",
+            _equity_arguments, cmd_equity),
+    Command("sample", "hidden deals consistent with one seat's view, or their exact marginals",
+            _sample_arguments, cmd_sample),
+    Command("bench", "random-playout throughput: core vs pure-Python reference",
+            _bench_arguments, cmd_bench),
+)
+
+
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    for command in COMMANDS:
+        parser = sub.add_parser(command.name, help=command.help)
+        command.arguments(parser)
+        parser.set_defaults(func=command.run)
     return p
 
 
@@ -888,9 +947,7 @@ def main(argv=None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise OptionError("a command is required: " + ", ".join(
-                a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "analyze",
-                            "show", "play", "serve", "sprt", "ladder", "equity", "bench")))
+            raise OptionError("a command is required: " + ", ".join(c.name for c in COMMANDS))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")
