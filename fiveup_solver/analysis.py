@@ -35,6 +35,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field, replace
+from html import escape
+from pathlib import Path
+from string import Template
+from typing import Callable
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
@@ -184,6 +188,73 @@ class SeatSummary:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the analysis tables: ``key`` is where the value is in the JSON
+    (:meth:`SeatSummary.to_dict`, :meth:`Decision.to_dict`; ``a.b`` a nested key), and
+    the text table, the HTML table and the JSON all read it from there."""
+
+    key: str          # JSON key ("marks.blunder": key blunder of marks)
+    text: str         # text table header ("" : not in the text table)
+    html: str         # HTML table header
+    fmt: str = ""     # format spec of the value; None shows as "-"
+    width: int = 0    # text table width (right-aligned)
+    html_cell: Callable | None = None   # (row) -> HTML of the cell, when it is more than the escaped value
+
+    def value(self, row: dict):
+        for part in self.key.split("."):
+            row = row[part]
+        return row
+
+    def cell(self, row: dict) -> str:
+        v = self.value(row)
+        return "-" if v is None else format(v, self.fmt)
+
+    def html_of(self, row: dict) -> str:
+        return self.html_cell(row) if self.html_cell is not None else escape(self.cell(row))
+
+
+# The per-seat summary: the text table (format_text), the HTML report (to_html) and the JSON
+# (Analysis.to_dict "seats") read these; a new column is one row here (and its SeatSummary field).
+SEAT_COLUMNS = (
+    Column("seat", "seat", "seat", "", 4),
+    Column("side", "side", "side", "", 4),
+    Column("decisions", "judged", "judged", "", 6),
+    Column("loss_win", "loss win-%", "loss win-%", ".1f", 10),
+    Column("loss_win_mean", "mean", "mean", ".2f", 6),
+    Column("loss_points", "loss pts", "loss pts", ".0f", 8),
+    Column("accuracy", "accuracy", "accuracy", ".1f", 8),
+    Column("marks.inaccuracy", "inacc", "inaccuracies", "", 5),
+    Column("marks.mistake", "mist", "mistakes", "", 5),
+    Column("marks.blunder", "blund", "blunders", "", 5),
+    Column("luck_win_net", "luck", "net luck", "+.1f", 7),
+    Column("result", "result", "result", ".0f", 6),
+    Column("luck_adjusted", "adj.", "luck-adjusted", ".1f", 6),
+)
+
+
+def _dd_cell(d: dict) -> str:
+    return "-" if d["dd_best"] is None else escape(", ".join(d["dd_best"])) + f" ({d['dd_loss_win']:.1f})"
+
+
+# Every judged decision in the HTML report (the JSON: Analysis.to_dict "decisions"; the text
+# report lists only the marked ones, in words).
+DECISION_COLUMNS = (
+    Column("round", "", "round"),
+    Column("action", "", "action"),
+    Column("seat", "", "seat"),
+    Column("played", "", "played"),
+    Column("best", "", "best", html_cell=lambda d: escape(d["best"] or "")),
+    Column("loss_win", "", "loss win-%", html_cell=lambda d: f"{d['loss_win']:.1f} &#177; {d['stderr_win']:.1f}"),
+    Column("loss_points", "", "loss pts", ".0f"),
+    Column("win", "", "win % (best)", html_cell=lambda d: f"{100 * d['win']:.1f}"),
+    Column("mark", "", "mark", html_cell=lambda d: f'<a href="#d{d["round"]}-{d["action"]}">{d["mark"]}</a>'
+           if d["mark"] else ""),
+    Column("dd_best", "", "double-dummy best (loss win-%)", html_cell=_dd_cell),
+)
+REPORT_TEMPLATE = Path(__file__).with_name("templates") / "analysis_report.html"
 
 
 @dataclass
@@ -523,15 +594,9 @@ def format_text(a: Analysis) -> str:
     lines = [f"{a.players}-player game" + (f", seat {a.view}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
              + f"; {judge_text(a)}; seed {a.seed}", cost_text(a), ""]
-    lines.append(f"{'seat':>4} {'side':>4} {'judged':>6} {'loss win-%':>10} {'mean':>6} {'loss pts':>8} "
-                 f"{'accuracy':>8} {'inacc':>5} {'mist':>5} {'blund':>5} {'luck':>7} {'result':>6} {'adj.':>6}")
-    for s in a.seats.values():
-        acc = f"{s.accuracy:8.1f}" if s.accuracy is not None else f"{'-':>8}"
-        res = f"{s.result:6.0f}" if s.result is not None else f"{'-':>6}"
-        adj = f"{s.luck_adjusted:6.1f}" if s.luck_adjusted is not None else f"{'-':>6}"
-        lines.append(f"{s.seat:>4} {s.side:>4} {s.decisions:>6} {s.loss_win:10.1f} {s.loss_win_mean:6.2f} "
-                     f"{s.loss_points:8.0f} {acc} {s.marks['inaccuracy']:>5} {s.marks['mistake']:>5} "
-                     f"{s.marks['blunder']:>5} {s.luck_win_net:+7.1f} {res} {adj}")
+    lines.append(" ".join(f"{c.text:>{c.width}}" for c in SEAT_COLUMNS))
+    for row in (v.to_dict() for v in a.seats.values()):
+        lines.append(" ".join(f"{c.cell(row):>{c.width}}" for c in SEAT_COLUMNS))
     lines.append("")
     lines.append("(loss and luck in win-% points of the seat's side; luck: own chance events minus the "
                  "others'; adj.: result minus luck)")
@@ -626,8 +691,6 @@ def to_html(a: Analysis, record) -> str:
     """One self-contained HTML report: summary table, the win-probability graph, the
     per-decision table, and a board picture (played and best moves drawn) at
     every marked decision."""
-    from html import escape
-
     record = check_record(record)
     marked = {(d.round, d.action): d for d in a.decisions if d.mark}
     boards = {}
@@ -640,63 +703,22 @@ def to_html(a: Analysis, record) -> str:
                     arrows.append((Move.parse(d.best), "#1a7f37"))
                 boards[(r, i)] = board_svg(game, arrows=arrows, size=480)
     e = escape
-    rows = []
-    for s in a.seats.values():
-        rows.append("<tr>" + "".join(f"<td>{x}</td>" for x in (
-            s.seat, s.side, s.decisions, f"{s.loss_win:.1f}", f"{s.loss_win_mean:.2f}", f"{s.loss_points:.0f}",
-            "-" if s.accuracy is None else f"{s.accuracy:.1f}", s.marks["inaccuracy"], s.marks["mistake"],
-            s.marks["blunder"], f"{s.luck_win_net:+.1f}", "-" if s.result is None else f"{s.result:.0f}",
-            "-" if s.luck_adjusted is None else f"{s.luck_adjusted:.1f}")) + "</tr>")
-    drows = []
-    for d in a.decisions:
-        if d.forced:
-            continue
-        cls = f' class="{d.mark}"' if d.mark else ""
-        anchor = f'<a href="#d{d.round}-{d.action}">{d.mark}</a>' if d.mark else ""
-        dd = "-" if d.dd_best is None else e(", ".join(d.dd_best)) + f" ({d.dd_loss_win:.1f})"
-        drows.append(f"<tr{cls}><td>{d.round}</td><td>{d.action}</td><td>{d.seat}</td><td>{e(d.played)}</td>"
-                     f"<td>{e(d.best or '')}</td><td>{d.loss_win:.1f} &#177; {d.stderr_win:.1f}</td>"
-                     f"<td>{d.loss_points:.0f}</td><td>{100 * d.win:.1f}</td><td>{anchor}</td><td>{dd}</td></tr>")
+
+    def table_rows(columns, rows, classes=None):
+        return "".join(f"<tr{classes(r) if classes else ''}>" + "".join(f"<td>{c.html_of(r)}</td>" for c in columns)
+                       + "</tr>" for r in rows)
+    seat_rows = table_rows(SEAT_COLUMNS, [v.to_dict() for v in a.seats.values()])
+    decision_rows = table_rows(DECISION_COLUMNS, [d.to_dict() for d in a.decisions if not d.forced],
+                               lambda r: f' class="{r["mark"]}"' if r["mark"] else "")
     pictures = []
     for (r, i), d in marked.items():
         pictures.append(f'<figure id="d{r}-{i}" class="board"><figcaption>Round {r}, action {i}: seat {d.seat}, '
                         f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
                         f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best</figcaption>"
                         f"{boards[(r, i)]}</figure>")
-    result = "unfinished" if a.winner is None else f"side {a.winner} won"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"/><title>Exact 61 Five Up: game analysis</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }}
-table {{ border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }}
-td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }}
-th {{ background: #f0f0f0; }}
-tr.inaccuracy td {{ background: #fff7d6; }} tr.mistake td {{ background: #ffe3c2; }}
-tr.blunder td {{ background: #ffd0d0; }}
-figure.board {{ display: inline-block; margin: 0.5em; vertical-align: top; width: 500px; }}
-figure.board svg {{ width: 100%; height: auto; }}
-figcaption {{ font-size: 0.9em; margin-bottom: 0.3em; }}
-#win-graph {{ width: 100%; height: auto; }}
-</style></head><body>
-<h1>Game analysis</h1>
-<p>{a.players} players, {result}, seed {a.seed}.</p>
-<p id="judge">{e(judge_text(a))}. {e(cost_text(a))}.</p>
-<p>Losses and luck are in win-% points of the seat's side; marks at 5 / 10 / 15 win-% points when the loss is
-at least twice its standard error.</p>
-<h2>Summary</h2>
-<table><tr><th>seat</th><th>side</th><th>judged</th><th>loss win-%</th><th>mean</th><th>loss pts</th>
-<th>accuracy</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th><th>net luck</th><th>result</th>
-<th>luck-adjusted</th></tr>
-{''.join(rows)}
-</table>
-<h2>Win probability</h2>
-{_graph_svg(a)}
-<h2>Marked decisions</h2>
-{''.join(pictures) or '<p>No marked decisions.</p>'}
-<h2>Every judged decision</h2>
-<table><tr><th>round</th><th>action</th><th>seat</th><th>played</th><th>best</th><th>loss win-%</th>
-<th>loss pts</th><th>win % (best)</th><th>mark</th><th>double-dummy best (loss win-%)</th></tr>
-{''.join(drows)}
-</table>
-</body></html>
-"""
+    return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(
+        players=a.players, result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,
+        judge=e(judge_text(a)), cost=e(cost_text(a)),
+        seat_header="".join(f"<th>{c.html}</th>" for c in SEAT_COLUMNS), seat_rows=seat_rows,
+        graph=_graph_svg(a), pictures="".join(pictures) or "<p>No marked decisions.</p>",
+        decision_header="".join(f"<th>{c.html}</th>" for c in DECISION_COLUMNS), decision_rows=decision_rows)
