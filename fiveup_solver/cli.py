@@ -118,7 +118,7 @@ def cmd_selfplay(args, out) -> int:
 
 def cmd_match(args, out) -> int:
     from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.selfplay import play_match, wilson_interval
+    from fiveup_solver.selfplay import wilson_interval
     if args.players not in (2, 3, 4):
         raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
     if args.deals < 1:
@@ -127,31 +127,25 @@ def cmd_match(args, out) -> int:
     bot, other = parse_bot_list(args.bots, 2)
     from fiveup_solver.parallel import check_ray
     ray = check_ray(args.ray)
-    if ray is not None and args.players == 3:
-        raise OptionError("--ray runs duplicate pairs (2 or 4 players); 3-player matches run locally")
     records = []
-    if args.players == 3:
-        # three seatings per deal (BOT in each seat): no pairs
-        result = play_match(args.players, bot, other, args.deals, args.seed,
-                            on_game=(lambda g, seats: records.append(g.to_record())) if args.records else None)
-    else:
-        from fiveup_solver.match import PairStats, play_pairs
-        stats = PairStats()
-        bar = _progress(args.deals * 2, "games")
-        for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
-                                          max_pairs=args.deals, records=bool(args.records), ray=ray):
-            stats.add(scores)
-            records.extend(recs or [])
-            if bar is not None:
-                lo, hi = wilson_interval(stats.wins, stats.games)
-                bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
-                bar.update(2)
+    # duplicate units: pairs (sides swapped) with 2 and 4 players, triples (BOT alone in each seat) with 3
+    from fiveup_solver.match import PairStats, play_pairs, sides_of
+    stats = PairStats(sides=sides_of(args.players))
+    bar = _progress(args.deals * stats.sides, "games")
+    for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
+                                      max_pairs=args.deals, records=bool(args.records), ray=ray):
+        stats.add(scores)
+        records.extend(recs or [])
         if bar is not None:
-            bar.close()
-        low, high = wilson_interval(stats.wins, stats.games)
-        result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
-                  "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
-                  "ci95": [low, high], "workers": workers, "pairs": stats.to_dict()}
+            lo, hi = wilson_interval(stats.wins, stats.games)
+            bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
+            bar.update(stats.sides)
+    if bar is not None:
+        bar.close()
+    low, high = wilson_interval(stats.wins, stats.games)
+    result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
+              "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
+              "ci95": [low, high], "workers": workers, "pairs": stats.to_dict()}
     if args.records:
         try:
             with open(args.records, "w", encoding="utf-8") as f:
@@ -165,10 +159,10 @@ def cmd_match(args, out) -> int:
         out.write(f"{bot} vs {other}, {args.players} players: {result['wins']}/{result['games']} games won "
                   f"({100 * result['win_rate']:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%), "
                   f"{result['unfinished']} unfinished\n")
-        if "pairs" in result:
-            p = result["pairs"]
-            out.write(f"  duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']}); Elo {p['elo']:+.0f} "
-                      f"[{p['elo_ci95'][0]:+.0f}, {p['elo_ci95'][1]:+.0f}]\n")
+        p = result["pairs"]
+        units = (f"duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']})" if p["sides"] == 2 else
+                 f"duplicate triples: {p['pairs']} (BOT alone in each seat; Elo of a field of three)")
+        out.write(f"  {units}; Elo {p['elo']:+.0f} [{p['elo_ci95'][0]:+.0f}, {p['elo_ci95'][1]:+.0f}]\n")
     return 0
 
 
@@ -232,13 +226,14 @@ def cmd_ladder(args, out) -> int:
 def cmd_sprt(args, out) -> int:
     from fiveup_solver.bots import parse_bot_list
     from fiveup_solver.match import sprt
-    if args.players not in (2, 4):
-        raise OptionError(f"--players must be 2 or 4 for an SPRT (duplicate pairs), not {args.players}")
+    if args.players not in (2, 3, 4):
+        raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
     bot, other = parse_bot_list(args.bots, 2)
     tty = out.isatty() if hasattr(out, "isatty") else False
+    units = "triples" if args.players == 3 else "pairs"
 
     def on_pair(stats, llr):
-        line = (f"pairs {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
+        line = (f"{units} {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
                 f"Elo {stats.elo:+7.1f}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
         if tty:
             out.write("\r" + line)
@@ -721,7 +716,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_match)
 
-    sp = sub.add_parser("sprt", help="is BOT stronger than OTHER? duplicate pairs until the SPRT decides")
+    sp = sub.add_parser("sprt", help="is BOT stronger than OTHER? duplicate pairs (triples with 3 players: "
+                                     "BOT alone in each seat) until the SPRT decides")
     sp.add_argument("--players", type=int, default=2)
     sp.add_argument("--bots", required=True, help="BOT,OTHER")
     sp.add_argument("--elo0", type=float, default=0.0)
@@ -732,7 +728,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     sp.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    sp.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs")
+    sp.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs (triples)")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_sprt)
 
