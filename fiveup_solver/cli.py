@@ -20,12 +20,12 @@ from fiveup_solver.errors import FiveUpError, OptionError, check_players
 from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
 from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
-from fiveup_solver.match import PairStats, play_pairs, sprt, sprt_bounds
+from fiveup_solver.match import PairStats, play_pairs, sides_of, sprt, sprt_bounds
 from fiveup_solver.notation import format_move, raw_to_display
 from fiveup_solver.parallel import check_ray, default_workers
 from fiveup_solver.play import play_in_terminal
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
-from fiveup_solver.selfplay import game_seeds, play_game, play_match, wilson_interval
+from fiveup_solver.selfplay import game_seeds, play_game, wilson_interval
 from fiveup_solver.solver import Solver
 from fiveup_solver.svg import board_svg, svg_to_png
 
@@ -134,30 +134,24 @@ def cmd_match(args, out) -> int:
     workers = _workers(args.workers)
     bot, other = parse_bot_list(args.bots, 2)
     ray = check_ray(args.ray)
-    if ray is not None and args.players == 3:
-        raise OptionError("--ray runs duplicate pairs (2 or 4 players); 3-player matches run locally")
     records = []
-    if args.players == 3:
-        # three seatings per deal (BOT in each seat): no pairs
-        result = play_match(args.players, bot, other, args.deals, args.seed,
-                            on_game=(lambda g, seats: records.append(g.to_record())) if args.records else None)
-    else:
-        stats = PairStats()
-        bar = _progress(args.deals * 2, "games")
-        for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
-                                          max_pairs=args.deals, records=bool(args.records), ray=ray):
-            stats.add(scores)
-            records.extend(recs or [])
-            if bar is not None:
-                lo, hi = wilson_interval(stats.wins, stats.games)
-                bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
-                bar.update(2)
+    # duplicate units: pairs (sides swapped) with 2 and 4 players, triples (BOT alone in each seat) with 3
+    stats = PairStats(sides=sides_of(args.players))
+    bar = _progress(args.deals * stats.sides, "games")
+    for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
+                                      max_pairs=args.deals, records=bool(args.records), ray=ray):
+        stats.add(scores)
+        records.extend(recs or [])
         if bar is not None:
-            bar.close()
-        low, high = wilson_interval(stats.wins, stats.games)
-        result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
-                  "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
-                  "ci95": [low, high], "workers": workers, "pairs": stats.to_dict()}
+            lo, hi = wilson_interval(stats.wins, stats.games)
+            bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
+            bar.update(stats.sides)
+    if bar is not None:
+        bar.close()
+    low, high = wilson_interval(stats.wins, stats.games)
+    result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
+              "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
+              "ci95": [low, high], "workers": workers, "pairs": stats.to_dict()}
     if args.records:
         try:
             with open(args.records, "w", encoding="utf-8") as f:
@@ -171,10 +165,10 @@ def cmd_match(args, out) -> int:
         out.write(f"{bot} vs {other}, {args.players} players: {result['wins']}/{result['games']} games won "
                   f"({100 * result['win_rate']:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%), "
                   f"{result['unfinished']} unfinished\n")
-        if "pairs" in result:
-            p = result["pairs"]
-            out.write(f"  duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']}); Elo {p['elo']:+.0f} "
-                      f"[{p['elo_ci95'][0]:+.0f}, {p['elo_ci95'][1]:+.0f}]\n")
+        p = result["pairs"]
+        units = (f"duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']})" if p["sides"] == 2 else
+                 f"duplicate triples: {p['pairs']} (BOT alone in each seat; Elo of a field of three)")
+        out.write(f"  {units}; Elo {p['elo']:+.0f} [{p['elo_ci95'][0]:+.0f}, {p['elo_ci95'][1]:+.0f}]\n")
     return 0
 
 
@@ -234,13 +228,13 @@ def cmd_ladder(args, out) -> int:
 
 
 def cmd_sprt(args, out) -> int:
-    if args.players not in (2, 4):
-        raise OptionError(f"--players must be 2 or 4 for an SPRT (duplicate pairs), not {args.players}")
+    check_players(args.players, "--players")
     bot, other = parse_bot_list(args.bots, 2)
     tty = out.isatty() if hasattr(out, "isatty") else False
+    units = "triples" if args.players == 3 else "pairs"
 
     def on_pair(stats, llr):
-        line = (f"pairs {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
+        line = (f"{units} {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
                 f"Elo {stats.elo:+7.1f}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
         if tty:
             out.write("\r" + line)
@@ -727,7 +721,7 @@ def _sprt_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs")
+    p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs (triples)")
     p.add_argument("--json", action="store_true")
 
 
@@ -899,7 +893,8 @@ COMMANDS = (
             _selfplay_arguments, cmd_selfplay),
     Command("match", "two bots on the same deals, seats swapped; win rate with 95%% CI",
             _match_arguments, cmd_match),
-    Command("sprt", "is BOT stronger than OTHER? duplicate pairs until the SPRT decides",
+    Command("sprt", "is BOT stronger than OTHER? duplicate pairs (triples with 3 players: BOT alone in each seat) "
+            "until the SPRT decides",
             _sprt_arguments, cmd_sprt),
     Command("ladder", "the Elo ladder of the bot levels: a round-robin of duplicate pairs, "
             "Bradley-Terry fit with 95%% intervals",

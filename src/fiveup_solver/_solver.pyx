@@ -48,12 +48,6 @@ cdef extern from *:
     void* fiveup_alloc_table(size_t nbytes) noexcept nogil
 
 
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p, int ply) noexcept nogil:
     cdef uint64_t board = 0
     cdef int v
