@@ -73,6 +73,8 @@ def hint_bot(budget: SearchBudget | None = None, *, temperature: float = 0.0):
     if not isinstance(budget, SearchBudget):
         raise OptionError(f"budget must be a SearchBudget, not {_short(budget)}")
     if check_beliefs(budget.beliefs) == "model":
+        if temperature > 0.0:
+            raise OptionError("a temperature is for the uniform-beliefs hint bot (the model bot plays its best move)")
         return model_hint_bot(budget.method, budget.samples, budget.world_nodes, budget.objective,
                               search=budget.search)
     budget = replace(budget, beliefs="uniform")

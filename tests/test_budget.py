@@ -106,3 +106,11 @@ def test_the_hint_command_flags_default_to_the_budget():
     assert args.world_nodes == DEFAULT_WORLD_NODES and args.threads == DEFAULT_THREADS
     args = build_parser().parse_args(["analyze", "game.json"])
     assert args.threads == DEFAULT_THREADS and args.beliefs is None and args.three is None
+
+
+def test_the_hint_bot_takes_a_budget():
+    from fiveup_solver.policies import hint_bot
+    with pytest.raises(OptionError, match="budget must be a SearchBudget"):
+        hint_bot({"samples": 4})
+    with pytest.raises(OptionError, match="a temperature is for the uniform-beliefs hint bot"):
+        hint_bot(SearchBudget(beliefs="model"), temperature=1.0)
