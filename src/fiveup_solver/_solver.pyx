@@ -584,6 +584,11 @@ cdef class SolverCore:
     def table_entries(self):
         return self.n_entries
 
+    @property
+    def table_bytes(self):
+        """Bytes of the transposition table (at most the tt_mb it was made with)."""
+        return self.n_entries * sizeof(TTEntry)
+
     def clear(self):
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
 
