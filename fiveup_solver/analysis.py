@@ -343,13 +343,33 @@ class _Past:
         self.record = record
         self.reads = check_beliefs(budget.beliefs) == "model"
         self.evidence = {}              # (seat, round) -> what the seat's views of earlier rounds say
+        self.ends = None                # (seat, round) -> the seat's view at the round's end
+
+    def round_ends(self) -> dict:
+        """Every analysable seat's view at the end of every round, from one replay of the
+        record (what ``beliefs.past_observations`` gives, which replays the whole record
+        once per earlier round: quadratic in the rounds)."""
+        if self.ends is None:
+            from fiveup_solver.record import check_record, positions
+            record = check_record(self.record)
+            view = record.get("view")
+            seats = range(record["players"]) if view is None else (view,)
+            last = [len(rnd["actions"]) for rnd in record["rounds"]]
+            self.ends = {}
+            for game, q, i in positions(record, check=False):
+                if q is not None and i == last[q]:
+                    for s in seats:
+                        self.ends[(s, q)] = game.observation(s)
+        return self.ends
 
     def __call__(self, game, seat, r):
-        from fiveup_solver.beliefs import past_evidence, past_observations
+        from fiveup_solver.beliefs import past_evidence
         if not self.reads or r == 0:
             return None
         if (seat, r) not in self.evidence:
-            self.evidence[(seat, r)] = past_evidence(game.observation(seat), past_observations(self.record, seat, r))
+            ends = self.round_ends()
+            past = [ends[(seat, q)] for q in range(min(r, len(self.record["rounds"])))]
+            self.evidence[(seat, r)] = past_evidence(game.observation(seat), past)
         return self.evidence[(seat, r)]
 
 

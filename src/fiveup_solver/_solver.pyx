@@ -104,6 +104,19 @@ cdef inline int max_nonwin_gain(const Position* p, int side) noexcept nogil:
     return gap - 5 if gap % 5 == 0 else gap - 1
 
 
+cdef enum:
+    ALL_PIPS = 168     # pips of the whole double-six set
+
+
+cdef inline int min_gain(const Position* p) noexcept nogil:
+    """Least a side can gain: only a 4-player hand-emptying event can be negative
+    (minus the partner's remaining pips, rounded): bounded by all pips off the board."""
+    cdef int s
+    if p.players != 4:
+        return 0
+    return -round_to_5(ALL_PIPS - mask_pips(p.board))
+
+
 cdef inline TTEntry* tt_probe(SolverCtx* S, uint64_t key) noexcept nogil:
     cdef TTEntry* b = &S.table[key & S.mask & ~(<uint64_t>3)]
     cdef int i
@@ -301,7 +314,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef Position* children = &S.child[ply * MAX_MOVES]
     cdef Position* c
     cdef int n, i, j, k, x, team, base, v, r, best = -INF, best_move = 0xFF, tt_move = 0xFF
-    cdef int alpha0, beta0, ub, lb
+    cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef TTEntry* e
     x = enter_node(S, ply)
@@ -344,6 +357,33 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             tt_move = e.move
     alpha0 = alpha
     beta0 = beta
+    if S.use_pruning and S.objective == OBJ_POINTS and not S.solver_call:
+        # Exact-target bounds: unless a team reaches 305, each side gains at most
+        # up to its gap (credits above it are rejected) and at least min_gain.
+        # Only in hint worlds, where they also keep horizon estimates (cut_value)
+        # inside what the round allows, so they are part of a budgeted world's
+        # value. An exact solve skips them: measured on every suite they never
+        # saved a node there and cost time at every node (issue 24).
+        ub = 0
+        lb = 0
+        x = min_gain(p)
+        for s in range(p.sides):
+            if S.side_team[s] == team:
+                ub += max_nonwin_gain(p, s)
+                lb += x
+            else:
+                ub -= x
+                lb -= max_nonwin_gain(p, s)
+        if alpha >= ub:
+            # no non-win line can beat alpha: only ask "can the team win?"
+            mode = 1
+            alpha = WIN - 1
+            beta = WIN
+        elif beta <= lb:
+            # every non-losing line reaches beta: only ask "must the team lose?"
+            mode = 2
+            alpha = -WIN
+            beta = -(WIN - 1)
     base = rel_score(S, p, team)
     for i in range(n):
         # order: table move, then immediate accepted credit, then history
@@ -364,7 +404,27 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         if alpha >= beta:
             S.history[moves[i]] += 1 + fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
             break
-    if best <= alpha0:
+    if mode == 1:
+        if best >= WIN:
+            lb = WIN
+            ub = WIN
+        else:
+            # no win: the value is a non-win one, so at most ub
+            if best > ub:
+                best = ub
+            lb = -WIN
+            ub = best
+    elif mode == 2:
+        if best <= -WIN:
+            lb = -WIN
+            ub = -WIN
+        else:
+            # no forced loss: the value is a non-loss one, so at least lb
+            if best < lb:
+                best = lb
+            ub = WIN
+            lb = best
+    elif best <= alpha0:
         lb = -WIN
         ub = best
     elif best >= beta0:
@@ -449,6 +509,7 @@ cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
     S.cut = 0
     S.node_limit = node_limit
     S.generation = (S.generation + 1) & 0xFF
+    S.solver_call = 1
 
 
 cdef class SolverCore:
@@ -493,6 +554,7 @@ cdef class SolverCore:
             memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
             self.ctx.generation = 1
         memset(self.ctx.history, 0, sizeof(self.ctx.history))
+        self.ctx.solver_call = 0
         self.ctx.nodes = 0
         self.ctx.aborted = 0
         self.ctx.cut = 0
@@ -817,17 +879,17 @@ cdef int mtdf(SolverCtx* S, const Position* p, int guess) noexcept nogil:
     """Exact value by zero-window searches converging on it (MTD(f)); the table
     carries the bounds from one search to the next.
 
-    Under the win objective, in a search without a depth or node limit, a bound that moves
+    Under the win objective, in a Solver call (S.solver_call), a bound that moves
     the same way twice in a row makes the next test step further (5, 10, 20, ...
     beyond it, never past the other bound): its values are equity differences on
     a fine scale, and single steps took about 32 searches per 4-player opening
     (about 11 with the steps; `docs/results/performance.md`). Points values move
-    in steps of 5 and converge in about 6 searches: there, and under a depth or
-    node limit (hint worlds, whose budgets decide how deep a world gets: their
-    results stay as they were), every test is the plain MTD(f) one."""
+    in steps of 5 and converge in about 6 searches: there, and in hint worlds
+    (whose node budgets decide how deep a world gets: their results stay as
+    they were), every test is the plain MTD(f) one."""
     cdef int g = clampi(guess, -WIN, WIN), lower = -WIN, upper = WIN, beta
     cdef int step = MTD_STEP, last = 0
-    cdef bint stepping = S.objective == OBJ_WIN and S.max_ply >= MAX_PLY and S.node_limit == 0
+    cdef bint stepping = S.objective == OBJ_WIN and S.solver_call and S.max_ply >= MAX_PLY
     if not S.use_tt:
         return search(S, p, -INF, INF, 0)
     while lower < upper:
