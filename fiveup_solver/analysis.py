@@ -43,12 +43,12 @@ from typing import Callable
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import OptionError, RecordError, short_repr as _short
+from fiveup_solver.errors import OptionError, short_repr as _short
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import Hinter, SearchBudget
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.inference import past_evidence
-from fiveup_solver.record import check_record, game_from_record, past_observations, positions
+from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
 from fiveup_solver.solver import Solver, WIN_VALUE, check_search
 from fiveup_solver.svg import board_svg
@@ -421,12 +421,31 @@ class _Past:
         self.record = record
         self.reads = check_beliefs(budget.beliefs) == "model"
         self.evidence = {}              # (seat, round) -> what the seat's views of earlier rounds say
+        self.ends = None                # (seat, round) -> the seat's view at the round's end
+
+    def round_ends(self) -> dict:
+        """Every analysable seat's view at the end of every round, from one replay of the
+        record (what ``beliefs.past_observations`` gives, which replays the whole record
+        once per earlier round: quadratic in the rounds)."""
+        if self.ends is None:
+            record = check_record(self.record)
+            view = record.get("view")
+            seats = range(record["players"]) if view is None else (view,)
+            last = [len(rnd["actions"]) for rnd in record["rounds"]]
+            self.ends = {}
+            for game, q, i in positions(record, check=False):
+                if q is not None and i == last[q]:
+                    for s in seats:
+                        self.ends[(s, q)] = game.observation(s)
+        return self.ends
 
     def __call__(self, game, seat, r):
         if not self.reads or r == 0:
             return None
         if (seat, r) not in self.evidence:
-            self.evidence[(seat, r)] = past_evidence(game.observation(seat), past_observations(self.record, seat, r))
+            ends = self.round_ends()
+            past = [ends[(seat, q)] for q in range(min(r, len(self.record["rounds"])))]
+            self.evidence[(seat, r)] = past_evidence(game.observation(seat), past)
         return self.evidence[(seat, r)]
 
 

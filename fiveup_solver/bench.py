@@ -26,7 +26,7 @@ from fiveup_solver.solver import Solver
 
 __all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench", "load_suite",
            "run_solver_suite", "solver_report", "SOLVER_SUITES", "load_hint_suite", "run_hint_suite",
-           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s"]
+           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s", "max_rss_mb"]
 
 SOLVER_SUITES = ("openings_2p", "openings_4p", "midround", "near_target")
 
@@ -139,7 +139,17 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
         values.append(v)
     return {"positions": len(games), "ms": {k: round(v * 1000, 3) for k, v in _stats(seconds).items()},
             "nodes": {k: round(v) for k, v in _stats(nodes).items()},
-            "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values}
+            "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values,
+            "table_mb": round(solver.core.table_bytes / 2 ** 20, 3), "max_rss_mb": max_rss_mb()}
+
+
+def max_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB (what a benchmark run in a fresh
+    process peaked at; `benchmarks/compare_builds.py` runs each in its own)."""
+    import resource
+    import sys
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(rss / (2 ** 20 if sys.platform == "darwin" else 1024), 1)
 
 
 def solver_report(folder) -> dict:
@@ -191,7 +201,7 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
         exact += h.exact_worlds
     return {"positions": len(seconds), "method": method, "threads": threads,
             "ms": {k: round(v * 1000, 2) for k, v in _stats(seconds).items()},
-            "worlds": worlds, "exact_worlds": exact}
+            "worlds": worlds, "exact_worlds": exact, "max_rss_mb": max_rss_mb()}
 
 
 def hint_report(path) -> dict:
@@ -214,6 +224,9 @@ def hint_report(path) -> dict:
         report["latency"][method] = run_hint_suite(observations, method=method)
         report["latency"][f"{method}_win"] = run_hint_suite(observations, method=method, objective="win")
         report["latency"][f"{method}_both"] = run_hint_suite(observations, method=method, both=True)
+        # what the second currency costs: both currencies against the default one, same run
+        report.setdefault("both_to_single", {})[method] = round(
+            report["latency"][f"{method}_both"]["ms"]["median"] / report["latency"][method]["ms"]["median"], 3)
         for phase in ("early", "middle", "late"):
             part = [o for o, p in suite if p == phase]
             if part:

@@ -635,7 +635,7 @@ def _bench_hint(args, out) -> int:
     for label, r in report["latency"].items():
         ms = r["ms"]
         out.write(f"  {label:<18} median {ms['median']:8.2f}  p95 {ms['p95']:8.2f}  max {ms['max']:8.2f}  "
-                  f"worlds exact {r['exact_worlds']}/{r['worlds']}\n")
+                  f"worlds exact {r['exact_worlds']}/{r['worlds']}  peak {r['max_rss_mb']:.1f} MB\n")
     s, rj, same = report["sampler"], report["rejection_sampler_python"], report["sampler_on_same_positions"]
     out.write(f"exact sampler: {s['deals_per_s']:,} deals/s (one core), tables built in {s['build_ms_mean']} ms\n")
     if rj is None:
@@ -659,12 +659,12 @@ def _bench_solver(args, out) -> int:
         out.write(json.dumps(report) + "\n")
         return 0
     out.write(f"{'suite':<12} {'mode':<17} {'median ms':>10} {'p95 ms':>10} {'max ms':>10} "
-              f"{'nodes med':>10} {'nodes p95':>10} {'nodes max':>10} {'Mnodes/s':>9}\n")
+              f"{'nodes med':>10} {'nodes p95':>10} {'nodes max':>10} {'Mnodes/s':>9} {'peak MB':>8}\n")
     for name, entry in report.items():
         for mode, r in entry.items():
             out.write(f"{name:<12} {mode:<17} {r['ms']['median']:>10.3f} {r['ms']['p95']:>10.3f} "
                       f"{r['ms']['max']:>10.1f} {r['nodes']['median']:>10,} {r['nodes']['p95']:>10,} "
-                      f"{r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f}\n")
+                      f"{r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f} {r['max_rss_mb']:>8.1f}\n")
     return 0
 
 

@@ -376,8 +376,43 @@ def load_table_file(path: str) -> EquityTable:
     return EquityTable.load(path)
 
 
+# players whose solver form ships beside the table (`search_table_path`): read in about
+# 0.1 ms instead of decompressing and converting the table (tens of ms) in every process
+# that searches for the win. The 3-player form (5.4 MB) is computed when first needed.
+SHIPPED_SEARCH_FORMS = (2, 4)
+
+
+def search_table_path(players: int) -> str:
+    """The shipped table's solver form (int16 .npy, `EquityTable.search_values`)."""
+    return os.path.join(DATA_DIR, f"equity_{players}p_search.npy")
+
+
+def save_search_values(table: "EquityTable", path: str) -> None:
+    """Write a table's solver form as .npy (what `search_values` reads for the shipped
+    tables; re-write it whenever a shipped table is replaced: tests/test_equity.py checks)."""
+    import numpy as np
+    np.save(path, table.search_values(), allow_pickle=False)
+
+
+@lru_cache(maxsize=None)
 def search_values(players: int):
-    """The shipped table in the solver's int16 form (cached: every search shares it)."""
+    """The shipped table in the solver's int16 form (cached: every search shares it).
+    Read from its shipped .npy where there is one, else computed from the table."""
+    _check_players(players)
+    path = search_table_path(players)
+    if players in SHIPPED_SEARCH_FORMS and os.path.exists(path):
+        import numpy as np
+        sides = _sides(players)
+        need = SCORE_LEVELS ** sides * (sides + 1) * sides
+        try:
+            values = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise OptionError(f"{path}: not a solver equity table ({e})"[:200]) from None
+        if values.dtype != np.int16 or values.shape != (need,):
+            raise OptionError(f"{path}: not a solver equity table for {players} players "
+                              f"({values.dtype}, shape {values.shape})")
+        values.setflags(write=False)
+        return values
     return load_table(players).search_values()
 
 
