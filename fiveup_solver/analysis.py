@@ -59,6 +59,11 @@ __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent",
 MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))   # win-% points lost, largest first
 MARK_SIGMAS = 2.0     # a loss is marked only when it is at least this many standard errors
 JUDGES = ("search", "rollout")   # how a decision's moves are valued (the first is the default)
+# 3 players: the search judge's default search. Max^n (each side plays for itself) judged
+# planted errors closer to their playout loss than paranoid (the other two gang up):
+# mean distance 7.7 against 21.5 win-% points on 10 refused exact 305s
+# (docs/analysis_judges.md, benchmarks/planted_maxn.py). The bots keep the solver's default.
+ANALYSIS_SEARCH = "maxn"
 
 
 def accuracy(loss_win: float) -> float:
@@ -95,7 +100,7 @@ class AnalysisBudget:
     dd_nodes: int = 2_000_000     # node limit of each double-dummy solve (0: none)
     threads: int = 2
     beliefs: str | None = None    # how the hidden worlds are weighted (fiveup_solver.beliefs; None: the default)
-    search: str | None = None     # 3 players: "paranoid" or "maxn" (fiveup_solver.solver.SEARCHES; None: the default)
+    search: str | None = None     # 3 players: "paranoid" or "maxn" (fiveup_solver.solver.SEARCHES; None: ANALYSIS_SEARCH)
     # the judge: "search" (PIMC over sampled worlds, above) or "rollout" (fiveup_solver.rollout:
     # whole-game playouts with `rollout_bot` in every seat, `rollouts` paired worlds per candidate)
     judge: str = "search"
@@ -117,10 +122,15 @@ class AnalysisBudget:
                 raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")
         return self
 
+    @property
+    def search_of_three(self) -> str:
+        """How 3-player positions are searched: ``search``, or ANALYSIS_SEARCH when None."""
+        return check_search(self.search or ANALYSIS_SEARCH)
+
     def search_budget(self) -> SearchBudget:
         """The hint budget the search judge gives each decision (the win objective)."""
         return SearchBudget(samples=self.samples, world_nodes=self.world_nodes, objective="win",
-                            beliefs=self.beliefs, search=self.search)
+                            beliefs=self.beliefs, search=self.search_of_three)
 
     def luck_budget(self) -> SearchBudget:
         """The budget of each position value behind the luck of deals and draws."""
@@ -276,8 +286,11 @@ class Analysis:
         if b.judge == "rollout":
             return {"name": "rollout", "rollouts": b.rollouts, "bot": b.rollout_bot, "candidates": b.candidates,
                     "worlds": "sampled uniformly from the seat's observation"}
-        return {"name": "search", "samples": b.samples, "world_nodes": b.world_nodes,
-                "beliefs": check_beliefs(b.beliefs)}
+        judge = {"name": "search", "samples": b.samples, "world_nodes": b.world_nodes,
+                 "beliefs": check_beliefs(b.beliefs)}
+        if self.players == 3:
+            judge["search"] = b.search_of_three
+        return judge
 
     @property
     def cost(self) -> dict:
@@ -331,7 +344,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     n = record["players"]
     hinter = Hinter(threads=budget.threads)
     solver = None if view is not None else Solver(tt_mb=32, node_limit=budget.dd_nodes, pv=False,
-                                                  objective="win", both=True, search=budget.search)
+                                                  objective="win", both=True, search=budget.search_of_three)
     rounds = record["rounds"]
     total = sum(1 for r in rounds for a in r["actions"] if a.get("seat") in who)
     bar = None
@@ -598,7 +611,8 @@ def judge_text(a: Analysis) -> str:
                  else f"the played move and the search's best {b.candidates[4:]}")
         return (f"rollout judge: {b.rollouts} whole-game playouts per candidate ({which}), {b.rollout_bot} "
                 f"in every seat, the same worlds for every candidate, drawn from the seat's observation")
-    return f"search judge: {b.samples} worlds per decision, {_beliefs_text(a)}"
+    three = f", {b.search_of_three} search" if a.players == 3 else ""
+    return f"search judge: {b.samples} worlds per decision, {_beliefs_text(a)}{three}"
 
 
 def cost_text(a: Analysis) -> str:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from fiveup_solver import equity, ladder
-from fiveup_solver.analysis import AnalysisBudget, analyze, format_text, plot_win_probability, to_html
+from fiveup_solver.analysis import (ANALYSIS_SEARCH, AnalysisBudget, analyze, format_text, plot_win_probability,
+                                    to_html)
 from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
 from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, solver_report
 from fiveup_solver.bots import bot_function, parse_bot_list
@@ -26,7 +27,7 @@ from fiveup_solver.parallel import check_ray, default_workers
 from fiveup_solver.play import play_in_terminal
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
 from fiveup_solver.selfplay import game_seeds, play_game, wilson_interval
-from fiveup_solver.solver import Solver
+from fiveup_solver.solver import SEARCHES, Solver
 from fiveup_solver.svg import board_svg, svg_to_png
 
 __all__ = ["main"]
@@ -794,7 +795,11 @@ def _analyze_arguments(p) -> None:
     p.add_argument("--html", default=None, help="write one self-contained HTML report")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    _add_budget_flags(p, "beliefs", "search")
+    _add_budget_flags(p, "beliefs")
+    p.add_argument("--three", default=None, choices=SEARCHES,
+                   help="how 3 players are searched by the search judge: maxn (every seat maximises its own "
+                        "value) or paranoid (the seat against the other two together); default: "
+                        f"{ANALYSIS_SEARCH} (closer to playout losses, docs/analysis_judges.md)")
     p.add_argument("--judge", default="search", choices=("search", "rollout"),
                    help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
                         "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")
