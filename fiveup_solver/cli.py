@@ -340,7 +340,7 @@ def cmd_hint(args, out) -> int:
         exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit}
         h = Hinter(threads=args.threads).hint(obs, method="exact", samples=args.samples, time_ms=args.time_ms,
                                               objective=args.objective, beliefs=args.beliefs, search=args.three,
-                                              **exact)
+                                              depth=args.depth, **exact)
     else:
         if args.opponent is not None or args.max_worlds is not None or args.node_limit is not None:
             raise OptionError("--opponent, --max-worlds and --node-limit are for --method exact")
@@ -348,7 +348,7 @@ def cmd_hint(args, out) -> int:
         h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
                                               seed=args.seed, world_nodes=args.world_nodes,
                                               objective=args.objective, beliefs=args.beliefs, past=past,
-                                              search=args.three)
+                                              search=args.three, depth=args.depth)
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
@@ -358,7 +358,8 @@ def cmd_hint(args, out) -> int:
                   f"{h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     else:
         three = f", 3 players: {h.search}" if obs.players == 3 else ""
-        out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{three}, objective {h.objective}, "
+        depth = f" depth {h.budget['depth_reached']}" if "depth_reached" in h.budget else ""
+        out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{depth}{three}, objective {h.objective}, "
                   f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
         from fiveup_solver.beliefs import describe
@@ -792,7 +793,11 @@ def build_parser() -> argparse.ArgumentParser:
     budget.add_argument("--samples", type=int, default=None, help="sampled worlds (deterministic for a seed)")
     budget.add_argument("--time-ms", type=float, default=None, help="anytime: search until this time is up")
     h.add_argument("--seed", type=int, default=0)
-    h.add_argument("--world-nodes", type=int, default=20_000, help="search nodes per world")
+    h.add_argument("--world-nodes", type=int, default=None,
+                   help="search nodes per world (default 20000); --method alphamu: per leaf (default 2000)")
+    h.add_argument("--depth", type=int, default=None,
+                   help="--method alphamu: the seat's later decisions chosen once per information set across the "
+                        "worlds (0 is PIMC; default 1)")
     h.add_argument("--threads", type=int, default=2)
     h.add_argument("--objective", default=None, choices=("points", "win"),
                    help="what the ranking maximises (default: the hint bot's); both are reported")
