@@ -181,12 +181,12 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
                    world_nodes=None, threads: int = 2, seed: int = 1, objective=None, both: bool = False) -> dict:
     """One hint per position with one reusable Hinter: latency statistics (ms).
     ``both=False`` (default) times a bot's decision: one objective searched."""
-    from fiveup_solver.hint import DEFAULT_WORLD_NODES, Hinter
+    from fiveup_solver.hint import Hinter
     hinter = Hinter(threads=threads)
     seconds, worlds, exact = [], 0, 0
     for obs in observations:
         h = hinter.hint(obs, method=method, samples=samples, time_ms=time_ms, seed=seed,
-                        world_nodes=world_nodes or DEFAULT_WORLD_NODES, objective=objective, both=both)
+                        world_nodes=world_nodes or None, objective=objective, both=both)   # None: the method's default
         seconds.append(h.seconds)
         worlds += h.samples
         exact += h.exact_worlds
