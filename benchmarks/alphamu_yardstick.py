@@ -129,6 +129,14 @@ def report(path: str, yardstick: str = YARDSTICK, markdown: bool = False) -> str
         else:
             lines.append("  ".join(f"{h:>16}" for h in header))
             lines += ["  ".join(f"{c:>16}" for c in t) for t in table]
+    for name in names[1:]:
+        differ = [r for r in rows if r["picks"][name] != r["picks"]["pimc"]]
+        depths = {}
+        for r in rows:
+            d = r.get("search", {}).get(name, {}).get("depth")
+            depths[d] = depths.get(d, 0) + 1
+        lines.append(f"{name}: picks another move than PIMC in {len(differ)}/{len(rows)} positions; "
+                     f"depth reached: " + ", ".join(f"{d}: {n}" for d, n in sorted(depths.items(), key=str)))
     same = sum(r["picks"]["pimc"] == exact[r["index"]]["picks"]["pimc"] for r in rows)
     lines.append(f"\nPIMC re-run picks the yardstick journal's PIMC move in {same}/{len(rows)} positions")
     lines.append("\ntime per decision (s, same run, same positions): " + ", ".join(

@@ -16,6 +16,9 @@ bots without a beliefs suffix use the default beliefs
 the default hint bot with the 3-player search
 fixed (max^n, or paranoid: the seat against the other two together; with 2 or
 4 players both are the default hint bot).
+``hint-alphamu``: the hint bot with ``method="alphamu"`` (2 players, docs/alphamu.md),
+also with ``-win``/``-points``/``-model``/``-uniform`` and as
+``hint-alphamu:SAMPLES:NODES`` (NODES per leaf).
 ``greedy``: the largest immediate accepted credit: the placement credit the
 board shows (end sum when positive and a multiple of 5), counted 0 when it
 would take the side above 305; ties broken by the bot's seeded generator.
@@ -94,6 +97,10 @@ def bot_function(name: str):
     base, _, rest = str(name).partition(":")
     parts = rest.split(":")
     method_bot, _, objective = base.partition("-")
+    for known in sorted(_METHOD_OF_BOT, key=len, reverse=True):   # the longest: hint-alphamu before hint
+        if base == known or base.startswith(known + "-"):
+            method_bot, objective = known, base[len(known) + 1:]
+            break
     if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model", "uniform", "maxn", "paranoid")
             and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts)):
         if objective in ("model", "uniform"):
@@ -120,7 +127,8 @@ BOTS = {"random": _random_bot, "greedy": _greedy_bot,
            for bot, method in _METHOD_OF_BOT.items() for beliefs in ("model", "uniform")},
         # the 3-player search fixed
         **{f"{bot}-{search}": _hint_bot(method, search=search)
-           for bot, method in _METHOD_OF_BOT.items() for search in ("maxn", "paranoid")}}
+           for bot, method in _METHOD_OF_BOT.items() for search in ("maxn", "paranoid")
+           if 3 in METHODS[method].players}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

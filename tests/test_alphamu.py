@@ -280,3 +280,11 @@ def test_bot_hint_alphamu_plays_legal_moves():
         m = choose("hint-alphamu" if g.to_move == 0 else "greedy", obs, rng)
         assert m in g.legal_moves
         g.push(m)
+
+
+def test_bot_names_with_a_budget():
+    from fiveup_solver.bots import BOTS, bot_function
+    assert bot_function("hint-alphamu:8:500") is not None and bot_function("hint-alphamu-win:8:500") is not None
+    assert "hint-alphamu-maxn" not in BOTS            # 2 players only: no 3-player search variants
+    with pytest.raises(OptionError, match="unknown bot"):
+        bot_function("hint-alphamu-x:8:500")
