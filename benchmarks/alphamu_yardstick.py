@@ -129,6 +129,22 @@ def report(path: str, yardstick: str = YARDSTICK, markdown: bool = False) -> str
         else:
             lines.append("  ".join(f"{h:>16}" for h in header))
             lines += ["  ".join(f"{c:>16}" for c in t) for t in table]
+    lines.append("\nPaired against PIMC, same positions (PIMC's loss - the method's loss; > 0: it loses "
+                 "less), mean with a 95 % interval (normal, per-position differences):")
+    for opponent_i, opponent in enumerate(("greedy", "best-defence")):
+        sel = [r for r in rows if "refused" not in exact[r["index"]]["exact"][opponent_i]]
+        for name in names[1:]:
+            parts = []
+            for cur, scale in (("win", 100.0), ("points", 1.0)):
+                d = []
+                for r in sel:
+                    ex = exact[r["index"]]["exact"][opponent_i][cur]
+                    d.append(scale * (ex[str(r["picks"][name])] - ex[str(r["picks"]["pimc"])]))
+                m = sum(d) / len(d) if d else 0.0
+                se = (sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d)) ** 0.5 if len(d) > 1 else 0.0
+                parts.append(f"{'win-%' if cur == 'win' else 'points'} {m:+.3f} [{m - 1.96 * se:+.3f}, "
+                             f"{m + 1.96 * se:+.3f}]")
+            lines.append(f"  against {opponent}, {name} ({len(sel)} positions): " + ", ".join(parts))
     for name in names[1:]:
         differ = [r for r in rows if r["picks"][name] != r["picks"]["pimc"]]
         depths = {}
