@@ -60,7 +60,7 @@ extensions = [
         extra_compile_args=compile_args,
         extra_link_args=link_args,
     )
-    for name in ("_core", "_solver", "_sampler", "_hint", "_equity", "_beliefs", "_exact")
+    for name in ("_core", "_solver", "_sampler", "_hint", "_equity", "_beliefs", "_exact", "_alphamu")
 ]
 
 setup(

@@ -1339,8 +1339,13 @@ class OptionsFamily(Family):
                 if rng.random() < 0.1:
                     del opts["samples"]
                     opts["time_ms"] = rng.choice([1, 2, 3])
+                if rng.random() < 0.2:
+                    # alphamu (2 players; refused with one line for 3 and 4) and its depth
+                    opts["method"] = "alphamu"
+                    opts["depth"] = rng.choice([0, 1, 2])
                 if bad:
-                    key = rng.choice(["samples", "world_nodes", "seed", "method", "chance_width", "time_ms"])
+                    key = rng.choice(["samples", "world_nodes", "seed", "method", "chance_width", "time_ms",
+                                      "depth"])
                     opts[key] = rng.choice([0, -1, 2 ** 64, 2 ** 70, -2 ** 63 - 1, 1.5, "2", None, True, math.nan,
                                             "PIMC", "", 29, 10 ** 7, weird(rng)])
                     if key == "samples" and isinstance(opts[key], int) and not isinstance(opts[key], bool) \

@@ -18,7 +18,7 @@ from fiveup_solver import _core
 from fiveup_solver.equity import search_values
 from fiveup_solver.errors import OptionError
 from fiveup_solver.game import Game, action_to_move
-from fiveup_solver.hint import DEFAULT_WORLD_NODES, Hinter, METHODS
+from fiveup_solver.hint import Hinter, METHODS
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile
 from fiveup_solver.record import check_record, game_at
@@ -195,7 +195,7 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
     seconds, worlds, exact = [], 0, 0
     for obs in observations:
         h = hinter.hint(obs, method=method, samples=samples, time_ms=time_ms, seed=seed,
-                        world_nodes=world_nodes or DEFAULT_WORLD_NODES, objective=objective, both=both)
+                        world_nodes=world_nodes or None, objective=objective, both=both)   # None: the method's default
         seconds.append(h.seconds)
         worlds += h.samples
         exact += h.exact_worlds

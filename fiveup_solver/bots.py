@@ -16,6 +16,9 @@ bots without a beliefs suffix use the default beliefs
 the default hint bot with the 3-player search
 fixed (max^n, or paranoid: the seat against the other two together; with 2 or
 4 players both are the default hint bot).
+``hint-alphamu``: the hint bot with ``method="alphamu"`` (2 players, docs/alphamu.md),
+also with ``-win``/``-points``/``-model``/``-uniform`` and as
+``hint-alphamu:SAMPLES:NODES`` (NODES per leaf).
 ``greedy``: the largest immediate accepted credit: the placement credit the
 board shows (end sum when positive and a multiple of 5), counted 0 when it
 would take the side above 305; ties broken by the bot's seeded generator.
@@ -38,6 +41,7 @@ from fiveup_solver import _core
 from fiveup_solver.errors import InconsistentObservationError, OptionError, check_players
 from fiveup_solver.game import check_observation
 from fiveup_solver.hint import BOT_SUFFIXES, METHODS, SearchBudget
+from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
 
@@ -71,9 +75,11 @@ def bot_function(name: str):
 _METHOD_OF_BOT = {m.bot: m.name for m in METHODS.values()}
 BOTS = {"random": random_bot, "greedy": greedy_bot,
         **{bot: hint_bot(SearchBudget(method=method)) for bot, method in _METHOD_OF_BOT.items()},
-        # hint-win, hint-points, hint-model, hint-uniform, hint-maxn, hint-paranoid (and expectimax-...)
+        # hint-win, hint-points, hint-model, hint-uniform, hint-maxn, hint-paranoid (and expectimax-...,
+        # hint-alphamu-...; the 3-player searches only for methods that search 3 players)
         **{f"{bot}-{suffix}": hint_bot(SearchBudget.for_bot(method, suffix))
-           for bot, method in _METHOD_OF_BOT.items() for suffix in BOT_SUFFIXES}}
+           for bot, method in _METHOD_OF_BOT.items() for suffix in BOT_SUFFIXES
+           if suffix not in SEARCHES or 3 in METHODS[method].players}}
 
 
 def choose(bot: str, obs, rng: _random.Random):

@@ -333,7 +333,8 @@ def _add_budget_flags(parser, *names) -> None:
 def _budget_of(args) -> SearchBudget:
     """The SearchBudget of `fiveup hint`'s flags (checked once, there)."""
     return SearchBudget(method=args.method, samples=args.samples, time_ms=args.time_ms, world_nodes=args.world_nodes,
-                        objective=args.objective, beliefs=args.beliefs, search=args.three)
+                        objective=args.objective, beliefs=args.beliefs, search=args.three,
+                        depth=args.depth)
 
 
 def cmd_hint(args, out) -> int:
@@ -360,7 +361,8 @@ def cmd_hint(args, out) -> int:
                   f"{h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     else:
         three = f", 3 players: {h.search}" if obs.players == 3 else ""
-        out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{three}, objective {h.objective}, "
+        depth = f" depth {h.budget['depth_reached']}" if "depth_reached" in h.budget else ""
+        out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{depth}{three}, objective {h.objective}, "
                   f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
         out.write(describe(h.belief) + "\n")
@@ -777,7 +779,7 @@ def _hint_arguments(p) -> None:
                         f"(default {DEFAULT_NODE_LIMIT})")
     _add_budget_flags(p.add_mutually_exclusive_group(), "samples", "time_ms")
     p.add_argument("--seed", type=int, default=0)
-    _add_budget_flags(p, "world_nodes", "threads", "objective", "beliefs", "search")
+    _add_budget_flags(p, "world_nodes", "depth", "threads", "objective", "beliefs", "search")
     p.add_argument("--json", action="store_true")
 
 

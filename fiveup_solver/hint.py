@@ -46,7 +46,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, fields, replace
 
-from fiveup_solver import _core, _hint, _solver, exact as _exact_search
+from fiveup_solver import _alphamu, _core, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, Beliefs, OpponentModel, check_beliefs, search_plan
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
 from fiveup_solver.game import Game, core_legal_moves
@@ -69,6 +69,8 @@ class SearchMethod:
     bot: str                  # the bot of this method at the default budget (bot:SAMPLES:NODES for others)
     chance_width: bool        # whether chance_width bounds its chance nodes
     summary: str              # one line for help texts
+    depth: bool = False       # whether it takes ``depth`` (the seat's later decisions chosen jointly)
+    players: tuple = (2, 3, 4)    # the player counts it searches
 
 
 METHODS = {m.name: m for m in (
@@ -76,14 +78,23 @@ METHODS = {m.name: m for m in (
                  "each sampled world solved with its boneyard order known (perfect-information search)"),
     SearchMethod("expectimax", _hint.EXPECTIMAX, "expectimax", True,
                  "sampled hands, every boneyard draw a chance node"),
+    SearchMethod("alphamu", -1, "hint-alphamu", False,
+                 "alphamu: the seat's next --depth decisions chosen once per information set across the "
+                 "sampled worlds, Pareto fronts, leaves solved as PIMC (2 players)", depth=True, players=(2,)),
 )}
 HINT_METHODS = (*METHODS, "exact")   # the sampled methods, and the exact yardstick (fiveup_solver.exact)
+_WORLD_METHODS = tuple(m for m in METHODS if METHODS[m].code >= 0)   # one world at a time (_hint.WorldSearch)
+_WORLD_STREAM = 0xC2B2AE3D27D4EB4F    # _sampler.world_stream: a hint's world k is stream (seed ^ this, k)
 DEFAULT_SAMPLES = 48          # worlds per hint (the default budget)
 DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete depth stands
 DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
 DEFAULT_THREADS = 2
 DEFAULT_OBJECTIVE = "win"     # the hint bot's objective: stronger than "points" (README: Race equity, Strength)
 TIME_BUDGET_WORLDS = 256      # beliefs="model" under time_ms: weighted draws prepared, searched until the time is up
+DEFAULT_DEPTH = 1             # alphamu: the seat's later decisions chosen jointly (docs/alphamu.md: measured)
+ALPHAMU_SAMPLES = 48          # alphamu: worlds per hint (as PIMC: the same worlds, the method alone differs)
+ALPHAMU_LEAF_NODES = 2_000    # alphamu: search nodes per leaf (a world after the last joint decision)
+ALPHAMU_FRONT_CAP = 16        # alphamu: value vectors kept per Pareto front (the best by weighted mean)
 
 
 @dataclass(frozen=True)
@@ -106,11 +117,13 @@ class SearchBudget:
     method: str = "pimc"                     # a name of METHODS, or "exact" (fiveup_solver.exact)
     samples: int | None = None               # sampled worlds (None: DEFAULT_SAMPLES, or what time_ms allows)
     time_ms: float | None = None             # anytime: search until this time is up (instead of samples)
-    world_nodes: int = DEFAULT_WORLD_NODES   # search nodes per world
+    world_nodes: int | None = None           # search nodes per world (None: DEFAULT_WORLD_NODES; alphamu: per
+                                             # leaf, ALPHAMU_LEAF_NODES)
     chance_width: int = DEFAULT_CHANCE_WIDTH  # expectimax: outcomes searched at a chance node
     objective: str | None = None             # "points" or "win" (None: DEFAULT_OBJECTIVE)
     beliefs: str | None = None               # "uniform" or "model" (None: fiveup_solver.beliefs.DEFAULT_BELIEFS)
     search: str | None = None                # 3 players: "paranoid" or "maxn" (None: DEFAULT_SEARCH)
+    depth: int | None = None                 # alphamu: the seat's later decisions chosen jointly (None: DEFAULT_DEPTH)
 
     def __post_init__(self):
         if self.objective is not None:
@@ -126,12 +139,19 @@ class SearchBudget:
         if self.time_ms is not None and (not isinstance(self.time_ms, (int, float)) or isinstance(self.time_ms, bool)
                                          or not 1 <= self.time_ms <= 3_600_000):
             raise OptionError(f"time_ms must be a number from 1 to 3600000, not {self.time_ms!r}")
-        _check_int("world_nodes", self.world_nodes, 1, 2 ** 62)
+        if self.world_nodes is not None:
+            _check_int("world_nodes", self.world_nodes, 1, 2 ** 62)
         _check_int("chance_width", self.chance_width, 1, 28)
+        if self.depth is not None:
+            if self.method not in METHODS or not METHODS[self.method].depth:
+                raise OptionError(f"depth is an option of method "
+                                  f"{' or '.join(repr(m) for m in METHODS if METHODS[m].depth)}, "
+                                  f"not of {_short(self.method)}")
+            _check_int("depth", self.depth, 0, _alphamu.MAX_DEPTH)
 
     @classmethod
     def for_bot(cls, method: str, suffix: str = "", samples: int | None = None,
-                world_nodes: int = DEFAULT_WORLD_NODES) -> "SearchBudget":
+                world_nodes: int | None = None) -> "SearchBudget":
         """The budget of the bot of `method` with name suffix `suffix` ("" or one of
         :data:`BOT_SUFFIXES`: it sets the objective, the beliefs or the 3-player search)."""
         if suffix not in _SUFFIX_FIELD:
@@ -142,16 +162,22 @@ class SearchBudget:
     @classmethod
     def from_bot_name(cls, name: str):
         """The budget of a bot name ``METHOD[-X]:SAMPLES:NODES`` (METHOD a bot of METHODS:
-        hint, expectimax; X one of :data:`BOT_SUFFIXES`), or None when the name has not that form.
+        hint, expectimax, hint-alphamu; X one of :data:`BOT_SUFFIXES`), or None when the
+        name has not that form.
 
         >>> SearchBudget.from_bot_name("hint-win:16:5000")
         SearchBudget(method='pimc', samples=16, time_ms=None, world_nodes=5000, chance_width=6, \
-objective='win', beliefs=None, search=None)
+objective='win', beliefs=None, search=None, depth=None)
+        >>> SearchBudget.from_bot_name("hint-alphamu-points:8:500").method
+        'alphamu'
         """
         base, _, rest = str(name).partition(":")
         parts = rest.split(":")
-        method_bot, _, suffix = base.partition("-")
-        method = {m.bot: m.name for m in METHODS.values()}.get(method_bot)
+        method, suffix = None, None
+        for bot in sorted((m.bot for m in METHODS.values()), key=len, reverse=True):   # hint-alphamu before hint
+            if base == bot or base.startswith(bot + "-"):
+                method, suffix = {m.bot: m.name for m in METHODS.values()}[bot], base[len(bot) + 1:]
+                break
         if method is None or suffix not in _SUFFIX_FIELD or len(parts) != 2 \
                 or not all(p.isdigit() and int(p) > 0 for p in parts):
             return None
@@ -173,7 +199,10 @@ THREE_HELP = ("how 3 players are searched: maxn (every seat maximises its own va
 BUDGET_FLAGS = {
     "samples": ("--samples", int, "sampled worlds (deterministic for a seed)"),
     "time_ms": ("--time-ms", float, "anytime: search until this time is up"),
-    "world_nodes": ("--world-nodes", int, "search nodes per world"),
+    "world_nodes": ("--world-nodes", int, f"search nodes per world (default {DEFAULT_WORLD_NODES}); --method "
+                                          f"alphamu: per leaf (default {ALPHAMU_LEAF_NODES})"),
+    "depth": ("--depth", int, f"--method alphamu: the seat's later decisions chosen once per information set "
+                              f"across the worlds (0 is PIMC; default {DEFAULT_DEPTH})"),
     "threads": ("--threads", int, "search threads"),
     "objective": ("--objective", OBJECTIVES, "what the ranking maximises (default: the hint bot's); both are reported"),
     "beliefs": ("--beliefs", BELIEFS, "weigh the hidden worlds by how the other seats have played (model) or not "
@@ -286,6 +315,40 @@ def _r(x):
     return None if x is None else round(x, 6)
 
 
+# a core value in each objective's unit: points as they are; win: WIN x (P(win) - P(loss)) -> P(win)
+_SCALE = {"points": 1.0, "win": 1.0 / (2 * _solver.WIN_VALUE)}
+_SHIFT = {"points": 0.0, "win": 0.5}
+
+
+def _ranked(per_world, wts, objective, legal, canon, roots) -> tuple:
+    """HintMoves best first from each root's per-world values ({objective: {root: [value]}},
+    in the objective's unit) and the worlds' weights ({objective: [weight] or None})."""
+    main = per_world[objective]
+    stats = {root: _mean_se(main[root], wts[objective]) for root in roots}
+    order = sorted(range(len(legal)), key=lambda i: (-stats[canon[i]][0], format_move(legal[i])))
+    best_root = canon[order[0]]
+
+    def paired(obj, root):
+        if obj not in per_world:
+            return None, None
+        d = [b - v for b, v in zip(per_world[obj][best_root], per_world[obj][root])]
+        return _mean_se(d, wts[obj])
+
+    moves = []
+    for r, i in enumerate(order):
+        c = canon[i]
+        loss = paired(objective, c)
+        wl = paired("win", c)
+        pl = paired("points", c)
+        moves.append(HintMove(
+            legal[i], _r(stats[c][0]), _r(stats[c][1]), r + 1,
+            win=_r(_mean_se(per_world["win"][c], wts["win"])[0]) if "win" in per_world else None,
+            points=_r(_mean_se(per_world["points"][c], wts["points"])[0]) if "points" in per_world else None,
+            loss=_r(loss[0]), loss_stderr=_r(loss[1]), win_loss=_r(wl[0]), win_loss_stderr=_r(wl[1]),
+            points_loss=_r(pl[0]), points_loss_stderr=_r(pl[1])))
+    return tuple(moves)
+
+
 def _check_int(name, value, low, high=None):
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
         bound = f" and <= {high}" if high is not None else ""
@@ -325,11 +388,11 @@ class Hinter:
         self._lock = threading.Lock()
 
     def hint(self, obs, *, method: str = "pimc", samples: int | None = None, time_ms: float | None = None,
-             seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
+             seed: int = 0, world_nodes: int | None = None,
              chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True,
              beliefs: str | None = None, model: OpponentModel | None = None, past=None,
              search: str | None = None, opponent: str | None = None, max_worlds: int | None = None,
-             node_limit: int | None = None, budget: SearchBudget | None = None) -> Hint:
+             node_limit: int | None = None, depth: int | None = None, budget: SearchBudget | None = None) -> Hint:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
@@ -353,12 +416,19 @@ class Hinter:
         configurations or ``node_limit`` world positions. The sampling options and
         ``search`` do not apply to it.
 
+        ``method="alphamu"`` (2 players; docs/alphamu.md): the seat's next ``depth``
+        decisions after the root move are chosen once per information set across
+        the sampled worlds (None: DEFAULT_DEPTH; 0 is PIMC), the opponent choosing
+        per world; ``world_nodes`` bounds each leaf search (None: ALPHAMU_LEAF_NODES),
+        ``samples`` the worlds (None: ALPHAMU_SAMPLES); under ``time_ms`` the depth
+        deepens from 0 to ``depth`` and the last complete depth stands.
+
         ``budget``: a :class:`SearchBudget` instead of its fields as keywords.
         """
         b = _budget(budget, method=method, samples=samples, time_ms=time_ms, world_nodes=world_nodes,
-                    chance_width=chance_width, objective=objective, beliefs=beliefs, search=search)
+                    chance_width=chance_width, objective=objective, beliefs=beliefs, search=search, depth=depth)
         method, samples, time_ms, world_nodes = b.method, b.samples, b.time_ms, b.world_nodes
-        chance_width, objective, beliefs, search = b.chance_width, b.objective, b.beliefs, b.search
+        chance_width, objective, beliefs, search, depth = b.chance_width, b.objective, b.beliefs, b.search, b.depth
         objective = DEFAULT_OBJECTIVE if objective is None else objective
         if method == "exact":
             if search is not None:
@@ -372,6 +442,10 @@ class Hinter:
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
         _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
+        if world_nodes is None:
+            world_nodes = ALPHAMU_LEAF_NODES if method == "alphamu" else DEFAULT_WORLD_NODES
+        if method == "alphamu" and samples is not None:
+            _check_int("samples", samples, 1, _alphamu.MAX_WORLDS)
         start = time.perf_counter()
         # the observation is checked whole before anything reaches the search: its fields,
         # its history (replayed by the core on a consistent deal) and its legal moves
@@ -379,17 +453,25 @@ class Hinter:
         if obs.to_move != obs.seat:
             raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
                                    else "the round is over: no move to hint")
+        if obs.players not in METHODS[method].players:
+            raise OptionError(f"method {method!r} searches {' or '.join(map(str, METHODS[method].players))} "
+                              f"players, not {obs.players}")
         base = _base_round(ds, obs)
         legal = list(obs.legal_moves)
         budget = {"samples": samples, "time_ms": time_ms, "world_nodes": world_nodes, "threads": self.threads}
         if METHODS[method].chance_width:
             budget["chance_width"] = chance_width
+        if METHODS[method].depth:
+            budget["depth"] = DEFAULT_DEPTH if depth is None else depth
         if len(legal) == 1:
             only = HintMove(legal[0], None, None, 1)
             return Hint(obs.seat, (only,), legal[0], method, 0, budget, time.perf_counter() - start, 0, 0,
                         objective, beliefs, search=search)
         canon = [_core.canonical_of(*m.placement) for m in legal]
         roots = sorted(set(canon))
+        if method == "alphamu":
+            return self._alphamu_hint(obs, ds, base, legal, canon, roots, objective, both, beliefs, model, past,
+                                      samples, time_ms, seed, world_nodes, budget, start, search)
         if samples is None and time_ms is None:
             samples = DEFAULT_SAMPLES
             budget["samples"] = samples
@@ -422,40 +504,99 @@ class Hinter:
                 keep = set(found)
                 by_objective[other] = [r for r in extra if r[0] in keep]
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)
-        scale = {"points": 1.0, "win": 1.0 / (2 * _solver.WIN_VALUE)}
-        shift = {"points": 0.0, "win": 0.5}
         # per objective and root: each world's value in the objective's unit (and its weight)
-        per_world = {obj: {root: [shift[obj] + scale[obj] * r[4][k] for r in rs]
+        per_world = {obj: {root: [_SHIFT[obj] + _SCALE[obj] * r[4][k] for r in rs]
                            for k, root in enumerate(roots)}
                      for obj, rs in by_objective.items()}
         wts = {obj: None if weights is None else [weights[r[0]] for r in rs] for obj, rs in by_objective.items()}
         n = len(results)
-        main = per_world[objective]
-        stats = {root: _mean_se(main[root], wts[objective]) for root in roots}
-        order = sorted(range(len(legal)), key=lambda i: (-stats[canon[i]][0], format_move(legal[i])))
-        best_root = canon[order[0]]
-
-        def paired(obj, root):
-            if obj not in per_world:
-                return None, None
-            d = [b - v for b, v in zip(per_world[obj][best_root], per_world[obj][root])]
-            return _mean_se(d, wts[obj])
-
-        moves = []
-        for r, i in enumerate(order):
-            c = canon[i]
-            loss = paired(objective, c)
-            wl = paired("win", c)
-            pl = paired("points", c)
-            moves.append(HintMove(
-                legal[i], _r(stats[c][0]), _r(stats[c][1]), r + 1,
-                win=_r(_mean_se(per_world["win"][c], wts["win"])[0]) if "win" in per_world else None,
-                points=_r(_mean_se(per_world["points"][c], wts["points"])[0]) if "points" in per_world else None,
-                loss=_r(loss[0]), loss_stderr=_r(loss[1]), win_loss=_r(wl[0]), win_loss_stderr=_r(wl[1]),
-                points_loss=_r(pl[0]), points_loss_stderr=_r(pl[1])))
-        moves = tuple(moves)
+        moves = _ranked(per_world, wts, objective, legal, canon, roots)
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
                     nodes, sum(1 for r in results if r[1] == 2), objective, beliefs, belief, search)
+
+    def _alphamu_hint(self, obs, ds, base, legal, canon, roots, objective, both, beliefs, model, past,
+                      samples, time_ms, seed, leaf_nodes, budget, start, search) -> Hint:
+        """method="alphamu": the worlds as PIMC draws them (the same sampler, beliefs and
+        seed), then :class:`fiveup_solver._alphamu.AlphaMuSearch` over them; each root
+        move's per-world values are its front's best vector (what its value averages)."""
+        depth = budget["depth"]
+        n = ALPHAMU_SAMPLES if samples is None else samples
+        budget["samples"] = n
+        budget["front_cap"] = ALPHAMU_FRONT_CAP
+        belief = None
+        if beliefs == "model":
+            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(n, seed)
+            plan, weights = search_plan(ww, n, seed)
+            worlds = [(hands, bone, greedy) for _, hands, bone, greedy in plan]
+            belief = dict(ww.summary(), distinct_worlds=len(worlds),
+                          plan="weighted" if ww.candidates == n else "resampled",
+                          greedy_worlds={str(s): sum(1 for w in worlds if (w[2] >> s) & 1) for s in ds.hidden_seats})
+        else:
+            # the uniform hint's own worlds: world k from stream (seed, k) (_sampler.world_stream)
+            worlds = [(hands[:obs.players], bone, 0)
+                      for hands, bone in ds.counter.worlds(n, (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM)]
+            weights = None
+        # a world drawn twice is searched once, with the weight of both (its entries are
+        # equal in every vector: the front is the same); the statistics see every draw
+        distinct, slot = {}, []
+        for i, w in enumerate(worlds):
+            key = (tuple(w[0]), tuple(w[1]), w[2])
+            if key not in distinct:
+                distinct[key] = [len(distinct), 0.0]
+            distinct[key][1] += 1.0 if weights is None else weights[i]
+            slot.append(distinct[key][0])
+        searched = list(distinct)
+        merged = [distinct[k][1] for k in searched]
+        budget["distinct_worlds"] = len(searched)
+        deadline = None if time_ms is None else start + time_ms / 1000.0
+        with self._lock:
+            got = {}
+            # anytime: depth 0 (PIMC) always completes, deeper ones while the time lasts
+            for d in (range(depth + 1) if deadline is not None else (depth,)):
+                left = 0.0 if deadline is None or d == 0 else deadline - time.perf_counter()
+                if deadline is not None and d > 0 and left <= 0:
+                    break
+                complete, rows = self._alphamu_run(base, roots, searched, merged, d, objective, leaf_nodes, left)
+                if not complete:
+                    break
+                got[objective] = (d, rows)
+            reached, rows = got[objective]
+            budget["depth_reached"] = reached
+            by_objective = {objective: rows}
+            if both:
+                other = "win" if objective == "points" else "points"
+                complete, other_rows = self._alphamu_run(base, roots, searched, merged, reached, other, leaf_nodes,
+                                                         0.0)
+                by_objective[other] = other_rows
+        per_world = {obj: {root: [_SHIFT[obj] + _SCALE[obj] * rows[k][4][j] for j in slot]
+                           for k, root in enumerate(roots)}
+                     for obj, rows in by_objective.items()}
+        wts = {obj: weights for obj in by_objective}
+        moves = _ranked(per_world, wts, objective, legal, canon, roots)
+        nodes = sum(r[3] for rows in by_objective.values() for r in rows)
+        budget["leaves"] = sum(r[2] for rows in by_objective.values() for r in rows)
+        budget["front_sizes"] = {format_move(m): rows[roots.index(c)][1]
+                                 for m, c in zip(legal, canon) for rows in [by_objective[objective]]}
+        return Hint(obs.seat, moves, moves[0].move, "alphamu", len(worlds), budget, time.perf_counter() - start,
+                    nodes, 0, objective, beliefs, belief, search)
+
+    def _alphamu_run(self, base, roots, worlds, weights, depth, objective, leaf_nodes, seconds):
+        """One alphamu search on every thread's core (the lock is held): (complete, rows)."""
+        for core in self._cores:
+            set_core_objective(core, objective, 2)
+        job = _alphamu.AlphaMuSearch(base, roots, worlds, weights, depth, ALPHAMU_FRONT_CAP, leaf_nodes,
+                                     max(seconds, 1e-6) if seconds else 0.0)
+        helpers = [threading.Thread(target=job.work, args=(core,)) for core in self._cores[1:len(roots)]]
+        for t in helpers:
+            t.start()
+        job.work(self._cores[0])
+        for t in helpers:
+            t.join()
+        complete, rows = job.results()
+        if job.overflow:
+            raise OptionError(f"alphamu depth {depth} needs more memory than its pools hold: use a smaller "
+                              f"depth or fewer samples")
+        return complete, rows
 
     def position_value(self, obs, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                        world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
@@ -477,8 +618,10 @@ class Hinter:
         method, samples, world_nodes, chance_width = b.method, b.samples, b.world_nodes, b.chance_width
         objective, search = check_objective(b.objective), check_search(b.search)
         beliefs = _check_beliefs(b.beliefs, model, past)
-        if method not in METHODS:
-            raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
+        if method not in _WORLD_METHODS:
+            raise OptionError(f"method must be one of {', '.join(_WORLD_METHODS)}, not {_short(method)}")
+        if world_nodes is None:
+            world_nodes = DEFAULT_WORLD_NODES
         if samples is None or b.time_ms is not None:
             raise OptionError("a position value takes samples (an integer >= 1), not a time budget")
         _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
@@ -504,9 +647,9 @@ class Hinter:
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
                 seconds, observer=None, worlds=None, search="paranoid") -> list:
-        three = search
         """One world search over every thread's core under `objective` (the lock is held);
         ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled."""
+        three = search
         for core in self._cores:
             set_core_objective(core, objective, obs.players)
             set_core_search(core, three)
@@ -572,9 +715,10 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
                 sum(r.nodes for r in results.values()), res.worlds, objective, "uniform")
 
 
-_HINT_DEFAULTS = {"method": "pimc", "samples": None, "time_ms": None, "world_nodes": DEFAULT_WORLD_NODES,
-                  "chance_width": DEFAULT_CHANCE_WIDTH, "objective": None, "beliefs": None, "search": None}
-_VALUE_DEFAULTS = {**_HINT_DEFAULTS, "samples": DEFAULT_SAMPLES, "objective": "win"}
+_HINT_DEFAULTS = {"method": "pimc", "samples": None, "time_ms": None, "world_nodes": None,
+                  "chance_width": DEFAULT_CHANCE_WIDTH, "objective": None, "beliefs": None, "search": None,
+                  "depth": None}
+_VALUE_DEFAULTS = {**_HINT_DEFAULTS, "samples": DEFAULT_SAMPLES, "objective": "win", "world_nodes": DEFAULT_WORLD_NODES}
 
 
 def _budget(budget, _defaults=_HINT_DEFAULTS, **fields) -> SearchBudget:
@@ -618,8 +762,8 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     For tests and analysis; it sees everything, so no seat may decide from it.
     ``search``: "paranoid" or "maxn" (3 players).
     """
-    if not isinstance(method, str) or method not in METHODS:
-        raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
+    if not isinstance(method, str) or method not in _WORLD_METHODS:
+        raise OptionError(f"method must be one of {', '.join(_WORLD_METHODS)}, not {_short(method)}")
     three = check_search(search)
     if not isinstance(game, Game):
         raise OptionError(f"world_values takes a Game, not {type(game).__name__}")

@@ -103,7 +103,7 @@ def test_the_hint_command_flags_default_to_the_budget():
     default = SearchBudget()
     assert (args.samples, args.time_ms, args.world_nodes, args.objective, args.beliefs, args.three) == \
         (default.samples, default.time_ms, default.world_nodes, default.objective, default.beliefs, default.search)
-    assert args.world_nodes == DEFAULT_WORLD_NODES and args.threads == DEFAULT_THREADS
+    assert args.world_nodes is None and args.depth is None and args.threads == DEFAULT_THREADS
     args = build_parser().parse_args(["analyze", "game.json"])
     assert args.threads == DEFAULT_THREADS and args.beliefs is None and args.three is None
 
@@ -114,3 +114,21 @@ def test_the_hint_bot_takes_a_budget():
         hint_bot({"samples": 4})
     with pytest.raises(OptionError, match="a temperature is for the uniform-beliefs hint bot"):
         hint_bot(SearchBudget(beliefs="model"), temperature=1.0)
+
+
+def test_world_nodes_default_to_the_method_s_own():
+    """world_nodes None: DEFAULT_WORLD_NODES a world for pimc, ALPHAMU_LEAF_NODES a leaf for
+    alphamu; depth is alphamu's alone."""
+    from fiveup_solver import Game
+    from fiveup_solver.hint import ALPHAMU_LEAF_NODES, hint
+    g = Game(players=2, seed=7)
+    obs = g.observation(g.to_move)
+    assert hint(obs, budget=SearchBudget(samples=2), both=False).budget["world_nodes"] == DEFAULT_WORLD_NODES
+    h = hint(obs, budget=SearchBudget(method="alphamu", samples=2, depth=0), both=False)
+    assert h.budget["world_nodes"] == ALPHAMU_LEAF_NODES
+    assert SearchBudget.from_bot_name("hint-alphamu:8:300") == SearchBudget(method="alphamu", samples=8,
+                                                                             world_nodes=300)
+    with pytest.raises(OptionError, match="depth is an option of method 'alphamu'"):
+        SearchBudget(method="pimc", depth=1)
+    with pytest.raises(OptionError, match="depth"):
+        SearchBudget(method="alphamu", depth=-1)

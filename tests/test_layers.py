@@ -25,7 +25,7 @@ CYTHON_LAYERS = [
     ("_rules",),
     ("_core", "_sampler", "_equity"),
     ("_solver", "_beliefs"),
-    ("_hint", "_exact"),
+    ("_hint", "_exact", "_alphamu"),
 ]
 
 lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")

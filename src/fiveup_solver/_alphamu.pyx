@@ -1,0 +1,692 @@
+# cython: language_level=3
+"""alphamu (Cazenave and Ventos 2019, 2021) for 2 players: the seat's own decisions
+chosen once per information set across sampled worlds.
+
+PIMC values a move by solving every world as if everything were known, so the
+seat's later choices in one world may differ from its choices in another world
+it cannot tell apart (strategy fusion). Here the seat's next M decisions after
+the root move are one choice per information set: at a node, every world that
+is still possible shares the seat's observable history (its own moves and draws,
+the opponent's placements, how many tiles the opponent drew, passes), and the
+seat picks one move for them all. The opponent is assumed to see everything and
+picks per world. After the M-th decision (or at the round's end) each world is
+valued by the perfect-information solver, as PIMC values it (its boneyard order
+taken as known, iterative deepening under a node budget per leaf).
+
+A node's value is a Pareto front of value vectors (one entry per world, for the
+observer's team, relative to the root's scores):
+
+* the seat's decision: the union of its moves' fronts (the dominated removed);
+* the opponent's turn: each world's options are grouped by what the seat sees of
+  them (tiles drawn, the placement or the pass); the front is every combination
+  of one vector per group, each world taking the least over its own groups;
+* the seat's draw: the worlds split by the tile drawn; every combination of one
+  vector per split (disjoint worlds).
+
+A node with a single world left is valued by the solver at once: a joint choice
+for one world is that world's own choice (with exact leaves the value is the same).
+
+A front keeps at most ``front_cap`` vectors, the best by weighted mean (the
+rest are dropped; with small fronts, as in the tests, nothing is dropped).
+A root move is worth the best weighted mean over its front.
+
+Depth 0 is PIMC: every world's value of the root move comes from the solver.
+Each root move is searched on its own (threads take root moves), and every
+leaf search starts from a fresh context, so the values do not depend on the
+number of threads.
+"""
+from libc.stdlib cimport malloc, free, qsort
+from libc.string cimport memcpy, memmove
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from fiveup_solver._rules cimport *
+from fiveup_solver._core cimport CoreRound
+from fiveup_solver._solver cimport (
+    SolverCore, SolverCtx, set_root_side, terminal_or_search, team_value, accepted_credit, keep_greedy,
+    MAX_PLY, INF,
+)
+from fiveup_solver.errors import CoreError
+
+cdef extern from *:
+    """
+    static inline long fiveup_amu_next(long* counter) { return __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED); }
+    """
+    long fiveup_amu_next(long* counter) noexcept nogil
+
+cdef enum:
+    N_DEPTHS = 6
+    SIG_ENDED = 0xFE           # an opponent's turn whose draws ended the round (the low byte of a signature)
+    POS_POOL = 1 << 16         # positions per thread
+    IDX_POOL = 1 << 20         # ints of world lists per thread
+    VEC_POOL = 1 << 22         # ints of value vectors per thread
+
+cdef int DEPTHS[N_DEPTHS]
+DEPTHS[:] = [1, 2, 4, 8, 16, MAX_PLY]
+
+MAX_WORLDS = AMU_MAX_WORLDS
+MAX_FRONT = AMU_MAX_FRONT
+MAX_DEPTH = AMU_MAX_DEPTH
+
+
+cdef double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline Position* push_pos(AmuJob* J, AmuStack* T, long n) noexcept nogil:
+    """n positions from the pool (NULL, and the job marked, when it is full)."""
+    cdef Position* out
+    if T.pos_top + n > T.pos_cap:
+        J.overflow = 1
+        return NULL
+    out = T.pos + T.pos_top
+    T.pos_top += n
+    return out
+
+
+cdef inline int* push_idx(AmuJob* J, AmuStack* T, long n) noexcept nogil:
+    cdef int* out
+    if T.idx_top + n > T.idx_cap:
+        J.overflow = 1
+        return NULL
+    out = T.idx + T.idx_top
+    T.idx_top += n
+    return out
+
+
+cdef inline int* push_vec(AmuJob* J, AmuStack* T, long n) noexcept nogil:
+    """Room for n vectors at the top of the vector pool (NULL when it is full)."""
+    cdef int* out
+    if T.vec_top + n * J.n_worlds > T.vec_cap:
+        J.overflow = 1
+        return NULL
+    out = T.vec + T.vec_top
+    T.vec_top += n * J.n_worlds
+    return out
+
+
+cdef int amu_leaf(SolverCore core, AmuJob* J, AmuStack* T, int w, const Position* after) noexcept nogil:
+    """World w's value, for the observer's team relative to the root's scores, of the
+    position `after` (just after a placement or a turn), as PIMC values a root move:
+    forced draws and passes by the world's boneyard order, then the solver by
+    iterative deepening (depth 1 always completes, then the node budget; the last
+    complete depth stands)."""
+    cdef SolverCtx* S = &core.ctx
+    cdef Position c = after[0]
+    cdef const Position* root = &J.roots[w]
+    cdef int gain, d, v = 0, x
+    T.leaves += 1
+    if J.deadline > 0 and now_seconds() >= J.deadline:
+        J.aborted = 1
+    resolve_turn(&c)
+    if c.status != ST_PLAYING:
+        set_root_side(S, root, side_of(root, J.observer))
+        return terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, root, 0))
+    core.fresh_context()
+    set_root_side(S, root, side_of(root, J.observer))
+    S.greedy_seats = J.greedy[w]
+    gain = team_value(S, &c, 0) - team_value(S, root, 0)
+    for d in range(N_DEPTHS):
+        S.max_ply = DEPTHS[d]
+        S.cut = 0
+        S.node_limit = 0 if d == 0 else J.leaf_nodes
+        x = terminal_or_search(S, &c, 0, gain)
+        if S.aborted:
+            break
+        v = x
+        if not S.cut:
+            break
+    S.max_ply = MAX_PLY
+    T.nodes += S.nodes
+    return v
+
+
+cdef int compare_keys(const void* a, const void* b) noexcept nogil:
+    """Higher mean first; equal means in candidate order (deterministic)."""
+    cdef const AmuKey* x = <const AmuKey*>a
+    cdef const AmuKey* y = <const AmuKey*>b
+    if x.mean > y.mean:
+        return -1
+    if x.mean < y.mean:
+        return 1
+    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+
+
+cdef long amu_reduce(AmuJob* J, AmuStack* T, long off, long n, const int* ws, int k) noexcept nogil:
+    """Reduce the n candidate vectors at `off` to their Pareto front over the worlds
+    ws (one of equal vectors kept), at most front_cap of them, the best by weighted
+    mean. A vector is only dominated by one of at least its mean, so the candidates
+    are taken by decreasing mean and each is checked against those kept. The front
+    is left at `off`, the pool's top just after it; its size is returned."""
+    cdef long N = J.n_worlds, c, j, kept = 0
+    cdef int i, w
+    cdef int* v
+    cdef int* u
+    cdef double m
+    cdef bint dominated
+    cdef int* tmp
+    if n <= 1:
+        T.vec_top = off + n * N
+        return n
+    if n > T.keys_cap:
+        J.overflow = 1
+        return -1
+    for c in range(n):
+        v = T.vec + off + c * N
+        m = 0.0
+        for i in range(k):
+            m += J.weights[ws[i]] * v[ws[i]]
+        T.keys[c].mean = m
+        T.keys[c].index = c
+    qsort(T.keys, n, sizeof(AmuKey), compare_keys)
+    for c in range(n):
+        v = T.vec + off + T.keys[c].index * N
+        dominated = 0
+        for j in range(kept):
+            u = T.vec + off + <long>T.kept[j] * N
+            dominated = 1
+            for i in range(k):
+                w = ws[i]
+                if u[w] < v[w]:
+                    dominated = 0
+                    break
+            if dominated:
+                break
+        if not dominated:
+            T.kept[kept] = <int>T.keys[c].index
+            kept += 1
+            if kept >= J.front_cap:
+                break
+    # the kept vectors, in order of decreasing mean, moved to the front of the block
+    T.vec_top = off + n * N
+    tmp = push_vec(J, T, kept)
+    if tmp == NULL:
+        return -1
+    for j in range(kept):
+        memcpy(tmp + j * N, T.vec + off + <long>T.kept[j] * N, N * sizeof(int))
+    memmove(T.vec + off, tmp, kept * N * sizeof(int))
+    T.vec_top = off + kept * N
+    return kept
+
+
+cdef long amu_min_product(AmuJob* J, AmuStack* T, long off_r, long a, long b, const int* ws, int k,
+                          const int* sub, int ks) noexcept nogil:
+    """Combine the front R (a vectors at off_r) with a child's front F (b vectors just
+    above it) over the child's worlds `sub`: every pair (x, y) gives x with each
+    world of sub lowered to y's entry where that is less (the opponent picks per
+    world; a world of a disjoint split simply takes y's entry, R starting at +INF).
+    The reduced front replaces R; its size is returned."""
+    cdef long N = J.n_worlds, x, y, n
+    cdef int i, w
+    cdef long off_c = off_r + (a + b) * N
+    cdef int* z
+    cdef int* yv
+    T.vec_top = off_c
+    z = push_vec(J, T, a * b)
+    if z == NULL:
+        return -1
+    for x in range(a):
+        for y in range(b):
+            memcpy(z, T.vec + off_r + x * N, N * sizeof(int))
+            yv = T.vec + off_r + (a + y) * N
+            for i in range(ks):
+                w = sub[i]
+                if yv[w] < z[w]:
+                    z[w] = yv[w]
+            z += N
+    n = amu_reduce(J, T, off_c, a * b, ws, k)
+    if n < 0:
+        return -1
+    memmove(T.vec + off_r, T.vec + off_c, n * N * sizeof(int))
+    T.vec_top = off_r + n * N
+    return n
+
+
+cdef long start_product(AmuJob* J, AmuStack* T, const int* ws, int k) noexcept nogil:
+    """One vector of +INF over ws: the neutral start of a min-product."""
+    cdef int* v = push_vec(J, T, 1)
+    cdef int i
+    if v == NULL:
+        return -1
+    for i in range(k):
+        v[ws[i]] = INF
+    return 1
+
+
+cdef long amu_decide(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
+                     int r) noexcept nogil:
+    """The seat places: one move for every world of the node; the union of the fronts.
+    Every placement of the seat is one of its M decisions, forced or not."""
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int n = gen_moves(&P[0], moves), j, i
+    cdef int r2 = r - 1
+    cdef long off = T.vec_top, total = 0, c
+    cdef long pos_save = T.pos_top
+    cdef Position* C = push_pos(J, T, k)
+    cdef int* v
+    if C == NULL:
+        return -1
+    for j in range(n):
+        for i in range(k):
+            C[i] = P[i]
+            place(&C[i], moves[j], NULL)
+        if r2 == 0:
+            v = push_vec(J, T, 1)
+            if v == NULL:
+                return -1
+            for i in range(k):
+                v[ws[i]] = amu_leaf(core, J, T, ws[i], &C[i])
+            c = 1
+        else:
+            c = amu_walk(core, J, T, ws, k, C, r2)
+        if c < 0 or J.aborted:
+            return -1
+        total = amu_reduce(J, T, off, total + c, ws, k)
+        if total < 0:
+            return -1
+    T.pos_top = pos_save
+    return total
+
+
+cdef long amu_seat_draw(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
+                        int r) noexcept nogil:
+    """The seat cannot place and draws: it sees the tile, so the worlds split by it."""
+    cdef long off = T.vec_top, a, b
+    cdef long pos_save = T.pos_top, idx_save = T.idx_top, pos_mark, idx_mark
+    cdef Position* C = push_pos(J, T, k)
+    cdef int* tile = push_idx(J, T, k)
+    cdef Position* subp
+    cdef int* sub
+    cdef int i, t, ks
+    if C == NULL or tile == NULL:
+        return -1
+    for i in range(k):
+        C[i] = P[i]
+        tile[i] = draw_one(&C[i], NULL)
+    a = start_product(J, T, ws, k)
+    if a < 0:
+        return -1
+    pos_mark = T.pos_top
+    idx_mark = T.idx_top
+    for t in range(N_TILES):
+        ks = 0
+        for i in range(k):
+            ks += tile[i] == t
+        if ks == 0:
+            continue
+        subp = push_pos(J, T, ks)
+        sub = push_idx(J, T, ks)
+        if subp == NULL or sub == NULL:
+            return -1
+        ks = 0
+        for i in range(k):
+            if tile[i] == t:
+                subp[ks] = C[i]
+                sub[ks] = ws[i]
+                ks += 1
+        b = amu_walk(core, J, T, sub, ks, subp, r)
+        if b < 0 or J.aborted:
+            return -1
+        a = amu_min_product(J, T, off, a, b, ws, k, sub, ks)
+        if a < 0:
+            return -1
+        T.pos_top = pos_mark
+        T.idx_top = idx_mark
+    T.pos_top = pos_save
+    T.idx_top = idx_save
+    return a
+
+
+cdef long amu_opponent(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
+                       int r) noexcept nogil:
+    """The opponent's turn, chosen per world (it sees everything). Its options in a
+    world: a placement from its hand; or, unable to place, its forced draws (the
+    world's boneyard order) and then a placement of the drawn tile, or a pass, or
+    the round's end by a block. The seat sees the number of tiles drawn and the
+    placement: options alike in that are one child, over the worlds that have it."""
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int credits[MAX_MOVES]
+    cdef long off = T.vec_top, a, b
+    cdef long pos_save = T.pos_top, idx_save = T.idx_top, pos_mark, idx_mark
+    cdef long n_opt = 0, o
+    cdef Position c
+    cdef Position* O = T.pos + T.pos_top      # the options' positions, pushed one by one
+    cdef int* pairs = T.idx + T.idx_top       # per option: its world's place in ws, its signature
+    cdef Position* subp
+    cdef int* sub
+    cdef int i, j, n, nd, ks, gap, last, cur
+    for i in range(k):
+        c = P[i]
+        nd = 0
+        while c.status == ST_PLAYING and not can_place(&c) and not boneyard_empty(&c):
+            draw_one(&c, NULL)
+            nd += 1
+        if c.status != ST_PLAYING or not can_place(&c):
+            if push_pos(J, T, 1) == NULL or push_idx(J, T, 2) == NULL:
+                return -1
+            O[n_opt] = c
+            pairs[2 * n_opt] = i
+            if c.status == ST_PLAYING:
+                pass_turn(&O[n_opt])
+                pairs[2 * n_opt + 1] = nd << 8 | MOVE_PASS
+            else:
+                pairs[2 * n_opt + 1] = nd << 8 | SIG_ENDED
+            n_opt += 1
+            continue
+        n = gen_moves(&c, moves)
+        if (J.greedy[ws[i]] >> c.to_move) & 1:
+            # a seat read as greedy (this world's model): its largest accepted credits only
+            gap = TARGET - c.score[side_of(&c, c.to_move)]
+            for j in range(n):
+                credits[j] = accepted_credit(&c, c.ends, moves[j], gap)
+            n = keep_greedy(moves, credits, n)
+        if push_pos(J, T, n) == NULL or push_idx(J, T, 2 * n) == NULL:
+            return -1
+        for j in range(n):
+            O[n_opt] = c
+            place(&O[n_opt], moves[j], NULL)
+            pairs[2 * n_opt] = i
+            pairs[2 * n_opt + 1] = nd << 8 | moves[j]
+            n_opt += 1
+    a = start_product(J, T, ws, k)
+    if a < 0:
+        return -1
+    pos_mark = T.pos_top
+    idx_mark = T.idx_top
+    last = -1
+    while True:
+        # the next signature in increasing order (a fixed order of the children)
+        cur = -1
+        for o in range(n_opt):
+            if pairs[2 * o + 1] > last and (cur < 0 or pairs[2 * o + 1] < cur):
+                cur = pairs[2 * o + 1]
+        if cur < 0:
+            break
+        last = cur
+        ks = 0
+        for o in range(n_opt):
+            ks += pairs[2 * o + 1] == cur
+        subp = push_pos(J, T, ks)
+        sub = push_idx(J, T, ks)
+        if subp == NULL or sub == NULL:
+            return -1
+        ks = 0
+        for o in range(n_opt):
+            if pairs[2 * o + 1] == cur:
+                subp[ks] = O[o]
+                sub[ks] = ws[pairs[2 * o]]
+                ks += 1
+        b = amu_walk(core, J, T, sub, ks, subp, r)
+        if b < 0 or J.aborted:
+            return -1
+        a = amu_min_product(J, T, off, a, b, ws, k, sub, ks)
+        if a < 0:
+            return -1
+        T.pos_top = pos_mark
+        T.idx_top = idx_mark
+    T.pos_top = pos_save
+    T.idx_top = idx_save
+    return a
+
+
+cdef long amu_walk(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
+                   int r) noexcept nogil:
+    """The front of a node: the worlds ws (k of them, their positions P) share the
+    seat's observable history; r of the seat's decisions are left to choose jointly
+    (r >= 1). The front is pushed on the vector pool; its size is returned, or -1
+    when the search gave up (deadline or full pools)."""
+    cdef long pos_save, off = T.vec_top, n
+    cdef Position* C
+    cdef int* v
+    cdef int i
+    cdef Position* p0 = &P[0]
+    if J.aborted or J.overflow:
+        return -1
+    if p0.status != ST_PLAYING or k == 1:
+        # the round's end; or a single world, where nothing is left to fuse: the
+        # seat's later choices may as well be that world's, the solver's value
+        v = push_vec(J, T, 1)
+        if v == NULL:
+            return -1
+        for i in range(k):
+            v[ws[i]] = amu_leaf(core, J, T, ws[i], &P[i])
+        return 1
+    if p0.to_move != J.observer:
+        return amu_opponent(core, J, T, ws, k, P, r)
+    if can_place(p0):
+        return amu_decide(core, J, T, ws, k, P, r)
+    if not boneyard_empty(p0):
+        return amu_seat_draw(core, J, T, ws, k, P, r)
+    # the seat passes, in every world alike
+    pos_save = T.pos_top
+    C = push_pos(J, T, k)
+    if C == NULL:
+        return -1
+    for i in range(k):
+        C[i] = P[i]
+        pass_turn(&C[i])
+    n = amu_walk(core, J, T, ws, k, C, r)
+    T.pos_top = pos_save
+    return n
+
+
+cdef void search_root_move(SolverCore core, AmuJob* J, AmuStack* T, int m) noexcept nogil:
+    """Root move m's front over every world; its best vector and mean into the job."""
+    cdef long N = J.n_worlds, n, c, best = 0
+    cdef int w
+    cdef Position* C
+    cdef int* ws
+    cdef int* v
+    cdef double total = 0.0, mean, best_mean = 0.0
+    T.pos_top = T.idx_top = T.vec_top = 0
+    T.leaves = T.nodes = 0
+    C = push_pos(J, T, N)
+    ws = push_idx(J, T, N)
+    if C == NULL or ws == NULL:
+        return
+    for w in range(N):
+        ws[w] = w
+        C[w] = J.roots[w]
+        place(&C[w], J.moves[m], NULL)
+        total += J.weights[w]
+    if J.depth == 0:
+        v = push_vec(J, T, 1)
+        if v == NULL:
+            return
+        for w in range(N):
+            v[w] = amu_leaf(core, J, T, w, &C[w])
+        n = 1
+    else:
+        n = amu_walk(core, J, T, ws, N, C, J.depth)
+    if n <= 0 or J.aborted or J.overflow:
+        return
+    v = T.vec + T.vec_top - n * N
+    for c in range(n):
+        mean = 0.0
+        for w in range(N):
+            mean += J.weights[w] * v[c * N + w]
+        mean /= total
+        if c == 0 or mean > best_mean:
+            best_mean = mean
+            best = c
+    memcpy(J.best + m * N, v + best * N, N * sizeof(int))
+    J.value[m] = best_mean
+    J.front_size[m] = <int>n
+    J.leaves[m] = T.leaves
+    J.nodes[m] = T.nodes
+    J.done[m] = 1
+
+
+cdef class AlphaMuSearch:
+    """One alphamu computation: the worlds, the root moves, the depth and the results."""
+    cdef AmuJob job
+
+    def __cinit__(self):
+        self.job.roots = NULL
+        self.job.greedy = NULL
+        self.job.weights = NULL
+        self.job.best = NULL
+        self.job.value = NULL
+        self.job.front_size = NULL
+        self.job.leaves = NULL
+        self.job.nodes = NULL
+        self.job.done = NULL
+
+    def __init__(self, CoreRound base not None, moves, worlds, weights, depth_, front_cap_, leaf_nodes_,
+                 seconds_):
+        """`base`: the position, 2 players, its mover (the observer) able to place.
+        `moves`: distinct canonical root moves. `worlds`: a list of (hands, boneyard,
+        greedy seats mask): hand masks per seat (the mover's entry is ignored: its own),
+        boneyard tiles in draw order, the opponent seats searched as greedy there.
+        `weights`: None (equal) or one positive number per world. `seconds_`: 0 for
+        no deadline; else the search gives up (``aborted``) when the time is up."""
+        cdef Position* p = &base.frames[base.depth].pos
+        cdef AmuJob* J = &self.job
+        cdef uint8_t legal[MAX_MOVES]
+        cdef int n_legal, i, s, b
+        cdef long w
+        cdef uint32_t seen, m
+        cdef double seconds
+        if p.players != 2:
+            raise CoreError(f"alphamu searches 2 players, not {p.players}")
+        if p.status != ST_PLAYING or not can_place(p):
+            raise CoreError("the position has no placement to search (the round is over, or the seat must "
+                            "draw or pass)")
+        J.depth = checked_int(depth_, 0, AMU_MAX_DEPTH, "depth")
+        J.front_cap = checked_int(front_cap_, 1, AMU_MAX_FRONT, "front_cap")
+        J.leaf_nodes = checked_u64(leaf_nodes_, "leaf_nodes")
+        if isinstance(seconds_, bool) or not isinstance(seconds_, (int, float)) or not 0.0 <= seconds_ <= 1e7:
+            raise CoreError(f"seconds must be a number from 0 to 1e7, not {seconds_!r}"[:200])
+        seconds = seconds_
+        try:
+            moves = list(moves)
+            worlds = list(worlds)
+            weights = None if weights is None else [float(x) for x in weights]
+        except (TypeError, ValueError):
+            raise CoreError("moves and worlds must be lists, weights a list of numbers") from None
+        n_legal = gen_moves(p, legal)
+        if not 1 <= len(moves) <= n_legal or len(set(moves)) != len(moves) or not all(
+                isinstance(x, int) and any(x == legal[i] for i in range(n_legal)) for x in moves):
+            raise CoreError(f"root moves must be distinct canonical moves of the position, not {moves!r}"[:200])
+        if not 1 <= len(worlds) <= AMU_MAX_WORLDS:
+            raise CoreError(f"alphamu searches 1 to {AMU_MAX_WORLDS} worlds, not {len(worlds)}")
+        if weights is not None and (len(weights) != len(worlds) or not all(0.0 < x < 1e300 for x in weights)):
+            raise CoreError("weights must be one positive number per world")
+        J.n_worlds = len(worlds)
+        J.n_moves = len(moves)
+        J.observer = p.to_move
+        for i in range(J.n_moves):
+            J.moves[i] = moves[i]
+        J.deadline = now_seconds() + seconds if seconds > 0 else 0.0
+        J.next_move = 0
+        J.aborted = 0
+        J.overflow = 0
+        J.roots = <Position*>malloc(J.n_worlds * sizeof(Position))
+        J.greedy = <uint8_t*>malloc(J.n_worlds + 8)
+        J.weights = <double*>malloc(J.n_worlds * sizeof(double))
+        J.best = <int*>malloc(J.n_moves * J.n_worlds * sizeof(int))
+        J.value = <double*>malloc(J.n_moves * sizeof(double))
+        J.front_size = <int*>malloc(J.n_moves * sizeof(int))
+        J.leaves = <uint64_t*>malloc(J.n_moves * sizeof(uint64_t))
+        J.nodes = <uint64_t*>malloc(J.n_moves * sizeof(uint64_t))
+        J.done = <uint8_t*>malloc(J.n_moves + 8)
+        if not (J.roots and J.greedy and J.weights and J.best and J.value and J.front_size and J.leaves
+                and J.nodes and J.done):
+            raise MemoryError()
+        for i in range(J.n_moves):
+            J.done[i] = 0
+        b = p.bone_len - p.bone_next
+        for w in range(J.n_worlds):
+            try:
+                hands, bone, greedy = worlds[w]
+                hands, bone = list(hands), list(bone)
+            except (TypeError, ValueError):
+                raise CoreError("each world is (hands, boneyard, greedy seats mask)") from None
+            if len(hands) != p.players or len(bone) != b:
+                raise CoreError(f"a world has {p.players} hands and a boneyard of {b} tiles")
+            m = <uint32_t>checked_int(greedy, 0, 3, "a greedy seats mask")
+            if (m >> J.observer) & 1:
+                raise CoreError("a world's greedy seats must be seats other than the observer")
+            J.greedy[w] = m
+            J.weights[w] = 1.0 if weights is None else weights[w]
+            J.roots[w] = p[0]
+            seen = p.board
+            for s in range(p.players):
+                m = <uint32_t>checked_int(hands[s], 0, 0x0FFFFFFF, "a hand mask")
+                if s == J.observer:
+                    m = p.hand[s]       # the observer's own hand (its entry is ignored)
+                if seen & m:
+                    raise CoreError("a world holds a tile twice")
+                seen |= m
+                J.roots[w].hand[s] = m
+            for i in range(b):
+                t = checked_int(bone[i], 0, 27, "a boneyard tile")
+                if (seen >> <int>t) & 1:
+                    raise CoreError("a world holds a tile twice")
+                seen |= <uint32_t>1 << <int>t
+                J.roots[w].boneyard[p.bone_next + i] = t
+            if seen != 0x0FFFFFFF:
+                raise CoreError("a world must hold every tile off the board once")
+
+    def __dealloc__(self):
+        free(self.job.roots)
+        free(self.job.greedy)
+        free(self.job.weights)
+        free(self.job.best)
+        free(self.job.value)
+        free(self.job.front_size)
+        free(self.job.leaves)
+        free(self.job.nodes)
+        free(self.job.done)
+
+    def work(self, SolverCore core not None):
+        """Search root moves until none is left (call from any thread, one core each)."""
+        cdef AmuJob* J = &self.job
+        cdef AmuStack T
+        cdef long m
+        core.check_players(2)
+        T.pos_cap = POS_POOL
+        T.idx_cap = IDX_POOL
+        T.vec_cap = VEC_POOL
+        T.keys_cap = <long>AMU_MAX_FRONT * AMU_MAX_FRONT + 2 * AMU_MAX_FRONT
+        T.pos = <Position*>malloc(T.pos_cap * sizeof(Position))
+        T.idx = <int*>malloc(T.idx_cap * sizeof(int))
+        T.vec = <int*>malloc(T.vec_cap * sizeof(int))
+        T.keys = <AmuKey*>malloc(T.keys_cap * sizeof(AmuKey))
+        T.kept = <int*>malloc(T.keys_cap * sizeof(int))
+        try:
+            if not (T.pos and T.idx and T.vec and T.keys and T.kept):
+                raise MemoryError()
+            with nogil:
+                while True:
+                    m = fiveup_amu_next(&J.next_move)
+                    if m >= J.n_moves or J.aborted or J.overflow:
+                        break
+                    search_root_move(core, J, &T, <int>m)
+        finally:
+            free(T.pos)
+            free(T.idx)
+            free(T.vec)
+            free(T.keys)
+            free(T.kept)
+        return None
+
+    def results(self):
+        """(complete, [(value, front size, leaves, nodes, [best vector per world])] per root move).
+        complete is False when the deadline passed or the pools were too small."""
+        cdef AmuJob* J = &self.job
+        cdef int i, w
+        complete = not J.aborted and not J.overflow and all(J.done[i] for i in range(J.n_moves))
+        out = []
+        for i in range(J.n_moves):
+            if not J.done[i]:
+                out.append(None)
+                continue
+            out.append((J.value[i], J.front_size[i], J.leaves[i], J.nodes[i],
+                        [J.best[i * J.n_worlds + w] for w in range(J.n_worlds)]))
+        return complete, out
+
+    @property
+    def overflow(self):
+        return bool(self.job.overflow)

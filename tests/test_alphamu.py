@@ -1,0 +1,292 @@
+"""alphamu (method="alphamu"): against an independent reference on tiny positions,
+its relations to the solver and to PIMC on the same worlds, determinism across
+threads, bad options, the command line and the bot."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from fiveup_solver import Game, OptionError, _alphamu, _core, _solver
+from fiveup_solver.bots import choose
+from fiveup_solver.cli import main
+from fiveup_solver.errors import CoreError
+from fiveup_solver.hint import Hinter, hint, world_values
+from fiveup_solver.inference import DealSampler
+from fiveup_solver.solver import set_core_objective
+
+try:
+    from . import reference as R
+    from .reference_alphamu import alphamu_values
+    from .test_exact import _tile_index, late_positions
+except ImportError:
+    import reference as R
+    from reference_alphamu import alphamu_values
+    from test_exact import _tile_index, late_positions
+
+EXACT = 2 ** 40        # a leaf budget no position here reaches: every leaf is solved exactly
+
+
+def _name(t: int) -> str:
+    return f"{_core.tile_lo(t)}-{_core.tile_hi(t)}"
+
+
+def _engine(obs, worlds, depth, objective="points", threads=1):
+    """{canonical move: value} of AlphaMuSearch on explicit worlds (hands, boneyard order)."""
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
+    job = _alphamu.AlphaMuSearch(ds.replayed, roots, [(h, b, 0) for h, b in worlds], None, depth,
+                                 _alphamu.MAX_FRONT, EXACT, 0.0)
+    core = _solver.SolverCore(4.0)
+    set_core_objective(core, objective, 2)
+    job.work(core)
+    complete, rows = job.results()
+    assert complete
+    return {root: row[0] for root, row in zip(roots, rows)}, {root: row[1] for root, row in zip(roots, rows)}
+
+
+def _reference_states(g, seat, worlds):
+    """The reference rules' state of g's position in each world (its own hands and boneyard order)."""
+    base = R.state_at(g.to_record(), len(g.rounds) - 1, len(g.current.actions))
+    out = []
+    for hands, bone in worlds:
+        st = base.copy()
+        st.hands = [sorted((_name(t) for t in range(28) if (hands[s] >> t) & 1), key=_tile_index)
+                    if s != seat else list(base.hands[s]) for s in range(2)]
+        st.boneyard = list(base.boneyard[:base.drawn]) + [_name(t) for t in bone]
+        out.append(st)
+    return out
+
+
+def _sampled_worlds(obs, n, seed):
+    return [(h[:2], b) for h, b in DealSampler(obs).counter.worlds(n, seed)]
+
+
+# (bone_max, hand_max, seed, k, worlds): late_positions(...)[k] with that many sampled worlds;
+# the last two show strategy fusion (alphamu below PIMC on some move; checked below)
+# (found by searching late_positions for a move alphamu values below PIMC at depth 2 in the
+# reference; re-found when the sampler's world streams changed)
+POSITIONS = [(3, 4, 300, k, 2 + k % 3) for k in range(5)] + [(3, 4, 500, 10, 3), (3, 4, 500, 8, 4)]
+
+
+def _case(bone_max, hand_max, seed, k, n):
+    g, seat = late_positions(12, bone_max=bone_max, hand_max=hand_max, seed=seed)[k]
+    obs = g.observation(seat)
+    return g, seat, obs, _sampled_worlds(obs, n, seed=k)
+
+
+@pytest.mark.parametrize("case", POSITIONS)
+@pytest.mark.parametrize("depth", [1, 2])
+def test_values_equal_the_independent_reference(case, depth):
+    # 2-4 hidden worlds, draws still to come on some: the reference enumerates the
+    # information sets itself, on the reference rules, with exact fractions and full fronts
+    g, seat, obs, worlds = _case(*case)
+    got, _ = _engine(obs, worlds, depth)
+    want = alphamu_values(_reference_states(g, seat, worlds), depth)
+    assert len(want) == len(obs.legal_moves)
+    for m in obs.legal_moves:
+        key = (str(m.tile), None if m.at is None else str(m.at))
+        assert got[_core.canonical_of(*m.placement)] == pytest.approx(float(want[key]), abs=1e-9), str(m)
+
+
+@pytest.mark.parametrize("case", POSITIONS[-2:])
+def test_the_reference_cases_show_strategy_fusion(case):
+    # the comparison above would be weak if alphamu never differed from PIMC there
+    g, seat, obs, worlds = _case(*case)
+    pimc = alphamu_values(_reference_states(g, seat, worlds), 0)
+    deep = alphamu_values(_reference_states(g, seat, worlds), 2)
+    assert all(deep[m] <= pimc[m] for m in pimc) and any(deep[m] < pimc[m] for m in pimc)
+
+
+def test_the_reference_hand_worked_case():
+    # Two worlds, equal weights, the seat's one later decision: its front is the union
+    # of two vectors per move; the reference's fronts follow the definition by hand.
+    try:
+        from .reference_alphamu import _min_product, _pareto
+    except ImportError:
+        from reference_alphamu import _min_product, _pareto
+    # union at the seat: (10, 0) and (0, 10) both kept, (0, 0) dominated, (10, 0) once
+    assert _pareto([{0: 10, 1: 0}, {0: 0, 1: 10}, {0: 0, 1: 0}, {0: 10, 1: 0}]) == [{0: 10, 1: 0}, {0: 0, 1: 10}]
+    # the opponent with two groups over worlds {0, 1} and {1}: world 1 takes the least
+    got = _min_product([[{0: 10, 1: 0}, {0: 0, 1: 10}], [{1: 5}]])
+    assert got == [{0: 10, 1: 0}, {0: 0, 1: 5}]
+    # best mean: PIMC would take 10 in each world (mean 10); alphamu's best vector is worth 5
+    assert max(sum(v.values()) / 2 for v in got) == 5
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_one_world_equals_the_solver_for_every_move(depth):
+    # with one world there is nothing to fuse: every move's value is the solver's
+    for g, seat in late_positions(4, bone_max=4, hand_max=5, seed=40):
+        obs = g.observation(seat)
+        world = [([sum(1 << _tile_index(str(t)) for t in g.hand(s)) for s in range(2)],
+                  [_tile_index(str(t)) for t in g.boneyard])]
+        for objective in ("points", "win"):
+            got, _ = _engine(obs, world, depth, objective)
+            want = world_values(g, objective=objective)
+            for m, v in want.items():
+                assert got[_core.canonical_of(*m.placement)] == v, (str(m), objective)
+
+
+@pytest.mark.parametrize("beliefs", ["uniform", "model"])
+def test_depth_zero_is_pimc_on_the_same_worlds(beliefs):
+    for g, seat in late_positions(3, bone_max=4, hand_max=5, seed=60):
+        obs = g.observation(seat)
+        a = hint(obs, method="alphamu", depth=0, samples=12, seed=3, beliefs=beliefs, world_nodes=EXACT)
+        p = hint(obs, method="pimc", samples=12, seed=3, beliefs=beliefs, world_nodes=EXACT)
+        assert p.exact_worlds == p.samples == a.samples
+        pv = {str(m.move): m for m in p.moves}
+        for m in a.moves:
+            assert m.win == pytest.approx(pv[str(m.move)].win, abs=1e-9)
+            assert m.points == pytest.approx(pv[str(m.move)].points, abs=1e-9)
+            assert m.stderr == pytest.approx(pv[str(m.move)].stderr, abs=1e-9)
+
+
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_never_above_pimc_on_the_same_worlds_and_leaves(objective):
+    # strategy fusion only inflates: a joint strategy is one of the per-world ones
+    lower = 0
+    for g, seat in late_positions(4, bone_max=6, hand_max=6, seed=80):
+        obs = g.observation(seat)
+        p = {str(m.move): m.value for m in hint(obs, method="pimc", samples=16, seed=5, beliefs="uniform",
+                                                  objective=objective, both=False, world_nodes=EXACT).moves}
+        for depth in (1, 2):
+            h = hint(obs, method="alphamu", depth=depth, samples=16, seed=5, beliefs="uniform",
+                     objective=objective, both=False, world_nodes=EXACT)
+            for m in h.moves:
+                assert m.value <= p[str(m.move)] + 1e-9
+                lower += m.value < p[str(m.move)] - 1e-9
+    assert lower >= 1
+
+
+def test_deterministic_across_thread_counts():
+    g, seat = late_positions(1, bone_max=6, hand_max=6, seed=11)[0]
+    obs = g.observation(seat)
+    out = []
+    for threads in (1, 2, 3):
+        d = Hinter(threads=threads).hint(obs, method="alphamu", depth=2, samples=16, seed=9).to_dict()
+        del d["seconds"]
+        d["budget"].pop("threads")
+        out.append(d)
+    assert out[0] == out[1] == out[2]
+
+
+def test_time_budget_keeps_the_last_complete_depth():
+    g, seat = late_positions(1, bone_max=6, hand_max=6, seed=11)[0]
+    obs = g.observation(seat)
+    h = hint(obs, method="alphamu", depth=2, time_ms=60_000, seed=9)
+    assert h.budget["depth_reached"] == 2
+    full = hint(obs, method="alphamu", depth=2, samples=h.samples, seed=9)
+    assert [m.to_dict() for m in h.moves] == [m.to_dict() for m in full.moves]
+    # a budget too short for depth 1 still answers, at depth 0 (PIMC)
+    quick = hint(obs, method="alphamu", depth=8, time_ms=1, seed=9, samples=None)
+    assert quick.budget["depth_reached"] < 8
+
+
+@pytest.mark.parametrize("options,text", [
+    ({"depth": -1}, "depth must be an integer >= 0 and <= 8"),
+    ({"depth": 9}, "depth must be an integer >= 0 and <= 8"),
+    ({"depth": 1.5}, "depth must be an integer"),
+    ({"depth": True}, "depth must be an integer"),
+    ({"depth": 1, "method": "pimc"}, "depth is an option of method 'alphamu', not of 'pimc'"),
+    ({"depth": 1, "method": "exact"}, "depth is an option of method 'alphamu', not of 'exact'"),
+    ({"samples": 257}, "samples must be an integer >= 1 and <= 256"),
+    ({"world_nodes": 0}, "world_nodes must be"),
+])
+def test_bad_options(options, text):
+    g, seat = late_positions(1, bone_max=6, hand_max=6, seed=11)[0]
+    opts = {"method": "alphamu", **options}
+    with pytest.raises(OptionError) as e:
+        hint(g.observation(seat), **opts)
+    assert text in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_refuses_three_and_four_players(players):
+    g = Game(players=players, seed=2)
+    with pytest.raises(OptionError, match=f"method 'alphamu' searches 2 players, not {players}"):
+        hint(g.observation(g.to_move), method="alphamu")
+
+
+def test_core_checks_its_inputs():
+    g, seat = late_positions(1, bone_max=6, hand_max=6, seed=11)[0]
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
+    worlds = [(h[:2], b, 0) for h, b in ds.counter.worlds(2, 1)]
+    for bad, text in [((roots + roots, worlds, None, 1), "distinct canonical moves"),
+                      ((roots, [], None, 1), "1 to 256 worlds"),
+                      ((roots, worlds, [1.0], 1), "one positive number per world"),
+                      ((roots, worlds, [1.0, -1.0], 1), "one positive number per world"),
+                      ((roots, worlds, None, 9), "depth"),
+                      ((roots, [(worlds[0][0], worlds[0][1][:-1], 0)] + worlds[1:], None, 1), "boneyard of"),
+                      ((roots, [(worlds[0][0], worlds[0][1], 1 << seat)] + worlds[1:], None, 1),
+                       "greedy seats")]:
+        with pytest.raises(CoreError, match=text):
+            _alphamu.AlphaMuSearch(ds.replayed, *bad, 16, 100, 0.0)
+    own = sum(1 << _tile_index(str(t)) for t in g.hand(seat))
+    hands = list(worlds[0][0])
+    hands[1 - seat] |= own & -own       # one of the seat's own tiles in the opponent's hand too
+    twice = [(hands, worlds[0][1], 0)]
+    with pytest.raises(CoreError, match="twice"):
+        _alphamu.AlphaMuSearch(ds.replayed, roots, twice, None, 1, 16, 100, 0.0)
+
+
+def _record(tmp_path):
+    g, seat = late_positions(1, bone_max=6, hand_max=6, seed=11)[0]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(g.to_record()))
+    return g, seat, path
+
+
+def run(capsys, argv):
+    rc = main(argv)
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def test_cli_hint_alphamu(tmp_path, capsys):
+    g, seat, path = _record(tmp_path)
+    rc, out, err = run(capsys, ["hint", str(path), "--seat", str(seat), "--method", "alphamu", "--depth", "2",
+                                "--samples", "8", "--seed", "3", "--json"])
+    assert rc == 0 and err == ""
+    d = json.loads(out)
+    assert d["method"] == "alphamu" and d["budget"]["depth"] == 2 and d["samples"] == 8
+    api = Hinter().hint(g.observation(seat), method="alphamu", depth=2, samples=8, seed=3).to_dict()
+    del d["seconds"], api["seconds"]
+    assert d == api
+    rc, out, err = run(capsys, ["hint", str(path), "--seat", str(seat), "--method", "alphamu", "--samples", "4"])
+    assert rc == 0 and "alphamu depth 1" in out and "best: " in out
+
+
+@pytest.mark.parametrize("argv,text", [
+    (["--method", "pimc", "--depth", "1"], "depth is an option of method 'alphamu'"),
+    (["--method", "alphamu", "--depth", "-1"], "depth must be an integer >= 0"),
+    (["--method", "alphamu", "--samples", "300"], "samples must be an integer >= 1 and <= 256"),
+])
+def test_cli_bad_depth(argv, text, tmp_path, capsys):
+    g, seat, path = _record(tmp_path)
+    rc, out, err = run(capsys, ["hint", str(path), "--seat", str(seat), *argv])
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and text in err
+
+
+def test_bot_hint_alphamu_plays_legal_moves():
+    g = Game(players=2, seed=5)
+    rng = random.Random(1)
+    for _ in range(6):
+        if g.round_over:
+            break
+        obs = g.observation(g.to_move)
+        m = choose("hint-alphamu" if g.to_move == 0 else "greedy", obs, rng)
+        assert m in g.legal_moves
+        g.push(m)
+
+
+def test_bot_names_with_a_budget():
+    from fiveup_solver.bots import BOTS, bot_function
+    assert bot_function("hint-alphamu:8:500") is not None and bot_function("hint-alphamu-win:8:500") is not None
+    assert "hint-alphamu-maxn" not in BOTS            # 2 players only: no 3-player search variants
+    with pytest.raises(OptionError, match="unknown bot"):
+        bot_function("hint-alphamu-x:8:500")
