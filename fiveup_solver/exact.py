@@ -64,6 +64,7 @@ OPPONENTS = ("greedy", "best-defence")
 DEFAULT_MAX_WORLDS = 5_000          # hidden configurations of the root information set
 DEFAULT_NODE_LIMIT = 3_000_000      # world positions expanded in one search
 WIN_POINTS = 1000                   # the points objective's value of an accepted exact 305
+_EMPTY = __import__("array").array("d")   # the C search's equity table when the objective is points
 
 
 class SearchLimitError(OptionError):
@@ -89,6 +90,19 @@ def _tiles(mask: int):
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+@lru_cache(maxsize=16)
+def _equity_array(players: int, side: int):
+    """P(side wins) per score state (levels, 61 per side, C order) x starter slot (each side,
+    then drawn: the mean over starters), float64: the C search's round-end values."""
+    import numpy as np
+    from fiveup_solver.equity import load_table
+    win = load_table(players).win                   # levels per side x starter side x side
+    sides = win.shape[-1]
+    w = win.reshape(-1, sides, sides)[:, :, side]
+    out = np.concatenate([w, w.mean(axis=1, keepdims=True)], axis=1)
+    return np.ascontiguousarray(out, dtype=np.float64).reshape(-1)
 
 
 @lru_cache(maxsize=65536)
@@ -256,6 +270,18 @@ class _Search:
                                    f"and front vectors (node_limit)")
 
 
+def _greedy_c(search: _Search, node, roots, choosers) -> tuple:
+    """({root move: [value per world of node]}, nodes, belief states) from the C search."""
+    eq = _equity_array(search.players, search.side) if search.objective == "win" else _EMPTY
+    vals, nodes, belief_states, aborted = _exact.greedy_search(
+        node, choosers, roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores, eq,
+        search.node_limit)
+    if aborted:
+        raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
+                               f"(node_limit)")
+    return dict(zip(roots, vals)), nodes, belief_states
+
+
 def _add(a: tuple, idx: list, vec: tuple, scale: float) -> tuple:
     out = list(a)
     for i, v in zip(idx, vec):
@@ -298,9 +324,13 @@ def _check_options(objective, opponent, max_worlds, node_limit, players) -> None
 
 def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
                  max_worlds: int = DEFAULT_MAX_WORLDS, node_limit: int = DEFAULT_NODE_LIMIT,
-                 sampler: DealSampler | None = None) -> ExactResult:
+                 sampler: DealSampler | None = None, engine: str = "c") -> ExactResult:
     """Exact value of every canonical placement of the observation's seat (see the module text).
-    ``sampler``: the observation's :class:`DealSampler` when the caller has one."""
+    ``sampler``: the observation's :class:`DealSampler` when the caller has one. ``engine``
+    (against greedy): ``"c"`` the belief-state search in C, ``"python"`` the same search in
+    Python over the C walk (kept to measure the one against the other)."""
+    if engine not in ("c", "python"):
+        raise OptionError(f"engine must be c or python, not {_short(engine)}")
     start = time.perf_counter()
     _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
     ds = DealSampler(obs) if sampler is None else sampler
@@ -319,6 +349,11 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
     roots = [m for m, _, _ in _exact.moves(node[0][0])]
     if not roots:
         raise IllegalMoveError(f"seat {obs.seat} cannot place: its move (a draw or a pass) is forced")
+    if opponent == "greedy" and engine == "c":
+        values, search.nodes, belief_states = _greedy_c(search, node, roots, [True] * len(node))
+        return ExactResult(obs.seat, objective, opponent,
+                           {m: sum(p * v for (_, p), v in zip(node, vec)) for m, vec in values.items()},
+                           len(worlds), search.nodes, belief_states, time.perf_counter() - start)
     if opponent == "greedy":
         values = {m: search.move_value(node, m) for m in roots}
     else:

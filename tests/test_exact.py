@@ -274,3 +274,34 @@ def test_world_positions_from_a_caller_are_checked_whole():
         except ValueError:
             refused += 1
     assert 0 < refused < 3000
+
+
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_the_c_search_equals_the_python_search_world_by_world(objective):
+    # the belief-state search in C against the same search in Python over the C walk: the same
+    # values, the same world positions walked and the same belief states valued
+    positions = late_positions(5, bone_max=4, hand_max=4, seed=300)
+    for g, seat in positions:
+        obs = g.observation(seat)
+        a = exact_result(obs, objective=objective, engine="python")
+        b = exact_result(obs, objective=objective, engine="c")
+        assert (a.nodes, a.belief_states, a.worlds) == (b.nodes, b.belief_states, b.worlds)
+        assert set(a.values) == set(b.values)
+        for m, v in a.values.items():
+            assert b.values[m] == pytest.approx(v, abs=1e-9)
+    assert max(exact_result(g.observation(s)).worlds for g, s in positions) > 1
+
+
+def test_the_c_search_is_refused_past_its_node_limit_and_bad_engines():
+    g, seat = late_positions(1, bone_max=4, hand_max=4, seed=300)[0]
+    obs = g.observation(seat)
+    need = exact_result(obs).nodes
+    assert exact_result(obs, node_limit=need).nodes == need
+    with pytest.raises(SearchLimitError, match=f"more than {need - 1} world positions"):
+        exact_result(obs, node_limit=need - 1)
+    with pytest.raises(OptionError, match="engine must be c or python"):
+        exact_result(obs, engine="fortran")
+    from fiveup_solver import _exact
+    from fiveup_solver.errors import CoreError
+    with pytest.raises(CoreError, match="at least one world"):
+        _exact.greedy_search([], [], [0], seat, 0, (0, 0), b"", 10)
