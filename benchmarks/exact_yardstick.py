@@ -112,6 +112,42 @@ def run_job(job) -> dict:
     return row
 
 
+def journal_observation(row: dict):
+    """The observation of a journal row, played again from its seed (checked equal to the journal's)."""
+    obs, k = None, 0
+    while obs is None:
+        obs = find_position(row["seed"] * 1_000_003 + k, row["index"])
+        k += 1
+    if obs.to_dict() != row["observation"]:
+        raise RuntimeError(f"position {row['index']} does not replay as journalled")
+    return obs
+
+
+def run_reach_job(job) -> dict:
+    """A journalled position again, with the C search at a larger node and world limit: its
+    exact values against greedy (or refused); the methods' picks are the journal's (same
+    observation). Timed against the Python search at the old limits when ``compare``."""
+    row, node_limit, max_worlds, compare = job
+    obs = journal_observation(row)
+    out = {k: row[k] for k in ("index", "seed", "phase", "bone", "hands", "scores", "seat", "observation",
+                               "picks", "method_seconds")}
+    greedy = exact_both(obs, "greedy", node_limit, max_worlds)
+    out["exact"] = [greedy, row["exact"][1]]
+    out["reach"] = {"node_limit": node_limit, "max_worlds": max_worlds, "engine": "c",
+                    "before": {"refused": row["exact"][0].get("refused"), "seconds": row["exact"][0]["seconds"]}}
+    if compare:
+        from fiveup_solver.exact import exact_result
+        t = time.perf_counter()
+        try:
+            for obj in ("win", "points"):
+                exact_result(obs, objective=obj, opponent="greedy", node_limit=1_000_000, max_worlds=5_000,
+                             engine="python")
+            out["reach"]["python_seconds"] = round(time.perf_counter() - t, 3)
+        except ValueError as e:
+            out["reach"]["python_refused"] = str(e)
+    return out
+
+
 def _stats(losses: list) -> tuple:
     if not losses:
         return None, None
@@ -176,6 +212,12 @@ def main(argv=None) -> int:
     ap.add_argument("--defence-node-limit", type=int, default=50_000, help="best-defence yardstick")
     ap.add_argument("--max-worlds", type=int, default=5_000)
     ap.add_argument("--report", metavar="JOURNAL", default=None)
+    ap.add_argument("--reach", metavar="JOURNAL", default=None,
+                    help="re-solve this journal's positions (refused ones first, by phase, latest first) "
+                         "with the C search at --node-limit/--max-worlds; --out the new journal")
+    ap.add_argument("--phases", default="5-6,7-18,3-4,1-2,0", help="--reach: the phases, in order")
+    ap.add_argument("--compare", type=int, default=0,
+                    help="--reach: also time the Python search on this many positions it solved before")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args(argv)
     if args.report:
@@ -183,6 +225,17 @@ def main(argv=None) -> int:
         return 0
     sys.path.insert(0, os.path.dirname(__file__))
     from resumable import finished, run_jobs
+    if args.reach:
+        rows = [json.loads(line) for line in open(args.reach)]
+        done = finished(args.out, lambda r: (r["seed"], r["index"]))
+        order = {ph: i for i, ph in enumerate(args.phases.split(","))}
+        solved = [r for r in rows if "refused" not in r["exact"][0] and r["phase"] in order][:args.compare]
+        refused = sorted((r for r in rows if "refused" in r["exact"][0] and r["phase"] in order),
+                         key=lambda r: (order[r["phase"]], r["index"]))
+        jobs = [(r, args.node_limit, args.max_worlds, r in solved) for r in solved + refused
+                if (r["seed"], r["index"]) not in done]
+        run_jobs(run_reach_job, jobs, args.out, args.workers, "positions")
+        return 0
     done = finished(args.out, lambda r: (r["seed"], r["index"]))
     jobs = [(args.seed, i, args.node_limit, args.max_worlds, args.defence_node_limit)
             for i in range(args.positions) if (args.seed, i) not in done]
