@@ -305,6 +305,10 @@ def test_the_c_search_is_refused_past_its_node_limit_and_bad_engines():
     from fiveup_solver.errors import CoreError
     with pytest.raises(CoreError, match="at least one world"):
         _exact.greedy_search([], [], [0], seat, 0, (0, 0), b"", 10)
+    for node, message in (([b"x"], "pairs"), ([(b"x", 2.0)], r"number in \(0, 1\]"),
+                          ([(b"x", True)], r"number in \(0, 1\]"), ([(b"x", 0.5)], "world position is")):
+        with pytest.raises(CoreError, match=message):
+            _exact.greedy_search(node, [True], [0], seat, 0, (0, 0), b"", 10)
 
 
 # ---------------------------------------------------------------- the sampled estimate beyond exact reach

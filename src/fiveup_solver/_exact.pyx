@@ -884,7 +884,11 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
         raise CoreError("a belief state lists one chooser flag per world, and at least one world")
     try:
         for i in range(n):
+            if not isinstance(node[i], tuple) or len(node[i]) != 2:
+                raise CoreError("a belief state lists (world position, probability) pairs")
             pos, prob = node[i]
+            if isinstance(prob, bool) or not isinstance(prob, (int, float)) or not 0.0 < prob <= 1.0:
+                raise CoreError(f"a world's probability must be a number in (0, 1], not {prob!r}"[:200])
             load(pos, &p)
             if p.status != ST_PLAYING or p.to_move != s.seat or not can_place(&p):
                 raise CoreError(f"seat {s.seat} is not to place in a world of the belief state")
@@ -904,7 +908,10 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
         for i in range(s.sides):
             s.root_score[i] = checked_int(root_scores[i], -30000, 30000, "root score")
         if s.objective == OBJ_WIN:
-            eq = equity
+            try:
+                eq = equity
+            except (TypeError, ValueError, BufferError):
+                raise CoreError("the equity table must be a contiguous float64 array") from None
             if eq.shape[0] < (61 ** s.sides) * (s.sides + 1):
                 raise CoreError("the equity table is too small for the round's sides")
             s.equity = &eq[0]
