@@ -422,3 +422,22 @@ def test_cli_hint_exact_estimate(capsys):
     assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "pimc",
                  "--sample-worlds", "40"]) != 0
     assert "--sample-worlds are for --method exact" in capsys.readouterr().err
+
+
+def test_three_players_against_two_greedy_seats_equal_the_oracle_and_the_python_search():
+    # the C search with three sides: points against the independent oracle, win (the 3-player
+    # equity table handed to C) against the Python search
+    positions = late_positions(4, bone_max=2, hand_max=2, seed=40, players=3)[1:]
+    worlds = 0
+    for g, seat in positions:
+        obs = g.observation(seat)
+        got = exact_values(obs, objective="points")
+        want = best_response_values(g, seat)
+        for m, v in got.items():
+            assert v == pytest.approx(float(want[(str(m.tile), None if m.at is None else str(m.at))]), abs=1e-6)
+        a = exact_result(obs, objective="win", engine="python")
+        b = exact_result(obs, objective="win", engine="c")
+        worlds = max(worlds, b.worlds)
+        for m, v in a.values.items():
+            assert b.values[m] == pytest.approx(v, abs=1e-9)
+    assert worlds >= 2
