@@ -275,6 +275,21 @@ def report_reach(paths: list) -> str:
         before = sum("refused" not in first[(r["seed"], r["index"])]["exact"][0] for r in sel)
         now = sum("refused" not in r["exact"][0] for r in sel)
         lines.append(f"| {label} | {len(sel)} | {before} | {now} |")
+    new = [r for r in rows if "refused" not in r["exact"][0]
+           and "refused" in first[(r["seed"], r["index"])]["exact"][0]]
+    if new:
+        lines.append(f"\nthe {len(new)} positions solved now and refused before (win-% loss mean ± 95 %, "
+                     f"points loss mean ± 95 %, differs):")
+        for name in list(METHODS) + list(BASELINES):
+            lw, lp, differs = [], [], 0
+            for r in new:
+                ex = r["exact"][0]
+                pick = str(r["picks"][name])
+                lw.append(100 * (max(ex["win"].values()) - ex["win"][pick]))
+                lp.append(max(ex["points"].values()) - ex["points"][pick])
+                differs += ex["win"][pick] < max(ex["win"].values()) - 1e-9
+            lines.append(f"  {name}: {sum(lw) / len(lw):.2f} ± {_half_width(lw):.2f} win-%, "
+                         f"{sum(lp) / len(lp):.1f} ± {_half_width(lp):.1f} points, {differs}/{len(new)}")
     cmp = [r for r in rows if "python_seconds" in r.get("reach", {})]
     if cmp:
         py = sum(r["reach"]["python_seconds"] for r in cmp)
@@ -291,6 +306,15 @@ def _stats(losses: list) -> tuple:
     return sum(s) / len(s), s[min(len(s) - 1, int(0.95 * len(s)))]
 
 
+def _half_width(losses: list) -> float:
+    """Half the width of the normal 95 % interval of the mean."""
+    n = len(losses)
+    if n < 2:
+        return 0.0
+    m = sum(losses) / n
+    return 1.96 * (sum((x - m) ** 2 for x in losses) / (n - 1) / n) ** 0.5
+
+
 def report(path: str, markdown: bool = False) -> str:
     rows = [json.loads(line) for line in open(path)]
     three = any(r.get("players") == 3 for r in rows)
@@ -300,8 +324,8 @@ def report(path: str, markdown: bool = False) -> str:
     for opponent_i, opponent in enumerate(("greedy",) if three else ("greedy", "best-defence")):
         lines.append(f"\nAgainst {opponent}: {len(rows)} positions "
                      f"(loss = exact value of the exact best move - exact value of the method's pick)")
-        header = ["phase (boneyard)", "positions", "exact", "method", "differs", "win-% loss mean", "p95",
-                  "points loss mean", "p95"]
+        header = ["phase (boneyard)", "positions", "exact", "method", "differs", "win-% loss mean ± 95 %", "p95",
+                  "points loss mean ± 95 %", "p95"]
         table = []
         for lo, hi in (PHASES_3P if three else PHASES) + ((0, 18),):
             label = (f"{lo}" if lo == hi else f"{lo}-{hi}") if (lo, hi) != (0, 18) else "all"
@@ -320,8 +344,10 @@ def report(path: str, markdown: bool = False) -> str:
                 mp, pp = _stats(lp)
                 table.append([label, str(len(sel)), f"{len(solved)}", name,
                               f"{differs}/{len(solved)}" if solved else "-",
-                              f"{mw:.2f}" if mw is not None else "-", f"{pw:.2f}" if pw is not None else "-",
-                              f"{mp:.1f}" if mp is not None else "-", f"{pp:.1f}" if pp is not None else "-"])
+                              f"{mw:.2f} ± {_half_width(lw):.2f}" if mw is not None else "-",
+                              f"{pw:.2f}" if pw is not None else "-",
+                              f"{mp:.1f} ± {_half_width(lp):.1f}" if mp is not None else "-",
+                              f"{pp:.1f}" if pp is not None else "-"])
         if markdown:
             lines.append("| " + " | ".join(header) + " |")
             lines.append("|" + "---|" * len(header))
