@@ -753,7 +753,8 @@ cdef double move_values(BeliefSearch* s, long long node, int n, int move, long l
             s.leaf_n = l0
             return 0.0
     l1 = s.leaf_n
-    qsort(s.leaves + l0, <size_t>(l1 - l0), sizeof(Leaf), leaf_order)
+    if l1 > l0:     # (no arrival: every world ended; qsort must not see a null array)
+        qsort(s.leaves + l0, <size_t>(l1 - l0), sizeof(Leaf), leaf_order)
     g0 = l0
     while g0 < l1:
         g1 = g0
