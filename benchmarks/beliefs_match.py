@@ -59,7 +59,8 @@ def _told_greedy_bot():
     seat plays greedy (its family is the one sharp credit model, with a 0.5 % floor),
     so its beliefs are the posterior under the opponent's true policy. What it
     scores bounds what reading greedy from its play can give this search."""
-    from fiveup_solver.beliefs import OpponentModel, model_hint_bot
+    from fiveup_solver.beliefs import OpponentModel
+    from fiveup_solver.policies import model_hint_bot
     return model_hint_bot("pimc", model=OpponentModel(grid=(("credit", 3.0),), floor=0.005))
 
 

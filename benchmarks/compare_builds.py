@@ -50,6 +50,19 @@ PLAYERS = (2, 3, 4)
 
 # ---------------------------------------------------------------- worker (runs inside a build's tree)
 
+def _memory(untimed) -> dict:
+    """Peak memory of this (fresh) measurement process: its resident set so far (C tables
+    included) and, over one more untimed call of `untimed`, Python's own allocations."""
+    import resource
+    import tracemalloc
+    tracemalloc.start()
+    untimed()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "python_peak_mb": peak / 2 ** 20}
+
+
 def _worker(spec: dict) -> dict:
     """One measurement in this interpreter; spec["tree"] is the build it must come from."""
     import fiveup_solver
@@ -89,7 +102,8 @@ def _worker(spec: dict) -> dict:
         while True:
             r = bench.run_solver_suite(games, "value")
             seconds = r["ms"]["mean"] * r["positions"] / 1000.0
-            passes.append({"seconds": seconds, "nodes_per_s": r["nodes_per_s"], "values": r["values"]})
+            passes.append({"seconds": seconds, "nodes_per_s": r["nodes_per_s"], "values": r["values"],
+                           "ms_median": r["ms"]["median"], "ms_p95": r["ms"]["p95"]})
             if len(passes) >= spec["min_passes"] and time.perf_counter() - t_start >= spec["min_seconds"]:
                 break
         # exact node counts (the Solver is what run_solver_suite uses; one more, untimed pass)
@@ -104,14 +118,18 @@ def _worker(spec: dict) -> dict:
         out.update(positions=len(games), passes=len(passes), seconds=mid["seconds"],
                    pass_seconds=sorted(p["seconds"] for p in passes), nodes=total_nodes,
                    nodes_per_s=total_nodes / mid["seconds"] if mid["seconds"] > 0 else float("nan"),
-                   reported_nodes_per_s=mid["nodes_per_s"], values=values, values_stable=ok)
+                   reported_nodes_per_s=mid["nodes_per_s"], values=values, values_stable=ok,
+                   ms_median=mid["ms_median"], ms_p95=mid["ms_p95"], **_memory(lambda: [solver.value(g) for g in games]))
         return out
     if kind == "hint":
         from fiveup_solver import bench
         obs = [o for o, _ in bench.load_hint_suite(spec["path"])]
-        r = bench.run_hint_suite(obs, method=spec["method"], threads=spec["threads"])
+        both = spec.get("both", False)
+        r = bench.run_hint_suite(obs, method=spec["method"], threads=spec["threads"], both=both)
         out.update(positions=r["positions"], ms_mean=r["ms"]["mean"], ms_median=r["ms"]["median"],
-                   ms_p95=r["ms"]["p95"], worlds=r["worlds"], exact_worlds=r["exact_worlds"])
+                   ms_p95=r["ms"]["p95"], worlds=r["worlds"], exact_worlds=r["exact_worlds"],
+                   **_memory(lambda: bench.run_hint_suite(obs[:5], method=spec["method"], threads=spec["threads"],
+                                                          both=both)))
         return out
     if kind == "hint_check":
         from fiveup_solver import bench
@@ -173,7 +191,9 @@ def fmt(x, unit):
     if unit == "s":
         return f"{x:.4f}" if x < 1 else f"{x:.3f}"
     if unit == "ms":
-        return f"{x:.2f}"
+        return f"{x:.3f}" if x < 1 else f"{x:.2f}"
+    if unit == "MB":
+        return f"{x:.1f}"
     return f"{x:.4g}"
 
 
@@ -221,6 +241,9 @@ def measure(args) -> dict:
     if do_hint:
         jobs.append(("hint", f"hint {args.hint_method} x{args.hint_positions}",
                      {"kind": "hint", "path": str(hint_path), **hint_spec}))
+        # both currencies (what analysis and `fiveup hint` ask for by default)
+        jobs.append(("hint", f"hint {args.hint_method} both x{args.hint_positions}",
+                     {"kind": "hint", "path": str(hint_path), "both": True, **hint_spec}))
 
     raw = {label: {"baseline": [], "current": []} for _, label, _ in jobs}
     failures = []
@@ -260,11 +283,14 @@ def metrics_of(kind: str):
     """(key, name, unit, higher is better) measured by a job kind."""
     if kind == "playouts":
         return [("rounds_per_s", "rounds/s", "rounds/s", True)]
+    memory = [("max_rss_mb", "peak RSS MB", "MB", False), ("python_peak_mb", "Python peak MB", "MB", False)]
     if kind == "solver":
-        return [("seconds", "s per pass", "s", False), ("nodes_per_s", "nodes/s", "nodes/s", True),
-                ("nodes", "nodes (total)", "nodes", None)]
+        return [("seconds", "s per pass", "s", False), ("ms_median", "median ms/position", "ms", False),
+                ("ms_p95", "p95 ms/position", "ms", False), ("nodes_per_s", "nodes/s", "nodes/s", True),
+                ("nodes", "nodes (total)", "nodes", None)] + memory
     if kind == "hint":
-        return [("ms_mean", "mean ms/decision", "ms", False), ("ms_median", "median ms/decision", "ms", False)]
+        return [("ms_mean", "mean ms/decision", "ms", False), ("ms_median", "median ms/decision", "ms", False),
+                ("ms_p95", "p95 ms/decision", "ms", False)] + memory
     return []
 
 
@@ -273,8 +299,8 @@ def summarise(res: dict) -> dict:
     for kind, label in res["jobs"]:
         runs = res["raw"][label]
         for key, name, unit, higher in metrics_of(kind):
-            b = [r[key] if r else None for r in runs["baseline"]]
-            c = [r[key] if r else None for r in runs["current"]]
+            b = [r.get(key) if r else None for r in runs["baseline"]]
+            c = [r.get(key) if r else None for r in runs["current"]]
             sb, sc = summary(b), summary(c)
             ratio = sc["median"] / sb["median"] if sb and sc and sb["median"] else None
             pairs = [y / x for x, y in zip(b, c) if x and y is not None]

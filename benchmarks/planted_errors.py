@@ -126,8 +126,11 @@ def measure(players: int, kind: str, index: int, seed: int, record, r: int, i: i
     row = {"players": players, "kind": kind, "index": index, "seed": seed, "round": r, "action": i, "seat": seat,
            "scores": scores, "played": played["play"] + (f"@{played['at']}" if "at" in played else "")}
     t = time.perf_counter()
-    d = judge_decision(record, r, i, AnalysisBudget(), seed=1)
+    budget = AnalysisBudget()
+    d = judge_decision(record, r, i, budget, seed=1)
     row["search"] = dict(_loss(d), seconds=round(time.perf_counter() - t, 2))
+    if players == 3:     # rows without it were judged with paranoid, the default before ANALYSIS_SEARCH
+        row["search"]["search"] = budget.search_of_three
     t = time.perf_counter()
     d = judge_decision(record, r, i, AnalysisBudget(judge="rollout", rollouts=rollouts, rollout_bot=bot), seed=1)
     row["rollout"] = dict(_loss(d), rollouts=rollouts, seconds=round(time.perf_counter() - t, 2))

@@ -111,7 +111,7 @@ def main(argv=None) -> int:
     if not 1 <= args.positions <= 200 or not 1 <= args.clients <= 64 or not 1 <= args.rounds <= 10:
         raise SystemExit("error: --positions 1..200, --clients 1..64, --rounds 1..10")
 
-    from fiveup_solver.beliefs import past_observations
+    from fiveup_solver.record import past_observations
     from fiveup_solver.hint import Hinter
     from fiveup_solver.record import check_record, observation_at
     suite = json.loads((HERE / "data" / "hint_positions.json").read_text())[: args.positions]

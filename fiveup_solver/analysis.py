@@ -34,10 +34,24 @@ for the distribution of losses that supports keeping them).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from html import escape
+from pathlib import Path
+from string import Template
+from typing import Callable
 
-from fiveup_solver.errors import OptionError, RecordError, short_repr as _short
-from fiveup_solver.notation import format_move
+from fiveup_solver import _core
+from fiveup_solver.beliefs import check_beliefs
+from fiveup_solver.equity import win_probabilities
+from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.game import action_to_move
+from fiveup_solver.hint import Hinter, SearchBudget
+from fiveup_solver.notation import Move, format_move
+from fiveup_solver.inference import past_evidence
+from fiveup_solver.record import check_record, game_from_record, positions
+from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
+from fiveup_solver.solver import Solver, WIN_VALUE, check_search
+from fiveup_solver.svg import board_svg
 
 __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
            "JUDGES", "accuracy"]
@@ -45,6 +59,11 @@ __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent",
 MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))   # win-% points lost, largest first
 MARK_SIGMAS = 2.0     # a loss is marked only when it is at least this many standard errors
 JUDGES = ("search", "rollout")   # how a decision's moves are valued (the first is the default)
+# 3 players: the search judge's default search. Max^n (each side plays for itself) judged
+# planted errors closer to their playout loss than paranoid (the other two gang up):
+# mean distance 7.7 against 21.5 win-% points on 10 refused exact 305s
+# (docs/analysis_judges.md, benchmarks/planted_maxn.py). The bots keep the solver's default.
+ANALYSIS_SEARCH = "maxn"
 
 
 def accuracy(loss_win: float) -> float:
@@ -81,7 +100,7 @@ class AnalysisBudget:
     dd_nodes: int = 2_000_000     # node limit of each double-dummy solve (0: none)
     threads: int = 2
     beliefs: str | None = None    # how the hidden worlds are weighted (fiveup_solver.beliefs; None: the default)
-    search: str | None = None     # 3 players: "paranoid" or "maxn" (fiveup_solver.solver.SEARCHES; None: the default)
+    search: str | None = None     # 3 players: "paranoid" or "maxn" (fiveup_solver.solver.SEARCHES; None: ANALYSIS_SEARCH)
     # the judge: "search" (PIMC over sampled worlds, above) or "rollout" (fiveup_solver.rollout:
     # whole-game playouts with `rollout_bot` in every seat, `rollouts` paired worlds per candidate)
     judge: str = "search"
@@ -91,9 +110,6 @@ class AnalysisBudget:
     workers: int = 1              # rollout judge: worker processes for the playouts (same results for any number)
 
     def check(self) -> "AnalysisBudget":
-        from fiveup_solver.beliefs import check_beliefs
-        from fiveup_solver.rollout import check_rollout_options
-        from fiveup_solver.solver import check_search
         check_beliefs(self.beliefs)
         check_search(self.search)
         if not isinstance(self.judge, str) or self.judge not in JUDGES:
@@ -105,6 +121,20 @@ class AnalysisBudget:
             if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
                 raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")
         return self
+
+    @property
+    def search_of_three(self) -> str:
+        """How 3-player positions are searched: ``search``, or ANALYSIS_SEARCH when None."""
+        return check_search(self.search or ANALYSIS_SEARCH)
+
+    def search_budget(self) -> SearchBudget:
+        """The hint budget the search judge gives each decision (the win objective)."""
+        return SearchBudget(samples=self.samples, world_nodes=self.world_nodes, objective="win",
+                            beliefs=self.beliefs, search=self.search_of_three)
+
+    def luck_budget(self) -> SearchBudget:
+        """The budget of each position value behind the luck of deals and draws."""
+        return replace(self.search_budget(), samples=self.luck_samples)
 
 
 @dataclass
@@ -170,6 +200,73 @@ class SeatSummary:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class Column:
+    """One column of the analysis tables: ``key`` is where the value is in the JSON
+    (:meth:`SeatSummary.to_dict`, :meth:`Decision.to_dict`; ``a.b`` a nested key), and
+    the text table, the HTML table and the JSON all read it from there."""
+
+    key: str          # JSON key ("marks.blunder": key blunder of marks)
+    text: str         # text table header ("" : not in the text table)
+    html: str         # HTML table header
+    fmt: str = ""     # format spec of the value; None shows as "-"
+    width: int = 0    # text table width (right-aligned)
+    html_cell: Callable | None = None   # (row) -> HTML of the cell, when it is more than the escaped value
+
+    def value(self, row: dict):
+        for part in self.key.split("."):
+            row = row[part]
+        return row
+
+    def cell(self, row: dict) -> str:
+        v = self.value(row)
+        return "-" if v is None else format(v, self.fmt)
+
+    def html_of(self, row: dict) -> str:
+        return self.html_cell(row) if self.html_cell is not None else escape(self.cell(row))
+
+
+# The per-seat summary: the text table (format_text), the HTML report (to_html) and the JSON
+# (Analysis.to_dict "seats") read these; a new column is one row here (and its SeatSummary field).
+SEAT_COLUMNS = (
+    Column("seat", "seat", "seat", "", 4),
+    Column("side", "side", "side", "", 4),
+    Column("decisions", "judged", "judged", "", 6),
+    Column("loss_win", "loss win-%", "loss win-%", ".1f", 10),
+    Column("loss_win_mean", "mean", "mean", ".2f", 6),
+    Column("loss_points", "loss pts", "loss pts", ".0f", 8),
+    Column("accuracy", "accuracy", "accuracy", ".1f", 8),
+    Column("marks.inaccuracy", "inacc", "inaccuracies", "", 5),
+    Column("marks.mistake", "mist", "mistakes", "", 5),
+    Column("marks.blunder", "blund", "blunders", "", 5),
+    Column("luck_win_net", "luck", "net luck", "+.1f", 7),
+    Column("result", "result", "result", ".0f", 6),
+    Column("luck_adjusted", "adj.", "luck-adjusted", ".1f", 6),
+)
+
+
+def _dd_cell(d: dict) -> str:
+    return "-" if d["dd_best"] is None else escape(", ".join(d["dd_best"])) + f" ({d['dd_loss_win']:.1f})"
+
+
+# Every judged decision in the HTML report (the JSON: Analysis.to_dict "decisions"; the text
+# report lists only the marked ones, in words).
+DECISION_COLUMNS = (
+    Column("round", "", "round"),
+    Column("action", "", "action"),
+    Column("seat", "", "seat"),
+    Column("played", "", "played"),
+    Column("best", "", "best", html_cell=lambda d: escape(d["best"] or "")),
+    Column("loss_win", "", "loss win-%", html_cell=lambda d: f"{d['loss_win']:.1f} &#177; {d['stderr_win']:.1f}"),
+    Column("loss_points", "", "loss pts", ".0f"),
+    Column("win", "", "win % (best)", html_cell=lambda d: f"{100 * d['win']:.1f}"),
+    Column("mark", "", "mark", html_cell=lambda d: f'<a href="#d{d["round"]}-{d["action"]}">{d["mark"]}</a>'
+           if d["mark"] else ""),
+    Column("dd_best", "", "double-dummy best (loss win-%)", html_cell=_dd_cell),
+)
+REPORT_TEMPLATE = Path(__file__).with_name("templates") / "analysis_report.html"
+
+
 @dataclass
 class Analysis:
     players: int
@@ -189,9 +286,11 @@ class Analysis:
         if b.judge == "rollout":
             return {"name": "rollout", "rollouts": b.rollouts, "bot": b.rollout_bot, "candidates": b.candidates,
                     "worlds": "sampled uniformly from the seat's observation"}
-        from fiveup_solver.beliefs import check_beliefs
-        return {"name": "search", "samples": b.samples, "world_nodes": b.world_nodes,
-                "beliefs": check_beliefs(b.beliefs)}
+        judge = {"name": "search", "samples": b.samples, "world_nodes": b.world_nodes,
+                 "beliefs": check_beliefs(b.beliefs)}
+        if self.players == 3:
+            judge["search"] = b.search_of_three
+        return judge
 
     @property
     def cost(self) -> dict:
@@ -234,12 +333,6 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     """Analyse a game record (a full record, or one seat's view: that seat only).
     Deterministic for a seed. ``on_progress(done, total)``: called with the count of
     the analysed seats' actions done, once before the first and after each one."""
-    from fiveup_solver import _core
-    from fiveup_solver.equity import win_probabilities
-    from fiveup_solver.game import action_to_move
-    from fiveup_solver.hint import Hinter
-    from fiveup_solver.record import check_record, positions
-    from fiveup_solver.solver import Solver, WIN_VALUE
 
     import time
     started = time.perf_counter()
@@ -251,7 +344,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     n = record["players"]
     hinter = Hinter(threads=budget.threads)
     solver = None if view is not None else Solver(tt_mb=32, node_limit=budget.dd_nodes, pv=False,
-                                                  objective="win", both=True, search=budget.search)
+                                                  objective="win", both=True, search=budget.search_of_three)
     rounds = record["rounds"]
     total = sum(1 for r in rounds for a in r["actions"] if a.get("seat") in who)
     bar = None
@@ -268,9 +361,8 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     past = _Past(record, budget)
 
     def value(game, seat, r, i):
-        return hinter.position_value(game.observation(seat), samples=budget.luck_samples, seed=seed_of(r, i),
-                                     world_nodes=budget.world_nodes, objective="win", beliefs=budget.beliefs,
-                                     past=past(game, seat, r), search=budget.search).value
+        return hinter.position_value(game.observation(seat), seed=seed_of(r, i), past=past(game, seat, r),
+                                     budget=budget.luck_budget()).value
 
     winner = None
     for game, r, i in positions(record, check=False):
@@ -339,17 +431,34 @@ class _Past:
     seat saw those rounds (its own views of them only), computed once per round."""
 
     def __init__(self, record, budget):
-        from fiveup_solver.beliefs import check_beliefs
         self.record = record
         self.reads = check_beliefs(budget.beliefs) == "model"
         self.evidence = {}              # (seat, round) -> what the seat's views of earlier rounds say
+        self.ends = None                # (seat, round) -> the seat's view at the round's end
+
+    def round_ends(self) -> dict:
+        """Every analysable seat's view at the end of every round, from one replay of the
+        record (what ``beliefs.past_observations`` gives, which replays the whole record
+        once per earlier round: quadratic in the rounds)."""
+        if self.ends is None:
+            record = check_record(self.record)
+            view = record.get("view")
+            seats = range(record["players"]) if view is None else (view,)
+            last = [len(rnd["actions"]) for rnd in record["rounds"]]
+            self.ends = {}
+            for game, q, i in positions(record, check=False):
+                if q is not None and i == last[q]:
+                    for s in seats:
+                        self.ends[(s, q)] = game.observation(s)
+        return self.ends
 
     def __call__(self, game, seat, r):
-        from fiveup_solver.beliefs import past_evidence, past_observations
         if not self.reads or r == 0:
             return None
         if (seat, r) not in self.evidence:
-            self.evidence[(seat, r)] = past_evidence(game.observation(seat), past_observations(self.record, seat, r))
+            ends = self.round_ends()
+            past = [ends[(seat, q)] for q in range(min(r, len(self.record["rounds"])))]
+            self.evidence[(seat, r)] = past_evidence(game.observation(seat), past)
         return self.evidence[(seat, r)]
 
 
@@ -358,10 +467,6 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     """The judgement of one decision of a record (round `round`, action `action`), exactly
     as :func:`analyze` with the same budget and seed gives it (a forced action: listed,
     not judged). Benchmarks and tests judge planted decisions with it."""
-    from fiveup_solver.game import action_to_move
-    from fiveup_solver.hint import Hinter
-    from fiveup_solver.record import check_record, positions
-    from fiveup_solver.solver import Solver, WIN_VALUE
     budget = (budget or AnalysisBudget()).check()
     _check_seed(seed)
     record = check_record(record)
@@ -396,7 +501,6 @@ def _action_text(act: dict) -> str:
 
 
 def _final_game(record):
-    from fiveup_solver.record import game_from_record
     return game_from_record(record, check=False)
 
 
@@ -421,8 +525,7 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
 
 
 def _search_hint(hinter, obs, budget, seed, past):
-    return hinter.hint(obs, samples=budget.samples, seed=seed, world_nodes=budget.world_nodes, objective="win",
-                       both=True, beliefs=budget.beliefs, past=past, search=budget.search)
+    return hinter.hint(obs, seed=seed, both=True, past=past, budget=budget.search_budget())
 
 
 def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision:
@@ -442,7 +545,6 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
     """The rollout judge (fiveup_solver.rollout): the candidates played out in the same
     worlds, drawn from the seat's observation; with ``top:K`` candidates the search
     judge picks them (the played move is always one)."""
-    from fiveup_solver.rollout import parse_candidates, rollout
     top = parse_candidates(budget.candidates)
     candidates, search = None, None
     if top is not None:
@@ -466,7 +568,6 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
 
 
 def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
-    from fiveup_solver import _core
     sides = _core.sides_of(n)
     own_luck = {s: sum(e.luck for e in luck if _core.side_of_seat(n, e.seat) == s) for s in range(sides)}
     out = {}
@@ -498,7 +599,6 @@ def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
 
 # ---------------------------------------------------------------- how people read it
 def _beliefs_text(a: Analysis) -> str:
-    from fiveup_solver.beliefs import check_beliefs
     return {"model": "beliefs weighted by how the other seats played",
             "uniform": "uniform beliefs"}[check_beliefs(a.budget.beliefs)]
 
@@ -511,7 +611,8 @@ def judge_text(a: Analysis) -> str:
                  else f"the played move and the search's best {b.candidates[4:]}")
         return (f"rollout judge: {b.rollouts} whole-game playouts per candidate ({which}), {b.rollout_bot} "
                 f"in every seat, the same worlds for every candidate, drawn from the seat's observation")
-    return f"search judge: {b.samples} worlds per decision, {_beliefs_text(a)}"
+    three = f", {b.search_of_three} search" if a.players == 3 else ""
+    return f"search judge: {b.samples} worlds per decision, {_beliefs_text(a)}{three}"
 
 
 def cost_text(a: Analysis) -> str:
@@ -526,15 +627,9 @@ def format_text(a: Analysis) -> str:
     lines = [f"{a.players}-player game" + (f", seat {a.view}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
              + f"; {judge_text(a)}; seed {a.seed}", cost_text(a), ""]
-    lines.append(f"{'seat':>4} {'side':>4} {'judged':>6} {'loss win-%':>10} {'mean':>6} {'loss pts':>8} "
-                 f"{'accuracy':>8} {'inacc':>5} {'mist':>5} {'blund':>5} {'luck':>7} {'result':>6} {'adj.':>6}")
-    for s in a.seats.values():
-        acc = f"{s.accuracy:8.1f}" if s.accuracy is not None else f"{'-':>8}"
-        res = f"{s.result:6.0f}" if s.result is not None else f"{'-':>6}"
-        adj = f"{s.luck_adjusted:6.1f}" if s.luck_adjusted is not None else f"{'-':>6}"
-        lines.append(f"{s.seat:>4} {s.side:>4} {s.decisions:>6} {s.loss_win:10.1f} {s.loss_win_mean:6.2f} "
-                     f"{s.loss_points:8.0f} {acc} {s.marks['inaccuracy']:>5} {s.marks['mistake']:>5} "
-                     f"{s.marks['blunder']:>5} {s.luck_win_net:+7.1f} {res} {adj}")
+    lines.append(" ".join(f"{c.text:>{c.width}}" for c in SEAT_COLUMNS))
+    for row in (v.to_dict() for v in a.seats.values()):
+        lines.append(" ".join(f"{c.cell(row):>{c.width}}" for c in SEAT_COLUMNS))
     lines.append("")
     lines.append("(loss and luck in win-% points of the seat's side; luck: own chance events minus the "
                  "others'; adj.: result minus luck)")
@@ -556,7 +651,6 @@ def format_text(a: Analysis) -> str:
 
 def win_curve(a: Analysis) -> list:
     """[(index, round, seat, side, P(side 0 wins) or None, P(own side wins))] at every judged decision."""
-    from fiveup_solver import _core
     sides = _core.sides_of(a.players)
     out = []
     for k, d in enumerate(x for x in a.decisions if not x.forced):
@@ -630,11 +724,6 @@ def to_html(a: Analysis, record) -> str:
     """One self-contained HTML report: summary table, the win-probability graph, the
     per-decision table, and a board picture (played and best moves drawn) at
     every marked decision."""
-    from html import escape
-
-    from fiveup_solver.notation import Move
-    from fiveup_solver.record import check_record, positions
-    from fiveup_solver.svg import board_svg
     record = check_record(record)
     marked = {(d.round, d.action): d for d in a.decisions if d.mark}
     boards = {}
@@ -647,63 +736,22 @@ def to_html(a: Analysis, record) -> str:
                     arrows.append((Move.parse(d.best), "#1a7f37"))
                 boards[(r, i)] = board_svg(game, arrows=arrows, size=480)
     e = escape
-    rows = []
-    for s in a.seats.values():
-        rows.append("<tr>" + "".join(f"<td>{x}</td>" for x in (
-            s.seat, s.side, s.decisions, f"{s.loss_win:.1f}", f"{s.loss_win_mean:.2f}", f"{s.loss_points:.0f}",
-            "-" if s.accuracy is None else f"{s.accuracy:.1f}", s.marks["inaccuracy"], s.marks["mistake"],
-            s.marks["blunder"], f"{s.luck_win_net:+.1f}", "-" if s.result is None else f"{s.result:.0f}",
-            "-" if s.luck_adjusted is None else f"{s.luck_adjusted:.1f}")) + "</tr>")
-    drows = []
-    for d in a.decisions:
-        if d.forced:
-            continue
-        cls = f' class="{d.mark}"' if d.mark else ""
-        anchor = f'<a href="#d{d.round}-{d.action}">{d.mark}</a>' if d.mark else ""
-        dd = "-" if d.dd_best is None else e(", ".join(d.dd_best)) + f" ({d.dd_loss_win:.1f})"
-        drows.append(f"<tr{cls}><td>{d.round}</td><td>{d.action}</td><td>{d.seat}</td><td>{e(d.played)}</td>"
-                     f"<td>{e(d.best or '')}</td><td>{d.loss_win:.1f} &#177; {d.stderr_win:.1f}</td>"
-                     f"<td>{d.loss_points:.0f}</td><td>{100 * d.win:.1f}</td><td>{anchor}</td><td>{dd}</td></tr>")
+
+    def table_rows(columns, rows, classes=None):
+        return "".join(f"<tr{classes(r) if classes else ''}>" + "".join(f"<td>{c.html_of(r)}</td>" for c in columns)
+                       + "</tr>" for r in rows)
+    seat_rows = table_rows(SEAT_COLUMNS, [v.to_dict() for v in a.seats.values()])
+    decision_rows = table_rows(DECISION_COLUMNS, [d.to_dict() for d in a.decisions if not d.forced],
+                               lambda r: f' class="{r["mark"]}"' if r["mark"] else "")
     pictures = []
     for (r, i), d in marked.items():
         pictures.append(f'<figure id="d{r}-{i}" class="board"><figcaption>Round {r}, action {i}: seat {d.seat}, '
                         f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
                         f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best</figcaption>"
                         f"{boards[(r, i)]}</figure>")
-    result = "unfinished" if a.winner is None else f"side {a.winner} won"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"/><title>Exact 61 Five Up: game analysis</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }}
-table {{ border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }}
-td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }}
-th {{ background: #f0f0f0; }}
-tr.inaccuracy td {{ background: #fff7d6; }} tr.mistake td {{ background: #ffe3c2; }}
-tr.blunder td {{ background: #ffd0d0; }}
-figure.board {{ display: inline-block; margin: 0.5em; vertical-align: top; width: 500px; }}
-figure.board svg {{ width: 100%; height: auto; }}
-figcaption {{ font-size: 0.9em; margin-bottom: 0.3em; }}
-#win-graph {{ width: 100%; height: auto; }}
-</style></head><body>
-<h1>Game analysis</h1>
-<p>{a.players} players, {result}, seed {a.seed}.</p>
-<p id="judge">{e(judge_text(a))}. {e(cost_text(a))}.</p>
-<p>Losses and luck are in win-% points of the seat's side; marks at 5 / 10 / 15 win-% points when the loss is
-at least twice its standard error.</p>
-<h2>Summary</h2>
-<table><tr><th>seat</th><th>side</th><th>judged</th><th>loss win-%</th><th>mean</th><th>loss pts</th>
-<th>accuracy</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th><th>net luck</th><th>result</th>
-<th>luck-adjusted</th></tr>
-{''.join(rows)}
-</table>
-<h2>Win probability</h2>
-{_graph_svg(a)}
-<h2>Marked decisions</h2>
-{''.join(pictures) or '<p>No marked decisions.</p>'}
-<h2>Every judged decision</h2>
-<table><tr><th>round</th><th>action</th><th>seat</th><th>played</th><th>best</th><th>loss win-%</th>
-<th>loss pts</th><th>win % (best)</th><th>mark</th><th>double-dummy best (loss win-%)</th></tr>
-{''.join(drows)}
-</table>
-</body></html>
-"""
+    return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(
+        players=a.players, result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,
+        judge=e(judge_text(a)), cost=e(cost_text(a)),
+        seat_header="".join(f"<th>{c.html}</th>" for c in SEAT_COLUMNS), seat_rows=seat_rows,
+        graph=_graph_svg(a), pictures="".join(pictures) or "<p>No marked decisions.</p>",
+        decision_header="".join(f"<th>{c.html}</th>" for c in DECISION_COLUMNS), decision_rows=decision_rows)

@@ -33,7 +33,7 @@ every world's weight above zero, whatever the seat really does.
 observer saw them: Bayesian over the grid, jointly with the hidden tiles. The
 prior of each seat's model is the grid's prior times the evidence of the
 game's earlier rounds (``past``: the observer's own observations of them, the
-last it had of each; :func:`past_evidence`), where the evidence of a round is
+last it had of each; :func:`fiveup_solver.inference.past_evidence`), where the evidence of a round is
 ``mean over its worlds of L_seat(theta, world)``. In this round a world's
 weight is the product over the other seats of ``sum_theta prior_seat(theta)
 L_seat(theta, world)``, and the posterior of each seat's model is reported.
@@ -76,17 +76,16 @@ True
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from fiveup_solver import _beliefs, _core
-from fiveup_solver.errors import CoreError, OptionError, short_repr as _short
-from fiveup_solver.notation import ALL_TILES
+from fiveup_solver.errors import CoreError, OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.notation import ALL_TILES, BONEYARD
 
 __all__ = ["BELIEFS", "DEFAULT_BELIEFS", "DEFAULT_GRID", "KINDS", "Beliefs", "OpponentModel", "WeightedWorlds",
-           "check_beliefs", "decisions_of", "past_evidence"]
+           "check_beliefs", "decisions_of"]
 
 BELIEFS = ("uniform", "model")
 DEFAULT_BELIEFS = "model"        # the hint's default: stronger head to head than "uniform" (README: Reading the opponents)
@@ -250,7 +249,7 @@ class WeightedWorlds:
         worlds = list(worlds)
         if not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < self.candidates for k in worlds):
             raise OptionError(f"worlds must be candidate numbers from 0 to {self.candidates - 1}, not {_short(worlds)}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if not _is_int(seed):
             raise OptionError(f"seed must be an integer, not {_short(seed)}")
         if not self.model.search_greedy:
             return [0] * len(worlds)
@@ -272,7 +271,7 @@ class WeightedWorlds:
     def resample(self, n: int, seed: int = 0) -> list:
         """Systematic resampling: [(world, times drawn)] for n draws, worlds in order.
         Equal weights over exactly n candidates give every world once."""
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if not _is_int(n) or n < 1:
             raise OptionError(f"the number of worlds to resample must be an integer >= 1, not {_short(n)}")
         w = np.exp(self.log_weights - self.log_weights.max())     # equal weights: exactly 1.0 each
         c = np.cumsum(w)
@@ -290,7 +289,6 @@ class WeightedWorlds:
     def marginals(self, ds) -> dict:
         """The weighted probability of each unseen tile being in each hidden seat's hand
         or in the boneyard (a Monte Carlo estimate over the candidates)."""
-        from fiveup_solver.inference import BONEYARD
         w = self.weights
         out = {}
         for tile in ds.unseen_tiles:
@@ -315,7 +313,7 @@ class Beliefs:
     Built once per observation: the other seats' decisions and, per decision
     and model, the value table of every move a hand could make there.
     ``evidence``: {seat: log evidence per grid point} of earlier rounds
-    (:func:`past_evidence`), added to the seat's log prior."""
+    (:func:`fiveup_solver.inference.past_evidence`), added to the seat's log prior."""
 
     def __init__(self, ds, model: OpponentModel | None = None, evidence: dict | None = None):
         if model is None:
@@ -355,13 +353,13 @@ class Beliefs:
         """Worlds 0..n-1 (the hint's, for this seed) and their weights; more worlds
         (doubling) while the ESS is below ``min_ess_fraction * n``, up to
         ``max_factor * n`` worlds."""
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1_000_000:
+        if not _is_int(n) or not 1 <= n <= 1_000_000:
             raise OptionError(f"the number of worlds must be an integer from 1 to 1000000, not {_short(n)}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not -(2 ** 63) <= seed < 2 ** 64:
+        if not _is_int(seed) or not -(2 ** 63) <= seed < 2 ** 64:
             raise OptionError(f"seed must be an integer, not {_short(seed)}")
         if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
             raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
-        if isinstance(max_factor, bool) or not isinstance(max_factor, int) or not 1 <= max_factor <= 1024:
+        if not _is_int(max_factor) or not 1 <= max_factor <= 1024:
             raise OptionError(f"max_factor must be an integer from 1 to 1024, not {_short(max_factor)}")
         parts = [self._draw(0, n, seed)]
         m = n
@@ -418,33 +416,6 @@ class Beliefs:
         return out
 
 
-def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, cache: dict | None = None) -> dict:
-    """{seat: summed log evidence per grid point} of the earlier rounds of obs's game:
-    `past` lists the observer's own observations of them (the last it had of
-    each round: its view at the round's end, or at its last decision there).
-    ``cache``: {key: evidence} kept between calls (a bot's memory)."""
-    from fiveup_solver.inference import DealSampler
-    model = model or OpponentModel()
-    try:
-        past = list(past)
-    except TypeError:
-        raise OptionError(f"past must be a list of observations, not {_short(past)}") from None
-    total = {}
-    for p in past:
-        if not all(hasattr(p, f) for f in ("seat", "players", "round")) or p.seat != obs.seat \
-                or p.players != obs.players or not (isinstance(p.round, int) and 0 <= p.round < obs.round):
-            raise OptionError(f"past observations must be seat {obs.seat}'s, of earlier rounds of the same game")
-        key = (p.round, len(p.history), model)
-        ev = None if cache is None else cache.get(key)
-        if ev is None:
-            ev = Beliefs(DealSampler(p, check_summary=False), model).evidence(EVIDENCE_WORLDS, seed)
-            if cache is not None:
-                cache[key] = ev
-        for s, e in ev.items():
-            total[s] = total.get(s, 0.0) + e
-    return total
-
-
 def search_plan(ww: WeightedWorlds, n: int, seed: int) -> tuple:
     """The worlds a hint searches for a budget of n worlds, and their weights:
     ([(stream, hands, boneyard, greedy seats mask)], [weight] or None for equal
@@ -471,72 +442,6 @@ def tile_names(mask: int) -> list:
     return [str(ALL_TILES[t]) for t in range(28) if (mask >> t) & 1]
 
 
-_BOT_MEMORY = weakref.WeakKeyDictionary()     # a model bot's generator -> what it remembers of its game
-
-
-def model_hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
-                   objective: str | None = None, model: OpponentModel | None = None, search: str | None = None):
-    """The hint bot with ``beliefs="model"`` and a memory of the game: the last
-    observation it had of each earlier round, whose evidence (computed once and
-    kept) is its prior for each other seat in the rounds after.
-
-    The memory belongs to the bot's generator (one per seat and game, as
-    :func:`fiveup_solver.selfplay.play_game` gives them): a round number lower
-    than one remembered, or a history that does not continue the remembered one
-    of the same round, starts a new game. ``model``: the family and prior
-    (None: the default :class:`OpponentModel`); ``search``: how 3 players are
-    searched ("paranoid" or "maxn"; None: the hint's default)."""
-    if model is not None and not isinstance(model, OpponentModel):
-        raise OptionError(f"model must be an OpponentModel or None, not {_short(model)}")
-
-    def bot(obs, rng):
-        from fiveup_solver.hint import hint
-        memory = _BOT_MEMORY
-        mem = memory.get(rng)
-        last = None if mem is None else mem["rounds"].get(obs.round)
-        if mem is None or any(r > obs.round for r in mem["rounds"]) or (
-                last is not None and tuple(obs.history[:len(last.history)]) != tuple(last.history)):
-            mem = memory[rng] = {"rounds": {}, "cache": {}}
-        mem["rounds"][obs.round] = obs
-        if len(obs.legal_moves) == 1:
-            return obs.legal_moves[0]
-        past = [mem["rounds"][r] for r in sorted(mem["rounds"]) if r < obs.round]
-        evidence = past_evidence(obs, past, model, 0, mem["cache"]) if past else None
-        options = {"objective": objective, "both": False, "beliefs": "model", "past": evidence, "model": model,
-                   "search": search}
-        if samples is not None:
-            options["samples"] = samples
-        if world_nodes is not None:
-            options["world_nodes"] = world_nodes
-        return hint(obs, method=method, seed=rng.getrandbits(63), **options).best
-    return bot
-
-
-MARGINAL_WORLDS = 4096           # worlds behind the weighted marginals of `fiveup sample --probabilities`
-
-
-def past_observations(record, seat: int, round_index: int) -> list:
-    """The seat's views of the rounds before `round_index` of a record (a file name, a
-    full record or the seat's view), each at the round's end: what ``past`` takes."""
-    from fiveup_solver.record import check_record, load_record, observation_at
-    record = load_record(record) if isinstance(record, str) else check_record(record)
-    return [observation_at(record, seat, q, len(record["rounds"][q]["actions"]), check=False)
-            for q in range(min(round_index, len(record["rounds"])))]
-
-
-def deals_from(ww: WeightedWorlds, ds, n: int, seed: int) -> list:
-    """n deals (``inference.Deal``) resampled from weighted worlds, in world order."""
-    from fiveup_solver.inference import Deal
-    out = []
-    if n == 0:
-        return out
-    for k, times in ww.resample(n, seed):
-        masks, bone = ww.world(k)
-        hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in ds.hidden_seats}
-        out.extend([Deal(hands, tuple(ALL_TILES[t] for t in bone))] * times)
-    return out
-
-
 def describe(belief: dict) -> str:
     """Lines for a hint's ``belief`` (or a WeightedWorlds summary): worlds, ESS, each
     other seat's decisions and its most probable models."""
@@ -552,30 +457,16 @@ def describe(belief: dict) -> str:
     return "\n".join(lines)
 
 
-def sample_command(args, obs, out) -> int:
-    """``fiveup sample --beliefs model``: weighted deals, or the weighted probabilities
-    next to the exact uniform ones (``--probabilities``)."""
-    import json
-    from fiveup_solver.inference import BONEYARD, DealSampler
-    ds = DealSampler(obs, beliefs="model")
-    evidence = past_evidence(obs, past_observations(args.file, args.seat, obs.round)) if obs.round else None
-    beliefs = Beliefs(ds, None, evidence)
-    if not args.probabilities:
-        from fiveup_solver.cli import write_deals
-        return write_deals(out, deals_from(beliefs.weigh(max(1, args.n), args.seed), ds, args.n, args.seed),
-                           args.json)
-    ww = beliefs.weigh(MARGINAL_WORLDS, args.seed)
-    name = lambda k: "boneyard" if k == BONEYARD else str(k)   # noqa: E731
-    tables = {kind: {str(t): {name(k): p for k, p in probs.items()} for t, probs in marg.items()}
-              for kind, marg in (("uniform", ds._uniform_marginals()), ("model", ww.marginals(ds)))}
-    if args.json:
-        out.write(json.dumps(dict(tables, belief=ww.summary())) + "\n")
-        return 0
-    keys = [str(s) for s in ds.hidden_seats] + ["boneyard"]
-    out.write(describe(ww.summary()) + "\n")
-    out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>19}" for k in keys) + "\n")
-    out.write("      " + "".join(f"{'uniform':>10}{'model':>9}" for _ in keys) + "\n")
-    for t in tables["uniform"]:
-        out.write(f"{t:<6}" + "".join(f"{tables['uniform'][t][k]:>10.4f}{tables['model'][t][k]:>9.4f}"
-                                      for k in keys) + "\n")
-    return 0
+def __getattr__(name):
+    """Names that lived here before the layers (docs/architecture.md) moved up to where they
+    belong; they still import from here. The import-linter contract lists these imports."""
+    if name in ("past_evidence", "deals_from"):
+        from fiveup_solver import inference
+        return getattr(inference, name)
+    if name == "past_observations":
+        from fiveup_solver import record
+        return record.past_observations
+    if name == "model_hint_bot":
+        from fiveup_solver import policies
+        return policies.model_hint_bot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

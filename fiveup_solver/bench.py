@@ -15,11 +15,18 @@ import time
 from pathlib import Path
 
 from fiveup_solver import _core
+from fiveup_solver.equity import search_values
 from fiveup_solver.errors import OptionError
+from fiveup_solver.game import Game, action_to_move
+from fiveup_solver.hint import DEFAULT_WORLD_NODES, Hinter, METHODS
+from fiveup_solver.inference import DealSampler
+from fiveup_solver.notation import Tile
+from fiveup_solver.record import check_record, game_at
+from fiveup_solver.solver import Solver
 
 __all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench", "load_suite",
            "run_solver_suite", "solver_report", "SOLVER_SUITES", "load_hint_suite", "run_hint_suite",
-           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s"]
+           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s", "max_rss_mb"]
 
 SOLVER_SUITES = ("openings_2p", "openings_4p", "midround", "near_target")
 
@@ -81,9 +88,6 @@ def load_suite(path) -> list:
     """Games at the positions of a benchmark suite file (benchmarks/data/*.json)."""
     import json
 
-    from fiveup_solver.game import Game
-    from fiveup_solver.record import check_record, game_at
-    from fiveup_solver.notation import Tile
     with open(path, encoding="utf-8") as f:
         positions = json.load(f)
     games = []
@@ -96,7 +100,6 @@ def load_suite(path) -> list:
         g = Game(players=p["record"]["players"], deal=False)
         g.start_round([[Tile.parse(t) for t in h] for h in rnd["hands"]],
                       [Tile.parse(t) for t in rnd["boneyard"]], rnd["starter"], scores=p["scores"])
-        from fiveup_solver.game import action_to_move
         for act in rnd["actions"][: p["action"]]:
             g.push(action_to_move(act))
         games.append(g)
@@ -118,11 +121,9 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
     under `objective` only). Returns per-position seconds and nodes with medians,
     95th percentiles and maxima.
     """
-    from fiveup_solver.solver import Solver
     solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning, objective=objective, both=False)
     if objective == "win":
         # the tables load once per process (about a second for 3 players): not per position
-        from fiveup_solver.equity import search_values
         for players in sorted({g.players for g in games}):
             search_values(players)
     seconds, nodes, values = [], [], []
@@ -138,7 +139,17 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
         values.append(v)
     return {"positions": len(games), "ms": {k: round(v * 1000, 3) for k, v in _stats(seconds).items()},
             "nodes": {k: round(v) for k, v in _stats(nodes).items()},
-            "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values}
+            "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values,
+            "table_mb": round(solver.core.table_bytes / 2 ** 20, 3), "max_rss_mb": max_rss_mb()}
+
+
+def max_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB (what a benchmark run in a fresh
+    process peaked at; `benchmarks/compare_builds.py` runs each in its own)."""
+    import resource
+    import sys
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(rss / (2 ** 20 if sys.platform == "darwin" else 1024), 1)
 
 
 def solver_report(folder) -> dict:
@@ -168,7 +179,6 @@ def load_hint_suite(path) -> list:
     """(observation, phase) for every position of a hint suite (benchmarks/data/hint_positions.json)."""
     import json
 
-    from fiveup_solver.record import game_at
     try:
         positions = json.loads(Path(path).read_text())
     except (OSError, ValueError) as e:
@@ -181,7 +191,6 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
                    world_nodes=None, threads: int = 2, seed: int = 1, objective=None, both: bool = False) -> dict:
     """One hint per position with one reusable Hinter: latency statistics (ms).
     ``both=False`` (default) times a bot's decision: one objective searched."""
-    from fiveup_solver.hint import DEFAULT_WORLD_NODES, Hinter
     hinter = Hinter(threads=threads)
     seconds, worlds, exact = [], 0, 0
     for obs in observations:
@@ -192,14 +201,13 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
         exact += h.exact_worlds
     return {"positions": len(seconds), "method": method, "threads": threads,
             "ms": {k: round(v * 1000, 2) for k, v in _stats(seconds).items()},
-            "worlds": worlds, "exact_worlds": exact}
+            "worlds": worlds, "exact_worlds": exact, "max_rss_mb": max_rss_mb()}
 
 
 def hint_report(path) -> dict:
     """``fiveup bench --hint``: hint latency of every search method at the default
     budget, over the suite and per phase; the exact sampler's speed; and, from a
     source checkout, pure-Python rejection sampling on 10 early positions in the same run."""
-    from fiveup_solver.hint import METHODS
     suite = load_hint_suite(path)
     observations = [o for o, _ in suite]
     if not observations:
@@ -216,6 +224,9 @@ def hint_report(path) -> dict:
         report["latency"][method] = run_hint_suite(observations, method=method)
         report["latency"][f"{method}_win"] = run_hint_suite(observations, method=method, objective="win")
         report["latency"][f"{method}_both"] = run_hint_suite(observations, method=method, both=True)
+        # what the second currency costs: both currencies against the default one, same run
+        report.setdefault("both_to_single", {})[method] = round(
+            report["latency"][f"{method}_both"]["ms"]["median"] / report["latency"][method]["ms"]["median"], 3)
         for phase in ("early", "middle", "late"):
             part = [o for o, p in suite if p == phase]
             if part:
@@ -225,7 +236,6 @@ def hint_report(path) -> dict:
 
 def sampler_deals_per_s(observations, deals: int = 20_000, seed: int = 1) -> dict:
     """The exact sampler's speed over positions: building its tables, and deals per second (C, one core)."""
-    from fiveup_solver.inference import DealSampler
     build = sample = 0.0
     for obs in observations:
         t0 = time.perf_counter()

@@ -35,49 +35,13 @@ from __future__ import annotations
 import random as _random
 
 from fiveup_solver import _core
-from fiveup_solver.errors import InconsistentObservationError, OptionError
-from fiveup_solver.hint import METHODS
-from fiveup_solver.notation import TARGET_RAW
+from fiveup_solver.errors import InconsistentObservationError, OptionError, check_players
+from fiveup_solver.game import check_observation
+from fiveup_solver.hint import BOT_SUFFIXES, METHODS, SearchBudget
+from fiveup_solver.levels import LEVELS, level_bot
+from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
 
 __all__ = ["BOTS", "bot_function", "choose", "parse_bot_list"]
-
-
-def _random_bot(obs, rng: _random.Random):
-    return rng.choice(obs.legal_moves)
-
-
-def _greedy_bot(obs, rng: _random.Random):
-    score = obs.scores[obs.side]
-    best, best_moves = -1, []
-    for move, s in zip(obs.legal_moves, obs.end_sums_after):
-        credit = _core.end_sum_credit(s) if move.kind == "play" else 0
-        if score + credit > TARGET_RAW:
-            credit = 0
-        if credit > best:
-            best, best_moves = credit, [move]
-        elif credit == best:
-            best_moves.append(move)
-    return rng.choice(best_moves)
-
-
-def _hint_bot(method: str, samples: int | None = None, world_nodes: int | None = None,
-              objective: str | None = None, beliefs: str | None = None, search: str | None = None):
-    from fiveup_solver.beliefs import check_beliefs
-    if check_beliefs(beliefs) == "model":
-        from fiveup_solver.beliefs import model_hint_bot
-        return model_hint_bot(method, samples, world_nodes, objective, search=search)
-
-    def bot(obs, rng: _random.Random):
-        if len(obs.legal_moves) == 1:
-            return obs.legal_moves[0]
-        from fiveup_solver.hint import hint
-        options = {"objective": objective, "both": False, "beliefs": "uniform", "search": search}  # own currency only
-        if samples is not None:
-            options["samples"] = samples
-        if world_nodes is not None:
-            options["world_nodes"] = world_nodes
-        return hint(obs, method=method, seed=rng.getrandbits(63), **options).best
-    return bot
 
 
 def bot_function(name: str):
@@ -91,41 +55,29 @@ def bot_function(name: str):
         raise OptionError(f"a bot name is a string, not {type(name).__name__}")
     if name in BOTS:
         return BOTS[name]
-    base, _, rest = str(name).partition(":")
-    parts = rest.split(":")
-    method_bot, _, objective = base.partition("-")
-    if (method_bot in _METHOD_OF_BOT and objective in ("", "win", "points", "model", "uniform", "maxn", "paranoid")
-            and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts)):
-        if objective in ("model", "uniform"):
-            return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), beliefs=objective)
-        if objective in ("maxn", "paranoid"):
-            return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), search=objective)
-        return _hint_bot(_METHOD_OF_BOT[method_bot], int(parts[0]), int(parts[1]), objective or None)
+    budget = SearchBudget.from_bot_name(name)
+    if budget is not None:
+        return hint_bot(budget)
     plain = sorted(b for b in BOTS if "-" not in b and not b.startswith("level"))
     levels = sorted(b for b in BOTS if b.startswith("level"))
     known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
                       + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
     methods = "|".join(_METHOD_OF_BOT)
     raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or {methods}[-X]:SAMPLES:NODES; "
-                      f"X: win, points, model, uniform, maxn or paranoid)")
+                      f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]})")
 
 
 # one bot per search method of the registry (fiveup_solver.hint.METHODS), at the default budget
 _METHOD_OF_BOT = {m.bot: m.name for m in METHODS.values()}
-BOTS = {"random": _random_bot, "greedy": _greedy_bot,
-        **{bot: _hint_bot(method) for bot, method in _METHOD_OF_BOT.items()},
-        **{f"{bot}-{objective}": _hint_bot(method, objective=objective)
-           for bot, method in _METHOD_OF_BOT.items() for objective in ("win", "points")},
-        **{f"{bot}-{beliefs}": _hint_bot(method, beliefs=beliefs)
-           for bot, method in _METHOD_OF_BOT.items() for beliefs in ("model", "uniform")},
-        # the 3-player search fixed
-        **{f"{bot}-{search}": _hint_bot(method, search=search)
-           for bot, method in _METHOD_OF_BOT.items() for search in ("maxn", "paranoid")}}
+BOTS = {"random": random_bot, "greedy": greedy_bot,
+        **{bot: hint_bot(SearchBudget(method=method)) for bot, method in _METHOD_OF_BOT.items()},
+        # hint-win, hint-points, hint-model, hint-uniform, hint-maxn, hint-paranoid (and expectimax-...)
+        **{f"{bot}-{suffix}": hint_bot(SearchBudget.for_bot(method, suffix))
+           for bot, method in _METHOD_OF_BOT.items() for suffix in BOT_SUFFIXES}}
 
 
 def choose(bot: str, obs, rng: _random.Random):
     """The move `bot` picks from observation `obs` (the seat must be to move)."""
-    from fiveup_solver.inference import check_observation
     check_observation(obs)    # a bot reads only the observation: a malformed one is refused whole
     if not obs.legal_moves:
         raise OptionError(f"seat {obs.seat} is not to move")
@@ -139,8 +91,7 @@ def parse_bot_list(text: str, players: int) -> list:
     """'greedy,random' -> one bot name per seat, the list repeated if shorter."""
     if not isinstance(text, str):
         raise OptionError(f"a bot list is a string like 'greedy,random', not {type(text).__name__}")
-    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
-        raise OptionError(f"players must be 2, 3 or 4, not {players!r}"[:120])
+    check_players(players)
     names = [b.strip() for b in text.split(",")]
     for b in names:
         bot_function(b)
@@ -150,6 +101,4 @@ def parse_bot_list(text: str, players: int) -> list:
 
 
 # the graded levels (fiveup_solver.levels): level1 .. level8
-from fiveup_solver.levels import LEVELS as _LEVELS, level_bot as _level_bot  # noqa: E402
-
-BOTS.update({name: _level_bot(name) for name in _LEVELS})
+BOTS.update({name: level_bot(name) for name in LEVELS})

@@ -8,9 +8,27 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
+from typing import Callable
 
-from fiveup_solver.errors import FiveUpError, OptionError
+from fiveup_solver import equity, ladder
+from fiveup_solver.analysis import (ANALYSIS_SEARCH, AnalysisBudget, analyze, format_text, plot_win_probability,
+                                    to_html)
+from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
+from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, solver_report
+from fiveup_solver.bots import bot_function, parse_bot_list
+from fiveup_solver.errors import FiveUpError, OptionError, check_players
+from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
+from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
+from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
+from fiveup_solver.match import PairStats, play_pairs, sides_of, sprt, sprt_bounds
 from fiveup_solver.notation import format_move, raw_to_display
+from fiveup_solver.parallel import check_ray, default_workers
+from fiveup_solver.play import play_in_terminal
+from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
+from fiveup_solver.selfplay import game_seeds, play_game, wilson_interval
+from fiveup_solver.solver import SEARCHES, Solver
+from fiveup_solver.svg import board_svg, svg_to_png
 
 __all__ = ["main"]
 
@@ -58,8 +76,6 @@ def _print_action(game, move, events, out) -> None:
 
 
 def cmd_demo(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.selfplay import play_game
     bots = parse_bot_list(args.bots, args.players)
     out.write(f"Exact 61 Five Up demo: {args.players} players, seed {args.seed}, bots {', '.join(bots)}\n")
     out.write("Scores are raw points (display points in brackets); the target is exactly 305 raw = 61.\n")
@@ -74,7 +90,6 @@ def cmd_demo(args, out) -> int:
 
 
 def cmd_replay(args, out) -> int:
-    from fiveup_solver.record import game_from_record, load_record
     game = game_from_record(load_record(args.file), check=False)
     result = game.result()
     if args.json:
@@ -91,10 +106,7 @@ def cmd_replay(args, out) -> int:
 
 
 def cmd_selfplay(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.selfplay import game_seeds, play_game
-    if args.players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
+    check_players(args.players, "--players")
     if args.games < 0:
         raise OptionError(f"--games must be >= 0, not {args.games}")
     if args.max_rounds < 1:
@@ -117,41 +129,30 @@ def cmd_selfplay(args, out) -> int:
 
 
 def cmd_match(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.selfplay import play_match, wilson_interval
-    if args.players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {args.players}")
+    check_players(args.players, "--players")
     if args.deals < 1:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
     workers = _workers(args.workers)
     bot, other = parse_bot_list(args.bots, 2)
-    from fiveup_solver.parallel import check_ray
     ray = check_ray(args.ray)
-    if ray is not None and args.players == 3:
-        raise OptionError("--ray runs duplicate pairs (2 or 4 players); 3-player matches run locally")
     records = []
-    if args.players == 3:
-        # three seatings per deal (BOT in each seat): no pairs
-        result = play_match(args.players, bot, other, args.deals, args.seed,
-                            on_game=(lambda g, seats: records.append(g.to_record())) if args.records else None)
-    else:
-        from fiveup_solver.match import PairStats, play_pairs
-        stats = PairStats()
-        bar = _progress(args.deals * 2, "games")
-        for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
-                                          max_pairs=args.deals, records=bool(args.records), ray=ray):
-            stats.add(scores)
-            records.extend(recs or [])
-            if bar is not None:
-                lo, hi = wilson_interval(stats.wins, stats.games)
-                bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
-                bar.update(2)
+    # duplicate units: pairs (sides swapped) with 2 and 4 players, triples (BOT alone in each seat) with 3
+    stats = PairStats(sides=sides_of(args.players))
+    bar = _progress(args.deals * stats.sides, "games")
+    for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
+                                      max_pairs=args.deals, records=bool(args.records), ray=ray):
+        stats.add(scores)
+        records.extend(recs or [])
         if bar is not None:
-            bar.close()
-        low, high = wilson_interval(stats.wins, stats.games)
-        result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
-                  "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
-                  "ci95": [low, high], "workers": workers, "pairs": stats.to_dict()}
+            lo, hi = wilson_interval(stats.wins, stats.games)
+            bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
+            bar.update(stats.sides)
+    if bar is not None:
+        bar.close()
+    low, high = wilson_interval(stats.wins, stats.games)
+    result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
+              "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
+              "ci95": [low, high], "workers": workers, "pairs": stats.to_dict()}
     if args.records:
         try:
             with open(args.records, "w", encoding="utf-8") as f:
@@ -165,16 +166,15 @@ def cmd_match(args, out) -> int:
         out.write(f"{bot} vs {other}, {args.players} players: {result['wins']}/{result['games']} games won "
                   f"({100 * result['win_rate']:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%), "
                   f"{result['unfinished']} unfinished\n")
-        if "pairs" in result:
-            p = result["pairs"]
-            out.write(f"  duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']}); Elo {p['elo']:+.0f} "
-                      f"[{p['elo_ci95'][0]:+.0f}, {p['elo_ci95'][1]:+.0f}]\n")
+        p = result["pairs"]
+        units = (f"duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']})" if p["sides"] == 2 else
+                 f"duplicate triples: {p['pairs']} (BOT alone in each seat; Elo of a field of three)")
+        out.write(f"  {units}; Elo {p['elo']:+.0f} [{p['elo_ci95'][0]:+.0f}, {p['elo_ci95'][1]:+.0f}]\n")
     return 0
 
 
 def _workers(value) -> int:
     if value is None:
-        from fiveup_solver.parallel import default_workers
         return min(default_workers(), 64)
     if not 1 <= value <= 256:
         raise OptionError(f"--workers must be 1..256, not {value}")
@@ -190,7 +190,6 @@ def _progress(total: int, unit: str):
 
 
 def cmd_ladder(args, out) -> int:
-    from fiveup_solver import ladder
     if args.shipped:
         res = ladder.load_ladder(args.players)
     else:
@@ -230,15 +229,13 @@ def cmd_ladder(args, out) -> int:
 
 
 def cmd_sprt(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.match import sprt
-    if args.players not in (2, 4):
-        raise OptionError(f"--players must be 2 or 4 for an SPRT (duplicate pairs), not {args.players}")
+    check_players(args.players, "--players")
     bot, other = parse_bot_list(args.bots, 2)
     tty = out.isatty() if hasattr(out, "isatty") else False
+    units = "triples" if args.players == 3 else "pairs"
 
     def on_pair(stats, llr):
-        line = (f"pairs {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
+        line = (f"{units} {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
                 f"Elo {stats.elo:+7.1f}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
         if tty:
             out.write("\r" + line)
@@ -246,7 +243,6 @@ def cmd_sprt(args, out) -> int:
             out.write(line + "\n")
         out.flush()
 
-    from fiveup_solver.match import sprt_bounds
     lower, upper = sprt_bounds(args.alpha, args.beta)
     res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
                max_games=args.max_games, seed=args.seed, workers=_workers(args.workers), ray=args.ray,
@@ -262,7 +258,6 @@ def cmd_sprt(args, out) -> int:
 
 
 def cmd_perft(args, out) -> int:
-    from fiveup_solver.record import game_at, load_record
     if not 0 <= args.depth <= _C_INT_MAX:
         raise OptionError(f"--depth must be 0..{_C_INT_MAX}, not {args.depth}")
     game = game_at(load_record(args.file), args.round, args.action)
@@ -271,8 +266,6 @@ def cmd_perft(args, out) -> int:
 
 
 def cmd_solve(args, out) -> int:
-    from fiveup_solver.record import game_at, load_record
-    from fiveup_solver.solver import Solver
     if not 0 < args.tt_mb <= 16384:
         raise OptionError(f"--tt-mb must be in (0, 16384], not {args.tt_mb}")
     if not 0 <= args.node_limit < 2 ** 63:
@@ -312,7 +305,6 @@ def _signed(v) -> str:
 def _observation_at(args):
     """The observation of --seat at --round/--action of FILE (full record or that seat's view).
     The options are checked here, so that errors name them; the API builds the observation."""
-    from fiveup_solver.record import load_record, observation_at
     record = load_record(args.file)
     n = record["players"]
     if not 0 <= args.seat < n:
@@ -327,30 +319,40 @@ def _observation_at(args):
     return obs, r, len(obs.history)
 
 
+def _add_budget_flags(parser, *names) -> None:
+    """The search-budget flags `names` (SearchBudget fields, and threads): flag, help and
+    default from the one budget type (fiveup_solver.hint.BUDGET_FLAGS)."""
+    for name in names:
+        flag, kind, text = BUDGET_FLAGS[name]
+        if isinstance(kind, tuple):
+            parser.add_argument(flag, default=BUDGET_DEFAULTS[name], choices=kind, help=text)
+        else:
+            parser.add_argument(flag, type=kind, default=BUDGET_DEFAULTS[name], help=text)
+
+
+def _budget_of(args) -> SearchBudget:
+    """The SearchBudget of `fiveup hint`'s flags (checked once, there)."""
+    return SearchBudget(method=args.method, samples=args.samples, time_ms=args.time_ms, world_nodes=args.world_nodes,
+                        objective=args.objective, beliefs=args.beliefs, search=args.three)
+
+
 def cmd_hint(args, out) -> int:
-    from fiveup_solver.hint import Hinter
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
     obs, r, i = _observation_at(args)
     if obs.to_move != args.seat:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
-    from fiveup_solver.beliefs import check_beliefs, past_observations
     if args.method == "exact":
         exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit,
                  "sample_worlds": args.sample_worlds, "seed": args.seed}
-        h = Hinter(threads=args.threads).hint(obs, method="exact", samples=args.samples, time_ms=args.time_ms,
-                                              objective=args.objective, beliefs=args.beliefs, search=args.three,
-                                              **exact)
+        h = Hinter(threads=args.threads).hint(obs, budget=_budget_of(args), **exact)
     else:
         if (args.opponent is not None or args.max_worlds is not None or args.node_limit is not None
                 or args.sample_worlds is not None):
             raise OptionError("--opponent, --max-worlds, --node-limit and --sample-worlds are for --method exact")
         past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
-        h = Hinter(threads=args.threads).hint(obs, method=args.method, samples=args.samples, time_ms=args.time_ms,
-                                              seed=args.seed, world_nodes=args.world_nodes,
-                                              objective=args.objective, beliefs=args.beliefs, past=past,
-                                              search=args.three)
+        h = Hinter(threads=args.threads).hint(obs, seed=args.seed, past=past, budget=_budget_of(args))
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
@@ -368,7 +370,6 @@ def cmd_hint(args, out) -> int:
         out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{three}, objective {h.objective}, "
                   f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
-        from fiveup_solver.beliefs import describe
         out.write(describe(h.belief) + "\n")
     for m in h.moves:
         if m.value is None:
@@ -395,8 +396,6 @@ def cmd_hint(args, out) -> int:
 
 
 def cmd_analyze(args, out) -> int:
-    from fiveup_solver.analysis import AnalysisBudget, analyze
-    from fiveup_solver.record import load_record
     if args.plot is not None:
         _need_extra("matplotlib", "--plot")
     if args.html is not None:
@@ -414,10 +413,8 @@ def cmd_analyze(args, out) -> int:
     progress = not args.quiet and sys.stderr.isatty()
     a = analyze(record, seats=args.seat, budget=budget, seed=args.seed, progress=progress)
     if args.plot is not None:
-        from fiveup_solver.analysis import plot_win_probability
         plot_win_probability(a, args.plot)
     if args.html is not None:
-        from fiveup_solver.analysis import to_html
         try:
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(to_html(a, record))
@@ -426,7 +423,6 @@ def cmd_analyze(args, out) -> int:
     if args.json:
         out.write(json.dumps(a.to_dict()) + "\n")
         return 0
-    from fiveup_solver.analysis import format_text
     out.write(format_text(a))
     return 0
 
@@ -438,8 +434,6 @@ def _need_extra(module: str, option: str) -> None:
 
 
 def cmd_show(args, out) -> int:
-    from fiveup_solver.record import game_at, load_record
-    from fiveup_solver.svg import board_svg, svg_to_png
     if args.svg is not None and args.png is not None:
         raise OptionError("give --svg or --png, not both")
     record = load_record(args.file)
@@ -468,32 +462,9 @@ def cmd_show(args, out) -> int:
 
 
 def cmd_play(args, out) -> int:
-    from fiveup_solver.bots import parse_bot_list
-    from fiveup_solver.play import play_in_terminal
     bots = parse_bot_list(args.bots, args.players)
     return play_in_terminal(args.players, bots, args.seat, args.seed, inp=sys.stdin, out=out,
                             record_path=args.record)
-
-
-def equity_result(players, scores_text, starter_text=None) -> dict:
-    """``fiveup equity --json``'s object: P(win) of each side from a round's start at the raw
-    scores ``"A,B[,C]"``, the starter a seat number (text) or ``None``/``"drawn"``."""
-    from fiveup_solver import equity
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {players!r}"[:120])
-    if scores_text is None:
-        raise OptionError("--scores A,B[,C] is required (or: fiveup equity build)")
-    try:
-        scores = [int(x) for x in scores_text.split(",")]
-    except ValueError:
-        raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120]) from None
-    starter = None if starter_text in (None, "drawn") else _int_option("--starter", starter_text)
-    table = equity.load_table(players)
-    win = table.probabilities(scores, starter)
-    unfinished = max(0.0, 1.0 - sum(win))
-    return {"players": players, "scores": scores, "starter": starter,
-            "win": [round(p, 6) for p in win], "unfinished": round(unfinished, 6),
-            "rounds_sampled": table.rounds, "bot": table.bot}
 
 
 def cmd_serve(args, out) -> int:
@@ -507,7 +478,7 @@ def cmd_serve(args, out) -> int:
 def cmd_equity(args, out) -> int:
     if args.action == "build":
         return _equity_build(args, out)
-    res = equity_result(args.players, args.scores, args.starter)
+    res = equity.equity_result(args.players, args.scores, args.starter)
     if args.json:
         out.write(json.dumps(res) + "\n")
         return 0
@@ -521,16 +492,8 @@ def cmd_equity(args, out) -> int:
     return 0
 
 
-def _int_option(name, text) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise OptionError(f"{name} must be an integer, not {text!r}"[:120]) from None
-
-
 def _equity_build(args, out) -> int:
     import os
-    from fiveup_solver import equity
     if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
         raise OptionError(f"--rounds must be 1..10000000, not {args.rounds}")
     if args.near_rounds is not None and not 0 <= args.near_rounds <= 1_000_000:
@@ -552,7 +515,6 @@ def _equity_build(args, out) -> int:
         if samples.players != args.players:
             raise OptionError(f"--samples {source} holds {samples.players}-player rounds, not {args.players}")
     else:
-        from fiveup_solver.bots import bot_function
         bot_function(args.bot)
         samples = equity.collect_samples(args.players, args.rounds, args.near_rounds, args.seed, bot=args.bot,
                                          workers=args.workers, progress=not args.quiet)
@@ -582,13 +544,11 @@ def _write_npz(obj, path, option) -> None:
 
 
 def cmd_sample(args, out) -> int:
-    from fiveup_solver.inference import BONEYARD, DealSampler
     if not 0 <= args.n <= 1_000_000:
         raise OptionError(f"--n must be 0..1000000, not {args.n}")
     obs, r, i = _observation_at(args)
     if args.beliefs == "model":
-        from fiveup_solver.beliefs import sample_command
-        return sample_command(args, obs, out)
+        return _sample_model(args, obs, out)
     ds = DealSampler(obs)
     if args.probabilities:
         marg = ds.marginals()
@@ -605,6 +565,35 @@ def cmd_sample(args, out) -> int:
     return write_deals(out, ds.sample(args.n, args.seed), args.json)
 
 
+MARGINAL_WORLDS = 4096   # worlds behind the weighted marginals of `fiveup sample --probabilities`
+
+
+def _sample_model(args, obs, out) -> int:
+    """``fiveup sample --beliefs model``: weighted deals, or the weighted probabilities
+    next to the exact uniform ones (``--probabilities``)."""
+    ds = DealSampler(obs, beliefs="model")
+    evidence = past_evidence(obs, past_observations(args.file, args.seat, obs.round)) if obs.round else None
+    beliefs = Beliefs(ds, None, evidence)
+    if not args.probabilities:
+        return write_deals(out, deals_from(beliefs.weigh(max(1, args.n), args.seed), ds, args.n, args.seed),
+                           args.json)
+    ww = beliefs.weigh(MARGINAL_WORLDS, args.seed)
+    name = lambda k: "boneyard" if k == BONEYARD else str(k)   # noqa: E731
+    tables = {kind: {str(t): {name(k): p for k, p in probs.items()} for t, probs in marg.items()}
+              for kind, marg in (("uniform", ds._uniform_marginals()), ("model", ww.marginals(ds)))}
+    if args.json:
+        out.write(json.dumps(dict(tables, belief=ww.summary())) + "\n")
+        return 0
+    keys = [str(s) for s in ds.hidden_seats] + ["boneyard"]
+    out.write(describe(ww.summary()) + "\n")
+    out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>19}" for k in keys) + "\n")
+    out.write("      " + "".join(f"{'uniform':>10}{'model':>9}" for _ in keys) + "\n")
+    for t in tables["uniform"]:
+        out.write(f"{t:<6}" + "".join(f"{tables['uniform'][t][k]:>10.4f}{tables['model'][t][k]:>9.4f}"
+                                      for k in keys) + "\n")
+    return 0
+
+
 def write_deals(out, deals, as_json: bool) -> int:
     """`fiveup sample`'s deal list (uniform or weighted draws alike)."""
     deals = [d.to_dict() for d in deals]
@@ -618,7 +607,6 @@ def write_deals(out, deals, as_json: bool) -> int:
 
 
 def cmd_bench(args, out) -> int:
-    from fiveup_solver.bench import run_playout_bench
     if args.solver is not None:
         return _bench_solver(args, out)
     if args.hint is not None:
@@ -646,7 +634,6 @@ def cmd_bench(args, out) -> int:
 def _bench_hint(args, out) -> int:
     from pathlib import Path
 
-    from fiveup_solver.bench import hint_report
     path = Path(args.hint) / "hint_positions.json"
     if not path.is_file():
         raise OptionError(f"--hint {args.hint}: hint_positions.json is missing")
@@ -658,7 +645,7 @@ def _bench_hint(args, out) -> int:
     for label, r in report["latency"].items():
         ms = r["ms"]
         out.write(f"  {label:<18} median {ms['median']:8.2f}  p95 {ms['p95']:8.2f}  max {ms['max']:8.2f}  "
-                  f"worlds exact {r['exact_worlds']}/{r['worlds']}\n")
+                  f"worlds exact {r['exact_worlds']}/{r['worlds']}  peak {r['max_rss_mb']:.1f} MB\n")
     s, rj, same = report["sampler"], report["rejection_sampler_python"], report["sampler_on_same_positions"]
     out.write(f"exact sampler: {s['deals_per_s']:,} deals/s (one core), tables built in {s['build_ms_mean']} ms\n")
     if rj is None:
@@ -673,7 +660,6 @@ def _bench_hint(args, out) -> int:
 def _bench_solver(args, out) -> int:
     from pathlib import Path
 
-    from fiveup_solver.bench import SOLVER_SUITES, solver_report
     folder = Path(args.solver)
     missing = [n for n in SOLVER_SUITES if not (folder / f"{n}.json").is_file()]
     if missing:
@@ -683,245 +669,287 @@ def _bench_solver(args, out) -> int:
         out.write(json.dumps(report) + "\n")
         return 0
     out.write(f"{'suite':<12} {'mode':<17} {'median ms':>10} {'p95 ms':>10} {'max ms':>10} "
-              f"{'nodes med':>10} {'nodes p95':>10} {'nodes max':>10} {'Mnodes/s':>9}\n")
+              f"{'nodes med':>10} {'nodes p95':>10} {'nodes max':>10} {'Mnodes/s':>9} {'peak MB':>8}\n")
     for name, entry in report.items():
         for mode, r in entry.items():
             out.write(f"{name:<12} {mode:<17} {r['ms']['median']:>10.3f} {r['ms']['p95']:>10.3f} "
                       f"{r['ms']['max']:>10.1f} {r['nodes']['median']:>10,} {r['nodes']['p95']:>10,} "
-                      f"{r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f}\n")
+                      f"{r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f} {r['max_rss_mb']:>8.1f}\n")
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
-    from fiveup_solver.hint import HINT_METHODS, METHODS
-    from fiveup_solver.solver import DEFAULT_SEARCH, SEARCHES
-    p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+@dataclass(frozen=True)
+class Command:
+    """One command of the command line: its name, its one-line help, a function that adds
+    its arguments to its parser, and the function that runs it (``run(args, out) -> exit code``)."""
 
-    d = sub.add_parser("demo", help="a seeded game between built-in bots, turn by turn")
-    d.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--bots", default="hint,greedy")
-    d.set_defaults(func=cmd_demo)
+    name: str
+    help: str
+    arguments: Callable
+    run: Callable
 
-    r = sub.add_parser("replay", help="replay a full record: summary or RECORD.md JSON")
-    r.add_argument("file")
-    r.add_argument("--json", action="store_true")
-    r.set_defaults(func=cmd_replay)
 
-    s = sub.add_parser("selfplay", help="play whole games between bots, JSON Lines records")
-    s.add_argument("--players", type=int, default=2)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--bots", default="random")
-    s.add_argument("--games", type=int, default=1)
-    s.add_argument("--max-rounds", type=int, default=1000)
-    s.add_argument("--out", default="-")
-    s.set_defaults(func=cmd_selfplay)
+def _demo_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bots", default="hint,greedy")
 
-    m = sub.add_parser("match", help="two bots on the same deals, seats swapped; win rate with 95%% CI")
-    m.add_argument("--players", type=int, default=2)
-    m.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
-    m.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
-    m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
-    m.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
-    m.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    m.add_argument("--json", action="store_true")
-    m.set_defaults(func=cmd_match)
 
-    sp = sub.add_parser("sprt", help="is BOT stronger than OTHER? duplicate pairs until the SPRT decides")
-    sp.add_argument("--players", type=int, default=2)
-    sp.add_argument("--bots", required=True, help="BOT,OTHER")
-    sp.add_argument("--elo0", type=float, default=0.0)
-    sp.add_argument("--elo1", type=float, default=20.0)
-    sp.add_argument("--alpha", type=float, default=0.05)
-    sp.add_argument("--beta", type=float, default=0.05)
-    sp.add_argument("--max-games", type=int, default=20_000)
-    sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
-    sp.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    sp.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs")
-    sp.add_argument("--json", action="store_true")
-    sp.set_defaults(func=cmd_sprt)
+def _replay_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
 
-    ld = sub.add_parser("ladder", help="the Elo ladder of the bot levels: a round-robin of duplicate pairs, "
-                                       "Bradley-Terry fit with 95%% intervals")
-    ld.add_argument("--players", type=int, default=2, choices=(2, 4))
-    ld.add_argument("--games", type=int, default=100, help="games per pairing (even: pairs of seatings)")
-    ld.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
-    ld.add_argument("--seed", type=int, default=0)
-    ld.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
-    ld.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
-    ld.add_argument("--out", default=None, help="write the ladder (JSON) here")
-    ld.add_argument("--journal", default=None,
-                    help="append every pair here (JSON Lines) and skip pairs already there: stop and resume")
-    ld.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
-    ld.add_argument("--json", action="store_true")
-    ld.set_defaults(func=cmd_ladder)
 
-    f = sub.add_parser("perft", help="count turn sequences of a given depth")
-    f.add_argument("file")
-    f.add_argument("--round", type=int, required=True)
-    f.add_argument("--action", type=int, default=0)
-    f.add_argument("--depth", type=int, required=True)
-    f.set_defaults(func=cmd_perft)
+def _selfplay_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="random")
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--max-rounds", type=int, default=1000)
+    p.add_argument("--out", default="-")
 
-    v = sub.add_parser("solve", help="exact values of every move (all hands known)")
-    v.add_argument("file")
-    v.add_argument("--round", type=int, required=True)
-    v.add_argument("--action", type=int, required=True)
-    v.add_argument("--json", action="store_true")
-    v.add_argument("--tt-mb", type=float, default=16.0)
-    v.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
-    v.add_argument("--objective", default="points", choices=("points", "win"),
+
+def _match_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
+    p.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
+    p.add_argument("--json", action="store_true")
+
+
+def _sprt_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--bots", required=True, help="BOT,OTHER")
+    p.add_argument("--elo0", type=float, default=0.0)
+    p.add_argument("--elo1", type=float, default=20.0)
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--max-games", type=int, default=20_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
+    p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs (triples)")
+    p.add_argument("--json", action="store_true")
+
+
+def _ladder_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2, choices=(2, 4))
+    p.add_argument("--games", type=int, default=100, help="games per pairing (even: pairs of seatings)")
+    p.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
+    p.add_argument("--out", default=None, help="write the ladder (JSON) here")
+    p.add_argument("--journal", default=None,
+                   help="append every pair here (JSON Lines) and skip pairs already there: stop and resume")
+    p.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
+    p.add_argument("--json", action="store_true")
+
+
+def _perft_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--action", type=int, default=0)
+    p.add_argument("--depth", type=int, required=True)
+
+
+def _solve_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--action", type=int, required=True)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--tt-mb", type=float, default=16.0)
+    p.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
+    p.add_argument("--objective", default="points", choices=("points", "win"),
                    help="what the search maximises (both are reported per move)")
-    v.add_argument("--three", default=None, choices=SEARCHES,
-                   help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
-                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
-    v.set_defaults(func=cmd_solve)
+    _add_budget_flags(p, "search")
 
-    h = sub.add_parser("hint", help="best moves for one seat from what it has seen (hidden hands sampled)")
-    h.add_argument("file")
-    h.add_argument("--seat", type=int, required=True)
-    h.add_argument("--round", type=int, default=None, help="default: the record's last position")
-    h.add_argument("--action", type=int, default=None)
-    h.add_argument("--method", default="pimc", choices=HINT_METHODS,
+
+def _hint_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--seat", type=int, required=True)
+    p.add_argument("--round", type=int, default=None, help="default: the record's last position")
+    p.add_argument("--action", type=int, default=None)
+    p.add_argument("--method", default="pimc", choices=HINT_METHODS,
                    help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values())
                    + "; exact: every hidden world and draw, the seat best-responding from its own information "
                      "to --opponent (small positions)")
-    h.add_argument("--opponent", default=None, choices=OPPONENTS,
+    p.add_argument("--opponent", default=None, choices=OPPONENTS,
                    help="--method exact: how the other seats play (default greedy; best-defence: 2 players)")
-    h.add_argument("--max-worlds", type=int, default=None,
+    p.add_argument("--max-worlds", type=int, default=None,
                    help=f"--method exact: refuse above this many hidden configurations (default {DEFAULT_MAX_WORLDS})")
-    h.add_argument("--node-limit", type=int, default=None,
+    p.add_argument("--node-limit", type=int, default=None,
                    help=f"--method exact: refuse a search above this many world positions "
                         f"(default {DEFAULT_NODE_LIMIT})")
-    h.add_argument("--sample-worlds", type=int, default=None,
+    p.add_argument("--sample-worlds", type=int, default=None,
                    help="--method exact against greedy: estimate over this many hidden worlds drawn with "
                         "--seed (for positions beyond exact reach)")
-    budget = h.add_mutually_exclusive_group()
-    budget.add_argument("--samples", type=int, default=None, help="sampled worlds (deterministic for a seed)")
-    budget.add_argument("--time-ms", type=float, default=None, help="anytime: search until this time is up")
-    h.add_argument("--seed", type=int, default=0)
-    h.add_argument("--world-nodes", type=int, default=20_000, help="search nodes per world")
-    h.add_argument("--threads", type=int, default=2)
-    h.add_argument("--objective", default=None, choices=("points", "win"),
-                   help="what the ranking maximises (default: the hint bot's); both are reported")
-    h.add_argument("--json", action="store_true")
-    h.add_argument("--beliefs", default=None, choices=("uniform", "model"),
-                   help="weigh the hidden worlds by how the other seats have played (model) or not (uniform); "
-                        "default: the hint bot's")
-    h.add_argument("--three", default=None, choices=SEARCHES,
-                   help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
-                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
-    h.set_defaults(func=cmd_hint)
+    _add_budget_flags(p.add_mutually_exclusive_group(), "samples", "time_ms")
+    p.add_argument("--seed", type=int, default=0)
+    _add_budget_flags(p, "world_nodes", "threads", "objective", "beliefs", "search")
+    p.add_argument("--json", action="store_true")
 
-    an = sub.add_parser("analyze", help="post-game analysis: every decision judged (win %% and points), "
-                                        "double-dummy losses, luck, a summary per seat")
-    an.add_argument("file")
-    an.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
-    an.add_argument("--samples", type=int, default=96, help="sampled worlds per decision")
-    an.add_argument("--luck-samples", type=int, default=48, help="sampled worlds per luck value")
-    an.add_argument("--dd-nodes", type=int, default=2_000_000, help="node limit of each double-dummy solve")
-    an.add_argument("--threads", type=int, default=2)
-    an.add_argument("--seed", type=int, default=0)
-    an.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
-    an.add_argument("--html", default=None, help="write one self-contained HTML report")
-    an.add_argument("--json", action="store_true")
-    an.add_argument("--quiet", action="store_true", help="no progress bar")
-    an.add_argument("--beliefs", default=None, choices=("uniform", "model"),
-                    help="weigh the hidden worlds by how the other seats have played (default: the hint bot's)")
-    an.add_argument("--three", default=None, choices=SEARCHES,
-                    help="how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
-                        "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
-    an.add_argument("--judge", default="search", choices=("search", "rollout"),
-                    help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
-                         "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")
-    an.add_argument("--rollouts", type=int, default=None,
-                    help="rollout judge: playouts per candidate (default 32)")
-    an.add_argument("--rollout-bot", default=None, help="rollout judge: the bot of every seat (default: hint)")
-    an.add_argument("--candidates", default=None,
-                    help="rollout judge: 'all' legal moves (default) or 'top:K' (the played move and the "
-                         "search judge's K best)")
-    an.add_argument("--workers", type=int, default=None,
-                    help="rollout judge: worker processes for the playouts (the results do not depend on it)")
-    an.set_defaults(func=cmd_analyze)
 
-    pl = sub.add_parser("play", help="play a whole game against the bots in the terminal (one command a line)")
-    pl.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    pl.add_argument("--bots", default="hint", help="the bots' names, one per seat (the list repeats)")
-    pl.add_argument("--seat", type=int, default=0, help="your seat")
-    pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--record", default=None, help="write the game's record here at the end")
-    pl.set_defaults(func=cmd_play)
+def _analyze_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
+    p.add_argument("--samples", type=int, default=AnalysisBudget.samples, help="sampled worlds per decision")
+    p.add_argument("--luck-samples", type=int, default=AnalysisBudget.luck_samples,
+                   help="sampled worlds per luck value")
+    p.add_argument("--dd-nodes", type=int, default=AnalysisBudget.dd_nodes,
+                   help="node limit of each double-dummy solve")
+    _add_budget_flags(p, "threads")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
+    p.add_argument("--html", default=None, help="write one self-contained HTML report")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_budget_flags(p, "beliefs")
+    p.add_argument("--three", default=None, choices=SEARCHES,
+                   help="how 3 players are searched by the search judge: maxn (every seat maximises its own "
+                        "value) or paranoid (the seat against the other two together); default: "
+                        f"{ANALYSIS_SEARCH} (closer to playout losses, docs/analysis_judges.md)")
+    p.add_argument("--judge", default="search", choices=("search", "rollout"),
+                   help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
+                        "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")
+    p.add_argument("--rollouts", type=int, default=None,
+                   help="rollout judge: playouts per candidate (default 32)")
+    p.add_argument("--rollout-bot", default=None, help="rollout judge: the bot of every seat (default: hint)")
+    p.add_argument("--candidates", default=None,
+                   help="rollout judge: 'all' legal moves (default) or 'top:K' (the played move and the "
+                        "search judge's K best)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="rollout judge: worker processes for the playouts (the results do not depend on it)")
 
-    sv = sub.add_parser("serve", help="the browser app: play the bots with hints, then an analysis board "
-                                      "(needs the serve extra)")
-    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
-    sv.add_argument("--port", type=int, default=8061)
-    sv.add_argument("--open", action="store_true", help="open the page in a web browser")
-    sv.set_defaults(func=cmd_serve)
 
-    sh = sub.add_parser("show", help="the board at a position as a picture (SVG, or PNG with the analysis extra)")
-    sh.add_argument("file")
-    sh.add_argument("--round", type=int, default=None, help="default: the record's last position")
-    sh.add_argument("--action", type=int, default=None)
-    sh.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
-    sh.add_argument("--png", default=None, help="write a PNG here (needs cairosvg: the analysis extra)")
-    sh.add_argument("--size", type=int, default=720)
-    sh.add_argument("--flipped", action="store_true")
-    sh.set_defaults(func=cmd_show)
+def _play_arguments(p) -> None:
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--bots", default="hint", help="the bots' names, one per seat (the list repeats)")
+    p.add_argument("--seat", type=int, default=0, help="your seat")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--record", default=None, help="write the game's record here at the end")
 
-    e = sub.add_parser("equity", help="P(win) of each side from a round's start (race-equity tables), "
-                                      "or 'equity build' to rebuild a table")
-    e.add_argument("action", nargs="?", choices=("build",), default=None)
-    e.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    e.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
-    e.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
-    e.add_argument("--json", action="store_true")
-    e.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play at 0:0")
-    e.add_argument("--near-rounds", type=int, default=None,
+
+def _serve_arguments(p) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
+    p.add_argument("--port", type=int, default=8061)
+    p.add_argument("--open", action="store_true", help="open the page in a web browser")
+
+
+def _show_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--round", type=int, default=None, help="default: the record's last position")
+    p.add_argument("--action", type=int, default=None)
+    p.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
+    p.add_argument("--png", default=None, help="write a PNG here (needs cairosvg: the analysis extra)")
+    p.add_argument("--size", type=int, default=720)
+    p.add_argument("--flipped", action="store_true")
+
+
+def _equity_arguments(p) -> None:
+    p.add_argument("action", nargs="?", choices=("build",), default=None)
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
+    p.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play at 0:0")
+    p.add_argument("--near-rounds", type=int, default=None,
                    help="build: sample rounds per near-target anchor score (0: none)")
-    e.add_argument("--workers", type=int, default=1, help="build: self-play processes")
-    e.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
-    e.add_argument("--bot", default="hint-uniform",
+    p.add_argument("--workers", type=int, default=1, help="build: self-play processes")
+    p.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
+    p.add_argument("--bot", default="hint-uniform",
                    help="build: the bot every seat plays (default: the one the shipped tables were built with)")
-    e.add_argument("--samples", nargs="?", const=_SHIPPED_SAMPLES, default=None, metavar="FILE",
+    p.add_argument("--samples", nargs="?", const=_SHIPPED_SAMPLES, default=None, metavar="FILE",
                    help="build: reuse saved round samples (.npz), no self-play; without FILE, the shipped "
                         "tables' samples in a source checkout (benchmarks/data/rounds_Np.npz)")
-    e.add_argument("--save-samples", default=None,
+    p.add_argument("--save-samples", default=None,
                    help="build: where to save the round samples (default: rounds_Np.npz beside the table)")
-    e.add_argument("--out", default=None,
+    p.add_argument("--out", default=None,
                    help="build: where to write the table (default: equity_Np.npz in the user cache directory, "
                         "$FIVEUP_CACHE_DIR or ~/.cache/fiveup_solver; never the installed package)")
-    e.add_argument("--quiet", action="store_true", help="build: no progress bar")
-    e.set_defaults(func=cmd_equity)
+    p.add_argument("--quiet", action="store_true", help="build: no progress bar")
 
-    sm = sub.add_parser("sample", help="hidden deals consistent with one seat's view, or their exact marginals")
-    sm.add_argument("file")
-    sm.add_argument("--seat", type=int, required=True)
-    sm.add_argument("--round", type=int, required=True)
-    sm.add_argument("--action", type=int, required=True)
-    sm.add_argument("--n", type=int, default=10)
-    sm.add_argument("--seed", type=int, default=0)
-    sm.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
-    sm.add_argument("--beliefs", default="uniform", choices=("uniform", "model"),
-                    help="model: deals weighted by how the other seats have played (--probabilities shows the "
-                         "weighted probabilities next to the uniform ones)")
-    sm.add_argument("--json", action="store_true")
-    sm.set_defaults(func=cmd_sample)
 
-    b = sub.add_parser("bench", help="random-playout throughput: core vs pure-Python reference")
-    b.add_argument("--json", action="store_true")
-    b.add_argument("--rounds", type=int, default=200_000)
-    b.add_argument("--reference-rounds", type=int, default=600)
-    b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
+def _sample_arguments(p) -> None:
+    p.add_argument("file")
+    p.add_argument("--seat", type=int, required=True)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--action", type=int, required=True)
+    p.add_argument("--n", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
+    p.add_argument("--beliefs", default="uniform", choices=("uniform", "model"),
+                   help="model: deals weighted by how the other seats have played (--probabilities shows the "
+                        "weighted probabilities next to the uniform ones)")
+    p.add_argument("--json", action="store_true")
+
+
+def _bench_arguments(p) -> None:
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--rounds", type=int, default=200_000)
+    p.add_argument("--reference-rounds", type=int, default=600)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
                    help="instead: the solver on the suites in DIR (default benchmarks/data)")
-    b.add_argument("--hint", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
+    p.add_argument("--hint", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
                    help="instead: hint latency and sampler speed on DIR/hint_positions.json")
-    b.set_defaults(func=cmd_bench)
+
+
+
+# The commands, in the order --help lists them: a new command is one row here, its arguments
+# function and its run function.
+COMMANDS = (
+    Command("demo", "a seeded game between built-in bots, turn by turn",
+            _demo_arguments, cmd_demo),
+    Command("replay", "replay a full record: summary or RECORD.md JSON",
+            _replay_arguments, cmd_replay),
+    Command("selfplay", "play whole games between bots, JSON Lines records",
+            _selfplay_arguments, cmd_selfplay),
+    Command("match", "two bots on the same deals, seats swapped; win rate with 95%% CI",
+            _match_arguments, cmd_match),
+    Command("sprt", "is BOT stronger than OTHER? duplicate pairs (triples with 3 players: BOT alone in each seat) "
+            "until the SPRT decides",
+            _sprt_arguments, cmd_sprt),
+    Command("ladder", "the Elo ladder of the bot levels: a round-robin of duplicate pairs, "
+            "Bradley-Terry fit with 95%% intervals",
+            _ladder_arguments, cmd_ladder),
+    Command("perft", "count turn sequences of a given depth",
+            _perft_arguments, cmd_perft),
+    Command("solve", "exact values of every move (all hands known)",
+            _solve_arguments, cmd_solve),
+    Command("hint", "best moves for one seat from what it has seen (hidden hands sampled)",
+            _hint_arguments, cmd_hint),
+    Command("analyze", "post-game analysis: every decision judged (win %% and points), double-dummy "
+            "losses, luck, a summary per seat",
+            _analyze_arguments, cmd_analyze),
+    Command("play", "play a whole game against the bots in the terminal (one command a line)",
+            _play_arguments, cmd_play),
+    Command("serve", "the browser app: play the bots with hints, then an analysis board (needs the serve extra)",
+            _serve_arguments, cmd_serve),
+    Command("show", "the board at a position as a picture (SVG, or PNG with the analysis extra)",
+            _show_arguments, cmd_show),
+    Command("equity", "P(win) of each side from a round's start (race-equity tables), or 'equity "
+            "build' to rebuild a table",
+            _equity_arguments, cmd_equity),
+    Command("sample", "hidden deals consistent with one seat's view, or their exact marginals",
+            _sample_arguments, cmd_sample),
+    Command("bench", "random-playout throughput: core vs pure-Python reference",
+            _bench_arguments, cmd_bench),
+)
+
+
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    for command in COMMANDS:
+        parser = sub.add_parser(command.name, help=command.help)
+        command.arguments(parser)
+        parser.set_defaults(func=command.run)
     return p
 
 
@@ -931,9 +959,7 @@ def main(argv=None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise OptionError("a command is required: " + ", ".join(
-                a for a in ("demo", "replay", "selfplay", "match", "perft", "solve", "hint", "sample", "analyze",
-                            "show", "play", "serve", "sprt", "ladder", "equity", "bench")))
+            raise OptionError("a command is required: " + ", ".join(c.name for c in COMMANDS))
         return args.func(args, out)
     except FiveUpError as e:
         sys.stderr.write(f"error: {e}\n")

@@ -50,16 +50,17 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver import _equity
+from fiveup_solver._solver import WIN_VALUE
+from fiveup_solver.errors import OptionError, check_players, short_repr as _short
 from fiveup_solver.notation import TARGET_RAW
 
-__all__ = ["RoundSamples", "EquityTable", "collect_rounds", "collect_samples", "near_anchors", "state_sets",
+__all__ = ["RoundSamples", "EquityTable", "near_anchors", "state_sets",
            "build_table", "load_table", "win_probabilities",
-           "equity_of_scores", "SCORE_STEP", "SCORE_LEVELS", "DATA_DIR"]
+           "equity_of_scores", "equity_result", "SCORE_STEP", "SCORE_LEVELS", "DATA_DIR"]
 
 SCORE_STEP = 5                                   # every event is a multiple of 5 raw
 SCORE_LEVELS = TARGET_RAW // SCORE_STEP          # 61 levels: 0, 5, ..., 300
@@ -78,9 +79,7 @@ def _sides(players: int) -> int:
 
 
 def _check_players(players) -> int:
-    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
-        raise OptionError(f"players must be 2, 3 or 4, not {_short(players)}")
-    return players
+    return check_players(players)
 
 
 # ---------------------------------------------------------------- round samples
@@ -162,83 +161,6 @@ class RoundSamples:
         return joined
 
 
-def round_seed(players: int, seed: int, index: int) -> int:
-    """The deal seed of sample round `index`: depends on nothing but its arguments."""
-    return random.Random(f"equity/{players}/{seed}/{index}").getrandbits(63)
-
-
-def play_sample_round(players: int, seed: int, index: int, bot: str = DEFAULT_BOT, anchor=None):
-    """One round of self-play: (relative events [(side, raw)], relative end side or -1).
-
-    From 0 : 0 with the starter drawn, or with `anchor` (raw scores per side) from
-    those scores with seat 0 to start; a round that ends the game counts as -1."""
-    from fiveup_solver.bots import choose
-    from fiveup_solver.game import Game
-    game_seed = round_seed(players, seed, index)
-    if anchor is None:
-        game = Game(players=players, seed=game_seed)
-    else:
-        game_seed = random.Random(f"{game_seed}/anchor/{list(anchor)}").getrandbits(63)
-        game = Game(players=players, seed=game_seed, scores=list(anchor), starter=0)
-    sides = _sides(players)
-    rngs = [random.Random(f"{game_seed}/{s}") for s in range(players)]
-    start_side = game.current.core.side_of(game.current.starter)
-    events = []
-    while not game.round_over:
-        seat = game.to_move
-        for e in game.push(choose(bot, game.observation(seat), rngs[seat])):
-            events.append(((e.side - start_side) % sides, e.raw))
-    nxt = None if game.game_over else game.next_starter()
-    end = -1 if nxt is None else (game.current.core.side_of(nxt) - start_side) % sides
-    return events, end
-
-
-def _play_job(job):
-    players, seed, index, bot, anchor = job
-    return play_sample_round(players, seed, index, bot, anchor)
-
-
-def collect_rounds(players: int, rounds: int, seed: int = 0, *, bot: str = DEFAULT_BOT, start: int = 0,
-                   progress: bool = False, anchor=None, workers: int = 1, desc: str | None = None) -> RoundSamples:
-    """Play sample rounds ``start .. start + rounds - 1`` (each seeded by its index alone,
-    and by `anchor` when given), in `workers` processes."""
-    import numpy as np
-    _check_players(players)
-    jobs = [(players, seed, i, bot, anchor) for i in range(start, start + rounds)]
-    results = _map(_play_job, jobs, workers, progress, desc or f"rounds ({players} players)")
-    return _samples_of(players, bot, seed, results)
-
-
-def _map(fn, jobs, workers, progress, desc):
-    """fn over jobs in order, in `workers` processes, with a progress bar."""
-    from fiveup_solver.parallel import ordered_map
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(jobs), desc=desc, unit="round")
-    out = []
-    for r in ordered_map(fn, jobs, workers=workers, in_flight=8):
-        out.append(r)
-        if bar is not None:
-            bar.update()
-    if bar is not None:
-        bar.close()
-    return out
-
-
-def _samples_of(players, bot, seed, results) -> RoundSamples:
-    import numpy as np
-    offsets, sides_, raws, ends = [0], [], [], []
-    for events, end in results:
-        for s, r in events:
-            sides_.append(s)
-            raws.append(r)
-        offsets.append(len(raws))
-        ends.append(end)
-    return RoundSamples(players, bot, seed, np.array(offsets, np.int32), np.array(sides_, np.int8),
-                        np.array(raws, np.int16), np.array(ends, np.int8))
-
-
 def near_anchors(players: int, near_from: int = NEAR_FROM, far_anchor: int = FAR_ANCHOR) -> list:
     """The anchor scores (raw per side, the starter's side first) of the near-target
     sets: every side near (`near_from` .. 300, each score) or far (at `far_anchor`),
@@ -264,29 +186,6 @@ def state_sets(players: int, anchors, near_from: int = NEAR_FROM, far_anchor: in
     for i in np.flatnonzero(near.any(axis=1)):
         out[i] = index.get(tuple(int(x) for x in anchored[i]), 0)
     return out
-
-
-def collect_samples(players: int, rounds: int | None = None, near_rounds: int | None = None, seed: int = 0, *,
-                    bot: str = DEFAULT_BOT, workers: int = 1, progress: bool = False) -> RoundSamples:
-    """The samples a table is built from: `rounds` at 0 : 0 (set 0), then
-    `near_rounds` at every near-target anchor (sets 1, 2, ...; none if 0)."""
-    _check_players(players)
-    rounds = DEFAULT_ROUNDS[players] if rounds is None else rounds
-    near_rounds = DEFAULT_NEAR_ROUNDS[players] if near_rounds is None else near_rounds
-    for name, v in (("rounds", rounds), ("near_rounds", near_rounds)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise OptionError(f"{name} must be a whole number >= 0, not {_short(v)}")
-    if rounds < 1:
-        raise OptionError("rounds must be at least 1 (the 0 : 0 set)")
-    base = collect_rounds(players, rounds, seed, bot=bot, workers=workers, progress=progress)
-    if near_rounds == 0:
-        return base
-    anchors = near_anchors(players)
-    jobs = [(players, seed, i, bot, a) for a in anchors for i in range(near_rounds)]
-    results = _map(_play_job, jobs, workers, progress, f"near-target rounds ({players} players)")
-    sets = [_samples_of(players, bot, seed, results[j * near_rounds:(j + 1) * near_rounds])
-            for j in range(len(anchors))]
-    return base.with_sets(sets, anchors)
 
 
 # ---------------------------------------------------------------- the tables
@@ -335,7 +234,6 @@ class EquityTable:
 
     def _search_values(self):
         import numpy as np
-        from fiveup_solver._solver import WIN_VALUE
         sides = self.sides
         w = self.win.reshape(-1, sides, sides)
         drawn = w.mean(axis=1, keepdims=True)
@@ -414,7 +312,6 @@ def _score_levels(players: int, scores) -> list:
 def build_table(samples: RoundSamples, *, tol: float = 1e-10, max_sweeps: int = 2000) -> EquityTable:
     """The fixed point of the exact-target replay of `samples` (see the module text)."""
     import numpy as np
-    from fiveup_solver import _equity
     sides = _sides(samples.players)
     if samples.rounds == 0:
         raise OptionError("no round samples to build from")
@@ -479,8 +376,43 @@ def load_table_file(path: str) -> EquityTable:
     return EquityTable.load(path)
 
 
+# players whose solver form ships beside the table (`search_table_path`): read in about
+# 0.1 ms instead of decompressing and converting the table (tens of ms) in every process
+# that searches for the win. The 3-player form (5.4 MB) is computed when first needed.
+SHIPPED_SEARCH_FORMS = (2, 4)
+
+
+def search_table_path(players: int) -> str:
+    """The shipped table's solver form (int16 .npy, `EquityTable.search_values`)."""
+    return os.path.join(DATA_DIR, f"equity_{players}p_search.npy")
+
+
+def save_search_values(table: "EquityTable", path: str) -> None:
+    """Write a table's solver form as .npy (what `search_values` reads for the shipped
+    tables; re-write it whenever a shipped table is replaced: tests/test_equity.py checks)."""
+    import numpy as np
+    np.save(path, table.search_values(), allow_pickle=False)
+
+
+@lru_cache(maxsize=None)
 def search_values(players: int):
-    """The shipped table in the solver's int16 form (cached: every search shares it)."""
+    """The shipped table in the solver's int16 form (cached: every search shares it).
+    Read from its shipped .npy where there is one, else computed from the table."""
+    _check_players(players)
+    path = search_table_path(players)
+    if players in SHIPPED_SEARCH_FORMS and os.path.exists(path):
+        import numpy as np
+        sides = _sides(players)
+        need = SCORE_LEVELS ** sides * (sides + 1) * sides
+        try:
+            values = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise OptionError(f"{path}: not a solver equity table ({e})"[:200]) from None
+        if values.dtype != np.int16 or values.shape != (need,):
+            raise OptionError(f"{path}: not a solver equity table for {players} players "
+                              f"({values.dtype}, shape {values.shape})")
+        values.setflags(write=False)
+        return values
     return load_table(players).search_values()
 
 
@@ -493,3 +425,42 @@ def win_probabilities(players: int, scores, starter=None) -> list:
 def equity_of_scores(players: int, scores, starter=None, side: int = 0) -> float:
     """P(side wins) for one side: ``win_probabilities(...)[side]``."""
     return win_probabilities(players, scores, starter)[side]
+
+
+def equity_result(players, scores_text, starter_text=None) -> dict:
+    """``fiveup equity --json``'s object: P(win) of each side from a round's start at the raw
+    scores ``"A,B[,C]"``, the starter a seat number (text) or ``None``/``"drawn"``."""
+    check_players(players, "--players")
+    if scores_text is None:
+        raise OptionError("--scores A,B[,C] is required (or: fiveup equity build)")
+    try:
+        scores = [int(x) for x in scores_text.split(",")]
+    except ValueError:
+        raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120]) from None
+    starter = None if starter_text in (None, "drawn") else _int_text("--starter", starter_text)
+    table = load_table(players)
+    win = table.probabilities(scores, starter)
+    unfinished = max(0.0, 1.0 - sum(win))
+    return {"players": players, "scores": scores, "starter": starter,
+            "win": [round(p, 6) for p in win], "unfinished": round(unfinished, 6),
+            "rounds_sampled": table.rounds, "bot": table.bot}
+
+
+def _int_text(name, text) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise OptionError(f"{name} must be an integer, not {text!r}"[:120]) from None
+
+
+def __getattr__(name):
+    """The self-play that builds the tables moved to :mod:`fiveup_solver.equity_build` (above
+    the bots in the layers); its names still import from here (the import-linter contract
+    lists this import)."""
+    if name in _MOVED_TO_BUILD:
+        from fiveup_solver import equity_build
+        return getattr(equity_build, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_MOVED_TO_BUILD = ("round_seed", "play_sample_round", "collect_rounds", "collect_samples")

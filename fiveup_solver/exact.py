@@ -54,8 +54,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fiveup_solver import _core, _exact
-from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
+from fiveup_solver.equity import win_probabilities
+from fiveup_solver.errors import IllegalMoveError, OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.inference import DealSampler
+from fiveup_solver.solver import check_objective
 
 __all__ = ["OPPONENTS", "DEFAULT_MAX_WORLDS", "DEFAULT_NODE_LIMIT", "DEFAULT_SAMPLE_WORLDS", "ExactResult",
            "SampledResult", "SearchLimitError", "exact_values", "exact_result", "sampled_result"]
@@ -146,7 +148,6 @@ def _equity_array(players: int, side: int):
 
 @lru_cache(maxsize=65536)
 def _equity(players: int, scores: tuple, starter, side: int) -> float:
-    from fiveup_solver.equity import win_probabilities
     return win_probabilities(players, list(scores), starter)[side]
 
 
@@ -350,12 +351,11 @@ def _key(node: tuple) -> tuple:
 
 
 def _check_options(objective, opponent, max_worlds, node_limit, players) -> None:
-    from fiveup_solver.solver import check_objective
     check_objective(objective)
     if not isinstance(opponent, str) or opponent not in OPPONENTS:
         raise OptionError(f"opponent must be one of {', '.join(OPPONENTS)}, not {_short(opponent)}")
     for name, value in (("max_worlds", max_worlds), ("node_limit", node_limit)):
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 10 ** 12:
+        if not _is_int(value) or not 1 <= value <= 10 ** 12:
             raise OptionError(f"{name} must be an integer from 1 to 10^12, not {_short(value)}")
     if opponent == "best-defence" and players != 2:
         raise OptionError(f"best-defence is for 2 players, not {players}")

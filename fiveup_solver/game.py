@@ -21,10 +21,12 @@ import random
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
-from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
-from fiveup_solver.notation import ALL_TILES, Event, Move, Port, Tile, raw_to_display
+from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
+                                  check_players, is_int as _is_int, short_repr as _short)
+from fiveup_solver.notation import ALL_TILES, Event, Move, Port, Tile, check_action, raw_to_display
+from fiveup_solver.svg import board_svg
 
-__all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS"]
+__all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS", "check_observation"]
 
 DEFAULT_MAX_ROUNDS = 1000  # D6: simulations stop a game as unfinished after this many rounds
 
@@ -92,7 +94,6 @@ class Observation:
     revealed: tuple | None = None  # hands left at the round's end, when the round is over and shown
 
     def to_dict(self) -> dict:
-        from fiveup_solver.inference import check_observation
         check_observation(self)   # a hand-built observation may hold anything
         return {"seat": self.seat, "side": self.side, "players": self.players, "round": self.round,
                 "starter": self.starter, "to_move": self.to_move,
@@ -120,16 +121,15 @@ class Game:
 
     def __init__(self, players: int = 2, seed: int = 0, *, seats=None,
                  max_rounds: int = DEFAULT_MAX_ROUNDS, deal: bool = True, scores=None, starter: int | None = None):
-        if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
-            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool):
+        check_players(players)
+        if not _is_int(seed):
             raise OptionError(f"seed must be an integer, not {seed!r}")
         if seats is not None and (isinstance(seats, (str, bytes)) or not hasattr(seats, "__iter__")):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
         if len(seats) != players or not all(isinstance(s, str) for s in seats):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        if not _is_int(max_rounds) or max_rounds < 1:
             raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
         self.players = players
         self.sides = _core.sides_of(players)
@@ -139,7 +139,7 @@ class Game:
         self.rounds: list[RoundLog] = []
         if (scores is not None or starter is not None) and not deal:
             raise OptionError("scores and starter are for a game that deals its first round (deal=True)")
-        if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
+        if starter is not None and (not _is_int(starter)
                                     or not 0 <= starter < players):
             raise OptionError(f"starter must be a seat 0..{players - 1}, not {_short(starter)}")
         if deal:
@@ -176,7 +176,6 @@ class Game:
         notebook shows the board; an empty string before any round is dealt."""
         if not self.rounds:
             return ""
-        from fiveup_solver.svg import board_svg   # svg imports only errors and notation
         return board_svg(self, size=480)
 
     # ------------------------------------------------------------------ rounds
@@ -500,3 +499,84 @@ def _check_deal(players: int, hands, boneyard) -> None:
 
 def action_to_move(action: dict) -> Move:
     return Move.from_action(action)
+
+
+STATUSES = ("playing", "domino", "blocked", "won", "ended")   # "ended": over, how is not said
+
+
+def check_observation(obs) -> list:
+    """Check the types, ranges and bookkeeping of an observation's fields (a
+    hand-built one may hold anything); returns its history as typed
+    ``(seat, Move)`` pairs. Raises :class:`InconsistentObservationError` naming
+    the field. Whether the history follows the rules is checked by the core,
+    when :class:`DealSampler` replays it on a consistent deal."""
+
+    def bad(what):
+        return InconsistentObservationError(f"observation {what}"[:300])
+
+    for name in ("seat", "players", "round", "starter", "to_move", "hand", "side", "hand_sizes", "boneyard_size",
+                 "scores", "history", "open_ports", "end_sum", "legal_moves", "status", "scores_before"):
+        if not hasattr(obs, name):
+            raise bad(f"has no field '{name}': expected an Observation (Game.observation(seat))")
+    n = obs.players
+    check_players(n, error=bad)
+    sides = _core.sides_of(n)
+    for name in ("seat", "starter"):
+        v = getattr(obs, name)
+        if not _is_int(v) or not 0 <= v < n:
+            raise bad(f"{name} must be a seat 0..{n - 1}, not {_short(v)}")
+    if obs.to_move is not None and (not _is_int(obs.to_move) or not 0 <= obs.to_move < n):
+        raise bad(f"to_move must be a seat 0..{n - 1} or None, not {_short(obs.to_move)}")
+    if not _is_int(obs.round) or obs.round < 0:
+        raise bad(f"round must be an integer >= 0, not {_short(obs.round)}")
+    if not _is_int(obs.side) or obs.side != _core.side_of_seat(n, obs.seat):
+        raise bad(f"side {_short(obs.side)} is not seat {obs.seat}'s side ({_core.side_of_seat(n, obs.seat)})")
+    if obs.status not in STATUSES:
+        raise bad(f"status must be one of {', '.join(STATUSES)}, not {_short(obs.status)}")
+    hand = obs.hand
+    if not isinstance(hand, (tuple, list)) or not all(isinstance(t, Tile) for t in hand):
+        raise bad(f"hand must be a tuple of Tile, not {_short(hand)}")
+    if len(set(hand)) != len(hand):
+        raise bad("hand holds a tile twice")
+    hand_size, bone_size = _core.deal_shape(n)
+    for name, size in (("hand_sizes", n), ("scores", sides), ("scores_before", sides)):
+        v = getattr(obs, name)
+        if not isinstance(v, (tuple, list)) or (len(v) and len(v) != size):
+            raise bad(f"{name} must list {size} integers (or nothing), not {_short(v)}")
+    if not all(_is_int(x) and 0 <= x <= 28 for x in obs.hand_sizes):
+        raise bad(f"hand_sizes must be integers 0..28, not {_short(obs.hand_sizes)}")
+    for name in ("scores", "scores_before"):
+        v = getattr(obs, name)
+        # a won game's scores hold the winner's exact 305 (one side only); a round starts below it
+        top = 305 if name == "scores" and obs.status == "won" else 304
+        if not all(_is_int(x) and -30000 <= x <= top for x in v):
+            raise bad(f"{name} must be integers from -30000 to {top}"
+                      + (" (305: the winner's, with a won status)" if name == "scores" else "")
+                      + f", not {_short(v)}")
+    if not _is_int(obs.boneyard_size) or not 0 <= obs.boneyard_size <= bone_size:
+        raise bad(f"boneyard_size must be 0..{bone_size}, not {_short(obs.boneyard_size)}")
+    if not _is_int(obs.end_sum):
+        raise bad(f"end_sum must be an integer, not {_short(obs.end_sum)}")
+    if not isinstance(obs.open_ports, (tuple, list)) or not all(isinstance(p, Port) for p in obs.open_ports):
+        raise bad(f"open_ports must be a tuple of Port, not {_short(obs.open_ports)}")
+    if not isinstance(obs.legal_moves, (tuple, list)) or not all(
+            isinstance(m, Move) and _well_formed(m) for m in obs.legal_moves):
+        raise bad(f"legal_moves must be a tuple of well-formed Move, not {_short(obs.legal_moves)}")
+    sums = getattr(obs, "end_sums_after", ())
+    if not isinstance(sums, (tuple, list)) or (obs.legal_moves and len(sums) != len(obs.legal_moves)) or not all(
+            _is_int(x) and 0 <= x < 2 ** 15 for x in sums):
+        raise bad(f"end_sums_after must give one end sum (integer) per legal move, not {_short(sums)}")
+    revealed = getattr(obs, "revealed", None)
+    if revealed is not None and (not isinstance(revealed, (tuple, list)) or len(revealed) != n or not all(
+            isinstance(h, (tuple, list)) and all(isinstance(t, Tile) for t in h) for h in revealed)):
+        raise bad(f"revealed must list {n} hands of Tile, or be None")
+    if not isinstance(obs.history, (tuple, list)):
+        raise bad(f"history must be a tuple of actions, not {_short(obs.history)}")
+    actions = []
+    for i, a in enumerate(obs.history):
+        try:
+            a = check_action(a, i, n, obs.seat)
+        except RecordError as e:
+            raise bad(f"history {e}") from None
+        actions.append((a["seat"], Move.from_action(a)))
+    return actions

@@ -44,19 +44,19 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, replace
 
-from fiveup_solver import _core, _hint, _solver
-from fiveup_solver.beliefs import Beliefs, OpponentModel, check_beliefs, past_evidence, search_plan
-from fiveup_solver import exact as _exact_search
-from fiveup_solver.game import core_legal_moves
-from fiveup_solver.inference import DealSampler
+from fiveup_solver import _core, _hint, _solver, exact as _exact_search
+from fiveup_solver.beliefs import BELIEFS, Beliefs, OpponentModel, check_beliefs, search_plan
 from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
+from fiveup_solver.game import Game, core_legal_moves
+from fiveup_solver.inference import DealSampler, past_evidence
 from fiveup_solver.notation import Move, format_move
-from fiveup_solver.solver import DEFAULT_SEARCH, check_objective, check_search, set_core_objective, set_core_search
+from fiveup_solver.parallel import in_worker, on_worker_start
+from fiveup_solver.solver import DEFAULT_SEARCH, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
-           "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH"]
+           "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH", "SearchBudget"]
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,103 @@ DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
 DEFAULT_THREADS = 2
 DEFAULT_OBJECTIVE = "win"     # the hint bot's objective: stronger than "points" (README: Race equity, Strength)
 TIME_BUDGET_WORLDS = 256      # beliefs="model" under time_ms: weighted draws prepared, searched until the time is up
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """How hard and how a hint searches: one type, checked once when it is made, read by
+    :meth:`Hinter.hint` and :meth:`Hinter.position_value`, the hint bots (a bot name
+    ``hint:S:N`` parses into one, :meth:`from_bot_name`), the bot levels
+    (:attr:`fiveup_solver.levels.Level.budget`), the analysis
+    (:meth:`fiveup_solver.analysis.AnalysisBudget.search_budget`) and the command
+    line (:data:`BUDGET_FLAGS`).
+
+    >>> SearchBudget(samples=16, world_nodes=5_000).world_nodes
+    5000
+    >>> SearchBudget(samples=16, time_ms=100)
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: give either samples or time_ms, not both
+    """
+
+    method: str = "pimc"                     # a name of METHODS, or "exact" (fiveup_solver.exact)
+    samples: int | None = None               # sampled worlds (None: DEFAULT_SAMPLES, or what time_ms allows)
+    time_ms: float | None = None             # anytime: search until this time is up (instead of samples)
+    world_nodes: int = DEFAULT_WORLD_NODES   # search nodes per world
+    chance_width: int = DEFAULT_CHANCE_WIDTH  # expectimax: outcomes searched at a chance node
+    objective: str | None = None             # "points" or "win" (None: DEFAULT_OBJECTIVE)
+    beliefs: str | None = None               # "uniform" or "model" (None: fiveup_solver.beliefs.DEFAULT_BELIEFS)
+    search: str | None = None                # 3 players: "paranoid" or "maxn" (None: DEFAULT_SEARCH)
+
+    def __post_init__(self):
+        if self.objective is not None:
+            check_objective(self.objective)
+        if not isinstance(self.method, str) or self.method not in HINT_METHODS:
+            raise OptionError(f"method must be one of {', '.join(HINT_METHODS)}, not {_short(self.method)}")
+        check_search(self.search)
+        check_beliefs(self.beliefs)
+        if self.samples is not None and self.time_ms is not None:
+            raise OptionError("give either samples or time_ms, not both")
+        if self.samples is not None:
+            _check_int("samples", self.samples, 1, 1_000_000)
+        if self.time_ms is not None and (not isinstance(self.time_ms, (int, float)) or isinstance(self.time_ms, bool)
+                                         or not 1 <= self.time_ms <= 3_600_000):
+            raise OptionError(f"time_ms must be a number from 1 to 3600000, not {self.time_ms!r}")
+        _check_int("world_nodes", self.world_nodes, 1, 2 ** 62)
+        _check_int("chance_width", self.chance_width, 1, 28)
+
+    @classmethod
+    def for_bot(cls, method: str, suffix: str = "", samples: int | None = None,
+                world_nodes: int = DEFAULT_WORLD_NODES) -> "SearchBudget":
+        """The budget of the bot of `method` with name suffix `suffix` ("" or one of
+        :data:`BOT_SUFFIXES`: it sets the objective, the beliefs or the 3-player search)."""
+        if suffix not in _SUFFIX_FIELD:
+            raise OptionError(f"a hint bot's suffix is one of {', '.join(BOT_SUFFIXES)}, not {_short(suffix)}")
+        field = _SUFFIX_FIELD[suffix]
+        return cls(method=method, samples=samples, world_nodes=world_nodes, **({field: suffix} if field else {}))
+
+    @classmethod
+    def from_bot_name(cls, name: str):
+        """The budget of a bot name ``METHOD[-X]:SAMPLES:NODES`` (METHOD a bot of METHODS:
+        hint, expectimax; X one of :data:`BOT_SUFFIXES`), or None when the name has not that form.
+
+        >>> SearchBudget.from_bot_name("hint-win:16:5000")
+        SearchBudget(method='pimc', samples=16, time_ms=None, world_nodes=5000, chance_width=6, \
+objective='win', beliefs=None, search=None)
+        """
+        base, _, rest = str(name).partition(":")
+        parts = rest.split(":")
+        method_bot, _, suffix = base.partition("-")
+        method = {m.bot: m.name for m in METHODS.values()}.get(method_bot)
+        if method is None or suffix not in _SUFFIX_FIELD or len(parts) != 2 \
+                or not all(p.isdigit() and int(p) > 0 for p in parts):
+            return None
+        return cls.for_bot(method, suffix, int(parts[0]), int(parts[1]))
+
+    def hint_options(self) -> dict:
+        """The keyword options of :func:`hint` for this budget (None fields left to the hint's defaults)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+# hint-X bots: the budget field each suffix X sets
+_SUFFIX_FIELD = {"": None, "win": "objective", "points": "objective", "model": "beliefs", "uniform": "beliefs",
+                 "maxn": "search", "paranoid": "search"}
+BOT_SUFFIXES = tuple(x for x in _SUFFIX_FIELD if x)
+THREE_HELP = ("how 3 players are searched: maxn (every seat maximises its own value) or paranoid (the seat against "
+              "the other two together); 2 and 4 players are two sides either way; default: " + DEFAULT_SEARCH)
+# The command line's search-budget flags, by SearchBudget field (threads: the Hinter's): flag, type or choices,
+# help. The defaults are the budget's own; fiveup hint and fiveup analyze add them from here.
+BUDGET_FLAGS = {
+    "samples": ("--samples", int, "sampled worlds (deterministic for a seed)"),
+    "time_ms": ("--time-ms", float, "anytime: search until this time is up"),
+    "world_nodes": ("--world-nodes", int, "search nodes per world"),
+    "threads": ("--threads", int, "search threads"),
+    "objective": ("--objective", OBJECTIVES, "what the ranking maximises (default: the hint bot's); both are reported"),
+    "beliefs": ("--beliefs", BELIEFS, "weigh the hidden worlds by how the other seats have played (model) or not "
+                                      "(uniform); default: the hint bot's"),
+    "search": ("--three", SEARCHES, THREE_HELP),
+}
+BUDGET_DEFAULTS = {**{f.name: f.default for f in fields(SearchBudget)}, "threads": DEFAULT_THREADS}
 
 
 @dataclass(frozen=True)
@@ -232,7 +329,8 @@ class Hinter:
              chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True,
              beliefs: str | None = None, model: OpponentModel | None = None, past=None,
              search: str | None = None, opponent: str | None = None, max_worlds: int | None = None,
-             node_limit: int | None = None, sample_worlds: int | None = None) -> Hint:
+             node_limit: int | None = None, budget: SearchBudget | None = None,
+             sample_worlds: int | None = None) -> Hint:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
@@ -245,7 +343,7 @@ class Hinter:
         ``model`` an :class:`~fiveup_solver.beliefs.OpponentModel`, None for the
         default family); None: :data:`fiveup_solver.beliefs.DEFAULT_BELIEFS`.
         ``past``: the seat's own observations of the game's earlier rounds (or
-        their evidence from :func:`fiveup_solver.beliefs.past_evidence`): what
+        their evidence from :func:`fiveup_solver.inference.past_evidence`): what
         the model learnt of each seat there is its prior here.
         ``search``: "paranoid" or "maxn" for 3 players (None: DEFAULT_SEARCH; module text).
 
@@ -258,8 +356,14 @@ class Hinter:
         estimate instead: the same best response over that many hidden worlds drawn with
         ``seed``, half choosing the strategy and half judging it (values and standard
         errors are the judging half's; see :class:`fiveup_solver.exact.SampledResult`).
+
+        ``budget``: a :class:`SearchBudget` instead of its fields as keywords.
         """
-        objective = DEFAULT_OBJECTIVE if objective is None else check_objective(objective)
+        b = _budget(budget, method=method, samples=samples, time_ms=time_ms, world_nodes=world_nodes,
+                    chance_width=chance_width, objective=objective, beliefs=beliefs, search=search)
+        method, samples, time_ms, world_nodes = b.method, b.samples, b.time_ms, b.world_nodes
+        chance_width, objective, beliefs, search = b.chance_width, b.objective, b.beliefs, b.search
+        objective = DEFAULT_OBJECTIVE if objective is None else objective
         if method == "exact":
             if search is not None:
                 raise OptionError("method 'exact' plays the other seats by --opponent: no search option")
@@ -271,18 +375,7 @@ class Hinter:
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
-        if not isinstance(method, str) or method not in METHODS:
-            raise OptionError(f"method must be one of {', '.join(HINT_METHODS)}, not {_short(method)}")
-        if samples is not None and time_ms is not None:
-            raise OptionError("give either samples or time_ms, not both")
-        if samples is not None:
-            _check_int("samples", samples, 1, 1_000_000)
-        if time_ms is not None and (not isinstance(time_ms, (int, float)) or isinstance(time_ms, bool)
-                                    or not 1 <= time_ms <= 3_600_000):
-            raise OptionError(f"time_ms must be a number from 1 to 3600000, not {time_ms!r}")
         _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
-        _check_int("world_nodes", world_nodes, 1, 2 ** 62)
-        _check_int("chance_width", chance_width, 1, 28)
         start = time.perf_counter()
         # the observation is checked whole before anything reaches the search: its fields,
         # its history (replayed by the core on a consistent deal) and its legal moves
@@ -372,21 +465,27 @@ class Hinter:
                        world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
                        chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win",
                        beliefs: str | None = None, model: OpponentModel | None = None,
-                       past=None, search: str | None = None) -> "PositionValue":
+                       past=None, search: str | None = None, budget: SearchBudget | None = None) -> "PositionValue":
         """What the position is worth to the observation's seat as it stands, whoever is
         to move: over worlds sampled from the seat's view, the value of best play from
         here for the seat's team (the mover's forced draws and passes included).
         For luck and win-probability graphs: the seat need not be to move.
-        ``beliefs``/``model``/``past``/``search`` as for :meth:`hint`."""
-        objective = check_objective(objective)
-        search = check_search(search)
-        beliefs = _check_beliefs(beliefs, model, past)
-        if not isinstance(method, str) or method not in METHODS:
+        ``beliefs``/``model``/``past``/``search`` as for :meth:`hint`; ``budget``: a
+        :class:`SearchBudget` instead of those fields (its time_ms does not apply)."""
+        if budget is not None and budget.samples is None:
+            budget = replace(budget, samples=DEFAULT_SAMPLES)
+        if budget is not None and budget.objective is None:
+            budget = replace(budget, objective="win")
+        b = _budget(budget, _defaults=_VALUE_DEFAULTS, method=method, samples=samples, world_nodes=world_nodes,
+                    chance_width=chance_width, objective=objective, beliefs=beliefs, search=search)
+        method, samples, world_nodes, chance_width = b.method, b.samples, b.world_nodes, b.chance_width
+        objective, search = check_objective(b.objective), check_search(b.search)
+        beliefs = _check_beliefs(b.beliefs, model, past)
+        if method not in METHODS:
             raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
-        _check_int("samples", samples, 1, 1_000_000)
+        if samples is None or b.time_ms is not None:
+            raise OptionError("a position value takes samples (an integer >= 1), not a time budget")
         _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
-        _check_int("world_nodes", world_nodes, 1, 2 ** 62)
-        _check_int("chance_width", chance_width, 1, 28)
         start = time.perf_counter()
         ds = DealSampler(obs)
         if obs.to_move is None:
@@ -518,6 +617,23 @@ def _sampled_hint(obs, ds, legal, objective, both, options, budget, start) -> Hi
                 sum(r.nodes for r in results.values()), 0, objective, "uniform")
 
 
+_HINT_DEFAULTS = {"method": "pimc", "samples": None, "time_ms": None, "world_nodes": DEFAULT_WORLD_NODES,
+                  "chance_width": DEFAULT_CHANCE_WIDTH, "objective": None, "beliefs": None, "search": None}
+_VALUE_DEFAULTS = {**_HINT_DEFAULTS, "samples": DEFAULT_SAMPLES, "objective": "win"}
+
+
+def _budget(budget, _defaults=_HINT_DEFAULTS, **fields) -> SearchBudget:
+    """The search budget of a call: ``budget``, or its fields given as keywords (not both)."""
+    if budget is None:
+        return SearchBudget(**fields)
+    if not isinstance(budget, SearchBudget):
+        raise OptionError(f"budget must be a SearchBudget, not {type(budget).__name__}")
+    if any(v != _defaults[k] for k, v in fields.items()):
+        given = ", ".join(k for k, v in fields.items() if v != _defaults[k])
+        raise OptionError(f"give the budget or its fields ({given}), not both")
+    return budget
+
+
 def _check_beliefs(beliefs, model, past) -> str:
     beliefs = check_beliefs(beliefs)
     if model is not None:
@@ -550,7 +666,6 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     if not isinstance(method, str) or method not in METHODS:
         raise OptionError(f"method must be one of {', '.join(METHODS)}, not {_short(method)}")
     three = check_search(search)
-    from fiveup_solver.game import Game
     if not isinstance(game, Game):
         raise OptionError(f"world_values takes a Game, not {type(game).__name__}")
     _check_int("world_nodes", world_nodes, 0, 2 ** 62)
@@ -577,6 +692,24 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
 _default: Hinter | None = None
 
 
+def _worker_hinter() -> None:
+    """In a worker process of :func:`fiveup_solver.parallel.ordered_map`: one search thread,
+    the workers fill the cores."""
+    global _default
+    if getattr(_default, "threads", None) != 1:
+        _default = Hinter(threads=1)
+
+
+on_worker_start(_worker_hinter)
+
+
+def _default_hinter() -> Hinter:
+    global _default
+    if _default is None:
+        _default = Hinter(threads=1) if in_worker() else Hinter()
+    return _default
+
+
 def position_value(obs, **options) -> PositionValue:
     """The observation's seat's value of the position (see :meth:`Hinter.position_value`),
     with the shared default :class:`Hinter`.
@@ -587,16 +720,10 @@ def position_value(obs, **options) -> PositionValue:
     >>> 0 <= v.value <= 1 and v.samples == 8
     True
     """
-    global _default
-    if _default is None:
-        _default = Hinter()
-    return _default.position_value(obs, **options)
+    return _default_hinter().position_value(obs, **options)
 
 
 def hint(obs, **options) -> Hint:
     """Hint for the seat of ``obs`` (a :class:`~fiveup_solver.game.Observation`);
     options as :meth:`Hinter.hint`. Uses a shared default :class:`Hinter`."""
-    global _default
-    if _default is None:
-        _default = Hinter()
-    return _default.hint(obs, **options)
+    return _default_hinter().hint(obs, **options)

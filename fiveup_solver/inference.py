@@ -36,15 +36,13 @@ import random
 from dataclasses import dataclass
 
 from fiveup_solver import _core, _sampler
-from fiveup_solver.errors import InconsistentObservationError, OptionError, short_repr as _short
-from fiveup_solver.notation import ALL_TILES, Port, Tile
+from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs
+from fiveup_solver.errors import InconsistentObservationError, OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.game import check_observation  # public here too (it checks what the sampler reads)
+from fiveup_solver.notation import ALL_TILES, BONEYARD, Tile
 
-__all__ = ["BONEYARD", "Deal", "DealSampler", "check_observation", "observation_signature"]
-
-STATUSES = ("playing", "domino", "blocked", "won", "ended")   # "ended": over, how is not said
-
-BONEYARD = "boneyard"
-
+__all__ = ["BONEYARD", "Deal", "DealSampler", "check_observation", "observation_signature", "past_evidence",
+           "deals_from"]
 
 @dataclass(frozen=True)
 class Deal:
@@ -84,93 +82,6 @@ def observation_signature(obs) -> tuple:
             None if obs.revealed is None else tuple(tuple(h) for h in obs.revealed))
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def check_observation(obs) -> list:
-    """Check the types, ranges and bookkeeping of an observation's fields (a
-    hand-built one may hold anything); returns its history as typed
-    ``(seat, Move)`` pairs. Raises :class:`InconsistentObservationError` naming
-    the field. Whether the history follows the rules is checked by the core,
-    when :class:`DealSampler` replays it on a consistent deal."""
-    from fiveup_solver.errors import RecordError
-    from fiveup_solver.game import _well_formed
-    from fiveup_solver.notation import Move
-    from fiveup_solver.record import check_action
-
-    def bad(what):
-        return InconsistentObservationError(f"observation {what}"[:300])
-
-    for name in ("seat", "players", "round", "starter", "to_move", "hand", "side", "hand_sizes", "boneyard_size",
-                 "scores", "history", "open_ports", "end_sum", "legal_moves", "status", "scores_before"):
-        if not hasattr(obs, name):
-            raise bad(f"has no field '{name}': expected an Observation (Game.observation(seat))")
-    n = obs.players
-    if not _is_int(n) or n not in (2, 3, 4):
-        raise bad(f"players must be 2, 3 or 4, not {_short(n)}")
-    sides = _core.sides_of(n)
-    for name in ("seat", "starter"):
-        v = getattr(obs, name)
-        if not _is_int(v) or not 0 <= v < n:
-            raise bad(f"{name} must be a seat 0..{n - 1}, not {_short(v)}")
-    if obs.to_move is not None and (not _is_int(obs.to_move) or not 0 <= obs.to_move < n):
-        raise bad(f"to_move must be a seat 0..{n - 1} or None, not {_short(obs.to_move)}")
-    if not _is_int(obs.round) or obs.round < 0:
-        raise bad(f"round must be an integer >= 0, not {_short(obs.round)}")
-    if not _is_int(obs.side) or obs.side != _core.side_of_seat(n, obs.seat):
-        raise bad(f"side {_short(obs.side)} is not seat {obs.seat}'s side ({_core.side_of_seat(n, obs.seat)})")
-    if obs.status not in STATUSES:
-        raise bad(f"status must be one of {', '.join(STATUSES)}, not {_short(obs.status)}")
-    hand = obs.hand
-    if not isinstance(hand, (tuple, list)) or not all(isinstance(t, Tile) for t in hand):
-        raise bad(f"hand must be a tuple of Tile, not {_short(hand)}")
-    if len(set(hand)) != len(hand):
-        raise bad("hand holds a tile twice")
-    hand_size, bone_size = _core.deal_shape(n)
-    for name, size in (("hand_sizes", n), ("scores", sides), ("scores_before", sides)):
-        v = getattr(obs, name)
-        if not isinstance(v, (tuple, list)) or (len(v) and len(v) != size):
-            raise bad(f"{name} must list {size} integers (or nothing), not {_short(v)}")
-    if not all(_is_int(x) and 0 <= x <= 28 for x in obs.hand_sizes):
-        raise bad(f"hand_sizes must be integers 0..28, not {_short(obs.hand_sizes)}")
-    for name in ("scores", "scores_before"):
-        v = getattr(obs, name)
-        # a won game's scores hold the winner's exact 305 (one side only); a round starts below it
-        top = 305 if name == "scores" and obs.status == "won" else 304
-        if not all(_is_int(x) and -30000 <= x <= top for x in v):
-            raise bad(f"{name} must be integers from -30000 to {top}"
-                      + (" (305: the winner's, with a won status)" if name == "scores" else "")
-                      + f", not {_short(v)}")
-    if not _is_int(obs.boneyard_size) or not 0 <= obs.boneyard_size <= bone_size:
-        raise bad(f"boneyard_size must be 0..{bone_size}, not {_short(obs.boneyard_size)}")
-    if not _is_int(obs.end_sum):
-        raise bad(f"end_sum must be an integer, not {_short(obs.end_sum)}")
-    if not isinstance(obs.open_ports, (tuple, list)) or not all(isinstance(p, Port) for p in obs.open_ports):
-        raise bad(f"open_ports must be a tuple of Port, not {_short(obs.open_ports)}")
-    if not isinstance(obs.legal_moves, (tuple, list)) or not all(
-            isinstance(m, Move) and _well_formed(m) for m in obs.legal_moves):
-        raise bad(f"legal_moves must be a tuple of well-formed Move, not {_short(obs.legal_moves)}")
-    sums = getattr(obs, "end_sums_after", ())
-    if not isinstance(sums, (tuple, list)) or (obs.legal_moves and len(sums) != len(obs.legal_moves)) or not all(
-            _is_int(x) and 0 <= x < 2 ** 15 for x in sums):
-        raise bad(f"end_sums_after must give one end sum (integer) per legal move, not {_short(sums)}")
-    revealed = getattr(obs, "revealed", None)
-    if revealed is not None and (not isinstance(revealed, (tuple, list)) or len(revealed) != n or not all(
-            isinstance(h, (tuple, list)) and all(isinstance(t, Tile) for t in h) for h in revealed)):
-        raise bad(f"revealed must list {n} hands of Tile, or be None")
-    if not isinstance(obs.history, (tuple, list)):
-        raise bad(f"history must be a tuple of actions, not {_short(obs.history)}")
-    actions = []
-    for i, a in enumerate(obs.history):
-        try:
-            a = check_action(a, i, n, obs.seat)
-        except RecordError as e:
-            raise bad(f"history {e}") from None
-        actions.append((a["seat"], Move.from_action(a)))
-    return actions
-
-
 class DealSampler:
     """Exact inference over the hidden deals consistent with one seat's observation.
 
@@ -193,7 +104,6 @@ class DealSampler:
         """``check_summary=False``: the observation gives only its history, hand and
         revealed hands (a record view's round); its summary fields (to move, hand
         sizes, board, scores) are not compared with the replay."""
-        from fiveup_solver.beliefs import OpponentModel, check_beliefs
         self.beliefs = check_beliefs(beliefs)
         if model is not None and (self.beliefs != "model" or not isinstance(model, OpponentModel)):
             raise OptionError("model must be an OpponentModel, and is for beliefs='model'")
@@ -435,7 +345,6 @@ class DealSampler:
     def weighted(self, n: int = 4096, seed: int = 0):
         """The opponent model's weighted worlds (:class:`fiveup_solver.beliefs.WeightedWorlds`):
         worlds 0..n-1 of the hint's streams for `seed`, more while the ESS is low."""
-        from fiveup_solver.beliefs import Beliefs
         if self.beliefs != "model":
             raise OptionError("weighted worlds need beliefs='model'")
         return Beliefs(self, self.model).weigh(n, seed)
@@ -468,7 +377,6 @@ class DealSampler:
         _check_count(n, seed)
         out = []
         if self.beliefs == "model":
-            from fiveup_solver.beliefs import deals_from
             return deals_from(self.weighted(n, seed), self, n, seed) if n else out
         for masks, bone in self._counter.worlds(n, seed & (2 ** 64 - 1)):
             hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in self.hidden_seats}
@@ -521,7 +429,7 @@ class DealSampler:
         tile numbers; the boneyard as a set: its order is chance). A world's weight is the
         number of full deals of the round that lead to it. More than `limit` candidate
         configurations (:meth:`configurations`) raise :class:`OptionError`."""
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        if not _is_int(limit) or limit < 1:
             raise OptionError(f"the world limit must be an integer >= 1, not {_short(limit)}")
         total = self.configurations()
         if total > limit:
@@ -608,7 +516,45 @@ class DealSampler:
 
 
 def _check_count(n, seed) -> None:
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+    if not _is_int(n) or n < 0:
         raise OptionError(f"the number of samples must be an integer >= 0, not {n!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not _is_int(seed):
         raise OptionError(f"seed must be an integer, not {seed!r}")
+
+
+def deals_from(ww: WeightedWorlds, ds, n: int, seed: int) -> list:
+    """n deals (``inference.Deal``) resampled from weighted worlds, in world order."""
+    out = []
+    if n == 0:
+        return out
+    for k, times in ww.resample(n, seed):
+        masks, bone = ww.world(k)
+        hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in ds.hidden_seats}
+        out.extend([Deal(hands, tuple(ALL_TILES[t] for t in bone))] * times)
+    return out
+
+
+def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, cache: dict | None = None) -> dict:
+    """{seat: summed log evidence per grid point} of the earlier rounds of obs's game:
+    `past` lists the observer's own observations of them (the last it had of
+    each round: its view at the round's end, or at its last decision there).
+    ``cache``: {key: evidence} kept between calls (a bot's memory)."""
+    model = model or OpponentModel()
+    try:
+        past = list(past)
+    except TypeError:
+        raise OptionError(f"past must be a list of observations, not {_short(past)}") from None
+    total = {}
+    for p in past:
+        if not all(hasattr(p, f) for f in ("seat", "players", "round")) or p.seat != obs.seat \
+                or p.players != obs.players or not (isinstance(p.round, int) and 0 <= p.round < obs.round):
+            raise OptionError(f"past observations must be seat {obs.seat}'s, of earlier rounds of the same game")
+        key = (p.round, len(p.history), model)
+        ev = None if cache is None else cache.get(key)
+        if ev is None:
+            ev = Beliefs(DealSampler(p, check_summary=False), model).evidence(EVIDENCE_WORLDS, seed)
+            if cache is not None:
+                cache[key] = ev
+        for s, e in ev.items():
+            total[s] = total.get(s, 0.0) + e
+    return total

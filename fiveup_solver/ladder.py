@@ -29,7 +29,11 @@ import os
 import random
 from dataclasses import dataclass, field
 
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.bots import bot_function
+from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.levels import LEVELS
+from fiveup_solver.match import pair_seeds, play_pair
+from fiveup_solver.parallel import check_ray, check_workers, ordered_map
 
 __all__ = ["LadderResult", "run_ladder", "fit_elo", "bootstrap_elo", "load_ladder", "ladder_path",
            "DEFAULT_ENTRANTS", "ANCHOR"]
@@ -40,7 +44,6 @@ PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 
 def _default_entrants() -> list:
-    from fiveup_solver.levels import LEVELS
     return list(LEVELS)
 
 
@@ -167,7 +170,6 @@ class LadderResult:
         return 1.0 - frac, games
 
     def to_dict(self) -> dict:
-        from fiveup_solver.levels import LEVELS
         return {"format": "fiveup-ladder/1", "players": self.players, "anchor": ANCHOR,
                 "games_per_pairing": self.games_per_pairing, "seed": self.seed,
                 "entrants": [{"name": n, "elo": round(self.elo[n], 1),
@@ -192,7 +194,6 @@ class LadderResult:
 
     def format_table(self) -> str:
         """A Markdown table: level, Elo, 95 % interval, step from the level below."""
-        from fiveup_solver.levels import LEVELS
         lines = ["| level | Elo | 95 % interval | step from below | recipe |", "|---|---|---|---|---|"]
         for k, n in enumerate(self.entrants):
             step = ""
@@ -246,9 +247,6 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     """Play the round-robin and fit it. ``on_pair(a, b, scores)`` after every pair.
     With `journal` (a JSON Lines file), every pair is appended as it finishes and
     pairs already there are not played again: a long ladder can stop and resume."""
-    from fiveup_solver.bots import bot_function
-    from fiveup_solver.match import pair_seeds, play_pair
-    from fiveup_solver.parallel import check_ray, check_workers, ordered_map
     if players not in (2, 4):
         raise OptionError(f"the ladder plays duplicate pairs: 2 or 4 players, not {_short(players)}")
     check_workers(workers)
@@ -258,7 +256,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
         raise OptionError(f"a ladder needs at least 2 distinct entrants including {ANCHOR}, not {_short(entrants)}")
     for e in entrants:
         bot_function(e)
-    if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 1_000_000 or games % 2:
+    if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per pairing must be an even number from 2 to 1000000, not {_short(games)}")
     pairings = [(a, b) for k, a in enumerate(entrants) for b in entrants[k + 1:]]
     done = _read_journal(journal, players, seed) if journal else {}

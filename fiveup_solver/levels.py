@@ -24,11 +24,12 @@ shipped table is :func:`fiveup_solver.ladder.load_ladder`.
 """
 from __future__ import annotations
 
-import math
 import random as _random
 from dataclasses import asdict, dataclass
 
 from fiveup_solver.errors import OptionError
+from fiveup_solver.hint import SearchBudget
+from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
 
 __all__ = ["Level", "LEVELS", "level_bot", "describe"]
 
@@ -45,6 +46,14 @@ class Level:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    @property
+    def budget(self) -> SearchBudget | None:
+        """A hint level's search budget (None for the others): the win objective and uniform
+        beliefs, as the levels were rated (README: Bot levels)."""
+        if self.base != "hint":
+            return None
+        return SearchBudget(samples=self.samples, world_nodes=self.world_nodes, objective="win", beliefs="uniform")
 
 
 LEVELS = {lv.name: lv for lv in (
@@ -73,23 +82,11 @@ def _level(name) -> Level:
     return LEVELS[name]
 
 
-def _softmax_choice(hint_moves, temperature: float, rng: _random.Random):
-    """A move drawn with weight exp((win% - best win%) / temperature)."""
-    wins = [100.0 * (m.value if m.value is not None else 0.0) for m in hint_moves]
-    top = max(wins)
-    weights = [math.exp((w - top) / temperature) for w in wins]
-    x = rng.random() * sum(weights)
-    for m, w in zip(hint_moves, weights):
-        x -= w
-        if x < 0:
-            return m.move
-    return hint_moves[-1].move
-
-
 def level_bot(name: str):
     """The decision function ``(observation, rng) -> move`` of a level."""
     lv = _level(name)
-    from fiveup_solver.bots import BOTS
+    base = {"random": random_bot, "greedy": greedy_bot}.get(lv.base) or hint_bot(lv.budget,
+                                                                                temperature=lv.temperature)
 
     def bot(obs, rng: _random.Random):
         legal = obs.legal_moves
@@ -97,13 +94,5 @@ def level_bot(name: str):
             return legal[0]
         if lv.blunder > 0.0 and rng.random() < lv.blunder:
             return rng.choice(legal)
-        if lv.base != "hint":
-            return BOTS[lv.base](obs, rng)
-        from fiveup_solver.hint import hint
-        # uniform beliefs: the levels were rated with them (README: Bot levels)
-        h = hint(obs, samples=lv.samples, world_nodes=lv.world_nodes, objective="win", both=False, beliefs="uniform",
-                 seed=rng.getrandbits(63))
-        if lv.temperature <= 0.0:
-            return h.best
-        return _softmax_choice(h.moves, lv.temperature, rng)
+        return base(obs, rng)
     return bot

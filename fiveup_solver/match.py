@@ -8,6 +8,15 @@ BOT's side winning, 0 for losing and 1/2 when unfinished (D6); a pair scores
 the mean of its two games: 0, 1/4, 1/2, 3/4 or 1 — the *pentanomial*
 counts of fishtest (LL, LD+DL, LW+WL+DD, WD+DW, WW).
 
+With 3 players every side is one seat: a deal sequence is played three times,
+a lone BOT in seat 0, 1, 2 against two OTHERs, and the three games form the
+unit (a *triple*). A game scores 1 when BOT wins, 0 when an OTHER does and 1/3
+when unfinished (an equal share); a triple scores the mean of its games, a
+multiple of 1/9. Equal strength is a score of 1/3, and the Elo difference is
+the Bradley-Terry one extended to a field of three (Plackett-Luce, first
+place): BOT with strength ``g = 10^(elo/400)`` against two of strength 1 wins
+``g / (g + 2)`` of its games. With 2 sides this is the logistic Elo.
+
 The pairs, not the games, are the independent units: the variance of the
 mean score is the pentanomial per-pair variance over the number of pairs.
 The Elo difference is the logistic one, ``-400 log10(1/s - 1)`` of the mean
@@ -31,58 +40,99 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.bots import bot_function
+from fiveup_solver.errors import OptionError, check_players, is_int as _is_int, short_repr as _short
+from fiveup_solver.parallel import ordered_map
+from fiveup_solver.selfplay import match_seatings, play_game
 
-__all__ = ["PairStats", "elo_of_score", "score_of_elo", "sprt", "play_pairs", "SprtResult", "sprt_bounds"]
+__all__ = ["PairStats", "elo_of_score", "score_of_elo", "sides_of", "sprt", "play_pairs", "SprtResult", "sprt_bounds"]
 
 
-def score_of_elo(elo: float) -> float:
-    """Expected score of a player `elo` points stronger (logistic).
+def _check_sides(sides) -> int:
+    if sides not in (2, 3) or isinstance(sides, bool):
+        raise OptionError(f"sides must be 2 or 3, not {_short(sides)}")
+    return sides
+
+
+def score_of_elo(elo: float, sides: int = 2) -> float:
+    """Expected score of a player `elo` points stronger: logistic with 2 sides; with 3
+    sides its share of wins against two equal others, ``g / (g + 2)``, ``g = 10^(elo/400)``.
 
     >>> score_of_elo(0), round(score_of_elo(400), 4)
     (0.5, 0.9091)
+    >>> round(score_of_elo(0, sides=3), 4), round(score_of_elo(400, sides=3), 4)
+    (0.3333, 0.8333)
     """
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    g = 10.0 ** (elo / 400.0)
+    return g / (g + _check_sides(sides) - 1)
 
 
-def elo_of_score(score: float) -> float:
-    """The logistic Elo difference of a mean score (clamped away from 0 and 1).
+def elo_of_score(score: float, sides: int = 2) -> float:
+    """The Elo difference of a mean score (clamped away from 0 and 1): the inverse of
+    :func:`score_of_elo`.
 
     >>> round(elo_of_score(0.75), 1), elo_of_score(0.5)
     (190.8, 0.0)
+    >>> round(elo_of_score(0.25, sides=3), 1), round(elo_of_score(0.5, sides=3), 1)
+    (-70.4, 120.4)
     """
     s = min(max(score, 1e-9), 1 - 1e-9)
-    return -400.0 * math.log10(1.0 / s - 1.0) + 0.0   # + 0.0: no -0.0 at an even score
+    return 400.0 * math.log10((_check_sides(sides) - 1) * s / (1.0 - s)) + 0.0   # + 0.0: no -0.0
 
 
 @dataclass
 class PairStats:
-    """Pentanomial counts of pair scores 0, 1/4, 1/2, 3/4, 1 (from BOT's side)."""
+    """Counts of unit scores from BOT's side. With 2 sides a unit is a pair, its score
+    0, 1/4, 1/2, 3/4 or 1 (the pentanomial counts); with 3 sides a unit is a triple
+    (BOT alone in each seat), its score k/9 for k = 0..9.
 
-    counts: list = field(default_factory=lambda: [0] * 5)
+    >>> st = PairStats(sides=3)
+    >>> st.add([1, 0, 0]); st.add([0, 1 / 3, 0])
+    >>> st.pairs, round(st.score, 4), st.counts[3], st.counts[1]
+    (2, 0.2222, 1, 1)
+    """
+
+    sides: int = 2
+    counts: list = None
     games: int = 0
     wins: int = 0
     unfinished: int = 0
 
+    def __post_init__(self):
+        _check_sides(self.sides)
+        if self.counts is None:
+            self.counts = [0] * (self.sides * self.sides + 1)
+
+    @property
+    def _step(self) -> float:
+        """The score of one count bin: a unit's games times the sides, over one."""
+        return 1.0 / (self.sides * self.sides)
+
     def add(self, game_scores) -> None:
-        """Add one pair: BOT's score in each of its two games (1, 0 or 0.5)."""
-        if len(game_scores) != 2 or any(x not in (0, 0.5, 1) for x in game_scores):
-            raise OptionError(f"a pair is two game scores of 0, 0.5 or 1, not {_short(game_scores)}")
-        self.counts[int(round(2 * sum(game_scores)))] += 1
-        self.games += 2
+        """Add one unit: BOT's score in each of its games (1, 0, or an unfinished game's
+        equal share 1/sides), two games for a pair and three for a triple."""
+        share = 1.0 / self.sides
+        if (isinstance(game_scores, (str, bytes)) or len(game_scores) != self.sides
+                or any(isinstance(x, bool) or not isinstance(x, (int, float))
+                       or not (x in (0, 1) or abs(x - share) < 1e-9) for x in game_scores)):
+            raise OptionError(f"a unit of {self.sides} sides is {self.sides} game scores of 0, 1 or "
+                              f"{share:.4g}, not {_short(game_scores)}")
+        self.counts[int(round(self.sides * sum(game_scores)))] += 1
+        self.games += self.sides
         self.wins += sum(1 for x in game_scores if x == 1)
-        self.unfinished += sum(1 for x in game_scores if x == 0.5)
+        self.unfinished += sum(1 for x in game_scores if 0 < x < 1)
 
     @property
     def pairs(self) -> int:
+        """Units played (pairs, or triples with 3 sides)."""
         return sum(self.counts)
 
     @property
     def score(self) -> float:
         n = self.pairs
-        return sum(c * k / 4 for k, c in enumerate(self.counts)) / n if n else 0.5
+        return sum(c * k * self._step for k, c in enumerate(self.counts)) / n if n else 1.0 / self.sides
 
     @property
     def variance(self) -> float:
@@ -91,7 +141,7 @@ class PairStats:
         if n == 0:
             return 0.0
         m = self.score
-        return sum(c * (k / 4 - m) ** 2 for k, c in enumerate(self.counts)) / n
+        return sum(c * (k * self._step - m) ** 2 for k, c in enumerate(self.counts)) / n
 
     def interval(self, z: float = 1.959964) -> tuple:
         """95 % interval of the mean score, from the pair variance."""
@@ -101,11 +151,11 @@ class PairStats:
 
     @property
     def elo(self) -> float:
-        return elo_of_score(self.score)
+        return elo_of_score(self.score, self.sides)
 
     def elo_interval(self) -> tuple:
         lo, hi = self.interval()
-        return (elo_of_score(lo), elo_of_score(hi))
+        return (elo_of_score(lo, self.sides), elo_of_score(hi, self.sides))
 
     def llr(self, elo0: float, elo1: float) -> float:
         """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0).
@@ -119,16 +169,17 @@ class PairStats:
             return 0.0
         reg = [c + 0.5 for c in self.counts]
         total = sum(reg)
-        m = sum(c * k / 4 for k, c in enumerate(reg)) / total
-        v = sum(c * (k / 4 - m) ** 2 for k, c in enumerate(reg)) / total
-        s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
+        m = sum(c * k * self._step for k, c in enumerate(reg)) / total
+        v = sum(c * (k * self._step - m) ** 2 for k, c in enumerate(reg)) / total
+        s0, s1 = score_of_elo(elo0, self.sides), score_of_elo(elo1, self.sides)
         return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
 
     def to_dict(self) -> dict:
         lo, hi = self.interval()
         elo_lo, elo_hi = self.elo_interval()
-        return {"pairs": self.pairs, "games": self.games, "wins": self.wins, "unfinished": self.unfinished,
-                "pentanomial": list(self.counts), "score": self.score, "score_ci95": [lo, hi],
+        counts = {"pentanomial": list(self.counts)} if self.sides == 2 else {"counts": list(self.counts)}
+        return {"sides": self.sides, "pairs": self.pairs, "games": self.games, "wins": self.wins,
+                "unfinished": self.unfinished, **counts, "score": self.score, "score_ci95": [lo, hi],
                 "elo": self.elo, "elo_ci95": [elo_lo, elo_hi]}
 
 
@@ -144,16 +195,20 @@ def sprt_bounds(alpha: float, beta: float) -> tuple:
     return (math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha))
 
 
+def sides_of(players: int) -> int:
+    """Sides of a game: 2 with 2 or 4 players (partners), 3 with 3."""
+    return 3 if players == 3 else 2
+
+
 def _game_score(game, bot_side: int) -> float:
     if game.winner is None:
-        return 0.5
+        return 1.0 / sides_of(game.players)   # unfinished (D6): an equal share
     return 1.0 if game.winner == bot_side else 0.0
 
 
 def play_pair(job) -> tuple:
-    """(pair index, [BOT's score with BOT on side 0, on side 1], records or None) for one
-    deal sequence."""
-    from fiveup_solver.selfplay import match_seatings, play_game
+    """(unit index, [BOT's score with BOT on side 0, on side 1 (, on side 2)], records or None)
+    for one deal sequence."""
     players, bot, other, index, deal_seed, bot_seed, max_rounds, want_records = job
     scores, records = [], []
     for side, seats in enumerate(match_seatings(players, bot, other)):
@@ -172,12 +227,10 @@ def pair_seeds(seed: int, index: int) -> tuple:
 
 def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 1, max_pairs: int,
                max_rounds: int = 1000, start: int = 0, records: bool = False, ray: str | None = None):
-    """Yield (index, scores, records) for pairs start .. start + max_pairs - 1, in index
-    order, played in `workers` processes or on Ray (the results never depend on either)."""
-    from fiveup_solver.bots import bot_function
-    from fiveup_solver.parallel import ordered_map
-    if players not in (2, 4):
-        raise OptionError(f"duplicate pairs are for 2 or 4 players (sides swapped), not {players}")
+    """Yield (index, scores, records) for units (pairs; triples with 3 players) start ..
+    start + max_pairs - 1, in index order, played in `workers` processes or on Ray (the
+    results never depend on either)."""
+    check_players(players)
     bot_function(bot)
     bot_function(other)
     jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records)
@@ -200,18 +253,21 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
          beta: float = 0.05, max_games: int = 20_000, seed: int = 0, workers: int = 1, ray: str | None = None,
          on_pair=None) -> SprtResult:
     """Play pairs until the LLR of H1 (elo1) against H0 (elo0) leaves its bounds, or
-    `max_games` games. ``on_pair(stats, llr)`` after every pair (for a progress line)."""
+    `max_games` games. ``on_pair(stats, llr)`` after every pair (for a progress line).
+    With 3 players the units are triples and Elo is :func:`score_of_elo`'s with 3 sides."""
     lower, upper = sprt_bounds(alpha, beta)
     for name, x in (("elo0", elo0), ("elo1", elo1)):
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not -1000 <= x <= 1000:
             raise OptionError(f"{name} must be a number of Elo from -1000 to 1000, not {_short(x)}")
     if not elo1 > elo0:
         raise OptionError(f"elo1 ({elo1}) must be larger than elo0 ({elo0})")
-    if isinstance(max_games, bool) or not isinstance(max_games, int) or not 2 <= max_games <= 10_000_000:
+    if not _is_int(max_games) or not 2 <= max_games <= 10_000_000:
         raise OptionError(f"max_games must be an integer from 2 to 10000000, not {_short(max_games)}")
-    stats = PairStats()
+    check_players(players)
+    stats = PairStats(sides=sides_of(players))
     llr = 0.0
-    pairs = play_pairs(players, bot, other, seed, workers=workers, max_pairs=max_games // 2, ray=ray)
+    pairs = play_pairs(players, bot, other, seed, workers=workers,
+                       max_pairs=max(1, max_games // stats.sides), ray=ray)
     try:
         for _, scores, _ in pairs:
             stats.add(scores)

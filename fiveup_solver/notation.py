@@ -10,18 +10,20 @@ Port('4-4:lineB')
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
-from fiveup_solver.errors import ParseError, short_repr as _short
+from fiveup_solver.errors import ParseError, RecordError, is_int as _is_int, short_repr as _short
 
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "TARGET_RAW",
+    "raw_to_display", "TARGET_RAW", "BONEYARD", "check_action",
 ]
 
 TARGET_RAW = 305
+BONEYARD = "boneyard"   # where an unseen tile lies when no seat holds it (the key next to the seats)
 # port names and tile numbers are the core's (one home): a port is a name here, an index there
 SINGLE_PORTS = _core.PORT_NAMES_SINGLE     # ("low", "high")
 DOUBLE_PORTS = _core.PORT_NAMES_DOUBLE     # ("lineA", "lineB", "branchA", "branchB")
@@ -191,7 +193,7 @@ class Move:
 
     def to_action(self, seat: int) -> dict:
         """The record action dict of this move by `seat` (a hidden draw has ``"draw": None``)."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+        if not _is_int(seat) or not 0 <= seat < 4:
             raise ParseError(f"seat must be 0..3, not {_short(seat)}")
         if self.kind == "play":
             out = {"seat": seat, "play": str(self.tile)}
@@ -261,6 +263,46 @@ def raw_to_display(raw: int) -> int:
     >>> raw_to_display(305), raw_to_display(-20)
     (61, -4)
     """
-    if isinstance(raw, bool) or not isinstance(raw, int):
+    if not _is_int(raw):
         raise ParseError(f"raw points must be an integer, not {_short(raw)}")
     return raw // 5 if raw >= 0 else -((-raw) // 5)
+
+
+# a record action is one of these key sets (RECORD.md); the JSON form of a Move
+_ACTION_SHAPES = ({"seat", "play"}, {"seat", "play", "at"}, {"seat", "draw"}, {"seat", "pass"})
+
+
+def check_action(act, i: int, n: int, view=None, where: str | None = None) -> dict:
+    """Check one record action dict (action number i, n players; with ``view`` a
+    seat's view, where other seats' draws are hidden) and return it normalised.
+    Raises RecordError naming ``where`` (default ``action i``)."""
+    where = where or f"action {i}"
+    if isinstance(act, dict) and "seat" not in act:
+        raise RecordError(f"{where}: missing key 'seat'")
+    if not isinstance(act, dict) or set(act) not in _ACTION_SHAPES:
+        try:
+            shown = json.dumps(act)
+        except (TypeError, ValueError):  # not JSON data (API callers)
+            shown = repr(act)
+        raise RecordError(f"{where}: unknown action {shown[:60]}")
+    seat = act["seat"]
+    if not _is_int(seat) or not 0 <= seat < n:
+        raise RecordError(f"{where}: seat must be 0..{n - 1}, not {_short(seat)}")
+    out = {"seat": seat}
+    try:
+        if "play" in act:
+            out["play"] = str(Tile.parse(act["play"]))
+            if "at" in act:
+                out["at"] = str(Port.parse(act["at"]))
+        elif "draw" in act:
+            if act["draw"] is None and view is not None and seat != view:
+                out["draw"] = None
+            else:
+                out["draw"] = str(Tile.parse(act["draw"]))
+        else:
+            if act["pass"] is not True:
+                raise RecordError(f"{where}: pass must be true")
+            out["pass"] = True
+    except ParseError as e:
+        raise RecordError(f"{where}: {e}") from None
+    return out

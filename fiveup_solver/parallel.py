@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections import deque
 
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
 
 __all__ = ["ordered_map", "default_workers", "check_workers", "check_ray"]
 
@@ -30,7 +30,7 @@ def default_workers() -> int:
 
 
 def check_workers(workers) -> int:
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
+    if not _is_int(workers) or not 1 <= workers <= 256:
         raise OptionError(f"workers must be an integer from 1 to 256, not {_short(workers)}")
     return workers
 
@@ -49,11 +49,28 @@ def check_ray(ray) -> str | None:
     return ray.strip()
 
 
+_WORKER_SETUP = []      # functions a worker process runs first (hint: one search thread per process)
+_in_worker = False
+
+
+def on_worker_start(fn) -> None:
+    """Have every worker process call ``fn()`` before its first job (modules above this
+    one register here, so parallel need not import them)."""
+    if fn not in _WORKER_SETUP:
+        _WORKER_SETUP.append(fn)
+
+
+def in_worker() -> bool:
+    """Whether this process is one of ordered_map's workers (the hint then searches with one thread)."""
+    return _in_worker
+
+
 def _single_thread_search():
     """Worker setup: one search thread per process."""
-    from fiveup_solver import hint
-    if getattr(hint._default, "threads", None) != 1:
-        hint._default = hint.Hinter(threads=1)
+    global _in_worker
+    _in_worker = True
+    for fn in _WORKER_SETUP:
+        fn()
 
 
 def _call(fn, job):

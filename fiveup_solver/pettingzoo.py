@@ -22,11 +22,11 @@ the position; True: adds the current round's history as the agent saw it),
 ``render_mode`` (``"ansi"`` or None).
 
 Agents are ``player_0`` ... (seat numbers). The action space is ``Discrete(450)`` with
-the OpenSpiel adapter's mapping (:mod:`fiveup_solver.openspiel`: 0-27 open with a
+the OpenSpiel adapter's mapping (:mod:`fiveup_solver.encoding`: 0-27 open with a
 tile, 28-447 a placement of a tile on a port, 448 draw, 449 pass); draws and
 passes are the agent's own (forced) actions, as in records. Observations are
 ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector is the
-OpenSpiel observation tensor of that seat (:class:`fiveup_solver.openspiel.Encoder`:
+OpenSpiel observation tensor of that seat (:class:`fiveup_solver.encoding.Encoder`:
 own hand, board, open ports, end sum, hand sizes, boneyard size, scores, ...),
 nothing another seat hides; the mask is all zeros for an agent not to move.
 
@@ -51,8 +51,8 @@ import numpy as np
 from fiveup_solver.errors import OptionError
 from fiveup_solver.game import Game
 from fiveup_solver.notation import raw_to_display
-from fiveup_solver.openspiel import (
-    DEFAULT_PARAMS, NUM_ACTIONS, OVER, PLAY, Encoder, Table, _check_params, action_to_move, move_to_action,
+from fiveup_solver.encoding import (
+    DEFAULT_PARAMS, NUM_ACTIONS, OVER, PLAY, Encoder, Table, action_to_move, check_params, move_to_action,
     outcome_returns,
 )
 
@@ -94,7 +94,7 @@ class raw_env(AECEnv if AECEnv is not None else object):
                  perfect_recall: bool = False, render_mode: str | None = None):
         _require_pettingzoo()
         super().__init__()
-        p = _check_params({"players": players, "whole_game": whole_game, "max_rounds": max_rounds})
+        p = check_params({"players": players, "whole_game": whole_game, "max_rounds": max_rounds})
         if render_mode not in (None, "ansi"):
             raise OptionError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.players, self.whole_game, self.max_rounds = p["players"], p["whole_game"], p["max_rounds"]

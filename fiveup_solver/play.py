@@ -23,8 +23,9 @@ import json
 import random
 
 from fiveup_solver.bots import bot_function, choose
-from fiveup_solver.errors import FiveUpError, OptionError
+from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_int as _is_int
 from fiveup_solver.game import Game
+from fiveup_solver.hint import hint
 from fiveup_solver.notation import format_move, parse_move, raw_to_display
 
 __all__ = ["TerminalGame", "play_in_terminal"]
@@ -38,9 +39,8 @@ class TerminalGame:
 
     def __init__(self, players: int = 2, bots=None, seat: int = 0, seed: int = 0, *, out, record_path=None,
                  hint_samples: int = 32):
-        if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
-            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        check_players(players)
+        if not _is_int(seat) or not 0 <= seat < players:
             raise OptionError(f"--seat must be 0..{players - 1}, not {seat!r}")
         bots = list(bots or ["hint"])
         for b in bots:
@@ -189,7 +189,6 @@ class TerminalGame:
         return True
 
     def hint(self) -> None:
-        from fiveup_solver.hint import hint
         h = hint(self.game.observation(self.seat), samples=self.hint_samples, seed=len(self.game.current.moves))
         # each move keeps its own number from the move list, so typing the number a hint shows plays that move
         number = {m: k for k, m in enumerate(self.game.legal_moves, 1)}

@@ -22,15 +22,16 @@ import json
 from pathlib import Path
 
 from fiveup_solver import _core
-from fiveup_solver.game import Game, action_to_move
-from fiveup_solver.errors import FiveUpError, ParseError, RecordError, short_repr as _short
-from fiveup_solver.notation import Port, Tile
+from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, ParseError, RecordError,
+                                  check_players, is_int as _is_int, short_repr as _short)
+from fiveup_solver.game import Game, Observation, action_to_move
+from fiveup_solver.inference import DealSampler
+from fiveup_solver.notation import Tile, check_action  # check_action: public here too
 
 __all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "check_action", "game_from_record",
-           "positions", "replay", "save_record", "game_at", "observation_at", "dumps_record"]
+           "past_observations", "positions", "replay", "save_record", "game_at", "observation_at", "dumps_record"]
 
 FORMAT = "fiveup-record/1"
-_ACTION_SHAPES = ({"seat", "play"}, {"seat", "play", "at"}, {"seat", "draw"}, {"seat", "pass"})
 
 
 def parse_record_text(data: bytes | str, name: str = "record") -> dict:
@@ -82,10 +83,6 @@ def save_record(record: dict, path) -> None:
     Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _tiles(value, where: str, size: int | None = None) -> list:
     if not isinstance(value, list):
         raise RecordError(f"{where}: expected a list of tiles")
@@ -110,8 +107,7 @@ def check_record(record) -> dict:
     if record["format"] != FORMAT:
         raise RecordError(f"unknown format {_short(record['format'])} (expected '{FORMAT}')")
     n = record["players"]
-    if not _is_int(n) or n not in (2, 3, 4):
-        raise RecordError(f"players must be 2, 3 or 4, not {_short(n)}")
+    check_players(n, error=RecordError)
     seats = record.get("seats")
     if seats is not None and (not isinstance(seats, list) or len(seats) != n
                               or not all(isinstance(s, str) for s in seats)):
@@ -184,42 +180,6 @@ def _check_action(act, r: int, i: int, n: int, view) -> dict:
     return check_action(act, i, n, view, f"round {r} action {i}")
 
 
-def check_action(act, i: int, n: int, view=None, where: str | None = None) -> dict:
-    """Check one record action dict (action number i, n players; with ``view`` a
-    seat's view, where other seats' draws are hidden) and return it normalised.
-    Raises RecordError naming ``where`` (default ``action i``)."""
-    where = where or f"action {i}"
-    if isinstance(act, dict) and "seat" not in act:
-        raise RecordError(f"{where}: missing key 'seat'")
-    if not isinstance(act, dict) or set(act) not in _ACTION_SHAPES:
-        try:
-            shown = json.dumps(act)
-        except (TypeError, ValueError):  # not JSON data (API callers)
-            shown = repr(act)
-        raise RecordError(f"{where}: unknown action {shown[:60]}")
-    seat = act["seat"]
-    if not _is_int(seat) or not 0 <= seat < n:
-        raise RecordError(f"{where}: seat must be 0..{n - 1}, not {_short(seat)}")
-    out = {"seat": seat}
-    try:
-        if "play" in act:
-            out["play"] = str(Tile.parse(act["play"]))
-            if "at" in act:
-                out["at"] = str(Port.parse(act["at"]))
-        elif "draw" in act:
-            if act["draw"] is None and view is not None and seat != view:
-                out["draw"] = None
-            else:
-                out["draw"] = str(Tile.parse(act["draw"]))
-        else:
-            if act["pass"] is not True:
-                raise RecordError(f"{where}: pass must be true")
-            out["pass"] = True
-    except ParseError as e:
-        raise RecordError(f"{where}: {e}") from None
-    return out
-
-
 def view_deal(record: dict, r: int, seed: int = 0):
     """A full deal of round r of a seat's view consistent with everything that seat
     saw (its hand and draws, every public action, the hands revealed at the end):
@@ -228,9 +188,6 @@ def view_deal(record: dict, r: int, seed: int = 0):
     Every public outcome of the round (placements, events, scores) is the same
     under any such deal, so a view replays to the true game's result.
     """
-    from fiveup_solver.game import Observation
-    from fiveup_solver.inference import DealSampler
-    from fiveup_solver.errors import InconsistentObservationError
     n, seat, rnd = record["players"], record["view"], record["rounds"][r]
     hand = [Tile.parse(t) for t in rnd["hands"][seat]]
     draws = 0
@@ -375,3 +332,10 @@ def observation_at(record, seat, round_index=None, action_index=None, *, check: 
     i = len(record["rounds"][r]["actions"]) if action_index is None else action_index
     return game_at(record, r, i, check=False).observation(seat)
 
+
+def past_observations(record, seat: int, round_index: int) -> list:
+    """The seat's views of the rounds before `round_index` of a record (a file name, a
+    full record or the seat's view), each at the round's end: what ``past`` takes."""
+    record = load_record(record) if isinstance(record, str) else check_record(record)
+    return [observation_at(record, seat, q, len(record["rounds"][q]["actions"]), check=False)
+            for q in range(min(round_index, len(record["rounds"])))]

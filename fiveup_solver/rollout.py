@@ -41,8 +41,13 @@ import time
 from dataclasses import dataclass
 
 from fiveup_solver import _core
-from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
+from fiveup_solver.bots import bot_function, choose
+from fiveup_solver.errors import IllegalMoveError, OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
+from fiveup_solver.hint import _base_round
+from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Move, format_move
+from fiveup_solver.parallel import ordered_map
 
 __all__ = ["Rollout", "RolloutMove", "rollout", "playout", "world_seed", "check_rollout_options",
            "parse_candidates", "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUT_BOT", "WIN_POINTS"]
@@ -80,14 +85,13 @@ def parse_candidates(text) -> int | None:
 
 def check_rollout_options(rollouts, bot, workers=1, candidates="all") -> None:
     """One-line :class:`OptionError` for a bad option of the rollout judge."""
-    from fiveup_solver.bots import bot_function
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 2 <= rollouts <= MAX_ROLLOUTS:
+    if not _is_int(rollouts) or not 2 <= rollouts <= MAX_ROLLOUTS:
         raise OptionError(f"rollouts must be an integer from 2 to {MAX_ROLLOUTS}, not {_short(rollouts)}")
     try:
         bot_function(bot)
     except OptionError as e:
         raise OptionError(f"rollout bot: {e}"[:300]) from None
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
+    if not _is_int(workers) or not 1 <= workers <= 64:
         raise OptionError(f"workers must be an integer from 1 to 64, not {_short(workers)}")
     parse_candidates(candidates)
 
@@ -149,7 +153,6 @@ class Rollout:
 def _world_game(obs, hands, boneyard, game_seed: int):
     """The observation's position in one world: a game whose current round is dealt
     `hands` / `boneyard` at the round's starting scores, the history replayed."""
-    from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, action_to_move
     game = Game(obs.players, seed=game_seed, deal=False, max_rounds=max(1, DEFAULT_MAX_ROUNDS - obs.round))
     start = list(obs.scores_before) if obs.scores_before else list(obs.scores)
     game.start_round(hands, boneyard, obs.starter, scores=start)
@@ -163,7 +166,6 @@ def playout(game, move: Move, seat: int, bot: str, bot_seed: int) -> tuple:
     bots), then the whole game to its end with `bot` in every seat, each deciding
     from its own observation. Returns (won, points, actions, unfinished) for
     `seat`'s side: won 1 or 0; points as the module says."""
-    from fiveup_solver.bots import choose
     n = game.players
     side = _core.side_of_seat(n, seat)
     before = list(game.scores)
@@ -198,7 +200,6 @@ def _play_world(job) -> list:
     """Every candidate in one world: [(won, points, actions, unfinished)] per candidate.
     A module-level function so worker processes can run it."""
     obs, moves, seed, bot = job
-    from fiveup_solver.inference import DealSampler
     hands, boneyard = DealSampler(obs).sample_round(seed)
     base = _world_game(obs, hands, boneyard, seed)
     return [playout(base.copy(), m, obs.seat, bot, seed) for m in moves]
@@ -226,16 +227,12 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
     >>> r.playouts == 2 * len(r.moves) and r.moves[0].move == r.best
     True
     """
-    from fiveup_solver.game import Observation
-    from fiveup_solver.inference import DealSampler
-    from fiveup_solver.parallel import ordered_map
     start = time.perf_counter()
     if not isinstance(obs, Observation):
         raise OptionError(f"rollout takes an Observation, not {type(obs).__name__}")
     check_rollout_options(rollouts, bot, workers)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+    if not _is_int(seed) or not 0 <= seed < 2 ** 63:
         raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
-    from fiveup_solver.hint import _base_round
     ds = DealSampler(obs)                   # the observation is checked whole (InconsistentObservationError)
     if obs.to_move != obs.seat:
         raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None

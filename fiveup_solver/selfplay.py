@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from fiveup_solver.bots import choose
+from fiveup_solver.bots import bot_function, choose
+from fiveup_solver.errors import OptionError
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
 __all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_interval"]
@@ -31,8 +32,6 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
     ``on_action(game, move, events)`` is called after every action (for display),
     and with ``move=None`` when a round has been dealt.
     """
-    from fiveup_solver.bots import bot_function
-    from fiveup_solver.errors import OptionError
     try:
         if len(bots) != players:
             raise OptionError("wrong number of bots")

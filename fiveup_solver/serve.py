@@ -49,9 +49,20 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fiveup_solver.errors import FiveUpError, OptionError, short_repr as _short
+from fiveup_solver import __version__
+from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
+from fiveup_solver.beliefs import check_beliefs
+from fiveup_solver.bots import BOTS, bot_function
+from fiveup_solver.equity import equity_result
+from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_int as _is_int, short_repr as _short
+from fiveup_solver.game import DEFAULT_MAX_ROUNDS
+from fiveup_solver.hint import Hinter
+from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import format_move, parse_move
 from fiveup_solver.play import TerminalGame
+from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
+from fiveup_solver.solver import Solver
+from fiveup_solver.svg import board_svg
 
 __all__ = ["create_app", "run", "MAX_BODY_BYTES", "MAX_GAMES", "GAME_IDLE_SECONDS", "MAX_ANALYSES",
            "ANALYSIS_KEEP_SECONDS", "DEFAULT_HOST", "DEFAULT_PORT"]
@@ -170,8 +181,6 @@ class WebGame(TerminalGame):
     def __init__(self, players, bots, seat, seed, record=None):
         super().__init__(players, bots, seat, seed, out=io.StringIO())
         if record is not None:
-            from fiveup_solver.game import DEFAULT_MAX_ROUNDS
-            from fiveup_solver.record import check_record, game_from_record
             record = check_record(record)
             if record["players"] != players:
                 raise OptionError(f"the record is a {record['players']}-player game, not {players}")
@@ -263,7 +272,6 @@ def _action_text(action: dict) -> str:
 
 
 def _board(game, last=None, arrows=(), size: int = BOARD_SIZE) -> str:
-    from fiveup_solver.svg import board_svg
     return board_svg(game, lastmove=last, arrows=arrows, size=size)
 
 
@@ -313,7 +321,6 @@ class AnalysisJob:
             self.finished_at = time.monotonic()
 
     def run(self) -> None:
-        from fiveup_solver.analysis import analyze
         if self.cancelled:
             return
         self.status = "running"
@@ -354,7 +361,6 @@ class _State:
     def hinter():
         """A fresh one-thread Hinter per request (about 1 ms): a search table kept between
         requests would make an answer depend on the requests before it."""
-        from fiveup_solver.hint import Hinter
         return Hinter(threads=1)
 
     async def run(self, fn, *args, **kwargs):
@@ -421,8 +427,6 @@ def _check_range(name: str, value, low, high):
 
 def hint_json(hinter, body: HintRequest) -> dict:
     """``fiveup hint --json`` for a record given in the request (cmd_hint's library calls)."""
-    from fiveup_solver.beliefs import check_beliefs, past_observations
-    from fiveup_solver.record import check_record, observation_at
     _check_range("samples", body.samples, 1, HINT_MAX_SAMPLES)
     _check_range("time_ms", body.time_ms, 1, HINT_MAX_TIME_MS)
     _check_range("world_nodes", body.world_nodes, 1, HINT_MAX_WORLD_NODES)
@@ -439,8 +443,6 @@ def hint_json(hinter, body: HintRequest) -> dict:
 
 def solve_json(body: SolveRequest) -> dict:
     """``fiveup solve --json`` (cmd_solve's library calls)."""
-    from fiveup_solver.record import check_record, game_at
-    from fiveup_solver.solver import Solver
     _check_range("node_limit", body.node_limit, 1, SOLVE_MAX_NODES)
     record = check_record(body.record)
     if record.get("view") is not None:
@@ -459,8 +461,6 @@ def solve_json(body: SolveRequest) -> dict:
 def position_json(body: PositionRequest) -> dict:
     """A record's position for the analysis board: the board (with arrows), whose turn,
     the scores, the hands the record shows (a view: the seat's own), the legal moves."""
-    from fiveup_solver.record import check_record, game_at
-    from fiveup_solver.svg import board_svg
     size = _check_size(body.size)
     record = check_record(body.record)
     game = game_at(record, body.round, body.action, check=False)
@@ -478,9 +478,7 @@ def position_json(body: PositionRequest) -> dict:
 
 
 def _bots_for(players: int, seat: int, bots: list) -> list:
-    from fiveup_solver.bots import bot_function
-    if not isinstance(players, int) or players not in (2, 3, 4):
-        raise OptionError(f"players must be 2, 3 or 4, not {_short(players)}")
+    check_players(players)
     if not 0 <= seat < players:
         raise OptionError(f"seat must be 0..{players - 1}, not {seat}")
     if not bots:
@@ -575,10 +573,6 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     header besides the loopback names; ``ip_hosts``: accept any IP address there too (a
     server bound to every interface: DNS rebinding needs a name, an address cannot rebind);
     ``workers``: search threads (default: the cores)."""
-    from fiveup_solver import __version__
-    from fiveup_solver.analysis import AnalysisBudget
-    from fiveup_solver.bots import BOTS
-    from fiveup_solver.levels import LEVELS
 
     workers = workers or os.cpu_count() or 1
     state = _State(workers)
@@ -673,7 +667,6 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
     @app.get("/api/equity", summary="the same JSON as `fiveup equity --json`")
     async def api_equity(players: int = 2, scores: Optional[str] = None, starter: Optional[str] = None):
-        from fiveup_solver.cli import equity_result
         if scores is not None and len(scores) > 100:
             raise OptionError("scores: at most 100 characters")
         return equity_result(players, scores, starter)
@@ -723,7 +716,6 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
     @app.post("/api/analyses", summary="start an analysis (`fiveup analyze --json`) in the background: {id}")
     async def new_analysis(body: AnalysisRequest):
-        from fiveup_solver.record import check_record
         _check_range("samples", body.samples, 2, ANALYSIS_MAX_SAMPLES)
         _check_range("luck_samples", body.luck_samples, 1, ANALYSIS_MAX_SAMPLES)
         _check_range("dd_nodes", body.dd_nodes, 0, ANALYSIS_MAX_DD_NODES)
@@ -733,8 +725,6 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
             raise OptionError(f"seed must be 0..2^63-1, not {body.seed}")
         record = check_record(body.record)
         # the whole record is replayed before the job is queued: a bad one is a 400 now
-        from fiveup_solver.analysis import _seats_to_analyse
-        from fiveup_solver.record import game_from_record
         await state.run(game_from_record, record, check=False)
         _seats_to_analyse(record, body.seat)
         job = AnalysisJob(record, body.seat, budget, body.seed)
@@ -762,7 +752,6 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
     @app.post("/api/board", summary="a board picture (SVG) of placements, with arrows")
     async def board(body: BoardRequest):
-        from fiveup_solver.svg import board_svg
         if len(body.placements) > 28:
             raise OptionError(f"a board holds at most 28 placements, not {len(body.placements)}")
         svg = board_svg(body.placements, lastmove=body.lastmove, arrows=_arrows(body.arrows),
@@ -783,7 +772,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
 
     import uvicorn
     out = out or sys.stdout
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+    if not _is_int(port) or not 0 <= port <= 65535:
         raise OptionError(f"--port must be 0..65535, not {port!r}")
     if not isinstance(host, str) or not host or any(c.isspace() for c in host):
         raise OptionError(f"--host must be a host name or address, not {host!r}")

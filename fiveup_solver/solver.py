@@ -36,7 +36,9 @@ import time
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
+from fiveup_solver.equity import EquityTable, search_values
 from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
+from fiveup_solver.game import Game
 from fiveup_solver.notation import ALL_TILES
 
 __all__ = ["Solver", "SolveResult", "WIN_VALUE", "OBJECTIVES", "SEARCHES", "DEFAULT_SEARCH", "check_objective",
@@ -96,7 +98,6 @@ def set_core_objective(core, objective: str, players: int, equity=None) -> None:
             core.set_objective(_solver.POINTS)
         return
     if equity is None:
-        from fiveup_solver.equity import search_values
         table = search_values(players)
     else:
         if equity.players != players:
@@ -145,7 +146,6 @@ def move_string(t: int, g: int, k: int) -> str:
 
 
 def _check_game(game) -> None:
-    from fiveup_solver.game import Game
     if not isinstance(game, Game):
         raise OptionError(f"the solver takes a Game, not {type(game).__name__}")
     if not game.rounds or game.round_over:
@@ -184,7 +184,6 @@ class Solver:
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
         self.both = both
-        from fiveup_solver.equity import EquityTable
         if equity is not None and not isinstance(equity, EquityTable):
             raise OptionError(f"equity must be an EquityTable or None, not {type(equity).__name__}")
         self.equity = equity

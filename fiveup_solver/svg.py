@@ -409,11 +409,16 @@ def _as_move(item, what: str) -> Move:
     return move
 
 
+def _is_game(x) -> bool:
+    """A Game, known by its rounds and current round: svg sits below game in the layers
+    (Game._repr_svg_ draws with it), so it cannot import the class to test for it."""
+    return hasattr(x, "rounds") and isinstance(getattr(type(x), "current", None), property)
+
+
 def _placements(game_or_position) -> list:
     """The placements, in order, of a Game's current round or of a list of moves (draws and passes skipped;
     ``(seat, move)`` pairs as in ``game.current.moves`` are accepted too)."""
-    from fiveup_solver.game import Game
-    if isinstance(game_or_position, Game):
+    if _is_game(game_or_position):
         if not game_or_position.rounds:
             return []
         return [m for _, m in game_or_position.current.moves if m.kind == "play"]

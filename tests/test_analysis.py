@@ -260,3 +260,18 @@ def test_html_report_is_well_formed_with_graph_and_boards(tmp_path, capsys):
     for f in figures:
         assert any(e.tag in ("svg", ns + "svg") for e in f.iter())
     assert f'id="d{r}-{i}"' in text
+
+
+def test_past_rounds_from_one_replay_equal_past_observations():
+    """The analysis reads every seat's earlier rounds from one replay of the record;
+    they must be the views ``beliefs.past_observations`` gives (a replay per round)."""
+    from fiveup_solver.analysis import _Past
+    from fiveup_solver.beliefs import past_observations
+    for players, seed in ((2, 5), (3, 6), (4, 7)):
+        g = play_game(players, seed, ["greedy"] * players)
+        assert len(g.rounds) >= 3
+        for record, seats in ((g.to_record(), range(players)), (g.to_record(view=1), (1,))):
+            ends = _Past(record, AnalysisBudget(beliefs="model")).round_ends()
+            assert sorted(ends) == sorted((s, q) for s in seats for q in range(len(g.rounds)))
+            for s in seats:
+                assert [ends[(s, q)] for q in range(len(g.rounds))] == past_observations(record, s, len(g.rounds))

@@ -3,6 +3,7 @@ the shipped tables' checks, and the win objective against a brute-force oracle."
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import numpy as np
@@ -357,3 +358,33 @@ def test_equity_table_file_errors(tmp_path):
                         meta=np.array(json.dumps({"players": 2, "rounds": 1, "bot": "x", "seed": 0})))
     with pytest.raises(OptionError, match="not an equity table"):
         EquityTable.load(str(tmp_path / "shape.npz"))
+
+
+# ------------------------------------------------------------ the shipped solver forms
+@pytest.mark.parametrize("players", [2, 4])
+def test_shipped_search_form_equals_the_table(players):
+    """The .npy read by search_values is the shipped table's own solver form, computed here
+    from the .npz (a stale .npy after a table is replaced fails here)."""
+    from fiveup_solver import equity
+    shipped = equity.search_values(players)
+    assert os.path.exists(equity.search_table_path(players))
+    computed = equity.EquityTable.load(equity.table_path(players)).search_values()
+    assert shipped.dtype == np.int16 and not shipped.flags.writeable
+    assert np.array_equal(shipped, computed)
+    assert equity.search_values(players) is shipped       # one object: the solver checks it once
+
+
+def test_damaged_search_form_is_refused(tmp_path, monkeypatch):
+    from fiveup_solver import equity
+    bad = tmp_path / "equity_2p_search.npy"
+    np.save(bad, np.zeros(10, np.int16))
+    monkeypatch.setattr(equity, "search_table_path", lambda players: str(bad))
+    equity.search_values.cache_clear()
+    try:
+        with pytest.raises(OptionError, match="not a solver equity table for 2 players"):
+            equity.search_values(2)
+        bad.write_bytes(b"not a numpy file")
+        with pytest.raises(OptionError, match="not a solver equity table"):
+            equity.search_values(2)
+    finally:
+        equity.search_values.cache_clear()

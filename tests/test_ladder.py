@@ -10,7 +10,8 @@ from fiveup_solver.bots import BOTS, bot_function, choose
 from fiveup_solver.cli import main
 from fiveup_solver.hint import HintMove
 from fiveup_solver.ladder import LadderResult, fit_elo, load_ladder, run_ladder
-from fiveup_solver.levels import LEVELS, _softmax_choice, level_bot
+from fiveup_solver.levels import LEVELS, level_bot
+from fiveup_solver.policies import softmax_choice as _softmax_choice
 
 
 class FixedRng:

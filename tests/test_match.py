@@ -74,7 +74,7 @@ def test_sprt_known_answers():
     with pytest.raises(OptionError):
         sprt(2, "greedy", "random", elo0=10, elo1=0)
     with pytest.raises(OptionError):
-        sprt(3, "greedy", "random")
+        sprt(5, "greedy", "random")
 
 
 def test_cli_match_pairs_and_sprt(capsys):
@@ -90,10 +90,64 @@ def test_cli_match_pairs_and_sprt(capsys):
                  "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "LLR" in out.splitlines()[0] and out.splitlines()[-1].startswith("H1 accepted")
-    for argv, text in ((["sprt", "--bots", "greedy,random", "--players", "3"], "--players"),
+    for argv, text in ((["sprt", "--bots", "greedy,random", "--players", "5"], "--players"),
                        (["sprt", "--bots", "greedy,random", "--alpha", "0.7"], "alpha"),
                        (["sprt", "--bots", "greedy,random", "--elo0", "5", "--elo1", "1"], "elo1"),
                        (["match", "--bots", "greedy,random", "--workers", "0"], "--workers")):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and text in err and err.count("\n") == 1
+
+
+def test_triple_statistics_by_hand():
+    """3 players: a unit is three games (BOT alone in each seat); an unfinished game is 1/3."""
+    st = PairStats(sides=3)
+    for triple in ([1, 0, 0], [1, 1, 0], [0, 0, 0], [1 / 3, 0, 1], [1, 1, 1]):
+        st.add(triple)
+    # triple scores: 1/3, 2/3, 0, 4/9, 1 -> ninths 3, 6, 0, 4, 9
+    assert st.counts == [1, 0, 0, 1, 1, 0, 1, 0, 0, 1] and st.pairs == 5 and st.games == 15
+    assert st.wins == 7 and st.unfinished == 1
+    scores = (1 / 3, 2 / 3, 0, 4 / 9, 1)
+    m = sum(scores) / 5
+    assert st.score == pytest.approx(m)
+    v = sum((x - m) ** 2 for x in scores) / 5
+    assert st.variance == pytest.approx(v)
+    # Plackett-Luce first place: g / (g + 2) = m  ->  g = 2 m / (1 - m)
+    assert st.elo == pytest.approx(400 * math.log10(2 * m / (1 - m)))
+    reg = [c + 0.5 for c in st.counts]
+    mr = sum(c * k / 9 for k, c in enumerate(reg)) / sum(reg)
+    vr = sum(c * (k / 9 - mr) ** 2 for k, c in enumerate(reg)) / sum(reg)
+    g = 10 ** (15 / 400)
+    s0, s1 = 1 / 3, g / (g + 2)
+    assert st.llr(0, 15) == pytest.approx(5 * (s1 - s0) * (2 * mr - s0 - s1) / (2 * vr))
+    for bad in ([1, 0], [0.5, 0, 0], [True, 0, 0], "abc"):
+        with pytest.raises(OptionError):
+            st.add(bad)
+    with pytest.raises(OptionError):
+        PairStats(sides=4)
+
+
+def test_elo_with_three_sides():
+    assert score_of_elo(0, sides=3) == pytest.approx(1 / 3)
+    assert score_of_elo(400, sides=3) == pytest.approx(10 / 12)      # g = 10: 10 / (10 + 2)
+    assert elo_of_score(0.5, sides=3) == pytest.approx(400 * math.log10(2))
+    assert elo_of_score(score_of_elo(-77.0, sides=3), sides=3) == pytest.approx(-77.0)
+
+
+def test_three_player_units_put_bot_in_every_seat():
+    units = list(play_pairs(3, "greedy", "random", 4, workers=1, max_pairs=3, records=True))
+    assert [k for k, _, _ in units] == [0, 1, 2]
+    for _, scores, records in units:
+        assert len(scores) == 3 and len(records) == 3
+        # the same deal sequence in each game: the first round's hands agree
+        firsts = [r["rounds"][0]["hands"] if isinstance(r, dict) else None for r in records]
+        assert firsts[0] == firsts[1] == firsts[2]
+
+
+def test_three_player_sprt_known_answers():
+    strong = sprt(3, "greedy", "random", elo0=0, elo1=100, max_games=600, seed=2)
+    assert strong.decision == "H1 accepted" and strong.stats.sides == 3
+    assert strong.stats.games % 3 == 0
+    itself = sprt(3, "greedy", "greedy", elo0=0, elo1=100, max_games=600, seed=2)
+    assert itself.decision == "H0 accepted"
+    assert abs(itself.stats.score - 1 / 3) < 0.1

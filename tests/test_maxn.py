@@ -435,3 +435,29 @@ def test_best_move_of_the_table_is_the_tie_break_s():
         assert names and set(names) & set(res.best) and res.pv[0] in names, spec["name"]
         checked += 1
     assert checked >= 5
+
+
+def test_analysis_judges_three_players_with_maxn_by_default(tmp_path, capsys):
+    """The search judge's 3-player default is max^n (docs/analysis_judges.md: closer to the
+    playout loss of planted errors than paranoid); paranoid stays an option."""
+    import json
+    from fiveup_solver.analysis import ANALYSIS_SEARCH, AnalysisBudget, analyze, judge_decision
+    from fiveup_solver.cli import main
+    assert ANALYSIS_SEARCH == "maxn" and AnalysisBudget().search_of_three == "maxn"
+    assert AnalysisBudget(search="paranoid").search_of_three == "paranoid"
+    record = build_game(PART).to_record()
+    n = len(PART["actions"])
+    small = dict(samples=4, world_nodes=500, luck_samples=2, dd_nodes=20_000)
+    at = [(0, i) for i in range(n) if i >= n - 3]
+    for r, i in at:
+        default = judge_decision(record, r, i, AnalysisBudget(**small), seed=3)
+        assert default == judge_decision(record, r, i, AnalysisBudget(search="maxn", **small), seed=3)
+    a = analyze(record, budget=AnalysisBudget(**small), seed=3)
+    assert a.judge["search"] == "maxn"
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(record))
+    assert main(["analyze", str(path), "--samples", "4", "--luck-samples", "2", "--quiet"]) == 0
+    assert "maxn search" in capsys.readouterr().out
+    assert main(["analyze", str(path), "--samples", "4", "--luck-samples", "2", "--quiet", "--three",
+                 "paranoid"]) == 0
+    assert "paranoid search" in capsys.readouterr().out

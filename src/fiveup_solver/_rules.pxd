@@ -439,13 +439,15 @@ cdef inline void resolve_turn(Position* p) noexcept nogil:
 ctypedef struct Rng:
     uint64_t state            # splitmix64 state; every stream starts from an explicit seed
 
-cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
-    cdef uint64_t z
-    r.state += <uint64_t>0x9E3779B97F4A7C15
-    z = r.state
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """splitmix64's output function (Stafford's Mix13): a bijection that spreads every input bit."""
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    r.state += <uint64_t>0x9E3779B97F4A7C15
+    return mix64(r.state)
 
 cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
     # multiply-shift range reduction: bias below 2^-32, fine for playouts

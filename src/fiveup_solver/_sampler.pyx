@@ -19,16 +19,22 @@ subtraction, relaxed count minus the count where every hidden seat is void now.
 """
 from libc.stdlib cimport calloc, free
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from fiveup_solver._rules cimport Rng, rng_next, rng_below, checked_int, checked_u64
+from fiveup_solver._rules cimport Rng, mix64, rng_next, rng_below, checked_int, checked_u64
 
 cdef enum:
     MAX_TABLE = 1 << 24        # doubles per counting table (128 MB): refuse anything larger
 
 
 cdef void seed_stream(Rng* rng, uint64_t seed, uint64_t index) noexcept nogil:
-    """An independent stream per (seed, index): sample i never depends on who draws it."""
-    rng.state = seed * <uint64_t>0xD1342543DE82EF95 + index * <uint64_t>0x9E3779B97F4A7C15 + 1
+    """An independent stream per (seed, index): sample i never depends on who draws it.
+
+    The start state is a hash of (seed, index), not an affine function of the index:
+    splitmix64 advances its state by a fixed increment, so start states spaced by a
+    multiple of that increment would make stream k+1 stream k shifted by one draw
+    (correlated worlds, and standard errors that understate the spread)."""
+    rng.state = mix64(mix64(seed ^ <uint64_t>0x6A09E667F3BCC909) + index)
     rng_next(rng)
+
 
 
 cdef inline double uniform01(Rng* rng) noexcept nogil:

@@ -33,7 +33,10 @@ ctypedef struct SolverCtx:
     uint64_t node_limit        # 0 = none; otherwise stop (aborted = 1) after this many
     int aborted                # a node limit was hit: the result is not exact
     int use_tt                 # transposition table on/off (for tests and benchmarks)
-    int use_pruning            # exact-target pruning on/off
+    int use_pruning            # exact-target pruning on/off (the gap bounds: in hint worlds only)
+    int solver_call            # 1: a Solver call (begin_call): exact, no depth limit: the gap bounds are
+                               # skipped and win-objective MTD(f) may step; 0: a hint world (fresh_context):
+                               # its budget decides how deep it gets, so it is searched as before (mtdf)
     int tt_min_tiles           # near the end (this many tiles in hands or fewer) the table is skipped:
                                # re-searching a tiny subtree is cheaper than a cache miss; -1: by players
     int tt_skip_tiles          # the threshold in force for the current search

@@ -1,0 +1,343 @@
+"""The game as the learning adapters see it: actions as numbers, positions as tensors.
+
+One encoding serves the OpenSpiel adapter (:mod:`fiveup_solver.openspiel`) and the
+PettingZoo one (:mod:`fiveup_solver.pettingzoo`): the action numbering
+(:func:`move_to_action`, :func:`action_to_move`; 450 actions for every player
+count), a position as the encoder reads it (:class:`Table`), the observation
+tensors and strings of a seat (:class:`Encoder`), the returns of a finished game
+or round (:func:`outcome_returns`) and the parameters (:func:`check_params`).
+Neither framework is needed here.
+
+>>> move_to_action(Move.parse("6-6")), str(action_to_move(448)), str(action_to_move(449))
+(27, 'draw', 'pass')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fiveup_solver import _core
+from fiveup_solver.errors import OptionError, check_players, is_int as _is_int
+from fiveup_solver.game import Game
+from fiveup_solver.notation import ALL_TILES, Move, Port
+
+__all__ = [
+    "DEFAULT_PARAMS", "NUM_ACTIONS", "DRAW_ACTION", "PASS_ACTION", "PLACEMENTS", "PORTS", "action_to_move",
+    "move_to_action", "max_round_actions", "outcome_returns", "check_params", "Encoder", "Table", "tiles_text",
+    "action_text", "DEAL", "STARTER", "PLAY", "DRAW", "OVER", "PHASE_NAMES", "HAND_SIZE",
+]
+
+DEFAULT_PARAMS = {"players": 2, "whole_game": True, "max_rounds": 100}
+HAND_SIZE = 5
+
+# ----------------------------------------------------------------------------- action mapping
+#: every port of the set: (tile g, port index k), 21 singles x 2 + 7 doubles x 4 = 70
+PORTS: tuple = tuple((g, k) for g in range(28) for k in range(len(ALL_TILES[g].port_names)))
+PORT_INDEX: dict = {p: i for i, p in enumerate(PORTS)}
+#: every placement on a port: (tile t, board tile g, port k), t showing the port's value
+PLACEMENTS: tuple = tuple((t, g, k) for t in range(28) for (g, k) in PORTS
+                          if g != t and _core.value_of_port(g, k) in (ALL_TILES[t].lo, ALL_TILES[t].hi))
+OPENING_BASE = 0
+PLACE_BASE = 28
+DRAW_ACTION = PLACE_BASE + len(PLACEMENTS)     # 448
+PASS_ACTION = DRAW_ACTION + 1                  # 449
+NUM_ACTIONS = PASS_ACTION + 1                  # 450
+_PLACE_ID = {p: PLACE_BASE + i for i, p in enumerate(PLACEMENTS)}
+
+
+def move_to_action(move: Move) -> int:
+    """The action id of a concrete engine move (a draw's tile, if named, is ignored)."""
+    if not isinstance(move, Move):
+        raise OptionError(f"not a move: {move!r}")
+    if move.kind == "draw":
+        return DRAW_ACTION
+    if move.kind == "pass":
+        return PASS_ACTION
+    t, g, k = move.placement
+    if g < 0:
+        return OPENING_BASE + t
+    try:
+        return _PLACE_ID[(t, g, k)]
+    except KeyError:
+        raise OptionError(f"{move} is no placement of the set (the tile does not show the port's value)") from None
+
+
+def action_to_move(action: int) -> Move:
+    """The concrete engine move of an action id (inverse of :func:`move_to_action`)."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
+        raise OptionError(f"action must be an integer 0..{NUM_ACTIONS - 1}, not {action!r}")
+    action = int(action)
+    if action == DRAW_ACTION:
+        return Move.draw()
+    if action == PASS_ACTION:
+        return Move.pass_()
+    if action < PLACE_BASE:
+        return Move.play(ALL_TILES[action])
+    t, g, k = PLACEMENTS[action - PLACE_BASE]
+    return Move.play(ALL_TILES[t], Port(ALL_TILES[g], ALL_TILES[g].port_names[k]))
+
+
+def max_round_actions(players: int) -> int:
+    """Player actions in one round at most: 28 placements, every boneyard draw, and at most
+    players - 1 passes before each placement and at the end (D2: a round with nobody able to
+    place is over)."""
+    _, bone = _core.deal_shape(players)
+    return 28 + bone + (players - 1) * 29
+
+
+# ----------------------------------------------------------------------------- a position, as the encoder reads it
+DEAL, STARTER, PLAY, DRAW, OVER = range(5)
+PHASE_NAMES = ("deal", "starter", "play", "draw", "over")
+
+
+@dataclass
+class Table:
+    """What the encoder reads: one position of the adapter (OpenSpiel state or PettingZoo env).
+
+    ``game`` is the engine game with the current round started (None while its tiles are
+    dealt); ``base`` the game before the current round's deal; ``dealt`` the tiles dealt so
+    far (deal phase); ``pending`` a draw chosen whose tile chance has not picked yet."""
+
+    players: int
+    phase: int
+    game: Game | None
+    base: Game
+    dealt: tuple = ()
+    pending: bool = False
+
+    @property
+    def live(self) -> Game:
+        return self.game if self.game is not None else self.base
+
+    @property
+    def round_index(self) -> int:
+        return len(self.game.rounds) - 1 if self.game is not None else len(self.base.rounds)
+
+    def completed_rounds(self):
+        """RoundLogs of the rounds that have ended (the current one included once over)."""
+        if self.game is None:
+            return list(self.base.rounds)
+        rounds = self.game.rounds
+        return list(rounds) if self.game.round_over else list(rounds[:-1])
+
+    def dealt_to(self, seat: int) -> list:
+        return [t for i, t in enumerate(self.dealt) if i // HAND_SIZE == seat]
+
+    def hand(self, seat: int) -> list:
+        """Tile indices `seat` holds now (in the deal phase: dealt to it so far)."""
+        if self.game is None:
+            return sorted(self.dealt_to(seat))
+        return [t.index for t in self.game.hand(seat)]
+
+    def seat_to_act(self):
+        if self.phase in (PLAY, DRAW):
+            return self.game.to_move
+        return None
+
+
+def tiles_text(indices) -> str:
+    return ",".join(str(ALL_TILES[t]) for t in sorted(indices)) or "-"
+
+
+def action_text(action: dict) -> str:
+    s = action["seat"]
+    if "play" in action:
+        return f"{s}:{action['play']}" + (f"@{action['at']}" if action.get("at") else "")
+    if "draw" in action:
+        return f"{s}:draw {action['draw'] or '?'}"
+    return f"{s}:pass"
+
+
+def _history(round_log, player: int, private: str) -> tuple:
+    """A round's actions as `player` saw them (all tiles when private is "all")."""
+    if private == "all":
+        return tuple(m.to_action(s) for s, m in round_log.moves)
+    return round_log.history(player if private == "single" else -1)
+
+
+def _left_hands(round_log) -> list:
+    """The hands left at a round's end (shown for scoring), from the engine."""
+    return [round_log.core.hand(s) for s in range(round_log.core.players)]
+
+
+class Encoder:
+    """Tensors and strings of what a player may know.
+
+    ``perfect_recall``: the information state (adds the current round's action history;
+    the string also holds every earlier round), else the observation of the position.
+    ``private``: ``"single"`` (the player's own tiles), ``"none"`` (public only) or
+    ``"all"`` (every hand: a perfect-information view).
+
+    Tensor pieces (flat, float32, in this order; n = players, sides = 2 or 3):
+    ``player`` n one-hot; ``phase`` 5 (deal, starter draw, play, draw pending, over);
+    ``to_move`` n; ``starter`` n; ``hand`` 28 (own tiles; in the deal: dealt so far;
+    private "all": ``hands`` n x 28); ``board`` 28; ``placed_by`` n x 28 (seat that placed
+    each tile this round); ``open_ports`` 70 (:data:`PORTS`); ``end_sum`` 1 (raw);
+    ``hand_sizes`` n; ``boneyard_size`` 1; ``scores`` sides (raw); ``round`` 1 (index);
+    ``dealt`` 1 (tiles dealt so far in the deal phase); ``revealed`` n x 28 (hands shown at
+    the round's end). Perfect recall adds ``history`` A x (n + 3 + 28 + 71), A =
+    :func:`max_round_actions`: per action of the current round its seat, kind (play, draw,
+    pass), tile (zero for another seat's draw) and port (opening first, then :data:`PORTS`).
+    """
+
+    def __init__(self, players: int, perfect_recall: bool, private: str = "single"):
+        if private not in ("single", "none", "all"):
+            raise OptionError(f"private must be single, none or all, not {private!r}")
+        n, sides = players, _core.sides_of(players)
+        self.players, self.perfect_recall, self.private = n, bool(perfect_recall), private
+        pieces = [("player", (n,)), ("phase", (5,)), ("to_move", (n,)), ("starter", (n,))]
+        if private == "single":
+            pieces.append(("hand", (28,)))
+        elif private == "all":
+            pieces.append(("hands", (n, 28)))
+        pieces += [("board", (28,)), ("placed_by", (n, 28)), ("open_ports", (len(PORTS),)), ("end_sum", (1,)),
+                   ("hand_sizes", (n,)), ("boneyard_size", (1,)), ("scores", (sides,)), ("round", (1,)),
+                   ("dealt", (1,)), ("revealed", (n, 28))]
+        if self.perfect_recall:
+            self.action_size = n + 3 + 28 + 1 + len(PORTS)
+            pieces.append(("history", (max_round_actions(n), self.action_size)))
+        self.pieces = pieces
+        self.size = sum(int(np.prod(shape)) for _, shape in pieces)
+
+    def views(self, tensor: np.ndarray) -> dict:
+        out, i = {}, 0
+        for name, shape in self.pieces:
+            size = int(np.prod(shape))
+            out[name] = tensor[i:i + size].reshape(shape)
+            i += size
+        return out
+
+    # ------------------------------------------------------------------ tensor
+    def fill(self, views: dict, table: Table, player: int) -> None:
+        """Write `player`'s view of `table` into the named views (zeroed first by the caller)."""
+        n, g = self.players, table.game
+        views["player"][player] = 1
+        views["phase"][table.phase] = 1
+        seat = table.seat_to_act()
+        if seat is not None:
+            views["to_move"][seat] = 1
+        if g is not None:
+            views["starter"][g.current.starter] = 1
+        if "hand" in views:
+            views["hand"][table.hand(player)] = 1
+        if "hands" in views:
+            for s in range(n):
+                views["hands"][s][table.hand(s)] = 1
+        views["scores"][:] = table.live.scores
+        views["round"][0] = table.round_index
+        views["dealt"][0] = len(table.dealt) if g is None else 0
+        if g is None:
+            return
+        r = g.current
+        views["board"][[t.index for t in g.board]] = 1
+        for s, m in r.moves:
+            if m.kind == "play":
+                views["placed_by"][s][m.tile.index] = 1
+        for p in g.open_ports():
+            views["open_ports"][PORT_INDEX[(p.tile.index, p.index)]] = 1
+        views["end_sum"][0] = g.end_sum
+        views["hand_sizes"][:] = [len(g.hand(s)) for s in range(n)]
+        views["boneyard_size"][0] = len(g.boneyard)
+        if g.round_over:
+            for s, hand in enumerate(_left_hands(r)):
+                views["revealed"][s][list(hand)] = 1
+        if self.perfect_recall:
+            hist, k3 = views["history"], n + 3
+            for i, (s, m) in enumerate(r.moves):
+                row = hist[i]
+                row[s] = 1
+                row[n + ("play", "draw", "pass").index(m.kind)] = 1
+                if m.kind == "play":
+                    t, tg, tk = m.placement
+                    row[k3 + t] = 1
+                    row[k3 + 28 + (0 if tg < 0 else 1 + PORT_INDEX[(tg, tk)])] = 1
+                elif m.kind == "draw" and (s == player and self.private != "none" or self.private == "all"):
+                    row[k3 + m.tile.index] = 1
+
+    # ------------------------------------------------------------------ string
+    def round_text(self, round_log, index: int, player: int) -> str:
+        """One round as `player` saw it (used for the rounds of the information state)."""
+        parts = [f"r{index} starter {round_log.starter}"]
+        if self.private == "single":
+            parts.append(f"dealt {tiles_text(t.index for t in round_log.hands[player])}")
+        elif self.private == "all":
+            parts.append("dealt " + " ".join(tiles_text(t.index for t in h) for h in round_log.hands))
+        parts.append(" ".join(action_text(a) for a in _history(round_log, player, self.private)) or "-")
+        if round_log.core.status != "playing":
+            parts.append(f"{round_log.core.status} shown " + " ".join(tiles_text(h) for h in _left_hands(round_log)))
+        return " | ".join(parts)
+
+    def text(self, table: Table, player: int, cache: dict | None = None) -> str:
+        n, g = self.players, table.game
+        head = f"p{player} n{n} {PHASE_NAMES[table.phase]} round {table.round_index} " \
+               f"scores {','.join(map(str, table.live.scores))}"
+        parts = [head]
+        if self.perfect_recall:
+            for i, r in enumerate(table.completed_rounds()):
+                key = (i, player, self.private)
+                text = None if cache is None else cache.get(key)
+                if text is None:
+                    text = self.round_text(r, i, player)
+                    if cache is not None:
+                        cache[key] = text
+                parts.append(text)
+        if g is None:
+            own = table.dealt_to(player) if self.private == "single" else []
+            if self.private == "all":
+                parts.append("dealing " + " ".join(tiles_text(table.dealt_to(s)) for s in range(n)))
+            else:
+                parts.append(f"dealing {len(table.dealt)} hand {tiles_text(own)}")
+            return " || ".join(parts)
+        if self.perfect_recall and not g.round_over:
+            parts.append(self.round_text(g.current, table.round_index, player))
+        if self.private == "single":
+            parts.append(f"hand {tiles_text(table.hand(player))}")
+        elif self.private == "all":
+            parts.append("hands " + " ".join(tiles_text(table.hand(s)) for s in range(n)))
+        ends = " ".join(f"{p}={p.value}" for p in g.open_ports()) or "-"
+        parts.append(f"starter {g.current.starter} board {len(g.board)} ends {ends} sum {g.end_sum} "
+                     f"sizes {','.join(str(len(g.hand(s))) for s in range(n))} boneyard {len(g.boneyard)}")
+        if not self.perfect_recall:
+            if g.round_over:
+                parts.append(f"{g.current.core.status} shown " + " ".join(tiles_text(h) for h in
+                                                                        _left_hands(g.current)))
+            hist = _history(g.current, player, self.private)
+            if hist:
+                parts.append("last " + action_text(hist[-1]))
+        seat = table.seat_to_act()
+        if seat is not None:
+            parts.append(f"to move {seat}" + (" drawing" if table.pending else ""))
+        return " || ".join(parts)
+
+
+def outcome_returns(game: Game, whole_game: bool) -> list:
+    """Per-seat returns of a finished engine game (``whole_game``) or of its current,
+    finished round (see the module doc); zero-sum."""
+    n = game.players
+    sides = [_core.side_of_seat(n, s) for s in range(n)]
+    if whole_game:
+        if game.winner is None:
+            return [0.0] * n
+        lose = -0.5 if n == 3 else -1.0
+        return [1.0 if sides[s] == game.winner else lose for s in range(n)]
+    gain = [a - b for a, b in zip(game.scores, game.current.scores_before)]
+    if n == 3:
+        return [float(gain[s] - (sum(gain) - gain[s]) / 2) for s in range(n)]
+    return [float(gain[sides[s]] - gain[1 - sides[s]]) for s in range(n)]
+
+
+def check_params(params) -> dict:
+    """The game parameters (players, whole_game, max_rounds) with their defaults, checked."""
+    params = {**DEFAULT_PARAMS, **(params or {})}
+    unknown = set(params) - set(DEFAULT_PARAMS)
+    if unknown:
+        raise OptionError(f"unknown parameter(s) {', '.join(sorted(unknown))} (known: players, whole_game, "
+                          f"max_rounds)")
+    players, whole, max_rounds = params["players"], params["whole_game"], params["max_rounds"]
+    check_players(players)
+    if not isinstance(whole, bool):
+        raise OptionError(f"whole_game must be true or false, not {whole!r}")
+    if not _is_int(max_rounds) or max_rounds < 1:
+        raise OptionError(f"max_rounds must be an integer >= 1, not {max_rounds!r}")
+    return {"players": players, "whole_game": whole, "max_rounds": max_rounds}

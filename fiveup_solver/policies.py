@@ -1,0 +1,131 @@
+"""The decision functions behind the bots: ``(observation, rng) -> move``.
+
+Each reads only the deciding seat's :class:`~fiveup_solver.game.Observation`
+and draws every random choice from the generator it is given. :mod:`fiveup_solver.bots`
+names them (``random``, ``greedy``, ``hint:S:N``, ...) and :mod:`fiveup_solver.levels`
+grades them; the hint bot is built here once (:func:`hint_bot`), with uniform or
+model beliefs, playing the best move or drawing by win % at a temperature.
+
+>>> import random
+>>> from fiveup_solver.game import Game
+>>> g = Game(players=2, seed=1)
+>>> greedy_bot(g.observation(g.to_move), random.Random(0)) in g.legal_moves
+True
+"""
+from __future__ import annotations
+
+import math
+import random as _random
+import weakref
+from dataclasses import replace
+
+from fiveup_solver import _core
+from fiveup_solver.beliefs import OpponentModel, check_beliefs
+from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.hint import SearchBudget
+# module attributes, read at each decision: a caller may replace hint.hint or inference.past_evidence
+from fiveup_solver import hint as hints, inference
+from fiveup_solver.notation import TARGET_RAW
+
+__all__ = ["random_bot", "greedy_bot", "hint_bot", "model_hint_bot", "softmax_choice"]
+
+
+def random_bot(obs, rng: _random.Random):
+    """A uniformly random legal move."""
+    return rng.choice(obs.legal_moves)
+
+
+def greedy_bot(obs, rng: _random.Random):
+    """The largest immediate accepted credit (counted 0 above 305); ties broken by `rng`."""
+    score = obs.scores[obs.side]
+    best, best_moves = -1, []
+    for move, s in zip(obs.legal_moves, obs.end_sums_after):
+        credit = _core.end_sum_credit(s) if move.kind == "play" else 0
+        if score + credit > TARGET_RAW:
+            credit = 0
+        if credit > best:
+            best, best_moves = credit, [move]
+        elif credit == best:
+            best_moves.append(move)
+    return rng.choice(best_moves)
+
+
+def softmax_choice(hint_moves, temperature: float, rng: _random.Random):
+    """A move drawn with weight exp((win% - best win%) / temperature)."""
+    wins = [100.0 * (m.value if m.value is not None else 0.0) for m in hint_moves]
+    top = max(wins)
+    weights = [math.exp((w - top) / temperature) for w in wins]
+    x = rng.random() * sum(weights)
+    for m, w in zip(hint_moves, weights):
+        x -= w
+        if x < 0:
+            return m.move
+    return hint_moves[-1].move
+
+
+def hint_bot(budget: SearchBudget | None = None, *, temperature: float = 0.0):
+    """The hint bot: the hint's best move for the seat at ``budget`` (None: the default
+    :class:`~fiveup_solver.hint.SearchBudget`), searched in its own currency only;
+    ``temperature`` > 0: a move drawn by win % at that temperature (:func:`softmax_choice`).
+    Under model beliefs (the default beliefs) it is :func:`model_hint_bot`, which
+    remembers the game."""
+    budget = SearchBudget() if budget is None else budget
+    if not isinstance(budget, SearchBudget):
+        raise OptionError(f"budget must be a SearchBudget, not {_short(budget)}")
+    if check_beliefs(budget.beliefs) == "model":
+        if temperature > 0.0:
+            raise OptionError("a temperature is for the uniform-beliefs hint bot (the model bot plays its best move)")
+        return model_hint_bot(budget.method, budget.samples, budget.world_nodes, budget.objective,
+                              search=budget.search)
+    budget = replace(budget, beliefs="uniform")
+
+    def bot(obs, rng: _random.Random):
+        if len(obs.legal_moves) == 1:
+            return obs.legal_moves[0]
+        h = hints.hint(obs, seed=rng.getrandbits(63), both=False, budget=budget)
+        if temperature <= 0.0:
+            return h.best
+        return softmax_choice(h.moves, temperature, rng)
+    return bot
+
+
+_BOT_MEMORY = weakref.WeakKeyDictionary()     # a model bot's generator -> what it remembers of its game
+
+
+def model_hint_bot(method: str | None = None, samples: int | None = None, world_nodes: int | None = None,
+                   objective: str | None = None, model: OpponentModel | None = None, search: str | None = None):
+    """The hint bot with ``beliefs="model"`` and a memory of the game: the last
+    observation it had of each earlier round, whose evidence (computed once and
+    kept) is its prior for each other seat in the rounds after.
+
+    The memory belongs to the bot's generator (one per seat and game, as
+    :func:`fiveup_solver.selfplay.play_game` gives them): a round number lower
+    than one remembered, or a history that does not continue the remembered one
+    of the same round, starts a new game. ``model``: the family and prior
+    (None: the default :class:`OpponentModel`); ``search``: how 3 players are
+    searched ("paranoid" or "maxn"; None: the hint's default)."""
+    if model is not None and not isinstance(model, OpponentModel):
+        raise OptionError(f"model must be an OpponentModel or None, not {_short(model)}")
+
+    def bot(obs, rng):
+        memory = _BOT_MEMORY
+        mem = memory.get(rng)
+        last = None if mem is None else mem["rounds"].get(obs.round)
+        if mem is None or any(r > obs.round for r in mem["rounds"]) or (
+                last is not None and tuple(obs.history[:len(last.history)]) != tuple(last.history)):
+            mem = memory[rng] = {"rounds": {}, "cache": {}}
+        mem["rounds"][obs.round] = obs
+        if len(obs.legal_moves) == 1:
+            return obs.legal_moves[0]
+        past = [mem["rounds"][r] for r in sorted(mem["rounds"]) if r < obs.round]
+        evidence = inference.past_evidence(obs, past, model, 0, mem["cache"]) if past else None
+        options = {"objective": objective, "both": False, "beliefs": "model", "past": evidence, "model": model,
+                   "search": search}
+        if samples is not None:
+            options["samples"] = samples
+        if world_nodes is not None:
+            options["world_nodes"] = world_nodes
+        if method is not None:
+            options["method"] = method
+        return hints.hint(obs, seed=rng.getrandbits(63), **options).best
+    return bot

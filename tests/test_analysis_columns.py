@@ -1,0 +1,65 @@
+"""The analysis tables are data: SEAT_COLUMNS and DECISION_COLUMNS drive the text table,
+the HTML report (from its template) and name the JSON keys they read."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from fiveup_solver import analysis
+from fiveup_solver.analysis import (DECISION_COLUMNS, SEAT_COLUMNS, Analysis, AnalysisBudget, Column, Decision,
+                                    SeatSummary)
+from fiveup_solver.selfplay import play_game
+
+
+def _analysis(decisions=()):
+    seats = {0: SeatSummary(0, 0, decisions=10, loss_win=12.5, loss_win_mean=1.25, loss_points=33.0,
+                            luck_win=2.5, luck_win_net=-3.2, result=100.0),
+             1: SeatSummary(1, 1, decisions=9, loss_win=2.0, loss_win_mean=0.222, loss_points=-4.0, accuracy=88.84,
+                            luck_win_net=4.0, result=0.0, luck_adjusted=-4.0,
+                            marks={"inaccuracy": 2, "mistake": 1, "blunder": 0})}
+    return Analysis(2, seats, list(decisions), [], AnalysisBudget(), 5, None, 0, 1.0)
+
+
+def test_every_column_reads_a_json_key():
+    seat = SeatSummary(0, 0).to_dict()
+    decision = Decision(0, 1, 0, "6-6", False, best="6-6", loss_win=0.0, stderr_win=0.0, loss_points=0.0,
+                        win=0.5).to_dict()
+    for c in SEAT_COLUMNS:
+        c.value(seat)
+    for c in DECISION_COLUMNS:
+        c.value(decision)
+
+
+def test_the_text_table_is_the_columns():
+    lines = analysis.format_text(_analysis()).splitlines()
+    # the widths and formats of the columns, written out by hand
+    assert lines[3] == ("seat side judged loss win-%   mean loss pts accuracy inacc  mist blund    luck result   adj.")
+    assert lines[4] == ("   0    0     10       12.5   1.25       33        -     0     0     0    -3.2    100      -")
+    assert lines[5] == ("   1    1      9        2.0   0.22       -4     88.8     2     1     0    +4.0      0   -4.0")
+
+
+def test_a_new_column_is_one_row(monkeypatch):
+    """A column added to SEAT_COLUMNS appears in the text table and the HTML report, read from the JSON."""
+    own_luck = Column("luck_win", "own luck", "own luck (win-%)", "+.2f", 9)
+    monkeypatch.setattr(analysis, "SEAT_COLUMNS", SEAT_COLUMNS + (own_luck,))
+    a = _analysis()
+    text = analysis.format_text(a).splitlines()
+    assert text[3].endswith(" own luck") and text[4].endswith("    +2.50") and text[5].endswith("    +0.00")
+    pytest.importorskip("matplotlib")
+    record = play_game(2, 7, ["greedy", "greedy"], max_rounds=1).to_record()
+    html = analysis.to_html(a, record)
+    assert "<th>own luck (win-%)</th>" in html and "<td>+2.50</td>" in html
+    assert a.to_dict()["seats"]["0"]["luck_win"] == 2.5
+
+
+def test_the_html_report_fills_its_template():
+    pytest.importorskip("matplotlib")
+    record = play_game(2, 7, ["greedy", "greedy"], max_rounds=1).to_record()
+    d = Decision(0, 0, 0, "6-6", False, best="5-5", loss_win=3.0, stderr_win=1.0, loss_points=7.0, win=0.25,
+                 dd_best=["<5-5>"], dd_loss_win=2.0)
+    html = analysis.to_html(_analysis([d]), record)
+    assert not re.search(r"\$[a-z_]+", html)      # every placeholder filled
+    assert "".join(f"<th>{c.html}</th>" for c in SEAT_COLUMNS) in html
+    assert ("<tr><td>0</td><td>0</td><td>0</td><td>6-6</td><td>5-5</td><td>3.0 &#177; 1.0</td><td>7</td>"
+            "<td>25.0</td><td></td><td>&lt;5-5&gt; (2.0)</td></tr>") in html

@@ -1,0 +1,109 @@
+"""The speed paths of the solver give the values of the plain search (issue 24).
+
+* Win objective: an exact solve (no depth or node limit) steps its MTD(f) tests
+  further on repeated fails; its values must equal a full-window alpha-beta
+  without the table (no MTD(f) at all), and the plain MTD(f) run under a node
+  limit too large to be reached.
+* The transposition table stays within the size it was given (its bytes, and
+  the resident memory of a fresh process that solves with it).
+
+Speed itself is measured in benchmarks/ (compare_builds.py, cli_solve_speed.py).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fiveup_solver import _solver
+from fiveup_solver.bench import load_suite
+from fiveup_solver.solver import Solver
+
+DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
+
+
+def _small_positions(name, node_cap, players=None):
+    """Suite positions a full-window search without the table solves within node_cap nodes."""
+    out = []
+    plain = Solver(tt_mb=1, use_tt=False, node_limit=node_cap, objective="win", both=False)
+    for g in load_suite(DATA / f"{name}.json"):
+        if players is not None and g.players != players:
+            continue
+        v, _ = plain.value(g)
+        if v is not None:
+            out.append((g, v))
+    return out
+
+
+@pytest.mark.parametrize("name", ["midround", "near_target"])
+def test_win_values_with_mtd_steps_equal_full_window_search(name):
+    positions = _small_positions(name, 150_000)
+    assert len(positions) >= 40, "too few positions to compare"
+    stepped = Solver(tt_mb=4, objective="win", both=False)
+    plain_mtd = Solver(tt_mb=4, objective="win", both=False, node_limit=2 ** 62)  # a limit: no steps
+    for g, full_window in positions:
+        assert stepped.value(g)[0] == full_window
+        assert plain_mtd.value(g)[0] == full_window
+
+
+def test_win_move_values_with_mtd_steps_equal_full_window_search():
+    positions = _small_positions("midround", 40_000)[:25]
+    assert len(positions) >= 20
+    stepped = Solver(tt_mb=4, objective="win", both=False, pv=False)
+    plain = Solver(tt_mb=1, use_tt=False, objective="win", both=False, pv=False)
+    for g, _ in positions:
+        a, b = stepped.solve(g), plain.solve(g)
+        assert a.values == b.values and a.value == b.value
+
+
+def test_win_openings_stepped_equal_plain_mtd():
+    """Whole openings (too big for a search without the table): the stepped tests
+    against the plain MTD(f) under an unreachable node limit."""
+    for name in ("openings_2p", "openings_4p"):
+        games = load_suite(DATA / f"{name}.json")[:6]
+        stepped = Solver(tt_mb=8, objective="win", both=False)
+        plain = Solver(tt_mb=8, objective="win", both=False, node_limit=2 ** 62)
+        for g in games:
+            assert stepped.value(g)[0] == plain.value(g)[0]
+
+
+@pytest.mark.parametrize("tt_mb", [0.01, 0.5, 1, 3, 16, 64])
+def test_table_within_its_stated_size(tt_mb):
+    core = _solver.SolverCore(float(tt_mb))
+    limit = tt_mb * 2 ** 20
+    n = core.table_entries
+    assert n & (n - 1) == 0                           # a power of two (the bucket mask)
+    assert core.table_bytes == 16 * n                 # 16-byte entries (TTEntry, _solver.pxd)
+    assert core.table_bytes <= limit
+    assert n == 4 or core.table_bytes * 2 > limit     # the largest power of two that fits
+
+
+RSS_SCRIPT = r"""
+import json, resource, sys
+from fiveup_solver.bench import load_suite
+from fiveup_solver.solver import Solver
+games = load_suite(sys.argv[1])[:8]
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+solver = Solver(tt_mb=float(sys.argv[2]), both=False)
+for g in games:
+    solver.value(g)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"grew_kb": after - before, "table_bytes": solver.core.table_bytes}))
+"""
+
+
+def test_fresh_process_memory_within_table_size():
+    """Solving 4-player openings with a 32 MB table grows a fresh process's peak resident
+    memory by at most the table, the child-position buffer (64 plies x 64 moves of
+    under 100 bytes: 0.4 MB) and 6 MB for Python's own objects."""
+    env = dict(os.environ, PYTHONPATH=str(Path(_solver.__file__).resolve().parent.parent))
+    proc = subprocess.run([sys.executable, "-c", RSS_SCRIPT, str(DATA / "openings_4p.json"), "32"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert r["table_bytes"] == 32 * 2 ** 20
+    assert r["grew_kb"] * 1024 <= r["table_bytes"] + 0.4 * 2 ** 20 + 6 * 2 ** 20
