@@ -465,9 +465,9 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
     from fiveup_solver.solver import check_objective
     check_objective(objective)
     for name, value, low in (("sample_worlds", sample_worlds, 2), ("node_limit", node_limit, 1)):
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= 10 ** 12:
+        if not _is_int(value) or not low <= value <= 10 ** 12:
             raise OptionError(f"{name} must be an integer from {low} to 10^12, not {_short(value)}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 64:
+    if not _is_int(seed) or not 0 <= seed < 2 ** 64:
         raise OptionError(f"seed must be an integer from 0 to 2^64-1, not {_short(seed)}")
     ds = DealSampler(obs) if sampler is None else sampler
     _root(obs, ds)
