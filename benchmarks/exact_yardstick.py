@@ -35,6 +35,11 @@ METHODS = {   # name -> hint options (each at its default budget and objective)
     "expectimax-uniform": {"method": "expectimax", "beliefs": "uniform"},
 }
 BASELINES = ("greedy", "random")
+PHASES_3P = ((0, 0), (1, 2), (3, 4))
+METHODS_3P = {   # 3 players: the default hint (paranoid) and max^n, at their default budgets
+    "pimc": {"method": "pimc"},
+    "pimc-maxn": {"method": "pimc", "search": "maxn"},
+}
 
 
 def phase_of(bone: int) -> str:
@@ -44,14 +49,16 @@ def phase_of(bone: int) -> str:
     raise ValueError(bone)
 
 
-def find_position(seed: int, index: int):
-    """A position of the target phase of job `index`: (observation, phase) or None."""
+def find_position(seed: int, index: int, players: int = 2):
+    """A position of the target phase of job `index`: (observation, phase) or None. With 3
+    players: the late phases only, seat 0 the hint bot and seats 1 and 2 greedy."""
     from fiveup_solver import Game, _core
     from fiveup_solver.bots import choose
-    lo, hi = PHASES[index % len(PHASES)]
-    rng = random.Random(f"{seed}/{index}")
-    g = Game(players=2, seed=rng.randrange(2 ** 31))
-    bots = ["hint-uniform:16:5000", "greedy"]
+    phases = PHASES if players == 2 else PHASES_3P
+    lo, hi = phases[index % len(phases)]
+    rng = random.Random(f"{seed}/{index}" if players == 2 else f"{seed}/{index}/{players}p")
+    g = Game(players=players, seed=rng.randrange(2 ** 31))
+    bots = ["hint-uniform:16:5000"] + ["greedy"] * (players - 1)
     while not g.round_over:
         s = g.to_move
         obs = g.observation(s)
@@ -112,6 +119,186 @@ def run_job(job) -> dict:
     return row
 
 
+def run_job_3p(job) -> dict:
+    """A 3-player position: its exact values against two greedy opponents (or refused) and the
+    picks of paranoid PIMC, max^n PIMC and the baselines."""
+    seed, index, node_limit, max_worlds = job
+    from fiveup_solver import _core
+    from fiveup_solver.bots import choose
+    from fiveup_solver.hint import hint
+    obs, k = None, 0
+    while obs is None:
+        obs = find_position(seed * 1_000_003 + k, index, players=3)
+        k += 1
+    row = {"index": index, "seed": seed, "players": 3, "phase": phase_of(obs.boneyard_size),
+           "bone": obs.boneyard_size, "hands": list(obs.hand_sizes), "scores": list(obs.scores), "seat": obs.seat,
+           "observation": obs.to_dict()}
+    row["exact"] = [exact_both(obs, "greedy", node_limit, max_worlds)]
+    picks, seconds = {}, {}
+    for name, options in METHODS_3P.items():
+        t = time.perf_counter()
+        h = hint(obs, seed=index, both=False, **options)
+        seconds[name] = round(time.perf_counter() - t, 4)
+        picks[name] = _core.canonical_of(*h.best.placement)
+    for name in BASELINES:
+        picks[name] = _core.canonical_of(*choose(name, obs, random.Random(index)).placement)
+    row["picks"] = picks
+    row["method_seconds"] = seconds
+    return row
+
+
+def journal_observation(row: dict):
+    """The observation of a journal row, played again from its seed (checked equal to the journal's)."""
+    obs, k = None, 0
+    while obs is None:
+        obs = find_position(row["seed"] * 1_000_003 + k, row["index"])
+        k += 1
+    if obs.to_dict() != row["observation"]:
+        raise RuntimeError(f"position {row['index']} does not replay as journalled")
+    return obs
+
+
+def run_reach_job(job) -> dict:
+    """A journalled position again, with the C search at a larger node and world limit: its
+    exact values against greedy (or refused); the methods' picks are the journal's (same
+    observation). Timed against the Python search at the old limits when ``compare``."""
+    row, node_limit, max_worlds, compare = job
+    obs = journal_observation(row)
+    out = {k: row[k] for k in ("index", "seed", "phase", "bone", "hands", "scores", "seat", "observation",
+                               "picks", "method_seconds")}
+    greedy = exact_both(obs, "greedy", node_limit, max_worlds)
+    out["exact"] = [greedy, row["exact"][1]]
+    out["reach"] = {"node_limit": node_limit, "max_worlds": max_worlds, "engine": "c",
+                    "before": {"refused": row["exact"][0].get("refused"), "seconds": row["exact"][0]["seconds"]}}
+    if compare:
+        from fiveup_solver.exact import exact_result
+        t = time.perf_counter()
+        try:
+            for obj in ("win", "points"):
+                exact_result(obs, objective=obj, opponent="greedy", node_limit=1_000_000, max_worlds=5_000,
+                             engine="python")
+            out["reach"]["python_seconds"] = round(time.perf_counter() - t, 3)
+        except ValueError as e:
+            out["reach"]["python_refused"] = str(e)
+    return out
+
+
+def run_estimate_job(job) -> dict:
+    """A position beyond exact reach: the sampled estimate (``sample_worlds`` worlds, half choose
+    the strategy, half judge it) in both currencies. The reference move is the one the choosing
+    half's best response picks; each method's loss is the judging half's value of that move minus
+    its pick's, paired over the same worlds (unbiased for that difference), with its standard error."""
+    row, sample_worlds, node_limit = job
+    from fiveup_solver.exact import sampled_result
+    obs = journal_observation(row)
+    out = {k: row[k] for k in ("index", "seed", "phase", "bone", "hands", "scores", "seat", "picks")}
+    est = {"sample_worlds": sample_worlds, "node_limit": node_limit, "kind": "estimate"}
+    t = time.perf_counter()
+    try:
+        for obj in ("win", "points"):
+            r = sampled_result(obs, objective=obj, sample_worlds=sample_worlds, seed=row["index"],
+                               node_limit=node_limit)
+            ref = max(r.in_sample, key=lambda m: (r.in_sample[m], -m))
+            est[obj] = {str(m): [r.values[m], r.stderr[m], r.in_sample[m], r.in_sample_stderr[m]] for m in r.values}
+            est[f"reference_{obj}"] = ref
+            est[f"loss_{obj}"] = {name: list(r.loss(ref, pick)) for name, pick in row["picks"].items()}
+            est[f"nodes_{obj}"] = r.nodes
+    except ValueError as e:
+        est["refused"] = str(e)
+    est["seconds"] = round(time.perf_counter() - t, 3)
+    out["estimate"] = est
+    return out
+
+
+def merged_rows(paths: list) -> list:
+    """Journal rows, a later journal's row replacing an earlier one of the same (seed, index)."""
+    rows: dict = {}
+    for path in paths:
+        for line in open(path):
+            r = json.loads(line)
+            rows[(r["seed"], r["index"])] = r
+    return [rows[k] for k in sorted(rows, key=lambda k: k[1])]
+
+
+def report_estimates(path: str, markdown: bool = False) -> str:
+    """The table of the estimate journal: per phase, each method's mean loss against the sampled
+    best response's move (judging half, paired), with its standard error."""
+    rows = [json.loads(line) for line in open(path)]
+    names = list(METHODS) + list(BASELINES)
+    header = ["phase (boneyard)", "positions", "estimated", "method", "differs", "win-% loss mean", "+-",
+              "points loss mean", "+-"]
+    table = []
+    for lo, hi in PHASES + ((0, 18),):
+        label = (f"{lo}" if lo == hi else f"{lo}-{hi}") if (lo, hi) != (0, 18) else "all"
+        sel = [r for r in rows if lo <= r["bone"] <= hi]
+        done = [r for r in sel if "refused" not in r["estimate"]]
+        if not sel:
+            continue
+        for name in names:
+            if not done:
+                table.append([label, str(len(sel)), "0", name, "-", "-", "-", "-", "-"])
+                continue
+            n = len(done)
+            lw = [100 * r["estimate"]["loss_win"][name][0] for r in done]
+            sw = [100 * r["estimate"]["loss_win"][name][1] for r in done]
+            lp = [r["estimate"]["loss_points"][name][0] for r in done]
+            sp = [r["estimate"]["loss_points"][name][1] for r in done]
+            differs = sum(r["picks"][name] != r["estimate"]["reference_win"] for r in done)
+            table.append([label, str(len(sel)), str(n), name, f"{differs}/{n}", f"{sum(lw) / n:.2f}",
+                          f"{(sum(x * x for x in sw)) ** 0.5 / n:.2f}", f"{sum(lp) / n:.1f}",
+                          f"{(sum(x * x for x in sp)) ** 0.5 / n:.1f}"])
+    lines = [f"\nEstimated against greedy beyond exact reach: {len(rows)} positions (loss = held-out value of "
+             f"the sampled best response's move - held-out value of the method's pick; +- its standard error)"]
+    if markdown:
+        lines.append("| " + " | ".join(header) + " |")
+        lines.append("|" + "---|" * len(header))
+        lines += ["| " + " | ".join(t) + " |" for t in table]
+    else:
+        lines.append("  ".join(f"{h:>16}" for h in header))
+        lines += ["  ".join(f"{c:>16}" for c in t) for t in table]
+    secs = sorted(r["estimate"]["seconds"] for r in rows if "refused" not in r["estimate"])
+    if secs:
+        lines.append(f"estimate time (both objectives): median {secs[len(secs) // 2]:.3f} s, "
+                     f"p95 {secs[int(0.95 * (len(secs) - 1))]:.3f} s, max {secs[-1]:.3f} s")
+    return "\n".join(lines)
+
+
+def report_reach(paths: list) -> str:
+    """Before and after: positions solved against greedy per phase, the first journal's search
+    against the last one's, and the time of both searches on the positions compared."""
+    first = {(r["seed"], r["index"]): r for r in map(json.loads, open(paths[0]))}
+    rows = merged_rows(paths)
+    lines = ["| phase (boneyard) | positions | solved before | solved now |", "|---|---|---|---|"]
+    for lo, hi in PHASES + ((0, 18),):
+        label = (f"{lo}" if lo == hi else f"{lo}-{hi}") if (lo, hi) != (0, 18) else "all"
+        sel = [r for r in rows if lo <= r["bone"] <= hi]
+        before = sum("refused" not in first[(r["seed"], r["index"])]["exact"][0] for r in sel)
+        now = sum("refused" not in r["exact"][0] for r in sel)
+        lines.append(f"| {label} | {len(sel)} | {before} | {now} |")
+    new = [r for r in rows if "refused" not in r["exact"][0]
+           and "refused" in first[(r["seed"], r["index"])]["exact"][0]]
+    if new:
+        lines.append(f"\nthe {len(new)} positions solved now and refused before (win-% loss mean ± 95 %, "
+                     f"points loss mean ± 95 %, differs):")
+        for name in list(METHODS) + list(BASELINES):
+            lw, lp, differs = [], [], 0
+            for r in new:
+                ex = r["exact"][0]
+                pick = str(r["picks"][name])
+                lw.append(100 * (max(ex["win"].values()) - ex["win"][pick]))
+                lp.append(max(ex["points"].values()) - ex["points"][pick])
+                differs += ex["win"][pick] < max(ex["win"].values()) - 1e-9
+            lines.append(f"  {name}: {sum(lw) / len(lw):.2f} ± {_half_width(lw):.2f} win-%, "
+                         f"{sum(lp) / len(lp):.1f} ± {_half_width(lp):.1f} points, {differs}/{len(new)}")
+    cmp = [r for r in rows if "python_seconds" in r.get("reach", {})]
+    if cmp:
+        py = sum(r["reach"]["python_seconds"] for r in cmp)
+        c = sum(r["exact"][0]["seconds"] for r in cmp)
+        lines.append(f"\nsame run, {len(cmp)} positions solved by both, both objectives: Python search "
+                     f"{py:.2f} s, C search {c:.2f} s (ratio {py / c:.1f})")
+    return "\n".join(lines)
+
+
 def _stats(losses: list) -> tuple:
     if not losses:
         return None, None
@@ -119,17 +306,28 @@ def _stats(losses: list) -> tuple:
     return sum(s) / len(s), s[min(len(s) - 1, int(0.95 * len(s)))]
 
 
+def _half_width(losses: list) -> float:
+    """Half the width of the normal 95 % interval of the mean."""
+    n = len(losses)
+    if n < 2:
+        return 0.0
+    m = sum(losses) / n
+    return 1.96 * (sum((x - m) ** 2 for x in losses) / (n - 1) / n) ** 0.5
+
+
 def report(path: str, markdown: bool = False) -> str:
     rows = [json.loads(line) for line in open(path)]
-    names = list(METHODS) + list(BASELINES)
+    three = any(r.get("players") == 3 for r in rows)
+    methods = METHODS_3P if three else METHODS
+    names = list(methods) + list(BASELINES)
     lines = []
-    for opponent_i, opponent in enumerate(("greedy", "best-defence")):
+    for opponent_i, opponent in enumerate(("greedy",) if three else ("greedy", "best-defence")):
         lines.append(f"\nAgainst {opponent}: {len(rows)} positions "
                      f"(loss = exact value of the exact best move - exact value of the method's pick)")
-        header = ["phase (boneyard)", "positions", "exact", "method", "differs", "win-% loss mean", "p95",
-                  "points loss mean", "p95"]
+        header = ["phase (boneyard)", "positions", "exact", "method", "differs", "win-% loss mean ± 95 %", "p95",
+                  "points loss mean ± 95 %", "p95"]
         table = []
-        for lo, hi in PHASES + ((0, 18),):
+        for lo, hi in (PHASES_3P if three else PHASES) + ((0, 18),):
             label = (f"{lo}" if lo == hi else f"{lo}-{hi}") if (lo, hi) != (0, 18) else "all"
             sel = [r for r in rows if lo <= r["bone"] <= hi]
             solved = [r for r in sel if "refused" not in r["exact"][opponent_i]]
@@ -146,8 +344,10 @@ def report(path: str, markdown: bool = False) -> str:
                 mp, pp = _stats(lp)
                 table.append([label, str(len(sel)), f"{len(solved)}", name,
                               f"{differs}/{len(solved)}" if solved else "-",
-                              f"{mw:.2f}" if mw is not None else "-", f"{pw:.2f}" if pw is not None else "-",
-                              f"{mp:.1f}" if mp is not None else "-", f"{pp:.1f}" if pp is not None else "-"])
+                              f"{mw:.2f} ± {_half_width(lw):.2f}" if mw is not None else "-",
+                              f"{pw:.2f}" if pw is not None else "-",
+                              f"{mp:.1f} ± {_half_width(lp):.1f}" if mp is not None else "-",
+                              f"{pp:.1f}" if pp is not None else "-"])
         if markdown:
             lines.append("| " + " | ".join(header) + " |")
             lines.append("|" + "---|" * len(header))
@@ -160,7 +360,7 @@ def report(path: str, markdown: bool = False) -> str:
             secs.sort()
             lines.append(f"exact search time (both objectives): median {secs[len(secs) // 2]:.3f} s, "
                          f"p95 {secs[int(0.95 * (len(secs) - 1))]:.3f} s, max {secs[-1]:.3f} s")
-    times = {n: sorted(r["method_seconds"][n] for r in rows) for n in METHODS}
+    times = {n: sorted(r["method_seconds"][n] for r in rows) for n in methods}
     lines.append("\nmethod time per decision (s): " + ", ".join(
         f"{n} median {t[len(t) // 2]:.4f} p95 {t[int(0.95 * (len(t) - 1))]:.4f}" for n, t in times.items() if t))
     return "\n".join(lines)
@@ -176,14 +376,69 @@ def main(argv=None) -> int:
     ap.add_argument("--defence-node-limit", type=int, default=50_000, help="best-defence yardstick")
     ap.add_argument("--max-worlds", type=int, default=5_000)
     ap.add_argument("--report", metavar="JOURNAL", default=None)
+    ap.add_argument("--reach", metavar="JOURNAL", default=None,
+                    help="re-solve this journal's positions (refused ones first, by phase, latest first) "
+                         "with the C search at --node-limit/--max-worlds; --out the new journal")
+    ap.add_argument("--phases", default="5-6,7-18,3-4,1-2,0", help="--reach: the phases, in order")
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3))
+    ap.add_argument("--compare", type=int, default=0,
+                    help="--reach: also time the Python search on this many positions it solved before")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--merge", nargs="*", default=[],
+                    help="--report: later journals whose rows replace the report journal's (a --reach run)")
+    ap.add_argument("--estimate", metavar="JOURNAL", nargs="+", default=None,
+                    help="estimate the positions of these journals (merged) still refused against greedy; "
+                         "--out the estimate journal")
+    ap.add_argument("--sample-worlds", type=int, default=40)
+    ap.add_argument("--max-bone", type=int, default=18, help="--reach, --estimate: positions with at most "
+                                                               "this many boneyard tiles")
+    ap.add_argument("--report-estimates", metavar="JOURNAL", default=None)
     args = ap.parse_args(argv)
+    if args.report_estimates:
+        print(report_estimates(args.report_estimates, args.markdown))
+        return 0
     if args.report:
-        print(report(args.report, args.markdown))
+        if args.merge:
+            merged = args.report + ".merged.tmp"
+            with open(merged, "w") as f:
+                for r in merged_rows([args.report] + args.merge):
+                    f.write(json.dumps(r) + "\n")
+            print(report_reach([args.report] + args.merge))
+            print(report(merged, args.markdown))
+            os.remove(merged)
+        else:
+            print(report(args.report, args.markdown))
         return 0
     sys.path.insert(0, os.path.dirname(__file__))
     from resumable import finished, run_jobs
+    if args.estimate:
+        order = {ph: i for i, ph in enumerate(args.phases.split(","))}
+        rows = [r for r in merged_rows(args.estimate) if "refused" in r["exact"][0] and r["phase"] in order
+                and r["bone"] <= args.max_bone]
+        rows.sort(key=lambda r: (order[r["phase"]], r["bone"], r["index"]))
+        done = finished(args.out, lambda r: (r["seed"], r["index"]))
+        jobs = [(r, args.sample_worlds, args.node_limit) for r in rows if (r["seed"], r["index"]) not in done]
+        run_jobs(run_estimate_job, jobs, args.out, args.workers, "positions")
+        return 0
+    if args.reach:
+        rows = [json.loads(line) for line in open(args.reach)]
+        done = finished(args.out, lambda r: (r["seed"], r["index"]))
+        order = {ph: i for i, ph in enumerate(args.phases.split(","))}
+        solved = [r for r in rows if "refused" not in r["exact"][0] and r["phase"] in order][:args.compare]
+        refused = sorted((r for r in rows if "refused" in r["exact"][0] and r["phase"] in order
+                          and r["bone"] <= args.max_bone),
+                         key=lambda r: (order[r["phase"]], r["index"]))
+        jobs = [(r, args.node_limit, args.max_worlds, r in solved) for r in solved + refused
+                if (r["seed"], r["index"]) not in done]
+        run_jobs(run_reach_job, jobs, args.out, args.workers, "positions")
+        return 0
     done = finished(args.out, lambda r: (r["seed"], r["index"]))
+    if args.players == 3:
+        jobs = [(args.seed, i, args.node_limit, args.max_worlds) for i in range(args.positions)
+                if (args.seed, i) not in done]
+        run_jobs(run_job_3p, jobs, args.out, args.workers, "positions")
+        print(report(args.out))
+        return 0
     jobs = [(args.seed, i, args.node_limit, args.max_worlds, args.defence_node_limit)
             for i in range(args.positions) if (args.seed, i) not in done]
     run_jobs(run_job, jobs, args.out, args.workers, "positions")

@@ -1326,8 +1326,25 @@ def _solver(key):
 @family("options", 3, expensive=True)
 class OptionsFamily(Family):
     def gen(self, rng, pool):
-        what = rng.choice(["hint", "hint", "sample", "solve", "solve", "world_values", "perft", "hinter"])
+        what = rng.choice(["hint", "hint", "sample", "solve", "solve", "world_values", "perft", "hinter", "exact"])
         bad = rng.random() < 0.5
+        if what == "exact":
+            # the exact yardstick and its sampled estimate: tiny limits (refused, not slow, when large)
+            obs = rng.choice(pool.to_move_obs)[0] if pool.to_move_obs and rng.random() < 0.8 else rng.choice(
+                pool.observations)
+            opts = {"method": "exact", "node_limit": rng.choice([1, 500, 3000]),
+                    "objective": rng.choice(["win", "points"]), "both": False}
+            if rng.random() < 0.5:
+                opts.update(sample_worlds=rng.choice([2, 3, 8]), seed=rng.choice([0, 1, 2 ** 64 - 1]))
+            else:
+                opts.update(max_worlds=rng.choice([1, 50, 500]), opponent=rng.choice(["greedy", "best-defence"]))
+            if bad:
+                key = rng.choice(["node_limit", "sample_worlds", "seed", "max_worlds", "opponent", "objective"])
+                opts[key] = rng.choice([0, 1, -1, 2 ** 64, 1.5, "2", None, True, math.nan, "greedy", weird(rng)])
+                if key in ("node_limit", "sample_worlds", "max_worlds") and isinstance(opts[key], int) \
+                        and not isinstance(opts[key], bool) and opts[key] > 3000:
+                    opts[key] = -opts[key]     # a large valid budget is slow, not wrong
+            return (what, obs, opts, 1)
         if what in ("hint", "sample", "hinter"):
             obs = rng.choice(pool.to_move_obs)[0] if pool.to_move_obs and rng.random() < 0.8 else rng.choice(
                 pool.observations)
@@ -1402,6 +1419,8 @@ class OptionsFamily(Family):
             opts = dict(opts, arg=opts["arg"].resolve(pool))
         if what == "hint":
             ctx.call("hint(options)", _hinter(threads).hint, base, **opts)
+        elif what == "exact":
+            ctx.call("hint(method='exact')", _hinter(threads).hint, base, **opts)
         elif what == "hinter":
             ok, h = ctx.call("Hinter()", A.hint.Hinter, **opts)
             if ok:

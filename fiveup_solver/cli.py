@@ -345,17 +345,24 @@ def cmd_hint(args, out) -> int:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
     if args.method == "exact":
-        exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit}
+        exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit,
+                 "sample_worlds": args.sample_worlds, "seed": args.seed}
         h = Hinter(threads=args.threads).hint(obs, budget=_budget_of(args), **exact)
     else:
-        if args.opponent is not None or args.max_worlds is not None or args.node_limit is not None:
-            raise OptionError("--opponent, --max-worlds and --node-limit are for --method exact")
+        if (args.opponent is not None or args.max_worlds is not None or args.node_limit is not None
+                or args.sample_worlds is not None):
+            raise OptionError("--opponent, --max-worlds, --node-limit and --sample-worlds are for --method exact")
         past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
         h = Hinter(threads=args.threads).hint(obs, seed=args.seed, past=past, budget=_budget_of(args))
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
-    if h.method == "exact":
+    if h.method == "exact" and "sample_worlds" in h.budget:
+        out.write(f"seat {h.seat} to move, round {r} action {i}: estimated best response against greedy, "
+                  f"objective {h.objective}, {h.samples} sampled hidden worlds (half choose the strategy, "
+                  f"half judge it: held-out values +- standard errors), {h.nodes:,} nodes, "
+                  f"{h.seconds * 1000:.1f} ms\n")
+    elif h.method == "exact":
         out.write(f"seat {h.seat} to move, round {r} action {i}: exact best response against "
                   f"{h.budget['opponent']}, objective {h.objective}, {h.samples} hidden worlds (all), "
                   f"{h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
@@ -380,7 +387,9 @@ def cmd_hint(args, out) -> int:
         else:
             diff = f"{-m.loss:+6.1f} +- {m.loss_stderr:.1f} pts"
         out.write(f"  {m.rank:>2}. {format_move(m.move):<22} {win}  {pts}   {diff}\n")
-    if h.method == "exact":
+    if h.method == "exact" and "sample_worlds" in h.budget:
+        out.write(f"best: {format_move(h.best)}  (an estimate: +- are standard errors over the judging worlds)\n")
+    elif h.method == "exact":
         out.write(f"best: {format_move(h.best)}  (exact values: no sampling error)\n")
     else:
         out.write(f"best: {format_move(h.best)}  (differences to the best are paired over the same "
@@ -777,6 +786,9 @@ def _hint_arguments(p) -> None:
     p.add_argument("--node-limit", type=int, default=None,
                    help=f"--method exact: refuse a search above this many world positions "
                         f"(default {DEFAULT_NODE_LIMIT})")
+    p.add_argument("--sample-worlds", type=int, default=None,
+                   help="--method exact against greedy: estimate over this many hidden worlds drawn with "
+                        "--seed (for positions beyond exact reach)")
     _add_budget_flags(p.add_mutually_exclusive_group(), "samples", "time_ms")
     p.add_argument("--seed", type=int, default=0)
     _add_budget_flags(p, "world_nodes", "depth", "threads", "objective", "beliefs", "search")

@@ -59,13 +59,15 @@ from fiveup_solver.errors import IllegalMoveError, OptionError, is_int as _is_in
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.solver import check_objective
 
-__all__ = ["OPPONENTS", "DEFAULT_MAX_WORLDS", "DEFAULT_NODE_LIMIT", "ExactResult", "SearchLimitError",
-           "exact_values", "exact_result"]
+__all__ = ["OPPONENTS", "DEFAULT_MAX_WORLDS", "DEFAULT_NODE_LIMIT", "DEFAULT_SAMPLE_WORLDS", "ExactResult",
+           "SampledResult", "SearchLimitError", "exact_values", "exact_result", "sampled_result"]
 
 OPPONENTS = ("greedy", "best-defence")
 DEFAULT_MAX_WORLDS = 5_000          # hidden configurations of the root information set
-DEFAULT_NODE_LIMIT = 3_000_000      # world positions expanded in one search
+DEFAULT_NODE_LIMIT = 20_000_000     # world positions walked in one search (the C search: seconds)
+DEFAULT_SAMPLE_WORLDS = 400         # hidden worlds drawn for the sampled estimate (half choose, half judge)
 WIN_POINTS = 1000                   # the points objective's value of an accepted exact 305
+_EMPTY = __import__("array").array("d")   # the C search's equity table when the objective is points
 
 
 class SearchLimitError(OptionError):
@@ -86,11 +88,62 @@ class ExactResult:
     seconds: float
 
 
+@dataclass(frozen=True)
+class SampledResult:
+    """The best response against greedy over a random sample of hidden worlds: an estimate.
+
+    The sample's first half (``choose``) picks the seat's strategy at every information
+    set; each move is then valued on the second half (``judge``), worlds the strategy
+    did not see: ``values`` and ``stderr`` (over the judging worlds). A strategy that
+    best-responds to its own sample knows the sample, so its value on that sample,
+    ``in_sample`` (with ``in_sample_stderr``), is biased up; the held-out value is an
+    unbiased estimate of the chosen strategy's value, which is at most the exact value:
+    biased down. The exact value lies between the two in expectation, and the interval
+    from ``low`` (held-out - 1.96 standard errors) to ``high`` (in-sample + 1.96) is the
+    estimate's error bar."""
+
+    seat: int
+    objective: str
+    values: dict            # canonical core move -> held-out value (mean over the judging worlds)
+    stderr: dict            # canonical core move -> its standard error
+    in_sample: dict         # canonical core move -> value on the choosing worlds (biased up)
+    in_sample_stderr: dict  # canonical core move -> its standard error
+    judged: dict            # canonical core move -> its value in each judging world (paired across moves)
+    sample_worlds: int      # worlds drawn (choosing + judging)
+    seed: int
+    nodes: int              # world positions walked
+    belief_states: int      # distinct information sets of the seat valued
+    seconds: float
+
+    def low(self, move) -> float:
+        return self.values[move] - 1.96 * self.stderr[move]
+
+    def high(self, move) -> float:
+        return self.in_sample[move] + 1.96 * self.in_sample_stderr[move]
+
+    def loss(self, best, move) -> tuple:
+        """(held-out value of `best` - that of `move`, its paired standard error)."""
+        return _mean_se([a - b for a, b in zip(self.judged[best], self.judged[move])])
+
+
 def _tiles(mask: int):
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+@lru_cache(maxsize=16)
+def _equity_array(players: int, side: int):
+    """P(side wins) per score state (levels, 61 per side, C order) x starter slot (each side,
+    then drawn: the mean over starters), float64: the C search's round-end values."""
+    import numpy as np
+    from fiveup_solver.equity import load_table
+    win = load_table(players).win                   # levels per side x starter side x side
+    sides = win.shape[-1]
+    w = win.reshape(-1, sides, sides)[:, :, side]
+    out = np.concatenate([w, w.mean(axis=1, keepdims=True)], axis=1)
+    return np.ascontiguousarray(out, dtype=np.float64).reshape(-1)
 
 
 @lru_cache(maxsize=65536)
@@ -257,6 +310,18 @@ class _Search:
                                    f"and front vectors (node_limit)")
 
 
+def _greedy_c(search: _Search, node, roots, choosers) -> tuple:
+    """({root move: [value per world of node]}, nodes, belief states) from the C search."""
+    eq = _equity_array(search.players, search.side) if search.objective == "win" else _EMPTY
+    vals, nodes, belief_states, aborted = _exact.greedy_search(
+        node, choosers, roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores, eq,
+        search.node_limit)
+    if aborted:
+        raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
+                               f"(node_limit)")
+    return dict(zip(roots, vals)), nodes, belief_states
+
+
 def _add(a: tuple, idx: list, vec: tuple, scale: float) -> tuple:
     out = list(a)
     for i, v in zip(idx, vec):
@@ -298,9 +363,13 @@ def _check_options(objective, opponent, max_worlds, node_limit, players) -> None
 
 def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
                  max_worlds: int = DEFAULT_MAX_WORLDS, node_limit: int = DEFAULT_NODE_LIMIT,
-                 sampler: DealSampler | None = None) -> ExactResult:
+                 sampler: DealSampler | None = None, engine: str = "c") -> ExactResult:
     """Exact value of every canonical placement of the observation's seat (see the module text).
-    ``sampler``: the observation's :class:`DealSampler` when the caller has one."""
+    ``sampler``: the observation's :class:`DealSampler` when the caller has one. ``engine``
+    (against greedy): ``"c"`` the belief-state search in C, ``"python"`` the same search in
+    Python over the C walk (kept to measure the one against the other)."""
+    if engine not in ("c", "python"):
+        raise OptionError(f"engine must be c or python, not {_short(engine)}")
     start = time.perf_counter()
     _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
     ds = DealSampler(obs) if sampler is None else sampler
@@ -319,6 +388,11 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
     roots = [m for m, _, _ in _exact.moves(node[0][0])]
     if not roots:
         raise IllegalMoveError(f"seat {obs.seat} cannot place: its move (a draw or a pass) is forced")
+    if opponent == "greedy" and engine == "c":
+        values, search.nodes, belief_states = _greedy_c(search, node, roots, [True] * len(node))
+        return ExactResult(obs.seat, objective, opponent,
+                           {m: sum(p * v for (_, p), v in zip(node, vec)) for m, vec in values.items()},
+                           len(worlds), search.nodes, belief_states, time.perf_counter() - start)
     if opponent == "greedy":
         values = {m: search.move_value(node, m) for m in roots}
     else:
@@ -328,6 +402,91 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
                   for m in roots}
     return ExactResult(obs.seat, objective, opponent, values, len(worlds), search.nodes, len(search.memo),
                        time.perf_counter() - start)
+
+
+def _root(obs, ds: DealSampler):
+    if obs.to_move != obs.seat:
+        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
+                               else "the round is over: no move to value")
+    base = ds.replayed
+    return base, sum(1 << t for t in base.hand(obs.seat))
+
+
+def _mean_se(values: list) -> tuple:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def response_values(obs, worlds: list, *, objective: str = "points", node_limit: int = DEFAULT_NODE_LIMIT,
+                    sampler: DealSampler | None = None) -> tuple:
+    """The best response against greedy on a given list of hidden worlds ``[(hands, boneyard mask,
+    weight, chooses)]`` (hands as :meth:`DealSampler.exact_worlds` gives them): the seat's
+    strategy maximises the weighted value over the worlds that choose; every world is valued
+    under it. Returns ({canonical move: [value per world, in the list's order]}, nodes,
+    belief states). With the whole posterior, every world choosing, the weighted mean is the
+    exact value of :func:`exact_result`."""
+    from fiveup_solver.solver import check_objective
+    check_objective(objective)
+    ds = DealSampler(obs) if sampler is None else sampler
+    base, own = _root(obs, ds)
+    node, choosers, index = [], [], {}
+    where = []
+    for hands, bone, weight, chooses in worlds:
+        masks = [own if s == obs.seat else hands[s] for s in range(obs.players)]
+        pos = _exact.world_position(base, masks, bone)
+        key = (pos, bool(chooses))
+        if key not in index:        # a world drawn twice is walked once, weighed twice
+            index[key] = len(node)
+            node.append([pos, 0.0])
+            choosers.append(bool(chooses))
+        node[index[key]][1] += weight
+        where.append(index[key])
+    total = sum(p for _, p in node)
+    node = [(pos, p / total) for pos, p in node]
+    search = _Search(obs.players, obs.seat, tuple(base.scores), objective, "greedy", node_limit)
+    roots = [m for m, _, _ in _exact.moves(node[0][0])]
+    if not roots:
+        raise IllegalMoveError(f"seat {obs.seat} cannot place: its move (a draw or a pass) is forced")
+    values, nodes, belief_states = _greedy_c(search, node, roots, choosers)
+    return {m: [vec[k] for k in where] for m, vec in values.items()}, nodes, belief_states
+
+
+def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAULT_SAMPLE_WORLDS, seed: int = 0,
+                   node_limit: int = DEFAULT_NODE_LIMIT, sampler: DealSampler | None = None) -> SampledResult:
+    """The best response against greedy over ``sample_worlds`` hidden worlds drawn from the exact
+    posterior (uniform beliefs) with ``seed``: an estimate with standard errors, for positions
+    beyond exact reach (see :class:`SampledResult` for its halves and their biases). Every later
+    draw is still a chance event over each world's boneyard; ``node_limit`` as for the exact search."""
+    start = time.perf_counter()
+    from fiveup_solver.solver import check_objective
+    check_objective(objective)
+    for name, value, low in (("sample_worlds", sample_worlds, 2), ("node_limit", node_limit, 1)):
+        if not _is_int(value) or not low <= value <= 10 ** 12:
+            raise OptionError(f"{name} must be an integer from {low} to 10^12, not {_short(value)}")
+    if not _is_int(seed) or not 0 <= seed < 2 ** 64:
+        raise OptionError(f"seed must be an integer from 0 to 2^64-1, not {_short(seed)}")
+    ds = DealSampler(obs) if sampler is None else sampler
+    _root(obs, ds)
+    choose = (sample_worlds + 1) // 2
+    worlds = []
+    for k, (masks, bone) in enumerate(ds.counter.worlds(sample_worlds, seed)):
+        bone_mask = 0
+        for t in bone:
+            bone_mask |= 1 << t
+        worlds.append(({s: masks[s] for s in ds.hidden_seats}, bone_mask, 1.0, k < choose))
+    values, nodes, belief_states = response_values(obs, worlds, objective=objective, node_limit=node_limit,
+                                                   sampler=ds)
+    held, held_se, ins, ins_se = {}, {}, {}, {}
+    for m, vec in values.items():
+        held[m], held_se[m] = _mean_se(vec[choose:])
+        ins[m], ins_se[m] = _mean_se(vec[:choose])
+    judged = {m: tuple(vec[choose:]) for m, vec in values.items()}
+    return SampledResult(obs.seat, objective, held, held_se, ins, ins_se, judged, sample_worlds, seed, nodes,
+                         belief_states, time.perf_counter() - start)
 
 
 def exact_values(obs, **options) -> dict:

@@ -392,7 +392,8 @@ class Hinter:
              chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True,
              beliefs: str | None = None, model: OpponentModel | None = None, past=None,
              search: str | None = None, opponent: str | None = None, max_worlds: int | None = None,
-             node_limit: int | None = None, depth: int | None = None, budget: SearchBudget | None = None) -> Hint:
+             node_limit: int | None = None, depth: int | None = None, budget: SearchBudget | None = None,
+             sample_worlds: int | None = None) -> Hint:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
@@ -414,7 +415,10 @@ class Hinter:
         ``opponent`` ("greedy" or "best-defence"), over every hidden world (uniform
         beliefs) and every later draw; refused above ``max_worlds`` hidden
         configurations or ``node_limit`` world positions. The sampling options and
-        ``search`` do not apply to it.
+        ``search`` do not apply to it. With ``sample_worlds`` (against greedy) it is an
+        estimate instead: the same best response over that many hidden worlds drawn with
+        ``seed``, half choosing the strategy and half judging it (values and standard
+        errors are the judging half's; see :class:`fiveup_solver.exact.SampledResult`).
 
         ``method="alphamu"`` (2 players; docs/alphamu.md): the seat's next ``depth``
         decisions after the root move are chosen once per information set across
@@ -434,9 +438,9 @@ class Hinter:
             if search is not None:
                 raise OptionError("method 'exact' plays the other seats by --opponent: no search option")
             return _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent,
-                               max_worlds, node_limit)
-        if opponent is not None or max_worlds is not None or node_limit is not None:
-            raise OptionError("opponent, max_worlds and node_limit are options of method='exact'")
+                               max_worlds, node_limit, sample_worlds, seed)
+        if opponent is not None or max_worlds is not None or node_limit is not None or sample_worlds is not None:
+            raise OptionError("opponent, max_worlds, node_limit and sample_worlds are options of method='exact'")
         search = check_search(search)
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
@@ -666,7 +670,7 @@ class Hinter:
 
 
 def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent, max_worlds,
-                node_limit) -> Hint:
+                node_limit, sample_worlds=None, seed=0) -> Hint:
     """A hint whose values are exact (see :mod:`fiveup_solver.exact`): every move, both
     currencies unless ``both=False``, standard errors 0."""
     start = time.perf_counter()
@@ -679,6 +683,13 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
     options = {"opponent": "greedy" if opponent is None else opponent,
                "max_worlds": _exact_search.DEFAULT_MAX_WORLDS if max_worlds is None else max_worlds,
                "node_limit": _exact_search.DEFAULT_NODE_LIMIT if node_limit is None else node_limit}
+    if sample_worlds is not None:
+        if options["opponent"] != "greedy":
+            raise OptionError("sample_worlds (the sampled estimate) is against greedy only")
+        if max_worlds is not None:
+            raise OptionError("give either max_worlds (exact) or sample_worlds (an estimate), not both")
+        del options["max_worlds"]
+        options.update(sample_worlds=sample_worlds, seed=seed)
     ds = DealSampler(obs)
     if obs.to_move != obs.seat:
         raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
@@ -686,6 +697,8 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
     _base_round(ds, obs)
     legal = list(obs.legal_moves)
     budget = dict(options)
+    if sample_worlds is not None:
+        return _sampled_hint(obs, ds, legal, objective, both, options, budget, start)
     if len(legal) == 1:
         only = HintMove(legal[0], None, None, 1)
         return Hint(obs.seat, (only,), legal[0], "exact", 0, budget, time.perf_counter() - start, 0, 0,
@@ -713,6 +726,38 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
     budget["worlds"] = res.worlds
     return Hint(obs.seat, moves, moves[0].move, "exact", res.worlds, budget, time.perf_counter() - start,
                 sum(r.nodes for r in results.values()), res.worlds, objective, "uniform")
+
+
+def _sampled_hint(obs, ds, legal, objective, both, options, budget, start) -> Hint:
+    """The exact method's estimate beyond its reach: held-out values over sampled worlds, with
+    standard errors (losses paired over the same judging worlds)."""
+    options = {k: v for k, v in options.items() if k != "opponent"}
+    if len(legal) == 1:
+        only = HintMove(legal[0], None, None, 1)
+        return Hint(obs.seat, (only,), legal[0], "exact", 0, budget, time.perf_counter() - start, 0, 0,
+                    objective, "uniform")
+    objectives = [objective] + ([("win" if objective == "points" else "points")] if both else [])
+    results = {obj: _exact_search.sampled_result(obs, objective=obj, sampler=ds, **options) for obj in objectives}
+    canon = [_core.canonical_of(*m.placement) for m in legal]
+    main = results[objective]
+    order = sorted(range(len(legal)), key=lambda i: (-main.values[canon[i]], format_move(legal[i])))
+    best = canon[order[0]]
+
+    def of(obj, c):
+        return _r(results[obj].values[c]) if obj in results else None
+
+    def loss(obj, c, k):
+        return _r(results[obj].loss(best, c)[k]) if obj in results else None
+
+    moves = tuple(HintMove(legal[i], _r(main.values[canon[i]]), _r(main.stderr[canon[i]]), r + 1,
+                           win=of("win", canon[i]), points=of("points", canon[i]),
+                           loss=loss(objective, canon[i], 0), loss_stderr=loss(objective, canon[i], 1),
+                           win_loss=loss("win", canon[i], 0), win_loss_stderr=loss("win", canon[i], 1),
+                           points_loss=loss("points", canon[i], 0), points_loss_stderr=loss("points", canon[i], 1))
+                  for r, i in enumerate(order))
+    budget["estimate"] = "held-out"
+    return Hint(obs.seat, moves, moves[0].move, "exact", main.sample_worlds, budget, time.perf_counter() - start,
+                sum(r.nodes for r in results.values()), 0, objective, "uniform")
 
 
 _HINT_DEFAULTS = {"method": "pimc", "samples": None, "time_ms": None, "world_nodes": None,

@@ -1,0 +1,73 @@
+# cython: language_level=3
+"""The belief-state search of the exact yardstick against greedy, in C (``_exact.pyx``)."""
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from fiveup_solver._rules cimport Position
+
+cdef enum:
+    MAX_PATH = 512          # bytes of what the seat observes between two of its decisions
+
+ctypedef struct Leaf:
+    int obs                 # id of what the seat observed on the way (ids of one move's walk)
+    int world               # world id of the position reached (the seat to place there)
+    int origin              # index, in the walked belief state, of the world it came from
+    int child               # index of `world` in the belief state of its group (set when grouped)
+    double prob             # probability of reaching it from the origin world
+
+ctypedef struct MemoEntry:
+    uint64_t hash           # hash of the belief state (world ids and rounded probabilities)
+    long long at            # offset of its ids, probabilities and values in the memo arena
+    int n                   # worlds of the belief state
+
+ctypedef struct BeliefSearch:
+    int seat                # the seat whose information sets are searched
+    int side                # its side
+    int objective           # 0 points, 1 win
+    int players             # seats of the round
+    int sides               # sides of the round
+    int root_score[4]       # scores at the root (the points objective's origin)
+    const double* equity    # P(side wins) per score state (levels) x starter slot (sides + 1: drawn)
+    long long nodes         # world positions walked
+    long long limit         # stop (aborted) past this many
+    int aborted             # the node limit was passed
+    int failed              # memory ran out
+    # the world pool: distinct world positions, with a hash index
+    Position* worlds        # world positions by id
+    uint8_t* chooser        # per world id: 1 when it counts in the seat's choice (0: evaluated only)
+    int n_worlds            # worlds in the pool
+    int cap_worlds          # capacity of the pool
+    int* world_slots        # open-addressing index: world id + 1, 0 empty
+    int world_slot_cap      # slots (a power of two)
+    # the memo of belief states: key (ids, probabilities) and the per-world values
+    int* memo_ids           # world ids of the stored belief states
+    double* memo_probs      # their probabilities
+    double* memo_vals       # the value of each world of a belief state under the chosen strategy
+    long long memo_n        # entries of the three arrays used
+    long long memo_cap      # their capacity
+    MemoEntry* memo_slots   # open-addressing table of the stored belief states (n 0: empty)
+    long long memo_slot_cap # slots (a power of two)
+    long long memo_count    # belief states stored
+    # scratch stacks (indices, never pointers, across a call that may grow them)
+    Leaf* leaves            # the walks' arrivals at the seat's next decisions
+    long long leaf_n        # used
+    long long leaf_cap      # capacity
+    int* node_ids           # belief states being searched: world ids
+    double* node_probs      # and their probabilities
+    long long node_n        # used
+    long long node_cap      # capacity
+    double* vec             # per-world value vectors being computed
+    long long vec_n         # used
+    long long vec_cap       # capacity
+    # what the seat observed on a walk, interned per move (a generation-stamped index)
+    uint8_t* obs_bytes      # the observation sequences, back to back
+    long long obs_bytes_n   # used
+    long long obs_bytes_cap # capacity
+    long long* obs_at       # per observation id: its offset in obs_bytes
+    int* obs_len            # its length
+    int obs_n               # ids given this move
+    int obs_cap             # capacity of obs_at and obs_len
+    int* obs_slots          # open-addressing index: id + 1
+    int* obs_stamp          # generation of each slot (older: empty)
+    int obs_slot_cap        # slots (a power of two)
+    int obs_gen             # current generation
+    uint8_t path[MAX_PATH]  # the walk's observations so far
+    int path_n              # bytes used
