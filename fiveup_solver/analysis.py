@@ -43,7 +43,7 @@ from typing import Callable
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.errors import OptionError, is_int, short_repr as _short
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import Hinter, SearchBudget
 from fiveup_solver.notation import Move, format_move
@@ -118,7 +118,7 @@ class AnalysisBudget:
         for name, low, high in (("samples", 2, 100_000), ("world_nodes", 1, 2 ** 40), ("luck_samples", 1, 100_000),
                                 ("dd_nodes", 0, 2 ** 62), ("threads", 1, 64)):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            if not is_int(v) or not low <= v <= high:
                 raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")
         return self
 
@@ -319,7 +319,7 @@ def _seats_to_analyse(record: dict, seats) -> list:
     except TypeError:
         raise OptionError(f"seats must be seat numbers, not {_short(seats)}") from None
     for s in seats:
-        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+        if not is_int(s) or not 0 <= s < n:
             raise OptionError(f"seat must be 0..{n - 1}, not {_short(s)}")
         if view is not None and s != view:
             raise OptionError(f"this record is seat {view}'s view: seat {s} cannot be analysed from it")
@@ -422,7 +422,7 @@ def _seed_of(seed: int, r: int, i: int) -> int:
 
 
 def _check_seed(seed) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+    if not is_int(seed) or not 0 <= seed < 2 ** 63:
         raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
 
 
@@ -472,7 +472,7 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     record = check_record(record)
     rounds = record["rounds"]
     for name, v, high in (("round", round, len(rounds)), ("action", action, None)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (high is not None and v >= high):
+        if not is_int(v) or v < 0 or (high is not None and v >= high):
             raise OptionError(f"{name} {_short(v)} is not in the record")
     if action >= len(rounds[round]["actions"]):
         raise OptionError(f"round {round} has {len(rounds[round]['actions'])} actions: no action {action}")

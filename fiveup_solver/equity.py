@@ -55,7 +55,7 @@ from functools import lru_cache
 
 from fiveup_solver import _equity
 from fiveup_solver._solver import WIN_VALUE
-from fiveup_solver.errors import OptionError, check_players, short_repr as _short
+from fiveup_solver.errors import OptionError, is_int, check_players, short_repr as _short
 from fiveup_solver.notation import TARGET_RAW
 
 __all__ = ["RoundSamples", "EquityTable", "near_anchors", "state_sets",
@@ -217,7 +217,7 @@ class EquityTable:
         cell = self.win[tuple(levels)]
         if starter is None:
             return [float(x) for x in cell.mean(axis=0)]
-        if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < self.players:
+        if not is_int(starter) or not 0 <= starter < self.players:
             raise OptionError(f"starter must be a seat 0..{self.players - 1} or None (drawn), not {_short(starter)}")
         return [float(x) for x in np.asarray(cell[_side_of_seat(self.players, starter)])]
 
@@ -301,7 +301,7 @@ def _score_levels(players: int, scores) -> list:
         raise OptionError(f"scores must list {sides} raw scores (one per side), not {_short(scores)}")
     levels = []
     for s, x in enumerate(scores):
-        if isinstance(x, bool) or not isinstance(x, int) or not -30000 <= x < TARGET_RAW:
+        if not is_int(x) or not -30000 <= x < TARGET_RAW:
             raise OptionError(f"score {s} must be an integer below {TARGET_RAW}, not {_short(x)}")
         if x % SCORE_STEP:
             raise OptionError(f"score {s} ({x}) is not a multiple of {SCORE_STEP}")

@@ -48,7 +48,8 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from fiveup_solver import _alphamu, _core, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, Beliefs, OpponentModel, check_beliefs, search_plan
-from fiveup_solver.errors import IllegalMoveError, InconsistentObservationError, OptionError, short_repr as _short
+from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, is_int,
+                                  short_repr as _short)
 from fiveup_solver.game import Game, core_legal_moves
 from fiveup_solver.inference import DealSampler, past_evidence
 from fiveup_solver.notation import Move, format_move
@@ -350,7 +351,7 @@ def _ranked(per_world, wts, objective, legal, canon, roots) -> tuple:
 
 
 def _check_int(name, value, low, high=None):
-    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+    if not is_int(value) or value < low or (high is not None and value > high):
         bound = f" and <= {high}" if high is not None else ""
         raise OptionError(f"{name} must be an integer >= {low}{bound}, not {_short(value)}")
     return value

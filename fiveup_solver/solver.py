@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
 from fiveup_solver.equity import EquityTable, search_values
-from fiveup_solver.errors import IllegalMoveError, OptionError, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, is_int, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.notation import ALL_TILES
 
@@ -171,9 +171,9 @@ class Solver:
                  both: bool = True, equity=None, search: str | None = None):
         if isinstance(tt_mb, bool) or not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
             raise OptionError(f"tt_mb must be between 0.001 and 16384, not {_short(tt_mb)}")
-        if isinstance(node_limit, bool) or not isinstance(node_limit, int) or not 0 <= node_limit < 2 ** 63:
+        if not is_int(node_limit) or not 0 <= node_limit < 2 ** 63:
             raise OptionError(f"node_limit must be an integer from 0 to 2^63-1, not {_short(node_limit)}")
-        if isinstance(tt_min_tiles, bool) or not isinstance(tt_min_tiles, int) or not -1 <= tt_min_tiles <= 28:
+        if not is_int(tt_min_tiles) or not -1 <= tt_min_tiles <= 28:
             raise OptionError(f"tt_min_tiles must be an integer from -1 to 28, not {_short(tt_min_tiles)}")
         self.search = check_search(search)
         self.core = _solver.SolverCore(float(tt_mb), bool(use_tt), bool(target_pruning), tt_min_tiles)

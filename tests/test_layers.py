@@ -128,11 +128,10 @@ def test_one_home_for_the_int_and_player_count_checks():
     """`is_int` and the player-count check live in errors.py; no module keeps its own copy."""
     pattern = re.compile(r"def _is_int\b|not in \(2, 3, 4\)|isinstance\((\w+), bool\) or not isinstance\(\1, int\)"
                          r"|not isinstance\((\w+), int\) or isinstance\(\2, bool\)")
-    own = {"hint.py", "solver.py", "analysis.py", "equity.py", "bench.py"}   # inline int checks still to fold in
     for path in PACKAGE.glob("*.py"):
         if path.name == "errors.py":
             continue
         for i, line in enumerate(path.read_text().splitlines(), 1):
             m = pattern.search(line)
-            if m and not (path.name in own and "isinstance" in m.group(0)):
+            if m:
                 pytest.fail(f"{path.name}:{i}: use errors.is_int / errors.check_players: {line.strip()}")
