@@ -246,7 +246,7 @@ def cmd_sprt(args, out) -> int:
     lower, upper = sprt_bounds(args.alpha, args.beta)
     res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
                max_games=args.max_games, seed=args.seed, workers=_workers(args.workers), ray=args.ray,
-               on_pair=on_pair)
+               on_pair=on_pair, journal=args.journal)
     if tty:
         out.write("\n")
     if args.json:
@@ -734,6 +734,9 @@ def _sprt_arguments(p) -> None:
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs (triples)")
+    p.add_argument("--journal", default=None,
+                   help="keep every pair's (triple's) scores in this JSON Lines file; a rerun with the same "
+                        "journal, bots, players and seed resumes after its last pair")
     p.add_argument("--json", action="store_true")
 
 

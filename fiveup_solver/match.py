@@ -38,7 +38,9 @@ LLR leaves ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``.
 """
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
 from dataclasses import dataclass
 
@@ -249,12 +251,45 @@ class SprtResult:
         return {"decision": self.decision, "llr": self.llr, "bounds": list(self.bounds), **self.stats.to_dict()}
 
 
+def read_journal(path, players: int, bot: str, other: str, seed: int) -> list:
+    """The unit scores of an SPRT journal, in pair order ([] when the file does not exist).
+
+    A journal is JSON Lines: a header ``{"players", "bot", "other", "seed"}``, then one
+    ``{"index": k, "scores": [...]}`` per unit, k = 0, 1, ... A journal of another match, or
+    one whose units are out of order or damaged, is refused with one line naming the line."""
+    if not os.path.exists(path):
+        return []
+    want = {"players": players, "bot": bot, "other": other, "seed": seed}
+    units = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [line for line in f if line.strip()]
+    except OSError as e:
+        raise OptionError(f"journal {path}: cannot read ({e.strerror or e})") from None
+    for n, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            raise OptionError(f"journal {path} line {n}: not JSON") from None
+        if n == 1:
+            if row != want:
+                raise OptionError(f"journal {path} is of another match ({_short(row)}), not {_short(want)}")
+            continue
+        if not isinstance(row, dict) or row.get("index") != len(units) or not isinstance(row.get("scores"), list):
+            raise OptionError(f"journal {path} line {n}: expected unit {len(units)} as "
+                              f'{{"index": {len(units)}, "scores": [...]}}')
+        units.append(row["scores"])
+    return units
+
+
 def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05,
          beta: float = 0.05, max_games: int = 20_000, seed: int = 0, workers: int = 1, ray: str | None = None,
-         on_pair=None) -> SprtResult:
+         on_pair=None, journal: str | None = None) -> SprtResult:
     """Play pairs until the LLR of H1 (elo1) against H0 (elo0) leaves its bounds, or
     `max_games` games. ``on_pair(stats, llr)`` after every pair (for a progress line).
-    With 3 players the units are triples and Elo is :func:`score_of_elo`'s with 3 sides."""
+    With 3 players the units are triples and Elo is :func:`score_of_elo`'s with 3 sides.
+    ``journal``: a file that keeps every unit's scores (:func:`read_journal`); a run with
+    the same journal, players, bots and seed resumes after its last unit."""
     lower, upper = sprt_bounds(alpha, beta)
     for name, x in (("elo0", elo0), ("elo1", elo1)):
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not -1000 <= x <= 1000:
@@ -266,11 +301,32 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
     check_players(players)
     stats = PairStats(sides=sides_of(players))
     llr = 0.0
-    pairs = play_pairs(players, bot, other, seed, workers=workers,
-                       max_pairs=max(1, max_games // stats.sides), ray=ray)
+    bot_function(bot)      # bad names refused before a journal is started
+    bot_function(other)
+    if journal is not None and not isinstance(journal, str):
+        raise OptionError(f"journal must be a file name, not {_short(journal)}")
+    done = [] if journal is None else read_journal(journal, players, bot, other, seed)
+    for scores in done:
+        stats.add(scores)
+    llr = stats.llr(elo0, elo1)
+    if done and (llr >= upper or llr <= lower):
+        return SprtResult("H1 accepted" if llr >= upper else "H0 accepted", llr, (lower, upper), stats)
+    log = None
+    if journal is not None:
+        try:
+            log = open(journal, "a", encoding="utf-8")
+            if not done:
+                log.write(json.dumps({"players": players, "bot": bot, "other": other, "seed": seed}) + "\n")
+        except OSError as e:
+            raise OptionError(f"journal {journal}: cannot write ({e.strerror or e})") from None
+    pairs = play_pairs(players, bot, other, seed, workers=workers, start=len(done),
+                       max_pairs=max(0, max(1, max_games // stats.sides) - len(done)), ray=ray)
     try:
-        for _, scores, _ in pairs:
+        for index, scores, _ in pairs:
             stats.add(scores)
+            if log is not None:
+                log.write(json.dumps({"index": index, "scores": scores}) + "\n")
+                log.flush()
             llr = stats.llr(elo0, elo1)
             if on_pair is not None:
                 on_pair(stats, llr)
@@ -280,4 +336,6 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
                 return SprtResult("H0 accepted", llr, (lower, upper), stats)
     finally:
         pairs.close()
+        if log is not None:
+            log.close()
     return SprtResult("no decision", llr, (lower, upper), stats)

@@ -151,3 +151,25 @@ def test_three_player_sprt_known_answers():
     itself = sprt(3, "greedy", "greedy", elo0=0, elo1=100, max_games=600, seed=2)
     assert itself.decision == "H0 accepted"
     assert abs(itself.stats.score - 1 / 3) < 0.1
+
+
+def test_sprt_journal_resumes_where_it_stopped(tmp_path):
+    """A run cut short and resumed from its journal ends where one uninterrupted run ends."""
+    whole = sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=12, seed=3)
+    path = str(tmp_path / "sprt.jsonl")
+    first = sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=6, seed=3, journal=path)
+    assert first.stats.pairs == 3
+    again = sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=12, seed=3, journal=path)
+    assert again.stats.counts == whole.stats.counts and again.llr == pytest.approx(whole.llr)
+    rows = [json.loads(line) for line in open(path)]
+    assert rows[0] == {"players": 2, "bot": "greedy", "other": "random", "seed": 3}
+    assert [r["index"] for r in rows[1:]] == list(range(6))
+    with pytest.raises(OptionError, match="another match"):
+        sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=12, seed=4, journal=path)
+    with open(path, "a") as f:
+        f.write('{"index": 9, "scores": [1, 0]}\n')
+    with pytest.raises(OptionError, match="line 8: expected unit 6"):
+        sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=12, seed=3, journal=path)
+    with pytest.raises(OptionError, match="no such bot|bot"):
+        sprt(2, "greedy", "nobody", journal=str(tmp_path / "new.jsonl"))
+    assert not (tmp_path / "new.jsonl").exists()
