@@ -498,3 +498,30 @@ def test_sampled_campaign_findings_stay_fixed():
     hands = [list(ALL_TILES[:5]), list(ALL_TILES[5:10])]
     with pytest.raises(FiveUpError, match="scores must be 2 integers"):
         g.start_round(hands, list(ALL_TILES[10:]), 0, scores=7)
+
+
+def test_given_worlds_keep_every_hidden_hand_s_size():
+    """A world handed to a search must give each hidden seat as many tiles as it holds: with
+    3 players, a tile moved from one hidden hand to the other covers every tile once and is
+    still refused (_core.read_world)."""
+    g = Game(players=3, seed=4)
+    obs = g.observation(g.to_move)
+    ds = DealSampler(obs)
+    core = g.current.core
+    legal = core.canonical_moves()
+    masks = [sum(1 << t for t in core.hand(s)) for s in range(3)]
+    a, b = ds.hidden_seats
+
+    def search(hands):
+        return _hint.WorldSearch(ds.position(0), ds.counter, ds.hidden_seats, legal, 0, 100, 6, 1, 1, 1, 0.0,
+                                 None, [(0, hands, core.boneyard_left)])
+    search(masks)       # the true world is accepted
+    moved = list(masks)
+    low = moved[a] & -moved[a]
+    moved[a] ^= low
+    moved[b] |= low
+    first = min(a, b)      # the seats are checked in order
+    with pytest.raises(CoreError, match=f"a world gives seat {first} {bin(moved[first]).count('1')} tiles, not "
+                                        f"{bin(masks[first]).count('1')}") as e:
+        search(moved)
+    one_line(e.value)

@@ -40,7 +40,7 @@ from libc.string cimport memcpy, memmove
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
-from fiveup_solver._core cimport CoreRound
+from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root_side, terminal_or_search, team_value, accepted_credit, keep_greedy,
     MAX_PLY, INF,
@@ -603,31 +603,15 @@ cdef class AlphaMuSearch:
                 hands, bone = list(hands), list(bone)
             except (TypeError, ValueError):
                 raise CoreError("each world is (hands, boneyard, greedy seats mask)") from None
-            if len(hands) != p.players or len(bone) != b:
-                raise CoreError(f"a world has {p.players} hands and a boneyard of {b} tiles")
             m = <uint32_t>checked_int(greedy, 0, 3, "a greedy seats mask")
             if (m >> J.observer) & 1:
                 raise CoreError("a world's greedy seats must be seats other than the observer")
             J.greedy[w] = m
             J.weights[w] = 1.0 if weights is None else weights[w]
             J.roots[w] = p[0]
-            seen = p.board
-            for s in range(p.players):
-                m = <uint32_t>checked_int(hands[s], 0, 0x0FFFFFFF, "a hand mask")
-                if s == J.observer:
-                    m = p.hand[s]       # the observer's own hand (its entry is ignored)
-                if seen & m:
-                    raise CoreError("a world holds a tile twice")
-                seen |= m
-                J.roots[w].hand[s] = m
-            for i in range(b):
-                t = checked_int(bone[i], 0, 27, "a boneyard tile")
-                if (seen >> <int>t) & 1:
-                    raise CoreError("a world holds a tile twice")
-                seen |= <uint32_t>1 << <int>t
-                J.roots[w].boneyard[p.bone_next + i] = t
-            if seen != 0x0FFFFFFF:
-                raise CoreError("a world must hold every tile off the board once")
+            # the observer's own hand is kept (its entry is ignored)
+            read_world(p, hands, bone, <uint32_t>1 << J.observer, J.roots[w].hand,
+                       &J.roots[w].boneyard[p.bone_next])
 
     def __dealloc__(self):
         free(self.job.roots)

@@ -1,5 +1,5 @@
 # cython: language_level=3
-from libc.stdint cimport uint8_t, int8_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport Position, EventLog
 
 # Port indices: a non-double has 0 = low, 1 = high; a double has
@@ -19,3 +19,7 @@ cdef class CoreRound:
     cdef Frame* top(self) noexcept nogil
     cdef Frame* push_frame(self) except NULL
     cdef int checked_seat(self, seat) except -1
+
+
+cdef int read_world(const Position* base, object hands, object bone, uint32_t kept_seats,
+                    uint32_t* hands_out, uint8_t* bone_out) except -1

@@ -68,6 +68,40 @@ def placement_message(code, t, g, k, seat=-1):
 
 from fiveup_solver.errors import CoreError   # a FiveUpError: the core's refusals stay in the typed tree
 
+
+cdef int read_world(const Position* base, object hands, object bone, uint32_t kept_seats,
+                    uint32_t* hands_out, uint8_t* bone_out) except -1:
+    """Check one world a caller gives for a search of `base` and write it out: a hand
+    mask per seat (a seat in `kept_seats` keeps `base`'s own hand, its entry is ignored),
+    each hand as large as `base`'s; a boneyard of `base`'s undrawn size, in draw order;
+    with the board, every tile exactly once. hands_out[players], bone_out[undrawn]."""
+    cdef int b = base.bone_len - base.bone_next
+    cdef int s, i, t
+    cdef uint32_t m, seen = base.board
+    if len(hands) != base.players or len(bone) != b:
+        raise CoreError(f"a world has {base.players} hands and a boneyard of {b} tiles")
+    for s in range(base.players):
+        m = <uint32_t>checked_int(hands[s], 0, 0x0FFFFFFF, "a hand mask")
+        if (kept_seats >> s) & 1:
+            m = base.hand[s]
+        if seen & m:
+            raise CoreError("a world holds a tile twice")
+        seen |= m
+        hands_out[s] = m
+    for i in range(b):
+        t = checked_int(bone[i], 0, 27, "a boneyard tile")
+        if (seen >> t) & 1:
+            raise CoreError("a world holds a tile twice")
+        seen |= <uint32_t>1 << t
+        bone_out[i] = <uint8_t>t
+    if seen != 0x0FFFFFFF:
+        raise CoreError("a world must hold every tile off the board once")
+    for s in range(base.players):
+        if fiveup_popcount(hands_out[s]) != fiveup_popcount(base.hand[s]):
+            raise CoreError(f"a world gives seat {s} {fiveup_popcount(hands_out[s])} tiles, "
+                            f"not {fiveup_popcount(base.hand[s])}")
+    return 0
+
 _COPY_TOKEN = object()   # only CoreRound.copy() may build an empty owner
 
 

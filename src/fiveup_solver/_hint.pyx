@@ -26,7 +26,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
-from fiveup_solver._core cimport CoreRound
+from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
     accepted_credit, keep_greedy, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
@@ -679,28 +679,10 @@ cdef class WorldSearch:
                     raise CoreError(f"a world's greedy seats must be seats other than the observer, not mask {m}")
                 J.given_greedy[w] = m
             J.given_stream[w] = checked_u64(stream, "a world's stream")
-            if len(hands) != J.base.players or len(bone) != b:
-                raise CoreError(f"a world has {J.base.players} hands and a boneyard of {b} tiles")
             # the hidden tiles of a world are exactly the base position's hidden tiles
-            seen = 0
-            for s in range(J.base.players):
-                m = <uint32_t>checked_int(hands[s], 0, 0x0FFFFFFF, "a hand mask")
-                if not (J.hidden_seats >> s) & 1:
-                    m = J.base.hand[s]
-                if seen & m:
-                    raise CoreError("a world holds a tile twice")
-                seen |= m
-                J.given_hands[w * 4 + s] = m
-            for s in range(J.base.players, 4):
+            for s in range(4):
                 J.given_hands[w * 4 + s] = 0
-            for i in range(b):
-                t = checked_int(bone[i], 0, 27, "a boneyard tile")
-                if (seen >> <int>t) & 1:
-                    raise CoreError("a world holds a tile twice")
-                seen |= <uint32_t>1 << <int>t
-                J.given_bone[w * 28 + i] = t
-            if seen | J.base.board != 0x0FFFFFFF:
-                raise CoreError("a world must hold every tile off the board once")
+            read_world(&J.base, hands, bone, ~J.hidden_seats & 0xF, &J.given_hands[w * 4], &J.given_bone[w * 28])
 
     def __dealloc__(self):
         free(self.job.values)
