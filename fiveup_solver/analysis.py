@@ -33,12 +33,17 @@ for the distribution of losses that supports keeping them).
 """
 from __future__ import annotations
 
+import io
 import math
+import re
+import time
 from dataclasses import asdict, dataclass, field, replace
 from html import escape
 from pathlib import Path
 from string import Template
 from typing import Callable
+
+from tqdm import tqdm
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
@@ -46,8 +51,8 @@ from fiveup_solver.equity import win_probabilities
 from fiveup_solver.errors import OptionError, is_int, short_repr as _short
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import Hinter, SearchBudget
-from fiveup_solver.notation import Move, format_move
 from fiveup_solver.inference import past_evidence
+from fiveup_solver.notation import Move, format_move
 from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
 from fiveup_solver.solver import Solver, WIN_VALUE, check_search
@@ -334,7 +339,6 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     Deterministic for a seed. ``on_progress(done, total)``: called with the count of
     the analysed seats' actions done, once before the first and after each one."""
 
-    import time
     started = time.perf_counter()
     budget = (budget or AnalysisBudget()).check()
     _check_seed(seed)
@@ -349,7 +353,6 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     total = sum(1 for r in rounds for a in r["actions"] if a.get("seat") in who)
     bar = None
     if progress:
-        from tqdm import tqdm
         bar = tqdm(total=total, desc="analysing", unit="action", leave=False)
     done = 0
     if on_progress is not None:
@@ -710,8 +713,6 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
 
 def _graph_svg(a: Analysis) -> str:
     """The win-probability graph as an inline SVG element (matplotlib)."""
-    import io
-    import re
     buf = io.StringIO()
     plot_win_probability(a, buf, fmt="svg")
     text = buf.getvalue()

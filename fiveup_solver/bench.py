@@ -9,8 +9,10 @@ from a regular install ``fiveup bench`` reports the core alone and says why.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import random
+import sys
 import time
 from pathlib import Path
 
@@ -86,7 +88,6 @@ def run_playout_bench(rounds: int = 200_000, reference_rounds: int = 600, seed: 
 
 def load_suite(path) -> list:
     """Games at the positions of a benchmark suite file (benchmarks/data/*.json)."""
-    import json
 
     with open(path, encoding="utf-8") as f:
         positions = json.load(f)
@@ -146,8 +147,7 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
 def max_rss_mb() -> float:
     """This process's peak resident memory so far, in MB (what a benchmark run in a fresh
     process peaked at; `benchmarks/compare_builds.py` runs each in its own)."""
-    import resource
-    import sys
+    import resource     # POSIX only: imported here so that the package imports everywhere
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return round(rss / (2 ** 20 if sys.platform == "darwin" else 1024), 1)
 
@@ -177,7 +177,6 @@ def solver_report(folder) -> dict:
 
 def load_hint_suite(path) -> list:
     """(observation, phase) for every position of a hint suite (benchmarks/data/hint_positions.json)."""
-    import json
 
     try:
         positions = json.loads(Path(path).read_text())

@@ -6,10 +6,15 @@ Bad input of any kind ends with exit status 2 and one stderr line
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
+
+from tqdm import tqdm
 
 from fiveup_solver import equity, ladder
 from fiveup_solver.analysis import (ANALYSIS_SEARCH, AnalysisBudget, analyze, format_text, plot_win_probability,
@@ -185,7 +190,6 @@ def _progress(total: int, unit: str):
     """A tqdm bar on stderr when it is a terminal, else None."""
     if not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
     return tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
 
 
@@ -430,7 +434,6 @@ def cmd_analyze(args, out) -> int:
 
 
 def _need_extra(module: str, option: str) -> None:
-    import importlib.util
     if importlib.util.find_spec(module) is None:
         raise OptionError(f"{option} needs the analysis extra: pip install 'fiveup_solver[analysis]'")
 
@@ -470,7 +473,6 @@ def cmd_play(args, out) -> int:
 
 
 def cmd_serve(args, out) -> int:
-    import importlib.util
     if any(importlib.util.find_spec(m) is None for m in ("fastapi", "uvicorn")):
         raise OptionError("fiveup serve needs the serve extra: pip install 'fiveup_solver[serve]'")
     from fiveup_solver.serve import run
@@ -495,7 +497,6 @@ def cmd_equity(args, out) -> int:
 
 
 def _equity_build(args, out) -> int:
-    import os
     if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
         raise OptionError(f"--rounds must be 1..10000000, not {args.rounds}")
     if args.near_rounds is not None and not 0 <= args.near_rounds <= 1_000_000:
@@ -535,7 +536,6 @@ _SHIPPED_SAMPLES = "<shipped>"   # ``--samples`` without a file: the checkout's 
 
 def _write_npz(obj, path, option) -> None:
     """Save a table or samples to `path`, making its directory; a failure is one line."""
-    import os
     try:
         folder = os.path.dirname(path)
         if folder:
@@ -634,7 +634,6 @@ def cmd_bench(args, out) -> int:
 
 
 def _bench_hint(args, out) -> int:
-    from pathlib import Path
 
     path = Path(args.hint) / "hint_positions.json"
     if not path.is_file():
@@ -660,7 +659,6 @@ def _bench_hint(args, out) -> int:
 
 
 def _bench_solver(args, out) -> int:
-    from pathlib import Path
 
     folder = Path(args.solver)
     missing = [n for n in SOLVER_SUITES if not (folder / f"{n}.json").is_file()]

@@ -48,10 +48,13 @@ True
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+
+import numpy as np
 
 from fiveup_solver import _equity
 from fiveup_solver._solver import WIN_VALUE
@@ -107,7 +110,6 @@ class RoundSamples:
         return len(self.end)
 
     def save(self, path: str) -> None:
-        import numpy as np
         set_offset = self.set_offset if self.set_offset is not None else np.array([0, self.rounds], np.int32)
         np.savez_compressed(path, ev_offset=self.ev_offset, ev_side=self.ev_side, ev_raw=self.ev_raw,
                             end=self.end, set_offset=set_offset, meta=np.array(json.dumps(
@@ -116,7 +118,6 @@ class RoundSamples:
 
     @classmethod
     def load(cls, path: str) -> "RoundSamples":
-        import numpy as np
         with np.load(path) as z:
             meta = json.loads(str(z["meta"]))
             set_offset = z["set_offset"] if "set_offset" in z.files else None
@@ -125,7 +126,6 @@ class RoundSamples:
 
     @classmethod
     def concat(cls, parts: list) -> "RoundSamples":
-        import numpy as np
         if not parts:
             raise OptionError("no round samples to join")
         if any(p.set_offset is not None and len(p.set_offset) > 2 for p in parts):
@@ -151,7 +151,6 @@ class RoundSamples:
     def with_sets(self, sets: list, anchors) -> "RoundSamples":
         """These rounds as set 0 (the 0 : 0 set), then `sets` (single-set samples, one
         per anchor, in order) as sets 1, 2, ..."""
-        import numpy as np
         joined = RoundSamples.concat([self] + list(sets))
         sizes = [self.rounds] + [p.rounds for p in sets]
         if any(n == 0 for n in sizes) or len(sets) != len(anchors):
@@ -165,7 +164,6 @@ def near_anchors(players: int, near_from: int = NEAR_FROM, far_anchor: int = FAR
     """The anchor scores (raw per side, the starter's side first) of the near-target
     sets: every side near (`near_from` .. 300, each score) or far (at `far_anchor`),
     at least one side near."""
-    import itertools
     options = list(range(near_from, TARGET_RAW, SCORE_STEP)) + [far_anchor]
     return [a for a in itertools.product(options, repeat=_sides(_check_players(players)))
             if any(x >= near_from for x in a)]
@@ -174,7 +172,6 @@ def near_anchors(players: int, near_from: int = NEAR_FROM, far_anchor: int = FAR
 def state_sets(players: int, anchors, near_from: int = NEAR_FROM, far_anchor: int = FAR_ANCHOR):
     """int32 per state (score levels, the starter's side first): the sample set it
     uses; 0 (the 0 : 0 set) unless one of its sides is near and its anchor is listed."""
-    import numpy as np
     sides = _sides(players)
     index = {tuple(a): j + 1 for j, a in enumerate(anchors)}
     raw = np.indices((SCORE_LEVELS,) * sides).reshape(sides, -1).T * SCORE_STEP
@@ -212,7 +209,6 @@ class EquityTable:
     def probabilities(self, scores, starter=None) -> list:
         """[P(side s wins)] from the start of a round at `scores` (raw) whose starter
         is seat `starter` (None: drawn, every seat alike)."""
-        import numpy as np
         levels = _score_levels(self.players, scores)
         cell = self.win[tuple(levels)]
         if starter is None:
@@ -233,7 +229,6 @@ class EquityTable:
         return cached
 
     def _search_values(self):
-        import numpy as np
         sides = self.sides
         w = self.win.reshape(-1, sides, sides)
         drawn = w.mean(axis=1, keepdims=True)
@@ -246,7 +241,6 @@ class EquityTable:
         """Only the starter-side-0 slice is stored (uint16): the others follow from it
         by relabelling the sides, exactly, since every sample is kept relative to
         its starter (see :func:`_with_all_starters`)."""
-        import numpy as np
         q = np.rint(np.clip(self.win[..., 0, :], 0.0, 1.0) * 65535).astype(np.uint16)
         np.savez_compressed(path, win_starter0=q, meta=np.array(json.dumps(
             {"players": self.players, "rounds": self.rounds, "bot": self.bot, "seed": self.seed,
@@ -254,7 +248,6 @@ class EquityTable:
 
     @classmethod
     def load(cls, path: str) -> "EquityTable":
-        import numpy as np
         try:
             with np.load(path) as z:
                 meta = json.loads(str(z["meta"]))
@@ -278,7 +271,6 @@ def _with_all_starters(win0):
 
     W(a, t)[w] = W(b, 0)[(w - t) mod n] with b[s] = a[(s + t) mod n].
     """
-    import numpy as np
     sides = win0.shape[-1]
     out = np.empty(win0.shape[:-1] + (sides, sides), dtype=win0.dtype)
     for t in range(sides):
@@ -311,7 +303,6 @@ def _score_levels(players: int, scores) -> list:
 
 def build_table(samples: RoundSamples, *, tol: float = 1e-10, max_sweeps: int = 2000) -> EquityTable:
     """The fixed point of the exact-target replay of `samples` (see the module text)."""
-    import numpy as np
     sides = _sides(samples.players)
     if samples.rounds == 0:
         raise OptionError("no round samples to build from")
@@ -390,7 +381,6 @@ def search_table_path(players: int) -> str:
 def save_search_values(table: "EquityTable", path: str) -> None:
     """Write a table's solver form as .npy (what `search_values` reads for the shipped
     tables; re-write it whenever a shipped table is replaced: tests/test_equity.py checks)."""
-    import numpy as np
     np.save(path, table.search_values(), allow_pickle=False)
 
 
@@ -401,7 +391,6 @@ def search_values(players: int):
     _check_players(players)
     path = search_table_path(players)
     if players in SHIPPED_SEARCH_FORMS and os.path.exists(path):
-        import numpy as np
         sides = _sides(players)
         need = SCORE_LEVELS ** sides * (sides + 1) * sides
         try:

@@ -53,8 +53,10 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from fiveup_solver import _core, _exact
-from fiveup_solver.equity import win_probabilities
+from fiveup_solver.equity import load_table, win_probabilities
 from fiveup_solver.errors import IllegalMoveError, OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.solver import check_objective
@@ -137,8 +139,6 @@ def _tiles(mask: int):
 def _equity_array(players: int, side: int):
     """P(side wins) per score state (levels, 61 per side, C order) x starter slot (each side,
     then drawn: the mean over starters), float64: the C search's round-end values."""
-    import numpy as np
-    from fiveup_solver.equity import load_table
     win = load_table(players).win                   # levels per side x starter side x side
     sides = win.shape[-1]
     w = win.reshape(-1, sides, sides)[:, :, side]
@@ -429,7 +429,6 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
     under it. Returns ({canonical move: [value per world, in the list's order]}, nodes,
     belief states). With the whole posterior, every world choosing, the weighted mean is the
     exact value of :func:`exact_result`."""
-    from fiveup_solver.solver import check_objective
     check_objective(objective)
     ds = DealSampler(obs) if sampler is None else sampler
     base, own = _root(obs, ds)
@@ -462,7 +461,6 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
     beyond exact reach (see :class:`SampledResult` for its halves and their biases). Every later
     draw is still a chance event over each world's boneyard; ``node_limit`` as for the exact search."""
     start = time.perf_counter()
-    from fiveup_solver.solver import check_objective
     check_objective(objective)
     for name, value, low in (("sample_worlds", sample_worlds, 2), ("node_limit", node_limit, 1)):
         if not _is_int(value) or not low <= value <= 10 ** 12:

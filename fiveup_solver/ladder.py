@@ -29,6 +29,8 @@ import os
 import random
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from fiveup_solver.bots import bot_function
 from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
 from fiveup_solver.levels import LEVELS
@@ -73,7 +75,6 @@ def _totals(counts: dict, names: list):
 
 def _fit(n: int, pairings, scores, games, anchor: int, prior: float = 1.0) -> list:
     """Newton's method on the concave BT log-likelihood (natural-log units)."""
-    import numpy as np
     theta = np.zeros(n)
     free = [k for k in range(n) if k != anchor]
     pos = {k: m for m, k in enumerate(free)}
@@ -118,7 +119,6 @@ def fit_elo(counts: dict, names: list, anchor: str = ANCHOR, prior: float = 1.0)
 def bootstrap_elo(counts: dict, names: list, anchor: str = ANCHOR, *, resamples: int = 1000, seed: int = 0,
                   prior: float = 1.0):
     """Bootstrap fits: a (resamples x entrants) array of Elo, pairs redrawn per pairing."""
-    import numpy as np
     rng = np.random.default_rng(seed)
     keys = [k for k, c in counts.items() if sum(c) > 0]
     out = np.empty((resamples, len(names)))
@@ -145,7 +145,6 @@ class LadderResult:
     steps: list = field(default_factory=list)     # neighbours: (lower, upper, step, ci95, significant)
 
     def fit(self, resamples: int = 1000) -> "LadderResult":
-        import numpy as np
         self.elo = fit_elo(self.counts, self.entrants)
         boot = bootstrap_elo(self.counts, self.entrants, resamples=resamples, seed=self.seed)
         lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 
 from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
 
@@ -91,7 +92,6 @@ def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight
         for job in jobs:
             yield fn(job)
         return
-    from concurrent.futures import ProcessPoolExecutor
     pool = ProcessPoolExecutor(workers, initializer=_single_thread_search)
     window = deque()
     try:

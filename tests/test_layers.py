@@ -135,3 +135,27 @@ def test_one_home_for_the_int_and_player_count_checks():
             m = pattern.search(line)
             if m:
                 pytest.fail(f"{path.name}:{i}: use errors.is_int / errors.check_players: {line.strip()}")
+
+
+# Imports a function may make where it is used: the optional extras (and what only they
+# need), a POSIX-only module, and the compatibility re-exports of moved names.
+LAZY_ALLOWED = {"matplotlib", "cairosvg", "ray", "pyspiel", "gymnasium", "pettingzoo", "uvicorn", "rich",
+                "fiveup_solver.serve", "fiveup_solver.pettingzoo", "fiveup_solver.openspiel", "resource",
+                "ipaddress", "sys", "webbrowser"}
+LAZY_REEXPORTS = {("beliefs.py", "fiveup_solver"), ("equity.py", "fiveup_solver")}
+
+
+def test_imports_inside_functions_are_only_optional_extras():
+    """Imports sit at the top of the files: only the optional extras, what only the web
+    server needs, POSIX-only `resource` and the moved names' re-exports stay lazy."""
+    lazy = re.compile(r"^\s+(?:import ([\w.]+)|from ([\w.]+) import)")
+    for path in PACKAGE.glob("*.py"):
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            m = lazy.match(line)
+            if not m:
+                continue
+            module = m.group(1) or m.group(2)
+            root = module.split(".")[0]
+            if module in LAZY_ALLOWED or root in LAZY_ALLOWED or (path.name, module) in LAZY_REEXPORTS:
+                continue
+            pytest.fail(f"{path.name}:{i}: import at the top of the file: {line.strip()}")
