@@ -212,11 +212,32 @@ cdef struct Walk:
     int n_obs
 
 
+cdef int greedy_moves(const Position* p, int seat, uint8_t* ms, int* credits, int* total) noexcept nogil:
+    """The greedy policy at a placement, in one place for both walks: the moves into ms
+    (returns n), their accepted credits (0 above 305) into credits with -1 for every move
+    below the top credit, and in *total the concrete multiplicity of the top moves (greedy
+    picks uniformly among those concrete moves)."""
+    cdef int n = gen_moves(<Position*>p, ms)
+    cdef int gap = TARGET - p.score[side_of(p, seat)]
+    cdef int i, top = -1
+    for i in range(n):
+        credits[i] = accepted_credit(p, p.ends, ms[i], gap)
+        if credits[i] > top:
+            top = credits[i]
+    total[0] = 0
+    for i in range(n):
+        if credits[i] == top:
+            total[0] += move_multiplicity(p, ms[i])
+        else:
+            credits[i] = -1      # not a greedy choice
+    return n
+
+
 cdef int walk_greedy(Walk* w, Position* p, double prob, dict groups, dict ends) except -1:
     cdef Position c
     cdef uint8_t ms[MAX_MOVES]
     cdef int credits[MAX_MOVES]
-    cdef int i, n, k, top, total, gap, seat, bone_n
+    cdef int i, n, k, total, seat, bone_n
     cdef uint32_t bm
     w.nodes += 1
     if w.nodes > w.limit:
@@ -238,19 +259,9 @@ cdef int walk_greedy(Walk* w, Position* p, double prob, dict groups, dict ends) 
                 group = groups[key] = []
             (<list>group).append(((<char*>p)[:sizeof(Position)], prob))
             return 0
-        n = gen_moves(p, ms)
-        gap = TARGET - p.score[side_of(p, seat)]
-        top = -1
+        n = greedy_moves(p, seat, ms, credits, &total)
         for i in range(n):
-            credits[i] = accepted_credit(p, p.ends, ms[i], gap)
-            if credits[i] > top:
-                top = credits[i]
-        total = 0
-        for i in range(n):
-            if credits[i] == top:
-                total += move_multiplicity(p, ms[i])
-        for i in range(n):
-            if credits[i] != top:
+            if credits[i] < 0:
                 continue
             c = p[0]
             place(&c, ms[i], NULL)
@@ -565,7 +576,7 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
     cdef Position c
     cdef uint8_t ms[MAX_MOVES]
     cdef int credits[MAX_MOVES]
-    cdef int i, n, k, top, total, gap, seat, bone_n
+    cdef int i, n, k, total, seat, bone_n
     cdef uint32_t bm
     s.nodes += 1
     if s.nodes > s.limit:
@@ -583,19 +594,9 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
         if seat == s.seat:
             push_leaf(s, p, prob, origin, s.chooser[origin_world])
             return s.failed
-        n = gen_moves(p, ms)
-        gap = TARGET - p.score[side_of(p, seat)]
-        top = -1
+        n = greedy_moves(p, seat, ms, credits, &total)
         for i in range(n):
-            credits[i] = accepted_credit(p, p.ends, ms[i], gap)
-            if credits[i] > top:
-                top = credits[i]
-        total = 0
-        for i in range(n):
-            if credits[i] == top:
-                total += move_multiplicity(p, ms[i])
-        for i in range(n):
-            if credits[i] != top:
+            if credits[i] < 0:
                 continue
             c = p[0]
             place(&c, ms[i], NULL)
