@@ -17,8 +17,10 @@ Benchmarks (the suite files are the current tree's ``benchmarks/data`` for both 
   openings_2p, openings_4p, midround and near_target. A measurement repeats the
   suite (a fresh Solver each pass) until ``--solver-seconds`` have passed and keeps
   the median pass: seconds per pass (sum of the per-position solve times), total
-  nodes and nodes/s. The values (and node counts) must be identical between the
-  builds; the report says whether they are.
+  nodes and nodes/s. ``--current-threads N``: the current build's suites with a
+  Solver of N threads (the exact node counts stay those of one thread). The
+  values (and node counts) must be identical between the builds; the report
+  says whether they are.
 * hint: ``fiveup_solver.bench.load_hint_suite`` / ``run_hint_suite`` on the first
   ``--hint-positions`` positions of hint_positions.json (pimc, default budget, 2
   threads): mean and median ms per decision. Only if it runs on both builds
@@ -100,7 +102,7 @@ def _worker(spec: dict) -> dict:
         passes = []
         t_start = time.perf_counter()
         while True:
-            r = bench.run_solver_suite(games, "value")
+            r = bench.run_solver_suite(games, "value", **({"threads": spec["threads"]} if spec.get("threads") else {}))
             seconds = r["ms"]["mean"] * r["positions"] / 1000.0
             passes.append({"seconds": seconds, "nodes_per_s": r["nodes_per_s"], "values": r["values"],
                            "ms_median": r["ms"]["median"], "ms_p95": r["ms"]["p95"]})
@@ -249,8 +251,10 @@ def measure(args) -> dict:
     failures = []
     t0 = time.perf_counter()
     for rep in range(args.reps):
-        for _, label, spec in jobs:
+        for kind, label, spec in jobs:
             for name, tree in builds.items():
+                if kind == "solver" and name == "current" and args.current_threads:
+                    spec = {**spec, "threads": args.current_threads}
                 try:
                     r = run_worker(tree, spec, args.timeout)
                 except WorkerError as e:
@@ -274,7 +278,8 @@ def measure(args) -> dict:
     return {"baseline": str(baseline), "current": str(current), "data": str(data), "reps": args.reps,
             "python": sys.version.split()[0], "cpus": os.cpu_count(), "settings": {
                 "rounds": args.rounds, "solver_seconds": args.solver_seconds,
-                "hint_positions": args.hint_positions if do_hint else 0, **hint_spec},
+                "hint_positions": args.hint_positions if do_hint else 0, **hint_spec,
+                "current_solver_threads": args.current_threads},
             "jobs": [(kind, label) for kind, label, _ in jobs], "raw": raw, "failures": failures,
             "notes": notes, "checks": checks, "seconds": time.perf_counter() - t0}
 
@@ -369,6 +374,8 @@ def main(argv=None) -> int:
     p.add_argument("--hint-positions", type=int, default=None, help="first N hint positions (default 60; 0: skip)")
     p.add_argument("--hint-method", default="pimc", choices=["pimc", "expectimax"])
     p.add_argument("--hint-threads", type=int, default=2)
+    p.add_argument("--current-threads", type=int, default=0,
+                   help="the current build's solver suites with this many Solver threads (0: its default)")
     p.add_argument("--no-hint-check", dest="hint_check", action="store_false",
                    help="do not compare the hints' moves and values between the builds")
     p.add_argument("--timeout", type=float, default=900, help="seconds per measurement process")

@@ -69,3 +69,16 @@ def test_objectives_nodes_per_second(benchmark, name):
     benchmark.extra_info.update({"nodes_per_s_points": points["nodes_per_s"], "nodes_per_s_win": win["nodes_per_s"],
                                  "ratio_win_to_points": round(win["nodes_per_s"] / points["nodes_per_s"], 3),
                                  "nodes_mean_points": points["nodes"]["mean"], "nodes_mean_win": win["nodes"]["mean"]})
+
+
+@pytest.mark.parametrize("name", ["openings_2p", "openings_4p"])
+def test_threads_values_identical(benchmark, name):
+    """Lazy SMP (Solver threads=2) against one thread in the same run: wall-clock ms per
+    position of each, the helpers' share of the nodes; the values must be identical."""
+    games = suite(name)
+    one = run_solver_suite(games, "value", threads=1)
+    two = benchmark.pedantic(run_solver_suite, args=(games, "value"), kwargs={"threads": 2},
+                             rounds=1, iterations=1)
+    assert one["values"] == two["values"]
+    benchmark.extra_info.update({"ms_one_thread": one["ms"], "ms_two_threads": two["ms"],
+                                 "nodes_one_thread": one["nodes"], "nodes_two_threads": two["nodes"]})

@@ -115,14 +115,16 @@ def _stats(values) -> dict:
 
 
 def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool = True,
-                     target_pruning: bool = True, objective: str = "points") -> dict:
+                     target_pruning: bool = True, objective: str = "points", threads: int = 1) -> dict:
     """Solve every position of a suite with one reusable Solver.
 
     ``mode``: "value" (the position's value) or "solve" (every move's value and the PV,
-    under `objective` only). Returns per-position seconds and nodes with medians,
-    95th percentiles and maxima.
+    under `objective` only); ``threads``: the Solver's search threads (wall-clock time
+    per position; the nodes of every thread). Returns per-position seconds and nodes
+    with medians, 95th percentiles and maxima.
     """
-    solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning, objective=objective, both=False)
+    solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning, objective=objective, both=False,
+                    threads=threads)
     if objective == "win":
         # the tables load once per process (about a second for 3 players): not per position
         for players in sorted({g.players for g in games}):
@@ -154,14 +156,16 @@ def max_rss_mb() -> float:
 
 def solver_report(folder) -> dict:
     """``fiveup bench --solver``: every suite of ``folder`` in each mode (per-position
-    values dropped): value, value under the win objective, value without exact-target pruning, and on the
+    values dropped): value, value under the win objective, value without exact-target pruning, value
+    with 2 search threads, and on the
     mid-round and near-target suites every move's value and the value without the table."""
     folder = Path(folder)
     report = {}
     for name in SOLVER_SUITES:
         games = load_suite(folder / f"{name}.json")
         modes = [("value", "value", {}), ("value_win", "value", {"objective": "win"}),
-                 ("value_no_pruning", "value", {"target_pruning": False})]
+                 ("value_no_pruning", "value", {"target_pruning": False}),
+                 ("value_2_threads", "value", {"threads": 2})]
         if name in ("midround", "near_target"):
             modes += [("all_moves", "solve", {}), ("value_no_table", "value", {"use_tt": False})]
         entry = {}

@@ -32,7 +32,7 @@ from fiveup_solver.parallel import check_ray, default_workers
 from fiveup_solver.play import play_in_terminal
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
 from fiveup_solver.selfplay import game_seeds, play_game, wilson_interval
-from fiveup_solver.solver import SEARCHES, Solver
+from fiveup_solver.solver import DEFAULT_THREADS as SOLVER_THREADS, SEARCHES, Solver
 from fiveup_solver.svg import board_svg, svg_to_png
 
 __all__ = ["main"]
@@ -281,7 +281,8 @@ def cmd_solve(args, out) -> int:
     game = game_at(record, args.round, args.action)
     if game.round_over:
         raise OptionError(f"round {args.round} action {args.action}: the round is over, nothing to solve")
-    res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit, objective=args.objective, search=args.three).solve(game)
+    res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit, objective=args.objective, search=args.three,
+                 threads=args.threads).solve(game)
     if not res.exact:
         raise OptionError(f"round {args.round} action {args.action}: node limit {args.node_limit:,} reached "
                           "before every move's exact value was known")
@@ -768,6 +769,8 @@ def _solve_arguments(p) -> None:
     p.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
     p.add_argument("--objective", default="points", choices=("points", "win"),
                    help="what the search maximises (both are reported per move)")
+    p.add_argument("--threads", type=int, default=SOLVER_THREADS,
+                   help="search threads of large positions (the values do not depend on it)")
     _add_budget_flags(p, "search")
 
 

@@ -50,6 +50,9 @@ OBJECTIVES = ("points", "win")
 # "maxn" (every side maximises its own value); 2 and 4 players are two sides either way
 SEARCHES = ("paranoid", "maxn")
 DEFAULT_SEARCH = "paranoid"
+# search threads of a Solver (see Solver): the default is set by measurement (docs/results/performance.md)
+DEFAULT_THREADS = 1
+MAX_THREADS = 16
 
 
 def check_objective(objective) -> str:
@@ -164,19 +167,26 @@ class Solver:
     probability through the equity tables); ``both``: also solve with the other
     objective, so every result has ``win`` and ``points`` per move. ``search``:
     "paranoid" or "maxn", how 3-player positions are searched (module text).
+    ``threads``: search threads for large positions (Lazy SMP: helpers share the
+    table and search the same position in their own move orders; the values are
+    the same for every thread count, the node counts are not). A call with a
+    ``node_limit`` searches on one thread, so that where it is cut is reproducible.
     """
 
     def __init__(self, tt_mb: float = 16, use_tt: bool = True, target_pruning: bool = True,
                  tt_min_tiles: int = -1, node_limit: int = 0, pv: bool = True, objective: str = "points",
-                 both: bool = True, equity=None, search: str | None = None):
+                 both: bool = True, equity=None, search: str | None = None, threads: int = DEFAULT_THREADS):
         if isinstance(tt_mb, bool) or not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
             raise OptionError(f"tt_mb must be between 0.001 and 16384, not {_short(tt_mb)}")
         if not is_int(node_limit) or not 0 <= node_limit < 2 ** 63:
             raise OptionError(f"node_limit must be an integer from 0 to 2^63-1, not {_short(node_limit)}")
         if not is_int(tt_min_tiles) or not -1 <= tt_min_tiles <= 28:
             raise OptionError(f"tt_min_tiles must be an integer from -1 to 28, not {_short(tt_min_tiles)}")
+        if not is_int(threads) or not 1 <= threads <= MAX_THREADS:
+            raise OptionError(f"threads must be an integer from 1 to {MAX_THREADS}, not {_short(threads)}")
         self.search = check_search(search)
-        self.core = _solver.SolverCore(float(tt_mb), bool(use_tt), bool(target_pruning), tt_min_tiles)
+        self.threads = threads
+        self.core = _solver.SolverCore(float(tt_mb), bool(use_tt), bool(target_pruning), tt_min_tiles, threads)
         self.core.set_search(int(self.search == "maxn"))
         self.node_limit = node_limit
         self.want_pv = pv

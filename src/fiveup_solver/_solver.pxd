@@ -61,6 +61,26 @@ ctypedef struct SolverCtx:
     int mx_maxsum              # max^n: an upper bound of the sum of a value vector's 3 entries
     int mx_minv                # max^n: a lower bound of every entry of a value vector
     int eq_maxsum              # the largest sum of the 3 sides' values in the 3-player equity table
+    int* stop                  # a helper thread's stop flag (set by the main thread; NULL: none); read only
+                               # where node_limit is set, so a helper gets node_limit = ~0
+    uint32_t order_seed        # 0: the plain move order; else a helper thread's own tie order (Lazy SMP)
+    SolverCtx* helpers         # Lazy SMP: n_helpers contexts searching with this one (same table), or NULL
+    int n_helpers              # helper threads of a Solver call's large searches (0: this thread alone)
+    int stop_flag              # the main context's: set when its search is done (helpers' stop points here)
+    uint64_t helper_nodes      # of `nodes`, those the helper threads searched (since begin_call)
+
+cdef extern from *:
+    """
+    /* A flag shared between threads: one thread sets it, others poll it. */
+    static inline int fiveup_load_flag(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void fiveup_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    int load_flag "fiveup_load_flag" (const int* p) noexcept nogil
+    void store_flag "fiveup_store_flag" (int* p, int v) noexcept nogil
+
+ctypedef struct HelperJob:
+    SolverCtx* ctx             # the helper's own context (its table is the main context's)
+    Position root              # the resolved position every thread searches
 
 cdef enum:
     NODE_GO = 0                # search this node
@@ -70,7 +90,7 @@ cdef enum:
 cdef inline int enter_node(SolverCtx* S, int ply) noexcept nogil:
     """Count a node and say whether the search goes on here (one place for every search)."""
     S.nodes += 1
-    if S.node_limit and S.nodes > S.node_limit:
+    if S.node_limit and (S.nodes > S.node_limit or (S.stop != NULL and load_flag(S.stop))):
         S.aborted = 1
         return NODE_ABORTED
     if ply >= S.max_ply:
@@ -126,5 +146,6 @@ cdef class SolverCore:
     cdef object equity_owner     # keeps the buffer under ctx.equity alive
     cdef object equity_id        # what set_objective was given (for objective())
     cdef object equity_checked   # [(table, players, view)]: read-only tables already checked
+    cdef int threads             # search threads of one Solver call (1: this context alone)
     cdef void fresh_context(self) noexcept nogil
     cdef int check_players(self, int players) except -1

@@ -17,7 +17,7 @@ scores and the seat to move) keeps lower/upper bounds and the best move.
 """
 from libc.stdlib cimport calloc, malloc, free
 from fiveup_solver.errors import CoreError
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
@@ -46,6 +46,21 @@ cdef extern from *:
     """
     void fiveup_prefetch(const void* p) noexcept nogil
     void* fiveup_alloc_table(size_t nbytes) noexcept nogil
+
+
+cdef extern from *:
+    """
+    #include <pthread.h>
+    typedef struct { pthread_t id; } fiveup_thread;
+    static int fiveup_thread_start(fiveup_thread* t, void* (*fn)(void*), void* arg) {
+        return pthread_create(&t->id, NULL, fn, arg);
+    }
+    static void fiveup_thread_join(fiveup_thread* t) { pthread_join(t->id, NULL); }
+    """
+    ctypedef struct fiveup_thread:
+        pass
+    int fiveup_thread_start(fiveup_thread* t, void* (*fn)(void*) noexcept nogil, void* arg) noexcept nogil
+    void fiveup_thread_join(fiveup_thread* t) noexcept nogil
 
 
 cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p, int ply) noexcept nogil:
@@ -111,40 +126,60 @@ cdef inline int min_gain(const Position* p) noexcept nogil:
     return -round_to_5(ALL_PIPS - mask_pips(p.board))
 
 
-cdef inline TTEntry* tt_probe(SolverCtx* S, uint64_t key) noexcept nogil:
+cdef inline uint64_t tt_data(const TTEntry* e) noexcept nogil:
+    """The entry's 8 bytes after its key word, as one integer."""
+    cdef uint64_t d
+    memcpy(&d, (<const char*>e) + 8, 8)
+    return d
+
+
+# Every entry's key word holds key ^ data (its other 8 bytes): helper threads
+# (Lazy SMP) share the table without locks, and an entry torn by two writers
+# fails the check instead of giving one position another's bounds. An empty
+# slot is all zeros: key 0 (real keys are odd).
+
+cdef inline bint tt_probe(SolverCtx* S, uint64_t key, TTEntry* out) noexcept nogil:
+    """Copy key's entry to out (its key field decoded); whether there is one."""
     cdef TTEntry* b = &S.table[key & S.mask & ~(<uint64_t>3)]
     cdef int i
     for i in range(4):
-        if b[i].key == key:
-            return &b[i]
-    return NULL
+        out[0] = b[i]
+        if (out.key ^ tt_data(out)) == key:
+            out.key = key
+            return True
+    return False
 
 
 cdef inline void tt_store(SolverCtx* S, uint64_t key, int lower, int upper, int move, uint64_t work) noexcept nogil:
     cdef TTEntry* b = &S.table[key & S.mask & ~(<uint64_t>3)]
     cdef TTEntry* e = NULL
+    cdef TTEntry t
     cdef int i, w = 0, score, worst = 1 << 30
+    cdef uint64_t k, ek = 0
     while work > 1:
         work >>= 1
         w += 1
     for i in range(4):
-        if b[i].key == key:
+        if (b[i].key ^ tt_data(&b[i])) == key:
             e = &b[i]
             break
     if e == NULL:
         for i in range(4):
-            score = 0 if b[i].key == 0 else (b[i].work + (64 if b[i].generation == S.generation else 0))
+            k = b[i].key ^ tt_data(&b[i])
+            score = 0 if k == 0 else (b[i].work + (64 if b[i].generation == S.generation else 0))
             # ties go by key, not by slot: what is evicted never depends on where
             # older searches left their entries (hint searches stay deterministic)
-            if score < worst or (score == worst and b[i].key < e.key):
+            if score < worst or (score == worst and k < ek):
                 worst = score
                 e = &b[i]
-    e.key = key
-    e.lower = lower
-    e.upper = upper
-    e.move = move
-    e.generation = S.generation
-    e.work = w
+                ek = k
+    t.lower = lower
+    t.upper = upper
+    t.move = move
+    t.generation = S.generation
+    t.work = w
+    t.key = key ^ tt_data(&t)
+    e[0] = t
 
 
 cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil:
@@ -311,7 +346,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef int n, i, j, k, x, team, base, v, r, best = -INF, best_move = 0xFF, tt_move = 0xFF
     cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
-    cdef TTEntry* e
+    cdef TTEntry e
     x = enter_node(S, ply)
     if x != NODE_GO:
         return 0 if x == NODE_ABORTED else cut_value(S, p)
@@ -339,8 +374,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     if (S.greedy_seats >> p.to_move) & 1:
         n = keep_greedy(moves, credits, n)
     if use_tt:
-        e = tt_probe(S, key)
-        if e != NULL:
+        if tt_probe(S, key, &e):
             if e.lower >= beta or e.lower == e.upper:
                 return e.lower
             if e.upper <= alpha:
@@ -383,6 +417,9 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     for i in range(n):
         # order: table move, then immediate accepted credit, then history
         keys[i] = (credits[i] << 20) + S.history[moves[i]]
+        if S.order_seed:
+            # a helper thread's own order among moves of equal credit and history
+            keys[i] += <int>((moves[i] * <uint32_t>0x9E3779B1 + S.order_seed) >> 26)
         if moves[i] == tt_move:
             keys[i] = 1 << 30
         insert_by_key(order, keys, i)
@@ -500,6 +537,7 @@ cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept no
 cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
     """A new solve call: fresh node count and limit, a new table generation."""
     S.nodes = 0
+    S.helper_nodes = 0
     S.aborted = 0
     S.cut = 0
     S.node_limit = node_limit
@@ -510,10 +548,11 @@ cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
 cdef class SolverCore:
     """Reusable search context: the transposition table is kept between calls."""
 
-    def __cinit__(self, tt_mb_=64.0, use_tt=True, use_pruning=True, tt_min_tiles_=-1):
+    def __cinit__(self, tt_mb_=64.0, use_tt=True, use_pruning=True, tt_min_tiles_=-1, threads_=1):
         cdef uint64_t n = 4
         cdef double tt_mb
         cdef int tt_min_tiles = checked_int(tt_min_tiles_, -1, 28, "tt_min_tiles")
+        cdef int threads = checked_int(threads_, 1, MAX_THREADS, "threads"), h
         if sizeof(MaxnEntry) != sizeof(TTEntry):    # max^n entries share the table's slots
             raise CoreError("max^n table entries must have the size of the table's entries")
         self.ctx.table = NULL
@@ -535,6 +574,16 @@ cdef class SolverCore:
         self.ctx.use_pruning = bool(use_pruning)
         self.ctx.tt_min_tiles = tt_min_tiles
         self.ctx.max_ply = MAX_PLY
+        self.threads = threads
+        if threads > 1:
+            self.ctx.helpers = <SolverCtx*>calloc(threads - 1, sizeof(SolverCtx))
+            if self.ctx.helpers == NULL:
+                raise MemoryError("cannot allocate the helper threads' contexts")
+            for h in range(threads - 1):
+                self.ctx.helpers[h].child = <Position*>malloc(MAX_PLY * MAX_MOVES * sizeof(Position))
+                if self.ctx.helpers[h].child == NULL:
+                    raise MemoryError("cannot allocate the helper threads' contexts")
+            self.ctx.n_helpers = threads - 1
 
     cdef void fresh_context(self) noexcept nogil:
         """Start an independent search: a salt never used before in this context and
@@ -556,8 +605,23 @@ cdef class SolverCore:
         self.ctx.node_limit = 0
 
     def __dealloc__(self):
+        cdef int h
+        if self.ctx.helpers != NULL:
+            for h in range(self.threads - 1):
+                free(self.ctx.helpers[h].child)
+            free(self.ctx.helpers)
         free(self.ctx.table)
         free(self.ctx.child)
+
+    @property
+    def helper_nodes(self):
+        """Of the last call's nodes, those its helper threads searched."""
+        return self.ctx.helper_nodes
+
+    @property
+    def threads(self):
+        """Search threads of a Solver call's large searches (Lazy SMP; 1: none)."""
+        return self.threads
 
     def set_objective(self, objective_, table=None, players_=None):
         """Values of later searches: OBJ_POINTS (0, the default), or OBJ_WIN (1) with
@@ -782,7 +846,7 @@ cdef class SolverCore:
     def best_move(self, CoreRound rnd not None):
         """Best canonical move stored for the current position (after its forced draws), or None."""
         cdef Position q = rnd.frames[rnd.depth].pos
-        cdef TTEntry* e
+        cdef TTEntry e
         cdef MaxnEntry* m
         forced_draws(&q, NULL)
         if q.status != ST_PLAYING or not can_place(&q) or not self.ctx.use_tt:
@@ -791,8 +855,9 @@ cdef class SolverCore:
             # max^n: the tie-break's move of an exact vector
             m = mx_probe(&self.ctx, (position_hash(&self.ctx, &q, 0) ^ MAXN_KEY) | <uint64_t>0x100)
             return None if m == NULL or m.move == 0xFF else m.move
-        e = tt_probe(&self.ctx, position_hash(&self.ctx, &q, 0))
-        return None if e == NULL or e.move == 0xFF else e.move
+        if not tt_probe(&self.ctx, position_hash(&self.ctx, &q, 0), &e):
+            return None
+        return None if e.move == 0xFF else e.move
 
     def principal_variation(self, CoreRound rnd not None, max_len=64, node_limit_=0):
         """A line of best play from the current position: canonical moves, with
@@ -805,7 +870,7 @@ cdef class SolverCore:
         cdef uint8_t moves[MAX_MOVES]
         cdef SolverCtx* S = &self.ctx
         cdef int n, i, team, best, v, base, first
-        cdef TTEntry* e
+        cdef TTEntry e
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         checked_int(max_len, 0, 2 ** 31 - 1, "max_len")
         cdef Position qq
@@ -843,9 +908,10 @@ cdef class SolverCore:
             base = rel_score(S, &q, team)
             n = gen_moves(&q, moves)
             first = 0xFF
-            if S.use_tt:
-                e = tt_probe(S, position_hash(S, &q, 0))
-                if e != NULL:
+            if S.use_tt and not S.n_helpers:
+                # (with helper threads the table's move depends on their timing: the line
+                # is then the first canonical move that keeps the value, reproducibly)
+                if tt_probe(S, position_hash(S, &q, 0), &e):
                     first = e.move
             with nogil:
                 cr = q
@@ -914,8 +980,66 @@ cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain)
         return WIN if team_of(S, c, c.end_seat) == team else -WIN
     if c.status != ST_PLAYING:
         return ended_value(S, c, team, gain)
-    r = mtdf(S, c, first_guess(S, c))
+    if (S.n_helpers and S.solver_call and not S.node_limit and S.max_ply >= MAX_PLY
+            and fiveup_popcount(c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3]) + c.bone_len - c.bone_next
+            >= SMP_MIN_TILES):
+        r = smp_mtdf(S, c)
+    else:
+        r = mtdf(S, c, first_guess(S, c))
     return child_value(team_of(S, c, c.to_move) == team, r, gain)
+
+
+cdef enum:
+    MAX_THREADS = 16       # search threads of one SolverCore
+    SMP_MIN_TILES = 20     # Lazy SMP only for positions with at least this many tiles in hands and
+                           # boneyard: below, starting a thread costs more than it saves (measured)
+
+
+cdef void* helper_main(void* arg) noexcept nogil:
+    """A helper thread: the same search as the main thread's, in its own context and
+    move order, until the main thread is done; its bounds reach the main thread
+    through the shared table. Its own result is not used."""
+    cdef HelperJob* J = <HelperJob*>arg
+    mtdf(J.ctx, &J.root, first_guess(J.ctx, &J.root))
+    return NULL
+
+
+cdef int smp_mtdf(SolverCtx* S, const Position* c) noexcept nogil:
+    """mtdf(S, c, first_guess) with S.n_helpers helper threads (Lazy SMP). The value is
+    the main thread's: every bound in the table is a true bound of its position, so
+    it is the exact value whatever the helpers stored; only node counts vary. The
+    helpers' nodes are added to S.nodes."""
+    cdef HelperJob jobs[MAX_THREADS]
+    cdef fiveup_thread threads[MAX_THREADS]
+    cdef int started[MAX_THREADS]
+    cdef int h, r
+    cdef SolverCtx* H
+    cdef Position* child
+    store_flag(&S.stop_flag, 0)
+    for h in range(S.n_helpers):
+        H = &S.helpers[h]
+        child = H.child
+        H[0] = S[0]                   # the same root, objective, salt, generation and table
+        H.child = child
+        H.helpers = NULL
+        H.n_helpers = 0
+        H.order_seed = <uint32_t>(h + 1) * <uint32_t>0x85EBCA6B
+        H.stop = &S.stop_flag
+        H.node_limit = <uint64_t>0xFFFFFFFFFFFFFFFF    # never reached: it turns on the stop check
+        H.nodes = 0
+        H.aborted = 0
+        H.cut = 0
+        jobs[h].ctx = H
+        jobs[h].root = c[0]
+        started[h] = fiveup_thread_start(&threads[h], helper_main, &jobs[h]) == 0
+    r = mtdf(S, c, first_guess(S, c))
+    store_flag(&S.stop_flag, 1)
+    for h in range(S.n_helpers):
+        if started[h]:
+            fiveup_thread_join(&threads[h])
+            S.nodes += S.helpers[h].nodes
+            S.helper_nodes += S.helpers[h].nodes
+    return r
 
 
 cdef int first_guess(SolverCtx* S, const Position* c) noexcept nogil:

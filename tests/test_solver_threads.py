@@ -1,0 +1,130 @@
+"""Solver threads (Lazy SMP, issue 24): the values do not depend on the thread count.
+
+Helper threads search the same position in their own move orders and share the
+transposition table without locks (an entry's key word is stored XOR its data,
+so an entry torn by two writers is never read as another position's). Every
+bound in the table is a true bound, so the main thread's value is the exact one
+whatever the helpers stored; only the node counts vary. Checked here: the
+values with 2 and 3 threads equal those of 1 thread on every benchmark suite
+(both objectives), every move's value of `Solver.solve` too, and on positions
+small enough for it the value of a full-window alpha-beta without any table
+(an independent search: no MTD(f), no shared entries).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fiveup_solver.bench import load_suite
+from fiveup_solver.cli import main
+from fiveup_solver.errors import OptionError
+from fiveup_solver.game import Game
+from fiveup_solver.solver import DEFAULT_THREADS, Solver
+
+DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
+SUITES = ("openings_2p", "openings_4p", "midround", "near_target")
+
+
+@pytest.mark.parametrize("name", SUITES)
+def test_two_threads_give_the_values_of_one(name):
+    games = load_suite(DATA / f"{name}.json")
+    one = Solver(tt_mb=16, both=False, threads=1)
+    two = Solver(tt_mb=16, both=False, threads=2)
+    helper_nodes = 0
+    for g in games:
+        v1, _ = one.value(g)
+        v2, n2 = two.value(g)
+        assert v2 == v1
+        helper_nodes += two.core.helper_nodes
+        assert 0 <= two.core.helper_nodes < n2
+        assert one.core.helper_nodes == 0
+    if name in ("openings_2p", "openings_4p"):
+        # the helper really searched (openings have enough tiles for it): the test above can fail
+        assert helper_nodes > 0
+
+
+@pytest.mark.parametrize("name", ["openings_4p", "midround"])
+def test_three_threads_win_objective_values(name):
+    games = load_suite(DATA / f"{name}.json")[:30]
+    one = Solver(tt_mb=16, both=False, threads=1, objective="win")
+    three = Solver(tt_mb=16, both=False, threads=3, objective="win")
+    for g in games:
+        assert three.value(g)[0] == one.value(g)[0]
+
+
+def test_every_move_value_both_currencies():
+    games = load_suite(DATA / "openings_4p.json")[:12] + load_suite(DATA / "midround.json")[:12]
+    one = Solver(tt_mb=16, threads=1)
+    two = Solver(tt_mb=16, threads=2)
+    for g in games:
+        a, b = one.solve(g), two.solve(g)
+        assert (b.value, b.values, b.best, b.win, b.points) == (a.value, a.values, a.best, a.win, a.points)
+        # the line is one of best play: its first move has the root's value
+        if b.pv:
+            assert b.values[b.pv[0]] == b.value
+
+
+def test_two_threads_equal_a_full_window_search_without_table():
+    """An independent search: plain alpha-beta, full window, no table (a node cap keeps it small)."""
+    plain = Solver(tt_mb=1, use_tt=False, node_limit=300_000, both=False)
+    two = Solver(tt_mb=16, both=False, threads=2)
+    compared = 0
+    for seed in range(40):
+        for players in (2, 4):
+            g = Game(players=players, seed=1000 + seed)
+            # a few placements in: smaller trees, still a full boneyard order behind them
+            for _ in range(3):
+                if g.round_over:
+                    break
+                g.push(g.legal_moves[0])
+            if g.round_over:
+                continue
+            v, _ = plain.value(g)
+            if v is None:
+                continue
+            assert two.value(g)[0] == v
+            compared += 1
+    assert compared >= 30
+
+
+def test_the_line_is_reproducible_with_threads():
+    g = load_suite(DATA / "openings_4p.json")[7]
+    lines = [Solver(tt_mb=16, threads=2, both=False).solve(g).pv for _ in range(3)]
+    assert lines[0] == lines[1] == lines[2] and lines[0]
+
+
+def test_a_node_limit_searches_on_one_thread():
+    """Where a node limit cuts a search must be reproducible: no helper then."""
+    games = load_suite(DATA / "openings_4p.json")[:20]
+    for limit in (5_000, 10 ** 9):
+        one = Solver(tt_mb=16, both=False, threads=1, node_limit=limit)
+        two = Solver(tt_mb=16, both=False, threads=2, node_limit=limit)
+        for g in games:
+            assert two.value(g) == one.value(g)
+            assert two.core.helper_nodes == 0
+
+
+@pytest.mark.parametrize("bad", [0, 17, -1, 1.5, True, "2", None])
+def test_threads_option_is_checked(bad):
+    with pytest.raises(OptionError, match="threads must be an integer from 1 to 16"):
+        Solver(threads=bad)
+
+
+def test_default_threads():
+    assert Solver().threads == DEFAULT_THREADS == Solver().core.threads
+
+
+def test_cli_solve_threads(tmp_path, capsys):
+    g = Game(players=4, seed=5)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(g.to_record()))
+    outs = []
+    for threads in ("1", "2"):
+        assert main(["solve", str(path), "--round", "0", "--action", "0", "--json", "--threads", threads]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0]["values"] == outs[1]["values"] and outs[0]["win"] == outs[1]["win"]
+    assert main(["solve", str(path), "--round", "0", "--action", "0", "--threads", "0"]) != 0
+    err = capsys.readouterr().err
+    assert "threads must be an integer from 1 to 16" in err and "Traceback" not in err
