@@ -143,8 +143,11 @@ cdef inline bint tt_probe(SolverCtx* S, uint64_t key, TTEntry* out) noexcept nog
     cdef TTEntry* b = &S.table[key & S.mask & ~(<uint64_t>3)]
     cdef int i
     for i in range(4):
-        out[0] = b[i]
-        if (out.key ^ tt_data(out)) == key:
+        if (b[i].key ^ tt_data(&b[i])) == key:
+            # the copy is checked again: another thread may have rewritten the slot since
+            out[0] = b[i]
+            if (out.key ^ tt_data(out)) != key:
+                return False
             out.key = key
             return True
     return False
