@@ -984,8 +984,7 @@ cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain)
     if c.status != ST_PLAYING:
         return ended_value(S, c, team, gain)
     if (S.n_helpers and S.solver_call and not S.node_limit and S.max_ply >= MAX_PLY
-            and fiveup_popcount(c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3]) + c.bone_len - c.bone_next
-            >= SMP_MIN_TILES):
+            and fiveup_popcount(c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3]) >= SMP_MIN_TILES):
         r = smp_mtdf(S, c)
     else:
         r = mtdf(S, c, first_guess(S, c))
@@ -994,8 +993,9 @@ cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain)
 
 cdef enum:
     MAX_THREADS = 16       # search threads of one SolverCore
-    SMP_MIN_TILES = 20     # Lazy SMP only for positions with at least this many tiles in hands and
-                           # boneyard: below, starting a thread costs more than it saves (measured)
+    SMP_MIN_TILES = 18     # Lazy SMP only for positions with at least this many tiles in the hands (the
+                           # early 4-player ones): on smaller trees starting a thread (about 15 us)
+                           # costs more than it saves (measured: 2-player openings, mid-round)
 
 
 cdef void* helper_main(void* arg) noexcept nogil:
