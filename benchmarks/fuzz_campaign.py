@@ -617,7 +617,9 @@ class ParseFamily(Family):
         elif fn in ("bot_function", "parse_bot_list"):
             names = ["random", "greedy", "hint", "expectimax", "hint:2:200", "expectimax:1:100", "hint:0:0",
                      "hint:-1:5", "hint:x:y", "hint:2", "hint:2:200:3", "hint:99999999999999999999:1",
-                     "greedy,random", "random,,greedy", "", ",", "nobody"]
+                     "greedy,random", "random,,greedy", "", ",", "nobody", "hint@5ms", "hint-alphamu@2ms",
+                     "expectimax-win@1.5ms", "hint@0ms", "hint@ms", "hint@5", "hint@99999999ms", "greedy@5ms",
+                     "hint@5ms,greedy"]
             text = rng.choice(names) if r < 0.7 else mutate_text(rng, rng.choice(names))
             arg = (rng.choice([text, weird(rng)]),) if fn == "bot_function" else (
                 rng.choice([text, weird(rng)]), rng.choice([2, 3, 4, 0, 5, -1, weird(rng)]))
@@ -1326,8 +1328,26 @@ def _solver(key):
 @family("options", 3, expensive=True)
 class OptionsFamily(Family):
     def gen(self, rng, pool):
-        what = rng.choice(["hint", "hint", "sample", "solve", "solve", "world_values", "perft", "hinter", "exact"])
+        what = rng.choice(["hint", "hint", "sample", "solve", "solve", "world_values", "perft", "hinter", "exact",
+                           "judge"])
         bad = rng.random() < 0.5
+        if what == "judge" and pool.records:
+            # one decision judged by the search judge with a tiny budget: its method and options at the boundary
+            record = rng.choice(pool.records)
+            rounds = record.get("rounds") or [{"actions": []}]
+            r = rng.randrange(len(rounds))
+            plays = [k for k, a in enumerate(rounds[r].get("actions", [])) if isinstance(a, dict) and "play" in a]
+            i = rng.choice(plays) if plays else 0     # placements: the decisions a judge values
+            budget = {"samples": 2, "world_nodes": 50, "luck_samples": 1, "dd_nodes": 500, "threads": 1,
+                      "method": rng.choice(["pimc", "expectimax", "alphamu"])}
+            if bad and rng.random() < 0.5:
+                r, i = rng.choice([(r, -1), (r, 10 ** 6), (-1, i), (10 ** 6, i), ("0", i), (r, None)])
+            elif bad:
+                budget[rng.choice(["method", "samples", "beliefs", "search", "judge"])] = rng.choice(
+                    ["PIMC", "", None, 0, -1, 1.5, "exact", "rollout", "maxn", True, weird(rng)])
+            return (what, record, {"budget": budget, "round": r, "action": i}, 1)
+        if what == "judge":
+            what = "hint"
         if what == "exact":
             # the exact yardstick and its sampled estimate: tiny limits (refused, not slow, when large)
             obs = rng.choice(pool.to_move_obs)[0] if pool.to_move_obs and rng.random() < 0.8 else rng.choice(
@@ -1419,6 +1439,14 @@ class OptionsFamily(Family):
             opts = dict(opts, arg=opts["arg"].resolve(pool))
         if what == "hint":
             ctx.call("hint(options)", _hinter(threads).hint, base, **opts)
+        elif what == "judge":
+            from fiveup_solver import analysis
+            budget = opts["budget"]
+            if budget.get("judge") == "rollout":
+                budget = dict(budget, rollouts=1, rollout_bot="random")    # the rollout judge: cheap playouts
+            ok, b = ctx.call("AnalysisBudget(options)", lambda: analysis.AnalysisBudget(**budget).check())
+            if ok:
+                ctx.call("judge_decision", analysis.judge_decision, base, opts["round"], opts["action"], b, 1)
         elif what == "exact":
             ctx.call("hint(method='exact')", _hinter(threads).hint, base, **opts)
         elif what == "hinter":

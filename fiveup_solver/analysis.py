@@ -50,7 +50,7 @@ from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.equity import win_probabilities
 from fiveup_solver.errors import OptionError, is_int, short_repr as _short
 from fiveup_solver.game import action_to_move
-from fiveup_solver.hint import Hinter, SearchBudget
+from fiveup_solver.hint import METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import past_evidence
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.record import check_record, game_from_record, positions
@@ -67,7 +67,7 @@ JUDGES = ("search", "rollout")   # how a decision's moves are valued (the first 
 # 3 players: the search judge's default search. Max^n (each side plays for itself) judged
 # planted errors closer to their playout loss than paranoid (the other two gang up):
 # mean distance 7.7 against 21.5 win-% points on 10 refused exact 305s
-# (docs/analysis_judges.md, benchmarks/planted_maxn.py). The bots keep the solver's default.
+# (docs/analysis_judges.md, benchmarks/planted_judges.py). The bots keep the solver's default.
 ANALYSIS_SEARCH = "maxn"
 
 
@@ -100,6 +100,7 @@ class AnalysisBudget:
     """How hard the analysis looks (defaults: about twice a live hint per decision)."""
 
     samples: int = 96             # sampled worlds per decision (a live hint: 48)
+    method: str = "pimc"          # the search judge's method (fiveup_solver.hint.METHODS: pimc, expectimax, alphamu)
     world_nodes: int = 20_000     # search nodes per world
     luck_samples: int = 48        # worlds per position value (the luck of deals and draws)
     dd_nodes: int = 2_000_000     # node limit of each double-dummy solve (0: none)
@@ -115,6 +116,8 @@ class AnalysisBudget:
     workers: int = 1              # rollout judge: worker processes for the playouts (same results for any number)
 
     def check(self) -> "AnalysisBudget":
+        if not isinstance(self.method, str) or self.method not in METHODS:
+            raise OptionError(f"analysis budget: method must be one of {', '.join(METHODS)}, not {_short(self.method)}")
         check_beliefs(self.beliefs)
         check_search(self.search)
         if not isinstance(self.judge, str) or self.judge not in JUDGES:
@@ -127,6 +130,13 @@ class AnalysisBudget:
                 raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")
         return self
 
+    def check_players(self, players: int) -> None:
+        """Refuse a search judge whose method does not search `players` players (alphamu: 2)."""
+        if self.judge == "search" and players not in METHODS[self.method].players:
+            raise OptionError(f"analysis method {self.method} judges "
+                              f"{' or '.join(map(str, METHODS[self.method].players))}-player games, "
+                              f"not {players}-player ones")
+
     @property
     def search_of_three(self) -> str:
         """How 3-player positions are searched: ``search``, or ANALYSIS_SEARCH when None."""
@@ -134,12 +144,13 @@ class AnalysisBudget:
 
     def search_budget(self) -> SearchBudget:
         """The hint budget the search judge gives each decision (the win objective)."""
-        return SearchBudget(samples=self.samples, world_nodes=self.world_nodes, objective="win",
+        return SearchBudget(method=self.method, samples=self.samples, world_nodes=self.world_nodes, objective="win",
                             beliefs=self.beliefs, search=self.search_of_three)
 
     def luck_budget(self) -> SearchBudget:
-        """The budget of each position value behind the luck of deals and draws."""
-        return replace(self.search_budget(), samples=self.luck_samples)
+        """The budget of each position value behind the luck of deals and draws (PIMC
+        whatever the judge's method: the luck and the win graph do not depend on it)."""
+        return replace(self.search_budget(), method="pimc", samples=self.luck_samples)
 
 
 @dataclass
@@ -291,7 +302,7 @@ class Analysis:
         if b.judge == "rollout":
             return {"name": "rollout", "rollouts": b.rollouts, "bot": b.rollout_bot, "candidates": b.candidates,
                     "worlds": "sampled uniformly from the seat's observation"}
-        judge = {"name": "search", "samples": b.samples, "world_nodes": b.world_nodes,
+        judge = {"name": "search", "method": b.method, "samples": b.samples, "world_nodes": b.world_nodes,
                  "beliefs": check_beliefs(b.beliefs)}
         if self.players == 3:
             judge["search"] = b.search_of_three
@@ -344,6 +355,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     _check_seed(seed)
     record = check_record(record)
     who = _seats_to_analyse(record, seats)
+    budget.check_players(record["players"])
     view = record.get("view")
     n = record["players"]
     hinter = Hinter(threads=budget.threads)
@@ -482,6 +494,7 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     act = rounds[round]["actions"][action]
     seat = act["seat"]
     _seats_to_analyse(record, [seat])
+    budget.check_players(record["players"])
     view = record.get("view")
     for game, r, i in positions(record, check=False):
         if (r, i) == (round, action):
@@ -615,7 +628,8 @@ def judge_text(a: Analysis) -> str:
         return (f"rollout judge: {b.rollouts} whole-game playouts per candidate ({which}), {b.rollout_bot} "
                 f"in every seat, the same worlds for every candidate, drawn from the seat's observation")
     three = f", {b.search_of_three} search" if a.players == 3 else ""
-    return f"search judge: {b.samples} worlds per decision, {_beliefs_text(a)}{three}"
+    method = "" if b.method == "pimc" else f" ({b.method})"
+    return f"search judge: {b.samples} worlds per decision{method}, {_beliefs_text(a)}{three}"
 
 
 def cost_text(a: Analysis) -> str:

@@ -19,6 +19,10 @@ fixed (max^n, or paranoid: the seat against the other two together; with 2 or
 ``hint-alphamu``: the hint bot with ``method="alphamu"`` (2 players, docs/alphamu.md),
 also with ``-win``/``-points``/``-model``/``-uniform`` and as
 ``hint-alphamu:SAMPLES:NODES`` (NODES per leaf).
+``hint@50ms``, ``hint-alphamu@50ms``, ``expectimax-win@20ms``: a hint bot searching
+for that time per decision (anytime), for matches at equal time per move; its
+moves depend on the machine's speed and load, so such a match is not
+reproducible from its seed alone.
 ``greedy``: the largest immediate accepted credit: the placement credit the
 board shows (end sum when positive and a multiple of 5), counted 0 when it
 would take the side above 305; ties broken by the bot's seeded generator.
@@ -67,7 +71,7 @@ def bot_function(name: str):
     known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
                       + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
     methods = "|".join(_METHOD_OF_BOT)
-    raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or {methods}[-X]:SAMPLES:NODES; "
+    raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms with METHOD {methods}; "
                       f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]})")
 
 

@@ -414,8 +414,10 @@ def cmd_analyze(args, out) -> int:
     if given and args.judge != "rollout":
         option = "--" + next(iter(given)).replace("_", "-")
         raise OptionError(f"{option} is an option of the rollout judge: add --judge rollout")
-    budget = AnalysisBudget(samples=args.samples, luck_samples=args.luck_samples, dd_nodes=args.dd_nodes,
-                            threads=args.threads, beliefs=args.beliefs, search=args.three, judge=args.judge,
+    if args.method != "pimc" and args.judge != "search":
+        raise OptionError("--method is an option of the search judge: drop --judge rollout")
+    budget = AnalysisBudget(samples=args.samples, method=args.method, luck_samples=args.luck_samples,
+                            dd_nodes=args.dd_nodes, threads=args.threads, beliefs=args.beliefs, search=args.three, judge=args.judge,
                             **given)
     progress = not args.quiet and sys.stderr.isatty()
     a = analyze(record, seats=args.seat, budget=budget, seed=args.seed, progress=progress)
@@ -818,6 +820,9 @@ def _analyze_arguments(p) -> None:
                    help="how 3 players are searched by the search judge: maxn (every seat maximises its own "
                         "value) or paranoid (the seat against the other two together); default: "
                         f"{ANALYSIS_SEARCH} (closer to playout losses, docs/analysis_judges.md)")
+    p.add_argument("--method", default=AnalysisBudget.method, choices=tuple(METHODS),
+                   help="the search judge's method: pimc (default), expectimax (every later draw a chance node) "
+                        "or alphamu (2 players); docs/analysis_judges.md measures them")
     p.add_argument("--judge", default="search", choices=("search", "rollout"),
                    help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
                         "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")

@@ -42,6 +42,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from dataclasses import asdict, dataclass, fields, replace
@@ -162,25 +163,34 @@ class SearchBudget:
 
     @classmethod
     def from_bot_name(cls, name: str):
-        """The budget of a bot name ``METHOD[-X]:SAMPLES:NODES`` (METHOD a bot of METHODS:
-        hint, expectimax, hint-alphamu; X one of :data:`BOT_SUFFIXES`), or None when the
-        name has not that form.
+        """The budget of a bot name ``METHOD[-X]:SAMPLES:NODES`` or ``METHOD[-X]@MSms``
+        (METHOD a bot of METHODS: hint, expectimax, hint-alphamu; X one of
+        :data:`BOT_SUFFIXES`; MS the time per decision in milliseconds, anytime: the
+        bots of a match at equal time), or None when the name has neither form.
 
         >>> SearchBudget.from_bot_name("hint-win:16:5000")
         SearchBudget(method='pimc', samples=16, time_ms=None, world_nodes=5000, chance_width=6, \
 objective='win', beliefs=None, search=None, depth=None)
         >>> SearchBudget.from_bot_name("hint-alphamu-points:8:500").method
         'alphamu'
+        >>> SearchBudget.from_bot_name("hint-alphamu@50ms").time_ms
+        50.0
         """
-        base, _, rest = str(name).partition(":")
+        name = str(name)
+        timed = _TIMED_BOT.fullmatch(name)
+        base, _, rest = (timed.group(1), "", "") if timed else name.partition(":")
         parts = rest.split(":")
         method, suffix = None, None
         for bot in sorted((m.bot for m in METHODS.values()), key=len, reverse=True):   # hint-alphamu before hint
             if base == bot or base.startswith(bot + "-"):
                 method, suffix = {m.bot: m.name for m in METHODS.values()}[bot], base[len(bot) + 1:]
                 break
-        if method is None or suffix not in _SUFFIX_FIELD or len(parts) != 2 \
-                or not all(p.isdigit() and int(p) > 0 for p in parts):
+        if method is None or suffix not in _SUFFIX_FIELD:
+            return None
+        if timed:
+            time_ms = float(timed.group(2))
+            return replace(cls.for_bot(method, suffix), time_ms=time_ms) if 1 <= time_ms <= 3_600_000 else None
+        if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
             return None
         return cls.for_bot(method, suffix, int(parts[0]), int(parts[1]))
 
@@ -189,6 +199,8 @@ objective='win', beliefs=None, search=None, depth=None)
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 
+# a time-budgeted bot name: METHOD[-X]@MSms (MS a decimal number of milliseconds)
+_TIMED_BOT = re.compile(r"([a-z-]+)@(\d{1,7}(?:\.\d{1,3})?)ms")
 # hint-X bots: the budget field each suffix X sets
 _SUFFIX_FIELD = {"": None, "win": "objective", "points": "objective", "model": "beliefs", "uniform": "beliefs",
                  "maxn": "search", "paranoid": "search"}

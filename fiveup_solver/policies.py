@@ -76,7 +76,7 @@ def hint_bot(budget: SearchBudget | None = None, *, temperature: float = 0.0):
         if temperature > 0.0:
             raise OptionError("a temperature is for the uniform-beliefs hint bot (the model bot plays its best move)")
         return model_hint_bot(budget.method, budget.samples, budget.world_nodes, budget.objective,
-                              search=budget.search, depth=budget.depth)
+                              search=budget.search, depth=budget.depth, time_ms=budget.time_ms)
     budget = replace(budget, beliefs="uniform")
 
     def bot(obs, rng: _random.Random):
@@ -94,7 +94,7 @@ _BOT_MEMORY = weakref.WeakKeyDictionary()     # a model bot's generator -> what 
 
 def model_hint_bot(method: str | None = None, samples: int | None = None, world_nodes: int | None = None,
                    objective: str | None = None, model: OpponentModel | None = None, search: str | None = None,
-                   depth: int | None = None):
+                   depth: int | None = None, time_ms: float | None = None):
     """The hint bot with ``beliefs="model"`` and a memory of the game: the last
     observation it had of each earlier round, whose evidence (computed once and
     kept) is its prior for each other seat in the rounds after.
@@ -105,7 +105,7 @@ def model_hint_bot(method: str | None = None, samples: int | None = None, world_
     of the same round, starts a new game. ``model``: the family and prior
     (None: the default :class:`OpponentModel`); ``search``: how 3 players are
     searched ("paranoid" or "maxn"; None: the hint's default); ``depth``: alphamu's depth
-    (None: its default)."""
+    (None: its default); ``time_ms``: anytime, the time per decision (instead of ``samples``)."""
     if model is not None and not isinstance(model, OpponentModel):
         raise OptionError(f"model must be an OpponentModel or None, not {_short(model)}")
 
@@ -131,5 +131,7 @@ def model_hint_bot(method: str | None = None, samples: int | None = None, world_
             options["method"] = method
         if depth is not None:
             options["depth"] = depth
+        if time_ms is not None:
+            options["time_ms"] = time_ms
         return hints.hint(obs, seed=rng.getrandbits(63), **options).best
     return bot

@@ -2,6 +2,7 @@
 peeked at, views and bad options are handled, the command line reads it."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -100,9 +101,11 @@ def planted_gift():
     return planted_game(plant)
 
 
-def test_giving_the_opponent_its_last_20_is_a_blunder():
+@pytest.mark.parametrize("method", ["pimc", "expectimax", "alphamu"])
+def test_giving_the_opponent_its_last_20_is_a_blunder(method):
     record, (r, i, seat) = planted_gift()
-    a = analyze(record, seats=[seat], budget=FAST, seed=1)
+    a = analyze(record, seats=[seat], budget=dataclasses.replace(FAST, method=method), seed=1)
+    assert a.judge["method"] == method
     d = next(d for d in a.decisions if (d.round, d.action) == (r, i))
     assert d.mark == "blunder", d
     # with the boneyard empty the seat knows every hand: both judgements agree
@@ -117,9 +120,10 @@ def test_marks_and_accuracy_by_hand():
     assert accuracy(0.0) == pytest.approx(100.0, abs=1e-3) and accuracy(200.0) == 0.0
 
 
-def test_throwing_away_an_exact_305_is_a_blunder():
+@pytest.mark.parametrize("method", ["pimc", "expectimax"])
+def test_throwing_away_an_exact_305_is_a_blunder(method):
     record, (r, i, seat) = planted_blunder()
-    a = analyze(record, seats=[seat], budget=FAST, seed=1)
+    a = analyze(record, seats=[seat], budget=dataclasses.replace(FAST, method=method), seed=1)
     d = next(d for d in a.decisions if (d.round, d.action) == (r, i))
     assert d.seat == seat and not d.forced
     assert d.mark == "blunder", d
@@ -163,7 +167,7 @@ def test_analysis_is_deterministic_and_json():
     b = analyze(g.to_record(), budget=FAST, seed=4).to_dict()
     assert a["cost"].pop("seconds") > 0 and b["cost"].pop("seconds") > 0    # the wall time: not reproducible
     assert a == b
-    assert a["judge"] == {"name": "search", "samples": 24, "world_nodes": 5_000, "beliefs": "model"}
+    assert a["judge"] == {"name": "search", "method": "pimc", "samples": 24, "world_nodes": 5_000, "beliefs": "model"}
     assert a["cost"] == {"judged": sum(1 for d in a["decisions"] if not d["forced"]), "playouts": 0}
     json.dumps(a)
     assert set(a["seats"]) == {"0", "1"}
@@ -275,3 +279,13 @@ def test_past_rounds_from_one_replay_equal_past_observations():
             assert sorted(ends) == sorted((s, q) for s in seats for q in range(len(g.rounds)))
             for s in seats:
                 assert [ends[(s, q)] for q in range(len(g.rounds))] == past_observations(record, s, len(g.rounds))
+
+
+def test_the_search_judges_method_is_checked():
+    record, _ = planted_gift()
+    with pytest.raises(OptionError, match="method must be one of pimc, expectimax, alphamu, not 'mcts'"):
+        analyze(record, budget=AnalysisBudget(method="mcts"))
+    three = play_game(3, 2, ["greedy"] * 3, max_rounds=1).to_record()
+    with pytest.raises(OptionError, match="analysis method alphamu judges 2-player games, not 3-player ones"):
+        analyze(three, budget=AnalysisBudget(method="alphamu"))
+    AnalysisBudget(method="alphamu", judge="rollout").check().check_players(3)   # the rollout judge has no method

@@ -38,8 +38,22 @@ def test_bot_names_parse_into_the_budget(name, expected):
     assert b.chance_width == DEFAULT_CHANCE_WIDTH and b.time_ms is None
 
 
+@pytest.mark.parametrize("name, expected", [
+    ("hint@50ms", dict(method="pimc", time_ms=50.0)),
+    ("hint-alphamu@20ms", dict(method="alphamu", time_ms=20.0)),
+    ("expectimax-win@12.5ms", dict(method="expectimax", time_ms=12.5, objective="win")),
+    ("hint-maxn@1ms", dict(method="pimc", time_ms=1.0, search="maxn")),
+])
+def test_timed_bot_names_parse_into_a_time_budget(name, expected):
+    b = SearchBudget.from_bot_name(name)
+    assert b == SearchBudget(**expected)
+    assert b.samples is None and b.world_nodes is None
+
+
 @pytest.mark.parametrize("name", ["hint", "hint:16", "hint:0:5", "hint:x:5", "mcts:4:4", "hint-fast:4:4",
-                                  "hint:4:4:4", "greedy:4:4"])
+                                  "hint:4:4:4", "greedy:4:4", "hint@0ms", "hint@50", "hint@50s", "hint@-5ms",
+                                  "hint:4:4@5ms", "greedy@5ms", "level1@5ms", "hint-fast@5ms", "hint@4000000ms",
+                                  "hint@ms", "hint@1e3ms"])
 def test_other_names_are_not_budgets(name):
     assert SearchBudget.from_bot_name(name) is None
 
@@ -132,3 +146,24 @@ def test_world_nodes_default_to_the_method_s_own():
         SearchBudget(method="pimc", depth=1)
     with pytest.raises(OptionError, match="depth"):
         SearchBudget(method="alphamu", depth=-1)
+
+
+@pytest.mark.parametrize("name", ["hint@5ms", "hint-uniform@5ms", "hint-alphamu@5ms"])
+def test_a_timed_bot_searches_by_time_not_by_samples(monkeypatch, name):
+    import random
+
+    from fiveup_solver import bots, hint as hints
+    seen = []
+    real = hints.hint
+
+    def spy(obs, **options):
+        budget = options.get("budget")
+        seen.append((options.get("time_ms"), options.get("samples"), options.get("method"))
+                    if budget is None else (budget.time_ms, budget.samples, budget.method))
+        return real(obs, **options)
+    monkeypatch.setattr(hints, "hint", spy)
+    obs = _position()
+    move = bots.bot_function(name)(obs, random.Random(1))
+    assert move in obs.legal_moves
+    method = "alphamu" if "alphamu" in name else None
+    assert seen == [(5.0, None, method)] or seen == [(5.0, None, method or "pimc")]

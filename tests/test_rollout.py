@@ -270,7 +270,9 @@ def test_cli_bad_options(tmp_path, capsys):
                       (["--judge", "rollout", "--rollout-bot", "nope"], "unknown bot"),
                       (["--judge", "rollout", "--candidates", "top:x"], "candidates must be"),
                       (["--judge", "rollout", "--workers", "0"], "workers must be"),
-                      (["--judge", "playout"], "--judge")):
+                      (["--judge", "playout"], "--judge"),
+                      (["--method", "mcts"], "--method"),
+                      (["--judge", "rollout", "--method", "expectimax"], "--method is an option of the search judge")):
         assert main(base + bad) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and text in err and err.count("\n") == 1, (bad, err)
