@@ -41,6 +41,7 @@ True
 """
 from __future__ import annotations
 
+import _thread
 import math
 import threading
 import time
@@ -699,7 +700,7 @@ class Hinter:
                 set_core_objective(core, objective, players)
         errors = []
 
-        def run(core):
+        def run(core, done=None):
             try:
                 for k, (objective, job) in enumerate(jobs):
                     if k:
@@ -707,12 +708,25 @@ class Hinter:
                     job.work(core)
             except BaseException as e:   # noqa: BLE001 -- raised again by the calling thread
                 errors.append(e)
-        helpers = [threading.Thread(target=run, args=(core,)) for core in self._cores[1:]]
-        for t in helpers:
-            t.start()
+            finally:
+                if done is not None:
+                    done.release()
+        # The helpers are started without waiting for them to run (threading.Thread.start
+        # waits until the new thread is scheduled: milliseconds on a busy machine, idle
+        # time of this thread at every search); each releases its lock when it is done.
+        done = []
+        for core in self._cores[1:]:
+            lock = threading.Lock()
+            lock.acquire()
+            try:
+                _thread.start_new_thread(run, (core, lock))
+            except RuntimeError:
+                # no thread to be had: the other threads take its worlds (they are pulled one by one)
+                lock.release()
+            done.append(lock)
         run(self._cores[0])
-        for t in helpers:
-            t.join()
+        for lock in done:
+            lock.acquire()
         if errors:
             raise errors[0]
 
