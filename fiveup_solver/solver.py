@@ -245,8 +245,9 @@ class Solver:
     def _seeded(self, players: int) -> bool:
         """Whether the win search of a solve with both currencies starts from the points
         values (SolverCore.solve_moves): without a node limit, and where it measured
-        fewer nodes (docs/results/performance.md, issue 24: both currencies' nodes on 2-player
-        openings -23 %, mid-round -16 %, near-target -14 %, 4-player openings -1 % to +3 %);
+        fewer nodes over the suites (docs/results/performance.md, issue 24: both currencies'
+        nodes 0.55 of the unseeded ones on 2-player openings, 0.81 on 3-player mid-round
+        positions, 0.89 on 4-player near-target ones, 1.01 on 4-player openings);
         not under max^n (its own root search)."""
         return self.both and self.node_limit == 0 and not (self.search == "maxn" and players == 3)
 
