@@ -41,6 +41,7 @@ True
 """
 from __future__ import annotations
 
+import _thread
 import math
 import re
 import threading
@@ -504,16 +505,28 @@ class Hinter:
                           plan="weighted" if ww.candidates == draws else "resampled",
                           greedy_worlds={str(s): sum(1 for w in worlds if (w[3] >> s) & 1) for s in ds.hidden_seats})
         with self._lock:
-            results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
-                                   n_worlds, seconds, worlds=worlds, search=search)
+            other = "win" if objective == "points" else "points"
+            if both and seconds == 0.0:
+                # a sample budget: the worlds are known before the first search starts, so both
+                # currencies' searches go in one dispatch (each thread takes the first's worlds,
+                # then the second's: one start and join of the threads, no idle tail between)
+                results, extra = self._search_many(obs, base, ds, roots, method, (objective, other), world_nodes,
+                                                   chance_width, seed, n_worlds, worlds=worlds, search=search)
+            else:
+                results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
+                                       n_worlds, seconds, worlds=worlds, search=search)
+                extra = None
             n = len(results)
             if n == 0:
                 raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
             by_objective = {objective: results}
-            if both:
+            if both and extra is not None:
+                # the same numbered worlds as the first search's (what the sequential form keeps)
+                keep = {r[0] for r in results}
+                by_objective[other] = [r for r in extra if r[0] in keep]
+            elif both:
                 # the other currency in the same worlds (worlds are numbered: the same
                 # numbers give the same deals), as many as the first search found
-                other = "win" if objective == "points" else "points"
                 found = [r[0] for r in results]
                 extra = self._search(obs, base, ds, roots, method, other, world_nodes, chance_width, seed,
                                      max(found) + 1, 0.0, worlds=None if worlds is None else worlds[:max(found) + 1],
@@ -668,18 +681,66 @@ class Hinter:
         ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled."""
         three = search
         for core in self._cores:
-            set_core_objective(core, objective, obs.players)
             set_core_search(core, three)
         search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
                                    min(self.threads, n_worlds), seconds, observer, worlds)
-        helpers = [threading.Thread(target=search.work, args=(core,)) for core in self._cores[1:]]
-        for t in helpers:
-            t.start()
-        search.work(self._cores[0])
-        for t in helpers:
-            t.join()
+        self._dispatch([(objective, search)], obs.players)
         return search.results()
+
+    def _search_many(self, obs, base, ds, roots, method, objectives, world_nodes, chance_width, seed, n_worlds,
+                     worlds=None, search="paranoid") -> list:
+        """_search under each of `objectives` in the same worlds (a sample budget: no time
+        limit), in one dispatch of the threads; their results in that order. Each world's
+        search is independent of the thread and of what it searched before (a fresh
+        context), so the results are those of one _search per objective."""
+        for core in self._cores:
+            set_core_search(core, search)
+        jobs = [(obj, _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code,
+                                        world_nodes, chance_width, seed & (2 ** 64 - 1), n_worlds,
+                                        min(self.threads, n_worlds), 0.0, None, worlds)) for obj in objectives]
+        self._dispatch(jobs, obs.players)
+        return [job.results() for _, job in jobs]
+
+    def _dispatch(self, jobs, players) -> None:
+        """Every thread's core works through the world searches of `jobs` ([(objective,
+        WorldSearch)]) in order, switching its own objective between them."""
+        # every objective set once here first (its table loaded and checked in this thread,
+        # where an error is raised to the caller), ending with the first job's
+        for core in self._cores:
+            for objective, _ in reversed(jobs):
+                set_core_objective(core, objective, players)
+        errors = []
+
+        def run(core, done=None):
+            try:
+                for k, (objective, job) in enumerate(jobs):
+                    if k:
+                        set_core_objective(core, objective, players)
+                    job.work(core)
+            except BaseException as e:   # noqa: BLE001 -- raised again by the calling thread
+                errors.append(e)
+            finally:
+                if done is not None:
+                    done.release()
+        # The helpers are started without waiting for them to run (threading.Thread.start
+        # waits until the new thread is scheduled: milliseconds on a busy machine, idle
+        # time of this thread at every search); each releases its lock when it is done.
+        done = []
+        for core in self._cores[1:]:
+            lock = threading.Lock()
+            lock.acquire()
+            try:
+                _thread.start_new_thread(run, (core, lock))
+            except RuntimeError:
+                # no thread to be had: the other threads take its worlds (they are pulled one by one)
+                lock.release()
+            done.append(lock)
+        run(self._cores[0])
+        for lock in done:
+            lock.acquire()
+        if errors:
+            raise errors[0]
 
 
 def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent, max_worlds,

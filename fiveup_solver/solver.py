@@ -212,8 +212,18 @@ class Solver:
         t0 = time.perf_counter()
         core = game.current.core
         seat = core.to_move
+        # Both currencies of an unlimited solve: points first, whose exact values seed
+        # the win search's MTD(f) (its values are exact whatever the guess: fewer
+        # nodes only). Under a node limit each search stays as it was (unseeded,
+        # the objective's own first): a seeded search could finish where the
+        # unseeded one was cut, or the other way round.
+        seeds = None
+        if self._seeded(game.players) and self.objective == "win":
+            set_core_objective(self.core, "points", game.players, self.equity)
+            points_first = self._solve_values(core)
+            seeds = points_first[5]
         set_core_objective(self.core, self.objective, game.players, self.equity)
-        value, values, nodes, aborted, vectors = self._solve_values(core)
+        value, values, nodes, aborted, vectors, canon = self._solve_values(core, seeds)
         if aborted:
             # a node limit cut the search: no value is known exactly
             return SolveResult(seat, None, {}, [], [], nodes, time.perf_counter() - t0, exact=False,
@@ -225,10 +235,14 @@ class Solver:
             nodes += pv_nodes
             pv = self._pv_strings(core, line)
         by_objective = {self.objective: values}
-        if self.both:
+        if seeds is not None:
+            by_objective["points"] = points_first[1]
+            nodes += points_first[2]
+        elif self.both:
             other = "win" if self.objective == "points" else "points"
             set_core_objective(self.core, other, game.players, self.equity)
-            _, other_values, other_nodes, aborted, _ = self._solve_values(core)
+            _, other_values, other_nodes, aborted, _, _ = self._solve_values(
+                core, canon if other == "win" and self._seeded(game.players) else None)
             set_core_objective(self.core, self.objective, game.players, self.equity)
             nodes += other_nodes
             if not aborted:
@@ -238,9 +252,20 @@ class Solver:
                            objective=self.objective, win=win, points=dict(by_objective.get("points", {})),
                            search=self.search, vectors=vectors)
 
-    def _solve_values(self, core):
-        """(root value, {move string: value}, nodes, aborted, {move string: vector}) under the
-        core's objective; the vectors only for max^n with 3 players."""
+    def _seeded(self, players: int) -> bool:
+        """Whether the win search of a solve with both currencies starts from the points
+        values (SolverCore.solve_moves): without a node limit, and where it measured
+        fewer nodes over the suites (docs/results/performance.md, issue 24: both currencies'
+        nodes 0.55 of the unseeded ones on 2-player openings, 0.81 on 3-player mid-round
+        positions, 0.89 on 4-player near-target ones, 1.01 on 4-player openings);
+        not under max^n (its own root search)."""
+        return self.both and self.node_limit == 0 and not (self.search == "maxn" and players == 3)
+
+    def _solve_values(self, core, points_values=None):
+        """(root value, {move string: value}, nodes, aborted, {move string: vector},
+        {canonical move: value}) under the core's objective; the vectors only for max^n
+        with 3 players. ``points_values``: the canonical moves' exact points values, the
+        win search's first guesses (see ``SolverCore.solve_moves``)."""
         vectors = {}
         if self.search == "maxn" and core.players == 3:
             scale = self.core.value_scale
@@ -250,7 +275,7 @@ class Solver:
             by_canon = {m: _unit(vec[side], scale) for m, vec in canon_vecs}
             vec_of = {m: [_unit(x, scale) for x in vec] for m, vec in canon_vecs}
         else:
-            value, canon, nodes, aborted = self.core.solve_moves(core, self.node_limit)
+            value, canon, nodes, aborted = self.core.solve_moves(core, self.node_limit, points_values)
             by_canon = dict(canon)
             vec_of = None
         after = core.copy()
@@ -267,7 +292,7 @@ class Solver:
             values["pass"] = by_canon[_PASS]
             if vec_of is not None:
                 vectors["pass"] = vec_of[_PASS]
-        return value, values, nodes, aborted, vectors
+        return value, values, nodes, aborted, vectors, (None if aborted or vec_of is not None else by_canon)
 
     def solve_many(self, games) -> list:
         """Solve a batch of positions with the same table (results in order)."""

@@ -121,11 +121,15 @@ def test_solve_and_equity_are_the_cli_json(client, tmp_path, capsys):
     rec = g.to_record()
     path = tmp_path / "g.json"
     path.write_text(json.dumps(rec))
-    cli = cli_json(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--json"])
+    # the server caps every solve (SOLVE_DEFAULT_NODES): the CLI is given the same limit (a limit
+    # also decides how the second currency is searched: unseeded, so the node counts differ without it)
+    limit = ["--node-limit", str(serve.SOLVE_DEFAULT_NODES)]
+    cli = cli_json(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--json", *limit])
     api = client.post("/api/solve", json={"record": rec, "round": 0, "action": 0}).json()
     cli.pop("seconds"), api.pop("seconds")
     assert api == cli
-    cli = cli_json(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--json", "--objective", "win"])
+    cli = cli_json(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--json", "--objective", "win",
+                            *limit])
     api = client.post("/api/solve", json={"record": rec, "round": 0, "action": 0, "objective": "win"}).json()
     cli.pop("seconds"), api.pop("seconds")
     assert api == cli

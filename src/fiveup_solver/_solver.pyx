@@ -716,13 +716,18 @@ cdef class SolverCore:
     def clear(self):
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
 
-    def solve_moves(self, CoreRound rnd not None, node_limit_=0):
+    def solve_moves(self, CoreRound rnd not None, node_limit_=0, points_values=None):
         """Exact value of every root canonical move of the round's current position.
 
         Returns (root_value, [(move, value), ...], nodes, aborted). The seat's
         forced draws are made first; a seat that then cannot place has the
         single move MOVE_PASS. With no move at all (the round ended during the
         draws, or was already over) the list is empty.
+
+        `points_values`: under the win objective, {move: value} of an exact points
+        solve of the same position (what solve_moves returned under OBJ_POINTS):
+        each move's MTD(f) then starts from win_guess of its points value. Only
+        the node count changes: the values are exact either way.
         """
         cdef Position root = rnd.frames[rnd.depth].pos
         cdef Position q, c
@@ -733,7 +738,19 @@ cdef class SolverCore:
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         cdef int vecs[3 * MAX_MOVES]
         cdef int root_vec[3]
+        cdef int guess_of[256]          # a move's points value, by canonical move (points_values)
+        cdef bint seeded = False
         self.check_players(root.players)
+        if points_values is not None:
+            if not isinstance(points_values, dict) or not all(
+                    type(k) is int and 0 <= k < 256 and type(v) is int and -WIN <= v <= WIN
+                    for k, v in points_values.items()):
+                raise CoreError(f"points_values must be {{move: value}} with values in [-{WIN}, {WIN}]")
+            # max^n has its own root (maxn_root): the guesses are for the two-team search
+            seeded = self.ctx.objective == OBJ_WIN and not (self.ctx.search_maxn and root.players == 3)
+            memset(guess_of, 0, sizeof(guess_of))
+            for k, v in points_values.items():
+                guess_of[<int>k] = <int>v
         begin_call(S, node_limit)
         set_root(S, &root)
         if S.maxn:
@@ -763,7 +780,10 @@ cdef class SolverCore:
                 else:
                     place(&c, moves[i], NULL)
                 resolve_turn(&c)
-                values[i] = terminal_or_search(S, &c, team, rel_score(S, &c, team) - base)
+                if seeded:
+                    values[i] = guessed_search(S, &c, team, win_guess(S, &root, guess_of[moves[i]]))
+                else:
+                    values[i] = terminal_or_search(S, &c, team, rel_score(S, &c, team) - base)
                 if values[i] > best:
                     best = values[i]
         if n == 0:
@@ -1061,6 +1081,41 @@ cdef int first_guess(SolverCtx* S, const Position* c) noexcept nogil:
     S.max_ply = saved
     S.cut = 0
     return g
+
+
+cdef int win_guess(const SolverCtx* S, const Position* root, int points) noexcept nogil:
+    """A first guess of a root move's win-objective value (team 0) from its exact
+    points value: the round ends with team 0's side `points` ahead (the other team's
+    first side ahead when negative; no side passes 305) and the next starter drawn,
+    valued by the equity table; +-WIN stays +-WIN. A guess only: it decides where
+    MTD(f) starts, never the value (seeding the second currency of a solve)."""
+    cdef int s, gainer = S.root_side
+    cdef int score[4]
+    if points >= WIN or points <= -WIN:
+        return WIN if points > 0 else -WIN
+    for s in range(root.sides):
+        score[s] = root.score[s]
+    if points < 0:
+        points = -points
+        for s in range(root.sides):
+            if S.side_team[s] != 0:
+                gainer = s
+                break
+    if score[gainer] + points < TARGET:
+        score[gainer] += points
+    return equity_lookup(S, score, root.sides, root.sides, 0)
+
+
+cdef int guessed_search(SolverCtx* S, const Position* c, int team, int guess) noexcept nogil:
+    """terminal_or_search under the win objective (no immediate gain: values are read at the
+    round's end), with MTD(f) started from `guess`, the move's value for `team`."""
+    cdef bint same
+    if c.status == ST_WON:
+        return WIN if team_of(S, c, c.end_seat) == team else -WIN
+    if c.status != ST_PLAYING:
+        return ended_value(S, c, team, 0)
+    same = team_of(S, c, c.to_move) == team
+    return child_value(same, mtdf(S, c, guess if same else -guess), 0)
 
 
 # ---------------------------------------------------------------- max^n (3 players)
