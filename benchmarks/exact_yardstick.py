@@ -353,7 +353,40 @@ def _half_width(losses: list) -> float:
     return 1.96 * (sum((x - m) ** 2 for x in losses) / (n - 1) / n) ** 0.5
 
 
-def report(path: str, markdown: bool = False) -> str:
+def estimate_rows(path: str, names: list) -> list:
+    """Rows for the by-phase table from an estimate journal, each marked as an estimate (its
+    worlds, the draws sampled or not): the loss is the judging half's paired difference (see
+    :func:`report_estimates`), the interval the normal 95 % interval of the mean over positions."""
+    rows = [json.loads(line) for line in open(path)]
+    table = []
+    for lo, hi in PHASES:
+        label = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        sel = [r for r in rows if lo <= r["bone"] <= hi]
+        done = [r for r in sel if "refused" not in r["estimate"]]
+        if not sel:
+            continue
+        ks = sorted({r["estimate"]["sample_worlds"] for r in sel})
+        draws = " with draws" if all(r["estimate"].get("sample_draws") for r in sel) else ""
+        mark = f"{label} (estimate, {'/'.join(map(str, ks))} worlds{draws})"
+        for name in names:
+            cells = [mark, str(len(sel)), str(len(done)), name]
+            if not done:
+                table.append(cells + ["-"] * 5)
+                continue
+            ref = "reference_win" if "reference_win" in done[0]["estimate"] else "reference_points"
+            cells.append(f"{sum(r['picks'][name] != r['estimate'][ref] for r in done)}/{len(done)}")
+            for o, scale, fmt in (("win", 100, "{:.2f}"), ("points", 1, "{:.1f}")):
+                xs = [scale * r["estimate"][f"loss_{o}"][name][0] for r in done if f"loss_{o}" in r["estimate"]]
+                if xs:
+                    m, p95 = _stats(xs)
+                    cells += [f"{fmt.format(m)} ± {fmt.format(_half_width(xs))}", fmt.format(p95)]
+                else:
+                    cells += ["-", "-"]
+            table.append(cells)
+    return table
+
+
+def report(path: str, markdown: bool = False, estimates: tuple = ()) -> str:
     rows = [json.loads(line) for line in open(path)]
     three = any(r.get("players") == 3 for r in rows)
     methods = METHODS_3P if three else METHODS
@@ -386,6 +419,9 @@ def report(path: str, markdown: bool = False) -> str:
                               f"{pw:.2f}" if pw is not None else "-",
                               f"{mp:.1f} ± {_half_width(lp):.1f}" if mp is not None else "-",
                               f"{pp:.1f}" if pp is not None else "-"])
+        if opponent == "greedy":
+            for est in estimates:   # beyond exact reach: estimated rows, marked as such
+                table += estimate_rows(est, names)
         if markdown:
             lines.append("| " + " | ".join(header) + " |")
             lines.append("|" + "---|" * len(header))
@@ -436,6 +472,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-bone", type=int, default=18, help="--reach, --estimate: positions with at most "
                                                                "this many boneyard tiles")
     ap.add_argument("--report-estimates", metavar="JOURNAL", default=None)
+    ap.add_argument("--estimates", metavar="JOURNAL", nargs="*", default=[],
+                    help="--report: estimate journals whose rows join the table against greedy, marked estimate")
     args = ap.parse_args(argv)
     if args.report_estimates:
         print(report_estimates(args.report_estimates, args.markdown))
@@ -447,10 +485,10 @@ def main(argv=None) -> int:
                 for r in merged_rows([args.report] + args.merge):
                     f.write(json.dumps(r) + "\n")
             print(report_reach([args.report] + args.merge))
-            print(report(merged, args.markdown))
+            print(report(merged, args.markdown, tuple(args.estimates)))
             os.remove(merged)
         else:
-            print(report(args.report, args.markdown))
+            print(report(args.report, args.markdown, tuple(args.estimates)))
         return 0
     sys.path.insert(0, os.path.dirname(__file__))
     from resumable import finished, run_jobs

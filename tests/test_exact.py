@@ -8,6 +8,7 @@ import os
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fiveup_solver import Game, OptionError, _core
 from fiveup_solver.bots import choose
@@ -630,3 +631,27 @@ def test_cli_hint_exact_estimate_with_sampled_draws(capsys):
     assert "give sample_worlds too" in err and len(err.strip().splitlines()) == 1
     assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--sample-draws"]) != 0
     assert "--sample-draws" in capsys.readouterr().err
+
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-3, 40), max_size=8))
+def test_fuzz_world_position_orders_give_a_position_or_one_error(order):
+    # any caller's order: a world position whose undrawn boneyard is exactly that order, or CoreError
+    from fiveup_solver import _exact
+    from fiveup_solver.errors import CoreError
+    obs = _CASE_OBS
+    ds = _CASE_DS
+    hands, bone, _ = ds.exact_worlds(5000)[0]
+    masks = [sum(1 << t for t in ds.replayed.hand(s)) if s == obs.seat else hands[s] for s in range(2)]
+    try:
+        pos = _exact.world_position(ds.replayed, masks, bone, order)
+    except CoreError as e:
+        assert "\n" not in str(e)
+        return
+    assert sorted(order) == [t for t in range(28) if (bone >> t) & 1]
+    assert _exact.boneyard(pos) == bone
+
+
+_CASE_OBS = observation_at(json.load(open(CASE)), 1, 9, 28)
+_CASE_DS = DealSampler(_CASE_OBS)
