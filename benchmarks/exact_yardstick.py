@@ -148,13 +148,27 @@ def run_job_3p(job) -> dict:
 
 
 def journal_observation(row: dict):
-    """The observation of a journal row, played again from its seed (checked equal to the journal's)."""
-    obs, k = None, 0
-    while obs is None:
-        obs = find_position(row["seed"] * 1_000_003 + k, row["index"])
-        k += 1
-    if obs.to_dict() != row["observation"]:
-        raise RuntimeError(f"position {row['index']} does not replay as journalled")
+    """The observation of a journal row, rebuilt from the journalled observation (the seat's
+    view as a record: its hand at the deal and the round's actions, replayed through the rules
+    on a consistent deal) and checked equal to it. (Playing the position again from its seed
+    no longer reproduces every row: the hint bot that played to it has changed since.)"""
+    from fiveup_solver.record import observation_at
+    o = row["observation"]
+    if o["round"] != 0 or any(o["scores_before"]):
+        raise RuntimeError(f"position {row['index']}: only a game's first round is rebuilt")
+    hand = list(o["hand"])      # the seat's hand at the deal: now, plus what it placed, minus what it drew
+    own = [a for a in o["history"] if a["seat"] == o["seat"]]
+    hand += [a["play"] for a in own if "play" in a]
+    for a in own:
+        if a.get("draw"):
+            hand.remove(a["draw"])
+    record = {"format": "fiveup-record/1", "players": o["players"], "seats": [f"seat{s}" for s in range(o["players"])],
+              "rounds": [{"starter": o["starter"], "hands": [hand if s == o["seat"] else None
+                                                             for s in range(o["players"])],
+                          "boneyard": None, "actions": [dict(a) for a in o["history"]]}], "view": o["seat"]}
+    obs = observation_at(record, o["seat"], 0, len(o["history"]))
+    if obs.to_dict() != o:
+        raise RuntimeError(f"position {row['index']} does not rebuild as journalled")
     return obs
 
 
@@ -188,16 +202,21 @@ def run_estimate_job(job) -> dict:
     the strategy, half judge it) in both currencies. The reference move is the one the choosing
     half's best response picks; each method's loss is the judging half's value of that move minus
     its pick's, paired over the same worlds (unbiased for that difference), with its standard error."""
-    row, sample_worlds, node_limit = job
+    row, sample_worlds, node_limit = job[:3]
+    sample_draws = job[3] if len(job) > 3 else False
+    objectives = job[4] if len(job) > 4 else ("win", "points")
     from fiveup_solver.exact import sampled_result
     obs = journal_observation(row)
     out = {k: row[k] for k in ("index", "seed", "phase", "bone", "hands", "scores", "seat", "picks")}
-    est = {"sample_worlds": sample_worlds, "node_limit": node_limit, "kind": "estimate"}
+    est = {"sample_worlds": sample_worlds, "node_limit": node_limit, "kind": "estimate",
+           "sample_draws": sample_draws, "objectives": list(objectives)}
+    if "refused" not in row["exact"][0]:    # solved exactly too: kept to check the estimate against
+        out["exact_greedy"] = {k: row["exact"][0][k] for k in ("win", "points")}
     t = time.perf_counter()
     try:
-        for obj in ("win", "points"):
+        for obj in objectives:
             r = sampled_result(obs, objective=obj, sample_worlds=sample_worlds, seed=row["index"],
-                               node_limit=node_limit)
+                               node_limit=node_limit, sample_draws=sample_draws)
             ref = max(r.in_sample, key=lambda m: (r.in_sample[m], -m))
             est[obj] = {str(m): [r.values[m], r.stderr[m], r.in_sample[m], r.in_sample_stderr[m]] for m in r.values}
             est[f"reference_{obj}"] = ref
@@ -221,12 +240,18 @@ def merged_rows(paths: list) -> list:
 
 
 def report_estimates(path: str, markdown: bool = False) -> str:
-    """The table of the estimate journal: per phase, each method's mean loss against the sampled
-    best response's move (judging half, paired), with its standard error."""
+    """The table of an estimate journal: per phase, each method's mean loss against the sampled
+    best response's move (the judging half's values, paired), with the 95 % interval of the mean
+    over positions (normal; its spread holds both the positions' and the sampling's variance).
+    Where a position is solved exactly too, the same methods' exact losses on those positions are
+    given beside the estimate's (the estimator checked where the truth is known)."""
     rows = [json.loads(line) for line in open(path)]
     names = list(METHODS) + list(BASELINES)
-    header = ["phase (boneyard)", "positions", "estimated", "method", "differs", "win-% loss mean", "+-",
-              "points loss mean", "+-"]
+    objectives = [o for o in ("win", "points") if any(f"loss_{o}" in r["estimate"] for r in rows)]
+    header = ["phase (boneyard)", "positions", "estimated", "method", "differs"]
+    header += [f"{'win-%' if o == 'win' else 'points'} loss mean ± 95 %" for o in objectives]
+    header += ["exact solved", "same positions: estimated / exact win-% loss"]
+    scale = {"win": 100, "points": 1}
     table = []
     for lo, hi in PHASES + ((0, 18),):
         label = (f"{lo}" if lo == hi else f"{lo}-{hi}") if (lo, hi) != (0, 18) else "all"
@@ -234,21 +259,34 @@ def report_estimates(path: str, markdown: bool = False) -> str:
         done = [r for r in sel if "refused" not in r["estimate"]]
         if not sel:
             continue
+        both = [r for r in done if "exact_greedy" in r]
         for name in names:
+            cells = [label, str(len(sel)), str(len(done)), name]
             if not done:
-                table.append([label, str(len(sel)), "0", name, "-", "-", "-", "-", "-"])
+                table.append(cells + ["-"] * (len(header) - 4))
                 continue
-            n = len(done)
-            lw = [100 * r["estimate"]["loss_win"][name][0] for r in done]
-            sw = [100 * r["estimate"]["loss_win"][name][1] for r in done]
-            lp = [r["estimate"]["loss_points"][name][0] for r in done]
-            sp = [r["estimate"]["loss_points"][name][1] for r in done]
-            differs = sum(r["picks"][name] != r["estimate"]["reference_win"] for r in done)
-            table.append([label, str(len(sel)), str(n), name, f"{differs}/{n}", f"{sum(lw) / n:.2f}",
-                          f"{(sum(x * x for x in sw)) ** 0.5 / n:.2f}", f"{sum(lp) / n:.1f}",
-                          f"{(sum(x * x for x in sp)) ** 0.5 / n:.1f}"])
-    lines = [f"\nEstimated against greedy beyond exact reach: {len(rows)} positions (loss = held-out value of "
-             f"the sampled best response's move - held-out value of the method's pick; +- its standard error)"]
+            differs = sum(r["picks"][name] != r["estimate"]["reference_" + objectives[0]] for r in done)
+            cells.append(f"{differs}/{len(done)}")
+            for o in objectives:
+                xs = [scale[o] * r["estimate"][f"loss_{o}"][name][0] for r in done]
+                cells.append(f"{sum(xs) / len(xs):.2f} ± {_half_width(xs):.2f}")
+            cells.append(str(len(both)))
+            if both and "win" in objectives:
+                est = [100 * r["estimate"]["loss_win"][name][0] for r in both]
+                ex = [100 * (max(r["exact_greedy"]["win"].values()) - r["exact_greedy"]["win"][str(r["picks"][name])])
+                      for r in both]
+                cells.append(f"{sum(est) / len(est):.2f} ± {_half_width(est):.2f} / "
+                             f"{sum(ex) / len(ex):.2f} ± {_half_width(ex):.2f}")
+            else:
+                cells.append("-")
+            table.append(cells)
+    kinds = sorted({(r["estimate"]["sample_worlds"], bool(r["estimate"].get("sample_draws")),
+                     r["estimate"]["node_limit"]) for r in rows})
+    lines = [f"\nEstimated against greedy (an estimate, not exact): {len(rows)} positions, "
+             + "; ".join(f"{k} sampled worlds{' with their draws' if d else ''}, node limit {n:,}"
+                         for k, d, n in kinds)
+             + " (loss = held-out value of the move the choosing half's best response picks - held-out value "
+               "of the method's pick, paired over the judging worlds)"]
     if markdown:
         lines.append("| " + " | ".join(header) + " |")
         lines.append("|" + "---|" * len(header))
@@ -258,7 +296,7 @@ def report_estimates(path: str, markdown: bool = False) -> str:
         lines += ["  ".join(f"{c:>16}" for c in t) for t in table]
     secs = sorted(r["estimate"]["seconds"] for r in rows if "refused" not in r["estimate"])
     if secs:
-        lines.append(f"estimate time (both objectives): median {secs[len(secs) // 2]:.3f} s, "
+        lines.append(f"estimate time ({', '.join(objectives)}): median {secs[len(secs) // 2]:.3f} s, "
                      f"p95 {secs[int(0.95 * (len(secs) - 1))]:.3f} s, max {secs[-1]:.3f} s")
     return "\n".join(lines)
 
@@ -315,7 +353,40 @@ def _half_width(losses: list) -> float:
     return 1.96 * (sum((x - m) ** 2 for x in losses) / (n - 1) / n) ** 0.5
 
 
-def report(path: str, markdown: bool = False) -> str:
+def estimate_rows(path: str, names: list) -> list:
+    """Rows for the by-phase table from an estimate journal, each marked as an estimate (its
+    worlds, the draws sampled or not): the loss is the judging half's paired difference (see
+    :func:`report_estimates`), the interval the normal 95 % interval of the mean over positions."""
+    rows = [json.loads(line) for line in open(path)]
+    table = []
+    for lo, hi in PHASES:
+        label = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        sel = [r for r in rows if lo <= r["bone"] <= hi]
+        done = [r for r in sel if "refused" not in r["estimate"]]
+        if not sel:
+            continue
+        ks = sorted({r["estimate"]["sample_worlds"] for r in sel})
+        draws = " with draws" if all(r["estimate"].get("sample_draws") for r in sel) else ""
+        mark = f"{label} (estimate, {'/'.join(map(str, ks))} worlds{draws})"
+        for name in names:
+            cells = [mark, str(len(sel)), str(len(done)), name]
+            if not done:
+                table.append(cells + ["-"] * 5)
+                continue
+            ref = "reference_win" if "reference_win" in done[0]["estimate"] else "reference_points"
+            cells.append(f"{sum(r['picks'][name] != r['estimate'][ref] for r in done)}/{len(done)}")
+            for o, scale, fmt in (("win", 100, "{:.2f}"), ("points", 1, "{:.1f}")):
+                xs = [scale * r["estimate"][f"loss_{o}"][name][0] for r in done if f"loss_{o}" in r["estimate"]]
+                if xs:
+                    m, p95 = _stats(xs)
+                    cells += [f"{fmt.format(m)} ± {fmt.format(_half_width(xs))}", fmt.format(p95)]
+                else:
+                    cells += ["-", "-"]
+            table.append(cells)
+    return table
+
+
+def report(path: str, markdown: bool = False, estimates: tuple = ()) -> str:
     rows = [json.loads(line) for line in open(path)]
     three = any(r.get("players") == 3 for r in rows)
     methods = METHODS_3P if three else METHODS
@@ -348,6 +419,9 @@ def report(path: str, markdown: bool = False) -> str:
                               f"{pw:.2f}" if pw is not None else "-",
                               f"{mp:.1f} ± {_half_width(lp):.1f}" if mp is not None else "-",
                               f"{pp:.1f}" if pp is not None else "-"])
+        if opponent == "greedy":
+            for est in estimates:   # beyond exact reach: estimated rows, marked as such
+                table += estimate_rows(est, names)
         if markdown:
             lines.append("| " + " | ".join(header) + " |")
             lines.append("|" + "---|" * len(header))
@@ -390,9 +464,16 @@ def main(argv=None) -> int:
                     help="estimate the positions of these journals (merged) still refused against greedy; "
                          "--out the estimate journal")
     ap.add_argument("--sample-worlds", type=int, default=40)
+    ap.add_argument("--sample-draws", action="store_true",
+                    help="--estimate: each sampled world fixes the boneyard's order (the draws sampled with it)")
+    ap.add_argument("--objectives", default="win,points", help="--estimate: the objectives estimated")
+    ap.add_argument("--include-solved", action="store_true",
+                    help="--estimate: the positions solved exactly too (the estimate checked against them)")
     ap.add_argument("--max-bone", type=int, default=18, help="--reach, --estimate: positions with at most "
                                                                "this many boneyard tiles")
     ap.add_argument("--report-estimates", metavar="JOURNAL", default=None)
+    ap.add_argument("--estimates", metavar="JOURNAL", nargs="*", default=[],
+                    help="--report: estimate journals whose rows join the table against greedy, marked estimate")
     args = ap.parse_args(argv)
     if args.report_estimates:
         print(report_estimates(args.report_estimates, args.markdown))
@@ -404,20 +485,26 @@ def main(argv=None) -> int:
                 for r in merged_rows([args.report] + args.merge):
                     f.write(json.dumps(r) + "\n")
             print(report_reach([args.report] + args.merge))
-            print(report(merged, args.markdown))
+            print(report(merged, args.markdown, tuple(args.estimates)))
             os.remove(merged)
         else:
-            print(report(args.report, args.markdown))
+            print(report(args.report, args.markdown, tuple(args.estimates)))
         return 0
     sys.path.insert(0, os.path.dirname(__file__))
     from resumable import finished, run_jobs
     if args.estimate:
         order = {ph: i for i, ph in enumerate(args.phases.split(","))}
-        rows = [r for r in merged_rows(args.estimate) if "refused" in r["exact"][0] and r["phase"] in order
-                and r["bone"] <= args.max_bone]
-        rows.sort(key=lambda r: (order[r["phase"]], r["bone"], r["index"]))
+        rows = [r for r in merged_rows(args.estimate) if ("refused" in r["exact"][0] or args.include_solved)
+                and r["phase"] in order and r["bone"] <= args.max_bone]
+        # phase by phase in the given order, a phase's positions in journal order, the round's
+        # first moves (boneyard 14+: the whole round ahead, the costliest) after the rest
+        rows.sort(key=lambda r: (r["bone"] >= 14, order[r["phase"]], r["index"]))
+        objectives = tuple(args.objectives.split(","))
+        if not set(objectives) <= {"win", "points"} or not objectives:
+            ap.error("--objectives: win and/or points")
         done = finished(args.out, lambda r: (r["seed"], r["index"]))
-        jobs = [(r, args.sample_worlds, args.node_limit) for r in rows if (r["seed"], r["index"]) not in done]
+        jobs = [(r, args.sample_worlds, args.node_limit, args.sample_draws, objectives) for r in rows
+                if (r["seed"], r["index"]) not in done]
         run_jobs(run_estimate_job, jobs, args.out, args.workers, "positions")
         return 0
     if args.reach:

@@ -28,3 +28,10 @@ def test_sampled_estimate_40_worlds(benchmark):
     result = benchmark.pedantic(lambda: sampled_result(OBS, objective="win", sample_worlds=40, seed=1),
                                 rounds=3, iterations=1)
     assert set(result.values) == set(exact_result(OBS, objective="points").values)
+
+
+def test_sampled_estimate_40_worlds_with_their_draws(benchmark):
+    # the same 40 worlds, each fixing its boneyard's order: no chance tree (compare with the above)
+    result = benchmark.pedantic(lambda: sampled_result(OBS, objective="win", sample_worlds=40, seed=1,
+                                                       sample_draws=True), rounds=3, iterations=1)
+    assert result.sample_draws and set(result.values) == set(exact_result(OBS, objective="points").values)

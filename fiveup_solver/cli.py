@@ -351,12 +351,14 @@ def cmd_hint(args, out) -> int:
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
     if args.method == "exact":
         exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit,
-                 "sample_worlds": args.sample_worlds, "seed": args.seed}
+                 "sample_worlds": args.sample_worlds, "seed": args.seed,
+                 "sample_draws": True if args.sample_draws else None}
         h = Hinter(threads=args.threads).hint(obs, budget=_budget_of(args), **exact)
     else:
         if (args.opponent is not None or args.max_worlds is not None or args.node_limit is not None
-                or args.sample_worlds is not None):
-            raise OptionError("--opponent, --max-worlds, --node-limit and --sample-worlds are for --method exact")
+                or args.sample_worlds is not None or args.sample_draws):
+            raise OptionError("--opponent, --max-worlds, --node-limit, --sample-draws and --sample-worlds are for "
+                              "--method exact")
         past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
         h = Hinter(threads=args.threads).hint(obs, seed=args.seed, past=past, budget=_budget_of(args))
     if args.json:
@@ -364,7 +366,8 @@ def cmd_hint(args, out) -> int:
         return 0
     if h.method == "exact" and "sample_worlds" in h.budget:
         out.write(f"seat {h.seat} to move, round {r} action {i}: estimated best response against greedy, "
-                  f"objective {h.objective}, {h.samples} sampled hidden worlds (half choose the strategy, "
+                  f"objective {h.objective}, {h.samples} sampled hidden worlds"
+                  f"{' with their draws' if h.budget.get('sample_draws') else ''} (half choose the strategy, "
                   f"half judge it: held-out values +- standard errors), {h.nodes:,} nodes, "
                   f"{h.seconds * 1000:.1f} ms\n")
     elif h.method == "exact":
@@ -795,6 +798,9 @@ def _hint_arguments(p) -> None:
     p.add_argument("--sample-worlds", type=int, default=None,
                    help="--method exact against greedy: estimate over this many hidden worlds drawn with "
                         "--seed (for positions beyond exact reach)")
+    p.add_argument("--sample-draws", action="store_true",
+                   help="with --sample-worlds: each sampled world fixes the boneyard's order too, the later "
+                        "draws sampled with it (reaches boneyard 7+)")
     _add_budget_flags(p.add_mutually_exclusive_group(), "samples", "time_ms")
     p.add_argument("--seed", type=int, default=0)
     _add_budget_flags(p, "world_nodes", "depth", "threads", "objective", "beliefs", "search")

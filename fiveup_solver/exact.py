@@ -116,6 +116,7 @@ class SampledResult:
     nodes: int              # world positions walked
     belief_states: int      # distinct information sets of the seat valued
     seconds: float
+    sample_draws: bool = False  # the worlds fixed the boneyard's order too (every draw sampled with them)
 
     def low(self, move) -> float:
         return self.values[move] - 1.96 * self.stderr[move]
@@ -310,12 +311,13 @@ class _Search:
                                    f"and front vectors (node_limit)")
 
 
-def _greedy_c(search: _Search, node, roots, choosers) -> tuple:
-    """({root move: [value per world of node]}, nodes, belief states) from the C search."""
+def _greedy_c(search: _Search, node, roots, choosers, ordered: bool = False) -> tuple:
+    """({root move: [value per world of node]}, nodes, belief states) from the C search
+    (``ordered``: the worlds' boneyards are draw orders, see :func:`response_values`)."""
     eq = _equity_array(search.players, search.side) if search.objective == "win" else _EMPTY
     vals, nodes, belief_states, aborted = _exact.greedy_search(
         node, choosers, roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores, eq,
-        search.node_limit)
+        search.node_limit, ordered)
     if aborted:
         raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
                                f"(node_limit)")
@@ -422,13 +424,20 @@ def _mean_se(values: list) -> tuple:
 
 
 def response_values(obs, worlds: list, *, objective: str = "points", node_limit: int = DEFAULT_NODE_LIMIT,
-                    sampler: DealSampler | None = None) -> tuple:
+                    sampler: DealSampler | None = None, ordered: bool = False) -> tuple:
     """The best response against greedy on a given list of hidden worlds ``[(hands, boneyard mask,
     weight, chooses)]`` (hands as :meth:`DealSampler.exact_worlds` gives them): the seat's
     strategy maximises the weighted value over the worlds that choose; every world is valued
     under it. Returns ({canonical move: [value per world, in the list's order]}, nodes,
     belief states). With the whole posterior, every world choosing, the weighted mean is the
-    exact value of :func:`exact_result`."""
+    exact value of :func:`exact_result`.
+
+    ``ordered``: each world's boneyard is given as the order of its tiles (a sequence, not a
+    mask), and every later draw is that order's next tile instead of a chance event: the
+    world fixes the draws too. The seat's information sets are unchanged (its own draws seen,
+    the others' counted), so worlds whose orders differ only where the seat has not drawn stay
+    in one belief state. With every order of every world of the posterior, each weighted by
+    its share, the weighted mean is again the exact value."""
     check_objective(objective)
     ds = DealSampler(obs) if sampler is None else sampler
     base, own = _root(obs, ds)
@@ -436,7 +445,11 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
     where = []
     for hands, bone, weight, chooses in worlds:
         masks = [own if s == obs.seat else hands[s] for s in range(obs.players)]
-        pos = _exact.world_position(base, masks, bone)
+        if ordered:
+            order = list(bone)
+            pos = _exact.world_position(base, masks, sum(1 << t for t in set(order)), order)
+        else:
+            pos = _exact.world_position(base, masks, bone)
         key = (pos, bool(chooses))
         if key not in index:        # a world drawn twice is walked once, weighed twice
             index[key] = len(node)
@@ -450,16 +463,20 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
     roots = [m for m, _, _ in _exact.moves(node[0][0])]
     if not roots:
         raise IllegalMoveError(f"seat {obs.seat} cannot place: its move (a draw or a pass) is forced")
-    values, nodes, belief_states = _greedy_c(search, node, roots, choosers)
+    values, nodes, belief_states = _greedy_c(search, node, roots, choosers, ordered)
     return {m: [vec[k] for k in where] for m, vec in values.items()}, nodes, belief_states
 
 
 def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAULT_SAMPLE_WORLDS, seed: int = 0,
-                   node_limit: int = DEFAULT_NODE_LIMIT, sampler: DealSampler | None = None) -> SampledResult:
+                   node_limit: int = DEFAULT_NODE_LIMIT, sampler: DealSampler | None = None,
+                   sample_draws: bool = False) -> SampledResult:
     """The best response against greedy over ``sample_worlds`` hidden worlds drawn from the exact
     posterior (uniform beliefs) with ``seed``: an estimate with standard errors, for positions
-    beyond exact reach (see :class:`SampledResult` for its halves and their biases). Every later
-    draw is still a chance event over each world's boneyard; ``node_limit`` as for the exact search."""
+    beyond exact reach (see :class:`SampledResult` for its halves and their biases). By default
+    every later draw is still a chance event over each world's boneyard; with ``sample_draws``
+    a sampled world fixes the boneyard's order too (the draws' outcomes sampled with the world),
+    which removes the chance tree: the seat's strategy is still one choice per information set
+    (its own draws seen as they happen, the others' counted). ``node_limit`` as for the exact search."""
     start = time.perf_counter()
     check_objective(objective)
     for name, value, low in (("sample_worlds", sample_worlds, 2), ("node_limit", node_limit, 1)):
@@ -467,6 +484,8 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
             raise OptionError(f"{name} must be an integer from {low} to 10^12, not {_short(value)}")
     if not _is_int(seed) or not 0 <= seed < 2 ** 64:
         raise OptionError(f"seed must be an integer from 0 to 2^64-1, not {_short(seed)}")
+    if not isinstance(sample_draws, bool):
+        raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")
     ds = DealSampler(obs) if sampler is None else sampler
     _root(obs, ds)
     choose = (sample_worlds + 1) // 2
@@ -475,16 +494,18 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
         bone_mask = 0
         for t in bone:
             bone_mask |= 1 << t
-        worlds.append(({s: masks[s] for s in ds.hidden_seats}, bone_mask, 1.0, k < choose))
+        # the sampler's boneyard is in a uniform random order: with sample_draws, the draws to come
+        worlds.append(({s: masks[s] for s in ds.hidden_seats}, tuple(bone) if sample_draws else bone_mask, 1.0,
+                       k < choose))
     values, nodes, belief_states = response_values(obs, worlds, objective=objective, node_limit=node_limit,
-                                                   sampler=ds)
+                                                   sampler=ds, ordered=sample_draws)
     held, held_se, ins, ins_se = {}, {}, {}, {}
     for m, vec in values.items():
         held[m], held_se[m] = _mean_se(vec[choose:])
         ins[m], ins_se[m] = _mean_se(vec[:choose])
     judged = {m: tuple(vec[choose:]) for m, vec in values.items()}
     return SampledResult(obs.seat, objective, held, held_se, ins, ins_se, judged, sample_worlds, seed, nodes,
-                         belief_states, time.perf_counter() - start)
+                         belief_states, time.perf_counter() - start, sample_draws)
 
 
 def exact_values(obs, **options) -> dict:

@@ -407,7 +407,7 @@ class Hinter:
              beliefs: str | None = None, model: OpponentModel | None = None, past=None,
              search: str | None = None, opponent: str | None = None, max_worlds: int | None = None,
              node_limit: int | None = None, depth: int | None = None, budget: SearchBudget | None = None,
-             sample_worlds: int | None = None) -> Hint:
+             sample_worlds: int | None = None, sample_draws: bool | None = None) -> Hint:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
@@ -433,6 +433,9 @@ class Hinter:
         estimate instead: the same best response over that many hidden worlds drawn with
         ``seed``, half choosing the strategy and half judging it (values and standard
         errors are the judging half's; see :class:`fiveup_solver.exact.SampledResult`).
+        ``sample_draws=True`` (with ``sample_worlds``): each sampled world fixes the
+        boneyard's order too, so the later draws are sampled with it (no chance tree;
+        the reach of boneyard 7+).
 
         ``method="alphamu"`` (2 players; docs/alphamu.md): the seat's next ``depth``
         decisions after the root move are chosen once per information set across
@@ -452,9 +455,11 @@ class Hinter:
             if search is not None:
                 raise OptionError("method 'exact' plays the other seats by --opponent: no search option")
             return _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent,
-                               max_worlds, node_limit, sample_worlds, seed)
-        if opponent is not None or max_worlds is not None or node_limit is not None or sample_worlds is not None:
-            raise OptionError("opponent, max_worlds, node_limit and sample_worlds are options of method='exact'")
+                               max_worlds, node_limit, sample_worlds, seed, sample_draws)
+        if (opponent is not None or max_worlds is not None or node_limit is not None or sample_worlds is not None
+                or sample_draws is not None):
+            raise OptionError("opponent, max_worlds, node_limit, sample_worlds and sample_draws are options of "
+                              "method='exact'")
         search = check_search(search)
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
@@ -744,7 +749,7 @@ class Hinter:
 
 
 def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent, max_worlds,
-                node_limit, sample_worlds=None, seed=0) -> Hint:
+                node_limit, sample_worlds=None, seed=0, sample_draws=None) -> Hint:
     """A hint whose values are exact (see :mod:`fiveup_solver.exact`): every move, both
     currencies unless ``both=False``, standard errors 0."""
     start = time.perf_counter()
@@ -757,13 +762,18 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
     options = {"opponent": "greedy" if opponent is None else opponent,
                "max_worlds": _exact_search.DEFAULT_MAX_WORLDS if max_worlds is None else max_worlds,
                "node_limit": _exact_search.DEFAULT_NODE_LIMIT if node_limit is None else node_limit}
+    if sample_draws is not None:
+        if not isinstance(sample_draws, bool):
+            raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")
+        if sample_worlds is None:
+            raise OptionError("sample_draws is an option of the sampled estimate: give sample_worlds too")
     if sample_worlds is not None:
         if options["opponent"] != "greedy":
             raise OptionError("sample_worlds (the sampled estimate) is against greedy only")
         if max_worlds is not None:
             raise OptionError("give either max_worlds (exact) or sample_worlds (an estimate), not both")
         del options["max_worlds"]
-        options.update(sample_worlds=sample_worlds, seed=seed)
+        options.update(sample_worlds=sample_worlds, seed=seed, sample_draws=bool(sample_draws))
     ds = DealSampler(obs)
     if obs.to_move != obs.seat:
         raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None

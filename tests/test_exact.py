@@ -8,6 +8,7 @@ import os
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fiveup_solver import Game, OptionError, _core
 from fiveup_solver.bots import choose
@@ -441,3 +442,216 @@ def test_three_players_against_two_greedy_seats_equal_the_oracle_and_the_python_
         for m, v in a.values.items():
             assert b.values[m] == pytest.approx(v, abs=1e-9)
     assert worlds >= 2
+
+
+# ---------------------------------------------------------------- sampled draws: a world fixes the boneyard's order
+def _orders(worlds):
+    """Every world of the posterior with every order of its boneyard, each its share of the
+    world's probability: the whole chance tree of the later draws, listed as worlds."""
+    import itertools
+    import math
+    out = []
+    for hands, bone, p in worlds:
+        tiles = [t for t in range(28) if (bone >> t) & 1]
+        share = p / math.factorial(len(tiles))
+        out += [(hands, order, share) for order in itertools.permutations(tiles)]
+    return out
+
+
+def _positions_with_draws(count, objective, seed, min_worlds=2, bone=(2, 4)):
+    """Late positions with several hidden worlds and 2-4 tiles still to draw, and their exact values."""
+    out = []
+    for g, seat in late_positions(40 * count, bone_max=bone[1], hand_max=4, seed=seed):
+        if len(g.boneyard) < bone[0]:
+            continue
+        obs = g.observation(seat)
+        ex = exact_result(obs, objective=objective)
+        if ex.worlds >= min_worlds:
+            out.append((obs, ex))
+        if len(out) == count:
+            break
+    assert len(out) == count
+    return out
+
+
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_every_boneyard_order_of_the_whole_posterior_gives_the_exact_value(objective):
+    # Every world with every draw order, weighted by its share, every world choosing: the
+    # seat's information sets are the exact search's (its own draws seen, the other seat's
+    # counted), so the best response is the same and so is its value, to rounding (1e-9).
+    # Were the ordered worlds split by what the seat has not seen (the order's unseen tail,
+    # the other seat's drawn tiles), the response could peek and the value would exceed the
+    # exact one; were they merged across what it has seen, it would fall below.
+    from fiveup_solver.exact import response_values
+    draws = 0
+    for obs, ex in _positions_with_draws(3, objective, seed=900):
+        worlds = _orders(DealSampler(obs).exact_worlds(5000))
+        vals, nodes, _ = response_values(obs, [(h, o, p, True) for h, o, p in worlds], objective=objective,
+                                         ordered=True)
+        for m, v in ex.values.items():
+            assert sum(p * x for (_, _, p), x in zip(worlds, vals[m])) == pytest.approx(v, abs=1e-9)
+        draws = max(draws, obs.boneyard_size)
+        # not vacuous: one order per world (the sorted one) gives other values, the draws matter here
+        one = [(h, [t for t in range(28) if (b >> t) & 1], p, True) for h, b, p in DealSampler(obs).exact_worlds(5000)]
+        vals, _, _ = response_values(obs, one, objective=objective, ordered=True)
+        assert max(abs(sum(p * x for (_, _, p, _), x in zip(one, vals[m])) - v) for m, v in ex.values.items()) > 1e-3
+    assert draws >= 3
+
+
+def test_the_sampled_draws_estimate_brackets_the_exact_value_at_its_stated_rate():
+    # 6 fixed positions with draws to come x 8 seeds x every move, 200 sampled worlds with
+    # their draw orders (100 choose, 100 judge): the error bar (held-out - 1.96 se to
+    # in-sample + 1.96 se) must cover the exact value in at least 90 % of the cases, and the
+    # held-out value (the chosen strategy's value, at most the best response's) must not lie
+    # above the exact value on average beyond its sampling error, nor the in-sample value
+    # below it.
+    from fiveup_solver.exact import sampled_result
+    covered = total = 0
+    held, ins = [], []
+    for obs, ex in _positions_with_draws(6, "win", seed=930, min_worlds=4):
+        for seed in range(8):
+            r = sampled_result(obs, objective="win", sample_worlds=200, seed=seed, sample_draws=True)
+            assert r.sample_draws and set(r.values) == set(ex.values)
+            for m, v in ex.values.items():
+                total += 1
+                covered += r.low(m) - 1e-12 <= v <= r.high(m) + 1e-12
+                held.append(r.values[m] - v)
+                ins.append(r.in_sample[m] - v)
+    assert total >= 80
+    assert covered >= 0.90 * total, (covered, total)
+    for errors, sign in ((held, 1), (ins, -1)):
+        mean = sum(errors) / len(errors)
+        se = (sum((e - mean) ** 2 for e in errors) / (len(errors) - 1) / len(errors)) ** 0.5
+        assert sign * mean <= 3 * se, (sign, mean, se)
+
+
+def test_a_large_sample_of_worlds_and_draws_converges_to_the_exact_value():
+    # 4,000 sampled worlds with their orders (2,000 choose): on positions the exact search
+    # solves, each move's held-out value lies within 4 standard errors plus 0.02 of the exact
+    # win probability (the held-out value is biased down by what 2,000 choosing worlds miss of
+    # the best strategy, small here; 0.02 bounds it), and the in-sample value within 4
+    # standard errors plus 0.02 above (its bias is up).
+    from fiveup_solver.exact import sampled_result
+    for obs, ex in _positions_with_draws(2, "win", seed=950, min_worlds=4):
+        r = sampled_result(obs, objective="win", sample_worlds=4000, seed=3, sample_draws=True)
+        for m, v in ex.values.items():
+            assert -4 * r.stderr[m] - 0.02 <= r.values[m] - v <= 4 * r.stderr[m], (m, r.values[m], v)
+            assert -4 * r.in_sample_stderr[m] <= r.in_sample[m] - v <= 4 * r.in_sample_stderr[m] + 0.02
+
+
+def test_the_sampled_draws_estimate_is_deterministic_per_seed_and_ignores_the_hidden_tiles():
+    from fiveup_solver.exact import sampled_result
+    checked = 0
+    for g, seat in late_positions(12, bone_max=8, hand_max=5, seed=21):
+        twin = twin_game(g, seat, 1)
+        if twin is None or not g.boneyard:
+            continue
+        a, b = (sampled_result(game.observation(seat), sample_worlds=30, seed=4, sample_draws=True)
+                for game in (g, twin))
+        assert (a.values, a.stderr, a.in_sample) == (b.values, b.stderr, b.in_sample)
+        again = sampled_result(g.observation(seat), sample_worlds=30, seed=4, sample_draws=True)
+        assert again.judged == a.judged
+        checked += 1
+    assert checked >= 3
+
+
+def test_sampled_draws_reach_the_round_s_first_half():
+    # Boneyard 7+ (here the position after the first few placements): refused by the exact
+    # search and by the worlds-only estimate at the same node limit, answered with sampled draws.
+    from fiveup_solver.exact import sampled_result
+    g = Game(players=2, seed=3)
+    rng = random.Random(3)
+    actions = 0
+    while len({_core.canonical_of(*m.placement) for m in g.legal_moves if m.kind == "play"}) < 2 \
+            or g.to_move != 0 or actions < 4:
+        g.push(choose("greedy", g.observation(g.to_move), rng))
+        actions += 1
+    obs = g.observation(0)
+    assert obs.boneyard_size >= 7
+    with pytest.raises(SearchLimitError):
+        sampled_result(obs, sample_worlds=20, seed=1, node_limit=2_000_000)
+    r = sampled_result(obs, sample_worlds=20, seed=1, node_limit=2_000_000, sample_draws=True)
+    assert set(r.values) == {_core.canonical_of(*m.placement) for m in obs.legal_moves}
+    assert all(-1000 <= v <= 1000 for v in r.values.values())
+
+
+def test_hint_and_cli_with_sampled_draws():
+    obs = observation_at(json.load(open(CASE)), 1, 9, 28)
+    h = hint(obs, method="exact", sample_worlds=60, seed=2, sample_draws=True)
+    assert h.budget["sample_draws"] is True and h.samples == 60
+    assert h.moves[0].loss == 0 and all(m.stderr >= 0 for m in h.moves)
+    assert abs(h.moves[0].win - 0.712) <= 3 * h.moves[0].stderr + 0.03
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"sample_worlds": 10, "sample_draws": "yes"}, "sample_draws must be True or False"),
+    ({"sample_draws": True}, "give sample_worlds too"),
+    ({"sample_worlds": 10, "sample_draws": 1}, "sample_draws must be True or False"),
+])
+def test_bad_sampled_draws_options_are_refused(options, message):
+    obs = observation_at(json.load(open(CASE)), 1, 9, 28)
+    with pytest.raises(OptionError, match=message):
+        hint(obs, method="exact", **options)
+    with pytest.raises(OptionError, match="options of method='exact'"):
+        hint(obs, method="pimc", sample_draws=True)
+
+
+def test_sampled_result_refuses_a_bad_sample_draws():
+    from fiveup_solver.exact import sampled_result
+    obs = observation_at(json.load(open(CASE)), 1, 9, 28)
+    with pytest.raises(OptionError, match="sample_draws must be True or False, not 'on'"):
+        sampled_result(obs, sample_worlds=10, sample_draws="on")
+
+
+def test_world_position_orders_are_checked():
+    from fiveup_solver import _exact
+    from fiveup_solver.errors import CoreError
+    obs = observation_at(json.load(open(CASE)), 1, 9, 28)
+    ds = DealSampler(obs)
+    hands, bone, _ = ds.exact_worlds(5000)[0]
+    masks = [sum(1 << t for t in ds.replayed.hand(s)) if s == obs.seat else hands[s] for s in range(2)]
+    tiles = [t for t in range(28) if (bone >> t) & 1]
+    pos = _exact.world_position(ds.replayed, masks, bone, tiles[::-1])
+    assert _exact.boneyard(pos) == bone
+    for order, message in ((tiles[:-1], "lists"), (tiles[:-1] + tiles[:1], "once each"),
+                           ([t for t in range(28) if not (bone >> t) & 1][:len(tiles)], "once each"),
+                           (tiles[:-1] + [99], "boneyard tile")):
+        with pytest.raises(CoreError, match=message):
+            _exact.world_position(ds.replayed, masks, bone, order)
+
+
+def test_cli_hint_exact_estimate_with_sampled_draws(capsys):
+    code = main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact",
+                 "--sample-worlds", "40", "--seed", "1", "--sample-draws"])
+    out = capsys.readouterr().out
+    assert code == 0 and "40 sampled hidden worlds with their draws" in out
+    assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact",
+                 "--sample-draws"]) != 0
+    err = capsys.readouterr().err
+    assert "give sample_worlds too" in err and len(err.strip().splitlines()) == 1
+    assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--sample-draws"]) != 0
+    assert "--sample-draws" in capsys.readouterr().err
+
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-3, 40), max_size=8))
+def test_fuzz_world_position_orders_give_a_position_or_one_error(order):
+    # any caller's order: a world position whose undrawn boneyard is exactly that order, or CoreError
+    from fiveup_solver import _exact
+    from fiveup_solver.errors import CoreError
+    obs = _CASE_OBS
+    ds = _CASE_DS
+    hands, bone, _ = ds.exact_worlds(5000)[0]
+    masks = [sum(1 << t for t in ds.replayed.hand(s)) if s == obs.seat else hands[s] for s in range(2)]
+    try:
+        pos = _exact.world_position(ds.replayed, masks, bone, order)
+    except CoreError as e:
+        assert "\n" not in str(e)
+        return
+    assert sorted(order) == [t for t in range(28) if (bone >> t) & 1]
+    assert _exact.boneyard(pos) == bone
+
+
+_CASE_OBS = observation_at(json.load(open(CASE)), 1, 9, 28)
+_CASE_DS = DealSampler(_CASE_OBS)

@@ -29,6 +29,8 @@ ctypedef struct BeliefSearch:
     long long nodes         # world positions walked
     long long limit         # stop (aborted) past this many
     int aborted             # the node limit was passed
+    int ordered             # 1: world positions keep the boneyard's order (sampled draws: every draw is
+                            # the next tile of the world's order); 0: the boneyard is a set, draws chance
     int failed              # memory ran out
     # the world pool: distinct world positions, with a hash index
     Position* worlds        # world positions by id

@@ -85,11 +85,13 @@ cdef bytes dump(Position* p):
     return (<char*>p)[:sizeof(Position)]
 
 
-def world_position(base, hands, bone):
+def world_position(base, hands, bone, order=None):
     """The position of `base` (its current state) with the hidden part replaced:
     ``hands`` a hand mask per seat, ``bone`` the boneyard's tile mask (as a set).
     The masks must partition the tiles off the board, with the boneyard's size
-    and every hand's size unchanged."""
+    and every hand's size unchanged. ``order``: the boneyard's tiles in the order
+    they will be drawn (a sampled world with its draws, for ``greedy_search(...,
+    ordered=True)``); None keeps the boneyard as a set (sorted)."""
     if not isinstance(base, CoreRound):
         raise CoreError(f"a world position is made from a CoreRound, not {type(base).__name__}")
     cdef Position p = (<CoreRound>base).top().pos
@@ -112,11 +114,22 @@ def world_position(base, hands, bone):
     if (total & m) or ((total | m) & p.board) or fiveup_popcount(total | m | p.board) != 28:
         raise CoreError("the world's hands, boneyard and the board must hold every tile once")
     cdef int i, k = p.bone_next
+    cdef uint32_t seen = 0
     for i in range(28):
         if (m >> i) & 1:
             p.boneyard[k] = i
             k += 1
     canonical_boneyard(&p)
+    if order is not None:
+        order = list(order)
+        if len(order) != p.bone_len - p.bone_next:
+            raise CoreError(f"the boneyard's order lists {len(order)} tiles, not {p.bone_len - p.bone_next}")
+        for i in range(len(order)):
+            k = checked_int(order[i], 0, 27, "boneyard tile")
+            if not (m >> k) & 1 or (seen >> k) & 1:
+                raise CoreError("the boneyard's order must list the boneyard's tiles once each")
+            seen |= <uint32_t>1 << k
+            p.boneyard[p.bone_next + i] = k
     return dump(&p)
 
 
@@ -406,6 +419,8 @@ cdef inline uint64_t world_hash(const Position* p, uint8_t chooser) noexcept nog
     for i in range(4):
         h = fiveup_mix64(h ^ p.hand[i]) + i
     h = fiveup_mix64(h ^ p.board ^ (<uint64_t>bone_mask(p) << 32))
+    for i in range(p.bone_next, p.bone_len):     # the undrawn order (sorted when the boneyard is a set)
+        h = fiveup_mix64(h ^ p.boneyard[i] ^ (<uint64_t>i << 8))
     for i in range(7):
         h = fiveup_mix64(h ^ (<uint64_t>p.open_ends[i] << 8 | p.double_state[i]) ^ (<uint64_t>i << 20))
     for i in range(4):
@@ -424,9 +439,11 @@ cdef inline bint same_world(const Position* a, const Position* b) noexcept nogil
     for i in range(7):
         if a.open_ends[i] != b.open_ends[i] or a.double_state[i] != b.double_state[i]:
             return False
-    return (a.board == b.board and bone_mask(a) == bone_mask(b) and a.to_move == b.to_move
-            and a.status == b.status and a.end_seat == b.end_seat and a.starter == b.starter
-            and a.bone_len == b.bone_len)
+    if not (a.board == b.board and a.to_move == b.to_move and a.status == b.status and a.end_seat == b.end_seat
+            and a.starter == b.starter and a.bone_len == b.bone_len and a.bone_next == b.bone_next):
+        return False
+    # the undrawn tiles slot by slot: the set when sorted, the order when the draws are sampled
+    return memcmp(a.boneyard + a.bone_next, b.boneyard + b.bone_next, a.bone_len - a.bone_next) == 0
 
 
 cdef int intern_world(BeliefSearch* s, const Position* p, uint8_t chooser) noexcept nogil:
@@ -600,7 +617,8 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
                 continue
             c = p[0]
             place(&c, ms[i], NULL)
-            canonical_boneyard(&c)
+            if not s.ordered:
+                canonical_boneyard(&c)
             s.path[s.path_n] = OBS_PLACE + 16 * seat
             s.path[s.path_n + 1] = ms[i]
             s.path_n += 2
@@ -609,6 +627,21 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
             if k:
                 return 1
         return 0
+    if bone_n > 0 and s.ordered:
+        # a sampled world fixes the order: the draw is its next tile, no chance branch
+        c = p[0]
+        k = draw_one(&c, NULL)
+        c.boneyard[c.bone_next - 1] = 0xFF      # drawn slots blank, as in the set form
+        if seat == s.seat:
+            s.path[s.path_n] = OBS_OWN_DRAW
+            s.path[s.path_n + 1] = k
+        else:
+            s.path[s.path_n] = OBS_DRAW + 16 * seat
+            s.path[s.path_n + 1] = 0
+        s.path_n += 2
+        i = walk_c(s, &c, prob, origin_world, origin, out)
+        s.path_n -= 2
+        return i
     if bone_n > 0:
         bm = bone_mask(p)
         while bm:
@@ -748,7 +781,8 @@ cdef double move_values(BeliefSearch* s, long long node, int n, int move, long l
     for i in range(n):
         c = s.worlds[s.node_ids[node + i]]
         place(&c, <uint8_t>move, NULL)
-        canonical_boneyard(&c)
+        if not s.ordered:
+            canonical_boneyard(&c)
         s.path_n = 0
         if walk_c(s, &c, 1.0, s.node_ids[node + i], i, out):
             s.leaf_n = l0
@@ -860,7 +894,7 @@ cdef void free_search(BeliefSearch* s) noexcept nogil:
     memset(s, 0, sizeof(BeliefSearch))
 
 
-def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, limit):
+def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, limit, ordered=False):
     """The seat's best response against greedy from the belief state `node` ((position, p)
     pairs, the seat to place): for each canonical move in `moves`, the value of every world
     of `node` when the seat plays it and then the strategy that maximises the value over the
@@ -868,7 +902,9 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
     belief state the seat plays its greedy move there). ``objective`` 0 points, 1 win;
     ``equity`` (objective win) the float64 P(seat's side wins) per score state (levels, 61
     per side) x starter slot (side, then drawn). Returns (values: [list per move], nodes,
-    belief states, aborted); a search that runs out of memory raises CoreError."""
+    belief states, aborted); a search that runs out of memory raises CoreError. ``ordered``:
+    the worlds' boneyards are orders (:func:`world_position` with ``order``), every draw the
+    next tile of its world's order (sampled draws); else sets, every draw a chance node."""
     cdef BeliefSearch s
     cdef Position p
     cdef int i, n, mv, w
@@ -878,6 +914,7 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
     s.seat = checked_int(seat, 0, 3, "seat")
     s.objective = checked_int(objective, 0, 1, "objective")
     s.limit = checked_int(limit, 0, 2 ** 62, "limit")
+    s.ordered = 1 if ordered else 0
     node = list(node)
     choosers = list(choosers)
     moves = [checked_int(m, 0, 255, "move") for m in moves]
@@ -899,6 +936,8 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
                 s.side = side_of(&p, s.seat)
             elif p.players != s.players:
                 raise CoreError("the worlds of a belief state are of one round")
+            if not s.ordered:
+                canonical_boneyard(&p)      # a set: one form per state
             w = intern_world(&s, &p, 1 if choosers[i] else 0)
             if w < 0:
                 raise MemoryError()
