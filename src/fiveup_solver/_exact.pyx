@@ -216,6 +216,14 @@ cdef enum:
     MAX_OBS = 512         # bytes of one walk's observations (far above a round's actions)
 
 
+cdef inline int push_draw(uint8_t* obs, int n, int seat, int me, int tile) noexcept nogil:
+    """Write at obs[n] what seat `me` sees of a draw by `seat`: its own drawn tile, or
+    another seat's draw without the tile. Returns the new length (n + 2)."""
+    obs[n] = OBS_OWN_DRAW if seat == me else OBS_DRAW + 16 * seat
+    obs[n + 1] = tile if seat == me else 0
+    return n + 2
+
+
 cdef struct Walk:
     int seat              # the seat whose information sets are walked to
     long long nodes       # world positions visited
@@ -295,13 +303,7 @@ cdef int walk_greedy(Walk* w, Position* p, double prob, dict groups, dict ends) 
             c = p[0]
             draw_tile(&c, k, NULL)
             canonical_boneyard(&c)
-            if seat == w.seat:
-                w.obs[w.n_obs] = OBS_OWN_DRAW
-                w.obs[w.n_obs + 1] = k
-            else:
-                w.obs[w.n_obs] = OBS_DRAW + 16 * seat
-                w.obs[w.n_obs + 1] = 0
-            w.n_obs += 2
+            w.n_obs = push_draw(w.obs, w.n_obs, seat, w.seat, k)
             walk_greedy(w, &c, prob / bone_n, groups, ends)
             w.n_obs -= 2
             if w.aborted:
@@ -632,13 +634,7 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
         c = p[0]
         k = draw_one(&c, NULL)
         c.boneyard[c.bone_next - 1] = 0xFF      # drawn slots blank, as in the set form
-        if seat == s.seat:
-            s.path[s.path_n] = OBS_OWN_DRAW
-            s.path[s.path_n + 1] = k
-        else:
-            s.path[s.path_n] = OBS_DRAW + 16 * seat
-            s.path[s.path_n + 1] = 0
-        s.path_n += 2
+        s.path_n = push_draw(s.path, s.path_n, seat, s.seat, k)
         i = walk_c(s, &c, prob, origin_world, origin, out)
         s.path_n -= 2
         return i
@@ -650,13 +646,7 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
             c = p[0]
             draw_tile(&c, k, NULL)
             canonical_boneyard(&c)
-            if seat == s.seat:
-                s.path[s.path_n] = OBS_OWN_DRAW
-                s.path[s.path_n + 1] = k
-            else:
-                s.path[s.path_n] = OBS_DRAW + 16 * seat
-                s.path[s.path_n + 1] = 0
-            s.path_n += 2
+            s.path_n = push_draw(s.path, s.path_n, seat, s.seat, k)
             i = walk_c(s, &c, prob / bone_n, origin_world, origin, out)
             s.path_n -= 2
             if i:
