@@ -233,6 +233,8 @@ def test_hints_switch_lists_the_ranked_moves_and_marks_the_best(page, server):
     assert page.locator("#hint-box").is_hidden()
     # undo takes the move back
     page.click("#undo")
+    # the page is still "ready" from before the click until the server answers: wait for the undo itself
+    page.locator("#log", has_text="undo").wait_for()
     assert wait_turn(page) == "ready"
     assert "undo" in page.locator("#log").inner_text()
 
