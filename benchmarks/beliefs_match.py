@@ -61,7 +61,7 @@ def _told_greedy_bot():
     scores bounds what reading greedy from its play can give this search."""
     from fiveup_solver.beliefs import OpponentModel
     from fiveup_solver.policies import model_hint_bot
-    return model_hint_bot("pimc", model=OpponentModel(grid=(("credit", 3.0),), floor=0.005))
+    return model_hint_bot(model=OpponentModel(grid=(("credit", 3.0),), floor=0.005))
 
 
 _TABLE = {"game": None}    # the game being played (for hint-told-hand only)

@@ -75,8 +75,7 @@ def hint_bot(budget: SearchBudget | None = None, *, temperature: float = 0.0):
     if check_beliefs(budget.beliefs) == "model":
         if temperature > 0.0:
             raise OptionError("a temperature is for the uniform-beliefs hint bot (the model bot plays its best move)")
-        return model_hint_bot(budget.method, budget.samples, budget.world_nodes, budget.objective,
-                              search=budget.search, depth=budget.depth, time_ms=budget.time_ms)
+        return model_hint_bot(budget)
     budget = replace(budget, beliefs="uniform")
 
     def bot(obs, rng: _random.Random):
@@ -92,9 +91,7 @@ def hint_bot(budget: SearchBudget | None = None, *, temperature: float = 0.0):
 _BOT_MEMORY = weakref.WeakKeyDictionary()     # a model bot's generator -> what it remembers of its game
 
 
-def model_hint_bot(method: str | None = None, samples: int | None = None, world_nodes: int | None = None,
-                   objective: str | None = None, model: OpponentModel | None = None, search: str | None = None,
-                   depth: int | None = None, time_ms: float | None = None):
+def model_hint_bot(budget: SearchBudget | None = None, *, model: OpponentModel | None = None):
     """The hint bot with ``beliefs="model"`` and a memory of the game: the last
     observation it had of each earlier round, whose evidence (computed once and
     kept) is its prior for each other seat in the rounds after.
@@ -102,12 +99,16 @@ def model_hint_bot(method: str | None = None, samples: int | None = None, world_
     The memory belongs to the bot's generator (one per seat and game, as
     :func:`fiveup_solver.selfplay.play_game` gives them): a round number lower
     than one remembered, or a history that does not continue the remembered one
-    of the same round, starts a new game. ``model``: the family and prior
-    (None: the default :class:`OpponentModel`); ``search``: how 3 players are
-    searched ("paranoid" or "maxn"; None: the hint's default); ``depth``: alphamu's depth
-    (None: its default); ``time_ms``: anytime, the time per decision (instead of ``samples``)."""
+    of the same round, starts a new game. ``budget``: how it searches (None: the
+    default :class:`~fiveup_solver.hint.SearchBudget`; its beliefs are "model"
+    whatever it says); ``model``: the family and prior (None: the default
+    :class:`OpponentModel`)."""
+    budget = SearchBudget() if budget is None else budget
+    if not isinstance(budget, SearchBudget):
+        raise OptionError(f"budget must be a SearchBudget, not {_short(budget)}")
     if model is not None and not isinstance(model, OpponentModel):
         raise OptionError(f"model must be an OpponentModel or None, not {_short(model)}")
+    budget = replace(budget, beliefs="model")
 
     def bot(obs, rng):
         memory = _BOT_MEMORY
@@ -121,17 +122,6 @@ def model_hint_bot(method: str | None = None, samples: int | None = None, world_
             return obs.legal_moves[0]
         past = [mem["rounds"][r] for r in sorted(mem["rounds"]) if r < obs.round]
         evidence = inference.past_evidence(obs, past, model, 0, mem["cache"]) if past else None
-        options = {"objective": objective, "both": False, "beliefs": "model", "past": evidence, "model": model,
-                   "search": search}
-        if samples is not None:
-            options["samples"] = samples
-        if world_nodes is not None:
-            options["world_nodes"] = world_nodes
-        if method is not None:
-            options["method"] = method
-        if depth is not None:
-            options["depth"] = depth
-        if time_ms is not None:
-            options["time_ms"] = time_ms
-        return hints.hint(obs, seed=rng.getrandbits(63), **options).best
+        return hints.hint(obs, seed=rng.getrandbits(63), both=False, past=evidence, model=model,
+                          budget=budget).best
     return bot

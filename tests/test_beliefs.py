@@ -21,7 +21,7 @@ from fiveup_solver.beliefs import (DEFAULT_GRID, Beliefs, OpponentModel, check_b
 from fiveup_solver.bots import bot_function, choose
 from fiveup_solver.errors import FiveUpError, OptionError
 from fiveup_solver.game import action_to_move
-from fiveup_solver.hint import Hinter, hint
+from fiveup_solver.hint import Hinter, SearchBudget, hint
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile
 
@@ -806,14 +806,14 @@ def test_the_model_bot_takes_a_given_family_and_checks_it(monkeypatch):
     monkeypatch.setattr(hint_module, "hint", spy_hint)
     monkeypatch.setattr(beliefs_module, "past_evidence", spy_past)
     from fiveup_solver.bots import BOTS
-    monkeypatch.setitem(BOTS, "told-test", model_hint_bot("pimc", 4, 200, model=told))
+    monkeypatch.setitem(BOTS, "told-test", model_hint_bot(SearchBudget(samples=4, world_nodes=200), model=told))
     from fiveup_solver.selfplay import play_game
     g = play_game(2, 5, ["told-test", "greedy"], max_rounds=3)
     assert len(g.rounds) >= 2
     assert seen and all(m is told for m in seen)
     assert evidence_models and all(m is told for m in evidence_models)
     with pytest.raises(OptionError, match="model must be an OpponentModel or None, not"):
-        model_hint_bot("pimc", model="greedy")
+        model_hint_bot(model="greedy")
 
 
 def test_yardstick_bots_are_told_what_they_claim(monkeypatch):

@@ -313,10 +313,13 @@ def test_the_c_search_is_refused_past_its_node_limit_and_bad_engines():
 
 
 # ---------------------------------------------------------------- the sampled estimate beyond exact reach
-def _positions_with_worlds(count, objective, seed, min_worlds=8):
-    """Late positions with several hidden worlds, and their exact values."""
+def _positions_with_worlds(count, objective, seed, min_worlds=8, bone=(0, 4)):
+    """Late positions with at least `min_worlds` hidden worlds and bone[0]..bone[1] tiles
+    still to draw, and their exact values."""
     out = []
-    for g, seat in late_positions(10 * count, bone_max=4, hand_max=4, seed=seed):
+    for g, seat in late_positions(40 * count, bone_max=bone[1], hand_max=4, seed=seed):
+        if len(g.boneyard) < bone[0]:
+            continue
         obs = g.observation(seat)
         ex = exact_result(obs, objective=objective)
         if ex.worlds >= min_worlds:
@@ -458,22 +461,6 @@ def _orders(worlds):
     return out
 
 
-def _positions_with_draws(count, objective, seed, min_worlds=2, bone=(2, 4)):
-    """Late positions with several hidden worlds and 2-4 tiles still to draw, and their exact values."""
-    out = []
-    for g, seat in late_positions(40 * count, bone_max=bone[1], hand_max=4, seed=seed):
-        if len(g.boneyard) < bone[0]:
-            continue
-        obs = g.observation(seat)
-        ex = exact_result(obs, objective=objective)
-        if ex.worlds >= min_worlds:
-            out.append((obs, ex))
-        if len(out) == count:
-            break
-    assert len(out) == count
-    return out
-
-
 @pytest.mark.parametrize("objective", ["points", "win"])
 def test_every_boneyard_order_of_the_whole_posterior_gives_the_exact_value(objective):
     # Every world with every draw order, weighted by its share, every world choosing: the
@@ -484,7 +471,7 @@ def test_every_boneyard_order_of_the_whole_posterior_gives_the_exact_value(objec
     # exact one; were they merged across what it has seen, it would fall below.
     from fiveup_solver.exact import response_values
     draws = 0
-    for obs, ex in _positions_with_draws(3, objective, seed=900):
+    for obs, ex in _positions_with_worlds(3, objective, seed=900, min_worlds=2, bone=(2, 4)):
         worlds = _orders(DealSampler(obs).exact_worlds(5000))
         vals, nodes, _ = response_values(obs, [(h, o, p, True) for h, o, p in worlds], objective=objective,
                                          ordered=True)
@@ -508,7 +495,7 @@ def test_the_sampled_draws_estimate_brackets_the_exact_value_at_its_stated_rate(
     from fiveup_solver.exact import sampled_result
     covered = total = 0
     held, ins = [], []
-    for obs, ex in _positions_with_draws(6, "win", seed=930, min_worlds=4):
+    for obs, ex in _positions_with_worlds(6, "win", seed=930, min_worlds=4, bone=(2, 4)):
         for seed in range(8):
             r = sampled_result(obs, objective="win", sample_worlds=200, seed=seed, sample_draws=True)
             assert r.sample_draws and set(r.values) == set(ex.values)
@@ -532,7 +519,7 @@ def test_a_large_sample_of_worlds_and_draws_converges_to_the_exact_value():
     # the best strategy, small here; 0.02 bounds it), and the in-sample value within 4
     # standard errors plus 0.02 above (its bias is up).
     from fiveup_solver.exact import sampled_result
-    for obs, ex in _positions_with_draws(2, "win", seed=950, min_worlds=4):
+    for obs, ex in _positions_with_worlds(2, "win", seed=950, min_worlds=4, bone=(2, 4)):
         r = sampled_result(obs, objective="win", sample_worlds=4000, seed=3, sample_draws=True)
         for m, v in ex.values.items():
             assert -4 * r.stderr[m] - 0.02 <= r.values[m] - v <= 4 * r.stderr[m], (m, r.values[m], v)

@@ -55,6 +55,8 @@ ctypedef struct AmuStack:
 
 cdef long amu_walk(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
                    int r) noexcept nogil
+cdef long amu_fold_child(SolverCore core, AmuJob* J, AmuStack* T, long off, long a, const int* ws, int k,
+                         int* sub, int ks, Position* subp, int r) noexcept nogil
 cdef int amu_leaf(SolverCore core, AmuJob* J, AmuStack* T, int w, const Position* after) noexcept nogil
 cdef long amu_reduce(AmuJob* J, AmuStack* T, long off, long n, const int* ws, int k) noexcept nogil
 cdef long amu_min_product(AmuJob* J, AmuStack* T, long off_r, long a, long b, const int* ws, int k,

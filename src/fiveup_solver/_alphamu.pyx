@@ -325,10 +325,7 @@ cdef long amu_seat_draw(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k,
                 subp[ks] = C[i]
                 sub[ks] = ws[i]
                 ks += 1
-        b = amu_walk(core, J, T, sub, ks, subp, r)
-        if b < 0 or J.aborted:
-            return -1
-        a = amu_min_product(J, T, off, a, b, ws, k, sub, ks)
+        a = amu_fold_child(core, J, T, off, a, ws, k, sub, ks, subp, r)
         if a < 0:
             return -1
         T.pos_top = pos_mark
@@ -417,10 +414,7 @@ cdef long amu_opponent(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, 
                 subp[ks] = O[o]
                 sub[ks] = ws[pairs[2 * o]]
                 ks += 1
-        b = amu_walk(core, J, T, sub, ks, subp, r)
-        if b < 0 or J.aborted:
-            return -1
-        a = amu_min_product(J, T, off, a, b, ws, k, sub, ks)
+        a = amu_fold_child(core, J, T, off, a, ws, k, sub, ks, subp, r)
         if a < 0:
             return -1
         T.pos_top = pos_mark
@@ -428,6 +422,17 @@ cdef long amu_opponent(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, 
     T.pos_top = pos_save
     T.idx_top = idx_save
     return a
+
+
+cdef long amu_fold_child(SolverCore core, AmuJob* J, AmuStack* T, long off, long a, const int* ws, int k,
+                         int* sub, int ks, Position* subp, int r) noexcept nogil:
+    """One child of a chance or opponent node (its worlds `sub`, their positions
+    `subp`): its front walked and folded into the node's front (a vectors at off).
+    The new size is returned, or -1 when the search gave up."""
+    cdef long b = amu_walk(core, J, T, sub, ks, subp, r)
+    if b < 0 or J.aborted:
+        return -1
+    return amu_min_product(J, T, off, a, b, ws, k, sub, ks)
 
 
 cdef long amu_walk(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
