@@ -1343,8 +1343,12 @@ class OptionsFamily(Family):
             if bad and rng.random() < 0.5:
                 r, i = rng.choice([(r, -1), (r, 10 ** 6), (-1, i), (10 ** 6, i), ("0", i), (r, None)])
             elif bad:
-                budget[rng.choice(["method", "samples", "beliefs", "search", "judge"])] = rng.choice(
-                    ["PIMC", "", None, 0, -1, 1.5, "exact", "rollout", "maxn", True, weird(rng)])
+                budget[rng.choice(["method", "samples", "beliefs", "search", "judge", "rollout_horizon"])] = rng.choice(
+                    ["PIMC", "", None, 0, -1, 1.5, "exact", "rollout", "maxn", "turn", True, weird(rng)])
+            elif rng.random() < 0.2:
+                # the rollout judge, to the game's or the round's end (run() makes its playouts cheap)
+                budget.update(judge="rollout", rollout_horizon=rng.choice(["game", "round"]))
+                del budget["method"]
             return (what, record, {"budget": budget, "round": r, "action": i}, 1)
         if what == "judge":
             what = "hint"
@@ -1443,7 +1447,7 @@ class OptionsFamily(Family):
             from fiveup_solver import analysis
             budget = opts["budget"]
             if budget.get("judge") == "rollout":
-                budget = dict(budget, rollouts=1, rollout_bot="random")    # the rollout judge: cheap playouts
+                budget = dict(budget, rollouts=2, rollout_bot="random")    # the rollout judge: cheap playouts
             ok, b = ctx.call("AnalysisBudget(options)", lambda: analysis.AnalysisBudget(**budget).check())
             if ok:
                 ctx.call("judge_decision", analysis.judge_decision, base, opts["round"], opts["action"], b, 1)

@@ -10,12 +10,16 @@ reference. A variant is a named :class:`~fiveup_solver.analysis.AnalysisBudget` 
   playing for its own win; 3-player errors only);
 * ``pimc`` / ``pimc-uniform``: today's judge with model / uniform beliefs;
 * ``expectimax`` / ``expectimax-uniform``: every later draw a chance node instead of a
-  boneyard order fixed per world.
+  boneyard order fixed per world;
+* ``rollout`` / ``rollout-round``: the rollout judge at its default 32 playouts per
+  candidate, to the game's end or to the round's end valued by the race-equity table.
 
     python benchmarks/planted_judges.py --variants paranoid,maxn --players 3 \\
         --out benchmarks/results/planted_errors_maxn.jsonl
     python benchmarks/planted_judges.py --variants pimc,pimc-uniform,expectimax,expectimax-uniform \\
         --players 3,4 --out benchmarks/results/planted_errors_methods.jsonl
+    python benchmarks/planted_judges.py --variants rollout,rollout-round --players 2,3,4 \\
+        --out benchmarks/results/planted_errors_horizon.jsonl
     python benchmarks/planted_judges.py --summary benchmarks/results/planted_errors_methods.jsonl
 """
 from __future__ import annotations
@@ -33,7 +37,8 @@ from planted_errors import planted_game  # noqa: E402
 
 VARIANTS = {"paranoid": {"search": "paranoid"}, "maxn": {"search": "maxn"},
             "pimc": {}, "pimc-uniform": {"beliefs": "uniform"},
-            "expectimax": {"method": "expectimax"}, "expectimax-uniform": {"method": "expectimax", "beliefs": "uniform"}}
+            "expectimax": {"method": "expectimax"}, "expectimax-uniform": {"method": "expectimax", "beliefs": "uniform"},
+            "rollout": {"judge": "rollout"}, "rollout-round": {"judge": "rollout", "rollout_horizon": "round"}}
 WITHIN = 6.0     # the issue's target: judged loss within 6 win-% points of the playout loss
 
 
@@ -66,13 +71,17 @@ def summary(path: str) -> str:
         lines.append(f"| {x['players']} | {x['kind']} | {x['seed']} | {'/'.join(map(str, x['scores']))} | "
                      f"{x['played']} | {f(x['reference'])} | " + " | ".join(f(x[v]) for v in names) + " | "
                      + " | ".join(f"{x[f'{v}_minus_reference']:+.1f}" for v in names) + " |")
-    lines += ["", "| players | kind | errors | variant | mean (judged - ref) | mean abs | within 6 |", "|---" * 7 + "|"]
+    lines += ["", "| players | kind | errors | variant | mean (judged - ref) | mean abs | within 6 | mean s.e. | mean s |",
+              "|---" * 9 + "|"]
     for key in sorted({(x["players"], x["kind"]) for x in rows}):
         k = [x for x in rows if (x["players"], x["kind"]) == key]
         for v in names:
             d = [x[f"{v}_minus_reference"] for x in k]
+            se = sum(x[v]["stderr_win"] for x in k) / len(k)
+            secs = sum(x[v]["seconds"] for x in k) / len(k)
             lines.append(f"| {key[0]} | {key[1]} | {len(k)} | {v} | {sum(d) / len(d):+.1f} | "
-                         f"{sum(map(abs, d)) / len(d):.1f} | {sum(abs(e) <= WITHIN for e in d)} / {len(d)} |")
+                         f"{sum(map(abs, d)) / len(d):.1f} | {sum(abs(e) <= WITHIN for e in d)} / {len(d)} | "
+                         f"{se:.1f} | {secs:.1f} |")
     return "\n".join(lines) + "\n"
 
 

@@ -8,7 +8,10 @@ from one game played by the rollout bot in every seat, timing every action:
     cost = rollouts x sum over judged decisions of (candidates x seconds of the
            game's actions after the decision)
 
-(the game's own continuation stands for a playout's length). Seconds are CPU
+(the game's own continuation stands for a playout's length). With
+``--horizons game,round`` the same game also gives the estimate for playouts
+that stop at the round's end (``--rollout-horizon round``): the seconds of the
+rest of the decision's round instead of the rest of the game. Seconds are CPU
 seconds of this process (``time.process_time``: both search threads counted),
 which a machine shared with other work does not inflate; on a quiet machine
 the wall time is lower (the hint search runs on 2 threads). The estimate is
@@ -18,6 +21,8 @@ estimate's.
 
     nice -n 10 python benchmarks/rollout_cost.py --players 2,3,4 --check 3 \\
         --out benchmarks/results/rollout_cost.json
+    nice -n 10 python benchmarks/rollout_cost.py --players 2,3,4 --check 3 --horizons game,round \\
+        --out benchmarks/results/rollout_cost_horizon.json
 """
 from __future__ import annotations
 
@@ -28,15 +33,16 @@ import time
 
 from fiveup_solver import Game, _core
 from fiveup_solver.bots import choose
-from fiveup_solver.rollout import DEFAULT_ROLLOUTS, rollout
+from fiveup_solver.rollout import DEFAULT_ROLLOUTS, HORIZONS, rollout
 
 
 def timed_game(players: int, seed: int, bot: str):
     """A whole game with `bot` in every seat: (game, seconds of each action in order,
-    positions of the judged decisions: (action index, seat, candidates, observation))."""
+    the round of each action, positions of the judged decisions: (action index, seat,
+    candidates, observation))."""
     game = Game(players=players, seed=seed)
     rngs = [random.Random(f"{seed}/{s}") for s in range(players)]
-    times, judged = [], []
+    times, round_of, judged = [], [], []
     while True:
         if game.round_over:
             if game.game_over or len(game.rounds) >= 60:
@@ -50,28 +56,35 @@ def timed_game(players: int, seed: int, bot: str):
         t = time.process_time()
         game.push(choose(bot, obs, rngs[seat]))
         times.append(time.process_time() - t)
-    return game, times, judged
+        round_of.append(len(game.rounds) - 1)
+    return game, times, round_of, judged
 
 
-def measure(players: int, seed: int, bot: str, rollouts: int, check: int) -> dict:
-    game, times, judged = timed_game(players, seed, bot)
-    after = [sum(times[i + 1:]) for i in range(len(times))]       # seconds of the game after action i
-    per_decision = [cands * after[i] for i, _, cands, _ in judged]
+def measure(players: int, seed: int, bot: str, rollouts: int, check: int, horizons=("game",)) -> dict:
+    game, times, round_of, judged = timed_game(players, seed, bot)
+    after = {"game": [sum(times[i + 1:]) for i in range(len(times))],      # seconds of the game after action i
+             "round": [sum(t for t, q in zip(times[i + 1:], round_of[i + 1:]) if q == round_of[i])
+                       for i in range(len(times))]}                       # ... of the rest of its round
     row = {"players": players, "seed": seed, "bot": bot, "rounds": len(game.rounds), "actions": len(times),
            "judged": len(judged), "candidates_mean": round(sum(c for _, _, c, _ in judged) / len(judged), 2),
            "game_cpu_seconds": round(sum(times), 2), "rollouts": rollouts,
-           "estimate_cpu_seconds": round(rollouts * sum(per_decision), 1),
            "estimate_playouts": rollouts * sum(c for _, _, c, _ in judged)}
+    for horizon in horizons:
+        per_decision = [cands * after[horizon][i] for i, _, cands, _ in judged]
+        key = "estimate_cpu_seconds" + ("" if horizon == "game" else f"_{horizon}")
+        row[key] = round(rollouts * sum(per_decision), 1)
     checks = []
     for q in range(check):
         i, seat, cands, obs = judged[len(judged) * q // check]
-        t = time.process_time()
-        r = rollout(obs, rollouts=2, bot=bot, seed=q)
-        seconds = time.process_time() - t
-        checks.append({"action": i, "candidates": cands, "estimated_cpu_seconds_per_playout": round(after[i], 3),
-                       "measured_cpu_seconds_per_playout": round(seconds / r.playouts, 3),
-                       "measured_actions_per_playout": round(r.actions / r.playouts, 1),
-                       "game_actions_after": len(times) - i - 1})
+        for horizon in horizons:
+            t = time.process_time()
+            r = rollout(obs, rollouts=2, bot=bot, seed=q, horizon=horizon)
+            seconds = time.process_time() - t
+            checks.append({"action": i, "horizon": horizon, "candidates": cands,
+                           "estimated_cpu_seconds_per_playout": round(after[horizon][i], 3),
+                           "measured_cpu_seconds_per_playout": round(seconds / r.playouts, 3),
+                           "measured_actions_per_playout": round(r.actions / r.playouts, 1),
+                           "game_actions_after": len(times) - i - 1})
     row["checks"] = checks
     return row
 
@@ -83,11 +96,15 @@ def main(argv=None) -> int:
     ap.add_argument("--bot", default="hint")
     ap.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS)
     ap.add_argument("--check", type=int, default=3, help="decisions on which the estimate is checked")
+    ap.add_argument("--horizons", default="game", help=f"comma-separated, of {', '.join(HORIZONS)}")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     rows = []
+    horizons = args.horizons.split(",")
+    if any(h not in HORIZONS for h in horizons):
+        ap.error(f"--horizons: each of {', '.join(HORIZONS)}")
     for players in map(int, args.players.split(",")):
-        rows.append(measure(players, args.seed, args.bot, args.rollouts, args.check))
+        rows.append(measure(players, args.seed, args.bot, args.rollouts, args.check, horizons))
         print(json.dumps(rows[-1]), flush=True)
     if args.out:
         with open(args.out, "w") as f:

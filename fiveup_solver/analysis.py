@@ -114,6 +114,8 @@ class AnalysisBudget:
     rollout_bot: str = "hint"     # rollout judge: the bot of every seat (a name of fiveup_solver.bots)
     candidates: str = "all"       # rollout judge: "all" legal moves, or "top:K" (the played move and the search's K best)
     workers: int = 1              # rollout judge: worker processes for the playouts (same results for any number)
+    rollout_horizon: str = "game"  # rollout judge: playouts to the game's end, or to the round's end valued by
+                                   # the race-equity table ("round": far cheaper; fiveup_solver.rollout)
 
     def check(self) -> "AnalysisBudget":
         if not isinstance(self.method, str) or self.method not in METHODS:
@@ -122,7 +124,7 @@ class AnalysisBudget:
         check_search(self.search)
         if not isinstance(self.judge, str) or self.judge not in JUDGES:
             raise OptionError(f"judge must be one of {', '.join(JUDGES)}, not {_short(self.judge)}")
-        check_rollout_options(self.rollouts, self.rollout_bot, self.workers, self.candidates)
+        check_rollout_options(self.rollouts, self.rollout_bot, self.workers, self.candidates, self.rollout_horizon)
         for name, low, high in (("samples", 2, 100_000), ("world_nodes", 1, 2 ** 40), ("luck_samples", 1, 100_000),
                                 ("dd_nodes", 0, 2 ** 62), ("threads", 1, 64)):
             v = getattr(self, name)
@@ -301,7 +303,7 @@ class Analysis:
         b = self.budget
         if b.judge == "rollout":
             return {"name": "rollout", "rollouts": b.rollouts, "bot": b.rollout_bot, "candidates": b.candidates,
-                    "worlds": "sampled uniformly from the seat's observation"}
+                    "horizon": b.rollout_horizon, "worlds": "sampled uniformly from the seat's observation"}
         judge = {"name": "search", "method": b.method, "samples": b.samples, "world_nodes": b.world_nodes,
                  "beliefs": check_beliefs(b.beliefs)}
         if self.players == 3:
@@ -570,7 +572,7 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
         search = {"best": format_move(h.best), "loss_win": round(100 * played_h.win_loss, 3),
                   "stderr_win": round(100 * played_h.win_loss_stderr, 3)}
     r = rollout(obs, candidates, rollouts=budget.rollouts, bot=budget.rollout_bot, seed=seed,
-                workers=budget.workers)
+                workers=budget.workers, horizon=budget.rollout_horizon)
     played = r.of(move)
     loss_win = 100 * played.win_loss
     se_win = 100 * played.win_loss_stderr
@@ -625,7 +627,9 @@ def judge_text(a: Analysis) -> str:
     if b.judge == "rollout":
         which = ("every legal move" if b.candidates == "all"
                  else f"the played move and the search's best {b.candidates[4:]}")
-        return (f"rollout judge: {b.rollouts} whole-game playouts per candidate ({which}), {b.rollout_bot} "
+        playouts = ("whole-game playouts" if b.rollout_horizon == "game"
+                    else "playouts to the round's end (valued by the race-equity table)")
+        return (f"rollout judge: {b.rollouts} {playouts} per candidate ({which}), {b.rollout_bot} "
                 f"in every seat, the same worlds for every candidate, drawn from the seat's observation")
     three = f", {b.search_of_three} search" if a.players == 3 else ""
     method = "" if b.method == "pimc" else f" ({b.method})"

@@ -48,9 +48,9 @@ class Recorder:
         self.calls = []
         monkeypatch.setattr(rollout_module, "playout", self)
 
-    def __call__(self, game, move, seat, bot, bot_seed):
+    def __call__(self, game, move, seat, bot, bot_seed, horizon="game"):
         world = (tuple(tuple(h) for h in game.current.hands), tuple(game.current.boneyard), game.seed, bot_seed)
-        result = playout(game, move, seat, bot, bot_seed)
+        result = playout(game, move, seat, bot, bot_seed, horizon)
         self.calls.append((world, move, result))
         return result
 
@@ -187,7 +187,7 @@ def test_analysis_outputs_name_the_judge_and_its_cost(tmp_path, capsys):
     assert da["cost"].pop("seconds") >= 0 and db["cost"].pop("seconds") >= 0 and da == db
     judged = [d for d in a.decisions if not d.forced]
     assert da["judge"] == {"name": "rollout", "rollouts": 3, "bot": "greedy", "candidates": "all",
-                           "worlds": "sampled uniformly from the seat's observation"}
+                           "horizon": "game", "worlds": "sampled uniformly from the seat's observation"}
     assert da["cost"]["judged"] == len(judged) > 0
     assert da["cost"]["playouts"] == sum(d.playouts for d in judged) >= 3 * 2 * len(judged)
     # one decision judged alone is the analysis's judgement of it (same seeds)
@@ -216,7 +216,8 @@ def test_analysis_outputs_name_the_judge_and_its_cost(tmp_path, capsys):
     ({"judge": "exhaustive"}, "judge must be"), ({"rollouts": 1}, "rollouts must be"),
     ({"rollouts": True}, "rollouts must be"), ({"rollouts": "8"}, "rollouts must be"),
     ({"rollout_bot": "nope"}, "rollout bot: unknown bot"), ({"candidates": "top:0"}, "candidates must be"),
-    ({"candidates": "best"}, "candidates must be"), ({"workers": 0}, "workers must be")])
+    ({"candidates": "best"}, "candidates must be"), ({"workers": 0}, "workers must be"),
+    ({"rollout_horizon": "turn"}, "horizon must be one of game, round"), ({"rollout_horizon": None}, "horizon must be")])
 def test_bad_budget_options(bad, text):
     g = play_game(2, 12, ["greedy", "greedy"], max_rounds=1)
     with pytest.raises(OptionError, match=text) as e:
@@ -290,3 +291,86 @@ def test_weird_option_values_are_one_line_option_errors():
             assert "\n" not in str(e.value) and len(str(e.value)) <= 300, (name, v)
     check_rollout_options(**good)
     check_rollout_options(4, "hint:8:2000", 2, "top:3")
+
+
+# ---------------------------------------------------------------- the round horizon
+def _play_round_by_hand(game, move, seat, bot_seed):
+    """The round of a round-horizon playout played here with the module's bot generators
+    (greedy), and its value worked out from the rules: 1 or 0 when an exact 305 ended the
+    game; else the race-equity table at the next round's start, whose starter is the seat
+    that emptied its hand (RULES.md 2.5), or drawn after a block (D1: None)."""
+    from fiveup_solver import _core
+    from fiveup_solver.equity import win_probabilities
+    n = game.players
+    side = _core.side_of_seat(n, seat)
+    rngs = [random.Random(f"fiveup-rollout-bot/{bot_seed}/{s}") for s in range(n)]
+    game.push(move)
+    while not game.round_over:
+        s = game.to_move
+        game.push(choose("greedy", game.observation(s), rngs[s]))
+    if 305 in [game.scores[x] for x in range(_core.sides_of(n))]:
+        winner = [game.scores[x] for x in range(_core.sides_of(n))].index(305)
+        return ("ended", 1.0 if winner == side else 0.0)
+    emptied = [x for x in range(n) if len(game.hand(x)) == 0]
+    starter = emptied[0] if emptied else None
+    return ("on", win_probabilities(n, list(game.scores), starter)[side])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_round_horizon_playout_stops_at_the_round_and_reads_the_table(players):
+    kinds = set()
+    for seed in range(6):
+        g = position(players, 300 + 17 * seed + players, min_moves=2)
+        seat = g.to_move
+        for m in g.legal_moves[:2]:
+            v_round, pts_round, acts_round, unfinished = playout(g.copy(), m, seat, "greedy", 5 + seed, "round")
+            v_game, pts_game, acts_game, _ = playout(g.copy(), m, seat, "greedy", 5 + seed, "game")
+            kind, expected = _play_round_by_hand(g.copy(), m, seat, 5 + seed)
+            kinds.add(kind)
+            assert v_round == pytest.approx(expected, abs=1e-12)
+            assert pts_round == pts_game and unfinished == 0 and acts_round <= acts_game
+            if kind == "ended":
+                assert v_round == v_game and acts_round == acts_game
+    # late-race positions too: a greedy game near 305, so that some rounds end the game
+    for seed in range(40):
+        g = Game(players=players, seed=900 + seed, scores=[280] + [290] * (_sides(players) - 1))
+        if len(g.legal_moves) < 1:
+            continue
+        kind, expected = _play_round_by_hand(g.copy(), g.legal_moves[0], g.to_move, seed)
+        v_round = playout(g.copy(), g.legal_moves[0], g.to_move, "greedy", seed, "round")[0]
+        assert v_round == pytest.approx(expected, abs=1e-12)
+        kinds.add(kind)
+    assert kinds == {"ended", "on"}     # both branches were exercised
+
+
+def _sides(players):
+    from fiveup_solver import _core
+    return _core.sides_of(players)
+
+
+def test_the_round_horizon_in_the_rollout_and_the_analysis(tmp_path, capsys):
+    g = position(2, 21)
+    obs = g.observation(g.to_move)
+    r = rollout(obs, rollouts=4, bot="greedy", seed=3, horizon="round")
+    whole = rollout(obs, rollouts=4, bot="greedy", seed=3)
+    assert r.horizon == "round" and r.to_dict()["horizon"] == "round" and whole.horizon == "game"
+    # the same worlds and the same round: the points currency is the round's under both horizons
+    assert {m.move: m.points for m in r.moves} == {m.move: m.points for m in whole.moves}
+    assert all(0.0 <= m.win <= 1.0 for m in r.moves) and r.actions < whole.actions
+    game = play_game(2, 12, ["greedy", "greedy"], max_rounds=1)
+    budget = AnalysisBudget(samples=16, luck_samples=4, world_nodes=3_000, dd_nodes=0, judge="rollout",
+                            rollouts=3, rollout_bot="greedy", rollout_horizon="round")
+    a = analyze(game.to_record(), seats=[0], budget=budget, seed=4)
+    assert a.to_dict()["judge"]["horizon"] == "round"
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(game.to_record()))
+    args = ["analyze", str(path), "--seat", "0", "--samples", "8", "--luck-samples", "4", "--dd-nodes", "0",
+            "--judge", "rollout", "--rollouts", "3", "--rollout-bot", "greedy", "--rollout-horizon", "round",
+            "--quiet"]
+    assert main(args) == 0
+    assert "rollout judge: 3 playouts to the round's end (valued by the race-equity table) per candidate" \
+        in capsys.readouterr().out
+    assert main(args[:10] + ["--rollout-horizon", "round", "--quiet"]) == 2
+    assert "--rollout-horizon is an option of the rollout judge" in capsys.readouterr().err
+    with pytest.raises(OptionError, match="horizon must be one of game, round, not 'turn'"):
+        rollout(obs, rollouts=2, bot="greedy", horizon="turn")
