@@ -73,16 +73,17 @@ def measure(players: int, seed: int, adaptive: AnalysisBudget, seed_check: bool)
 def summary(rows: list) -> str:
     lines = ["| players | games | judged | same mark | same best | marked fixed / adaptive | mean abs loss diff "
              "(win-%) | worlds per decision fixed / adaptive | stopped at the first stage | seconds fixed / "
-             "adaptive | fixed seed 1 v 2: same mark |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "adaptive | fixed seed 1 v 2: same mark | fixed seed 1 v 2: same best |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for p in sorted({r["players"] for r in rows}) + [None]:
         rs = [r for r in rows if p is None or r["players"] == p]
         j = sum(r["judged"] for r in rs)
         if not j:
             continue
         seed2 = [r for r in rs if "fixed_seed2_same_mark" in r]
-        check = (f"{sum(r['fixed_seed2_same_mark'] for r in seed2)}/{sum(r['judged'] for r in seed2)}"
-                 if seed2 else "-")
+        check = (f"{sum(r['fixed_seed2_same_mark'] for r in seed2)}/{sum(r['judged'] for r in seed2)} | "
+                 f"{sum(r['fixed_seed2_same_best'] for r in seed2)}/{sum(r['judged'] for r in seed2)}"
+                 if seed2 else "- | -")
         lines.append(
             f"| {p or 'all'} | {len(rs)} | {j} | {sum(r['same_mark'] for r in rs)} "
             f"({100 * sum(r['same_mark'] for r in rs) / j:.1f} %) | {sum(r['same_best'] for r in rs)} "
