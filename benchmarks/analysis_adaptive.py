@@ -13,6 +13,10 @@ whose mark or best move differ are listed. ``--seed-check`` also runs the fixed
 judge with the analysis seed 2: how often the fixed judge's own mark changes with
 the seed (the noise the adaptive judge's disagreement compares with).
 
+``--planted JOURNAL`` (``benchmarks/planted_errors.py``'s journal): its planted
+errors (refused exact 305s, small credit losses) are rebuilt and judged by both
+judges too, listed one per line.
+
 One line per game is appended to the journal as it finishes (a rerun skips the
 games already there); the summary table is printed at the end from the journal.
 """
@@ -101,6 +105,26 @@ def summary(rows: list) -> str:
     return "\n".join(lines)
 
 
+def planted(journal: str, adaptive: AnalysisBudget) -> str:
+    """Both judges on the planted errors of a planted_errors.py journal, one line each."""
+    from fiveup_solver.analysis import judge_decision
+    from planted_errors import planted_game
+    fixed = dataclasses.replace(adaptive, min_samples=adaptive.samples)
+    lines = ["| players | kind | seed | fixed: mark, best, loss +- se (worlds) | adaptive: the same | same mark | "
+             "same best |", "|---|---|---|---|---|---|---|"]
+    with open(journal) as f:
+        rows = [json.loads(x) for x in f]
+    for row in rows:
+        record, r, i, seat, _ = planted_game(row["players"], row["kind"], row["seed"])
+        assert (r, i) == (row["round"], row["action"]), row
+        f_, a_ = (judge_decision(record, r, i, b, seed=1) for b in (fixed, adaptive))
+        lines.append(f"| {row['players']} | {row['kind']} | {row['seed']} | {f_.mark}, {f_.best}, {f_.loss_win:.1f} "
+                     f"+- {f_.stderr_win:.1f} ({f_.worlds}) | {a_.mark}, {a_.best}, {a_.loss_win:.1f} +- "
+                     f"{a_.stderr_win:.1f} ({a_.worlds}) | {'yes' if f_.mark == a_.mark else 'NO'} | "
+                     f"{'yes' if f_.best == a_.best else 'NO'} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="2:8,4:4,3:1", help="players:games, comma separated")
@@ -109,8 +133,12 @@ def main(argv=None) -> int:
     ap.add_argument("--samples", type=int, default=AnalysisBudget.samples)
     ap.add_argument("--journal", default="benchmarks/results/analysis_adaptive.jsonl")
     ap.add_argument("--seed-check", action="store_true")
+    ap.add_argument("--planted", default=None, help="a planted_errors.py journal: judge its planted errors (only)")
     args = ap.parse_args(argv)
     adaptive = AnalysisBudget(samples=args.samples, min_samples=args.min_samples).check()
+    if args.planted:
+        print(planted(args.planted, adaptive))
+        return 0
     jobs = [(int(p), args.first_seed + k) for part in args.games.split(",") for p, n in [part.split(":")]
             for k in range(int(n))]
     key = lambda r: (r["players"], r["seed"], r["min_samples"], r["samples"])   # noqa: E731
