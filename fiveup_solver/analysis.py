@@ -18,19 +18,21 @@ For each analysed seat and each of its actions:
   ones of the fixed judge's plan (the same worlds in the same order, so a
   stopped judgement is the fixed one's over a prefix of its worlds, and one
   that runs every stage is exactly the fixed one). After a stage the judge
-  stops when (:func:`judgement_settled`) every other move's loss to the
-  stage's best is at least ``SETTLE_SIGMAS`` (3) standard errors (the best
-  move is settled; a move equal to it in every world counts as settled), and
-  the played move's loss L +- 3 s crosses no mark threshold (5 / 10 / 15), and
-  a marked loss keeps ``L - 3 s >= MARK_SIGMAS s`` (with more worlds s only
-  shrinks, so the two-standard-error rule still holds). Why it is safe: over
-  the remaining worlds the full run's mean would move from L by about
-  s*sqrt(1 - k/n), well inside 3 s, so neither the mark nor the best move
-  would change. What it costs: a stopped decision reports the loss and the
-  standard error of the worlds actually searched (``Decision.worlds``), a
-  larger standard error than the full budget's. ``min_samples == samples``
-  is the fixed judge, value for value; alphamu searches its worlds together
-  and is always fixed.
+  stops when (:func:`judgement_settled`, margin ``SETTLE_SIGMAS`` = 3
+  standard errors s of the worlds so far) either no other move could still
+  become the best (each one's loss to the stage's best is at least 3 of its
+  standard errors) and the played move's loss L +- 3 s crosses no mark
+  threshold (and a marked L keeps ``L - 3 s >= MARK_SIGMAS s``), or the
+  played move stays clearly under the first mark against every move that
+  could still become the best. Why it is safe: the full run's loss differs
+  from L with a standard deviation of about s*sqrt(1 - k/n) (0.87 s at 24 of
+  96 worlds), so a 3 s margin is about 3.5 of them, and the full run's
+  standard error is smaller than s. What it costs: a stopped decision
+  reports the loss and the standard error of the worlds actually searched
+  (``Decision.worlds``), larger than the full budget's; the best move may be
+  another near-equal one when the played move is clearly unmarked.
+  ``min_samples == samples`` is the fixed judge, value for value; alphamu
+  searches its worlds together and is always fixed (docs/analysis.md).
 * **Double-dummy judgement** (full records only): the solver's best moves and
   the played move's loss with every hand and the boneyard order known, so a
   player can tell a bad decision from bad luck. A solve that passes
