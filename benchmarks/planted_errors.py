@@ -12,8 +12,9 @@ a worse one, at the first position of the game where the plant applies:
 
 Each planted decision is judged three ways, from the seat's observation only:
 
-* ``search``: today's analysis (the search judge at the default budget:
-  96 worlds, model beliefs; :func:`fiveup_solver.analysis.judge_decision`);
+* ``search``: the search judge at the default budget with every world searched
+  (96 worlds, model beliefs; ``min_samples == samples``, the fixed judge this
+  journal was measured with; :func:`fiveup_solver.analysis.judge_decision`);
 * ``rollout``: the rollout judge (``--rollouts`` paired playouts per candidate,
   every legal move, the default bot ``hint`` in every seat);
 * ``reference``: the "playout loss", the same playouts with many more worlds
@@ -126,7 +127,7 @@ def measure(players: int, kind: str, index: int, seed: int, record, r: int, i: i
     row = {"players": players, "kind": kind, "index": index, "seed": seed, "round": r, "action": i, "seat": seat,
            "scores": scores, "played": played["play"] + (f"@{played['at']}" if "at" in played else "")}
     t = time.perf_counter()
-    budget = AnalysisBudget()
+    budget = AnalysisBudget(min_samples=AnalysisBudget.samples)    # the fixed judge (the journal's)
     d = judge_decision(record, r, i, budget, seed=1)
     row["search"] = dict(_loss(d), seconds=round(time.perf_counter() - t, 2))
     if players == 3:     # rows without it were judged with paranoid, the default before ANALYSIS_SEARCH

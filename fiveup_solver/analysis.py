@@ -12,6 +12,27 @@ For each analysed seat and each of its actions:
   (:data:`MARKS`), given only when the loss is at least twice its standard
   error (a loss within its own noise is not marked). Forced actions (one
   legal move, draws, passes) are listed, not judged.
+* **Adaptive search judge** (sequential sampling): the worlds are searched in
+  stages, ``budget.first_stage`` (``min_samples``, default 24), then twice as
+  many, and so on up to ``budget.samples``; each stage's worlds are the next
+  ones of the fixed judge's plan (the same worlds in the same order, so a
+  stopped judgement is the fixed one's over a prefix of its worlds, and one
+  that runs every stage is exactly the fixed one). After a stage the judge
+  stops when (:func:`judgement_settled`, margin ``SETTLE_SIGMAS`` = 3
+  standard errors s of the worlds so far) either no other move could still
+  become the best (each one's loss to the stage's best is at least 3 of its
+  standard errors) and the played move's loss L +- 3 s crosses no mark
+  threshold (and a marked L keeps ``L - 3 s >= MARK_SIGMAS s``), or the
+  played move stays clearly under the first mark against every move that
+  could still become the best. Why it is safe: the full run's loss differs
+  from L with a standard deviation of about s*sqrt(1 - k/n) (0.87 s at 24 of
+  96 worlds), so a 3 s margin is about 3.5 of them, and the full run's
+  standard error is smaller than s. What it costs: a stopped decision
+  reports the loss and the standard error of the worlds actually searched
+  (``Decision.worlds``), larger than the full budget's; the best move may be
+  another near-equal one when the played move is clearly unmarked.
+  ``min_samples == samples`` is the fixed judge, value for value; alphamu
+  searches its worlds together and is always fixed (docs/analysis.md).
 * **Double-dummy judgement** (full records only): the solver's best moves and
   the played move's loss with every hand and the boneyard order known, so a
   player can tell a bad decision from bad luck. A solve that passes
@@ -59,16 +80,22 @@ from fiveup_solver.solver import Solver, WIN_VALUE, check_search
 from fiveup_solver.svg import board_svg
 
 __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
-           "JUDGES", "accuracy"]
+           "JUDGES", "accuracy", "judgement_settled"]
 
 MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))   # win-% points lost, largest first
 MARK_SIGMAS = 2.0     # a loss is marked only when it is at least this many standard errors
+# The adaptive search judge (module text): the first stage's worlds when AnalysisBudget.min_samples is
+# None, and the margin, in standard errors of the worlds searched so far, by which a stage's judgement
+# must clear every mark threshold and its best move every other move before the judge stops there.
+MIN_SAMPLES = 24
+SETTLE_SIGMAS = 3.0
 JUDGES = ("search", "rollout")   # how a decision's moves are valued (the first is the default)
 # 3 players: the search judge's default search. Max^n (each side plays for itself) judged
 # planted errors closer to their playout loss than paranoid (the other two gang up):
 # mean distance 7.7 against 21.5 win-% points on 10 refused exact 305s
 # (docs/analysis_judges.md, benchmarks/planted_judges.py). The bots keep the solver's default.
 ANALYSIS_SEARCH = "maxn"
+_STAGED_METHODS = ("pimc", "expectimax")   # one world at a time: a stage can stop anywhere (alphamu: all at once)
 
 
 def accuracy(loss_win: float) -> float:
@@ -100,6 +127,10 @@ class AnalysisBudget:
     """How hard the analysis looks (defaults: about twice a live hint per decision)."""
 
     samples: int = 96             # sampled worlds per decision (a live hint: 48)
+    # the search judge's first stage (the adaptive judge, module text): worlds searched before it may
+    # stop (then 2x, 4x, ... up to samples); None: min(MIN_SAMPLES, samples); samples: every decision
+    # searches all samples worlds (the fixed judge)
+    min_samples: int | None = None
     method: str = "pimc"          # the search judge's method (fiveup_solver.hint.METHODS: pimc, expectimax, alphamu)
     world_nodes: int = 20_000     # search nodes per world
     luck_samples: int = 48        # worlds per position value (the luck of deals and draws)
@@ -130,7 +161,28 @@ class AnalysisBudget:
             v = getattr(self, name)
             if not is_int(v) or not low <= v <= high:
                 raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")
+        if self.min_samples is not None and (not is_int(self.min_samples)
+                                             or not 2 <= self.min_samples <= self.samples):
+            raise OptionError(f"analysis budget: min_samples must be an integer from 2 to samples ({self.samples}), "
+                              f"not {_short(self.min_samples)}")
         return self
+
+    @property
+    def first_stage(self) -> int:
+        """The worlds of the search judge's first stage (min_samples, or its default)."""
+        return min(MIN_SAMPLES, self.samples) if self.min_samples is None else self.min_samples
+
+    @property
+    def stages(self) -> tuple | None:
+        """The adaptive search judge's world counts (first_stage, doubling, ending at
+        samples), or None for the fixed judge (a first stage of every world, or a method
+        that searches its worlds together: alphamu)."""
+        if self.first_stage >= self.samples or self.method not in _STAGED_METHODS:
+            return None
+        out = [self.first_stage]
+        while 2 * out[-1] < self.samples:
+            out.append(2 * out[-1])
+        return (*out, self.samples)
 
     def check_players(self, players: int) -> None:
         """Refuse a search judge whose method does not search `players` players (alphamu: 2)."""
@@ -177,6 +229,7 @@ class Decision:
     dd_loss_points: float | None = None
     playouts: int | None = None          # rollout judge: playouts behind this judgement
     search: dict | None = None           # rollout judge with top:K candidates: the search judge's best and loss
+    worlds: int | None = None            # search judge: the worlds searched for this judgement (adaptive: <= samples)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -277,6 +330,7 @@ DECISION_COLUMNS = (
     Column("best", "", "best", html_cell=lambda d: escape(d["best"] or "")),
     Column("loss_win", "", "loss win-%", html_cell=lambda d: f"{d['loss_win']:.1f} &#177; {d['stderr_win']:.1f}"),
     Column("loss_points", "", "loss pts", ".0f"),
+    Column("worlds", "", "worlds"),
     Column("win", "", "win % (best)", html_cell=lambda d: f"{100 * d['win']:.1f}"),
     Column("mark", "", "mark", html_cell=lambda d: f'<a href="#d{d["round"]}-{d["action"]}">{d["mark"]}</a>'
            if d["mark"] else ""),
@@ -305,17 +359,18 @@ class Analysis:
             return {"name": "rollout", "rollouts": b.rollouts, "bot": b.rollout_bot, "candidates": b.candidates,
                     "horizon": b.rollout_horizon, "worlds": "sampled uniformly from the seat's observation"}
         judge = {"name": "search", "method": b.method, "samples": b.samples, "world_nodes": b.world_nodes,
-                 "beliefs": check_beliefs(b.beliefs)}
+                 "beliefs": check_beliefs(b.beliefs), "stages": None if b.stages is None else list(b.stages)}
         if self.players == 3:
             judge["search"] = b.search_of_three
         return judge
 
     @property
     def cost(self) -> dict:
-        """What the analysis cost: judged decisions, playouts (rollout judge), seconds."""
+        """What the analysis cost: judged decisions, playouts (rollout judge), the search
+        judge's worlds (all decisions), seconds."""
         judged = [d for d in self.decisions if not d.forced]
         return {"judged": len(judged), "playouts": sum(d.playouts or 0 for d in judged),
-                "seconds": round(self.seconds, 3)}
+                "worlds": sum(d.worlds or 0 for d in judged), "seconds": round(self.seconds, 3)}
 
     def to_dict(self) -> dict:
         return {"players": self.players, "view": self.view, "winner": self.winner, "seed": self.seed,
@@ -542,13 +597,64 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
     return d
 
 
-def _search_hint(hinter, obs, budget, seed, past):
-    return hinter.hint(obs, seed=seed, both=True, past=past, budget=budget.search_budget())
+def judgement_settled(h, move, sigmas: float = SETTLE_SIGMAS) -> bool:
+    """Whether a search judgement of `move` (a hint over the worlds searched so far)
+    would show the same mark, and a best move that matters as much, over more worlds,
+    with a margin of `sigmas` standard errors (the adaptive judge's rule, module text).
+
+    With L +- s the played move's loss to the stage's best and d_m +- s_m each other
+    move's, the moves that may still become the best are those with d_m < sigmas s_m
+    (the contenders; a move equal to the best in every world, 0 +- 0, is not one).
+    Settled when either
+
+    * no move contends (the best move is settled), L +- sigmas s crosses no mark
+      threshold, and a marked L keeps L - sigmas s >= MARK_SIGMAS s; or
+    * the played move is clearly unmarked whichever contender ends best:
+      L + sigmas s + max over contenders of (sigmas s_m - d_m) < the first threshold
+      (5 win-% points), a bound on its loss to any of them.
+
+    A hint as the judge gives it (win objective, losses in probability), moves best first:
+
+    >>> from types import SimpleNamespace as M
+    >>> best, clear = M(move="a", win_loss=0.0, win_loss_stderr=0.0), M(move="b", win_loss=0.2, win_loss_stderr=0.01)
+    >>> judgement_settled(M(moves=[best, clear]), "b"), judgement_settled(M(moves=[best, clear]), "a")
+    (True, True)
+    >>> close = M(move="c", win_loss=0.02, win_loss_stderr=0.01)   # 2 win-% behind, 1 standard error: contends
+    >>> judgement_settled(M(moves=[best, close]), "a")             # a's loss to c: at most 0 + 3 - 2 = 1 < 5
+    True
+    >>> judgement_settled(M(moves=[best, close, clear]), "b")      # a blunder, but which best move?
+    False
+    >>> edge = M(move="d", win_loss=0.14, win_loss_stderr=0.01)    # 14 +- 3: the blunder line at 15 is inside
+    >>> judgement_settled(M(moves=[best, edge]), "d")
+    False
+    """
+    played = next(m for m in h.moves if m.move == move)
+    loss, se = 100 * played.win_loss, 100 * played.win_loss_stderr
+    low, high = loss - sigmas * se, loss + sigmas * se
+    # how far each contender may still end above the stage's best, in win-% points
+    overtake = [100 * (sigmas * m.win_loss_stderr - m.win_loss) for m in h.moves[1:]
+                if m.win_loss < sigmas * m.win_loss_stderr]
+    if overtake:
+        return high + max(overtake) < MARKS[-1][1]
+    if any(low < threshold <= high for _, threshold in MARKS):
+        return False
+    return low < MARKS[-1][1] or low >= MARK_SIGMAS * se
+
+
+def _search_hint(hinter, obs, budget, seed, past, move=None):
+    """The search judge's hint; with the played `move` and an adaptive budget, in stages
+    until :func:`judgement_settled` (rollout candidates: every world, move None)."""
+    stages = budget.stages if move is not None else None
+    if stages is None:
+        return hinter.hint(obs, seed=seed, both=True, past=past, budget=budget.search_budget())
+    return hinter.hint(obs, seed=seed, both=True, past=past, budget=budget.search_budget(), stages=stages,
+                       settled=lambda h: judgement_settled(h, move))
 
 
 def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision:
-    """The search judge: every legal move searched in the same sampled worlds (PIMC)."""
-    h = _search_hint(hinter, obs, budget, seed, past)
+    """The search judge: every legal move searched in the same sampled worlds (PIMC);
+    adaptive (module text) unless the budget's first stage is every world."""
+    h = _search_hint(hinter, obs, budget, seed, past, move)
     played = next(m for m in h.moves if m.move == move)
     loss_win = 100 * played.win_loss
     se_win = 100 * played.win_loss_stderr
@@ -556,7 +662,8 @@ def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision
                     best=format_move(h.best), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
                     loss_points=round(played.points_loss, 3), stderr_points=round(played.points_loss_stderr, 3),
                     mark=mark_of(loss_win, se_win), win=h.moves[0].win,
-                    moves=[{"move": format_move(m.move), "win": m.win, "points": m.points} for m in h.moves])
+                    moves=[{"move": format_move(m.move), "win": m.win, "points": m.points} for m in h.moves],
+                    worlds=h.samples)
 
 
 def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decision:
@@ -633,14 +740,23 @@ def judge_text(a: Analysis) -> str:
                 f"in every seat, the same worlds for every candidate, drawn from the seat's observation")
     three = f", {b.search_of_three} search" if a.players == 3 else ""
     method = "" if b.method == "pimc" else f" ({b.method})"
-    return f"search judge: {b.samples} worlds per decision{method}, {_beliefs_text(a)}{three}"
+    worlds = (f"{b.samples} worlds per decision" if b.stages is None
+              else f"{'/'.join(map(str, b.stages))} worlds per decision (adaptive: stops when the mark and best "
+                   f"move are settled)")
+    return f"search judge: {worlds}{method}, {_beliefs_text(a)}{three}"
 
 
 def cost_text(a: Analysis) -> str:
     """What the analysis cost, in words."""
     c = a.cost
     playouts = f", {c['playouts']:,} playouts" if a.budget.judge == "rollout" else ""
-    return f"cost: {c['judged']} judged decisions{playouts}, {c['seconds']:.1f} s"
+    worlds = f", {c['worlds']:,} worlds searched" if a.budget.judge == "search" else ""
+    return f"cost: {c['judged']} judged decisions{playouts}{worlds}, {c['seconds']:.1f} s"
+
+
+def worlds_of(d: Decision) -> str:
+    """'; N worlds' for a search judgement (the worlds behind its loss), else ''."""
+    return "" if d.worlds is None else f"; {d.worlds} worlds"
 
 
 def format_text(a: Analysis) -> str:
@@ -664,7 +780,7 @@ def format_text(a: Analysis) -> str:
                 dd = f"; all hands known: best {', '.join(d.dd_best)}, loss {d.dd_loss_win:.1f} win-%"
             lines.append(f"  round {d.round} action {d.action} seat {d.seat}: {d.mark}: played {d.played}, "
                          f"best {d.best}: -{d.loss_win:.1f} +- {d.stderr_win:.1f} win-%, "
-                         f"{-d.loss_points:+.0f} pts{dd}")
+                         f"{-d.loss_points:+.0f} pts{worlds_of(d)}{dd}")
     else:
         lines.append("no marked decisions")
     return "\n".join(lines) + "\n"

@@ -17,8 +17,8 @@ from typing import Callable
 from tqdm import tqdm
 
 from fiveup_solver import equity, ladder
-from fiveup_solver.analysis import (ANALYSIS_SEARCH, AnalysisBudget, analyze, format_text, plot_win_probability,
-                                    to_html)
+from fiveup_solver.analysis import (ANALYSIS_SEARCH, MIN_SAMPLES, AnalysisBudget, analyze, format_text,
+                                    plot_win_probability, to_html)
 from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
 from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, solver_report
 from fiveup_solver.bots import bot_function, parse_bot_list
@@ -420,7 +420,10 @@ def cmd_analyze(args, out) -> int:
         raise OptionError(f"{option} is an option of the rollout judge: add --judge rollout")
     if args.method != "pimc" and args.judge != "search":
         raise OptionError("--method is an option of the search judge: drop --judge rollout")
-    budget = AnalysisBudget(samples=args.samples, method=args.method, luck_samples=args.luck_samples,
+    if args.min_samples is not None and args.judge != "search":
+        raise OptionError("--min-samples is an option of the search judge: drop --judge rollout")
+    budget = AnalysisBudget(samples=args.samples, min_samples=args.min_samples, method=args.method,
+                            luck_samples=args.luck_samples,
                             dd_nodes=args.dd_nodes, threads=args.threads, beliefs=args.beliefs, search=args.three, judge=args.judge,
                             **given)
     progress = not args.quiet and sys.stderr.isatty()
@@ -812,6 +815,10 @@ def _analyze_arguments(p) -> None:
     p.add_argument("file")
     p.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
     p.add_argument("--samples", type=int, default=AnalysisBudget.samples, help="sampled worlds per decision")
+    p.add_argument("--min-samples", type=int, default=None,
+                   help="search judge: worlds of the first stage; the judge stops after a stage (then 2x, 4x, ... "
+                        f"up to --samples) once the mark and best move are settled (default: {MIN_SAMPLES}, at most "
+                        "--samples; --min-samples equal to --samples searches every world)")
     p.add_argument("--luck-samples", type=int, default=AnalysisBudget.luck_samples,
                    help="sampled worlds per luck value")
     p.add_argument("--dd-nodes", type=int, default=AnalysisBudget.dd_nodes,

@@ -47,6 +47,7 @@ import re
 import threading
 import time
 from dataclasses import asdict, dataclass, fields, replace
+from typing import Callable
 
 from fiveup_solver import _alphamu, _core, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, Beliefs, OpponentModel, check_beliefs, search_plan
@@ -407,7 +408,8 @@ class Hinter:
              beliefs: str | None = None, model: OpponentModel | None = None, past=None,
              search: str | None = None, opponent: str | None = None, max_worlds: int | None = None,
              node_limit: int | None = None, depth: int | None = None, budget: SearchBudget | None = None,
-             sample_worlds: int | None = None, sample_draws: bool | None = None) -> Hint:
+             sample_worlds: int | None = None, sample_draws: bool | None = None,
+             stages: tuple | None = None, settled: Callable[["Hint"], bool] | None = None) -> Hint:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
@@ -445,6 +447,15 @@ class Hinter:
         deepens from 0 to ``depth`` and the last complete depth stands.
 
         ``budget``: a :class:`SearchBudget` instead of its fields as keywords.
+
+        ``stages`` (pimc or expectimax under a sample budget): increasing world counts
+        ending at ``samples``, e.g. ``(24, 48, 96)``; the planned worlds (the ones the
+        fixed budget searches, in order) are searched a stage at a time, and after each
+        stage ``settled(hint)`` is called with the hint of the worlds searched so far:
+        True stops there (``Hint.samples`` says how many were searched). A stopped hint
+        is exactly the fixed budget's over the first worlds of its plan, and a hint
+        that runs every stage is exactly the fixed budget's (world k is searched alike
+        whichever stage it falls in, and the statistics are taken in world order).
         """
         b = _budget(budget, method=method, samples=samples, time_ms=time_ms, world_nodes=world_nodes,
                     chance_width=chance_width, objective=objective, beliefs=beliefs, search=search, depth=depth)
@@ -460,6 +471,8 @@ class Hinter:
                 or sample_draws is not None):
             raise OptionError("opponent, max_worlds, node_limit, sample_worlds and sample_draws are options of "
                               "method='exact'")
+        if stages is not None or settled is not None:
+            stages = _check_stages(stages, settled, method, samples, time_ms)
         search = check_search(search)
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
@@ -509,6 +522,10 @@ class Hinter:
             belief = dict(ww.summary(), distinct_worlds=len(worlds),
                           plan="weighted" if ww.candidates == draws else "resampled",
                           greedy_worlds={str(s): sum(1 for w in worlds if (w[3] >> s) & 1) for s in ds.hidden_seats})
+        if stages is not None:
+            return self._staged_hint(obs, ds, base, legal, canon, roots, method, objective, both, world_nodes,
+                                     chance_width, seed, worlds, weights, belief, stages, settled, budget, beliefs,
+                                     search, start)
         with self._lock:
             other = "win" if objective == "points" else "points"
             if both and seconds == 0.0:
@@ -548,6 +565,50 @@ class Hinter:
         moves = _ranked(per_world, wts, objective, legal, canon, roots)
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
                     nodes, sum(1 for r in results if r[1] == 2), objective, beliefs, belief, search)
+
+    def _staged_hint(self, obs, ds, base, legal, canon, roots, method, objective, both, world_nodes, chance_width,
+                     seed, worlds, weights, belief, stages, settled, budget, beliefs, search, start) -> Hint:
+        """:meth:`hint` with ``stages``: the planned worlds searched a stage at a time
+        until ``settled`` says the hint of the worlds so far is enough, or none is left."""
+        if worlds is None:
+            # the uniform hint's own worlds, made explicit so a stage can start anywhere:
+            # world k from stream (seed, k) (_sampler.world_stream), searched with stream k
+            worlds = [(k, hands[:obs.players], bone) for k, (hands, bone) in
+                      enumerate(ds.counter.worlds(stages[-1], (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM))]
+        objectives = (objective, "win" if objective == "points" else "points")[:2 if both else 1]
+        found = {obj: [] for obj in objectives}
+        done = 0
+        for end in stages:
+            end = min(end, len(worlds))
+            if end <= done:
+                continue
+            with self._lock:
+                parts = self._search_many(obs, base, ds, roots, method, objectives, world_nodes, chance_width, seed,
+                                          end - done, worlds=worlds[done:end], search=search)
+            for obj, part in zip(objectives, parts):
+                # world numbers within the stage -> within the plan (what the weights are indexed by)
+                found[obj].extend((r[0] + done, *r[1:]) for r in part)
+            done = end
+            results = found[objective]
+            if not results:
+                if done < len(worlds):
+                    continue
+                raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
+            keep = {r[0] for r in results}
+            by_objective = {obj: results if obj == objective else [r for r in rs if r[0] in keep]
+                            for obj, rs in found.items()}
+            nodes = sum(r[3] for rs in by_objective.values() for r in rs)
+            per_world = {obj: {root: [_SHIFT[obj] + _SCALE[obj] * r[4][k] for r in rs]
+                               for k, root in enumerate(roots)}
+                         for obj, rs in by_objective.items()}
+            wts = {obj: None if weights is None else [weights[r[0]] for r in rs] for obj, rs in by_objective.items()}
+            moves = _ranked(per_world, wts, objective, legal, canon, roots)
+            h = Hint(obs.seat, moves, moves[0].move, method, len(results), dict(budget, stages=list(stages)),
+                     time.perf_counter() - start, nodes, sum(1 for r in results if r[1] == 2), objective, beliefs,
+                     belief, search)
+            if done == len(worlds) or settled(h):
+                return h
+        raise AssertionError("unreachable: the last stage searches every planned world")
 
     def _alphamu_hint(self, obs, ds, base, legal, canon, roots, objective, both, beliefs, model, past,
                       samples, time_ms, seed, leaf_nodes, budget, start, search) -> Hint:
@@ -848,6 +909,25 @@ _HINT_DEFAULTS = {"method": "pimc", "samples": None, "time_ms": None, "world_nod
                   "chance_width": DEFAULT_CHANCE_WIDTH, "objective": None, "beliefs": None, "search": None,
                   "depth": None}
 _VALUE_DEFAULTS = {**_HINT_DEFAULTS, "samples": DEFAULT_SAMPLES, "objective": "win", "world_nodes": DEFAULT_WORLD_NODES}
+
+
+def _check_stages(stages, settled, method, samples, time_ms) -> tuple:
+    """The checked ``stages`` of a staged hint (see :meth:`Hinter.hint`)."""
+    if stages is None or settled is None or not callable(settled):
+        raise OptionError("a staged hint takes both stages (world counts) and settled (a function of a hint)")
+    if method not in _WORLD_METHODS:
+        raise OptionError(f"stages apply to the methods {', '.join(_WORLD_METHODS)}, not {_short(method)}")
+    if samples is None or time_ms is not None:
+        raise OptionError("stages need a sample budget (samples), not a time budget")
+    try:
+        stages = tuple(stages)
+    except TypeError:
+        raise OptionError(f"stages must be increasing world counts, not {_short(stages)}") from None
+    if (not stages or not all(is_int(k) and k >= 1 for k in stages)
+            or any(a >= b for a, b in zip(stages, stages[1:])) or stages[-1] != samples):
+        raise OptionError(f"stages must be increasing world counts ending at samples ({samples}), "
+                          f"not {_short(stages)}")
+    return stages
 
 
 def _budget(budget, _defaults=_HINT_DEFAULTS, **fields) -> SearchBudget:

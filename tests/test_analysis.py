@@ -167,8 +167,11 @@ def test_analysis_is_deterministic_and_json():
     b = analyze(g.to_record(), budget=FAST, seed=4).to_dict()
     assert a["cost"].pop("seconds") > 0 and b["cost"].pop("seconds") > 0    # the wall time: not reproducible
     assert a == b
-    assert a["judge"] == {"name": "search", "method": "pimc", "samples": 24, "world_nodes": 5_000, "beliefs": "model"}
-    assert a["cost"] == {"judged": sum(1 for d in a["decisions"] if not d["forced"]), "playouts": 0}
+    # 24 worlds: the default first stage is every world (the fixed judge, no stages)
+    assert a["judge"] == {"name": "search", "method": "pimc", "samples": 24, "world_nodes": 5_000, "beliefs": "model",
+                          "stages": None}
+    assert a["cost"] == {"judged": sum(1 for d in a["decisions"] if not d["forced"]), "playouts": 0,
+                         "worlds": sum(d["worlds"] for d in a["decisions"] if not d["forced"])}
     json.dumps(a)
     assert set(a["seats"]) == {"0", "1"}
     for s in a["seats"].values():

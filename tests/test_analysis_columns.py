@@ -57,9 +57,9 @@ def test_the_html_report_fills_its_template():
     pytest.importorskip("matplotlib")
     record = play_game(2, 7, ["greedy", "greedy"], max_rounds=1).to_record()
     d = Decision(0, 0, 0, "6-6", False, best="5-5", loss_win=3.0, stderr_win=1.0, loss_points=7.0, win=0.25,
-                 dd_best=["<5-5>"], dd_loss_win=2.0)
+                 dd_best=["<5-5>"], dd_loss_win=2.0, worlds=24)
     html = analysis.to_html(_analysis([d]), record)
     assert not re.search(r"\$[a-z_]+", html)      # every placeholder filled
     assert "".join(f"<th>{c.html}</th>" for c in SEAT_COLUMNS) in html
-    assert ("<tr><td>0</td><td>0</td><td>0</td><td>6-6</td><td>5-5</td><td>3.0 &#177; 1.0</td><td>7</td>"
+    assert ("<tr><td>0</td><td>0</td><td>0</td><td>6-6</td><td>5-5</td><td>3.0 &#177; 1.0</td><td>7</td><td>24</td>"
             "<td>25.0</td><td></td><td>&lt;5-5&gt; (2.0)</td></tr>") in html
