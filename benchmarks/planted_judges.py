@@ -53,7 +53,10 @@ def rejudge(row: dict, variants) -> dict:
     out["reference"] = {k: row["reference"][k] for k in ("loss_win", "stderr_win")}
     for name in variants:
         t = time.perf_counter()
-        d = judge_decision(record, r, i, AnalysisBudget(**VARIANTS[name]), seed=1)
+        fields = dict(VARIANTS[name])
+        if fields.get("judge", "search") == "search":     # the fixed search judge, as the journals were measured
+            fields["min_samples"] = AnalysisBudget.samples
+        d = judge_decision(record, r, i, AnalysisBudget(**fields), seed=1)
         out[name] = {"best": d.best, "loss_win": d.loss_win, "stderr_win": d.stderr_win, "mark": d.mark,
                      "seconds": round(time.perf_counter() - t, 2)}
         out[f"{name}_minus_reference"] = round(d.loss_win - row["reference"]["loss_win"], 3)
