@@ -40,6 +40,11 @@ METHODS_3P = {   # 3 players: the default hint (paranoid) and max^n, at their de
     "pimc": {"method": "pimc"},
     "pimc-maxn": {"method": "pimc", "search": "maxn"},
 }
+METHODS_4P = {   # 4 players (two sides: max^n is paranoid): the default hint, model and uniform beliefs
+    "pimc": {"method": "pimc"},
+    "pimc-uniform": {"method": "pimc", "beliefs": "uniform"},
+}
+METHODS_OF = {2: METHODS, 3: METHODS_3P, 4: METHODS_4P}
 
 
 def phase_of(bone: int) -> str:
@@ -51,7 +56,7 @@ def phase_of(bone: int) -> str:
 
 def find_position(seed: int, index: int, players: int = 2):
     """A position of the target phase of job `index`: (observation, phase) or None. With 3
-    players: the late phases only, seat 0 the hint bot and seats 1 and 2 greedy."""
+    or 4 players: the late phases only, seat 0 the hint bot and the other seats greedy."""
     from fiveup_solver import Game, _core
     from fiveup_solver.bots import choose
     phases = PHASES if players == 2 else PHASES_3P
@@ -119,23 +124,23 @@ def run_job(job) -> dict:
     return row
 
 
-def run_job_3p(job) -> dict:
-    """A 3-player position: its exact values against two greedy opponents (or refused) and the
-    picks of paranoid PIMC, max^n PIMC and the baselines."""
-    seed, index, node_limit, max_worlds = job
+def run_job_many(job) -> dict:
+    """A 3- or 4-player position: its exact values with every other seat greedy (or refused)
+    and the picks of the player count's methods (METHODS_OF) and the baselines."""
+    seed, index, node_limit, max_worlds, players = job
     from fiveup_solver import _core
     from fiveup_solver.bots import choose
     from fiveup_solver.hint import hint
     obs, k = None, 0
     while obs is None:
-        obs = find_position(seed * 1_000_003 + k, index, players=3)
+        obs = find_position(seed * 1_000_003 + k, index, players=players)
         k += 1
-    row = {"index": index, "seed": seed, "players": 3, "phase": phase_of(obs.boneyard_size),
+    row = {"index": index, "seed": seed, "players": players, "phase": phase_of(obs.boneyard_size),
            "bone": obs.boneyard_size, "hands": list(obs.hand_sizes), "scores": list(obs.scores), "seat": obs.seat,
            "observation": obs.to_dict()}
     row["exact"] = [exact_both(obs, "greedy", node_limit, max_worlds)]
     picks, seconds = {}, {}
-    for name, options in METHODS_3P.items():
+    for name, options in METHODS_OF[players].items():
         t = time.perf_counter()
         h = hint(obs, seed=index, both=False, **options)
         seconds[name] = round(time.perf_counter() - t, 4)
@@ -388,8 +393,9 @@ def estimate_rows(path: str, names: list) -> list:
 
 def report(path: str, markdown: bool = False, estimates: tuple = ()) -> str:
     rows = [json.loads(line) for line in open(path)]
-    three = any(r.get("players") == 3 for r in rows)
-    methods = METHODS_3P if three else METHODS
+    players = max(r.get("players", 2) for r in rows)
+    three = players > 2         # 3 or 4 players: greedy opponents only
+    methods = METHODS_OF[players]
     names = list(methods) + list(BASELINES)
     lines = []
     for opponent_i, opponent in enumerate(("greedy",) if three else ("greedy", "best-defence")):
@@ -454,7 +460,7 @@ def main(argv=None) -> int:
                     help="re-solve this journal's positions (refused ones first, by phase, latest first) "
                          "with the C search at --node-limit/--max-worlds; --out the new journal")
     ap.add_argument("--phases", default="5-6,7-18,3-4,1-2,0", help="--reach: the phases, in order")
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3))
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--compare", type=int, default=0,
                     help="--reach: also time the Python search on this many positions it solved before")
     ap.add_argument("--markdown", action="store_true")
@@ -520,10 +526,10 @@ def main(argv=None) -> int:
         run_jobs(run_reach_job, jobs, args.out, args.workers, "positions")
         return 0
     done = finished(args.out, lambda r: (r["seed"], r["index"]))
-    if args.players == 3:
-        jobs = [(args.seed, i, args.node_limit, args.max_worlds) for i in range(args.positions)
+    if args.players > 2:
+        jobs = [(args.seed, i, args.node_limit, args.max_worlds, args.players) for i in range(args.positions)
                 if (args.seed, i) not in done]
-        run_jobs(run_job_3p, jobs, args.out, args.workers, "positions")
+        run_jobs(run_job_many, jobs, args.out, args.workers, "positions")
         print(report(args.out))
         return 0
     jobs = [(args.seed, i, args.node_limit, args.max_worlds, args.defence_node_limit)
