@@ -428,10 +428,12 @@ def test_cli_hint_exact_estimate(capsys):
     assert "--sample-worlds are for --method exact" in capsys.readouterr().err
 
 
-def test_three_players_against_two_greedy_seats_equal_the_oracle_and_the_python_search():
-    # the C search with three sides: points against the independent oracle, win (the 3-player
-    # equity table handed to C) against the Python search
-    positions = late_positions(4, bone_max=2, hand_max=2, seed=40, players=3)[1:]
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_players_against_greedy_seats_equal_the_oracle_and_the_python_search(players):
+    # the C search with three sides, or two sides of two seats (the partner greedy too): points
+    # against the independent oracle, win (the player count's equity table handed to C)
+    # against the Python search
+    positions = late_positions(4, bone_max=2, hand_max=2, seed=40, players=players)[1:]
     worlds = 0
     for g, seat in positions:
         obs = g.observation(seat)
