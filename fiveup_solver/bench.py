@@ -209,7 +209,7 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
 
 def hint_report(path) -> dict:
     """``fiveup bench --hint``: hint latency of every search method at the default
-    budget, over the suite and per phase; the exact sampler's speed; and, from a
+    budget, over the suite's positions of the player counts it searches and per phase; the exact sampler's speed; and, from a
     source checkout, pure-Python rejection sampling on 10 early positions in the same run."""
     suite = load_hint_suite(path)
     observations = [o for o, _ in suite]
@@ -224,14 +224,19 @@ def hint_report(path) -> dict:
         report["reference_missing"] = REFERENCE_MISSING
     report["sampler_on_same_positions"] = sampler_deals_per_s(early)
     for method in METHODS:
-        report["latency"][method] = run_hint_suite(observations, method=method)
-        report["latency"][f"{method}_win"] = run_hint_suite(observations, method=method, objective="win")
-        report["latency"][f"{method}_both"] = run_hint_suite(observations, method=method, both=True)
+        # each method on the positions of the player counts it searches (alphamu: 2 players)
+        mine = [(o, phase) for o, phase in suite if o.players in METHODS[method].players]
+        if not mine:
+            continue
+        positions = [o for o, _ in mine]
+        report["latency"][method] = run_hint_suite(positions, method=method)
+        report["latency"][f"{method}_win"] = run_hint_suite(positions, method=method, objective="win")
+        report["latency"][f"{method}_both"] = run_hint_suite(positions, method=method, both=True)
         # what the second currency costs: both currencies against the default one, same run
         report.setdefault("both_to_single", {})[method] = round(
             report["latency"][f"{method}_both"]["ms"]["median"] / report["latency"][method]["ms"]["median"], 3)
         for phase in ("early", "middle", "late"):
-            part = [o for o, p in suite if p == phase]
+            part = [o for o, p in mine if p == phase]
             if part:
                 report["latency"][f"{method}_{phase}"] = run_hint_suite(part, method=method)
     return report

@@ -475,12 +475,16 @@ def test_match_reports_win_rate(capsys):
 
 def test_bench_hint_on_a_small_suite(tmp_path, capsys):
     suite = json.loads((ROOT / "benchmarks" / "data" / "hint_positions.json").read_text())
-    small = [p for p in suite if p["phase"] == "early"][:2] + [p for p in suite if p["phase"] == "late"][:2]
+    two = [p for p in suite if p["record"]["players"] == 2]
+    small = [p for p in two if p["phase"] == "early"][:2] + [p for p in two if p["phase"] == "late"][:2]
+    # and one position of 3 and of 4 players: every method runs on the player counts it searches
+    small += [next(p for p in suite if p["record"]["players"] == n and p["phase"] == "late") for n in (3, 4)]
     (tmp_path / "hint_positions.json").write_text(json.dumps(small))
     rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path), "--json"])
     assert rc == 0 and err == ""
     r = json.loads(out)
-    assert r["latency"]["pimc"]["positions"] == 4 and r["latency"]["expectimax_late"]["positions"] == 2
+    assert r["latency"]["pimc"]["positions"] == 6 and r["latency"]["expectimax_late"]["positions"] == 4
+    assert r["latency"]["alphamu"]["positions"] == 4 and r["latency"]["alphamu_late"]["positions"] == 2
     assert r["sampler"]["deals_per_s"] > 0 and r["rejection_sampler_python"]["positions"] == 2
     rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path / "nowhere")])
     assert rc == 2 and "hint_positions.json is missing" in err
