@@ -26,7 +26,6 @@ import argparse
 import dataclasses
 import json
 import os
-import statistics
 import sys
 import time
 
