@@ -12,7 +12,8 @@ reference. A variant is a named :class:`~fiveup_solver.analysis.AnalysisBudget` 
 * ``expectimax`` / ``expectimax-uniform``: every later draw a chance node instead of a
   boneyard order fixed per world;
 * ``rollout`` / ``rollout-round``: the rollout judge at its default 32 playouts per
-  candidate, to the game's end or to the round's end valued by the race-equity table.
+  candidate, to the game's end or to the round's end valued by the race-equity table;
+  ``rollout-round-150``: to the round's end with the reference's 150 playouts.
 
     python benchmarks/planted_judges.py --variants paranoid,maxn --players 3 \\
         --out benchmarks/results/planted_errors_maxn.jsonl
@@ -38,7 +39,8 @@ from planted_errors import planted_game  # noqa: E402
 VARIANTS = {"paranoid": {"search": "paranoid"}, "maxn": {"search": "maxn"},
             "pimc": {}, "pimc-uniform": {"beliefs": "uniform"},
             "expectimax": {"method": "expectimax"}, "expectimax-uniform": {"method": "expectimax", "beliefs": "uniform"},
-            "rollout": {"judge": "rollout"}, "rollout-round": {"judge": "rollout", "rollout_horizon": "round"}}
+            "rollout": {"judge": "rollout"}, "rollout-round": {"judge": "rollout", "rollout_horizon": "round"},
+            "rollout-round-150": {"judge": "rollout", "rollout_horizon": "round", "rollouts": 150}}
 WITHIN = 6.0     # the target: judged loss within 6 win-% points of the playout loss
 
 
