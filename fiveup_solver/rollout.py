@@ -187,6 +187,8 @@ def playout(game, move: Move, seat: int, bot: str, bot_seed: int, horizon: str =
     side: won 1 or 0 when the game ended, else (``"round"``) the race-equity
     table's P(win) from the next round's start; points as the module says;
     unfinished 1 when the game hit its round limit (D6: not won)."""
+    if not isinstance(horizon, str) or horizon not in HORIZONS:
+        raise OptionError(f"horizon must be one of {', '.join(HORIZONS)}, not {_short(horizon)}")
     n = game.players
     side = _core.side_of_seat(n, seat)
     before = list(game.scores)

@@ -374,3 +374,5 @@ def test_the_round_horizon_in_the_rollout_and_the_analysis(tmp_path, capsys):
     assert "--rollout-horizon is an option of the rollout judge" in capsys.readouterr().err
     with pytest.raises(OptionError, match="horizon must be one of game, round, not 'turn'"):
         rollout(obs, rollouts=2, bot="greedy", horizon="turn")
+    with pytest.raises(OptionError, match="horizon must be one of game, round, not 5"):
+        playout(g.copy(), g.legal_moves[0], g.to_move, "greedy", 1, 5)
