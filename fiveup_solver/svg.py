@@ -755,6 +755,17 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
             sx, sy = tf.pt(ax - 1.0 * dx, ay - 1.0 * dy)
             out += _arrow_svg(sx, sy, (gx0 + gx1) / 2, (gy0 + gy1) / 2, ghost.colour)
         out.append("</g>")
+    # an arrow leaving a scoring end crosses its badge: its number again on top, outlined
+    # (not a click target: a click falls through to the end below, which the app plays on)
+    arrow_anchors = {anchor for _, anchor, _ in ghosts if anchor is not None}
+    for port, value in ends:
+        ax, ay, dx, dy = board.anchor[(port.tile, port.name)]
+        if (ax, ay, dx, dy) in arrow_anchors:
+            px, py = tf.pt(ax + 0.85 * dx, ay + 0.85 * dy)
+            out.append(f'<text class="endlabel" data-end="{port}" x="{_f(px)}" y="{_f(py + 0.26 * Q)}" '
+                       f'text-anchor="middle" font-family="sans-serif" font-weight="bold" '
+                       f'font-size="{_f(0.75 * Q)}" fill="#1a1a1a" stroke="#ffffff" stroke-width="1.5" '
+                       f'paint-order="stroke" pointer-events="none">{value}</text>')
 
     out.append(f'<text class="endsum" data-end-sum="{end_sum}" x="{_f(vx + vw / 2)}" '
                f'y="{_f(y1 + foot * 0.62)}" text-anchor="middle" font-family="sans-serif" '

@@ -271,6 +271,24 @@ def test_lastmove_and_arrows():
     assert [e.get("data-ghost") for e in root.iter() if e.get("data-ghost")] == ["6-6"]
 
 
+def test_an_arrow_from_a_scoring_end_keeps_its_number_readable():
+    # 1-4 opened, 4-4 on its 4: the ends are the 1 and the double 4-4 (4 + 4 = 8), 9 in all
+    board = ["1-4", "4-4@1-4:high"]
+    root = _parse(board_svg(board))
+    assert sorted(int(e.get("data-value")) for e in root.iter() if e.get("class") == "end") == [1, 8]
+    assert not [e for e in root.iter() if e.get("class") == "endlabel"]     # no arrow, no second label
+    root = _parse(board_svg(board, arrows=[("1-5@1-4:low", "red"), ("4-6@4-4:lineB", "green")]))
+    order = list(root.iter())
+    labels = [e for e in order if e.get("class") == "endlabel"]
+    # each end an arrow leaves gets its number again, drawn after (over) every arrow
+    assert sorted(int(e.text) for e in labels) == [1, 8]
+    last_arrow = max(k for k, e in enumerate(order) if e.get("class") == "arrow")
+    assert all(order.index(e) > last_arrow for e in labels)
+    # an arrow from one end only: only that end's number is repeated
+    root = _parse(board_svg(board, arrows=["1-5@1-4:low"]))
+    assert [int(e.text) for e in root.iter() if e.get("class") == "endlabel"] == [1]
+
+
 def _all_tiles():
     from fiveup_solver import ALL_TILES
     return ALL_TILES
