@@ -109,7 +109,7 @@ def click_move(page, move: str) -> None:
 def test_a_whole_game_by_clicks_then_save_replay_and_analyse(page, server, tmp_path, capsys):
     assert new_game(page, server) == "ready"
     state = server["app"].state.fiveup
-    decisions = 0
+    decisions = summaries_shown = summaries_put_away = 0
     while wait_turn(page) == "ready":
         legal = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
         # the page offers exactly the server's legal moves, and only the playable tiles are enabled
@@ -119,10 +119,19 @@ def test_a_whole_game_by_clicks_then_save_replay_and_analyse(page, server, tmp_p
         playable = {m.partition("@")[0] for m in legal}
         enabled = {b.get_attribute("data-tile") for b in page.locator("#hand button:enabled").all()}
         assert enabled == playable
+        # a round's summary is shown at the first decision after it ended, then put away
+        shown_round = int(page.locator("#status").inner_text().split()[1])
+        box = page.locator("#round-end")
+        if box.is_visible():
+            assert box.locator("h3").inner_text().startswith(f"Round {shown_round - 1} is over")
+            summaries_shown += 1
+        elif shown_round > 1:
+            summaries_put_away += 1
         click_move(page, legal[0])
         decisions += 1
         assert decisions < 200
     assert decisions == 40
+    assert summaries_shown >= 5 and summaries_put_away >= 5
     over = page.locator("#over").inner_text()
     assert "Final scores" in over and ("wins" in over or "win!" in over)
     assert page.locator("#round-end h3").inner_text().startswith("Round 7 is over")

@@ -92,7 +92,9 @@ function showRoundEnd(view, end) {
 }
 
 async function show(view) {
-  // the actions since the person's last decision, one at a time (the bots' with a pause)
+  // the actions since the person's last decision, one at a time (the bots' with a pause);
+  // a round's summary stays up until the person's first decision of the next round is made
+  if (!view.last_moves.some((step) => step.round_end)) $("round-end").hidden = true;
   for (const step of view.last_moves) {
     $("board").innerHTML = step.board;
     logStep(view, step);
