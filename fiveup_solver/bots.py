@@ -89,6 +89,8 @@ BOTS = {"random": random_bot, "greedy": greedy_bot,
 def choose(bot: str, obs, rng: _random.Random):
     """The move `bot` picks from observation `obs` (the seat must be to move)."""
     check_observation(obs)    # a bot reads only the observation: a malformed one is refused whole
+    if not isinstance(rng, _random.Random):
+        raise OptionError(f"rng must be a random.Random (the bot's seeded generator), not {type(rng).__name__}")
     if not obs.legal_moves:
         raise OptionError(f"seat {obs.seat} is not to move")
     if len(obs.scores) != _core.sides_of(obs.players):

@@ -235,6 +235,8 @@ def cmd_ladder(args, out) -> int:
 
 def cmd_sprt(args, out) -> int:
     check_players(args.players, "--players")
+    if not 1 <= args.every <= 1_000_000_000:
+        raise OptionError(f"--every must be 1..1000000000 pairs, not {args.every}")
     bot, other = parse_bot_list(args.bots, 2)
     tty = out.isatty() if hasattr(out, "isatty") else False
     units = "triples" if args.players == 3 else "pairs"
@@ -489,9 +491,36 @@ def cmd_serve(args, out) -> int:
     return run(args.host, args.port, args.open, out=out)
 
 
+# (dest, flag, default) of the options that only `equity build` reads, and of those only the
+# lookup reads: given to the other form they would be silently ignored (a long build that
+# drops --scores, a lookup that drops --rounds), so they are refused instead
+_EQUITY_BUILD_ONLY = (("rounds", "--rounds", None), ("near_rounds", "--near-rounds", None),
+                      ("workers", "--workers", 1), ("seed", "--seed", 0), ("bot", "--bot", "hint-uniform"),
+                      ("samples", "--samples", None), ("save_samples", "--save-samples", None),
+                      ("out", "--out", None), ("quiet", "--quiet", False))
+_EQUITY_LOOKUP_ONLY = (("scores", "--scores", None), ("starter", "--starter", None), ("json", "--json", False))
+# with --samples the rounds are read, not played: the self-play options have nothing to do
+_EQUITY_SELF_PLAY_ONLY = ("rounds", "near_rounds", "workers", "seed", "bot", "save_samples")
+
+
+def _given(args, options, only=None) -> list:
+    return [flag for dest, flag, default in options
+            if (only is None or dest in only) and getattr(args, dest) != default]
+
+
 def cmd_equity(args, out) -> int:
     if args.action == "build":
+        wrong = _given(args, _EQUITY_LOOKUP_ONLY)
+        if wrong:
+            raise OptionError(f"{', '.join(wrong)}: not an option of 'fiveup equity build' (it rebuilds a table)")
+        if args.samples is not None:
+            wrong = _given(args, _EQUITY_BUILD_ONLY, _EQUITY_SELF_PLAY_ONLY)
+            if wrong:
+                raise OptionError(f"{', '.join(wrong)}: options of the self-play, which --samples replaces")
         return _equity_build(args, out)
+    wrong = _given(args, _EQUITY_BUILD_ONLY)
+    if wrong:
+        raise OptionError(f"{', '.join(wrong)}: options of 'fiveup equity build', not of the lookup")
     res = equity.equity_result(args.players, args.scores, args.starter)
     if args.json:
         out.write(json.dumps(res) + "\n")

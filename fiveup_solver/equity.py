@@ -51,6 +51,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -118,11 +119,19 @@ class RoundSamples:
 
     @classmethod
     def load(cls, path: str) -> "RoundSamples":
-        with np.load(path) as z:
-            meta = json.loads(str(z["meta"]))
-            set_offset = z["set_offset"] if "set_offset" in z.files else None
-            return cls(meta["players"], meta["bot"], meta["seed"], z["ev_offset"], z["ev_side"], z["ev_raw"],
-                       z["end"], set_offset, tuple(tuple(a) for a in meta.get("anchors", ())))
+        """Read samples written by `save`; any other file is a one-line OptionError."""
+        try:
+            # allow_pickle=False: a file that is not ours must not run code on load
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                set_offset = z["set_offset"] if "set_offset" in z.files else None
+                return cls(meta["players"], meta["bot"], meta["seed"], z["ev_offset"], z["ev_side"], z["ev_raw"],
+                           z["end"], set_offset, tuple(tuple(a) for a in meta.get("anchors", ())))
+        except OSError as e:
+            raise OptionError(f"{path}: cannot read round samples ({e.strerror or _short(e)})") from None
+        except (ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
+            raise OptionError(f"{path}: not a round-samples file (.npz from fiveup equity build): "
+                              f"{_short(e, 60)}") from None
 
     @classmethod
     def concat(cls, parts: list) -> "RoundSamples":

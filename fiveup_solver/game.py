@@ -437,6 +437,8 @@ class Game:
 
     def to_record(self, view: int | None = None) -> dict:
         """The game as a fiveup-record/1 object; with ``view`` a seat's view of it."""
+        if view is not None and not (_is_int(view) and 0 <= view < self.players):
+            raise OptionError(f"view must be a seat 0..{self.players - 1} or None, not {_short(view)}")
         rounds = []
         for r in self.rounds:
             entry = {"starter": r.starter,

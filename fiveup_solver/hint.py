@@ -83,7 +83,7 @@ METHODS = {m.name: m for m in (
     SearchMethod("expectimax", _hint.EXPECTIMAX, "expectimax", True,
                  "sampled hands, every boneyard draw a chance node"),
     SearchMethod("alphamu", -1, "hint-alphamu", False,
-                 "alphamu: the seat's next --depth decisions chosen once per information set across the "
+                 "the seat's next --depth decisions chosen once per information set across the "
                  "sampled worlds, Pareto fronts, leaves solved as PIMC (2 players)", depth=True, players=(2,)),
 )}
 HINT_METHODS = (*METHODS, "exact")   # the sampled methods, and the exact yardstick (fiveup_solver.exact)

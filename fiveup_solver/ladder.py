@@ -207,11 +207,19 @@ class LadderResult:
 
 def load_ladder(players: int = 2, path: str | None = None) -> LadderResult:
     """The shipped ladder (or one saved by ``fiveup ladder --out``)."""
+    shipped = path is None
     path = path or ladder_path(players)
     try:
         with open(path, encoding="utf-8") as f:
             d = json.load(f)
-    except (OSError, ValueError) as e:
+    except FileNotFoundError:
+        if shipped:   # only some player counts have a measured ladder in the package
+            raise OptionError(f"no {players}-player ladder is shipped with the package "
+                              "(fiveup ladder --out FILE measures one)") from None
+        raise OptionError(f"{path}: no ladder table (no such file)") from None
+    except OSError as e:
+        raise OptionError(f"{path}: no ladder table ({e.strerror or _short(e)})") from None
+    except ValueError as e:
         raise OptionError(f"{path}: no ladder table ({_short(e)})") from None
     return LadderResult.from_dict(d)
 

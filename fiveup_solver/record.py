@@ -19,6 +19,7 @@ round 0 action 0: seat ... acted but seat ... is to move
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from fiveup_solver import _core
@@ -67,6 +68,9 @@ def _reject_constant(name):
 
 def load_record(path) -> dict:
     """Read and check a record file; returns the record object (tiles normalised)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise RecordError(f"load_record takes a file path, not {type(path).__name__} "
+                          f"(a record object: check_record or replay)")
     path = Path(path)
     try:
         data = path.read_bytes()

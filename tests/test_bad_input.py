@@ -662,6 +662,9 @@ def option_cases(good):
         ("bench_huge_rounds", ["bench", "--rounds", str(10 ** 25), "--reference-rounds", "1"], ["rounds"]),
         ("bench_negative_seed", ["bench", "--seed", "-1", "--rounds", "1", "--reference-rounds", "1"],
          ["seed"]),
+        # a progress line every 0 pairs was a ZeroDivisionError traceback
+        ("sprt_every_0", ["sprt", "--bots", "greedy,random", "--every", "0"], ["--every", "0"]),
+        ("sprt_every_negative", ["sprt", "--bots", "greedy,random", "--every", "-3"], ["--every", "-3"]),
     ]
 
 
@@ -692,6 +695,11 @@ def test_error_hierarchy():
         assert issubclass(cls, FiveUpError) and issubclass(cls, ValueError)
 
 
+def _first_observation():
+    g = Game(players=2, seed=1)
+    return g.observation(g.to_move)
+
+
 API_ERRORS = [
     (lambda: Game(players=5), OptionError, ["players", "5"]),
     (lambda: Game(players=1), OptionError, ["players"]),
@@ -711,6 +719,16 @@ API_ERRORS = [
     (lambda: fiveup_solver.parse_tile("7-1"), fiveup_solver.ParseError, ["7-1"]),
     (lambda: fiveup_solver.parse_port("1-4:lineA"), fiveup_solver.ParseError, ["low", "high"]),
     (lambda: fiveup_solver.record.check_record([]), RecordError, ["json object"]),
+    # a view of a seat that does not exist was written out (every hand hidden, "view": 9)
+    (lambda: Game(players=2, seed=1).to_record(view=2), OptionError, ["view", "0..1", "2"]),
+    (lambda: Game(players=3, seed=1).to_record(view=-1), OptionError, ["view", "0..2", "-1"]),
+    (lambda: Game(players=2, seed=1).to_record(view="0"), OptionError, ["view"]),
+    # a bot's generator that is not a random.Random was an AttributeError from inside the bot
+    (lambda: fiveup_solver.bots.choose("greedy", _first_observation(), None), OptionError, ["rng", "NoneType"]),
+    (lambda: fiveup_solver.bots.choose("random", _first_observation(), 7), OptionError, ["rng", "int"]),
+    # a record object instead of a path was a TypeError from pathlib
+    (lambda: load_record(small()), RecordError, ["file path", "dict"]),
+    (lambda: load_record(None), RecordError, ["file path", "NoneType"]),
 ]
 
 

@@ -107,3 +107,24 @@ def test_the_reference_reads_sphinx_roles_as_code():
     assert plain("see :class:`~fiveup_solver.game.Game` and :meth:`Game.next_round`") == \
         "see `Game` and `Game.next_round`"
     assert plain("no role `here`") == "no role `here`"
+
+
+def test_the_play_transcript_is_what_fiveup_play_prints():
+    """docs/pictures-and-play.md shows a hint in `fiveup play`; the seeded game prints exactly it
+    (the page had kept an older engine's ranking: another best move, other numbers)."""
+    import os
+    import subprocess
+    import sys
+    page = (ROOT / "docs" / "pictures-and-play.md").read_text(encoding="utf-8")
+    block = re.search(r"```\n\$ fiveup (play [^\n]*)\n\.\.\.\n(.*?)```", page, re.S)
+    assert block, "the page no longer shows a fiveup play transcript"
+    argv, shown = block.group(1).split(), block.group(2)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "fiveup_solver.cli", *argv], input="hint\nquit\n",
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert shown.replace("> hint\n", "> ") in proc.stdout   # piped input is not echoed
+    # the sentence under it names the move on the rank-2 line by its number
+    rank2 = re.search(r"^\s+(\d+)\. (\S+) .*\(rank 2\)$", shown, re.M)
+    said = re.search(r"Typing `(\d+)` here plays (\S+), the second-best move\.", page)
+    assert said and (said.group(1), said.group(2)) == (rank2.group(1), rank2.group(2))

@@ -68,6 +68,9 @@ def test_the_cache_directory_follows_the_environment(monkeypatch, tmp_path):
     (["--save-samples", "rounds"], "must end in .npz"),
     (["--samples", "--players", "3", "--out", "{tmp}/a-file/t.npz"], "cannot write"),
     (["--samples", "/nonexistent.npz"], "no such file"),
+    # a file that is not saved round samples (here a text file) was a numpy traceback
+    (["--samples", "{tmp}/a-file", "--out", "{tmp}/t.npz"], "not a round-samples file"),
+    (["--samples", "{tmp}", "--out", "{tmp}/t.npz"], "cannot read round samples"),
 ])
 def test_bad_build_paths_are_one_line(argv, text, tmp_path, capsys):
     (tmp_path / "a-file").write_text("a file, not a directory")

@@ -62,3 +62,14 @@ def test_help_through_the_installed_command():
     proc = subprocess.run(argv + ["--help"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("usage: fiveup") and "match" in proc.stdout
+
+
+def test_hint_help_names_each_method_once(capsys):
+    """`--method` help is "NAME: summary" per method; alphamu's summary began with its name
+    again ("alphamu: alphamu: ...")."""
+    from fiveup_solver.hint import METHODS
+    code, out, err = _help(capsys, ["hint", "--help"])
+    text = " ".join(out.split())   # argparse wraps lines
+    for name in METHODS:
+        assert f"{name}: " in text
+        assert f"{name}: {name}:" not in text

@@ -1,9 +1,12 @@
 """Graded levels and the Elo ladder: recipes, determinism, the Bradley-Terry fit by hand."""
 import json
+import os
 import math
 import random
 
 import pytest
+
+import fiveup_solver.ladder
 
 from fiveup_solver import Game, OptionError
 from fiveup_solver.bots import BOTS, bot_function, choose
@@ -156,3 +159,17 @@ def test_journal_resumes_without_replaying(tmp_path):
     journal.write_text("{not json\n")
     with pytest.raises(OptionError, match="line 1"):
         run_ladder(2, ["level1", "level4"], games=6, seed=4, workers=1, journal=str(journal))
+
+
+def test_a_ladder_not_shipped_is_named_in_one_plain_line(capsys, tmp_path):
+    """Only the 2-player ladder ships (fiveup_solver/data/ladder_2p.json); asking for the
+    4-player one printed a FileNotFoundError repr with the package path."""
+    assert not os.path.exists(os.path.join(os.path.dirname(fiveup_solver.ladder.__file__), "data",
+                                           "ladder_4p.json"))
+    assert main(["ladder", "--players", "4", "--shipped"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("error: no 4-player ladder is shipped with the package "
+                   "(fiveup ladder --out FILE measures one)\n")
+    with pytest.raises(OptionError) as info:
+        load_ladder(2, path=str(tmp_path / "missing.json"))
+    assert str(info.value) == f"{tmp_path / 'missing.json'}: no ladder table (no such file)"
