@@ -128,3 +128,36 @@ def test_the_play_transcript_is_what_fiveup_play_prints():
     rank2 = re.search(r"^\s+(\d+)\. (\S+) .*\(rank 2\)$", shown, re.M)
     said = re.search(r"Typing `(\d+)` here plays (\S+), the second-best move\.", page)
     assert said and (said.group(1), said.group(2)) == (rank2.group(1), rank2.group(2))
+
+
+def test_the_beliefs_page_position_is_what_fiveup_sample_prints(tmp_path, capsys):
+    """docs/beliefs.md runs selfplay, then `fiveup sample --probabilities --beliefs model` at one
+    position, and shows the table; the commands print it (the page had kept a position of an
+    older hint-uniform game: another round, other tiles)."""
+    from fiveup_solver.cli import main
+    page = (ROOT / "docs" / "beliefs.md").read_text(encoding="utf-8")
+    said = re.search(r"`fiveup (selfplay [^`]*) && head -1 g7\.jsonl > g7\.json`,\nthen `fiveup (sample [^`]*)`\.",
+                     page)
+    assert said, "the page no longer gives the two commands"
+    selfplay = said.group(1).replace("g7.jsonl", str(tmp_path / "g7.jsonl")).split()
+    assert main(selfplay) == 0
+    first = (tmp_path / "g7.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    (tmp_path / "g7.json").write_text(first + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(said.group(2).replace("g7.json", str(tmp_path / "g7.json")).split()) == 0
+    printed = capsys.readouterr().out.splitlines()
+    block = re.search(r"holds:\n\n```\n(.*?)```", page[said.end():], re.S).group(1).splitlines()
+    assert block[-1].startswith("(every other unseen tile")
+    shown = block[:-1]
+    # the page leaves out the tiles that cannot be in seat 1's hand (0 there, 1 in the boneyard)
+    assert [line for line in printed if not line.endswith("0.0000   0.0000    1.0000   1.0000")] == shown
+    # "... make T more likely, and T is what it holds": T has the largest model probability and
+    # is seat 1's one tile in the record
+    from fiveup_solver.record import game_at, load_record
+    held = re.search(r"make (\d-\d) more likely, and (\d-\d) is what it holds", page)
+    argv = said.group(2).split()
+    game = game_at(load_record(tmp_path / "g7.json"), int(argv[argv.index("--round") + 1]),
+                   int(argv[argv.index("--action") + 1]))
+    assert held and held.group(1) == held.group(2) and [str(t) for t in game.hand(1)] == [held.group(1)]
+    rows = [line.split() for line in shown if re.match(r"\d-\d ", line)]
+    assert max(rows, key=lambda row: float(row[2]))[0] == held.group(1)
