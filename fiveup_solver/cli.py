@@ -267,7 +267,13 @@ def cmd_sprt(args, out) -> int:
 def cmd_perft(args, out) -> int:
     if not 0 <= args.depth <= _C_INT_MAX:
         raise OptionError(f"--depth must be 0..{_C_INT_MAX}, not {args.depth}")
-    game = game_at(load_record(args.file), args.round, args.action)
+    record = load_record(args.file)
+    game = game_at(record, args.round, args.action)   # first: a broken record is named as such
+    if record.get("view") is not None:
+        # a view's hidden hands are one consistent deal filled in by the sampler: the count
+        # would be that deal's, not the game's
+        raise OptionError(f"{args.file} is seat {record['view']}'s view: perft needs every hand "
+                          "(the full record)")
     out.write(f"{game.current.core.perft(args.depth)}\n")
     return 0
 

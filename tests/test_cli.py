@@ -343,6 +343,18 @@ def test_perft_on_the_opening_position(tmp_path, capsys):
         assert perft_cli(capsys, path, 0, 0, 1) == 5
 
 
+def test_perft_refuses_a_seat_view(tmp_path, capsys):
+    """A view's hidden hands are filled in by the sampler, one consistent deal among many, so
+    its counts were that deal's, not the game's (13 against 15 turn pairs in one game); perft,
+    like solve, needs the full record."""
+    g = Game(players=2, seed=3)
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(g.to_record(view=1)))
+    rc, out, err = run(capsys, ["perft", str(path), "--round", "0", "--depth", "2"])
+    assert rc == 2 and out == ""
+    assert err == f"error: {path} is seat 1's view: perft needs every hand (the full record)\n"
+
+
 # ---------------------------------------------------------------- bench
 
 def test_bench_json(capsys):
