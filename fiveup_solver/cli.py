@@ -654,6 +654,8 @@ def write_deals(out, deals, as_json: bool) -> int:
 
 
 def cmd_bench(args, out) -> int:
+    if args.solver is not None and args.hint is not None:   # each replaces the playout bench: one at a time
+        raise OptionError("give --solver or --hint, not both (each is a benchmark of its own)")
     if args.solver is not None:
         return _bench_solver(args, out)
     if args.hint is not None:

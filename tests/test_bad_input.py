@@ -664,6 +664,8 @@ def option_cases(good):
          ["seed"]),
         # a progress line every 0 pairs was a ZeroDivisionError traceback
         ("sprt_every_0", ["sprt", "--bots", "greedy,random", "--every", "0"], ["--every", "0"]),
+        # --hint was silently dropped: only the solver's benchmark ran
+        ("bench_solver_and_hint", ["bench", "--solver", "--hint"], ["--solver", "--hint", "not both"]),
         ("sprt_every_negative", ["sprt", "--bots", "greedy,random", "--every", "-3"], ["--every", "-3"]),
     ]
 
