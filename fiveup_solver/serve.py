@@ -766,6 +766,19 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
 
 
+def _check_can_listen(host: str, port: int) -> None:
+    """Bind once before serving: uvicorn reports a bad host or a port in use as a log line and
+    exit status 3, after the banner; this makes it the one-line error of every bad option."""
+    import socket
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn binds
+            s.bind(address)
+    except OSError as e:
+        raise OptionError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+
+
 def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool = False, *, out=None) -> int:
     """Serve the app until interrupted (``fiveup serve``)."""
     import sys
@@ -776,6 +789,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
         raise OptionError(f"--port must be 0..65535, not {port!r}")
     if not isinstance(host, str) or not host or any(c.isspace() for c in host):
         raise OptionError(f"--host must be a host name or address, not {host!r}")
+    _check_can_listen(host, port)
     everywhere = host in ("0.0.0.0", "::")
     app = create_app(allowed_hosts=() if everywhere else (host,), ip_hosts=everywhere)
     shown = f"[{host}]" if ":" in host else host

@@ -649,3 +649,17 @@ def test_concurrent_hints_and_health():
         for t in threads:
             t.join()
         assert answers == [200] * 4 and max(lat) < 1.0
+
+
+def test_a_port_in_use_is_one_error_line(capsys):
+    """uvicorn reported a port it cannot bind as a log line after the banner and exit status 3;
+    `fiveup serve` names it in one line with status 2, before printing its address."""
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"error: cannot serve on 127.0.0.1:{port}: ") and err.count("\n") == 1
