@@ -268,6 +268,8 @@ class Game:
             if not isinstance(scores, (list, tuple)) or len(scores) != self.sides or not all(
                     isinstance(x, int) and not isinstance(x, bool) and -30000 <= x < 305 for x in scores):
                 raise IllegalMoveError(f"scores must be {self.sides} integers from -30000 to 304")
+            if any(x % 5 for x in scores):   # every credit is a multiple of 5 (RULES §4, §5): no other score exists
+                raise IllegalMoveError(f"scores must be multiples of 5 (raw points), not {list(scores)}")
         scores = tuple(self.scores) if scores is None else tuple(scores)
         core = _core.CoreRound(self.players, [[t.index for t in h] for h in hands],
                                [t.index for t in boneyard], starter, list(scores))

@@ -723,6 +723,8 @@ API_ERRORS = [
     (lambda: fiveup_solver.record.check_record([]), RecordError, ["json object"]),
     # a view of a seat that does not exist was written out (every hand hidden, "view": 9)
     (lambda: Game(players=2, seed=1).to_record(view=2), OptionError, ["view", "0..1", "2"]),
+    # a start score no game can reach (credits are rounded to 5) was taken
+    (lambda: Game(players=2, seed=1, scores=[3, 0]), OptionError, ["multiples of 5", "[3, 0]"]),
     (lambda: Game(players=3, seed=1).to_record(view=-1), OptionError, ["view", "0..2", "-1"]),
     (lambda: Game(players=2, seed=1).to_record(view="0"), OptionError, ["view"]),
     # a bot's generator that is not a random.Random was an AttributeError from inside the bot
@@ -770,7 +772,8 @@ def test_start_round_rejects_bad_deals(kind, words):
     assert g.to_move == 0
 
 
-@pytest.mark.parametrize("scores", [[-10 ** 6, 0], [-40000, 0], [True, 0], [305, 0], [0, 0, 0], [0], ["0", 0]])
+@pytest.mark.parametrize("scores", [[-10 ** 6, 0], [-40000, 0], [True, 0], [305, 0], [0, 0, 0], [0], ["0", 0],
+                                    [3, 0], [290, 151]])   # every raw credit is a multiple of 5 (RULES §4, §5)
 def test_start_round_rejects_bad_scores(scores):
     """Start scores of an analysis position: typed error, never an OverflowError from the core."""
     tiles = list(fiveup_solver.ALL_TILES)
