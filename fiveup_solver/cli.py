@@ -111,8 +111,21 @@ def cmd_replay(args, out) -> int:
     return 0
 
 
+def check_output_path(path, option: str) -> None:
+    """Refuse an output file that cannot be written before the work that fills it (a ladder,
+    a match, an analysis, a whole game in the terminal), not after it: a directory, or a file
+    in a directory that does not exist. The same words as the write's own error."""
+    p = Path(path)
+    if p.is_dir():
+        raise OptionError(f"{option} {path}: cannot write (Is a directory)")
+    if not p.parent.is_dir():
+        raise OptionError(f"{option} {path}: cannot write (No such file or directory)")
+
+
 def cmd_selfplay(args, out) -> int:
     check_players(args.players, "--players")
+    if args.out != "-":
+        check_output_path(args.out, "--out")
     if args.games < 0:
         raise OptionError(f"--games must be >= 0, not {args.games}")
     if args.max_rounds < 1:
@@ -138,6 +151,8 @@ def cmd_match(args, out) -> int:
     check_players(args.players, "--players")
     if args.deals < 1:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
+    if args.records:
+        check_output_path(args.records, "--records")
     workers = _workers(args.workers)
     bot, other = parse_bot_list(args.bots, 2)
     ray = check_ray(args.ray)
@@ -200,6 +215,8 @@ def cmd_ladder(args, out) -> int:
     else:
         if not 2 <= args.games <= 1_000_000 or args.games % 2:
             raise OptionError(f"--games must be an even number from 2 to 1000000, not {args.games}")
+        if args.out:
+            check_output_path(args.out, "--out")
         entrants = [e.strip() for e in args.entrants.split(",")] if args.entrants else None
         n = len(entrants) if entrants else len(ladder.DEFAULT_ENTRANTS)
         bar = _progress(n * (n - 1) // 2 * args.games, "games")
@@ -417,8 +434,12 @@ def cmd_hint(args, out) -> int:
 def cmd_analyze(args, out) -> int:
     if args.plot is not None:
         _need_extra("matplotlib", "--plot")
+        if not args.plot.lower().endswith((".png", ".svg")):
+            raise OptionError(f"--plot {args.plot}: give a .png or .svg file name")
+        check_output_path(args.plot, "--plot")
     if args.html is not None:
         _need_extra("matplotlib", "--html")
+        check_output_path(args.html, "--html")
     record = load_record(args.file)
     rollout_options = {"rollouts": args.rollouts, "rollout_bot": args.rollout_bot, "candidates": args.candidates,
                        "workers": args.workers, "rollout_horizon": args.rollout_horizon}
@@ -486,6 +507,8 @@ def cmd_show(args, out) -> int:
 
 def cmd_play(args, out) -> int:
     bots = parse_bot_list(args.bots, args.players)
+    if args.record is not None:
+        check_output_path(args.record, "--record")
     return play_in_terminal(args.players, bots, args.seat, args.seed, inp=sys.stdin, out=out,
                             record_path=args.record)
 

@@ -623,3 +623,31 @@ def test_equity_build_with_near_target_sets(tmp_path, capsys):
     assert abs(sum(table.probabilities([295, 40], 1)) - 1) < 1e-4
     rc, out, err = run(capsys, ["equity", "build", "--players", "2", "--near-rounds", "-1"])
     assert rc == 2 and "--near-rounds" in err
+
+
+@pytest.mark.parametrize("argv,worker", [
+    (["selfplay", "--games", "2", "--out", "{missing}/games.jsonl"], "play_game"),
+    (["match", "--bots", "greedy,random", "--deals", "2", "--workers", "1", "--records", "{dir}"], "play_pairs"),
+    (["ladder", "--games", "2", "--entrants", "level1,level5", "--workers", "1", "--out", "{missing}/l.json"],
+     "ladder.run_ladder"),
+    (["analyze", "{record}", "--html", "{missing}/report.html"], "analyze"),
+    (["analyze", "{record}", "--plot", "{dir}"], "analyze"),
+    (["play", "--bots", "greedy", "--record", "{missing}/game.json"], "play_in_terminal"),
+])
+def test_an_output_file_that_cannot_be_written_fails_before_the_work(argv, worker, tmp_path, capsys,
+                                                                     monkeypatch):
+    """These commands wrote their file only at the end: a ladder of 25 minutes, an analysis or a
+    whole game typed in the terminal ran first, then was lost to a missing directory."""
+    from fiveup_solver import cli
+    g = Game(players=2, seed=3)
+    (tmp_path / "g.json").write_text(json.dumps(g.to_record()))
+    argv = [a.format(missing=tmp_path / "no-such-dir", dir=tmp_path, record=tmp_path / "g.json") for a in argv]
+
+    def must_not_run(*a, **k):
+        raise AssertionError(f"{worker} ran before the output path was checked")
+    target, _, name = worker.rpartition(".")
+    monkeypatch.setattr(getattr(cli, target) if target else cli, name, must_not_run)
+    rc, out, err = run(capsys, argv)
+    assert rc == 2 and out == ""
+    assert err.startswith("error: --") and err.count("\n") == 1
+    assert "cannot write" in err or "give a .png or .svg" in err
