@@ -575,6 +575,10 @@ def _equity_build(args, out) -> int:
         if value is not None and not value.endswith(".npz"):
             raise OptionError(f"{name} {value}: the file name must end in .npz")
     path = args.out or os.path.join(equity.cache_dir(), f"equity_{args.players}p.npz")
+    _check_npz_target(path, "--out")   # before minutes of self-play, not after them
+    if args.samples is None:
+        _check_npz_target(args.save_samples or os.path.join(os.path.dirname(path), f"rounds_{args.players}p.npz"),
+                          "--save-samples")
     if args.samples is not None:
         source = equity.samples_path(args.players) if args.samples == _SHIPPED_SAMPLES else args.samples
         if not os.path.exists(source):
@@ -600,6 +604,19 @@ def _equity_build(args, out) -> int:
 
 
 _SHIPPED_SAMPLES = "<shipped>"   # ``--samples`` without a file: the checkout's benchmarks/data/rounds_Np.npz
+
+
+def _check_npz_target(path, option) -> None:
+    """What `_write_npz` would fail on, checked first: the path is a directory, or one of its
+    folders is a file (missing folders are made)."""
+    p = Path(path)
+    if p.is_dir():
+        raise OptionError(f"{option} {path}: cannot write (Is a directory)")
+    folder = p.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise OptionError(f"{option} {path}: cannot write (Not a directory)")
 
 
 def _write_npz(obj, path, option) -> None:

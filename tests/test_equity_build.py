@@ -82,3 +82,22 @@ def test_shipped_samples_missing_outside_a_checkout(monkeypatch, tmp_path, capsy
     monkeypatch.setattr(equity, "SAMPLES_DIR", str(tmp_path))
     rc, out, err = run(capsys, ["equity", "build", "--players", "4", "--samples", "--out", str(tmp_path / "t.npz")])
     assert rc == 2 and "source checkout only" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["--rounds", "50", "--out", "{tmp}/folder.npz"],
+    ["--rounds", "50", "--out", "{tmp}/a-file/t.npz"],
+    ["--rounds", "50", "--out", "{tmp}/t.npz", "--save-samples", "{tmp}/a-file/more/r.npz"],
+])
+def test_an_unwritable_table_fails_before_the_self_play(argv, tmp_path, capsys, monkeypatch):
+    """`--out` / `--save-samples` that cannot be written were found after the self-play."""
+    (tmp_path / "a-file").write_text("a file, not a directory")
+    (tmp_path / "folder.npz").mkdir()
+
+    def must_not_run(*a, **k):
+        raise AssertionError("self-play ran before the output paths were checked")
+    monkeypatch.setattr(equity, "collect_samples", must_not_run)
+    rc, out, err = run(capsys, ["equity", "build", "--players", "2"]
+                       + [a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("error: --") and "cannot write" in err
