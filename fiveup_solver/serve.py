@@ -36,6 +36,7 @@ import io
 import json
 import os
 import secrets
+import socket
 import threading
 import time
 from collections import OrderedDict
@@ -769,7 +770,6 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 def _check_can_listen(host: str, port: int) -> None:
     """Bind once before serving: uvicorn reports a bad host or a port in use as a log line and
     exit status 3, after the banner; this makes it the one-line error of every bad option."""
-    import socket
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         with socket.socket(family, kind, proto) as s:
