@@ -153,7 +153,7 @@ def cmd_match(args, out) -> int:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
     if args.records:
         check_output_path(args.records, "--records")
-    workers = _workers(args.workers)
+    workers = _workers(args.workers, args.ray)
     bot, other = parse_bot_list(args.bots, 2)
     ray = check_ray(args.ray)
     records = []
@@ -194,7 +194,10 @@ def cmd_match(args, out) -> int:
     return 0
 
 
-def _workers(value) -> int:
+def _workers(value, ray=None) -> int:
+    if value is not None and ray is not None:     # on Ray the cluster sets the parallelism
+        raise OptionError("--workers sets local worker processes; with --ray the cluster runs the games, "
+                          "give one of them")
     if value is None:
         return min(default_workers(), 64)
     if not 1 <= value <= 256:
@@ -211,8 +214,15 @@ def _progress(total: int, unit: str):
 
 def cmd_ladder(args, out) -> int:
     if args.shipped:
+        given = [flag for flag, v in (("--games", args.games), ("--entrants", args.entrants), ("--seed", args.seed),
+                                      ("--workers", args.workers), ("--ray", args.ray), ("--out", args.out),
+                                      ("--journal", args.journal)) if v is not None]
+        if given:      # the shipped ladder is read, not run: a run's options would be dropped
+            raise OptionError(f"--shipped shows the shipped ladder; {given[0]} is for running one")
         res = ladder.load_ladder(args.players)
     else:
+        args.games = 100 if args.games is None else args.games
+        args.seed = 0 if args.seed is None else args.seed
         if not 2 <= args.games <= 1_000_000 or args.games % 2:
             raise OptionError(f"--games must be an even number from 2 to 1000000, not {args.games}")
         if args.out:
@@ -229,7 +239,7 @@ def cmd_ladder(args, out) -> int:
                 bar.update(2)
         try:
             res = ladder.run_ladder(args.players, entrants, games=args.games, seed=args.seed,
-                                    workers=_workers(args.workers), ray=args.ray, on_pair=on_pair,
+                                    workers=_workers(args.workers, args.ray), ray=args.ray, on_pair=on_pair,
                                     journal=args.journal)
         finally:
             if bar is not None:
@@ -269,7 +279,7 @@ def cmd_sprt(args, out) -> int:
 
     lower, upper = sprt_bounds(args.alpha, args.beta)
     res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
-               max_games=args.max_games, seed=args.seed, workers=_workers(args.workers), ray=args.ray,
+               max_games=args.max_games, seed=args.seed, workers=_workers(args.workers, args.ray), ray=args.ray,
                on_pair=on_pair, journal=args.journal)
     if tty:
         out.write("\n")
@@ -631,6 +641,14 @@ def _write_npz(obj, path, option) -> None:
 
 
 def cmd_sample(args, out) -> int:
+    # options the chosen output does not use are refused, not dropped
+    if args.probabilities and args.n is not None:
+        raise OptionError("--n sets how many deals to list; --probabilities lists every tile's probabilities, "
+                          "give one of them")
+    if args.probabilities and args.beliefs == "uniform" and args.seed is not None:
+        raise OptionError("--seed does not apply to --probabilities with uniform beliefs (exact, nothing sampled)")
+    args.n = 10 if args.n is None else args.n
+    args.seed = 0 if args.seed is None else args.seed
     if not 0 <= args.n <= 1_000_000:
         raise OptionError(f"--n must be 0..1000000, not {args.n}")
     obs, r, i = _observation_at(args)
@@ -827,9 +845,10 @@ def _sprt_arguments(p) -> None:
 
 def _ladder_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2, choices=(2, 4))
-    p.add_argument("--games", type=int, default=100, help="games per pairing (even: pairs of seatings)")
+    p.add_argument("--games", type=int, default=None,
+                   help="games per pairing (even: pairs of seatings; default 100)")
     p.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=None, help="default 0")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
     p.add_argument("--out", default=None, help="write the ladder (JSON) here")
@@ -983,8 +1002,9 @@ def _sample_arguments(p) -> None:
     p.add_argument("--seat", type=int, required=True)
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--action", type=int, required=True)
-    p.add_argument("--n", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--n", type=int, default=None, help="how many deals (default 10; not with --probabilities)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="default 0; not with --probabilities under uniform beliefs (exact, no sampling)")
     p.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
     p.add_argument("--beliefs", default="uniform", choices=("uniform", "model"),
                    help="model: deals weighted by how the other seats have played (--probabilities shows the "

@@ -98,6 +98,10 @@ def _tiles(value, where: str, size: int | None = None) -> list:
         raise RecordError(f"{where}: {e}") from None
 
 
+_RECORD_KEYS = frozenset({"format", "players", "seats", "rounds", "view"})
+_ROUND_KEYS = frozenset({"starter", "hands", "boneyard", "actions"})
+
+
 def check_record(record) -> dict:
     """Check the structure of a record (full or seat view) and return it with tiles normalised.
 
@@ -110,6 +114,10 @@ def check_record(record) -> dict:
             raise RecordError(f"missing key '{key}'")
     if record["format"] != FORMAT:
         raise RecordError(f"unknown format {_short(record['format'])} (expected '{FORMAT}')")
+    unknown = sorted(str(k) for k in record if k not in _RECORD_KEYS)
+    if unknown:      # RECORD.md: a reader rejects anything that does not follow it
+        raise RecordError(f"unknown key {_short(unknown[0])} in the record "
+                          f"(a record has {', '.join(sorted(_RECORD_KEYS))})")
     n = record["players"]
     check_players(n, error=RecordError)
     seats = record.get("seats")
@@ -121,6 +129,8 @@ def check_record(record) -> dict:
         raise RecordError(f"view must be a seat 0..{n - 1}, not {_short(view)}")
     if not isinstance(record["rounds"], list):
         raise RecordError("rounds must be a list")
+    if not record["rounds"]:
+        raise RecordError("rounds is empty: a record holds at least the first round's deal")
     out = dict(record)
     out["rounds"] = [_check_round(r, i, n, view) for i, r in enumerate(record["rounds"])]
     return out
@@ -133,6 +143,12 @@ def _check_round(rnd, r: int, n: int, view) -> dict:
     for key in ("starter", "hands", "boneyard", "actions"):
         if key not in rnd:
             raise RecordError(f"{where}: missing key '{key}'")
+    allowed = _ROUND_KEYS if view is None else _ROUND_KEYS | {"revealed"}
+    unknown = sorted(str(k) for k in rnd if k not in allowed)
+    if unknown:
+        what = "only a seat's view has 'revealed'" if unknown[0] == "revealed" else \
+            f"a round has {', '.join(sorted(allowed))}"
+        raise RecordError(f"{where}: unknown key {_short(unknown[0])} ({what})")
     if not _is_int(rnd["starter"]) or not 0 <= rnd["starter"] < n:
         raise RecordError(f"{where}: starter must be a seat 0..{n - 1}, not {_short(rnd['starter'])}")
     hands = rnd["hands"]

@@ -480,6 +480,32 @@ def c_round_not_object():
     return rec, "round 1: a round is a JSON object", []
 
 
+def c_rounds_empty():
+    rec = small()
+    rec["rounds"] = []
+    return rec, "rounds is empty", ["first round"]
+
+
+def c_unknown_top_key():
+    # RECORD.md lists format, players, seats, rounds (and view for a seat's view): nothing else
+    rec = small()
+    rec["event"] = "club night"
+    return rec, "unknown key 'event' in the record", ["format", "view"]
+
+
+def c_unknown_round_key():
+    rec = small()
+    rec["rounds"][0]["dealer"] = 1
+    return rec, "round 0: unknown key 'dealer'", ["starter", "actions"]
+
+
+def c_revealed_in_full_record():
+    # "revealed" belongs to a seat's view (RECORD.md), where the hidden hands are null
+    rec = small()
+    rec["rounds"][0]["revealed"] = [[], []]
+    return rec, "round 0: unknown key 'revealed'", ["view"]
+
+
 CASES = [
     c_malformed_json, c_truncated_record, c_empty_file, c_blank_file, c_binary_file, c_nul_bytes,
     c_json_array, c_json_nan, c_huge_integer, c_unknown_format,
@@ -501,6 +527,7 @@ CASES = [
     c_draw_not_in_boneyard, c_pass_while_able_to_play, c_pass_instead_of_draw, c_play_instead_of_draw,
     c_action_after_round_ended, c_action_after_game_won, c_round_after_game_won, c_round_stops_early,
     c_wrong_starter_after_domino, c_seat_view_inconsistent, c_rounds_not_list, c_round_not_object,
+    c_rounds_empty, c_unknown_top_key, c_unknown_round_key, c_revealed_in_full_record,
 ]
 IDS = [c.__name__[2:] for c in CASES]
 

@@ -651,3 +651,34 @@ def test_an_output_file_that_cannot_be_written_fails_before_the_work(argv, worke
     assert rc == 2 and out == ""
     assert err.startswith("error: --") and err.count("\n") == 1
     assert "cannot write" in err or "give a .png or .svg" in err
+
+
+def test_options_the_output_would_drop_are_refused(tmp_path, capsys):
+    """An option the chosen form does not use is one error line, not silently dropped."""
+    rec, full, view, i, g = hint_record(tmp_path)
+    where = [str(full), "--seat", "1", "--round", "0", "--action", str(i)]
+    cases = [
+        (["sample", *where, "--probabilities", "--n", "5"], "--n sets how many deals"),
+        (["sample", *where, "--probabilities", "--seed", "3"], "--seed does not apply"),
+        (["ladder", "--shipped", "--games", "4"], "--games is for running one"),
+        (["ladder", "--shipped", "--seed", "1"], "--seed is for running one"),
+        (["ladder", "--shipped", "--out", str(tmp_path / "l.json")], "--out is for running one"),
+        (["match", "--bots", "greedy,random", "--deals", "1", "--workers", "2", "--ray", "auto"],
+         "--workers sets local worker processes"),
+        (["sprt", "--bots", "greedy,random", "--workers", "2", "--ray", "auto"], "--workers sets local"),
+        (["ladder", "--games", "2", "--workers", "2", "--ray", "auto"], "--workers sets local"),
+    ]
+    for argv, text in cases:
+        rc, out, err = run(capsys, argv)
+        assert rc == 2 and out == "", argv
+        assert err.startswith("error: ") and err.count("\n") == 1 and text in err, (argv, err)
+    assert not (tmp_path / "l.json").exists()
+    # the forms that use them still work: n deals listed, and the exact probabilities without n or seed
+    rc, out, _ = run(capsys, ["sample", *where, "--n", "3", "--seed", "3", "--json"])
+    assert rc == 0 and len(json.loads(out)) == 3
+    rc, out, _ = run(capsys, ["sample", *where, "--json"])
+    assert rc == 0 and len(json.loads(out)) == 10                      # the default n
+    rc, out, _ = run(capsys, ["sample", *where, "--probabilities", "--json"])
+    assert rc == 0 and all(abs(sum(p.values()) - 1) < 1e-9 for p in json.loads(out).values())
+    rc, out, _ = run(capsys, ["ladder", "--shipped", "--json"])
+    assert rc == 0 and json.loads(out)
