@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""The belief-state search of the exact yardstick against greedy, in C (``_exact.pyx``)."""
+"""The exact yardstick's searches in C (``_exact.pyx``): the belief-state search against greedy
+and the Pareto fronts against best defence."""
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport Position
 
