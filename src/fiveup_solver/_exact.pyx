@@ -1074,6 +1074,7 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     many, moved to d.vecs[at]; -1 when memory ran out."""
     cdef long long i, k, c
     cdef int j, kept = 0, dominated
+    cdef long long last = -1
     cdef ParetoOrder o
     cdef const double* v
     cdef const double* w
@@ -1108,14 +1109,26 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     for i in range(count):
         v = d.vecs + at + <long long>d.order[i] * n
         dominated = 0
-        for k in range(kept):
-            w = d.kept + k * n
+        # the vector that dominated the previous one first: a duplicate follows its twin in
+        # this order, and the vectors of one cross product come in runs (the set is the same
+        # whichever kept vector is found)
+        if last >= 0:
+            w = d.kept + last * n
             for j in range(n):
                 if w[j] < v[j]:
                     break
             else:
                 dominated = 1
-                break
+        if not dominated:
+            for k in range(kept):
+                w = d.kept + k * n
+                for j in range(n):
+                    if w[j] < v[j]:
+                        break
+                else:
+                    dominated = 1
+                    last = k
+                    break
         if not dominated:
             memcpy(d.kept + <long long>kept * n, v, n * sizeof(double))
             kept += 1
