@@ -17,6 +17,15 @@ move there when it has two or more placements. Phases: boneyard 0, 1-2, 3-4,
     python benchmarks/exact_yardstick.py --positions 1000 --seed 1 \\
         --out benchmarks/results/exact_yardstick_2p.jsonl        # resumable
     python benchmarks/exact_yardstick.py --report benchmarks/results/exact_yardstick_2p.jsonl
+
+Best defence again with the C search at the default limits, on the positions
+solved against greedy (``--compare N``: the first N solved before are timed
+against the Python search in the same process):
+
+    python benchmarks/exact_yardstick.py --defence benchmarks/results/exact_yardstick_2p.jsonl \
+        benchmarks/results/exact_yardstick_2p_reach.jsonl --compare 40 \
+        --out benchmarks/results/exact_yardstick_2p_defence.jsonl
+    python benchmarks/exact_yardstick.py --report-defence benchmarks/results/exact_yardstick_2p_defence.jsonl
 """
 from __future__ import annotations
 
@@ -200,6 +209,100 @@ def run_reach_job(job) -> dict:
         except ValueError as e:
             out["reach"]["python_refused"] = str(e)
     return out
+
+
+def run_defence_job(job) -> dict:
+    """A journalled position solved against greedy, against best defence again with the C search
+    at ``node_limit`` (both objectives, or refused); with ``compare`` (a position the first run
+    solved against best defence) the Python search too, at the first run's limit, timed in the
+    same process and checked equal. ``memory_gb`` caps the address space (a search whose fronts
+    need more is refused: out of memory)."""
+    row, node_limit, max_worlds, compare, memory_gb = job
+    import resource
+    if memory_gb:
+        resource.setrlimit(resource.RLIMIT_AS, (int(memory_gb * 2 ** 30), resource.RLIM_INFINITY))
+    from fiveup_solver.exact import exact_result
+    obs = journal_observation(row)
+    out = {k: row[k] for k in ("index", "seed", "phase", "bone", "hands", "scores", "seat", "picks")}
+    before = row["exact"][1]
+    out["before"] = {"refused": before.get("refused"), "seconds": before["seconds"]}
+    out["defence"] = {"opponent": "best-defence", "engine": "c", "node_limit": node_limit}
+    t = time.perf_counter()
+    try:
+        for obj in ("win", "points"):
+            r = exact_result(obs, objective=obj, opponent="best-defence", node_limit=node_limit,
+                             max_worlds=max_worlds, engine="c")
+            out["defence"][obj] = {str(m): v for m, v in r.values.items()}
+            out["defence"]["worlds"] = r.worlds
+            out["defence"][f"nodes_{obj}"] = r.nodes
+    except (ValueError, MemoryError) as e:
+        out["defence"]["refused"] = str(e) or type(e).__name__
+    out["defence"]["seconds"] = round(time.perf_counter() - t, 4)
+    if compare and "refused" not in out["defence"]:
+        t = time.perf_counter()
+        diff = 0.0
+        for obj in ("win", "points"):
+            r = exact_result(obs, objective=obj, opponent="best-defence", node_limit=50_000, max_worlds=5_000,
+                             engine="python")
+            diff = max([diff] + [abs(v - out["defence"][obj][str(m)]) for m, v in r.values.items()])
+            if r.nodes != out["defence"][f"nodes_{obj}"]:
+                out["defence"]["python_nodes_differ"] = [obj, r.nodes]
+        out["defence"]["python_seconds"] = round(time.perf_counter() - t, 4)
+        out["defence"]["python_max_diff"] = diff
+    return out
+
+
+def report_defence(paths: list) -> str:
+    """Positions solved against best defence per phase: the first run (Python, 50,000 world
+    positions and front vectors) and the C search at its limit; the time of both searches on
+    the positions compared; the methods' loss on the positions solved only now."""
+    rows = merged_rows(paths)
+    if not rows:
+        return "no rows"
+    limit = rows[0]["defence"]["node_limit"]
+    lines = [f"| phase (boneyard) | tried | solved before (Python, 50,000) | solved now (C, {limit:,}) |",
+             "|---|---|---|---|"]
+    for lo, hi in PHASES + ((0, 18),):
+        label = (f"{lo}" if lo == hi else f"{lo}-{hi}") if (lo, hi) != (0, 18) else "all"
+        sel = [r for r in rows if lo <= r["bone"] <= hi]
+        before = sum(not r["before"]["refused"] for r in sel)
+        now = sum("refused" not in r["defence"] for r in sel)
+        lines.append(f"| {label} | {len(sel)} | {before} | {now} |")
+    refused = [r["defence"]["refused"] for r in rows if "refused" in r["defence"]]
+    kinds = {}
+    for m in refused:
+        k = ("hidden configurations" if "configurations" in m else "node limit" if "node_limit" in m
+             else "memory" if "memory" in m.lower() else m[:60])
+        kinds[k] = kinds.get(k, 0) + 1
+    if kinds:
+        lines.append("\nrefused now: " + ", ".join(f"{v} {k}" for k, v in sorted(kinds.items())))
+    new = [r for r in rows if "refused" not in r["defence"] and r["before"]["refused"]]
+    if new:
+        secs = sorted(r["defence"]["seconds"] for r in new)
+        lines.append(f"\nthe {len(new)} positions solved now and refused before: C search median "
+                     f"{secs[len(secs) // 2]:.2f} s, max {secs[-1]:.1f} s (both objectives); "
+                     f"win-% loss mean ± 95 %, points loss mean ± 95 %, differs:")
+        for name in list(METHODS) + list(BASELINES):
+            lw, lp, differs = [], [], 0
+            for r in new:
+                ex = r["defence"]
+                pick = str(r["picks"][name])
+                lw.append(100 * (max(ex["win"].values()) - ex["win"][pick]))
+                lp.append(max(ex["points"].values()) - ex["points"][pick])
+                differs += ex["win"][pick] < max(ex["win"].values()) - 1e-9
+            lines.append(f"  {name}: {sum(lw) / len(lw):.2f} ± {_half_width(lw):.2f} win-%, "
+                         f"{sum(lp) / len(lp):.1f} ± {_half_width(lp):.1f} points, {differs}/{len(new)}")
+    cmp = [r for r in rows if "python_seconds" in r["defence"]]
+    if cmp:
+        py = sum(r["defence"]["python_seconds"] for r in cmp)
+        c = sum(r["defence"]["seconds"] for r in cmp)
+        ratios = sorted(r["defence"]["python_seconds"] / max(r["defence"]["seconds"], 1e-6) for r in cmp)
+        differ = sum("python_nodes_differ" in r["defence"] for r in cmp)
+        diff = max(r["defence"]["python_max_diff"] for r in cmp)
+        lines.append(f"\nsame run, {len(cmp)} positions solved by both, both objectives: Python search {py:.2f} s, "
+                     f"C search {c:.2f} s (ratio {py / c:.1f}; per position median {ratios[len(ratios) // 2]:.1f}); "
+                     f"largest value difference {diff:.1e}, node counts differing on {differ}")
+    return "\n".join(lines)
 
 
 def run_estimate_job(job) -> dict:
@@ -480,7 +583,15 @@ def main(argv=None) -> int:
     ap.add_argument("--report-estimates", metavar="JOURNAL", default=None)
     ap.add_argument("--estimates", metavar="JOURNAL", nargs="*", default=[],
                     help="--report: estimate journals whose rows join the table against greedy, marked estimate")
+    ap.add_argument("--defence", metavar="JOURNAL", nargs="+", default=None,
+                    help="best defence again with the C search (--defence-node-limit, default the yardstick's "
+                         "default) on the journal's positions solved against greedy (later journals: --reach runs)")
+    ap.add_argument("--memory-gb", type=float, default=6.0, help="--defence: address space of a worker")
+    ap.add_argument("--report-defence", metavar="JOURNAL", nargs="+", default=None)
     args = ap.parse_args(argv)
+    if args.report_defence:
+        print(report_defence(args.report_defence))
+        return 0
     if args.report_estimates:
         print(report_estimates(args.report_estimates, args.markdown))
         return 0
@@ -512,6 +623,23 @@ def main(argv=None) -> int:
         jobs = [(r, args.sample_worlds, args.node_limit, args.sample_draws, objectives) for r in rows
                 if (r["seed"], r["index"]) not in done]
         run_jobs(run_estimate_job, jobs, args.out, args.workers, "positions")
+        return 0
+    if args.defence:
+        from fiveup_solver.exact import DEFAULT_NODE_LIMIT
+        limit = args.defence_node_limit if "--defence-node-limit" in (argv or sys.argv) else DEFAULT_NODE_LIMIT
+        order = {ph: i for i, ph in enumerate(args.phases.split(","))}
+        rows = [r for r in merged_rows(args.defence) if "refused" not in r["exact"][0] and r["phase"] in order
+                and r["bone"] <= args.max_bone]
+        done = finished(args.out, lambda r: (r["seed"], r["index"]))
+        # first the --compare positions solved before (timed against Python), then the refused
+        # ones phase by phase, then the rest solved before
+        solved = [r for r in rows if "refused" not in r["exact"][1]]
+        compare = solved[:args.compare]
+        refused = sorted((r for r in rows if "refused" in r["exact"][1]), key=lambda r: (order[r["phase"]], r["index"]))
+        jobs = [(r, limit, args.max_worlds, r in compare, args.memory_gb) for r in compare + refused + solved[args.compare:]
+                if (r["seed"], r["index"]) not in done]
+        run_jobs(run_defence_job, jobs, args.out, args.workers, "positions")
+        print(report_defence([args.out]))
         return 0
     if args.reach:
         rows = [json.loads(line) for line in open(args.reach)]

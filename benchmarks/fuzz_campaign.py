@@ -1325,6 +1325,21 @@ def _solver(key):
 
 
 # ------------------------------------------------------------------ options of the searches
+def _late_observation(seed):
+    """The observation of the seat to move in the first of the seeded 2-player greedy games
+    (seeds from seed * 100) that reaches at most 4 tiles in the boneyard and 5 in each hand
+    with two placements to choose from (else the last game's end)."""
+    for k in range(100):
+        g = A.Game(players=2, seed=seed * 100 + k)
+        rng = random.Random(seed * 100 + k)
+        while not g.round_over:
+            if (len(g.boneyard) <= 4 and all(len(g.hand(s)) <= 5 for s in range(2))
+                    and sum(m.kind == "play" for m in g.legal_moves) > 1):
+                return g.observation(g.to_move)
+            g.push(A.bots.choose("greedy", g.observation(g.to_move), rng))
+    return g.observation(0)
+
+
 @family("options", 3, expensive=True)
 class OptionsFamily(Family):
     def gen(self, rng, pool):
@@ -1362,6 +1377,9 @@ class OptionsFamily(Family):
                 opts.update(sample_worlds=rng.choice([2, 3, 8]), seed=rng.choice([0, 1, 2 ** 64 - 1]))
             else:
                 opts.update(max_worlds=rng.choice([1, 50, 500]), opponent=rng.choice(["greedy", "best-defence"]))
+                if opts["opponent"] == "best-defence" and rng.random() < 0.5:
+                    # a late position (few hidden worlds): the C search runs, not only its refusals
+                    opts["late_seed"] = rng.randrange(10 ** 6)
             if bad:
                 key = rng.choice(["node_limit", "sample_worlds", "seed", "max_worlds", "opponent", "objective"])
                 opts[key] = rng.choice([0, 1, -1, 2 ** 64, 1.5, "2", None, True, math.nan, "greedy", weird(rng)])
@@ -1452,7 +1470,25 @@ class OptionsFamily(Family):
             if ok:
                 ctx.call("judge_decision", analysis.judge_decision, base, opts["round"], opts["action"], b, 1)
         elif what == "exact":
+            opts = dict(opts)
+            late = opts.pop("late_seed", None)
+            if late is not None:
+                base = _late_observation(late)
             ctx.call("hint(method='exact')", _hinter(threads).hint, base, **opts)
+            if opts.get("opponent") == "best-defence":
+                # the best-defence search in C against its Python oracle, at the same options:
+                # the same refusal or the same values and node count
+                from fiveup_solver.exact import exact_result
+                exact_opts = {k: v for k, v in opts.items() if k in ("objective", "max_worlds", "node_limit")}
+                got = [ctx.call(f"exact_result(best-defence, engine={engine})", exact_result, base,
+                                opponent="best-defence", engine=engine, **exact_opts) for engine in ("c", "python")]
+                (ok_c, c), (ok_py, py) = got
+                same = (ok_c == ok_py and (str(c) == str(py) if not ok_c else
+                                           (c.nodes == py.nodes and c.values.keys() == py.values.keys() and all(
+                                               abs(c.values[m] - py.values[m]) <= 1e-9 for m in c.values))))
+                if not same:
+                    raise Finding("exception", "exact_result(best-defence, engine=c)", "EngineMismatch",
+                                  f"C {c!s:.140} != Python {py!s:.140}", "fuzz_campaign")
         elif what == "hinter":
             ok, h = ctx.call("Hinter()", A.hint.Hinter, **opts)
             if ok:

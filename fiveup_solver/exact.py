@@ -324,6 +324,23 @@ def _greedy_c(search: _Search, node, roots, choosers, ordered: bool = False) -> 
     return dict(zip(roots, vals)), nodes, belief_states
 
 
+def _defence_c(search: _Search, node, roots) -> tuple:
+    """({root move: its front, as ``search.sub`` of the node after it}, stats) from the C
+    best-defence search (the same operations in the same order as :meth:`_Search.front`);
+    sets ``search.nodes`` and ``search.belief_states``. ``stats``: memo misses by kind."""
+    eq = _equity_array(search.players, search.side) if search.objective == "win" else _EMPTY
+    fronts, search.nodes, search.belief_states, aborted, stats = _exact.defence_search(
+        [pos for pos, _ in node], roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores,
+        eq, search.node_limit)
+    if aborted == 1:
+        raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
+                               f"(node_limit)")
+    if aborted:
+        raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
+                               f"and front vectors (node_limit)")
+    return dict(zip(roots, fronts)), stats
+
+
 def _add(a: tuple, idx: list, vec: tuple, scale: float) -> tuple:
     out = list(a)
     for i, v in zip(idx, vec):
@@ -332,8 +349,12 @@ def _add(a: tuple, idx: list, vec: tuple, scale: float) -> tuple:
 
 
 def _pareto(vectors: list) -> list:
-    """The maximal vectors (no other at least as large everywhere), duplicates once, sorted."""
-    vs = sorted(set(vectors), key=lambda v: -sum(v))
+    """The maximal vectors (no other at least as large everywhere), duplicates once, sorted.
+    Larger sums first and, among equal sums, lexicographically larger first, so that a vector
+    is always visited after every vector that dominates it: the sums tie when they are
+    infinite (the other seat's running minimum starts at +inf) or round alike, and the
+    result must not depend on the set's iteration order (the C search reduces the same way)."""
+    vs = sorted(set(vectors), key=lambda v: (sum(v), v), reverse=True)
     keep: list = []
     for v in vs:
         if not any(all(a >= b for a, b in zip(k, v)) for k in keep):
@@ -367,9 +388,10 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
                  max_worlds: int = DEFAULT_MAX_WORLDS, node_limit: int = DEFAULT_NODE_LIMIT,
                  sampler: DealSampler | None = None, engine: str = "c") -> ExactResult:
     """Exact value of every canonical placement of the observation's seat (see the module text).
-    ``sampler``: the observation's :class:`DealSampler` when the caller has one. ``engine``
-    (against greedy): ``"c"`` the belief-state search in C, ``"python"`` the same search in
-    Python over the C walk (kept to measure the one against the other)."""
+    ``sampler``: the observation's :class:`DealSampler` when the caller has one. ``engine``:
+    ``"c"`` the search in C (against greedy the belief-state search, against best defence the
+    Pareto fronts), ``"python"`` the same search in Python (over the C walk against greedy),
+    kept as the oracle and to measure the one against the other."""
     if engine not in ("c", "python"):
         raise OptionError(f"engine must be c or python, not {_short(engine)}")
     start = time.perf_counter()
@@ -397,12 +419,17 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
                            len(worlds), search.nodes, belief_states, time.perf_counter() - start)
     if opponent == "greedy":
         values = {m: search.move_value(node, m) for m in roots}
+        return ExactResult(obs.seat, objective, opponent, values, len(worlds), search.nodes, len(search.memo),
+                           time.perf_counter() - start)
+    weights = [p for _, p in node]
+    if engine == "c":
+        fronts, _ = _defence_c(search, node, roots)
+        belief_states = search.belief_states
     else:
-        weights = [p for _, p in node]
-        values = {m: max(sum(w * v for w, v in zip(weights, vec))
-                         for vec in search.sub([_exact.place_move(pos, m) for pos, _ in node]))
-                  for m in roots}
-    return ExactResult(obs.seat, objective, opponent, values, len(worlds), search.nodes, len(search.memo),
+        fronts = {m: search.sub([_exact.place_move(pos, m) for pos, _ in node]) for m in roots}
+        belief_states = len(search.memo)
+    values = {m: max(sum(w * v for w, v in zip(weights, vec)) for vec in front) for m, front in fronts.items()}
+    return ExactResult(obs.seat, objective, opponent, values, len(worlds), search.nodes, belief_states,
                        time.perf_counter() - start)
 
 

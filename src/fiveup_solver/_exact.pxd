@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""The belief-state search of the exact yardstick against greedy, in C (``_exact.pyx``)."""
+"""The exact yardstick's searches in C (``_exact.pyx``): the belief-state search against greedy
+and the Pareto fronts against best defence."""
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport Position
 
@@ -73,3 +74,42 @@ ctypedef struct BeliefSearch:
     int obs_gen             # current generation
     uint8_t path[MAX_PATH]  # the walk's observations so far
     int path_n              # bytes used
+
+ctypedef struct FrontEntry:
+    uint64_t hash           # hash of the node's world ids (0 slots are empty when n is 0)
+    long long ids_at        # offset of its world ids in the memo's id arena
+    long long at            # offset of its front in the front arena (count x n values, vector by vector)
+    int n                   # worlds of the node (0: an empty slot)
+    int count               # vectors of its front
+
+ctypedef struct DefenceSearch:
+    BeliefSearch pool       # the world pool (worlds, world_slots) and the terminal values' fields
+    long long nodes         # memo misses plus front vectors, counted as the Python search counts them
+    long long limit         # stop (aborted) past this many
+    int aborted             # 0 running, 1 a node past the limit, 2 front vectors past the limit
+    int failed              # memory ran out
+    # the memo: a node (its world ids, in the order of the positions' bytes) -> its Pareto front
+    int* memo_ids           # world ids of the stored nodes, back to back
+    long long memo_ids_n    # used
+    long long memo_ids_cap  # capacity
+    double* arena           # the stored fronts' values, back to back
+    long long arena_n       # used
+    long long arena_cap     # capacity
+    FrontEntry* slots       # open-addressing table of the stored nodes
+    long long slot_cap      # slots (a power of two)
+    long long memo_count    # nodes stored
+    # scratch stacks (offsets, never pointers, across a call that may grow them)
+    int* ids                # world ids, index maps and flags of the nodes being searched
+    long long ids_n         # used
+    long long ids_cap       # capacity
+    double* vecs            # front vectors being built
+    long long vecs_n        # used
+    long long vecs_cap      # capacity
+    # the Pareto reduction's scratch (never used across a recursive call)
+    int* order              # vector indices in reduction order
+    int* order_tmp          # the merge sort's buffer
+    double* sums            # each vector's sum
+    long long order_cap     # capacity of the three
+    double* kept            # the kept vectors, before they are copied back
+    long long kept_cap      # capacity
+    long long stat[8]       # memo misses by kind (see STAT_* in _exact.pyx), for the tests

@@ -376,7 +376,7 @@ cdef extern from *:
     uint64_t fiveup_mix64(uint64_t x) noexcept nogil
 
 from libc.stdlib cimport malloc, realloc, free, qsort
-from libc.string cimport memset, memcmp
+from libc.string cimport memset, memcmp, memmove
 from libc.math cimport llround, INFINITY
 
 cdef enum:
@@ -962,3 +962,728 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
         return values, s.nodes, s.memo_count, bool(s.aborted)
     finally:
         free_search(&s)
+
+
+# ---------------------------------------------------------------- best defence, in C
+# The public tree of the rest of the round: a node is the sorted distinct world positions
+# consistent with what the seat has seen (sorted as the Python search sorts their bytes),
+# and its value a Pareto front of per-world value vectors: the union over the seat's moves
+# at its decisions, the sum over the tiles it may draw at its draws, the per-world minimum
+# over the other seat's actions legal in that world (a draw: the mean over its tiles). The
+# same operations in the same order as ``fiveup_solver.exact._Search.front`` (the oracle), so
+# the values are the same doubles and the node counts the same numbers.
+
+cdef enum:
+    STAT_DECIDE = 0         # the seat places (the union of its moves' fronts)
+    STAT_OWN_DRAW = 1       # the seat draws (the sum over the tiles it may see)
+    STAT_OWN_PASS = 2       # the seat passes
+    STAT_OPP_PLACE = 3      # the other seat's turn with a placement in some world
+    STAT_OPP_DRAW = 4       # ... with a draw in some world
+    STAT_OPP_PASS = 5       # ... with a pass in some world
+    STAT_TERMINAL = 6       # worlds over at a node (valued as terminals)
+    STAT_ALL_OVER = 7       # nodes whose every world is over
+    KEY_DRAW = 256          # the other seat's action keys: a canonical move, or these two
+    KEY_PASS = 257
+    N_KEYS = 258
+
+ctypedef int (*index_cmp)(void* ctx, int a, int b) noexcept nogil
+
+cdef Position _LAYOUT
+cdef size_t POS_GAP_AT = <size_t>(<char*>&_LAYOUT.open_values - <char*>&_LAYOUT) + 1   # bytes before the gap
+cdef size_t POS_GAP_END = <size_t>(<char*>&_LAYOUT.ends - <char*>&_LAYOUT)            # the first byte after it
+cdef size_t POS_END = <size_t>(<char*>&_LAYOUT.end_seat - <char*>&_LAYOUT) + 1        # the end of the fields
+
+
+cdef inline int pos_cmp(const Position* a, const Position* b) noexcept nogil:
+    """The order of the positions' bytes (Python's order of the ``bytes``), the padding
+    byte skipped (it is the same in every position of one search)."""
+    cdef int r = memcmp(a, b, POS_GAP_AT)
+    if r:
+        return r
+    return memcmp(<const char*>a + POS_GAP_END, <const char*>b + POS_GAP_END, POS_END - POS_GAP_END)
+
+
+cdef int world_cmp(void* ctx, int a, int b) noexcept nogil:
+    cdef Position* w = <Position*>ctx
+    return pos_cmp(&w[a], &w[b])
+
+
+ctypedef struct ParetoOrder:
+    const double* v         # the vectors, back to back
+    const double* sums      # their sums
+    int n                   # values per vector
+
+
+cdef int pareto_cmp(void* ctx, int a, int b) noexcept nogil:
+    """Larger sum first, then lexicographically larger (so a vector that dominates another
+    always comes before it, ties of the rounded sums included), then by index."""
+    cdef ParetoOrder* o = <ParetoOrder*>ctx
+    cdef int i
+    cdef const double* x
+    cdef const double* y
+    if o.sums[a] != o.sums[b]:
+        return -1 if o.sums[a] > o.sums[b] else 1
+    x = o.v + <long long>a * o.n
+    y = o.v + <long long>b * o.n
+    for i in range(o.n):
+        if x[i] != y[i]:
+            return -1 if x[i] > y[i] else 1
+    return -1 if a < b else (1 if a > b else 0)
+
+
+cdef void merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx) noexcept nogil:
+    """Sort a[0..n) by cmp (bottom-up merges, tmp of n ints)."""
+    cdef int width = 1, lo, mid, hi, i, j, k
+    cdef int* src = a
+    cdef int* dst = tmp
+    cdef int* sw
+    while width < n:
+        lo = 0
+        while lo < n:
+            mid = lo + width if lo + width < n else n
+            hi = lo + 2 * width if lo + 2 * width < n else n
+            i, j, k = lo, mid, lo
+            while i < mid and j < hi:
+                if cmp(ctx, src[j], src[i]) < 0:
+                    dst[k] = src[j]
+                    j += 1
+                else:
+                    dst[k] = src[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                dst[k] = src[i]
+                i += 1
+                k += 1
+            while j < hi:
+                dst[k] = src[j]
+                j += 1
+                k += 1
+            lo = hi
+        sw = src
+        src = dst
+        dst = sw
+        width *= 2
+    if src != a:
+        memcpy(a, src, n * sizeof(int))
+
+
+cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept nogil:
+    """Reduce the `count` vectors (n values each) at d.vecs[at] to the maximal ones (none
+    other at least as large everywhere), duplicates once, as ``exact._pareto``: returns how
+    many, moved to d.vecs[at]; -1 when memory ran out."""
+    cdef long long i, k, c
+    cdef int j, kept = 0, dominated
+    cdef long long last = -1
+    cdef ParetoOrder o
+    cdef const double* v
+    cdef const double* w
+    cdef double total
+    if count <= 1:
+        return <int>count
+    if count > 2000000000:
+        return -1
+    c = d.order_cap
+    if not grow(<void**>&d.order, &c, count, sizeof(int)):
+        return -1
+    c = d.order_cap
+    if not grow(<void**>&d.order_tmp, &c, count, sizeof(int)):
+        return -1
+    c = d.order_cap
+    if not grow(<void**>&d.sums, &c, count, sizeof(double)):
+        return -1
+    d.order_cap = c
+    for i in range(count):
+        v = d.vecs + at + i * n
+        total = 0.0
+        for j in range(n):
+            total += v[j]           # in order, as Python's sum
+        d.sums[i] = total
+        d.order[i] = <int>i
+    o.v = d.vecs + at
+    o.sums = d.sums
+    o.n = n
+    merge_sort(d.order, d.order_tmp, <int>count, pareto_cmp, &o)
+    if not grow(<void**>&d.kept, &d.kept_cap, count * n, sizeof(double)):
+        return -1
+    for i in range(count):
+        v = d.vecs + at + <long long>d.order[i] * n
+        dominated = 0
+        # the vector that dominated the previous one first: a duplicate follows its twin in
+        # this order, and the vectors of one cross product come in runs (the set is the same
+        # whichever kept vector is found)
+        if last >= 0:
+            w = d.kept + last * n
+            for j in range(n):
+                if w[j] < v[j]:
+                    break
+            else:
+                dominated = 1
+        if not dominated:
+            for k in range(kept):
+                w = d.kept + k * n
+                for j in range(n):
+                    if w[j] < v[j]:
+                        break
+                else:
+                    dominated = 1
+                    last = k
+                    break
+        if not dominated:
+            memcpy(d.kept + <long long>kept * n, v, n * sizeof(double))
+            kept += 1
+    memcpy(d.vecs + at, d.kept, <long long>kept * n * sizeof(double))
+    return kept
+
+
+cdef inline int push_ids(DefenceSearch* d, long long k) noexcept nogil:
+    """Room for k more ids on the id stack (d.ids_n is not moved); 0: no memory."""
+    if not grow(<void**>&d.ids, &d.ids_cap, d.ids_n + k, sizeof(int)):
+        d.failed = 1
+        return 0
+    return 1
+
+
+cdef inline int push_vecs(DefenceSearch* d, long long k) noexcept nogil:
+    if not grow(<void**>&d.vecs, &d.vecs_cap, d.vecs_n + k, sizeof(double)):
+        d.failed = 1
+        return 0
+    return 1
+
+
+cdef inline int check_front(DefenceSearch* d, long long size) noexcept nogil:
+    """Count `size` front vectors (as the Python search's check_front); 1: past the limit."""
+    d.nodes += size
+    if d.nodes > d.limit:
+        d.aborted = 2
+        return 1
+    return 0
+
+
+cdef inline int child_world(DefenceSearch* d, int world, int kind, int arg) noexcept nogil:
+    """The pool id of the world after an action (0 place `arg`, 1 draw tile `arg`, 2 pass),
+    as place_move, draw_move and pass_move make it; -1 when memory ran out."""
+    cdef Position c = d.pool.worlds[world]
+    cdef int w
+    if kind == 0:
+        place(&c, <uint8_t>arg, NULL)
+        canonical_boneyard(&c)
+    elif kind == 1:
+        draw_tile(&c, arg, NULL)
+        canonical_boneyard(&c)
+    else:
+        pass_turn(&c)
+    w = intern_world(&d.pool, &c, 1)
+    if w < 0:
+        d.failed = 1
+    return w
+
+
+cdef uint64_t ids_hash(const int* ids, int n) noexcept nogil:
+    cdef uint64_t h = <uint64_t>n
+    cdef int i
+    for i in range(n):
+        h = fiveup_mix64(h ^ <uint64_t>ids[i]) + <uint64_t>i
+    return h
+
+
+cdef FrontEntry* front_find(DefenceSearch* d, const int* ids, int n, uint64_t h) noexcept nogil:
+    cdef long long i
+    cdef FrontEntry* e
+    if d.slot_cap == 0:
+        return NULL
+    i = <long long>(h & <uint64_t>(d.slot_cap - 1))
+    while d.slots[i].n:
+        e = &d.slots[i]
+        if e.hash == h and e.n == n and memcmp(d.memo_ids + e.ids_at, ids, n * sizeof(int)) == 0:
+            return e
+        i = (i + 1) & (d.slot_cap - 1)
+    return NULL
+
+
+cdef int front_store(DefenceSearch* d, long long ids_at, int n, uint64_t h, long long at, int count) noexcept nogil:
+    """Store the node whose ids are at d.ids[ids_at] with its front at d.arena[at]; 0: no memory."""
+    cdef long long cap, i, j, m
+    cdef FrontEntry* slots
+    if 2 * (d.memo_count + 1) > d.slot_cap:
+        cap = 1024 if d.slot_cap == 0 else 2 * d.slot_cap
+        slots = <FrontEntry*>malloc(cap * sizeof(FrontEntry))
+        if slots == NULL:
+            return 0
+        memset(slots, 0, cap * sizeof(FrontEntry))
+        for j in range(d.slot_cap):
+            if d.slots[j].n:
+                i = <long long>(d.slots[j].hash & <uint64_t>(cap - 1))
+                while slots[i].n:
+                    i = (i + 1) & (cap - 1)
+                slots[i] = d.slots[j]
+        free(d.slots)
+        d.slots = slots
+        d.slot_cap = cap
+    m = d.memo_ids_n
+    if not grow(<void**>&d.memo_ids, &d.memo_ids_cap, m + n, sizeof(int)):
+        return 0
+    memcpy(d.memo_ids + m, d.ids + ids_at, n * sizeof(int))
+    d.memo_ids_n += n
+    i = <long long>(h & <uint64_t>(d.slot_cap - 1))
+    while d.slots[i].n:
+        i = (i + 1) & (d.slot_cap - 1)
+    d.slots[i].hash = h
+    d.slots[i].ids_at = m
+    d.slots[i].at = at
+    d.slots[i].n = n
+    d.slots[i].count = count
+    d.memo_count += 1
+    return 1
+
+
+cdef int sub_front(DefenceSearch* d, long long kids, int k, long long* at, int* count, int* nd,
+                   long long* idx) noexcept nogil:
+    """The front of the node of the k worlds at d.ids[kids] (repeats allowed): its arena
+    offset (*at), vectors (*count) and distinct worlds (*nd); *idx the offset on the id stack
+    of each world's place in the node (vector j's value for world i is
+    d.arena[*at + j * *nd + d.ids[*idx + i]]). Pushes 3k ids (the caller pops). 1: stop."""
+    cdef long long D, T, M
+    cdef int i, m, lo, hi, mid, r
+    if not push_ids(d, 3 * <long long>k):
+        return 1
+    D = d.ids_n
+    T = D + k
+    M = T + k
+    d.ids_n = M + k
+    memcpy(d.ids + D, d.ids + kids, k * sizeof(int))
+    merge_sort(d.ids + D, d.ids + T, k, world_cmp, d.pool.worlds)
+    m = 0
+    for i in range(k):
+        if i == 0 or d.ids[D + i] != d.ids[D + m - 1]:
+            d.ids[D + m] = d.ids[D + i]
+            m += 1
+    for i in range(k):
+        lo, hi = 0, m - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            r = pos_cmp(&d.pool.worlds[d.ids[D + mid]], &d.pool.worlds[d.ids[kids + i]])
+            if r < 0:
+                lo = mid + 1
+            else:
+                hi = mid
+        d.ids[M + i] = lo
+    nd[0] = m
+    idx[0] = M
+    return node_front(d, D, m, at, count)
+
+
+cdef int node_front(DefenceSearch* d, long long node, int n, long long* at, int* count) noexcept nogil:
+    """The front of the node whose n sorted distinct world ids are at d.ids[node] (memoised):
+    *at its arena offset, *count its vectors. 1: stop (aborted or no memory)."""
+    cdef uint64_t h = ids_hash(d.ids + node, n)
+    cdef FrontEntry* e = front_find(d, d.ids + node, n, h)
+    cdef long long ids0 = d.ids_n, vecs0 = d.vecs_n, F, L, R, a
+    cdef int i, j, nl = 0, c
+    cdef const Position* p
+    if e != NULL:
+        at[0] = e.at
+        count[0] = e.count
+        return 0
+    d.nodes += 1
+    if d.nodes > d.limit:
+        d.aborted = 1
+        return 1
+    if not push_vecs(d, n):
+        return 1
+    F = d.vecs_n
+    d.vecs_n += n
+    for i in range(n):
+        p = &d.pool.worlds[d.ids[node + i]]
+        if p.status != ST_PLAYING:
+            d.vecs[F + i] = terminal_value(&d.pool, p)
+            d.stat[STAT_TERMINAL] += 1
+        else:
+            nl += 1
+    if nl == 0:
+        d.stat[STAT_ALL_OVER] += 1
+        R = F
+        c = 1
+    else:
+        # the live worlds' ids, then their places in the node
+        if not push_ids(d, 2 * <long long>nl):
+            return 1
+        L = d.ids_n
+        d.ids_n += 2 * nl
+        j = 0
+        for i in range(n):
+            if d.pool.worlds[d.ids[node + i]].status == ST_PLAYING:
+                d.ids[L + j] = d.ids[node + i]
+                d.ids[L + nl + j] = i
+                j += 1
+        R = d.vecs_n
+        if live_front(d, L, nl, &c):
+            return 1
+        # each live vector with the terminal values put back (into the fixed slot's place)
+        if not push_vecs(d, <long long>c * n):
+            return 1
+        a = d.vecs_n
+        for j in range(c):
+            memcpy(d.vecs + a + <long long>j * n, d.vecs + F, n * sizeof(double))
+            for i in range(nl):
+                d.vecs[a + <long long>j * n + d.ids[L + nl + i]] = d.vecs[R + <long long>j * nl + i]
+        R = a
+    if not grow(<void**>&d.arena, &d.arena_cap, d.arena_n + <long long>c * n, sizeof(double)):
+        d.failed = 1
+        return 1
+    memcpy(d.arena + d.arena_n, d.vecs + R, <long long>c * n * sizeof(double))
+    at[0] = d.arena_n
+    count[0] = c
+    d.arena_n += <long long>c * n
+    d.ids_n = ids0
+    d.vecs_n = vecs0
+    if not front_store(d, node, n, h, at[0], c):
+        d.failed = 1
+        return 1
+    return 0
+
+
+cdef int live_front(DefenceSearch* d, long long L, int n, int* count) noexcept nogil:
+    """The front over the n live worlds at d.ids[L] (one public state), written at the top of
+    the vector stack (left there: d.vecs_n = where it was + count * n). 1: stop."""
+    cdef const Position* p0 = &d.pool.worlds[d.ids[L]]
+    cdef int seat = p0.to_move, bone_n = p0.bone_len - p0.bone_next
+    cdef uint8_t ms[MAX_MOVES]
+    cdef int nm, i, j, k, w, cnt, nd, acc_n, t, key, nkeys, share
+    cdef long long R = d.vecs_n, C, B, B2, at, idx, total, v, a, row
+    cdef uint32_t union_, bm
+    cdef double scale, x
+    cdef int keys[N_KEYS]
+    cdef uint8_t seen[N_KEYS]
+    cdef int ki
+    if seat == d.pool.seat:
+        if can_place(p0):
+            d.stat[STAT_DECIDE] += 1
+            nm = gen_moves(p0, ms)
+            total = 0
+            for j in range(nm):
+                if not push_ids(d, n):
+                    return 1
+                C = d.ids_n
+                d.ids_n += n
+                for i in range(n):
+                    w = child_world(d, d.ids[L + i], 0, ms[j])
+                    if w < 0:
+                        return 1
+                    d.ids[C + i] = w
+                if sub_front(d, C, n, &at, &cnt, &nd, &idx):
+                    return 1
+                if not push_vecs(d, <long long>cnt * n):
+                    return 1
+                for v in range(cnt):
+                    for i in range(n):
+                        d.vecs[R + (total + v) * n + i] = d.arena[at + v * nd + d.ids[idx + i]]
+                total += cnt
+                d.vecs_n = R + total * n
+                d.ids_n = C
+            if check_front(d, total):
+                return 1
+            k = pareto(d, R, total, n)
+            if k < 0:
+                d.failed = 1
+                return 1
+            count[0] = k
+            d.vecs_n = R + <long long>k * n
+            return 0
+        if bone_n == 0:
+            d.stat[STAT_OWN_PASS] += 1
+            if not push_ids(d, n):
+                return 1
+            C = d.ids_n
+            d.ids_n += n
+            for i in range(n):
+                w = child_world(d, d.ids[L + i], 2, 0)
+                if w < 0:
+                    return 1
+                d.ids[C + i] = w
+            if sub_front(d, C, n, &at, &cnt, &nd, &idx):
+                return 1
+            if not push_vecs(d, <long long>cnt * n):
+                return 1
+            for v in range(cnt):
+                for i in range(n):
+                    d.vecs[R + v * n + i] = d.arena[at + v * nd + d.ids[idx + i]]
+            d.vecs_n = R + <long long>cnt * n
+            d.ids_n = C
+            count[0] = cnt
+            return 0
+        # the seat draws and sees the tile: an independent continuation per tile
+        d.stat[STAT_OWN_DRAW] += 1
+        union_ = 0
+        for i in range(n):
+            union_ |= bone_mask(&d.pool.worlds[d.ids[L + i]])
+        if not push_vecs(d, n):
+            return 1
+        for i in range(n):
+            d.vecs[R + i] = 0.0
+        d.vecs_n = R + n
+        acc_n = 1
+        scale = 1.0 / bone_n
+        while union_:
+            t = fiveup_ctz(union_)
+            union_ &= union_ - 1
+            k = 0
+            for i in range(n):
+                if (bone_mask(&d.pool.worlds[d.ids[L + i]]) >> t) & 1:
+                    k += 1
+            if not push_ids(d, 2 * <long long>k):
+                return 1
+            C = d.ids_n
+            d.ids_n += 2 * k
+            k = 0
+            for i in range(n):
+                if (bone_mask(&d.pool.worlds[d.ids[L + i]]) >> t) & 1:
+                    w = child_world(d, d.ids[L + i], 1, t)
+                    if w < 0:
+                        return 1
+                    d.ids[C + k] = w
+                    k += 1
+            j = 0
+            for i in range(n):
+                if (bone_mask(&d.pool.worlds[d.ids[L + i]]) >> t) & 1:
+                    d.ids[C + k + j] = i
+                    j += 1
+            if sub_front(d, C, k, &at, &cnt, &nd, &idx):
+                return 1
+            if check_front(d, <long long>acc_n * cnt):
+                return 1
+            B = R + <long long>acc_n * n
+            if not push_vecs(d, <long long>acc_n * cnt * n):
+                return 1
+            for a in range(acc_n):
+                for v in range(cnt):
+                    row = B + (a * cnt + v) * n
+                    memcpy(d.vecs + row, d.vecs + R + a * n, n * sizeof(double))
+                    for j in range(k):
+                        d.vecs[row + d.ids[C + k + j]] += scale * d.arena[at + v * nd + d.ids[idx + j]]
+            acc_n = pareto(d, B, <long long>acc_n * cnt, n)
+            if acc_n < 0:
+                d.failed = 1
+                return 1
+            memmove(d.vecs + R, d.vecs + B, <long long>acc_n * n * sizeof(double))
+            d.vecs_n = R + <long long>acc_n * n
+            d.ids_n = C
+        count[0] = acc_n
+        return 0
+    # the other seat: in each world its own legal actions, the minimum over them, the
+    # actions in the order they first occur (world by world, moves in generation order)
+    nkeys = 0
+    memset(seen, 0, sizeof(seen))
+    for i in range(n):
+        p0 = &d.pool.worlds[d.ids[L + i]]
+        if can_place(p0):
+            nm = gen_moves(p0, ms)
+            for j in range(nm):
+                if not seen[ms[j]]:
+                    seen[ms[j]] = 1
+                    keys[nkeys] = ms[j]
+                    nkeys += 1
+        else:
+            key = KEY_DRAW if p0.bone_next < p0.bone_len else KEY_PASS
+            if not seen[key]:
+                seen[key] = 1
+                keys[nkeys] = key
+                nkeys += 1
+    if not push_vecs(d, n):
+        return 1
+    for i in range(n):
+        d.vecs[R + i] = INFINITY
+    d.vecs_n = R + n
+    acc_n = 1
+    for ki in range(nkeys):
+        key = keys[ki]
+        d.stat[STAT_OPP_PLACE if key < KEY_DRAW else (STAT_OPP_DRAW if key == KEY_DRAW else STAT_OPP_PASS)] += 1
+        # the items: (world, child) in world order, a draw's tiles ascending
+        k = 0
+        for i in range(n):
+            p0 = &d.pool.worlds[d.ids[L + i]]
+            k += opp_items(p0, key, ms)
+        # children at C, their worlds at C + k, per world its share (0: absent) at C + 2k
+        if not push_ids(d, 2 * <long long>k + n):
+            return 1
+        C = d.ids_n
+        d.ids_n += 2 * k + n
+        j = 0
+        for i in range(n):
+            p0 = &d.pool.worlds[d.ids[L + i]]
+            share = opp_items(p0, key, ms)
+            d.ids[C + 2 * k + i] = share
+            if share == 0:
+                continue
+            if key == KEY_DRAW:
+                bm = bone_mask(p0)
+                while bm:
+                    t = fiveup_ctz(bm)
+                    bm &= bm - 1
+                    w = child_world(d, d.ids[L + i], 1, t)
+                    if w < 0:
+                        return 1
+                    d.ids[C + j] = w
+                    d.ids[C + k + j] = i
+                    j += 1
+            else:
+                w = child_world(d, d.ids[L + i], 2 if key == KEY_PASS else 0, key)
+                if w < 0:
+                    return 1
+                d.ids[C + j] = w
+                d.ids[C + k + j] = i
+                j += 1
+        if sub_front(d, C, k, &at, &cnt, &nd, &idx):
+            return 1
+        if check_front(d, <long long>acc_n * cnt):
+            return 1
+        # the child's vectors per world of this node (a draw: the mean over the world's tiles)
+        B = R + <long long>acc_n * n
+        B2 = B + <long long>cnt * n
+        if not push_vecs(d, <long long>cnt * n + <long long>acc_n * cnt * n):
+            return 1
+        for v in range(cnt):
+            for i in range(n):
+                d.vecs[B + v * n + i] = 0.0
+            for j in range(k):
+                i = d.ids[C + k + j]
+                d.vecs[B + v * n + i] = d.vecs[B + v * n + i] + \
+                    d.arena[at + v * nd + d.ids[idx + j]] / d.ids[C + 2 * k + i]
+        for a in range(acc_n):
+            for v in range(cnt):
+                row = B2 + (a * cnt + v) * n
+                for i in range(n):
+                    x = d.vecs[R + a * n + i]
+                    if d.ids[C + 2 * k + i] and d.vecs[B + v * n + i] < x:
+                        x = d.vecs[B + v * n + i]       # Python's min(a, m): a unless m is smaller
+                    d.vecs[row + i] = x
+        acc_n = pareto(d, B2, <long long>acc_n * cnt, n)
+        if acc_n < 0:
+            d.failed = 1
+            return 1
+        memmove(d.vecs + R, d.vecs + B2, <long long>acc_n * n * sizeof(double))
+        d.vecs_n = R + <long long>acc_n * n
+        d.ids_n = C
+    count[0] = acc_n
+    return 0
+
+
+cdef inline int opp_items(const Position* p, int key, uint8_t* ms) noexcept nogil:
+    """How many children the action `key` gives in this world (0: not legal there)."""
+    cdef int nm, j
+    if can_place(p):
+        if key >= KEY_DRAW:
+            return 0
+        nm = gen_moves(p, ms)
+        for j in range(nm):
+            if ms[j] == key:
+                return 1
+        return 0
+    if p.bone_next < p.bone_len:
+        return p.bone_len - p.bone_next if key == KEY_DRAW else 0
+    return 1 if key == KEY_PASS else 0
+
+
+cdef void free_defence(DefenceSearch* d) noexcept nogil:
+    free_search(&d.pool)
+    free(d.memo_ids); free(d.arena); free(d.slots); free(d.ids); free(d.vecs)
+    free(d.order); free(d.order_tmp); free(d.sums); free(d.kept)
+    memset(d, 0, sizeof(DefenceSearch))
+
+
+STAT_NAMES = ("seat_decisions", "seat_draws", "seat_passes", "other_places", "other_draws", "other_passes",
+              "terminal_worlds", "all_over_nodes")
+
+
+def defence_search(node, moves, seat, objective, root_scores, equity, limit):
+    """Best defence (2 players) from the information set `node` (distinct world positions,
+    the seat to place in each): for each canonical move in `moves`, the Pareto front of the
+    node after it (a list of vectors, one value per world of `node`, in its order), as
+    ``fiveup_solver.exact._Search.sub`` gives it. ``objective`` 0 points, 1 win (``equity``
+    as for :func:`greedy_search`). Returns (fronts, nodes, memo size, aborted: 0, 1 past the
+    limit at a node, 2 past it counting front vectors, stats: {kind: memo misses});
+    a search that runs out of memory raises CoreError."""
+    cdef DefenceSearch d
+    cdef Position p
+    cdef uint8_t ms[MAX_MOVES]
+    cdef int i, j, n, nm, w, mv, cnt, nd, stop
+    cdef long long C, at, idx
+    cdef const double[::1] eq
+    memset(&d, 0, sizeof(DefenceSearch))
+    try:
+        d.pool.seat = checked_int(seat, 0, 3, "seat")
+        d.pool.objective = checked_int(objective, 0, 1, "objective")
+        d.limit = checked_int(limit, 0, 2 ** 62, "limit")
+        node = list(node)
+        moves = [checked_int(m, 0, 255, "move") for m in moves]
+        n = len(node)
+        if n == 0:
+            raise CoreError("a best-defence node lists at least one world")
+        if not push_ids(&d, n):
+            raise MemoryError()
+        for i in range(n):
+            load(node[i], &p)
+            if p.status != ST_PLAYING or p.to_move != d.pool.seat or not can_place(&p):
+                raise CoreError(f"seat {d.pool.seat} is not to place in a world of the node")
+            if i == 0:
+                if p.players != 2:
+                    raise CoreError(f"best defence is for 2 players, not {p.players}")
+                d.pool.players, d.pool.sides = p.players, p.sides
+                d.pool.side = side_of(&p, d.pool.seat)
+            elif p.players != d.pool.players:
+                raise CoreError("the worlds of a node are of one round")
+            nm = gen_moves(&p, ms)
+            for mv in moves:
+                for j in range(nm):
+                    if ms[j] == mv:
+                        break
+                else:
+                    raise CoreError(f"{mv} is not a canonical move of the seat to move")
+            canonical_boneyard(&p)
+            w = intern_world(&d.pool, &p, 1)
+            if w < 0:
+                raise MemoryError()
+            d.ids[i] = w
+        d.ids_n = n
+        for i in range(1, n):
+            if d.ids[i] == d.ids[i - 1] or world_cmp(d.pool.worlds, d.ids[i - 1], d.ids[i]) > 0:
+                raise CoreError("a best-defence node lists distinct world positions in sorted order")
+        root_scores = list(root_scores)
+        for i in range(d.pool.sides):
+            d.pool.root_score[i] = checked_int(root_scores[i], -30000, 30000, "root score")
+        if d.pool.objective == OBJ_WIN:
+            try:
+                eq = equity
+            except (TypeError, ValueError, BufferError):
+                raise CoreError("the equity table must be a contiguous float64 array") from None
+            if eq.shape[0] < (61 ** d.pool.sides) * (d.pool.sides + 1):
+                raise CoreError("the equity table is too small for the round's sides")
+            d.pool.equity = &eq[0]
+        fronts = []
+        for mv in moves:
+            with nogil:
+                stop = 0
+                C = d.ids_n
+                if not push_ids(&d, n):
+                    stop = 1
+                else:
+                    d.ids_n += n
+                    for i in range(n):
+                        w = child_world(&d, d.ids[i], 0, mv)
+                        if w < 0:
+                            stop = 1
+                            break
+                        d.ids[C + i] = w
+                if not stop:
+                    stop = sub_front(&d, C, n, &at, &cnt, &nd, &idx)
+            if d.failed:
+                raise CoreError("the exact search ran out of memory")
+            if stop or d.aborted:
+                break
+            fronts.append([tuple([d.arena[at + <long long>j * nd + d.ids[idx + i]] for i in range(n)])
+                           for j in range(cnt)])
+            d.ids_n = C
+        stats = {name: d.stat[i] for i, name in enumerate(STAT_NAMES)}
+        return fronts, d.nodes, d.memo_count, d.aborted, stats
+    finally:
+        free_defence(&d)
