@@ -282,16 +282,7 @@ def report_defence(paths: list) -> str:
         lines.append(f"\nthe {len(new)} positions solved now and refused before: C search median "
                      f"{secs[len(secs) // 2]:.2f} s, max {secs[-1]:.1f} s (both objectives); "
                      f"win-% loss mean ± 95 %, points loss mean ± 95 %, differs:")
-        for name in list(METHODS) + list(BASELINES):
-            lw, lp, differs = [], [], 0
-            for r in new:
-                ex = r["defence"]
-                pick = str(r["picks"][name])
-                lw.append(100 * (max(ex["win"].values()) - ex["win"][pick]))
-                lp.append(max(ex["points"].values()) - ex["points"][pick])
-                differs += ex["win"][pick] < max(ex["win"].values()) - 1e-9
-            lines.append(f"  {name}: {sum(lw) / len(lw):.2f} ± {_half_width(lw):.2f} win-%, "
-                         f"{sum(lp) / len(lp):.1f} ± {_half_width(lp):.1f} points, {differs}/{len(new)}")
+        lines += _loss_lines(new, lambda r: r["defence"])
     cmp = [r for r in rows if "python_seconds" in r["defence"]]
     if cmp:
         py = sum(r["defence"]["python_seconds"] for r in cmp)
@@ -426,16 +417,7 @@ def report_reach(paths: list) -> str:
     if new:
         lines.append(f"\nthe {len(new)} positions solved now and refused before (win-% loss mean ± 95 %, "
                      f"points loss mean ± 95 %, differs):")
-        for name in list(METHODS) + list(BASELINES):
-            lw, lp, differs = [], [], 0
-            for r in new:
-                ex = r["exact"][0]
-                pick = str(r["picks"][name])
-                lw.append(100 * (max(ex["win"].values()) - ex["win"][pick]))
-                lp.append(max(ex["points"].values()) - ex["points"][pick])
-                differs += ex["win"][pick] < max(ex["win"].values()) - 1e-9
-            lines.append(f"  {name}: {sum(lw) / len(lw):.2f} ± {_half_width(lw):.2f} win-%, "
-                         f"{sum(lp) / len(lp):.1f} ± {_half_width(lp):.1f} points, {differs}/{len(new)}")
+        lines += _loss_lines(new, lambda r: r["exact"][0])
     cmp = [r for r in rows if "python_seconds" in r.get("reach", {})]
     if cmp:
         py = sum(r["reach"]["python_seconds"] for r in cmp)
@@ -450,6 +432,23 @@ def _stats(losses: list) -> tuple:
         return None, None
     s = sorted(losses)
     return sum(s) / len(s), s[min(len(s) - 1, int(0.95 * len(s)))]
+
+
+def _loss_lines(rows: list, exact_of) -> list:
+    """One line per method: its win-% and points loss against the exact values
+    ``exact_of(row)`` (mean ± 95 %), and on how many rows its pick is off the best."""
+    lines = []
+    for name in list(METHODS) + list(BASELINES):
+        lw, lp, differs = [], [], 0
+        for r in rows:
+            ex = exact_of(r)
+            pick = str(r["picks"][name])
+            lw.append(100 * (max(ex["win"].values()) - ex["win"][pick]))
+            lp.append(max(ex["points"].values()) - ex["points"][pick])
+            differs += ex["win"][pick] < max(ex["win"].values()) - 1e-9
+        lines.append(f"  {name}: {sum(lw) / len(lw):.2f} ± {_half_width(lw):.2f} win-%, "
+                     f"{sum(lp) / len(lp):.1f} ± {_half_width(lp):.1f} points, {differs}/{len(rows)}")
+    return lines
 
 
 def _half_width(losses: list) -> float:

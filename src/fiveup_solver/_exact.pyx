@@ -708,26 +708,38 @@ cdef long long memo_find(BeliefSearch* s, const int* ids, const double* probs, i
     return -1
 
 
+ctypedef fused SlotEntry:
+    MemoEntry
+    FrontEntry
+
+
+cdef int rehash(SlotEntry** slots, long long* cap) noexcept nogil:
+    """Double an open-addressing table of memo entries (1024 slots when empty), every stored
+    entry moved to its new slot (an empty slot has n == 0); 0: no memory (the table unchanged)."""
+    cdef long long new_cap = 1024 if cap[0] == 0 else 2 * cap[0]
+    cdef long long i, j
+    cdef SlotEntry* grown = <SlotEntry*>malloc(new_cap * sizeof(SlotEntry))
+    if grown == NULL:
+        return 0
+    memset(grown, 0, new_cap * sizeof(SlotEntry))
+    for j in range(cap[0]):
+        if slots[0][j].n:
+            i = <long long>(slots[0][j].hash & <uint64_t>(new_cap - 1))
+            while grown[i].n:
+                i = (i + 1) & (new_cap - 1)
+            grown[i] = slots[0][j]
+    free(slots[0])
+    slots[0] = grown
+    cap[0] = new_cap
+    return 1
+
+
 cdef int memo_store(BeliefSearch* s, long long node, int n, long long vals, uint64_t h) noexcept nogil:
     """Store the belief state at node (scratch) with the values at s.vec[vals]; 0: no memory."""
-    cdef long long cap, i, j, at
-    cdef MemoEntry* slots
+    cdef long long i, j, at
     cdef long long c
-    if 2 * (s.memo_count + 1) > s.memo_slot_cap:
-        cap = 1024 if s.memo_slot_cap == 0 else 2 * s.memo_slot_cap
-        slots = <MemoEntry*>malloc(cap * sizeof(MemoEntry))
-        if slots == NULL:
-            return 0
-        memset(slots, 0, cap * sizeof(MemoEntry))
-        for j in range(s.memo_slot_cap):
-            if s.memo_slots[j].n:
-                i = <long long>(s.memo_slots[j].hash & <uint64_t>(cap - 1))
-                while slots[i].n:
-                    i = (i + 1) & (cap - 1)
-                slots[i] = s.memo_slots[j]
-        free(s.memo_slots)
-        s.memo_slots = slots
-        s.memo_slot_cap = cap
+    if 2 * (s.memo_count + 1) > s.memo_slot_cap and not rehash(&s.memo_slots, &s.memo_slot_cap):
+        return 0
     at = s.memo_n
     c = s.memo_cap
     if not grow(<void**>&s.memo_ids, &c, at + n, sizeof(int)):
@@ -1203,23 +1215,9 @@ cdef FrontEntry* front_find(DefenceSearch* d, const int* ids, int n, uint64_t h)
 
 cdef int front_store(DefenceSearch* d, long long ids_at, int n, uint64_t h, long long at, int count) noexcept nogil:
     """Store the node whose ids are at d.ids[ids_at] with its front at d.arena[at]; 0: no memory."""
-    cdef long long cap, i, j, m
-    cdef FrontEntry* slots
-    if 2 * (d.memo_count + 1) > d.slot_cap:
-        cap = 1024 if d.slot_cap == 0 else 2 * d.slot_cap
-        slots = <FrontEntry*>malloc(cap * sizeof(FrontEntry))
-        if slots == NULL:
-            return 0
-        memset(slots, 0, cap * sizeof(FrontEntry))
-        for j in range(d.slot_cap):
-            if d.slots[j].n:
-                i = <long long>(d.slots[j].hash & <uint64_t>(cap - 1))
-                while slots[i].n:
-                    i = (i + 1) & (cap - 1)
-                slots[i] = d.slots[j]
-        free(d.slots)
-        d.slots = slots
-        d.slot_cap = cap
+    cdef long long i, m
+    if 2 * (d.memo_count + 1) > d.slot_cap and not rehash(&d.slots, &d.slot_cap):
+        return 0
     m = d.memo_ids_n
     if not grow(<void**>&d.memo_ids, &d.memo_ids_cap, m + n, sizeof(int)):
         return 0
