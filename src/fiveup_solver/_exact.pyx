@@ -1341,6 +1341,46 @@ cdef int node_front(DefenceSearch* d, long long node, int n, long long* at, int*
     return 0
 
 
+cdef int keep_front(DefenceSearch* d, long long R, long long B, long long m, int n) noexcept nogil:
+    """Reduce the m vectors at d.vecs[B] to their Pareto front and move it down to d.vecs[R]
+    (d.vecs_n just past it); its size, or -1 when memory ran out (d.failed set)."""
+    cdef int k = pareto(d, B, m, n)
+    if k < 0:
+        d.failed = 1
+        return -1
+    memmove(d.vecs + R, d.vecs + B, <long long>k * n * sizeof(double))
+    d.vecs_n = R + <long long>k * n
+    return k
+
+
+cdef int child_front(DefenceSearch* d, long long L, int n, int kind, int arg, long long out,
+                     int* count) noexcept nogil:
+    """The front of the node reached from every one of the n worlds at d.ids[L] by the same
+    action (`kind`, `arg` as for child_world), its vectors in those worlds' order written at
+    d.vecs[out] (*count of them; d.vecs_n = the end of them). 1: stop."""
+    cdef long long C, at, idx, v
+    cdef int i, w, nd
+    if not push_ids(d, n):
+        return 1
+    C = d.ids_n
+    d.ids_n += n
+    for i in range(n):
+        w = child_world(d, d.ids[L + i], kind, arg)
+        if w < 0:
+            return 1
+        d.ids[C + i] = w
+    if sub_front(d, C, n, &at, count, &nd, &idx):
+        return 1
+    if not push_vecs(d, <long long>count[0] * n):
+        return 1
+    for v in range(count[0]):
+        for i in range(n):
+            d.vecs[out + v * n + i] = d.arena[at + v * nd + d.ids[idx + i]]
+    d.vecs_n = out + <long long>count[0] * n
+    d.ids_n = C
+    return 0
+
+
 cdef int live_front(DefenceSearch* d, long long L, int n, int* count) noexcept nogil:
     """The front over the n live worlds at d.ids[L] (one public state), written at the top of
     the vector stack (left there: d.vecs_n = where it was + count * n). 1: stop."""
@@ -1360,25 +1400,9 @@ cdef int live_front(DefenceSearch* d, long long L, int n, int* count) noexcept n
             nm = gen_moves(p0, ms)
             total = 0
             for j in range(nm):
-                if not push_ids(d, n):
+                if child_front(d, L, n, 0, ms[j], R + total * n, &cnt):
                     return 1
-                C = d.ids_n
-                d.ids_n += n
-                for i in range(n):
-                    w = child_world(d, d.ids[L + i], 0, ms[j])
-                    if w < 0:
-                        return 1
-                    d.ids[C + i] = w
-                if sub_front(d, C, n, &at, &cnt, &nd, &idx):
-                    return 1
-                if not push_vecs(d, <long long>cnt * n):
-                    return 1
-                for v in range(cnt):
-                    for i in range(n):
-                        d.vecs[R + (total + v) * n + i] = d.arena[at + v * nd + d.ids[idx + i]]
                 total += cnt
-                d.vecs_n = R + total * n
-                d.ids_n = C
             if check_front(d, total):
                 return 1
             k = pareto(d, R, total, n)
@@ -1390,24 +1414,8 @@ cdef int live_front(DefenceSearch* d, long long L, int n, int* count) noexcept n
             return 0
         if bone_n == 0:
             d.stat[STAT_OWN_PASS] += 1
-            if not push_ids(d, n):
+            if child_front(d, L, n, 2, 0, R, &cnt):
                 return 1
-            C = d.ids_n
-            d.ids_n += n
-            for i in range(n):
-                w = child_world(d, d.ids[L + i], 2, 0)
-                if w < 0:
-                    return 1
-                d.ids[C + i] = w
-            if sub_front(d, C, n, &at, &cnt, &nd, &idx):
-                return 1
-            if not push_vecs(d, <long long>cnt * n):
-                return 1
-            for v in range(cnt):
-                for i in range(n):
-                    d.vecs[R + v * n + i] = d.arena[at + v * nd + d.ids[idx + i]]
-            d.vecs_n = R + <long long>cnt * n
-            d.ids_n = C
             count[0] = cnt
             return 0
         # the seat draws and sees the tile: an independent continuation per tile
@@ -1459,12 +1467,9 @@ cdef int live_front(DefenceSearch* d, long long L, int n, int* count) noexcept n
                     memcpy(d.vecs + row, d.vecs + R + a * n, n * sizeof(double))
                     for j in range(k):
                         d.vecs[row + d.ids[C + k + j]] += scale * d.arena[at + v * nd + d.ids[idx + j]]
-            acc_n = pareto(d, B, <long long>acc_n * cnt, n)
+            acc_n = keep_front(d, R, B, <long long>acc_n * cnt, n)
             if acc_n < 0:
-                d.failed = 1
                 return 1
-            memmove(d.vecs + R, d.vecs + B, <long long>acc_n * n * sizeof(double))
-            d.vecs_n = R + <long long>acc_n * n
             d.ids_n = C
         count[0] = acc_n
         return 0
@@ -1555,12 +1560,9 @@ cdef int live_front(DefenceSearch* d, long long L, int n, int* count) noexcept n
                     if d.ids[C + 2 * k + i] and d.vecs[B + v * n + i] < x:
                         x = d.vecs[B + v * n + i]       # Python's min(a, m): a unless m is smaller
                     d.vecs[row + i] = x
-        acc_n = pareto(d, B2, <long long>acc_n * cnt, n)
+        acc_n = keep_front(d, R, B2, <long long>acc_n * cnt, n)
         if acc_n < 0:
-            d.failed = 1
             return 1
-        memmove(d.vecs + R, d.vecs + B2, <long long>acc_n * n * sizeof(double))
-        d.vecs_n = R + <long long>acc_n * n
         d.ids_n = C
     count[0] = acc_n
     return 0
