@@ -713,21 +713,26 @@ ctypedef fused SlotEntry:
     FrontEntry
 
 
+cdef inline SlotEntry* free_slot(SlotEntry* slots, long long cap, uint64_t h) noexcept nogil:
+    """The first empty slot (n == 0) from h's home slot on, by linear probing (cap: a power of two)."""
+    cdef long long i = <long long>(h & <uint64_t>(cap - 1))
+    while slots[i].n:
+        i = (i + 1) & (cap - 1)
+    return &slots[i]
+
+
 cdef int rehash(SlotEntry** slots, long long* cap) noexcept nogil:
     """Double an open-addressing table of memo entries (1024 slots when empty), every stored
     entry moved to its new slot (an empty slot has n == 0); 0: no memory (the table unchanged)."""
     cdef long long new_cap = 1024 if cap[0] == 0 else 2 * cap[0]
-    cdef long long i, j
+    cdef long long j
     cdef SlotEntry* grown = <SlotEntry*>malloc(new_cap * sizeof(SlotEntry))
     if grown == NULL:
         return 0
     memset(grown, 0, new_cap * sizeof(SlotEntry))
     for j in range(cap[0]):
         if slots[0][j].n:
-            i = <long long>(slots[0][j].hash & <uint64_t>(new_cap - 1))
-            while grown[i].n:
-                i = (i + 1) & (new_cap - 1)
-            grown[i] = slots[0][j]
+            free_slot(grown, new_cap, slots[0][j].hash)[0] = slots[0][j]
     free(slots[0])
     slots[0] = grown
     cap[0] = new_cap
@@ -736,8 +741,9 @@ cdef int rehash(SlotEntry** slots, long long* cap) noexcept nogil:
 
 cdef int memo_store(BeliefSearch* s, long long node, int n, long long vals, uint64_t h) noexcept nogil:
     """Store the belief state at node (scratch) with the values at s.vec[vals]; 0: no memory."""
-    cdef long long i, j, at
+    cdef long long j, at
     cdef long long c
+    cdef MemoEntry* e
     if 2 * (s.memo_count + 1) > s.memo_slot_cap and not rehash(&s.memo_slots, &s.memo_slot_cap):
         return 0
     at = s.memo_n
@@ -756,12 +762,10 @@ cdef int memo_store(BeliefSearch* s, long long node, int n, long long vals, uint
         s.memo_probs[at + j] = s.node_probs[node + j]
         s.memo_vals[at + j] = s.vec[vals + j]
     s.memo_n += n
-    i = <long long>(h & <uint64_t>(s.memo_slot_cap - 1))
-    while s.memo_slots[i].n:
-        i = (i + 1) & (s.memo_slot_cap - 1)
-    s.memo_slots[i].hash = h
-    s.memo_slots[i].at = at
-    s.memo_slots[i].n = n
+    e = free_slot(s.memo_slots, s.memo_slot_cap, h)
+    e.hash = h
+    e.at = at
+    e.n = n
     s.memo_count += 1
     return 1
 
@@ -1215,7 +1219,8 @@ cdef FrontEntry* front_find(DefenceSearch* d, const int* ids, int n, uint64_t h)
 
 cdef int front_store(DefenceSearch* d, long long ids_at, int n, uint64_t h, long long at, int count) noexcept nogil:
     """Store the node whose ids are at d.ids[ids_at] with its front at d.arena[at]; 0: no memory."""
-    cdef long long i, m
+    cdef long long m
+    cdef FrontEntry* e
     if 2 * (d.memo_count + 1) > d.slot_cap and not rehash(&d.slots, &d.slot_cap):
         return 0
     m = d.memo_ids_n
@@ -1223,14 +1228,12 @@ cdef int front_store(DefenceSearch* d, long long ids_at, int n, uint64_t h, long
         return 0
     memcpy(d.memo_ids + m, d.ids + ids_at, n * sizeof(int))
     d.memo_ids_n += n
-    i = <long long>(h & <uint64_t>(d.slot_cap - 1))
-    while d.slots[i].n:
-        i = (i + 1) & (d.slot_cap - 1)
-    d.slots[i].hash = h
-    d.slots[i].ids_at = m
-    d.slots[i].at = at
-    d.slots[i].n = n
-    d.slots[i].count = count
+    e = free_slot(d.slots, d.slot_cap, h)
+    e.hash = h
+    e.ids_at = m
+    e.at = at
+    e.n = n
+    e.count = count
     d.memo_count += 1
     return 1
 
