@@ -26,7 +26,7 @@ from fiveup_solver.errors import FiveUpError, OptionError, check_players
 from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
 from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
-from fiveup_solver.match import PairStats, play_pairs, sides_of, sprt, sprt_bounds
+from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of, sprt, sprt_bounds
 from fiveup_solver.notation import format_move, raw_to_display
 from fiveup_solver.parallel import check_ray, default_workers
 from fiveup_solver.play import play_in_terminal
@@ -190,7 +190,8 @@ def cmd_match(args, out) -> int:
         p = result["pairs"]
         units = (f"duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']})" if p["sides"] == 2 else
                  f"duplicate triples: {p['pairs']} (BOT alone in each seat; Elo of a field of three)")
-        out.write(f"  {units}; Elo {p['elo']:+.0f} [{p['elo_ci95'][0]:+.0f}, {p['elo_ci95'][1]:+.0f}]\n")
+        elo = [format_elo(x, 0, p["sides"]) for x in (p["elo"], *p["elo_ci95"])]
+        out.write(f"  {units}; Elo {elo[0]} [{elo[1]}, {elo[2]}]\n")
     return 0
 
 
@@ -270,7 +271,7 @@ def cmd_sprt(args, out) -> int:
 
     def on_pair(stats, llr):
         line = (f"{units} {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
-                f"Elo {stats.elo:+7.1f}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
+                f"Elo {format_elo(stats.elo, 1, stats.sides):>7}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
         if tty:
             out.write("\r" + line)
         elif stats.pairs % args.every == 0:
@@ -287,7 +288,8 @@ def cmd_sprt(args, out) -> int:
         out.write(json.dumps(res.to_dict()) + "\n")
     decision = res.decision if res.decision != "no decision" else f"no decision after {res.stats.games} games"
     out.write(f"{decision}: {bot} v {other}, LLR {res.llr:+.3f} after {res.stats.games} games; "
-              f"Elo {res.stats.elo:+.1f} [{res.stats.elo_interval()[0]:+.1f}, {res.stats.elo_interval()[1]:+.1f}]\n")
+              "Elo {} [{}, {}]\n".format(*(format_elo(x, 1, res.stats.sides)
+                                             for x in (res.stats.elo, *res.stats.elo_interval()))))
     return 0
 
 

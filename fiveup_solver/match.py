@@ -71,6 +71,20 @@ def score_of_elo(elo: float, sides: int = 2) -> float:
     return g / (g + _check_sides(sides) - 1)
 
 
+def format_elo(elo: float, digits: int = 1, sides: int = 2) -> str:
+    """An Elo difference as text; the Elo of a score of 0 or 1 (clamped by
+    :func:`elo_of_score`) is ``-inf`` or ``+inf``, not the clamp's number.
+
+    >>> format_elo(190.849), format_elo(elo_of_score(1.0)), format_elo(elo_of_score(0.0, 3), 0, 3)
+    ('+190.8', '+inf', '-inf')
+    """
+    if elo >= elo_of_score(1.0, sides) - 1e-6:
+        return "+inf"
+    if elo <= elo_of_score(0.0, sides) + 1e-6:
+        return "-inf"
+    return f"{elo:+.{digits}f}"
+
+
 def elo_of_score(score: float, sides: int = 2) -> float:
     """The Elo difference of a mean score (clamped away from 0 and 1): the inverse of
     :func:`score_of_elo`.
@@ -82,6 +96,7 @@ def elo_of_score(score: float, sides: int = 2) -> float:
     """
     s = min(max(score, 1e-9), 1 - 1e-9)
     return 400.0 * math.log10((_check_sides(sides) - 1) * s / (1.0 - s)) + 0.0   # + 0.0: no -0.0
+
 
 
 @dataclass
@@ -146,10 +161,31 @@ class PairStats:
         return sum(c * (k * self._step - m) ** 2 for k, c in enumerate(self.counts)) / n
 
     def interval(self, z: float = 1.959964) -> tuple:
-        """95 % interval of the mean score, from the pair variance."""
+        """95 % interval of the mean score, from the pair variance. Units that all scored
+        the same show no spread to estimate it from: their variance is then the prior's
+        of :meth:`llr` (half a unit per outcome), not 0 (a point interval).
+
+        >>> st = PairStats()
+        >>> for _ in range(10): st.add([1, 1])
+        >>> [round(x, 4) for x in st.interval()]
+        [0.842, 1.0]
+        """
         n = self.pairs
-        half = z * math.sqrt(self.variance / n) if n else 0.5
+        if not n:
+            half = 0.5
+        else:
+            variance = self.variance
+            if variance == 0.0:
+                variance = self._prior_moments()[1]
+            half = z * math.sqrt(variance / n)
         return (max(0.0, self.score - half), min(1.0, self.score + half))
+
+    def _prior_moments(self) -> tuple:
+        """(mean, variance) of the unit score with half a unit added to every outcome."""
+        reg = [c + 0.5 for c in self.counts]
+        total = sum(reg)
+        m = sum(c * k * self._step for k, c in enumerate(reg)) / total
+        return m, sum(c * (k * self._step - m) ** 2 for k, c in enumerate(reg)) / total
 
     @property
     def elo(self) -> float:
@@ -169,10 +205,7 @@ class PairStats:
         n = self.pairs
         if n == 0:
             return 0.0
-        reg = [c + 0.5 for c in self.counts]
-        total = sum(reg)
-        m = sum(c * k * self._step for k, c in enumerate(reg)) / total
-        v = sum(c * (k * self._step - m) ** 2 for k, c in enumerate(reg)) / total
+        m, v = self._prior_moments()
         s0, s1 = score_of_elo(elo0, self.sides), score_of_elo(elo1, self.sides)
         return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
 

@@ -173,3 +173,25 @@ def test_sprt_journal_resumes_where_it_stopped(tmp_path):
     with pytest.raises(OptionError, match="no such bot|bot"):
         sprt(2, "greedy", "nobody", journal=str(tmp_path / "new.jsonl"))
     assert not (tmp_path / "new.jsonl").exists()
+
+
+def test_a_sweep_has_a_real_interval_and_infinite_elo(capsys):
+    """Ten pairs all won (score 1, no spread): the interval uses the LLR's prior instead
+    of a point. By hand: counts + 1/2 each = [0.5, 0.5, 0.5, 0.5, 10.5] (total 12.5) over
+    unit scores 0, 1/4, 1/2, 3/4, 1: mean (0.5 * 1.5 + 10.5) / 12.5 = 0.9, variance
+    (0.5 * (0.81 + 0.4225 + 0.16 + 0.0225) + 10.5 * 0.01) / 12.5 = 0.065, half width
+    1.959964 * sqrt(0.065 / 10)."""
+    st = PairStats()
+    for _ in range(10):
+        st.add([1, 1])
+    low, high = st.interval()
+    assert high == 1.0 and low == pytest.approx(1 - 1.959964 * math.sqrt(0.065 / 10), abs=1e-12)
+    assert st.elo_interval()[0] == pytest.approx(400 * math.log10(low / (1 - low)))
+    # with some spread the interval is the plain one (unchanged)
+    st.add([0, 1])
+    assert st.interval()[0] == pytest.approx(st.score - 1.959964 * math.sqrt(st.variance / 11), abs=1e-12)
+    # the text says +inf, not the clamp's number, for a sweep; the JSON keeps numbers
+    assert main(["sprt", "--bots", "greedy,random", "--max-games", "40", "--workers", "1", "--every", "100"]) == 0
+    out = capsys.readouterr().out.splitlines()[-1]
+    assert out.startswith("H1 accepted: greedy v random") and "Elo +inf [+" in out and out.endswith(", +inf]")
+    assert "3600" not in out
