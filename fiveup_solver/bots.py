@@ -40,6 +40,7 @@ True
 from __future__ import annotations
 
 import random as _random
+import re
 
 from fiveup_solver import _core
 from fiveup_solver.errors import InconsistentObservationError, OptionError, check_players
@@ -66,6 +67,13 @@ def bot_function(name: str):
     budget = SearchBudget.from_bot_name(name)
     if budget is not None:
         return hint_bot(budget)
+    # a well-formed budget name with a number out of range: say which number
+    base, sep, rest = name.partition(":")
+    if sep and re.fullmatch(r"\d+:\d+", rest) and SearchBudget.from_bot_name(base + ":1:1") is not None:
+        raise OptionError(f"bot {name[:40]!r}: SAMPLES and NODES must each be at least 1")
+    timed = re.fullmatch(r"([a-z-]+)@(\d+(?:\.\d+)?)ms", name)
+    if timed and SearchBudget.from_bot_name(timed.group(1) + "@1ms") is not None:
+        raise OptionError(f"bot {name[:40]!r}: the time per decision must be 1 to 3600000 ms")
     plain = sorted(b for b in BOTS if "-" not in b and not b.startswith("level"))
     levels = sorted(b for b in BOTS if b.startswith("level"))
     known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]

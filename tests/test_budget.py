@@ -167,3 +167,19 @@ def test_a_timed_bot_searches_by_time_not_by_samples(monkeypatch, name):
     assert move in obs.legal_moves
     method = "alphamu" if "alphamu" in name else None
     assert seen == [(5.0, None, method)] or seen == [(5.0, None, method or "pimc")]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("hint:0:0", "SAMPLES and NODES must each be at least 1"),
+    ("hint:0:5", "SAMPLES and NODES must each be at least 1"),
+    ("hint-win:5:0", "SAMPLES and NODES must each be at least 1"),
+    ("hint@0ms", "the time per decision must be 1 to 3600000 ms"),
+    ("expectimax@4000000ms", "the time per decision must be 1 to 3600000 ms"),
+    ("hint:x:5", "unknown bot"), ("mcts:0:0", "unknown bot"), ("hint@-5ms", "unknown bot"),
+])
+def test_a_budget_name_with_a_number_out_of_range_says_which(name, text):
+    """A well-formed budget name whose number is out of range names the number, not 'unknown bot'."""
+    from fiveup_solver.bots import bot_function
+    with pytest.raises(OptionError) as info:
+        bot_function(name)
+    assert text in str(info.value) and "\n" not in str(info.value)
