@@ -214,8 +214,8 @@ def run_reach_job(job) -> dict:
 def run_defence_job(job) -> dict:
     """A journalled position solved against greedy, against best defence again with the C search
     at ``node_limit`` (both objectives, or refused); with ``compare`` (a position the first run
-    solved against best defence) the Python search too, at the first run's limit, timed in the
-    same process and checked equal. ``memory_gb`` caps the address space (a search whose fronts
+    solved against best defence) the Python search too, at the same limit, timed in the same
+    process and checked equal. ``memory_gb`` caps the address space (a search whose fronts
     need more is refused: out of memory)."""
     row, node_limit, max_worlds, compare, memory_gb = job
     import resource
@@ -242,7 +242,7 @@ def run_defence_job(job) -> dict:
         t = time.perf_counter()
         diff = 0.0
         for obj in ("win", "points"):
-            r = exact_result(obs, objective=obj, opponent="best-defence", node_limit=50_000, max_worlds=5_000,
+            r = exact_result(obs, objective=obj, opponent="best-defence", node_limit=node_limit, max_worlds=5_000,
                              engine="python")
             diff = max([diff] + [abs(v - out["defence"][obj][str(m)]) for m, v in r.values.items()])
             if r.nodes != out["defence"][f"nodes_{obj}"]:

@@ -69,6 +69,8 @@ DEFAULT_MAX_WORLDS = 5_000          # hidden configurations of the root informat
 DEFAULT_NODE_LIMIT = 20_000_000     # world positions walked in one search (the C search: seconds)
 DEFAULT_SAMPLE_WORLDS = 400         # hidden worlds drawn for the sampled estimate (half choose, half judge)
 WIN_POINTS = 1000                   # the points objective's value of an accepted exact 305
+_FRONT_LIMIT = ("the exact search needs more than {} world positions, front vectors and their "
+                "comparisons (node_limit)")
 _EMPTY = __import__("array").array("d")   # the C search's equity table when the objective is points
 
 
@@ -156,13 +158,15 @@ class _Search:
     """One exact search from one information set (its root scores fix the points' origin)."""
 
     def __init__(self, players: int, seat: int, root_scores: tuple, objective: str, opponent: str,
-                 node_limit: int):
+                 node_limit: int, minimax: bool = True):
         self.players, self.seat, self.objective, self.opponent = players, seat, objective, opponent
+        self.minimax = minimax      # best defence: one-world nodes without draws by alpha-beta
         self.side = _core.side_of_seat(players, seat)
         self.root_scores = root_scores
         self.node_limit = node_limit
         self.nodes = 0
         self.memo: dict = {}
+        self.bounds: dict = {}      # alpha-beta: position -> (lower, upper, best move or -1)
 
     # ------------------------------------------------------------ values
     def terminal(self, status: int, scores: tuple, end_seat: int) -> float:
@@ -226,13 +230,18 @@ class _Search:
         fixed = [None] * n
         live = []
         for i, pos in enumerate(worlds):
-            status, _, _, _, scores, end_seat = _exact.state(pos)
+            status, _, _, bone_n, scores, end_seat = _exact.state(pos)
             if status != _exact.STATUS_PLAYING:
                 fixed[i] = self.terminal(status, scores, end_seat)
             else:
                 live.append(i)
         if not live:
             front = [tuple(fixed)]
+        elif n == 1 and bone_n == 0 and self.minimax:
+            # one world and no draw to come: the seat sees everything, and its front is one
+            # value, the minimax value (max at its turns, min at the other's), which
+            # alpha-beta finds without walking the whole tree
+            front = [(self.alphabeta(worlds[0], -math.inf, math.inf),)]
         else:
             front = []
             for vec in self.live_front([worlds[i] for i in live]):
@@ -242,6 +251,47 @@ class _Search:
                 front.append(tuple(full))
         self.memo[worlds] = front
         return front
+
+    def alphabeta(self, pos: bytes, alpha: float, beta: float) -> float:
+        """Fail-soft alpha-beta over one world with no draw to come: the seat maximises, the
+        other seat minimises; bounds kept per position (the C search does the same steps)."""
+        self.count()
+        status, to_move, can, _, scores, end_seat = _exact.state(pos)
+        if status != _exact.STATUS_PLAYING:
+            return self.terminal(status, scores, end_seat)
+        lower, upper, best = self.bounds.get(pos, (-math.inf, math.inf, -1))
+        if lower >= beta or lower == upper:
+            return lower
+        if upper <= alpha:
+            return upper
+        a, b = alpha, beta
+        if not can:
+            v = self.alphabeta(_exact.pass_move(pos), a, b)
+        else:
+            moves = [m for m, _, _ in _exact.moves(pos)]
+            if best in moves:           # the move that decided last time first
+                moves.remove(best)
+                moves.insert(0, best)
+            mine = to_move == self.seat
+            v = -math.inf if mine else math.inf
+            for m in moves:
+                x = self.alphabeta(_exact.place_move(pos, m), a, b)
+                if (x > v) if mine else (x < v):
+                    v, best = x, m
+                if mine and v > a:
+                    a = v
+                elif not mine and v < b:
+                    b = v
+                if a >= b:
+                    break
+        if v <= alpha:
+            upper = min(upper, v)
+        elif v >= beta:
+            lower = max(lower, v)
+        else:
+            lower = upper = v
+        self.bounds[pos] = (lower, upper, best)
+        return v
 
     def sub(self, positions: list) -> list:
         """The front of the node of these positions (repeats allowed), vectors in their order."""
@@ -260,7 +310,7 @@ class _Search:
                 for m, _, _ in _exact.moves(worlds[0]):
                     out.extend(self.sub([_exact.place_move(pos, m) for pos in worlds]))
                 self.check_front(len(out))
-                return _pareto(out)
+                return _pareto(out, self)
             if not bone_n:
                 return self.sub([_exact.pass_move(pos) for pos in worlds])
             # the seat draws and sees the tile: an independent continuation per tile
@@ -273,7 +323,7 @@ class _Search:
                 idx = [i for i in range(n) if (bones[i] >> t) & 1]
                 f = self.sub([_exact.draw_move(worlds[i], t) for i in idx])
                 self.check_front(len(acc) * len(f))
-                acc = _pareto([_add(a, idx, vec, 1.0 / bone_n) for a in acc for vec in f])
+                acc = _pareto([_add(a, idx, vec, 1.0 / bone_n) for a in acc for vec in f], self)
             return acc
         # another seat: in each world its own legal actions, the minimum over them
         children: dict = {}
@@ -301,14 +351,18 @@ class _Search:
                 mapped.append(m)
             self.check_front(len(acc) * len(mapped))
             acc = _pareto([tuple(min(a[i], m[i]) if i in m else a[i] for i in range(n))
-                           for a in acc for m in mapped])
+                           for a in acc for m in mapped], self)
         return acc
 
     def check_front(self, size: int) -> None:
-        self.nodes += size
+        """Count `size` front vectors about to be built."""
+        self.charge(size)
+
+    def charge(self, work: int) -> None:
+        """Count front vectors or their dominance tests (the Pareto reductions' work)."""
+        self.nodes += work
         if self.nodes > self.node_limit:
-            raise SearchLimitError(f"the exact search needs more than {self.node_limit} world positions "
-                                   f"and front vectors (node_limit)")
+            raise SearchLimitError(_FRONT_LIMIT.format(self.node_limit))
 
 
 def _greedy_c(search: _Search, node, roots, choosers, ordered: bool = False) -> tuple:
@@ -331,13 +385,12 @@ def _defence_c(search: _Search, node, roots) -> tuple:
     eq = _equity_array(search.players, search.side) if search.objective == "win" else _EMPTY
     fronts, search.nodes, search.belief_states, aborted, stats = _exact.defence_search(
         [pos for pos, _ in node], roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores,
-        eq, search.node_limit)
+        eq, search.node_limit, search.minimax)
     if aborted == 1:
         raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
                                f"(node_limit)")
     if aborted:
-        raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
-                               f"and front vectors (node_limit)")
+        raise SearchLimitError(_FRONT_LIMIT.format(search.node_limit))
     return dict(zip(roots, fronts)), stats
 
 
@@ -348,17 +401,36 @@ def _add(a: tuple, idx: list, vec: tuple, scale: float) -> tuple:
     return tuple(out)
 
 
-def _pareto(vectors: list) -> list:
+def _pareto(vectors: list, search: _Search | None = None) -> list:
     """The maximal vectors (no other at least as large everywhere), duplicates once, sorted.
-    Larger sums first and, among equal sums, lexicographically larger first, so that a vector
-    is always visited after every vector that dominates it: the sums tie when they are
-    infinite (the other seat's running minimum starts at +inf) or round alike, and the
-    result must not depend on the set's iteration order (the C search reduces the same way)."""
-    vs = sorted(set(vectors), key=lambda v: (sum(v), v), reverse=True)
+    Larger sums first and, among equal sums, lexicographically larger first (then in the
+    given order), so that a vector is always visited after every vector that dominates it:
+    the sums tie when they are infinite (the other seat's running minimum starts at +inf)
+    or round alike, and the result must not depend on the set's iteration order. Each
+    vector is first tested against the kept vector that dominated the one before it (a
+    duplicate follows its twin; a cross product's vectors come in runs), then against the
+    kept ones in order. ``search``: its node count is charged one per dominance test, and
+    the search stops past its limit, so that the limit bounds the reduction's time too (the
+    C search reduces the same way and counts the same tests)."""
+    vs = sorted(vectors, key=lambda v: (sum(v), v), reverse=True)   # stable: ties keep their order
     keep: list = []
+    last = -1
     for v in vs:
-        if not any(all(a >= b for a, b in zip(k, v)) for k in keep):
+        tests = 0
+        dominated = False
+        if last >= 0:
+            tests += 1
+            dominated = all(a >= b for a, b in zip(keep[last], v))
+        if not dominated:
+            for k, w in enumerate(keep):
+                tests += 1
+                if all(a >= b for a, b in zip(w, v)):
+                    dominated, last = True, k
+                    break
+        if not dominated:
             keep.append(v)
+        if search is not None:
+            search.charge(tests)
     return sorted(keep)
 
 

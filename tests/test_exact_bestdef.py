@@ -24,7 +24,7 @@ POSITIONS = [p for p in late_positions(14, bone_max=4, hand_max=5, seed=300)
              if exact_result(p[0].observation(p[1]), opponent="best-defence", engine="c").nodes < 30_000]
 
 
-def _searches(obs, objective):
+def _searches(obs, objective, minimax=True):
     """(Python _Search, C _Search, root node, root moves) of one observation."""
     from fiveup_solver.inference import DealSampler
     ds = DealSampler(obs)
@@ -32,7 +32,8 @@ def _searches(obs, objective):
     own = sum(1 << t for t in base.hand(obs.seat))
     node = E._normalised([(_exact.world_position(base, [own if s == obs.seat else h[s] for s in range(2)], bone), p)
                           for h, bone, p in ds.exact_worlds(E.DEFAULT_MAX_WORLDS)], 1.0)
-    make = lambda: E._Search(2, obs.seat, tuple(base.scores), objective, "best-defence", E.DEFAULT_NODE_LIMIT)
+    make = lambda: E._Search(2, obs.seat, tuple(base.scores), objective, "best-defence", E.DEFAULT_NODE_LIMIT,
+                             minimax)
     return make(), make(), node, [m for m, _, _ in _exact.moves(node[0][0])]
 
 
@@ -43,11 +44,12 @@ def test_the_positions_have_hidden_worlds_and_draws_to_come():
     assert sum(len(g.boneyard) > 0 for g, _ in POSITIONS) >= 6
 
 
+@pytest.mark.parametrize("minimax", [True, False])
 @pytest.mark.parametrize("objective", ["points", "win"])
-def test_the_c_fronts_equal_the_python_fronts_and_every_kind_of_node_occurs(objective):
+def test_the_c_fronts_equal_the_python_fronts_and_every_kind_of_node_occurs(objective, minimax):
     stats_total = dict.fromkeys(_exact.STAT_NAMES, 0)
     for g, seat in POSITIONS:
-        py, c, node, roots = _searches(g.observation(seat), objective)
+        py, c, node, roots = _searches(g.observation(seat), objective, minimax)
         fronts, stats = E._defence_c(c, node, roots)
         for m in roots:
             want = py.sub([_exact.place_move(pos, m) for pos, _ in node])
@@ -59,8 +61,76 @@ def test_the_c_fronts_equal_the_python_fronts_and_every_kind_of_node_occurs(obje
         for k, v in stats.items():
             stats_total[k] += v
     # every branch of the search ran on these positions (the test cannot pass on a tree
-    # that never draws, passes or ends)
-    assert all(v > 0 for v in stats_total.values()), stats_total
+    # that never draws, passes or ends); with alpha-beta on, the one-world nodes with no
+    # draw to come (where every pass is: 2 players, an empty boneyard) are its roots
+    ab = ("minimax_nodes", "alphabeta_nodes")
+    if minimax:
+        assert all(v > 0 for k, v in stats_total.items() if k not in ("seat_passes", "other_passes")), stats_total
+    else:
+        assert all(v > 0 for k, v in stats_total.items() if k not in ab), stats_total
+        assert all(stats_total[k] == 0 for k in ab)
+
+
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_alpha_beta_on_one_world_nodes_gives_the_fronts_values_with_fewer_nodes(objective):
+    # with no draw to come (an empty boneyard) a 2-player node has one world: its front is
+    # the minimax value, which the full front search finds by walking the whole tree
+    saved = 0
+    for g, seat in POSITIONS:
+        obs = g.observation(seat)
+        results = []
+        for minimax in (True, False):
+            py, c, node, roots = _searches(obs, objective, minimax)
+            fronts, stats = E._defence_c(c, node, roots)
+            results.append(({m: sorted(f) for m, f in fronts.items()}, c.nodes, stats))
+        (on, on_nodes, on_stats), (off, off_nodes, _) = results
+        assert on == off
+        if on_stats["minimax_nodes"]:
+            saved += off_nodes - on_nodes
+    assert saved > 0
+
+
+def test_alpha_beta_equals_plain_minimax_at_the_round_end():
+    # an empty boneyard from the root (one hidden world): the value of every root move by
+    # alpha-beta against an independent plain minimax over the reference's own moves
+    found = 0
+    for g, seat in late_positions(40, bone_max=0, hand_max=4, seed=301):
+        obs = g.observation(seat)
+        for objective in ("points", "win"):
+            r = exact_result(obs, objective=objective, opponent="best-defence")
+            assert r.worlds == 1
+            for m, v in r.values.items():
+                assert v == pytest.approx(_plain_minimax(g, seat, m, objective), abs=1e-12)
+        found += 1
+    assert found >= 10
+
+
+def _plain_minimax(game, seat, move, objective):
+    """Value for `seat`'s side of the core move `move`, both seats seeing every hand: the
+    seat maximises, the other minimises, over the Game API's legal moves (no table)."""
+    from fiveup_solver.equity import win_probabilities
+    g = game.copy()
+    root = list(g.scores)
+    side = seat % 2
+    g.push(next(m for m in g.legal_moves if m.kind == "play" and _core.canonical_of(*m.placement) == move))
+
+    def value(g):
+        if g.game_over:
+            won = g.winner == side
+            if objective == "win":
+                return 1.0 if won else 0.0
+            return 1000.0 if won else -1000.0
+        if g.round_over:
+            if objective == "win":
+                return win_probabilities(2, list(g.scores), g.next_starter())[side]
+            return float(sum((s - r) * (1 if k == side else -1) for k, (s, r) in enumerate(zip(g.scores, root))))
+        vals = []
+        for m in g.legal_moves:
+            g.push(m)
+            vals.append(value(g))
+            g.pop()
+        return max(vals) if g.to_move == seat else min(vals)
+    return value(g)
 
 
 @pytest.mark.parametrize("objective", ["points", "win"])

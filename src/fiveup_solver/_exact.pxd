@@ -84,9 +84,10 @@ ctypedef struct FrontEntry:
 
 ctypedef struct DefenceSearch:
     BeliefSearch pool       # the world pool (worlds, world_slots) and the terminal values' fields
-    long long nodes         # memo misses plus front vectors, counted as the Python search counts them
+    long long nodes         # memo misses, alpha-beta nodes, front vectors and their dominance tests,
+                            # counted as the Python search counts them
     long long limit         # stop (aborted) past this many
-    int aborted             # 0 running, 1 a node past the limit, 2 front vectors past the limit
+    int aborted             # 0 running, 1 a node past the limit, 2 front vectors or tests past it
     int failed              # memory ran out
     # the memo: a node (its world ids, in the order of the positions' bytes) -> its Pareto front
     int* memo_ids           # world ids of the stored nodes, back to back
@@ -112,4 +113,11 @@ ctypedef struct DefenceSearch:
     long long order_cap     # capacity of the three
     double* kept            # the kept vectors, before they are copied back
     long long kept_cap      # capacity
-    long long stat[8]       # memo misses by kind (see STAT_* in _exact.pyx), for the tests
+    long long stat[10]      # memo misses by kind (see STAT_* in _exact.pyx), for the tests
+    # one-world nodes with no draw to come, by alpha-beta (minimax set): bounds per world id
+    int minimax             # 1: such nodes searched by alpha-beta; 0: by fronts like any other
+    double* ab_lower        # per world id: its value is at least this (-inf: unknown)
+    double* ab_upper        # per world id: its value is at most this (+inf: unknown)
+    uint8_t* ab_best        # per world id: the move that decided its last search (0xFF: none)
+    long long ab_n          # world ids with bounds set up (ids beyond: unknown)
+    long long ab_cap        # capacity of the three

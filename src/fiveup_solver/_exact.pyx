@@ -998,6 +998,8 @@ cdef enum:
     STAT_OPP_PASS = 5       # ... with a pass in some world
     STAT_TERMINAL = 6       # worlds over at a node (valued as terminals)
     STAT_ALL_OVER = 7       # nodes whose every world is over
+    STAT_MINIMAX = 8        # one-world nodes with no draw to come, valued by alpha-beta
+    STAT_AB_NODES = 9       # the alpha-beta searches' nodes
     KEY_DRAW = 256          # the other seat's action keys: a canonical move, or these two
     KEY_PASS = 257
     N_KEYS = 258
@@ -1087,8 +1089,9 @@ cdef void merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx) noexcept
 cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept nogil:
     """Reduce the `count` vectors (n values each) at d.vecs[at] to the maximal ones (none
     other at least as large everywhere), duplicates once, as ``exact._pareto``: returns how
-    many, moved to d.vecs[at]; -1 when memory ran out."""
-    cdef long long i, k, c
+    many, moved to d.vecs[at]; -1 when memory ran out (d.failed set), -2 when the dominance
+    tests, counted in d.nodes, passed the limit (d.aborted 2)."""
+    cdef long long i, k, c, tests
     cdef int j, kept = 0, dominated
     cdef long long last = -1
     cdef ParetoOrder o
@@ -1098,15 +1101,19 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     if count <= 1:
         return <int>count
     if count > 2000000000:
+        d.failed = 1
         return -1
     c = d.order_cap
     if not grow(<void**>&d.order, &c, count, sizeof(int)):
+        d.failed = 1
         return -1
     c = d.order_cap
     if not grow(<void**>&d.order_tmp, &c, count, sizeof(int)):
+        d.failed = 1
         return -1
     c = d.order_cap
     if not grow(<void**>&d.sums, &c, count, sizeof(double)):
+        d.failed = 1
         return -1
     d.order_cap = c
     for i in range(count):
@@ -1121,14 +1128,17 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     o.n = n
     merge_sort(d.order, d.order_tmp, <int>count, pareto_cmp, &o)
     if not grow(<void**>&d.kept, &d.kept_cap, count * n, sizeof(double)):
+        d.failed = 1
         return -1
     for i in range(count):
         v = d.vecs + at + <long long>d.order[i] * n
         dominated = 0
+        tests = 0
         # the vector that dominated the previous one first: a duplicate follows its twin in
         # this order, and the vectors of one cross product come in runs (the set is the same
         # whichever kept vector is found)
         if last >= 0:
+            tests += 1
             w = d.kept + last * n
             for j in range(n):
                 if w[j] < v[j]:
@@ -1137,6 +1147,7 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
                 dominated = 1
         if not dominated:
             for k in range(kept):
+                tests += 1
                 w = d.kept + k * n
                 for j in range(n):
                     if w[j] < v[j]:
@@ -1148,6 +1159,11 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
         if not dominated:
             memcpy(d.kept + <long long>kept * n, v, n * sizeof(double))
             kept += 1
+        # the tests are the reduction's work: counted so that the limit bounds its time
+        d.nodes += tests
+        if d.nodes > d.limit:
+            d.aborted = 2
+            return -2
     memcpy(d.vecs + at, d.kept, <long long>kept * n * sizeof(double))
     return kept
 
@@ -1193,6 +1209,102 @@ cdef inline int child_world(DefenceSearch* d, int world, int kind, int arg) noex
     if w < 0:
         d.failed = 1
     return w
+
+
+cdef int ab_bounds(DefenceSearch* d, int w) noexcept nogil:
+    """Bounds set up (unknown) for every world id up to w; 0: no memory (d.failed set)."""
+    cdef long long i, c
+    if w < d.ab_n:
+        return 1
+    c = d.ab_cap
+    if not grow(<void**>&d.ab_lower, &c, <long long>w + 1, sizeof(double)):
+        d.failed = 1
+        return 0
+    c = d.ab_cap
+    if not grow(<void**>&d.ab_upper, &c, <long long>w + 1, sizeof(double)):
+        d.failed = 1
+        return 0
+    c = d.ab_cap
+    if not grow(<void**>&d.ab_best, &c, <long long>w + 1, sizeof(uint8_t)):
+        d.failed = 1
+        return 0
+    d.ab_cap = c
+    for i in range(d.ab_n, d.ab_cap):
+        d.ab_lower[i] = -INFINITY
+        d.ab_upper[i] = INFINITY
+        d.ab_best[i] = 0xFF
+    d.ab_n = d.ab_cap
+    return 1
+
+
+cdef double alphabeta(DefenceSearch* d, int w, double alpha, double beta) noexcept nogil:
+    """Fail-soft alpha-beta over the world `w`, which has no draw to come: the seat maximises,
+    the other seat minimises (its front is this one value); bounds kept per world id, the
+    same steps as ``exact._Search.alphabeta``. On a stop (d.aborted or d.failed) the value
+    is meaningless."""
+    cdef Position p
+    cdef uint8_t ms[MAX_MOVES]
+    cdef int nm, j, c, mine, best
+    cdef double a = alpha, b = beta, v, x, lower, upper
+    d.nodes += 1
+    d.stat[STAT_AB_NODES] += 1
+    if d.nodes > d.limit:
+        d.aborted = 1
+        return 0.0
+    p = d.pool.worlds[w]            # a copy: interning a child may move the pool
+    if p.status != ST_PLAYING:
+        return terminal_value(&d.pool, &p)
+    if not ab_bounds(d, w):
+        return 0.0
+    lower, upper, best = d.ab_lower[w], d.ab_upper[w], d.ab_best[w]
+    if lower >= beta or lower == upper:
+        return lower
+    if upper <= alpha:
+        return upper
+    if not can_place(&p):
+        c = child_world(d, w, 2, 0)
+        if c < 0:
+            return 0.0
+        v = alphabeta(d, c, a, b)
+        if d.aborted or d.failed:
+            return 0.0
+    else:
+        nm = gen_moves(&p, ms)
+        for j in range(nm):             # the move that decided last time first
+            if ms[j] == best:
+                memmove(ms + 1, ms, j)
+                ms[0] = <uint8_t>best
+                break
+        mine = p.to_move == d.pool.seat
+        v = -INFINITY if mine else INFINITY
+        for j in range(nm):
+            c = child_world(d, w, 0, ms[j])
+            if c < 0:
+                return 0.0
+            x = alphabeta(d, c, a, b)
+            if d.aborted or d.failed:
+                return 0.0
+            if (x > v) if mine else (x < v):
+                v = x
+                best = ms[j]
+            if mine and v > a:
+                a = v
+            elif not mine and v < b:
+                b = v
+            if a >= b:
+                break
+    if v <= alpha:
+        if v < upper:
+            upper = v
+    elif v >= beta:
+        if v > lower:
+            lower = v
+    else:
+        lower = upper = v
+    if not ab_bounds(d, w):
+        return 0.0
+    d.ab_lower[w], d.ab_upper[w], d.ab_best[w] = lower, upper, <uint8_t>best
+    return v
 
 
 cdef uint64_t ids_hash(const int* ids, int n) noexcept nogil:
@@ -1281,6 +1393,7 @@ cdef int node_front(DefenceSearch* d, long long node, int n, long long* at, int*
     cdef FrontEntry* e = front_find(d, d.ids + node, n, h)
     cdef long long ids0 = d.ids_n, vecs0 = d.vecs_n, F, L, R, a
     cdef int i, j, nl = 0, c
+    cdef double x
     cdef const Position* p
     if e != NULL:
         at[0] = e.at
@@ -1303,6 +1416,15 @@ cdef int node_front(DefenceSearch* d, long long node, int n, long long* at, int*
             nl += 1
     if nl == 0:
         d.stat[STAT_ALL_OVER] += 1
+        R = F
+        c = 1
+    elif n == 1 and d.minimax and d.pool.worlds[d.ids[node]].bone_next == d.pool.worlds[d.ids[node]].bone_len:
+        # one world and no draw to come: the seat sees everything, its front is one value
+        d.stat[STAT_MINIMAX] += 1
+        x = alphabeta(d, d.ids[node], -INFINITY, INFINITY)
+        if d.aborted or d.failed:
+            return 1
+        d.vecs[F] = x
         R = F
         c = 1
     else:
@@ -1346,10 +1468,9 @@ cdef int node_front(DefenceSearch* d, long long node, int n, long long* at, int*
 
 cdef int keep_front(DefenceSearch* d, long long R, long long B, long long m, int n) noexcept nogil:
     """Reduce the m vectors at d.vecs[B] to their Pareto front and move it down to d.vecs[R]
-    (d.vecs_n just past it); its size, or -1 when memory ran out (d.failed set)."""
+    (d.vecs_n just past it); its size, or -1 to stop (d.failed or d.aborted set)."""
     cdef int k = pareto(d, B, m, n)
     if k < 0:
-        d.failed = 1
         return -1
     memmove(d.vecs + R, d.vecs + B, <long long>k * n * sizeof(double))
     d.vecs_n = R + <long long>k * n
@@ -1410,7 +1531,6 @@ cdef int live_front(DefenceSearch* d, long long L, int n, int* count) noexcept n
                 return 1
             k = pareto(d, R, total, n)
             if k < 0:
-                d.failed = 1
                 return 1
             count[0] = k
             d.vecs_n = R + <long long>k * n
@@ -1591,21 +1711,23 @@ cdef void free_defence(DefenceSearch* d) noexcept nogil:
     free_search(&d.pool)
     free(d.memo_ids); free(d.arena); free(d.slots); free(d.ids); free(d.vecs)
     free(d.order); free(d.order_tmp); free(d.sums); free(d.kept)
+    free(d.ab_lower); free(d.ab_upper); free(d.ab_best)
     memset(d, 0, sizeof(DefenceSearch))
 
 
 STAT_NAMES = ("seat_decisions", "seat_draws", "seat_passes", "other_places", "other_draws", "other_passes",
-              "terminal_worlds", "all_over_nodes")
+              "terminal_worlds", "all_over_nodes", "minimax_nodes", "alphabeta_nodes")
 
 
-def defence_search(node, moves, seat, objective, root_scores, equity, limit):
+def defence_search(node, moves, seat, objective, root_scores, equity, limit, minimax=True):
     """Best defence (2 players) from the information set `node` (distinct world positions,
     the seat to place in each): for each canonical move in `moves`, the Pareto front of the
     node after it (a list of vectors, one value per world of `node`, in its order), as
     ``fiveup_solver.exact._Search.sub`` gives it. ``objective`` 0 points, 1 win (``equity``
-    as for :func:`greedy_search`). Returns (fronts, nodes, memo size, aborted: 0, 1 past the
-    limit at a node, 2 past it counting front vectors, stats: {kind: memo misses});
-    a search that runs out of memory raises CoreError."""
+    as for :func:`greedy_search`); ``minimax``: one-world nodes with no draw to come valued by
+    alpha-beta (else by fronts, like any node). Returns (fronts, nodes, memo size, aborted: 0,
+    1 past the limit at a node, 2 past it counting front vectors or their dominance tests,
+    stats: {kind: count}); a search that runs out of memory raises CoreError."""
     cdef DefenceSearch d
     cdef Position p
     cdef uint8_t ms[MAX_MOVES]
@@ -1617,6 +1739,9 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit):
         d.pool.seat = checked_int(seat, 0, 3, "seat")
         d.pool.objective = checked_int(objective, 0, 1, "objective")
         d.limit = checked_int(limit, 0, 2 ** 62, "limit")
+        if minimax not in (True, False, 0, 1):
+            raise CoreError(f"minimax must be True or False, not {minimax!r}")
+        d.minimax = 1 if minimax else 0
         node = list(node)
         moves = [checked_int(m, 0, 255, "move") for m in moves]
         n = len(node)
