@@ -587,6 +587,9 @@ def main(argv=None) -> int:
                          "default) on the journal's positions solved against greedy (later journals: --reach runs)")
     ap.add_argument("--memory-gb", type=float, default=6.0, help="--defence: address space of a worker")
     ap.add_argument("--report-defence", metavar="JOURNAL", nargs="+", default=None)
+    ap.add_argument("--with-defence", metavar="JOURNAL", nargs="*", default=[],
+                    help="--report: best defence from these --defence journals (later ones win) where they "
+                         "tried a position, instead of the first run's")
     args = ap.parse_args(argv)
     if args.report_defence:
         print(report_defence(args.report_defence))
@@ -595,12 +598,17 @@ def main(argv=None) -> int:
         print(report_estimates(args.report_estimates, args.markdown))
         return 0
     if args.report:
-        if args.merge:
+        if args.merge or args.with_defence:
             merged = args.report + ".merged.tmp"
+            defence = {(r["seed"], r["index"]): r["defence"] for r in merged_rows(args.with_defence)} \
+                if args.with_defence else {}
             with open(merged, "w") as f:
                 for r in merged_rows([args.report] + args.merge):
+                    if (r["seed"], r["index"]) in defence:
+                        r["exact"] = [r["exact"][0], defence[(r["seed"], r["index"])]]
                     f.write(json.dumps(r) + "\n")
-            print(report_reach([args.report] + args.merge))
+            if args.merge:
+                print(report_reach([args.report] + args.merge))
             print(report(merged, args.markdown, tuple(args.estimates)))
             os.remove(merged)
         else:

@@ -60,7 +60,7 @@ import numpy as np
 from fiveup_solver import _equity
 from fiveup_solver._solver import WIN_VALUE
 from fiveup_solver.errors import OptionError, is_int, check_players, short_repr as _short
-from fiveup_solver.notation import TARGET_RAW
+from fiveup_solver.notation import NEGATIVE_SCORE_PLAYERS, TARGET_RAW
 
 __all__ = ["RoundSamples", "EquityTable", "near_anchors", "state_sets",
            "build_table", "load_table", "win_probabilities",
@@ -306,6 +306,8 @@ def _score_levels(players: int, scores) -> list:
             raise OptionError(f"score {s} must be an integer below {TARGET_RAW}, not {_short(x)}")
         if x % SCORE_STEP:
             raise OptionError(f"score {s} ({x}) is not a multiple of {SCORE_STEP}")
+        if x < 0 and players != NEGATIVE_SCORE_PLAYERS:
+            raise OptionError(f"score {s} ({x}) is below 0, which occurs only with 4 players (a partner's pips, D4)")
         levels.append(max(0, x // SCORE_STEP))     # below 0 (D4, 4 players only): read as 0
     return levels
 

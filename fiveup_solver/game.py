@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from fiveup_solver import _core
 from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
                                   check_players, is_int as _is_int, short_repr as _short)
-from fiveup_solver.notation import ALL_TILES, Event, Move, Port, Tile, check_action, raw_to_display
+from fiveup_solver.notation import (ALL_TILES, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile, check_action,
+                                   raw_to_display)
 from fiveup_solver.svg import board_svg
 
 __all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS", "check_observation"]
@@ -270,6 +271,9 @@ class Game:
                 raise IllegalMoveError(f"scores must be {self.sides} integers from -30000 to 304")
             if any(x % 5 for x in scores):   # every credit is a multiple of 5 (RULES §4, §5): no other score exists
                 raise IllegalMoveError(f"scores must be multiples of 5 (raw points), not {list(scores)}")
+            if self.players != NEGATIVE_SCORE_PLAYERS and min(scores) < 0:
+                raise IllegalMoveError(f"scores below 0 occur only with 4 players (a partner's pips, D4), "
+                                       f"not {list(scores)} with {self.players}")
         scores = tuple(self.scores) if scores is None else tuple(scores)
         core = _core.CoreRound(self.players, [[t.index for t in h] for h in hands],
                                [t.index for t in boneyard], starter, list(scores))

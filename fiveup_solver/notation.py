@@ -19,10 +19,11 @@ from fiveup_solver.errors import ParseError, RecordError, is_int as _is_int, sho
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "TARGET_RAW", "BONEYARD", "check_action",
+    "raw_to_display", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
 ]
 
 TARGET_RAW = 305
+NEGATIVE_SCORE_PLAYERS = 4      # only a partner's pips (RULES §3.3, D4) take a score below 0
 BONEYARD = "boneyard"   # where an unseen tile lies when no seat holds it (the key next to the seats)
 # port names and tile numbers are the core's (one home): a port is a name here, an index there
 SINGLE_PORTS = _core.PORT_NAMES_SINGLE     # ("low", "high")

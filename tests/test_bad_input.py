@@ -752,6 +752,10 @@ API_ERRORS = [
     (lambda: Game(players=2, seed=1).to_record(view=2), OptionError, ["view", "0..1", "2"]),
     # a start score no game can reach (credits are rounded to 5) was taken
     (lambda: Game(players=2, seed=1, scores=[3, 0]), OptionError, ["multiples of 5", "[3, 0]"]),
+    # a score below 0 needs a partner's pips (RULES §3.3, D4): with 2 or 3 players no game has it
+    (lambda: Game(players=2, seed=1, scores=[-5, 0]), OptionError, ["below 0", "4 players", "[-5, 0]"]),
+    (lambda: Game(players=3, seed=1, scores=[0, 0, -10]), OptionError, ["below 0", "[0, 0, -10]"]),
+    (lambda: fiveup_solver.equity.win_probabilities(2, [-5, 0]), OptionError, ["score 0", "-5", "below 0"]),
     (lambda: Game(players=3, seed=1).to_record(view=-1), OptionError, ["view", "0..2", "-1"]),
     (lambda: Game(players=2, seed=1).to_record(view="0"), OptionError, ["view"]),
     # a bot's generator that is not a random.Random was an AttributeError from inside the bot
@@ -800,7 +804,8 @@ def test_start_round_rejects_bad_deals(kind, words):
 
 
 @pytest.mark.parametrize("scores", [[-10 ** 6, 0], [-40000, 0], [True, 0], [305, 0], [0, 0, 0], [0], ["0", 0],
-                                    [3, 0], [290, 151]])   # every raw credit is a multiple of 5 (RULES §4, §5)
+                                    [3, 0], [290, 151],    # every raw credit is a multiple of 5 (RULES §4, §5)
+                                    [-300, 300]])          # below 0: only a partner's pips (D4, 4 players)
 def test_start_round_rejects_bad_scores(scores):
     """Start scores of an analysis position: typed error, never an OverflowError from the core."""
     tiles = list(fiveup_solver.ALL_TILES)
@@ -809,5 +814,8 @@ def test_start_round_rejects_bad_scores(scores):
         g.start_round([tiles[0:5], tiles[5:10]], tiles[10:], 0, scores=scores)
     assert "scores" in str(info.value)
     assert not g.rounds
-    g.start_round([tiles[0:5], tiles[5:10]], tiles[10:], 0, scores=[-300, 300])
-    assert g.scores == [-300, 300]
+    g.start_round([tiles[0:5], tiles[5:10]], tiles[10:], 0, scores=[0, 300])
+    assert g.scores == [0, 300]
+    g4 = Game(players=4, deal=False)
+    g4.start_round([tiles[0:5], tiles[5:10], tiles[10:15], tiles[15:20]], tiles[20:], 0, scores=[-300, 300])
+    assert g4.scores == [-300, 300]
