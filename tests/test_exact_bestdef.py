@@ -231,3 +231,20 @@ def test_defence_search_checks_what_it_is_given():
     pos3 = _exact.world_position(ds.replayed, [own if s == seat3 else hands[s] for s in range(3)], bone)
     with pytest.raises(CoreError, match="for 2 players"):
         _exact.defence_search([pos3], [m for m, _, _ in _exact.moves(pos3)], seat3, 0, (0, 0, 0), E._EMPTY, 1000)
+
+
+def test_best_defence_at_an_empty_boneyard_equals_the_solver_move_by_move():
+    # with the boneyard empty the seat sees everything: best defence is the perfect-information
+    # value, which the double-dummy solver (its own search, table and move generation) gives
+    from fiveup_solver.notation import format_move
+    from fiveup_solver.solver import Solver
+    checked = 0
+    for g, seat in late_positions(60, bone_max=0, hand_max=7, seed=500):
+        if sum(len(g.hand(s)) for s in range(2)) < 9:
+            continue
+        solved = Solver().solve(g)
+        exact = exact_result(g.observation(seat), objective="points", opponent="best-defence")
+        for m in g.legal_moves:
+            assert exact.values[_core.canonical_of(*m.placement)] == solved.values[format_move(m)], format_move(m)
+        checked += 1
+    assert checked >= 8
