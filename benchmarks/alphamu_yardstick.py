@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from exact_yardstick import PHASES, _stats, find_position  # noqa: E402
+from exact_yardstick import PHASES, _stats, find_position, merged_rows  # noqa: E402
 
 YARDSTICK = "benchmarks/results/exact_yardstick_2p.jsonl"
 
@@ -93,8 +93,13 @@ def run_row(row, names_options, threads) -> dict:
             "method_seconds": seconds, "search": extra}
 
 
-def report(path: str, yardstick: str = YARDSTICK, markdown: bool = False) -> str:
+def report(path: str, yardstick: str = YARDSTICK, markdown: bool = False, with_defence: tuple = ()) -> str:
+    """``with_defence``: ``exact_yardstick.py --defence`` journals whose best-defence values (solved
+    or refused) replace the yardstick's own where they tried a position (later journals win)."""
     exact = {r["index"]: r for r in map(json.loads, open(yardstick))}
+    for r in merged_rows(list(with_defence)) if with_defence else ():
+        if r["index"] in exact:
+            exact[r["index"]]["exact"][1] = r["defence"]
     rows = [json.loads(line) for line in open(path)]
     names = list(rows[0]["picks"]) if rows else []
     lines = [f"{len(rows)} positions of {yardstick} (loss = exact value of the exact best move - "
@@ -180,9 +185,11 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--report", metavar="JOURNAL", default=None)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--with-defence", metavar="JOURNAL", nargs="*", default=[],
+                    help="--report: best defence from these exact_yardstick.py --defence journals")
     args = ap.parse_args(argv)
     if args.report:
-        print(report(args.report, args.yardstick, args.markdown))
+        print(report(args.report, args.yardstick, args.markdown, tuple(args.with_defence)))
         return 0
     names_options = methods([int(d) for d in args.depths.split(",") if d], args.samples, args.time_ms)
     rows = [json.loads(line) for line in open(args.yardstick)][::args.stride][:args.positions]

@@ -18,7 +18,8 @@ fixed (max^n, or paranoid: the seat against the other two together; with 2 or
 4 players both are the default hint bot).
 ``hint-alphamu``: the hint bot with ``method="alphamu"`` (2 players, docs/alphamu.md),
 also with ``-win``/``-points``/``-model``/``-uniform`` and as
-``hint-alphamu:SAMPLES:NODES`` (NODES per leaf).
+``hint-alphamu:SAMPLES:NODES`` (NODES per leaf); ``hint-alphamu-d3`` (also with
+``:SAMPLES:NODES`` or ``@MSms``): alphamu at depth 3 instead of the default.
 ``hint@50ms``, ``hint-alphamu@50ms``, ``expectimax-win@20ms``: a hint bot searching
 for that time per decision (anytime), for matches at equal time per move; its
 moves depend on the machine's speed and load, so such a match is not
@@ -71,7 +72,7 @@ def bot_function(name: str):
     base, sep, rest = name.partition(":")
     if sep and re.fullmatch(r"\d+:\d+", rest) and SearchBudget.from_bot_name(base + ":1:1") is not None:
         raise OptionError(f"bot {name[:40]!r}: SAMPLES and NODES must each be at least 1")
-    timed = re.fullmatch(r"([a-z-]+)@(\d+(?:\.\d+)?)ms", name)
+    timed = re.fullmatch(r"([a-z0-9-]+)@(\d+(?:\.\d+)?)ms", name)
     if timed and SearchBudget.from_bot_name(timed.group(1) + "@1ms") is not None:
         raise OptionError(f"bot {name[:40]!r}: the time per decision must be 1 to 3600000 ms")
     plain = sorted(b for b in BOTS if "-" not in b and not b.startswith("level"))
@@ -80,7 +81,7 @@ def bot_function(name: str):
                       + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
     methods = "|".join(_METHOD_OF_BOT)
     raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms with METHOD {methods}; "
-                      f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]})")
+                      f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]}; hint-alphamu-dN: alphamu at depth N)")
 
 
 # one bot per search method of the registry (fiveup_solver.hint.METHODS), at the default budget

@@ -168,7 +168,8 @@ class SearchBudget:
         """The budget of a bot name ``METHOD[-X]:SAMPLES:NODES`` or ``METHOD[-X]@MSms``
         (METHOD a bot of METHODS: hint, expectimax, hint-alphamu; X one of
         :data:`BOT_SUFFIXES`; MS the time per decision in milliseconds, anytime: the
-        bots of a match at equal time), or None when the name has neither form.
+        bots of a match at equal time), or ``hint-alphamu-dN`` (also with ``:SAMPLES:NODES``
+        or ``@MSms``): alphamu at depth N; None when the name has none of these forms.
 
         >>> SearchBudget.from_bot_name("hint-win:16:5000")
         SearchBudget(method='pimc', samples=16, time_ms=None, world_nodes=5000, chance_width=6, \
@@ -177,6 +178,8 @@ objective='win', beliefs=None, search=None, depth=None)
         'alphamu'
         >>> SearchBudget.from_bot_name("hint-alphamu@50ms").time_ms
         50.0
+        >>> SearchBudget.from_bot_name("hint-alphamu-d3").depth      # alphamu at depth 3 (1 to 9; d0: PIMC)
+        3
         """
         name = str(name)
         timed = _TIMED_BOT.fullmatch(name)
@@ -187,14 +190,26 @@ objective='win', beliefs=None, search=None, depth=None)
             if base == bot or base.startswith(bot + "-"):
                 method, suffix = {m.bot: m.name for m in METHODS.values()}[bot], base[len(bot) + 1:]
                 break
-        if method is None or suffix not in _SUFFIX_FIELD:
+        if method is None:
+            return None
+        depth = _DEPTH_SUFFIX.fullmatch(suffix)
+        if depth:                       # hint-alphamu-d3: the depth (methods that have one)
+            if not METHODS[method].depth:
+                return None
+            depth, suffix = {"depth": int(depth.group(1))}, ""
+        else:
+            depth = {}
+        if suffix not in _SUFFIX_FIELD:
             return None
         if timed:
             time_ms = float(timed.group(2))
-            return replace(cls.for_bot(method, suffix), time_ms=time_ms) if 1 <= time_ms <= 3_600_000 else None
+            return replace(cls.for_bot(method, suffix), time_ms=time_ms, **depth) if 1 <= time_ms <= 3_600_000 \
+                else None
+        if depth and not rest:
+            return replace(cls.for_bot(method, suffix), **depth)
         if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
             return None
-        return cls.for_bot(method, suffix, int(parts[0]), int(parts[1]))
+        return replace(cls.for_bot(method, suffix, int(parts[0]), int(parts[1])), **depth)
 
     def hint_options(self) -> dict:
         """The keyword options of :func:`hint` for this budget (None fields left to the hint's defaults)."""
@@ -202,7 +217,9 @@ objective='win', beliefs=None, search=None, depth=None)
 
 
 # a time-budgeted bot name: METHOD[-X]@MSms (MS a decimal number of milliseconds)
-_TIMED_BOT = re.compile(r"([a-z-]+)@(\d{1,7}(?:\.\d{1,3})?)ms")
+_TIMED_BOT = re.compile(r"([a-z0-9-]+)@(\d{1,7}(?:\.\d{1,3})?)ms")
+# hint-alphamu-dN: alphamu at depth N (the methods with a depth)
+_DEPTH_SUFFIX = re.compile(r"d(\d)")
 # hint-X bots: the budget field each suffix X sets
 _SUFFIX_FIELD = {"": None, "win": "objective", "points": "objective", "model": "beliefs", "uniform": "beliefs",
                  "maxn": "search", "paranoid": "search"}

@@ -31,11 +31,21 @@ def _position(players=2, seed=3, pushes=6):
     ("expectimax-model:3:7", dict(method="expectimax", samples=3, world_nodes=7, beliefs="model")),
     ("hint-maxn:5:50", dict(method="pimc", samples=5, world_nodes=50, search="maxn")),
     ("hint-paranoid:5:50", dict(method="pimc", samples=5, world_nodes=50, search="paranoid")),
+    ("hint-alphamu-d3:8:500", dict(method="alphamu", samples=8, world_nodes=500, depth=3)),
 ])
 def test_bot_names_parse_into_the_budget(name, expected):
     b = SearchBudget.from_bot_name(name)
     assert b == SearchBudget(**expected)
     assert b.chance_width == DEFAULT_CHANCE_WIDTH and b.time_ms is None
+
+
+def test_an_alphamu_depth_suffix_sets_the_depth_only():
+    assert SearchBudget.from_bot_name("hint-alphamu-d2") == SearchBudget(method="alphamu", depth=2)
+    assert SearchBudget.from_bot_name("hint-alphamu-d3@25ms") == SearchBudget(method="alphamu", depth=3,
+                                                                             time_ms=25.0)
+    # methods without a depth, two digits, other suffixes after it: not a bot name
+    for name in ("hint-d2", "expectimax-d3", "hint-alphamu-d10", "hint-alphamu-d3-win", "hint-alphamu-dx"):
+        assert SearchBudget.from_bot_name(name) is None, name
 
 
 @pytest.mark.parametrize("name, expected", [
