@@ -543,14 +543,31 @@ class Hinter:
             return self._staged_hint(obs, ds, base, legal, canon, roots, method, objective, both, world_nodes,
                                      chance_width, seed, worlds, weights, belief, stages, settled, budget, beliefs,
                                      search, start)
+        grouped = None
+        if seconds == 0.0:
+            # a sample budget: the worlds are known before the first search starts. A world
+            # drawn k times is searched once with k times the nodes (the same budget, not k
+            # equal searches), its values standing for each of its draws
+            if worlds is None:
+                worlds = [(k, hands[:obs.players], bone) for k, (hands, bone) in
+                          enumerate(ds.counter.worlds(n_worlds, (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM))]
+            resampled = belief is not None and belief["plan"] == "resampled"
+            grouped = _group_draws(worlds, [int(round(w)) for w in weights] if resampled else None)
+            budget["distinct_worlds"] = len(grouped.worlds)
         with self._lock:
             other = "win" if objective == "points" else "points"
             if both and seconds == 0.0:
-                # a sample budget: the worlds are known before the first search starts, so both
-                # currencies' searches go in one dispatch (each thread takes the first's worlds,
-                # then the second's: one start and join of the threads, no idle tail between)
+                # both currencies' searches go in one dispatch (each thread takes the first's
+                # worlds, then the second's: one start and join of the threads, no idle tail between)
                 results, extra = self._search_many(obs, base, ds, roots, method, (objective, other), world_nodes,
-                                                   chance_width, seed, n_worlds, worlds=worlds, search=search)
+                                                   chance_width, seed, len(grouped.worlds), worlds=grouped.worlds,
+                                                   search=search, shares=grouped.shares)
+                results, extra = grouped.expand(results), grouped.expand(extra)
+            elif grouped is not None:
+                results = grouped.expand(self._search(
+                    obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, len(grouped.worlds), 0.0,
+                    worlds=grouped.worlds, search=search, shares=grouped.shares))
+                extra = None
             else:
                 results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
                                        n_worlds, seconds, worlds=worlds, search=search)
@@ -593,19 +610,29 @@ class Hinter:
             worlds = [(k, hands[:obs.players], bone) for k, (hands, bone) in
                       enumerate(ds.counter.worlds(stages[-1], (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM))]
         objectives = (objective, "win" if objective == "points" else "points")[:2 if both else 1]
-        found = {obj: [] for obj in objectives}
-        done = 0
+        # the plan's draws grouped as the one-shot hint groups them (a world drawn k times:
+        # one search with k times the nodes); a group is searched in the stage of its first
+        # draw, and its values join the hint stage by stage, draw by draw
+        grouped = _group_draws(worlds, [int(round(w)) for w in weights]
+                               if belief is not None and belief["plan"] == "resampled" else None)
+        searched = {obj: [] for obj in objectives}
+        done, groups_done = 0, 0
         for end in stages:
             end = min(end, len(worlds))
             if end <= done:
                 continue
-            with self._lock:
-                parts = self._search_many(obs, base, ds, roots, method, objectives, world_nodes, chance_width, seed,
-                                          end - done, worlds=worlds[done:end], search=search)
-            for obj, part in zip(objectives, parts):
-                # world numbers within the stage -> within the plan (what the weights are indexed by)
-                found[obj].extend((r[0] + done, *r[1:]) for r in part)
+            groups = [j for j in range(groups_done, len(grouped.worlds)) if grouped.members[j][0] < end]
+            groups_done += len(groups)
+            if groups:
+                with self._lock:
+                    parts = self._search_many(obs, base, ds, roots, method, objectives, world_nodes, chance_width,
+                                              seed, len(groups), worlds=[grouped.worlds[j] for j in groups],
+                                              search=search, shares=[grouped.shares[j] for j in groups])
+                for obj, part in zip(objectives, parts):
+                    # numbers within the stage's search -> groups of the plan
+                    searched[obj].extend((groups[r[0]], *r[1:]) for r in part)
             done = end
+            found = {obj: [r for r in grouped.expand(rs) if r[0] < end] for obj, rs in searched.items()}
             results = found[objective]
             if not results:
                 if done < len(worlds):
@@ -620,7 +647,8 @@ class Hinter:
                          for obj, rs in by_objective.items()}
             wts = {obj: None if weights is None else [weights[r[0]] for r in rs] for obj, rs in by_objective.items()}
             moves = _ranked(per_world, wts, objective, legal, canon, roots)
-            h = Hint(obs.seat, moves, moves[0].move, method, len(results), dict(budget, stages=list(stages)),
+            h = Hint(obs.seat, moves, moves[0].move, method, len(results),
+                     dict(budget, stages=list(stages), distinct_worlds=groups_done),
                      time.perf_counter() - start, nodes, sum(1 for r in results if r[1] == 2), objective, beliefs,
                      belief, search)
             if done == len(worlds) or settled(h):
@@ -742,14 +770,20 @@ class Hinter:
         ds = DealSampler(obs)
         if obs.to_move is None:
             raise IllegalMoveError("the round is over: the position has no value left to search")
-        worlds, weights = None, None
+        weights, counts = None, None
         if beliefs == "model":
-            worlds, weights = search_plan(Beliefs(ds, model, _evidence(obs, past, model)).weigh(samples, seed),
-                                          samples, seed)
+            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(samples, seed)
+            worlds, weights = search_plan(ww, samples, seed)
+            if ww.candidates != samples:        # resampled: each entry stands for its draws
+                counts = [int(round(w)) for w in weights]
+        else:
+            worlds = [(k, hands[:obs.players], bone) for k, (hands, bone) in
+                      enumerate(ds.counter.worlds(samples, (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM))]
+        grouped = _group_draws(worlds, counts)      # a world drawn k times: one search, k x the nodes
         with self._lock:
-            results = self._search(obs, ds.replayed, ds, [], method, objective, world_nodes, chance_width, seed,
-                                   samples if worlds is None else len(worlds), 0.0, observer=obs.seat,
-                                   worlds=worlds, search=search)
+            results = grouped.expand(self._search(obs, ds.replayed, ds, [], method, objective, world_nodes,
+                                                  chance_width, seed, len(grouped.worlds), 0.0, observer=obs.seat,
+                                                  worlds=grouped.worlds, search=search, shares=grouped.shares))
         if not results:
             raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
         scale, shift = (1.0 / (2 * _solver.WIN_VALUE), 0.5) if objective == "win" else (1.0, 0.0)
@@ -759,20 +793,21 @@ class Hinter:
                              sum(r[3] for r in results), time.perf_counter() - start, beliefs)
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
-                seconds, observer=None, worlds=None, search="paranoid") -> list:
+                seconds, observer=None, worlds=None, search="paranoid", shares=None) -> list:
         """One world search over every thread's core under `objective` (the lock is held);
-        ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled."""
+        ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled;
+        ``shares``: with them, the draws each stands for (its node budget's multiple)."""
         three = search
         for core in self._cores:
             set_core_search(core, three)
         search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
-                                   min(self.threads, n_worlds), seconds, observer, worlds)
+                                   min(self.threads, n_worlds), seconds, observer, worlds, shares=shares)
         self._dispatch([(objective, search)], obs.players)
         return search.results()
 
     def _search_many(self, obs, base, ds, roots, method, objectives, world_nodes, chance_width, seed, n_worlds,
-                     worlds=None, search="paranoid") -> list:
+                     worlds=None, search="paranoid", shares=None) -> list:
         """_search under each of `objectives` in the same worlds (a sample budget: no time
         limit), in one dispatch of the threads; their results in that order. Each world's
         search is independent of the thread and of what it searched before (a fresh
@@ -781,7 +816,8 @@ class Hinter:
             set_core_search(core, search)
         jobs = [(obj, _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code,
                                         world_nodes, chance_width, seed & (2 ** 64 - 1), n_worlds,
-                                        min(self.threads, n_worlds), 0.0, None, worlds)) for obj in objectives]
+                                        min(self.threads, n_worlds), 0.0, None, worlds, shares=shares))
+                for obj in objectives]
         self._dispatch(jobs, obs.players)
         return [job.results() for _, job in jobs]
 
@@ -824,6 +860,44 @@ class Hinter:
             lock.acquire()
         if errors:
             raise errors[0]
+
+
+class _Draws:
+    """A sample's worlds grouped by what is searched: ``worlds`` the distinct ones (a
+    world's first draw stands for the group: its stream, its greedy seats), ``shares``
+    the draws each stands for, ``expand`` a search's results back to every draw."""
+
+    def __init__(self, worlds: list, shares: list, members: list):
+        self.worlds, self.shares, self.members = worlds, shares, members
+
+    def expand(self, results: list) -> list:
+        """[(world, status, depth, nodes, values)] per distinct world -> the same per draw,
+        in draw order (a repeated draw: the group's values, 0 nodes of its own)."""
+        out = []
+        for w, status, depth, nodes, values in results:
+            first, *rest = self.members[w]
+            out.append((first, status, depth, nodes, values))
+            out += [(i, status, depth, 0, values) for i in rest]
+        out.sort(key=lambda r: r[0])
+        return out
+
+
+def _group_draws(worlds: list, counts: list | None = None) -> _Draws:
+    """Group `worlds` (``(stream, hands, boneyard[, greedy seats])``) that are the same deal
+    with the same opponent model; ``counts``: the draws each entry already stands for (a
+    resampled plan's), else 1 each."""
+    index, distinct, shares, members = {}, [], [], []
+    for i, w in enumerate(worlds):
+        key = (tuple(w[1]), tuple(w[2]), tuple(w[3:]))
+        j = index.get(key)
+        if j is None:
+            index[key] = j = len(distinct)
+            distinct.append(w)
+            shares.append(0)
+            members.append([])
+        shares[j] += 1 if counts is None else max(1, counts[i])
+        members[j].append(i)
+    return _Draws(distinct, shares, members)
 
 
 def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent, max_worlds,

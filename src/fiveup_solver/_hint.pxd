@@ -31,6 +31,8 @@ ctypedef struct WorldJob:
     uint64_t* given_stream     # with given_hands: the search stream of each world (its sample index)
     uint8_t* given_greedy      # NULL, or with given_hands: per world, the seats searched as greedy there
                                # (the opponent model drawn for the world; else greedy_seats for all)
+    uint32_t* given_share      # NULL, or with given_hands: per world, how many draws of the sample it
+                               # stands for (a world drawn k times is searched once, with k x world_nodes)
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
                       int ply, Rng* rng) noexcept nogil

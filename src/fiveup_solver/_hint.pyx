@@ -491,6 +491,14 @@ cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos
     return after_placement(S, J, pos, J.moves[i], 0, -WIN, WIN, 0, rng)
 
 
+cdef inline uint64_t world_budget(const WorldJob* J, long w) noexcept nogil:
+    """World w's node budget: world_nodes, times the draws it stands for (saturating)."""
+    cdef uint64_t k = 1 if J.given_share == NULL else J.given_share[w]
+    if k > 1 and J.world_nodes > (<uint64_t>0xFFFFFFFFFFFFFFFF) // k:
+        return <uint64_t>0xFFFFFFFFFFFFFFFF
+    return J.world_nodes * k
+
+
 cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world,
                        uint64_t stream, uint32_t greedy_seats) noexcept nogil:
     """Value every root move in world w (the observer's position with a sampled deal),
@@ -513,7 +521,7 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
         S.max_ply = DEPTHS[d]
         S.cut = 0
         # the depth-1 pass (each move, its draws, a horizon value) always completes
-        S.node_limit = 0 if d == 0 else J.world_nodes
+        S.node_limit = 0 if d == 0 else world_budget(J, w)
         for i in range(n):
             vals[i] = world_value(S, J, &pos, i if J.n_moves else -1, &rng)
             if S.aborted:
@@ -551,10 +559,11 @@ cdef class WorldSearch:
         self.job.given_bone = NULL
         self.job.given_stream = NULL
         self.job.given_greedy = NULL
+        self.job.given_share = NULL
 
     def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
                  world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None,
-                 worlds=None, greedy_seats=()):
+                 worlds=None, greedy_seats=(), shares=None):
         """`moves`: the mover's root moves to value; or an empty list with `observer_`
         (a seat): the position's own value for that seat's team (any seat to move,
         forced draws and passes included).
@@ -568,7 +577,10 @@ cdef class WorldSearch:
         mask of seats other than the observer): the opponent model drawn for it.
 
         `greedy_seats`: seats other than the observer that the search plays as greedy
-        (only their largest accepted credits), as the beliefs read them."""
+        (only their largest accepted credits), as the beliefs read them.
+
+        `shares`: with `worlds`, None or one count per world (1 to 2^32 - 1): the draws of
+        the sample it stands for; its search gets that many times `world_nodes_`."""
         cdef int s, i, n_legal
         cdef int method = checked_int(method_, 0, 1, "method")
         cdef uint64_t world_nodes = checked_u64(world_nodes_, "world_nodes")
@@ -643,6 +655,25 @@ cdef class WorldSearch:
         memset(self.job.depth, 0, n_worlds)
         if worlds is not None:
             self._set_worlds(worlds)
+        if shares is not None:
+            self._set_shares(shares)
+
+    cdef _set_shares(self, shares):
+        cdef WorldJob* J = &self.job
+        cdef long w
+        if J.given_hands == NULL:
+            raise CoreError("shares are for given worlds")
+        try:
+            shares = list(shares)
+        except TypeError:
+            raise CoreError("shares must be a list of counts, one per world") from None
+        if len(shares) != J.n_worlds:
+            raise CoreError(f"{len(shares)} shares given for {J.n_worlds} worlds")
+        J.given_share = <uint32_t*>malloc(J.n_worlds * sizeof(uint32_t) + 8)
+        if not J.given_share:
+            raise MemoryError()
+        for w in range(J.n_worlds):
+            J.given_share[w] = <uint32_t>checked_int(shares[w], 1, 2 ** 32 - 1, "a world's share")
 
     cdef _set_worlds(self, worlds):
         """Check and copy the given worlds (see __init__)."""
@@ -693,6 +724,7 @@ cdef class WorldSearch:
         free(self.job.given_bone)
         free(self.job.given_stream)
         free(self.job.given_greedy)
+        free(self.job.given_share)
 
     def work(self, SolverCore core not None):
         """Search worlds until none is left or the time is up (call from any thread)."""

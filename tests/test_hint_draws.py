@@ -1,0 +1,99 @@
+"""A world drawn k times is searched once with k times the nodes (``hint._group_draws``,
+``_hint.WorldSearch(shares=)``): the same budget as k searches of it, spent on one."""
+from __future__ import annotations
+
+import pytest
+
+from fiveup_solver import _core, _hint
+from fiveup_solver.errors import CoreError
+from fiveup_solver.hint import Hinter, _group_draws, hint
+from fiveup_solver.inference import DealSampler
+
+try:
+    from .test_exact import late_positions
+except ImportError:
+    from test_exact import late_positions
+
+
+def test_grouping_keeps_each_draw_and_the_first_draws_stream():
+    a, b = ([1, 0], [5, 6]), ([2, 0], [5, 6])
+    worlds = [(10, *a), (11, *b), (12, *a), (13, *a), (14, *b)]
+    g = _group_draws(worlds)
+    assert [w[0] for w in g.worlds] == [10, 11]          # a group searches with its first draw's stream
+    assert g.shares == [3, 2] and g.members == [[0, 2, 3], [1, 4]]
+    # a resampled plan's entries already stand for several draws each
+    assert _group_draws(worlds[:2], [4, 1]).shares == [4, 1]
+    # another opponent model (greedy seats) is another world
+    assert len(_group_draws([(0, *a, 0), (1, *a, 2)]).worlds) == 2
+    out = g.expand([(0, 2, 5, 100, [1.0]), (1, 1, 3, 40, [2.0])])
+    assert [r[0] for r in out] == [0, 1, 2, 3, 4]
+    assert [r[4] for r in out] == [[1.0], [2.0], [1.0], [1.0], [2.0]]
+    assert sum(r[3] for r in out) == 140                 # a repeated draw adds no nodes of its own
+
+
+def _one_world_positions(count):
+    """2-player positions with an empty boneyard: the other hand is known, one world."""
+    out = [p for p in late_positions(40, bone_max=0, hand_max=9, seed=700)
+           if sum(len(p[0].hand(s)) for s in range(2)) >= 10]
+    assert len(out) >= count
+    return out[:count]
+
+
+@pytest.mark.parametrize("beliefs", ["uniform", "model"])
+def test_one_possible_world_is_searched_once_with_the_whole_budget(beliefs):
+    # 48 draws of the one world: one search with 48 x the nodes, as a 1-world hint with them
+    bigger = 0
+    for g, seat in _one_world_positions(4):
+        obs = g.observation(seat)
+        many = hint(obs, seed=5, samples=48, world_nodes=300, beliefs="uniform")
+        one = hint(obs, seed=5, samples=1, world_nodes=48 * 300, beliefs="uniform")
+        assert many.budget["distinct_worlds"] == 1 and many.samples == 48
+        assert [(m.move, m.win, m.points) for m in many.moves] == [(m.move, m.win, m.points) for m in one.moves]
+        assert many.nodes == one.nodes
+        bigger += many.nodes > 2 * 300          # more than one 300-node search could take
+        if beliefs == "model":
+            h = hint(obs, seed=5, samples=48, world_nodes=300, beliefs="model")
+            assert h.budget["distinct_worlds"] <= 2 and h.samples == 48   # the world, greedy or not
+    assert bigger >= 2
+
+
+def _roots(obs):
+    return sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves if m.kind == "play"})
+
+
+def test_a_share_multiplies_the_node_budget_of_its_world():
+    g, seat = _one_world_positions(4)[1]
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    base = ds.replayed
+    (hands, bone), = ds.counter.worlds(1, 7)
+    roots = _roots(obs)
+    core = Hinter(threads=1)._cores[0]
+    from fiveup_solver.solver import set_core_objective
+    set_core_objective(core, "points", 2)
+    status = {}
+    for share in (1, 64):
+        job = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, 0, 200, 6, 1, 1, 1, 0.0, None,
+                                [(0, hands[:2], bone)], shares=[share])
+        job.work(core)
+        (_, st, _, nodes, _), = job.results()
+        status[share] = (st, nodes)
+    assert status[1][0] == 1 and status[1][1] <= 200 + 2000      # cut at its depth (one budget)
+    assert status[64][1] > status[1][1]                          # searched further with 64 budgets
+
+
+@pytest.mark.parametrize("shares, words", [
+    ([1, 1], ["2 shares", "1 worlds"]), ([0], ["share", "0"]), (["2"], ["share"]), (7, ["list"]),
+])
+def test_bad_shares_are_refused(shares, words):
+    g, seat = _one_world_positions(1)[0]
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    (hands, bone), = ds.counter.worlds(1, 7)
+    legal = _roots(obs)
+    with pytest.raises(CoreError) as err:
+        _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, legal, 0, 200, 6, 1, 1, 1, 0.0, None,
+                          [(0, hands[:2], bone)], shares=shares)
+    assert all(w in str(err.value) for w in words), str(err.value)
+    with pytest.raises(CoreError, match="given worlds"):
+        _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, legal, 0, 200, 6, 1, 1, 1, 0.0, shares=[1])
