@@ -586,6 +586,8 @@ def main(argv=None) -> int:
                     help="best defence again with the C search (--defence-node-limit, default the yardstick's "
                          "default) on the journal's positions solved against greedy (later journals: --reach runs)")
     ap.add_argument("--memory-gb", type=float, default=6.0, help="--defence: address space of a worker")
+    ap.add_argument("--refused-in", metavar="JOURNAL", default=None,
+                    help="--defence: only the positions this --defence journal refused (a run at a larger limit)")
     ap.add_argument("--report-defence", metavar="JOURNAL", nargs="+", default=None)
     ap.add_argument("--with-defence", metavar="JOURNAL", nargs="*", default=[],
                     help="--report: best defence from these --defence journals (later ones win) where they "
@@ -637,6 +639,10 @@ def main(argv=None) -> int:
         order = {ph: i for i, ph in enumerate(args.phases.split(","))}
         rows = [r for r in merged_rows(args.defence) if "refused" not in r["exact"][0] and r["phase"] in order
                 and r["bone"] <= args.max_bone]
+        if args.refused_in:
+            refused_before = {(r["seed"], r["index"]) for r in merged_rows([args.refused_in])
+                              if "refused" in r["defence"]}
+            rows = [r for r in rows if (r["seed"], r["index"]) in refused_before]
         done = finished(args.out, lambda r: (r["seed"], r["index"]))
         # first the --compare positions solved before (timed against Python), then the refused
         # ones phase by phase, then the rest solved before
