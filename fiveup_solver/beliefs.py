@@ -446,7 +446,9 @@ def describe(belief: dict) -> str:
     """Lines for a hint's ``belief`` (or a WeightedWorlds summary): worlds, ESS, each
     other seat's decisions and its most probable models."""
     lines = [f"beliefs: model; {belief['candidates']} worlds weighed, effective sample size {belief['ess']:.1f}"
-             + (f", {belief['distinct_worlds']} distinct worlds searched" if "distinct_worlds" in belief else "")]
+             + (f", {belief['distinct_worlds']} worlds planned, {belief['searches']} searched (a repeated draw once)"
+                if "searches" in belief and belief["searches"] < belief.get("distinct_worlds", 0)
+                else f", {belief['distinct_worlds']} distinct worlds searched" if "distinct_worlds" in belief else "")]
     for seat, o in belief["opponents"].items():
         top = sorted(o["posterior"].items(), key=lambda kv: -kv[1])[:3]
         greedy = belief.get("greedy_worlds", {}).get(seat)

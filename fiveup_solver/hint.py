@@ -554,6 +554,8 @@ class Hinter:
             resampled = belief is not None and belief["plan"] == "resampled"
             grouped = _group_draws(worlds, [int(round(w)) for w in weights] if resampled else None)
             budget["distinct_worlds"] = len(grouped.worlds)
+            if belief is not None:
+                belief["searches"] = len(grouped.worlds)
         with self._lock:
             other = "win" if objective == "points" else "points"
             if both and seconds == 0.0:
