@@ -97,3 +97,12 @@ def test_bad_shares_are_refused(shares, words):
     assert all(w in str(err.value) for w in words), str(err.value)
     with pytest.raises(CoreError, match="given worlds"):
         _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, legal, 0, 200, 6, 1, 1, 1, 0.0, shares=[1])
+
+
+def test_a_model_hint_says_how_many_searches_its_plan_took():
+    from fiveup_solver.beliefs import describe
+    g, seat = _one_world_positions(1)[0]
+    h = hint(g.observation(seat), seed=1, samples=48, world_nodes=300)      # model beliefs, the default
+    n = h.budget["distinct_worlds"]
+    assert h.belief["searches"] == n < h.belief["distinct_worlds"] == 48
+    assert f"48 worlds planned, {n} searched" in describe(h.belief)
