@@ -83,7 +83,7 @@ def test_a_share_multiplies_the_node_budget_of_its_world():
 
 
 @pytest.mark.parametrize("shares, words", [
-    ([1, 1], ["2 shares", "1 worlds"]), ([0], ["share", "0"]), (["2"], ["share"]), (7, ["list"]),
+    ([1, 1], ["2 shares", "n_worlds 1"]), ([0], ["share", "0"]), (["2"], ["share"]), (7, ["list"]),
 ])
 def test_bad_shares_are_refused(shares, words):
     g, seat = _one_world_positions(1)[0]

@@ -544,6 +544,17 @@ cdef int check_method_search(SolverCore core, const WorldJob* J) except -1:
     return 0
 
 
+cdef list per_world(object items, long n, str what, str form):
+    """`items` as a list of n entries, one per world, or a one-line CoreError."""
+    try:
+        items = list(items)
+    except TypeError:
+        raise CoreError(f"{what} must be a list of {form}") from None
+    if len(items) != n:
+        raise CoreError(f"{len(items)} {what} given for n_worlds {n}")
+    return items
+
+
 cdef class WorldSearch:
     """One hint computation: the root, the sampler, the budgets and the results."""
     cdef WorldJob job
@@ -663,12 +674,7 @@ cdef class WorldSearch:
         cdef long w
         if J.given_hands == NULL:
             raise CoreError("shares are for given worlds")
-        try:
-            shares = list(shares)
-        except TypeError:
-            raise CoreError("shares must be a list of counts, one per world") from None
-        if len(shares) != J.n_worlds:
-            raise CoreError(f"{len(shares)} shares given for {J.n_worlds} worlds")
+        shares = per_world(shares, J.n_worlds, "shares", "counts, one per world")
         J.given_share = <uint32_t*>malloc(J.n_worlds * sizeof(uint32_t) + 8)
         if not J.given_share:
             raise MemoryError()
@@ -681,12 +687,7 @@ cdef class WorldSearch:
         cdef long w
         cdef int s, i, b = J.base.bone_len - J.base.bone_next
         cdef uint32_t seen, m
-        try:
-            worlds = list(worlds)
-        except TypeError:
-            raise CoreError("worlds must be a list of (stream, hands, boneyard)") from None
-        if len(worlds) != J.n_worlds:
-            raise CoreError(f"{len(worlds)} worlds given for n_worlds {J.n_worlds}")
+        worlds = per_world(worlds, J.n_worlds, "worlds", "(stream, hands, boneyard)")
         J.given_hands = <uint32_t*>malloc(J.n_worlds * 4 * sizeof(uint32_t) + 8)
         J.given_bone = <uint8_t*>malloc(J.n_worlds * 28 + 8)
         J.given_stream = <uint64_t*>malloc(J.n_worlds * sizeof(uint64_t) + 8)
