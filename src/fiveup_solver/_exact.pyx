@@ -1086,6 +1086,15 @@ cdef void merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx) noexcept
         memcpy(a, src, n * sizeof(int))
 
 
+cdef inline bint at_least(const double* w, const double* v, int n) noexcept nogil:
+    """w is at least v everywhere (w dominates v or equals it)."""
+    cdef int j
+    for j in range(n):
+        if w[j] < v[j]:
+            return 0
+    return 1
+
+
 cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept nogil:
     """Reduce the `count` vectors (n values each) at d.vecs[at] to the maximal ones (none
     other at least as large everywhere), duplicates once, as ``exact._pareto``: returns how
@@ -1096,7 +1105,6 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     cdef long long last = -1
     cdef ParetoOrder o
     cdef const double* v
-    cdef const double* w
     cdef double total
     if count <= 1:
         return <int>count
@@ -1139,20 +1147,11 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
         # whichever kept vector is found)
         if last >= 0:
             tests += 1
-            w = d.kept + last * n
-            for j in range(n):
-                if w[j] < v[j]:
-                    break
-            else:
-                dominated = 1
+            dominated = at_least(d.kept + last * n, v, n)
         if not dominated:
             for k in range(kept):
                 tests += 1
-                w = d.kept + k * n
-                for j in range(n):
-                    if w[j] < v[j]:
-                        break
-                else:
+                if at_least(d.kept + k * n, v, n):
                     dominated = 1
                     last = k
                     break
