@@ -222,6 +222,9 @@ def test_defence_search_checks_what_it_is_given():
             _exact.defence_search([positions[0], positions[0]], roots, *args)
     with pytest.raises(CoreError, match="equity table"):
         _exact.defence_search(positions, roots, seat, 1, (0, 0), b"", 1000)
+    for bad in ("yes", 2, None):
+        with pytest.raises(CoreError, match="minimax must be True or False"):
+            _exact.defence_search(positions, roots, *args, bad)
     # three players: no best defence (the other seats are not one minimiser)
     from fiveup_solver.inference import DealSampler
     g3, seat3 = late_positions(1, bone_max=0, hand_max=3, players=3)[0]
