@@ -66,7 +66,8 @@ __all__ = ["OPPONENTS", "DEFAULT_MAX_WORLDS", "DEFAULT_NODE_LIMIT", "DEFAULT_SAM
 
 OPPONENTS = ("greedy", "best-defence")
 DEFAULT_MAX_WORLDS = 5_000          # hidden configurations of the root information set
-DEFAULT_NODE_LIMIT = 20_000_000     # world positions walked in one search (the C search: seconds)
+DEFAULT_NODE_LIMIT = 20_000_000     # counted work of one search: world positions (and, against best defence,
+                                    # front vectors and their comparisons); the C search stops within a minute
 DEFAULT_SAMPLE_WORLDS = 400         # hidden worlds drawn for the sampled estimate (half choose, half judge)
 WIN_POINTS = 1000                   # the points objective's value of an accepted exact 305
 _FRONT_LIMIT = ("the exact search needs more than {} world positions, front vectors and their "
