@@ -76,7 +76,7 @@ def _gain(parent: R.RoundState, child: R.RoundState, root: int) -> int:
                for side, (before, after) in enumerate(zip(parent.scores, child.scores)))
 
 
-def _line(parent, child, root, budget):
+def _line(parent, child, root, budget, greedy=()):
     """(value, is_win) for the root team of the action parent -> child, then best play."""
     budget[0] -= 1
     if budget[0] < 0:
@@ -88,17 +88,27 @@ def _line(parent, child, root, budget):
     gain = _gain(parent, child, root)
     if child.over:
         return gain, False
-    v, is_win = _node(child, root, budget)
-    return (v, True) if is_win else (gain + v, False)
+    v, is_win = _node(child, root, budget, greedy)
+    # a line that is no win stays one: inside +-(WIN - 1)
+    return (v, True) if is_win else (max(-(WIN - 1), min(WIN - 1, gain + v)), False)
 
 
-def _node(state, root, budget):
-    """(value, is_win) of a state that is not over, for the root team."""
+def _mean(outs):
+    """The chance average of (value, is_win) outcomes: truncated toward zero, a win
+    line only when every outcome is a win line of the same sign."""
+    value = trunc_div(sum(v for v, _ in outs), len(outs))
+    return value, all(w for _, w in outs) and abs(value) == WIN
+
+
+def _node(state, root, budget, greedy=()):
+    """(value, is_win) of a state that is not over, for the root team. Seats in
+    `greedy` place for the largest accepted credit (M.greedy_moves), every tied
+    concrete placement alike: the average of those lines, as a chance node."""
     moves = state._legal()
     if moves[0][0] == "draw":
         # chance node: every tile left in the boneyard equally likely
         left = state.boneyard_left()
-        outs = [_line(state, draw_tile(state, t), root, budget) for t in left]
+        outs = [_line(state, draw_tile(state, t), root, budget, greedy) for t in left]
         total = sum(v for v, _ in outs)
         value = trunc_div(total, len(outs))
         is_win = all(w for _, w in outs) and abs(value) == WIN
@@ -108,18 +118,26 @@ def _node(state, root, budget):
             budget[_NEG_INEXACT] += total < 0 and total % len(outs) != 0
             budget[_MIXED_WIN] += any(w for _, w in outs) and not is_win
         return value, is_win
+    if state.turn in greedy and moves[0][0] == "play":
+        outs = []
+        for move in M.greedy_moves(state):
+            child = state.copy()
+            child._do(move)
+            outs.append(_line(state, child, root, budget, greedy))
+        return _mean(outs)
     maximise = M._team_of(state.players, root, state.turn) == 0
     best = None
     for move in moves:  # placements, or the single pass
         child = state.copy()
         child._do(move)
-        cand = _line(state, child, root, budget)
+        cand = _line(state, child, root, budget, greedy)
         if best is None or (cand[0] > best[0] if maximise else cand[0] < best[0]):
             best = cand
     return best
 
 
-def move_values(state: R.RoundState, max_states: int | None = None, stats: dict | None = None) -> dict[str, int]:
+def move_values(state: R.RoundState, max_states: int | None = None, stats: dict | None = None,
+                greedy=()) -> dict[str, int]:
     """Every legal placement of the seat to move (which must be able to place)
     -> its expectimax value for that seat's side/team ('TILE@TARGET:PORT' keys).
 
@@ -129,7 +147,8 @@ def move_values(state: R.RoundState, max_states: int | None = None, stats: dict 
     nodes with 2+ outcomes), "inexact" (of them, averages that were truncated),
     "neg_inexact" (truncated negative averages), "mixed_win" (chance nodes with
     some outcomes, not all, that are win lines), "rejected" (actions with an
-    event rejected by the exact-305 rule)."""
+    event rejected by the exact-305 rule). greedy: other seats that play greedy
+    (their tied placements averaged, see _node)."""
     assert not state.over
     acts = state.legal_actions()
     assert acts and "play" in acts[0], "the seat to move must be able to place"
@@ -142,7 +161,7 @@ def move_values(state: R.RoundState, max_states: int | None = None, stats: dict 
         child.apply(a)
         key = M.move_string(a)
         assert key not in out
-        out[key] = _line(state, child, root, budget)[0]
+        out[key] = _line(state, child, root, budget, greedy)[0]
     if stats is not None:
         stats["states"] = limit - budget[0]
         stats.update(zip(STAT_NAMES, budget[1:]))

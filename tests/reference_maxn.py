@@ -66,7 +66,7 @@ def _key(vec: tuple, seat: int) -> tuple:
     return (vec[seat], -(sum(vec) - vec[seat]), -vec[(seat + 1) % 3])
 
 
-def _line(parent, child, objective, table, budget):
+def _line(parent, child, objective, table, budget, greedy=()):
     """(vector of the action parent -> child and best play after it, is it a win line?)."""
     if child.winner is not None:
         return win_vector(objective, child.winner), True
@@ -74,13 +74,36 @@ def _line(parent, child, objective, table, budget):
     if child.over:
         base = (0, 0, 0) if objective == "points" else leaf_vector(table, child)
         return tuple(b + d for b, d in zip(base, gain)), False
-    vec, won = _best(child, objective, table, budget)
+    vec, won = _best(child, objective, table, budget, greedy)
     if won:
         return vec, True
     return tuple(b + d for b, d in zip(vec, gain)), False
 
 
-def _best(state, objective, table, budget):
+def _greedy_mean(cands, objective):
+    """A greedy seat's coin among its tied moves: the mean vector (entries truncated
+    toward zero in internal units), a win line only when every move is the same win."""
+    if len(cands) == 1:
+        return cands[0]
+    if all(c[1] for c in cands) and all(c[0] == cands[0][0] for c in cands):
+        return cands[0]
+    unit = 2 if objective == "points" else 1
+    return tuple(_trunc_mean([c[0][s] for c in cands], unit) for s in range(3)), False
+
+
+def _best(state, objective, table, budget, greedy=()):
+    """greedy: seats that play M.greedy_moves only, uniformly at random among them."""
+    if state.turn in greedy:
+        cands = []
+        for move in M.greedy_moves(state):
+            child = state.copy()
+            child._do(move)
+            if budget is not None:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise M.TooBig()
+            cands.append(_line(state, child, objective, table, budget, greedy))
+        return _greedy_mean(cands, objective)
     best = None
     for action in state.legal_actions():
         child = state.copy()
@@ -89,16 +112,17 @@ def _best(state, objective, table, budget):
             budget[0] -= 1
             if budget[0] < 0:
                 raise M.TooBig()
-        cand = _line(state, child, objective, table, budget)
+        cand = _line(state, child, objective, table, budget, greedy)
         if best is None or _key(cand[0], state.turn) > _key(best[0], state.turn):
             best = cand
     assert best is not None, "no legal action in a state that is not over"
     return best
 
 
-def move_vectors(state: R.RoundState, objective: str = "points", table=None, max_states=None) -> dict:
+def move_vectors(state: R.RoundState, objective: str = "points", table=None, max_states=None, greedy=()) -> dict:
     """Every legal move of the seat to move (after its forced draws) -> the vector of
-    playing it, from the current scores on (as reference_minimax.move_values)."""
+    playing it, from the current scores on (as reference_minimax.move_values);
+    greedy: other seats that play greedy (their tied moves averaged)."""
     assert state.players == 3, "max^n here is for 3 players"
     assert objective == "points" or table is not None
     budget = None if max_states is None else [max_states]
@@ -111,7 +135,7 @@ def move_vectors(state: R.RoundState, objective: str = "points", table=None, max
     for action in s.legal_actions():
         child = s.copy()
         child.apply(action)
-        out[M.move_string(action)] = _line(s, child, objective, table, budget)[0]
+        out[M.move_string(action)] = _line(s, child, objective, table, budget, greedy)[0]
     return out
 
 
@@ -146,38 +170,45 @@ def _draw(state, tile):
     return E.draw_tile(state, tile)
 
 
-def _line_e(parent, child, objective, table):
+def _line_e(parent, child, objective, table, greedy=()):
     if child.winner is not None:
         return win_vector(objective, child.winner), True
     gain = _gain_vector(parent, child) if objective == "points" else (0, 0, 0)
     if child.over:
         base = (0, 0, 0) if objective == "points" else leaf_vector(table, child)
         return tuple(b + d for b, d in zip(base, gain)), False
-    vec, won = _node_e(child, objective, table)
+    vec, won = _node_e(child, objective, table, greedy)
     if won:
         return vec, True
     return tuple(b + d for b, d in zip(vec, gain)), False
 
 
-def _node_e(state, objective, table):
+def _node_e(state, objective, table, greedy=()):
     moves = state._legal()
     if moves[0][0] == "draw":
         unit = 2 if objective == "points" else 1
-        outs = [_line_e(state, _draw(state, t), objective, table) for t in state.boneyard_left()]
+        outs = [_line_e(state, _draw(state, t), objective, table, greedy) for t in state.boneyard_left()]
         vec = tuple(_trunc_mean([o[0][s] for o in outs], unit) for s in range(3))
         won = all(w for _, w in outs) and all(o[0] == outs[0][0] for o in outs)
         return (outs[0][0], True) if won else (vec, False)
+    if state.turn in greedy:
+        cands = []
+        for move in M.greedy_moves(state):
+            child = state.copy()
+            child._do(move)
+            cands.append(_line_e(state, child, objective, table, greedy))
+        return _greedy_mean(cands, objective)
     best = None
     for move in moves:
         child = state.copy()
         child._do(move)
-        cand = _line_e(state, child, objective, table)
+        cand = _line_e(state, child, objective, table, greedy)
         if best is None or _key(cand[0], state.turn) > _key(best[0], state.turn):
             best = cand
     return best
 
 
-def expectimax_move_vectors(state: R.RoundState, objective: str = "points", table=None) -> dict:
+def expectimax_move_vectors(state: R.RoundState, objective: str = "points", table=None, greedy=()) -> dict:
     """Every placement of the seat to move (which must be able to place) -> its
     expectimax max^n vector in this world (draws as chance nodes)."""
     assert state.players == 3 and not state.over
@@ -187,5 +218,5 @@ def expectimax_move_vectors(state: R.RoundState, objective: str = "points", tabl
     for a in acts:
         child = state.copy()
         child.apply(a)
-        out[M.move_string(a)] = _line_e(state, child, objective, table)[0]
+        out[M.move_string(a)] = _line_e(state, child, objective, table, greedy)[0]
     return out

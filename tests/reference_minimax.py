@@ -82,7 +82,9 @@ def _line(parent, child, root_seat, budget=None, greedy=()):
     if child.over:
         return gain, False
     v, is_win = _best(child, root_seat, budget, greedy)
-    return (v, True) if is_win else (gain + v, False)
+    # a line that is no win stays one (an average over a greedy seat's coin can mix
+    # wins with points): its value is kept inside +-(WIN - 1)
+    return (v, True) if is_win else (max(-(WIN - 1), min(WIN - 1, gain + v)), False)
 
 
 def greedy_moves(state: R.RoundState) -> list:
@@ -105,9 +107,12 @@ def greedy_moves(state: R.RoundState) -> list:
 def _best(state: R.RoundState, root_seat: int, budget=None, greedy=()):
     """(minimax value for the root team, is it a +-WIN line?) of a state not over.
     budget: None, or a one-element list of states still allowed (TooBig when spent).
-    greedy: seats that play greedy_moves only (the others play their best)."""
+    greedy: seats that play greedy_moves only, picking among them uniformly at random
+    (the greedy bot's coin): their value is the mean of those lines, truncated toward
+    zero, and a win line only when every one is the same win; the others play their best."""
     maximise = _team_of(state.players, root_seat, state.turn) == 0
     best = None
+    cands = []
     for move in (greedy_moves(state) if state.turn in greedy else state._legal()):
         child = state.copy()
         child._do(move)
@@ -116,9 +121,16 @@ def _best(state: R.RoundState, root_seat: int, budget=None, greedy=()):
             if budget[0] < 0:
                 raise TooBig()
         cand = _line(state, child, root_seat, budget, greedy)
+        cands.append(cand)
         if best is None or (cand[0] > best[0] if maximise else cand[0] < best[0]):
             best = cand
     assert best is not None, "no legal move in a state that is not over"
+    if state.turn in greedy and len(cands) > 1:
+        if all(c == cands[0] for c in cands) and cands[0][1]:
+            return cands[0]
+        total = sum(c[0] for c in cands)
+        mean = abs(total) // len(cands) * (1 if total >= 0 else -1)
+        return mean, False
     return best
 
 

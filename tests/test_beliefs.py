@@ -610,6 +610,29 @@ def test_search_of_greedy_seats_equals_the_greedy_minimax_oracle(players, seed):
     assert differs >= 2     # the positions do tell a greedy opponent from a perfect one (seeds picked for it)
 
 
+@pytest.mark.parametrize("players,seed", [(2, 1), (4, 1)])
+def test_expectimax_of_greedy_seats_with_draws_equals_the_oracle(players, seed):
+    """With tiles left to draw, expectimax plays a greedy seat's placements (a drawn
+    tile's ports included) by credit and its ties as its coin: the values of the
+    independent expectimax oracle (tests/reference_expectimax.py) with greedy seats."""
+    from positions import build_game
+    import reference_expectimax as X
+    from fiveup_solver.hint import world_values
+    compared = differs = 0
+    for spec, st in _small_greedy_positions(players, 10, seed, bone_max=3, cap=4000):
+        if not st.boneyard_left() or "play" not in st.legal_actions()[0]:
+            continue
+        g = build_game(spec)
+        others = [s for s in range(players) if s != g.to_move]
+        want = X.move_values(st, greedy=frozenset(others))
+        got = {str(m): v for m, v in world_values(g, method="expectimax", chance_width=28,
+                                                  greedy_seats=others).items()}
+        assert got == want, spec
+        compared += 1
+        differs += want != X.move_values(st)
+    assert compared >= 4 and differs >= 2, (compared, differs)
+
+
 def test_world_search_refuses_bad_greedy_seats():
     from fiveup_solver.errors import CoreError
     from fiveup_solver.hint import world_values

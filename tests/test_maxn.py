@@ -461,3 +461,34 @@ def test_analysis_judges_three_players_with_maxn_by_default(tmp_path, capsys):
     assert main(["analyze", str(path), "--samples", "4", "--luck-samples", "2", "--quiet", "--three",
                  "paranoid"]) == 0
     assert "paranoid search" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("method", ["pimc", "expectimax"])
+def test_greedy_seats_under_maxn_average_their_coin(method):
+    """Seats read as greedy under max^n: only their largest accepted credits, each
+    concrete placement alike (the vector's mean), as the oracle's greedy seats; the
+    positions do tell that from max^n play and from a greedy seat that picks its best."""
+    from fiveup_solver.hint import world_values
+    compared = differs = 0
+    for spec in (EXP_POSITIONS if method == "expectimax" else POSITIONS):
+        st = build_reference(spec)
+        game = build_game(spec)
+        if method == "expectimax" and not all(m.kind == "play" for m in game.legal_moves):
+            continue
+        if method == "pimc" and not all(m.kind == "play" for m in game.legal_moves):
+            continue
+        seat = st.turn
+        others = [s for s in range(3) if s != seat]
+        if method == "pimc":
+            want = X.move_vectors(st, "points", greedy=frozenset(others))
+            plain = X.move_vectors(st, "points")
+        else:
+            want = X.expectimax_move_vectors(st, "points", greedy=frozenset(others))
+            plain = X.expectimax_move_vectors(st, "points")
+        kw = dict(chance_width=28) if method == "expectimax" else {}
+        got = {str(m): v for m, v in world_values(game, method=method, objective="points", search="maxn",
+                                                  greedy_seats=others, **kw).items()}
+        assert got == {m: v[seat] for m, v in want.items()}, spec["name"]
+        compared += 1
+        differs += want != plain
+    assert compared >= 6 and differs >= 2, (compared, differs)

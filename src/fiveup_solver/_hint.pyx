@@ -29,7 +29,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
-    accepted_credit, keep_greedy, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
+    accepted_credit, keep_greedy, keep_greedy_placements, trunc_div, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
     OBJ_POINTS,
     NODE_GO, NODE_ABORTED,
 )
@@ -94,6 +94,36 @@ cdef inline int after_placement(SolverCtx* S, const WorldJob* J, const Position*
     return r + gain if -WIN < r + gain < WIN else (WIN - 1 if r + gain > 0 else -(WIN - 1))
 
 
+cdef int expecti_greedy(SolverCtx* S, const WorldJob* J, Position* p, const uint8_t* moves, int n, int team,
+                        int alpha, int beta, int ply, Rng* rng) noexcept nogil:
+    """A greedy seat's tied moves, each concrete placement alike: their weighted
+    average for `team`, truncated toward zero (Star1 over [-WIN, WIN], fail-soft), as
+    greedy_chance in the solver's search."""
+    cdef long total = 0, rest, done = 0, x, low, high
+    cdef int i, w, v, lo_w, hi_w
+    for i in range(n):
+        total += move_multiplicity(p, moves[i])
+    rest = total
+    for i in range(n):
+        w = move_multiplicity(p, moves[i])
+        rest -= w
+        x = <long>alpha * total - done - rest * WIN
+        lo_w = <int>(x // w) if x > -<long>WIN * w else -WIN
+        x = <long>beta * total - done + rest * WIN
+        hi_w = <int>(-((-x) // w)) if x < <long>WIN * w else WIN
+        v = after_placement(S, J, p, moves[i], team, lo_w, hi_w, ply, rng)
+        if S.aborted:
+            return 0
+        done += <long>w * v
+        low = done - rest * WIN
+        if low >= <long>beta * total:
+            return <int>trunc_div(low, total)
+        high = done + rest * WIN
+        if high <= <long>alpha * total:
+            return <int>trunc_div(high, total)
+    return <int>trunc_div(done, total)
+
+
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
                       int ply, Rng* rng) noexcept nogil:
     """A seat that can place: the best of its placements for its team (values are
@@ -118,8 +148,11 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
             if credits[i] and credits[i] == gap and not last_tile:
                 return WIN if maximise else -WIN
     if greedy:
-        # a seat read as greedy (this world's draw): only its largest accepted credits are searched
+        # a seat read as greedy (this world's draw): only its largest accepted credits are
+        # searched, and its own coin picks among them (the average, as the solver's search)
         n = keep_greedy(moves, credits, n)
+        if n > 1:
+            return expecti_greedy(S, J, p, moves, n, team, alpha, beta, ply, rng)
     best = -INF if maximise else INF
     for i in range(n):
         v = after_placement(S, J, p, moves[i], team, alpha, beta, ply, rng)
@@ -230,6 +263,12 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
             m = tile_moves(&c, t, moves)
             maximise = S.side_team[side_of(&c, c.to_move)] == team
             best = -INF if maximise else INF
+            if (S.greedy_seats >> c.to_move) & 1:
+                # a greedy seat places it by credit, its coin among ties
+                m = keep_greedy_placements(&c, moves, m)
+                if m > 1:
+                    best = expecti_greedy(S, J, &c, moves, m, team, lo_w, hi_w, ply, rng)
+                    m = 0
             for i in range(m):
                 v = after_placement(S, J, &c, moves[i], team, lo_w, hi_w, ply, rng)
                 if S.aborted:
@@ -331,6 +370,38 @@ cdef int mxe_settle(SolverCtx* S, const WorldJob* J, Position* c, int ply, Rng* 
     return mxe_node(S, J, c, ply, rng, out)
 
 
+cdef int mxe_greedy(SolverCtx* S, const WorldJob* J, const Position* p, const uint8_t* moves, int n, int ply,
+                    Rng* rng, int* out) noexcept nogil:
+    """A greedy seat's coin among its tied moves: their vectors' average, each move weighted
+    by the concrete placements it stands for (entries truncated toward zero, as maxn_search);
+    returns 1 for a win line, only when every move is the same win."""
+    cdef int v[3]
+    cdef int i, k, x, w, win = 1
+    cdef long total = 0
+    cdef long sums[3]
+    sums[0] = sums[1] = sums[2] = 0
+    for i in range(n):
+        w = mxe_after(S, J, p, moves[i], ply, rng, v)
+        if S.aborted:
+            return 0
+        if i == 0:
+            out[0] = v[0]
+            out[1] = v[1]
+            out[2] = v[2]
+            win = w
+        elif not w or v[0] != out[0] or v[1] != out[1] or v[2] != out[2]:
+            win = 0
+        x = move_multiplicity(p, moves[i])
+        total += x
+        for k in range(3):
+            sums[k] += <long>x * v[k]
+    if win:
+        return 1
+    for k in range(3):
+        out[k] = <int>trunc_div(sums[k], total)
+    return 0
+
+
 cdef int mxe_node(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* rng, int* out) noexcept nogil:
     """A seat that can place: the placement whose vector is best for its side (the tie-break of _solver)."""
     cdef uint8_t moves[MAX_MOVES]
@@ -357,6 +428,8 @@ cdef int mxe_node(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* rn
                 return 1
     if greedy:
         n = keep_greedy(moves, credits, n)
+        if n > 1:
+            return mxe_greedy(S, J, p, moves, n, ply, rng, out)
     for i in range(n):
         w = mxe_after(S, J, p, moves[i], ply, rng, v)
         if S.aborted:
@@ -425,6 +498,12 @@ cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* 
             have = 0
             best_w = 0
             best_mv = 0xFF
+            if (S.greedy_seats >> c.to_move) & 1:
+                # a greedy seat places it by credit, its coin among ties
+                m = keep_greedy_placements(&c, moves, m)
+                if m > 1:
+                    best_w = mxe_greedy(S, J, &c, moves, m, ply, rng, v)
+                    m = 0
             for i in range(m):
                 w = mxe_after(S, J, &c, moves[i], ply, rng, bv)
                 if S.aborted:

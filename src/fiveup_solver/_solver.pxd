@@ -1,6 +1,6 @@
 # cython: language_level=3
 from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
-from fiveup_solver._rules cimport Position, end_sum_after, placement_credit
+from fiveup_solver._rules cimport Position, end_sum_after, placement_credit, side_of, MAX_MOVES, TARGET
 
 cdef enum:
     MAX_PLY = 64               # turns in one round never exceed 28 placements (+ slack)
@@ -117,6 +117,18 @@ cdef inline int keep_greedy(uint8_t* moves, int* credits, int n) noexcept nogil:
             credits[k] = credits[i]
             k += 1
     return k
+
+cdef inline int keep_greedy_placements(const Position* p, uint8_t* moves, int n) noexcept nogil:
+    """keep_greedy with the credits computed here (the placements of a drawn tile)."""
+    cdef int credits[MAX_MOVES]
+    cdef int i, gap = TARGET - p.score[side_of(p, p.to_move)]
+    for i in range(n):
+        credits[i] = accepted_credit(p, p.ends, moves[i], gap)
+    return keep_greedy(moves, credits, n)
+
+cdef inline long trunc_div(long x, long d) noexcept nogil:
+    """x / d truncated toward zero (d > 0): an average that is the same for either team's sign."""
+    return x // d if x >= 0 else -((-x) // d)
 
 cdef enum:
     MAXN_POINTS_SCALE = 2      # max^n points values are kept in half raw points (the mean of two gains)

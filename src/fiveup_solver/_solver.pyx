@@ -229,7 +229,9 @@ cdef inline int child_value(int same_team, int r, int gain) noexcept nogil:
         return WIN
     if r <= -WIN:
         return -WIN
-    return clampi(r + gain, -WIN, WIN)
+    # a value that is no win stays one: an average over a greedy seat's coin that mixes
+    # wins with points, plus a gain, must not become a forced win (no other value comes near)
+    return clampi(r + gain, -(WIN - 1), WIN - 1)
 
 
 cdef inline void insert_by_key(int* order, const int* keys, int i) noexcept nogil:
@@ -290,6 +292,41 @@ cdef inline int move_value(SolverCtx* S, const Position* p, uint8_t move, Positi
     return child_search(S, c, team, base, alpha, beta, ply)
 
 
+cdef int greedy_chance(SolverCtx* S, const Position* p, const uint8_t* moves, int n, Position* children,
+                       int team, int base, int alpha, int beta, int ply) noexcept nogil:
+    """A seat read as greedy with tied largest credits: its own coin picks each concrete
+    placement alike (greedy_bot, and the credit model of the beliefs), so the node is
+    worth the average of its moves, each weighted by the concrete placements it stands
+    for; truncated toward zero, as the expectimax chance nodes. Star1 over [-WIN, WIN]:
+    each move is searched with the window that keeps the average's bounds decisive,
+    and the node stops as soon as one is (fail-soft: the bound itself)."""
+    cdef long total = 0, rest, done = 0, x, low, high
+    cdef int i, w, v, lo_w, hi_w
+    for i in range(n):
+        total += move_multiplicity(p, moves[i])
+    rest = total
+    for i in range(n):
+        w = move_multiplicity(p, moves[i])
+        rest -= w
+        # v w <= alpha total - done - rest WIN: below alpha whatever the rest is worth
+        x = <long>alpha * total - done - rest * WIN
+        lo_w = <int>(x // w) if x > -<long>WIN * w else -WIN
+        # v w >= beta total - done + rest WIN: above beta whatever the rest is worth
+        x = <long>beta * total - done + rest * WIN
+        hi_w = <int>(-((-x) // w)) if x < <long>WIN * w else WIN
+        v = move_value(S, p, moves[i], &children[i], team, base, lo_w, hi_w, ply)
+        if S.aborted:
+            return 0
+        done += <long>w * v
+        low = done - rest * WIN
+        if low >= <long>beta * total:
+            return <int>trunc_div(low, total)
+        high = done + rest * WIN
+        if high <= <long>alpha * total:
+            return <int>trunc_div(high, total)
+    return <int>trunc_div(done, total)
+
+
 cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
     """The endgame path: the boneyard is empty (no draws can follow), few tiles are
     left, and a small subtree is re-searched faster than the table could be asked.
@@ -319,6 +356,8 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
             return WIN    # an exact 305 now: nothing can do better
     if (S.greedy_seats >> p.to_move) & 1:
         n = keep_greedy(moves, keys, n)
+        if n > 1:
+            return greedy_chance(S, p, moves, n, children, team, base, alpha, beta, ply)
     for i in range(n):
         insert_by_key(order, keys, i)
     for k in range(n):
@@ -348,6 +387,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef Position* c
     cdef int n, i, j, k, x, team, base, v, r, best = -INF, best_move = 0xFF, tt_move = 0xFF
     cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0
+    cdef bint chance = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef TTEntry e
     x = enter_node(S, ply)
@@ -376,6 +416,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             return WIN
     if (S.greedy_seats >> p.to_move) & 1:
         n = keep_greedy(moves, credits, n)
+        chance = n > 1
     if use_tt:
         if tt_probe(S, key, &e):
             if e.lower >= beta or e.lower == e.upper:
@@ -389,13 +430,14 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             tt_move = e.move
     alpha0 = alpha
     beta0 = beta
-    if S.use_pruning and S.objective == OBJ_POINTS and not S.solver_call:
+    if S.use_pruning and S.objective == OBJ_POINTS and not S.solver_call and not S.greedy_seats:
         # Exact-target bounds: unless a team reaches 305, each side gains at most
         # up to its gap (credits above it are rejected) and at least min_gain.
         # Only in hint worlds, where they also keep horizon estimates (cut_value)
         # inside what the round allows, so they are part of a budgeted world's
         # value. An exact solve skips them: measured on every suite they never
-        # saved a node there and cost time at every node (issue 24).
+        # saved a node there and cost time at every node (issue 24). Not with seats
+        # read as greedy: their averages mix wins with points, which these bounds exclude.
         ub = 0
         lb = 0
         x = min_gain(p)
@@ -417,6 +459,12 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             alpha = -WIN
             beta = -(WIN - 1)
     base = rel_score(S, p, team)
+    if chance:
+        best = greedy_chance(S, p, moves, n, children, team, base, alpha, beta, ply)
+        if S.aborted:
+            return 0
+        best_move = moves[0]
+        n = 0       # no move loop: the average is the value
     for i in range(n):
         # order: table move, then immediate accepted credit, then history
         keys[i] = (credits[i] << 20) + S.history[moves[i]]
@@ -1333,6 +1381,8 @@ cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bo
     cdef bint use_tt, last_tile
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef MaxnEntry* e
+    cdef long total
+    cdef long sums[3]
     best[0] = best[1] = best[2] = 0
     x = enter_node(S, ply)
     if x != NODE_GO:
@@ -1364,6 +1414,29 @@ cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bo
             out[1] = e.v[1]
             out[2] = e.v[2]
             return 1
+    if (S.greedy_seats >> p.to_move) & 1 and n > 1:
+        # a seat read as greedy with tied largest credits: its coin picks each concrete
+        # placement alike, so the vector is their weighted average (entry by entry,
+        # truncated toward zero; a win line only when every one is the same win)
+        total = 0
+        sums[0] = sums[1] = sums[2] = 0
+        for i in range(n):
+            c = &children[i]
+            c[0] = p[0]
+            place(c, moves[i], NULL)
+            resolve_turn(c)
+            maxn_child(S, p, c, ply, -1, -INF, v)
+            if S.aborted:
+                return 0
+            x = move_multiplicity(p, moves[i])
+            total += x
+            for k in range(3):
+                sums[k] += <long>x * v[k]
+        for k in range(3):
+            out[k] = <int>trunc_div(sums[k], total)
+        if use_tt:
+            mx_store(S, key, out, moves[0], S.nodes - nodes0)
+        return 1
     for i in range(n):
         insert_by_key(order, credits, i)
     for k in range(n):
