@@ -56,7 +56,7 @@ the hint is exactly the uniform one (tested).
 everything known. Each searched world also draws a model for every other seat
 from that seat's posterior given the world (``prior(theta) L(theta, world)``):
 a seat drawn greedy (``credit`` with beta >= :data:`GREEDY_BETA`) is searched
-as greedy plays, its largest accepted credits only (every tie searched), so the
+as greedy plays, its largest accepted credits only, ties by its coin (their average), so the
 hidden tiles and the way a seat plays come jointly from the posterior
 (:meth:`WeightedWorlds.greedy_masks`; ``OpponentModel(search_greedy=False)``
 turns it off). Other models are searched as perfect players: the search has no

@@ -374,10 +374,18 @@ def _add_budget_flags(parser, *names) -> None:
 
 
 def _budget_of(args) -> SearchBudget:
-    """The SearchBudget of `fiveup hint`'s flags (checked once, there)."""
-    return SearchBudget(method=args.method, samples=args.samples, time_ms=args.time_ms, world_nodes=args.world_nodes,
-                        objective=args.objective, beliefs=args.beliefs, search=args.three,
-                        depth=args.depth)
+    """The SearchBudget of `fiveup hint`'s flags (checked once, there); an error names
+    the flag a user typed (``--time-ms``), not the API's field (``time_ms``)."""
+    try:
+        return SearchBudget(method=args.method, samples=args.samples, time_ms=args.time_ms,
+                            world_nodes=args.world_nodes, objective=args.objective, beliefs=args.beliefs,
+                            search=args.three, depth=args.depth)
+    except OptionError as e:
+        text = str(e)
+        for name, (flag, _, _) in BUDGET_FLAGS.items():
+            if text.startswith(name + " "):
+                raise OptionError(flag + text[len(name):]) from None
+        raise
 
 
 def cmd_hint(args, out) -> int:

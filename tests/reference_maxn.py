@@ -93,29 +93,24 @@ def _greedy_mean(cands, objective):
 
 def _best(state, objective, table, budget, greedy=()):
     """greedy: seats that play M.greedy_moves only, uniformly at random among them."""
-    if state.turn in greedy:
-        cands = []
-        for move in M.greedy_moves(state):
-            child = state.copy()
-            child._do(move)
-            if budget is not None:
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise M.TooBig()
-            cands.append(_line(state, child, objective, table, budget, greedy))
-        return _greedy_mean(cands, objective)
-    best = None
-    for action in state.legal_actions():
+    greedy_now = state.turn in greedy
+    steps = M.greedy_moves(state) if greedy_now else state._legal()
+    cands = []
+    for step in steps:
         child = state.copy()
-        child.apply(action)
+        child._do(step)
         if budget is not None:
             budget[0] -= 1
             if budget[0] < 0:
                 raise M.TooBig()
-        cand = _line(state, child, objective, table, budget, greedy)
+        cands.append(_line(state, child, objective, table, budget, greedy))
+    assert cands, "no legal action in a state that is not over"
+    if greedy_now:
+        return _greedy_mean(cands, objective)
+    best = None
+    for cand in cands:
         if best is None or _key(cand[0], state.turn) > _key(best[0], state.turn):
             best = cand
-    assert best is not None, "no legal action in a state that is not over"
     return best
 
 

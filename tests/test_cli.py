@@ -454,10 +454,13 @@ def test_sample_deals_and_probabilities(tmp_path, capsys):
 @pytest.mark.parametrize("argv,text", [
     (["--seat", "0"], "is not to move"),
     (["--seat", "5"], "--seat must be 0..1"),
-    (["--seat", "1", "--samples", "0"], "samples must be"),
+    (["--seat", "1", "--samples", "0"], "error: --samples must be"),
     (["--seat", "1", "--round", "0"], "give --round and --action together"),
     (["--seat", "1", "--round", "9", "--action", "0"], "--round 9 is not in the record"),
-    (["--seat", "1", "--world-nodes", "0"], "world_nodes must be"),
+    (["--seat", "1", "--world-nodes", "0"], "error: --world-nodes must be"),
+    (["--seat", "1", "--time-ms", "0"], "error: --time-ms must be a number from 1 to 3600000, not 0.0"),
+    (["--seat", "1", "--depth", "2"], "error: --depth is an option of method 'alphamu'"),
+    (["--seat", "1", "--method", "alphamu", "--depth", "99"], "error: --depth must be"),
 ])
 def test_hint_bad_options(argv, text, tmp_path, capsys):
     rec, full, view, i, g = hint_record(tmp_path)

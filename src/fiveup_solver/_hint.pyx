@@ -29,7 +29,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
-    accepted_credit, keep_greedy, keep_greedy_placements, trunc_div, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
+    accepted_credit, keep_greedy, keep_greedy_placements, trunc_div, star1_window, star1_settled, VecMean, vm_add, vm_finish, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
     OBJ_POINTS,
     NODE_GO, NODE_ABORTED,
 )
@@ -99,7 +99,7 @@ cdef int expecti_greedy(SolverCtx* S, const WorldJob* J, Position* p, const uint
     """A greedy seat's tied moves, each concrete placement alike: their weighted
     average for `team`, truncated toward zero (Star1 over [-WIN, WIN], fail-soft), as
     greedy_chance in the solver's search."""
-    cdef long total = 0, rest, done = 0, x, low, high
+    cdef long total = 0, rest, done = 0
     cdef int i, w, v, lo_w, hi_w
     for i in range(n):
         total += move_multiplicity(p, moves[i])
@@ -107,20 +107,13 @@ cdef int expecti_greedy(SolverCtx* S, const WorldJob* J, Position* p, const uint
     for i in range(n):
         w = move_multiplicity(p, moves[i])
         rest -= w
-        x = <long>alpha * total - done - rest * WIN
-        lo_w = <int>(x // w) if x > -<long>WIN * w else -WIN
-        x = <long>beta * total - done + rest * WIN
-        hi_w = <int>(-((-x) // w)) if x < <long>WIN * w else WIN
+        star1_window(alpha, beta, total, done, rest, w, &lo_w, &hi_w)
         v = after_placement(S, J, p, moves[i], team, lo_w, hi_w, ply, rng)
         if S.aborted:
             return 0
         done += <long>w * v
-        low = done - rest * WIN
-        if low >= <long>beta * total:
-            return <int>trunc_div(low, total)
-        high = done + rest * WIN
-        if high <= <long>alpha * total:
-            return <int>trunc_div(high, total)
+        if star1_settled(done, rest, total, alpha, beta, &v):
+            return v
     return <int>trunc_div(done, total)
 
 
@@ -214,7 +207,8 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
     cdef uint8_t moves[MAX_MOVES]
     cdef int n = p.bone_len - p.bone_next, k, i, j, t, m, tmp, v, best
     cdef int outcomes, width
-    cdef long done = 0, lo_w, hi_w, low, high
+    cdef long done = 0
+    cdef int lo_w, hi_w
     cdef Position c
     cdef bint maximise
     cdef DrawMemo local
@@ -250,10 +244,7 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
         c = p[0]
         draw_tile(&c, t, NULL)    # from any place in the boneyard: the order is unknown
         # Star1 window for this outcome: the remaining ones could all be +-WIN
-        lo_w = <long>alpha * outcomes - done - <long>(outcomes - k - 1) * WIN
-        hi_w = <long>beta * outcomes - done + <long>(outcomes - k - 1) * WIN
-        lo_w = -WIN if lo_w < -WIN else (WIN if lo_w > WIN else lo_w)
-        hi_w = -WIN if hi_w < -WIN else (WIN if hi_w > WIN else hi_w)
+        star1_window(alpha, beta, outcomes, done, outcomes - k - 1, 1, &lo_w, &hi_w)
         if c.status == ST_WON:
             v = WIN if S.side_team[side_of(&c, c.end_seat)] == team else -WIN
         elif c.status != ST_PLAYING:
@@ -308,13 +299,9 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
         # the gains above (alpha - gain, beta - gain) may have its top below WIN, and a
         # caller only recognises a win line by a value of exactly +-WIN: returning
         # beta there turned a forced win into 999 points (docs/expectimax_case.md).
-        low = done - <long>(outcomes - k - 1) * WIN
-        if low >= <long>beta * outcomes:
-            return <int>(low // outcomes) if low >= 0 else -<int>((-low) // outcomes)
-        high = done + <long>(outcomes - k - 1) * WIN
-        if high <= <long>alpha * outcomes:
-            return <int>(high // outcomes) if high >= 0 else -<int>((-high) // outcomes)
-    return <int>(done // outcomes) if done >= 0 else -<int>((-done) // outcomes)
+        if star1_settled(done, outcomes - k - 1, outcomes, alpha, beta, &v):
+            return v
+    return <int>trunc_div(done, outcomes)
 
 
 # ---------------------------------------------------------------- expectimax, max^n (3 players)
@@ -376,30 +363,15 @@ cdef int mxe_greedy(SolverCtx* S, const WorldJob* J, const Position* p, const ui
     by the concrete placements it stands for (entries truncated toward zero, as maxn_search);
     returns 1 for a win line, only when every move is the same win."""
     cdef int v[3]
-    cdef int i, k, x, w, win = 1
-    cdef long total = 0
-    cdef long sums[3]
-    sums[0] = sums[1] = sums[2] = 0
+    cdef int i, w
+    cdef VecMean acc
+    acc.weight = 0
     for i in range(n):
         w = mxe_after(S, J, p, moves[i], ply, rng, v)
         if S.aborted:
             return 0
-        if i == 0:
-            out[0] = v[0]
-            out[1] = v[1]
-            out[2] = v[2]
-            win = w
-        elif not w or v[0] != out[0] or v[1] != out[1] or v[2] != out[2]:
-            win = 0
-        x = move_multiplicity(p, moves[i])
-        total += x
-        for k in range(3):
-            sums[k] += <long>x * v[k]
-    if win:
-        return 1
-    for k in range(3):
-        out[k] = <int>trunc_div(sums[k], total)
-    return 0
+        vm_add(&acc, v, w, move_multiplicity(p, moves[i]))
+    return vm_finish(&acc, out)
 
 
 cdef int mxe_node(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* rng, int* out) noexcept nogil:
@@ -450,11 +422,10 @@ cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* 
     sampled outcomes where it is wider, one sampled line for a repeated draw, as expecti_chance)."""
     cdef uint8_t tiles[28]
     cdef uint8_t moves[MAX_MOVES]
-    cdef int n = p.bone_len - p.bone_next, k, i, j, t, m, tmp, x, w, outcomes, width, side, all_win = 1
+    cdef int n = p.bone_len - p.bone_next, k, i, j, t, m, tmp, x, w, outcomes, width, side
     cdef int v[3]
     cdef int bv[3]
-    cdef int first[3]
-    cdef long total[3]
+    cdef VecMean acc
     cdef int best_w, best_mv, have
     cdef Position c
     x = enter_node(S, ply)
@@ -474,7 +445,7 @@ cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* 
             j = i + rng_below(rng, n - i)
             tmp = tiles[i]; tiles[i] = tiles[j]; tiles[j] = tmp
         outcomes = width
-    total[0] = total[1] = total[2] = 0
+    acc.weight = 0
     for k in range(outcomes):
         t = tiles[k]
         c = p[0]
@@ -522,18 +493,8 @@ cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* 
             w = mxe_settle(S, J, &c, ply, rng, v)
         if S.aborted:
             return 0
-        if k == 0:
-            first[0] = v[0]
-            first[1] = v[1]
-            first[2] = v[2]
-        if not w or v[0] != first[0] or v[1] != first[1] or v[2] != first[2]:
-            all_win = 0
-        total[0] += v[0]
-        total[1] += v[1]
-        total[2] += v[2]
-    for i in range(3):
-        out[i] = <int>(total[i] // outcomes) if total[i] >= 0 else -<int>((-total[i]) // outcomes)
-    return all_win
+        vm_add(&acc, v, w, 1)
+    return vm_finish(&acc, out)
 
 
 # ---------------------------------------------------------------- one world

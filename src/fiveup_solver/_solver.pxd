@@ -54,7 +54,8 @@ ctypedef struct SolverCtx:
     int eq_players             # the player count the equity table is for
     int root_side              # side of the root's seat (team 0)
     uint32_t greedy_seats      # bit s: seat s is read as greedy (beliefs): only its largest-credit
-                               # placements are searched; 0 (set_root) = every seat plays its best
+                               # placements are searched, ties averaged (its coin); 0 (set_root) =
+                               # every seat plays its best
     int search_maxn            # option: 3-player positions are searched by max^n (else paranoid)
     int maxn                   # the current search is max^n (search_maxn and 3 players; set_root)
     int mx_top                 # max^n: a side's value for reaching 305 (internal units; see MAXN_*)
@@ -106,7 +107,8 @@ cdef inline int accepted_credit(const Position* p, int s0, uint8_t move, int gap
 
 cdef inline int keep_greedy(uint8_t* moves, int* credits, int n) noexcept nogil:
     """A seat read as greedy places for the largest accepted credit: keep only those
-    moves (every tie: which one it picks is its own coin), in their order; their number."""
+    moves, in their order; their number. Which tie it picks is its own coin: the
+    searches average the moves kept (greedy_chance, expecti_greedy, mxe_greedy)."""
     cdef int i, k = 0, top = -1
     for i in range(n):
         if credits[i] > top:
@@ -129,6 +131,66 @@ cdef inline int keep_greedy_placements(const Position* p, uint8_t* moves, int n)
 cdef inline long trunc_div(long x, long d) noexcept nogil:
     """x / d truncated toward zero (d > 0): an average that is the same for either team's sign."""
     return x // d if x >= 0 else -((-x) // d)
+
+cdef inline void star1_window(int alpha, int beta, long total, long done, long rest, int w,
+                              int* lo_w, int* hi_w) noexcept nogil:
+    """Star1 (Ballard): the window for the next outcome, of weight w, of an average over
+    `total` weights whose values lie in [-WIN, WIN]: `done` the weighted sum so far, `rest`
+    the weight still to come. At or below lo_w the average is at most alpha whatever the
+    rest, at or above hi_w at least beta; both stay inside [-WIN, WIN] and lo_w < hi_w
+    while star1_settled has not decided the average."""
+    cdef long x = <long>alpha * total - done - rest * WIN
+    # v w <= x: v <= floor(x / w) (C division truncates: floor by hand)
+    x = x // w if x >= 0 else -((-x + w - 1) // w)
+    lo_w[0] = <int>(-WIN if x < -WIN else (WIN if x > WIN else x))
+    # v w >= x: v >= ceil(x / w)
+    x = <long>beta * total - done + rest * WIN
+    x = (x + w - 1) // w if x >= 0 else -((-x) // w)
+    hi_w[0] = <int>(-WIN if x < -WIN else (WIN if x > WIN else x))
+
+cdef inline bint star1_settled(long done, long rest, long total, int alpha, int beta, int* out) noexcept nogil:
+    """After an outcome: is the average decided against the window whatever the rest
+    is worth? Then out is its bound (fail-soft: the bound itself, not alpha or beta: a
+    caller recognises a win line only by a value of exactly +-WIN)."""
+    cdef long low = done - rest * WIN, high = done + rest * WIN
+    if low >= <long>beta * total:
+        out[0] = <int>trunc_div(low, total)
+        return 1
+    if high <= <long>alpha * total:
+        out[0] = <int>trunc_div(high, total)
+        return 1
+    return 0
+
+ctypedef struct VecMean:
+    # a weighted average of max^n vectors, entry by entry (maxn_search, mxe_greedy, mxe_chance)
+    long sums[3]               # weighted sums of the entries
+    long weight                # the weights added
+    int first[3]               # the first vector added
+    int all_win                # every vector added so far is a win line, the same one
+
+
+cdef inline void vm_add(VecMean* a, const int* v, int win, long weight) noexcept nogil:
+    cdef int k
+    if a.weight == 0:
+        a.first[0] = v[0]
+        a.first[1] = v[1]
+        a.first[2] = v[2]
+        a.all_win = win
+        a.sums[0] = a.sums[1] = a.sums[2] = 0
+    elif not win or v[0] != a.first[0] or v[1] != a.first[1] or v[2] != a.first[2]:
+        a.all_win = 0
+    for k in range(3):
+        a.sums[k] += weight * v[k]
+    a.weight += weight
+
+
+cdef inline int vm_finish(const VecMean* a, int* out) noexcept nogil:
+    """The average into out (each entry truncated toward zero); 1 for a win line (every
+    vector the same win, which is then the average itself)."""
+    cdef int k
+    for k in range(3):
+        out[k] = <int>trunc_div(a.sums[k], a.weight)
+    return a.all_win
 
 cdef enum:
     MAXN_POINTS_SCALE = 2      # max^n points values are kept in half raw points (the mean of two gains)

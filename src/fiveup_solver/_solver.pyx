@@ -300,7 +300,7 @@ cdef int greedy_chance(SolverCtx* S, const Position* p, const uint8_t* moves, in
     for; truncated toward zero, as the expectimax chance nodes. Star1 over [-WIN, WIN]:
     each move is searched with the window that keeps the average's bounds decisive,
     and the node stops as soon as one is (fail-soft: the bound itself)."""
-    cdef long total = 0, rest, done = 0, x, low, high
+    cdef long total = 0, rest, done = 0
     cdef int i, w, v, lo_w, hi_w
     for i in range(n):
         total += move_multiplicity(p, moves[i])
@@ -308,22 +308,13 @@ cdef int greedy_chance(SolverCtx* S, const Position* p, const uint8_t* moves, in
     for i in range(n):
         w = move_multiplicity(p, moves[i])
         rest -= w
-        # v w <= alpha total - done - rest WIN: below alpha whatever the rest is worth
-        x = <long>alpha * total - done - rest * WIN
-        lo_w = <int>(x // w) if x > -<long>WIN * w else -WIN
-        # v w >= beta total - done + rest WIN: above beta whatever the rest is worth
-        x = <long>beta * total - done + rest * WIN
-        hi_w = <int>(-((-x) // w)) if x < <long>WIN * w else WIN
+        star1_window(alpha, beta, total, done, rest, w, &lo_w, &hi_w)
         v = move_value(S, p, moves[i], &children[i], team, base, lo_w, hi_w, ply)
         if S.aborted:
             return 0
         done += <long>w * v
-        low = done - rest * WIN
-        if low >= <long>beta * total:
-            return <int>trunc_div(low, total)
-        high = done + rest * WIN
-        if high <= <long>alpha * total:
-            return <int>trunc_div(high, total)
+        if star1_settled(done, rest, total, alpha, beta, &v):
+            return v
     return <int>trunc_div(done, total)
 
 
@@ -1381,8 +1372,7 @@ cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bo
     cdef bint use_tt, last_tile
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef MaxnEntry* e
-    cdef long total
-    cdef long sums[3]
+    cdef VecMean acc
     best[0] = best[1] = best[2] = 0
     x = enter_node(S, ply)
     if x != NODE_GO:
@@ -1418,8 +1408,7 @@ cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bo
         # a seat read as greedy with tied largest credits: its coin picks each concrete
         # placement alike, so the vector is their weighted average (entry by entry,
         # truncated toward zero; a win line only when every one is the same win)
-        total = 0
-        sums[0] = sums[1] = sums[2] = 0
+        acc.weight = 0
         for i in range(n):
             c = &children[i]
             c[0] = p[0]
@@ -1428,12 +1417,8 @@ cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bo
             maxn_child(S, p, c, ply, -1, -INF, v)
             if S.aborted:
                 return 0
-            x = move_multiplicity(p, moves[i])
-            total += x
-            for k in range(3):
-                sums[k] += <long>x * v[k]
-        for k in range(3):
-            out[k] = <int>trunc_div(sums[k], total)
+            vm_add(&acc, v, 0, move_multiplicity(p, moves[i]))
+        vm_finish(&acc, out)
         if use_tt:
             mx_store(S, key, out, moves[0], S.nodes - nodes0)
         return 1
