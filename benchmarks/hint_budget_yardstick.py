@@ -52,6 +52,9 @@ def main(argv=None) -> int:
     ap.add_argument("--told-greedy", action="store_true",
                     help="a yardstick, not a fair hint: model beliefs told that the opponent plays greedy "
                          "(the one sharp credit model, a 0.5 %% floor), so every world searches it as greedy")
+    ap.add_argument("--method", choices=("pimc", "alphamu"), default="pimc",
+                    help="the hint's method (alphamu: --depth joint decisions, at the hint's worlds and leaf budget)")
+    ap.add_argument("--depth", type=int, default=None, help="--method alphamu: its depth (default: the hint's)")
     ap.add_argument("--yardstick", nargs="+", default=YARDSTICK)
     ap.add_argument("--defence", nargs="*", default=[DEFENCE])
     ap.add_argument("--picks-out", metavar="FILE", help="write this run's picks ({index: canonical move}) as JSON")
@@ -68,11 +71,19 @@ def main(argv=None) -> int:
     told = OpponentModel(grid=(("credit", 3.0),), floor=0.005) if args.told_greedy else None
     if told is not None and args.beliefs != "model":
         ap.error("--told-greedy needs --beliefs model")
+    method = {"method": args.method}
+    if args.method == "alphamu":
+        if args.depth is not None:
+            method["depth"] = args.depth
+    else:
+        method["samples"] = args.samples
+        method["world_nodes"] = args.world_nodes
+        if args.depth is not None:
+            ap.error("--depth needs --method alphamu")
     for r in rows:
         obs = journal_observation(r)
         t = time.perf_counter()
-        h = hint(obs, seed=r["index"], both=False, samples=args.samples, world_nodes=args.world_nodes,
-                 beliefs=args.beliefs, model=told)
+        h = hint(obs, seed=r["index"], both=False, beliefs=args.beliefs, model=told, **method)
         times.append(time.perf_counter() - t)
         pick = _core.canonical_of(*h.best.placement)
         picks[r["index"]] = pick
@@ -83,7 +94,9 @@ def main(argv=None) -> int:
             scored[opponent]["now"].append((r["bone"], loss(exact, pick)))
             if other is not None and r["index"] in other:
                 paired[opponent].append(loss(exact, other[r["index"]]) - loss(exact, pick))
-    print(f"hint at {args.samples} worlds x {args.world_nodes:,} nodes, {args.beliefs} beliefs"
+    budget = (f"{args.samples} worlds x {args.world_nodes:,} nodes" if args.method == "pimc"
+              else f"alphamu at its default budget, depth {args.depth if args.depth is not None else 'default'}")
+    print(f"hint at {budget}, {args.beliefs} beliefs"
           f"{' told greedy' if told is not None else ''}, against the "
           f"journal's PIMC pick; positions with at most {args.max_bone} boneyard tiles")
     print("| opponent | phase (boneyard) | positions | journal's PIMC: win-% loss, differs | this budget |")

@@ -22,9 +22,16 @@ of a vector with one entry per world:
   combination of one vector per split.
 * The opponent's turn: per world, its forced draws, then each of its legal
   actions (a placement, a pass, or nothing when the draws ended the round);
-  actions are grouped by what S sees (tiles drawn, the placement); the front
-  holds every combination of one vector per group, each world taking the least
-  entry over the groups it belongs to.
+  actions are grouped by what S sees (tiles drawn, the placement, placements
+  alike on the board counted as one: the same tile on the same kind of port of
+  the same value); the front holds every combination of one vector per group,
+  each world taking the least entry over the groups it belongs to.
+* A world in which the opponent is read as greedy (``greedy``): there it plays
+  only the placements of the largest accepted credit
+  (``reference_minimax.greedy_moves``) and tosses a coin among them, every
+  concrete placement alike, so that world's entry is the mean over its groups,
+  each weighted by the concrete placements it holds, truncated toward zero;
+  the leaves' minimax averages the same coin (``reference_minimax``).
 
 A front is reduced to its non-dominated vectors (one of equal vectors).
 """
@@ -72,12 +79,52 @@ def _min_product(fronts: list) -> list:
     return _pareto(out)
 
 
+def _trunc_mean(total: int, weight: int) -> int:
+    """total / weight truncated toward zero (weight > 0)."""
+    return abs(total) // weight * (1 if total >= 0 else -1)
+
+
+def _coin_product(fronts: list, weights: list) -> list:
+    """_min_product, except that a world w with weights[g][w] for its groups g is a
+    coin: its entry is the weighted mean of its groups' entries, truncated."""
+    out = []
+    for combo in product(*fronts):
+        v: dict = {}
+        sums: dict = {}
+        totals: dict = {}
+        for g, part in enumerate(combo):
+            for w, x in part.items():
+                if w in weights[g]:
+                    sums[w] = sums.get(w, 0) + weights[g][w] * x
+                    totals[w] = totals.get(w, 0) + weights[g][w]
+                else:
+                    v[w] = x if w not in v else min(v[w], x)
+        for w in sums:
+            v[w] = _trunc_mean(sums[w], totals[w])
+        out.append(v)
+    return _pareto(out)
+
+
+def _shown(state, drawn: int, action: dict):
+    """What S sees of the opponent's placement: the tile and the board's port it took,
+    ports alike (the same kind and value: a non-double's end, a double's line or
+    branch) counted as one, since they leave the same board up to its drawing."""
+    at = action.get("at")
+    if at is None:
+        return (drawn, action["play"], None)
+    other, name = at.split(":")
+    lo, hi = other.split("-")
+    kind = "end" if lo != hi else ("line" if name.startswith("line") else "branch")
+    return (drawn, action["play"], kind, dict(state.board.open)[at])
+
+
 class AlphaMu:
-    def __init__(self, seat: int, roots: dict, depth: int):
+    def __init__(self, seat: int, roots: dict, depth: int, greedy=frozenset()):
         self.seat = seat
         self.side = R.side_of(2, seat)
         self.roots = roots            # world -> its state at the root (the scores gains count from)
         self.depth = depth
+        self.greedy = greedy          # the worlds that read the opponent as greedy
 
     def _gain(self, w, st) -> int:
         root = self.roots[w]
@@ -89,12 +136,12 @@ class AlphaMu:
             if st.winner is not None:
                 return WIN if st.winner == self.side else -WIN
             return self._gain(w, st)
-        v = M.minimax(st)                   # for the side of the seat to move
-        if R.side_of(2, st.turn) != self.side:
-            v = -v
+        # for S's side; the opponent greedy (its coin averaged) in a world that reads it so
+        v = M._best(st, self.seat, None, (1 - self.seat,) if w in self.greedy else ())[0]
         if abs(v) == WIN:                   # a game won on the line: its gains do not count
             return v
-        return self._gain(w, st) + v
+        # a line that is no win stays one (a coin's mean can mix wins with points)
+        return max(-(WIN - 1), min(WIN - 1, self._gain(w, st) + v))
 
     def front(self, node: list, r: int) -> list:
         """node: [(world, state)] alike for S; r >= 1 joint decisions left."""
@@ -120,6 +167,7 @@ class AlphaMu:
                 return _min_product([self.front(split[t], r) for t in sorted(split)])
             return self.front([(w, _after(st, legal[0])) for w, st in node], r)
         groups: dict = {}
+        weights: dict = {}
         for w, st in node:
             c, drawn = st, 0
             while not c.over and "draw" in c.legal_actions()[0]:
@@ -128,18 +176,28 @@ class AlphaMu:
             if c.over:
                 groups.setdefault((drawn, "over"), []).append((w, c))
                 continue
-            for a in c.legal_actions():
-                shown = (drawn, a.get("play"), a.get("at")) if "play" in a else (drawn, "pass")
-                groups.setdefault(shown, []).append((w, _after(c, a)))
-        return _min_product([self.front(groups[k], r) for k in sorted(groups, key=repr)])
+            if w in self.greedy and "play" in c.legal_actions()[0]:
+                actions = [R._action_dict(c.turn, m) for m in M.greedy_moves(c)]
+            else:
+                actions = c.legal_actions()
+            for a in actions:
+                shown = _shown(c, drawn, a) if "play" in a else (drawn, "pass")
+                if w in self.greedy and "play" in a:
+                    weights.setdefault(shown, {})
+                    weights[shown][w] = weights[shown].get(w, 0) + 1
+                if all(x != w for x, _ in groups.get(shown, [])):
+                    groups.setdefault(shown, []).append((w, _after(c, a)))
+        keys = sorted(groups, key=repr)
+        return _coin_product([self.front(groups[k], r) for k in keys], [weights.get(k, {}) for k in keys])
 
 
-def alphamu_values(states: list, depth: int) -> dict:
+def alphamu_values(states: list, depth: int, greedy=frozenset()) -> dict:
     """{(tile, at): value (Fraction)} of every legal placement of the seat to move, over
-    the worlds `states` (equally weighted), with `depth` joint decisions after it."""
+    the worlds `states` (equally weighted), with `depth` joint decisions after it;
+    greedy: the indices of the worlds that read the opponent as greedy."""
     seat = states[0].turn
     roots = dict(enumerate(states))
-    am = AlphaMu(seat, roots, depth)
+    am = AlphaMu(seat, roots, depth, frozenset(greedy))
     out = {}
     for a in states[0].legal_actions():
         children = [(w, _after(st, a)) for w, st in roots.items()]

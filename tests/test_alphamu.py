@@ -32,11 +32,14 @@ def _name(t: int) -> str:
     return f"{_core.tile_lo(t)}-{_core.tile_hi(t)}"
 
 
-def _engine(obs, worlds, depth, objective="points", threads=1):
-    """{canonical move: value} of AlphaMuSearch on explicit worlds (hands, boneyard order)."""
+def _engine(obs, worlds, depth, objective="points", threads=1, greedy=()):
+    """{canonical move: value} of AlphaMuSearch on explicit worlds (hands, boneyard order);
+    greedy: the indices of the worlds that search the opponent as greedy."""
     ds = DealSampler(obs)
     roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
-    job = _alphamu.AlphaMuSearch(ds.replayed, roots, [(h, b, 0) for h, b in worlds], None, depth,
+    other = 1 << (1 - obs.seat)
+    job = _alphamu.AlphaMuSearch(ds.replayed, roots, [(h, b, other if i in greedy else 0)
+                                                      for i, (h, b) in enumerate(worlds)], None, depth,
                                  _alphamu.MAX_FRONT, EXACT, 0.0)
     core = _solver.SolverCore(4.0)
     set_core_objective(core, objective, 2)
@@ -88,6 +91,38 @@ def test_values_equal_the_independent_reference(case, depth):
     for m in obs.legal_moves:
         key = (str(m.tile), None if m.at is None else str(m.at))
         assert got[_core.canonical_of(*m.placement)] == pytest.approx(float(want[key]), abs=1e-9), str(m)
+
+
+@pytest.mark.parametrize("case", POSITIONS)
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("which", ["all", "even"])
+def test_greedy_opponents_coin_equals_the_independent_reference(case, depth, which):
+    # worlds that read the opponent as greedy: it places for the largest accepted
+    # credit and its coin picks among those placements; the seat sees which one and
+    # may answer each differently, so the world's entry is the mean over the coin's
+    # groups (the reference combines full fronts with exact enumeration)
+    g, seat, obs, worlds = _case(*case)
+    greedy = set(range(len(worlds))) if which == "all" else set(range(0, len(worlds), 2))
+    got, _ = _engine(obs, worlds, depth, greedy=greedy)
+    want = alphamu_values(_reference_states(g, seat, worlds), depth, greedy)
+    for m in obs.legal_moves:
+        key = (str(m.tile), None if m.at is None else str(m.at))
+        assert got[_core.canonical_of(*m.placement)] == pytest.approx(float(want[key]), abs=1e-9), str(m)
+
+
+def test_the_reference_coin_by_hand():
+    # The opponent's two tied placements A (weight 2: two ends alike) and B (weight 1)
+    # in world 0, which reads it as greedy; world 1 has only B and picks.
+    try:
+        from .reference_alphamu import _coin_product
+    except ImportError:
+        from reference_alphamu import _coin_product
+    # after A the seat may play for world 0 (30) or not (0); after B: world 0 -> 6, world 1 -> -5
+    got = _coin_product([[{0: 30}, {0: 0}], [{0: 6, 1: -5}]], [{0: 2}, {0: 1}])
+    # world 0: (2 * 30 + 6) / 3 = 22, or (2 * 0 + 6) / 3 = 2 (dominated); world 1: -5
+    assert got == [{0: 22, 1: -5}]
+    # truncation toward zero: (2 * -7 + -6) / 3 = -20 / 3 -> -6
+    assert _coin_product([[{0: -7}], [{0: -6}]], [{0: 2}, {0: 1}]) == [{0: -6}]
 
 
 @pytest.mark.parametrize("case", POSITIONS[-2:])
@@ -231,6 +266,51 @@ def test_core_checks_its_inputs():
     twice = [(hands, worlds[0][1], 0)]
     with pytest.raises(CoreError, match="twice"):
         _alphamu.AlphaMuSearch(ds.replayed, roots, twice, None, 1, 16, 100, 0.0)
+    for shares, text in [([1], "one number per world"), ([1, 0], "share"), ([1, 2 ** 21], "share"),
+                         ([1, "2"], "share"), (3, "list of whole numbers")]:
+        with pytest.raises(CoreError, match=text):
+            _alphamu.AlphaMuSearch(ds.replayed, roots, worlds, None, 1, 16, 100, 0.0, shares)
+
+
+def test_a_worlds_share_multiplies_its_leaf_budget():
+    # a world drawn k times is searched once with k times the leaf nodes, as PIMC's world
+    # budget: the same search as leaf_nodes * k, and (a budget that cuts) not leaf_nodes'
+    g = Game(players=2, seed=3)
+    g.push(g.legal_moves[0])
+    obs = g.observation(g.to_move)
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
+    worlds = [(h[:2], b, 0) for h, b in ds.counter.worlds(2, 1)]
+
+    def run_job(leaf, shares):
+        job = _alphamu.AlphaMuSearch(ds.replayed, roots, worlds, None, 1, 16, leaf, 0.0, shares)
+        job.work(_solver.SolverCore(4.0))
+        complete, rows = job.results()
+        assert complete
+        return [(r[4], r[3]) for r in rows]
+
+    small, shared, big = run_job(200, None), run_job(200, [5, 5]), run_job(1000, None)
+    assert shared == big
+    assert sum(n for _, n in big) > sum(n for _, n in small) > 0
+
+
+def test_one_distinct_world_is_pimcs_hint():
+    # at an empty boneyard with 2 players every hidden tile is the opponent's: the 48
+    # draws are one world (the told model draws greedy in all), nothing is left to fuse,
+    # and alphamu's hint is PIMC's: the same world, searched with PIMC's budget for the
+    # draws it stands for, whatever alphamu's own leaf budget (here 1 node a leaf)
+    from fiveup_solver.beliefs import OpponentModel
+    told = OpponentModel(grid=(("credit", 3.0),), floor=0.005)
+    for g, seat in late_positions(4, bone_max=0, hand_max=7, seed=5):
+        obs = g.observation(seat)
+        for beliefs, model in (("uniform", None), ("model", told)):
+            a = hint(obs, method="alphamu", seed=1, beliefs=beliefs, model=model, world_nodes=1)
+            p = hint(obs, method="pimc", seed=1, beliefs=beliefs, model=model)
+            assert a.budget["distinct_worlds"] == 1
+            pv = {str(m.move): m for m in p.moves}
+            for m in a.moves:
+                assert m.win == pytest.approx(pv[str(m.move)].win, abs=1e-12), str(m.move)
+                assert m.points == pytest.approx(pv[str(m.move)].points, abs=1e-12), str(m.move)
 
 
 def _record(tmp_path):

@@ -13,6 +13,7 @@ ctypedef struct AmuJob:
     Position* roots            # n_worlds positions: the observer's position with each world's deal
     uint8_t* greedy            # per world: bit s, seat s is searched as greedy there (model beliefs)
     double* weights            # per world: its weight (positive; equal for uniform beliefs)
+    uint32_t* shares           # per world: the sampled draws it stands for (its leaves' budget multiplier)
     int n_worlds               # worlds (entries of every value vector)
     int observer               # the seat to move at the root, whose decisions are joint
     uint8_t moves[MAX_MOVES]   # the root's canonical moves
@@ -56,8 +57,8 @@ ctypedef struct AmuStack:
 cdef long amu_walk(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
                    int r) noexcept nogil
 cdef long amu_fold_child(SolverCore core, AmuJob* J, AmuStack* T, long off, long a, const int* ws, int k,
-                         int* sub, int ks, Position* subp, int r) noexcept nogil
+                         int* sub, const int* wt, int ks, Position* subp, int r) noexcept nogil
 cdef int amu_leaf(SolverCore core, AmuJob* J, AmuStack* T, int w, const Position* after) noexcept nogil
 cdef long amu_reduce(AmuJob* J, AmuStack* T, long off, long n, const int* ws, int k) noexcept nogil
 cdef long amu_min_product(AmuJob* J, AmuStack* T, long off_r, long a, long b, const int* ws, int k,
-                          const int* sub, int ks) noexcept nogil
+                          const int* sub, const int* wt, int ks) noexcept nogil

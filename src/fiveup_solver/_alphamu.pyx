@@ -9,7 +9,8 @@ the root move are one choice per information set: at a node, every world that
 is still possible shares the seat's observable history (its own moves and draws,
 the opponent's placements, how many tiles the opponent drew, passes), and the
 seat picks one move for them all. The opponent is assumed to see everything and
-picks per world. After the M-th decision (or at the round's end) each world is
+picks per world, unless the world reads it as greedy: then it places for the
+largest accepted credit and its coin picks among those placements. After the M-th decision (or at the round's end) each world is
 valued by the perfect-information solver, as PIMC values it (its boneyard order
 taken as known, iterative deepening under a node budget per leaf).
 
@@ -19,7 +20,9 @@ observer's team, relative to the root's scores):
 * the seat's decision: the union of its moves' fronts (the dominated removed);
 * the opponent's turn: each world's options are grouped by what the seat sees of
   them (tiles drawn, the placement or the pass); the front is every combination
-  of one vector per group, each world taking the least over its own groups;
+  of one vector per group, each world taking the least over its own groups (a
+  world with a greedy opponent: the mean over its tied placements, each concrete
+  placement alike, truncated toward zero as in the solver);
 * the seat's draw: the worlds split by the tile drawn; every combination of one
   vector per split (disjoint worlds).
 
@@ -43,7 +46,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root_side, terminal_or_search, team_value, accepted_credit, keep_greedy,
-    MAX_PLY, INF,
+    trunc_div, MAX_PLY, INF,
 )
 from fiveup_solver.errors import CoreError
 
@@ -106,6 +109,16 @@ cdef inline int* push_vec(AmuJob* J, AmuStack* T, long n) noexcept nogil:
     return out
 
 
+cdef inline uint64_t leaf_budget(const AmuJob* J, int w) noexcept nogil:
+    """World w's leaf budget: leaf_nodes times the draws the world stands for
+    (saturating), as PIMC's world budget: a world drawn k times is searched once
+    with k times the nodes, so that fewer distinct worlds do not mean less search."""
+    cdef uint64_t k = J.shares[w]
+    if k > 1 and J.leaf_nodes > (<uint64_t>0xFFFFFFFFFFFFFFFF) // k:
+        return <uint64_t>0xFFFFFFFFFFFFFFFF
+    return J.leaf_nodes * k
+
+
 cdef int amu_leaf(SolverCore core, AmuJob* J, AmuStack* T, int w, const Position* after) noexcept nogil:
     """World w's value, for the observer's team relative to the root's scores, of the
     position `after` (just after a placement or a turn), as PIMC values a root move:
@@ -130,7 +143,7 @@ cdef int amu_leaf(SolverCore core, AmuJob* J, AmuStack* T, int w, const Position
     for d in range(N_DEPTHS):
         S.max_ply = DEPTHS[d]
         S.cut = 0
-        S.node_limit = 0 if d == 0 else J.leaf_nodes
+        S.node_limit = 0 if d == 0 else leaf_budget(J, w)
         x = terminal_or_search(S, &c, 0, gain)
         if S.aborted:
             break
@@ -211,12 +224,16 @@ cdef long amu_reduce(AmuJob* J, AmuStack* T, long off, long n, const int* ws, in
 
 
 cdef long amu_min_product(AmuJob* J, AmuStack* T, long off_r, long a, long b, const int* ws, int k,
-                          const int* sub, int ks) noexcept nogil:
+                          const int* sub, const int* wt, int ks) noexcept nogil:
     """Combine the front R (a vectors at off_r) with a child's front F (b vectors just
     above it) over the child's worlds `sub`: every pair (x, y) gives x with each
     world of sub lowered to y's entry where that is less (the opponent picks per
     world; a world of a disjoint split simply takes y's entry, R starting at +INF).
-    The reduced front replaces R; its size is returned."""
+    A world whose weight wt[i] is positive is a greedy seat's coin instead: it adds
+    wt[i] times y's entry (R starting at 0; opponent_average divides at the end).
+    wt is NULL when every world picks. Both are monotone in every entry, so the
+    dominated partial vectors may go at once. The reduced front replaces R; its
+    size is returned."""
     cdef long N = J.n_worlds, x, y, n
     cdef int i, w
     cdef long off_c = off_r + (a + b) * N
@@ -232,7 +249,9 @@ cdef long amu_min_product(AmuJob* J, AmuStack* T, long off_r, long a, long b, co
             yv = T.vec + off_r + (a + y) * N
             for i in range(ks):
                 w = sub[i]
-                if yv[w] < z[w]:
+                if wt != NULL and wt[i] > 0:
+                    z[w] += wt[i] * yv[w]
+                elif yv[w] < z[w]:
                     z[w] = yv[w]
             z += N
     n = amu_reduce(J, T, off_c, a * b, ws, k)
@@ -243,15 +262,33 @@ cdef long amu_min_product(AmuJob* J, AmuStack* T, long off_r, long a, long b, co
     return n
 
 
-cdef long start_product(AmuJob* J, AmuStack* T, const int* ws, int k) noexcept nogil:
-    """One vector of +INF over ws: the neutral start of a min-product."""
+cdef long start_product(AmuJob* J, AmuStack* T, const int* ws, int k, const int* total) noexcept nogil:
+    """One vector over ws, the neutral start of a product: +INF for a world that picks
+    (its least entry), 0 for a world whose total coin weight total[i] is positive
+    (total NULL: every world picks)."""
     cdef int* v = push_vec(J, T, 1)
     cdef int i
     if v == NULL:
         return -1
     for i in range(k):
-        v[ws[i]] = INF
+        v[ws[i]] = 0 if total != NULL and total[i] > 0 else INF
     return 1
+
+
+cdef long opponent_average(AmuJob* J, AmuStack* T, long off, long a, const int* ws, int k,
+                           const int* total) noexcept nogil:
+    """The coin worlds' weighted sums of the front (a vectors at off) divided by their
+    total weights, truncated toward zero as the solver's greedy_chance; the front is
+    reduced again (two sums may now be equal). Its size is returned."""
+    cdef long N = J.n_worlds, x
+    cdef int i
+    cdef int* v
+    for x in range(a):
+        v = T.vec + off + x * N
+        for i in range(k):
+            if total[i] > 0:
+                v[ws[i]] = <int>trunc_div(v[ws[i]], total[i])
+    return amu_reduce(J, T, off, a, ws, k)
 
 
 cdef long amu_decide(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
@@ -304,7 +341,7 @@ cdef long amu_seat_draw(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k,
     for i in range(k):
         C[i] = P[i]
         tile[i] = draw_one(&C[i], NULL)
-    a = start_product(J, T, ws, k)
+    a = start_product(J, T, ws, k, NULL)
     if a < 0:
         return -1
     pos_mark = T.pos_top
@@ -325,7 +362,7 @@ cdef long amu_seat_draw(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k,
                 subp[ks] = C[i]
                 sub[ks] = ws[i]
                 ks += 1
-        a = amu_fold_child(core, J, T, off, a, ws, k, sub, ks, subp, r)
+        a = amu_fold_child(core, J, T, off, a, ws, k, sub, NULL, ks, subp, r)
         if a < 0:
             return -1
         T.pos_top = pos_mark
@@ -337,11 +374,15 @@ cdef long amu_seat_draw(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k,
 
 cdef long amu_opponent(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
                        int r) noexcept nogil:
-    """The opponent's turn, chosen per world (it sees everything). Its options in a
-    world: a placement from its hand; or, unable to place, its forced draws (the
-    world's boneyard order) and then a placement of the drawn tile, or a pass, or
-    the round's end by a block. The seat sees the number of tiles drawn and the
-    placement: options alike in that are one child, over the worlds that have it."""
+    """The opponent's turn. Its options in a world: a placement from its hand; or,
+    unable to place, its forced draws (the world's boneyard order) and then a
+    placement of the drawn tile, or a pass, or the round's end by a block. The seat
+    sees the number of tiles drawn and the placement: options alike in that are one
+    child, over the worlds that have it. In a world where the opponent is read as
+    greedy it places for the largest accepted credit and its coin picks among those
+    placements, each concrete one alike (the solver's greedy_chance): the world's
+    entry is their average, weighted by move_multiplicity. Elsewhere it sees
+    everything and picks per world: the least entry."""
     cdef uint8_t moves[MAX_MOVES]
     cdef int credits[MAX_MOVES]
     cdef long off = T.vec_top, a, b
@@ -349,26 +390,34 @@ cdef long amu_opponent(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, 
     cdef long n_opt = 0, o
     cdef Position c
     cdef Position* O = T.pos + T.pos_top      # the options' positions, pushed one by one
-    cdef int* pairs = T.idx + T.idx_top       # per option: its world's place in ws, its signature
+    cdef int* total = push_idx(J, T, k)       # per world (its place in ws): its coin's total weight, 0 if it picks
+    cdef int* pairs = T.idx + T.idx_top       # per option: its world's place in ws, its signature, its coin weight
     cdef Position* subp
     cdef int* sub
+    cdef int* wt
     cdef int i, j, n, nd, ks, gap, last, cur
+    cdef bint coin = 0
+    if total == NULL:
+        return -1
+    pairs = T.idx + T.idx_top
     for i in range(k):
+        total[i] = 0
         c = P[i]
         nd = 0
         while c.status == ST_PLAYING and not can_place(&c) and not boneyard_empty(&c):
             draw_one(&c, NULL)
             nd += 1
         if c.status != ST_PLAYING or not can_place(&c):
-            if push_pos(J, T, 1) == NULL or push_idx(J, T, 2) == NULL:
+            if push_pos(J, T, 1) == NULL or push_idx(J, T, 3) == NULL:
                 return -1
             O[n_opt] = c
-            pairs[2 * n_opt] = i
+            pairs[3 * n_opt] = i
+            pairs[3 * n_opt + 2] = 0
             if c.status == ST_PLAYING:
                 pass_turn(&O[n_opt])
-                pairs[2 * n_opt + 1] = nd << 8 | MOVE_PASS
+                pairs[3 * n_opt + 1] = nd << 8 | MOVE_PASS
             else:
-                pairs[2 * n_opt + 1] = nd << 8 | SIG_ENDED
+                pairs[3 * n_opt + 1] = nd << 8 | SIG_ENDED
             n_opt += 1
             continue
         n = gen_moves(&c, moves)
@@ -378,15 +427,19 @@ cdef long amu_opponent(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, 
             for j in range(n):
                 credits[j] = accepted_credit(&c, c.ends, moves[j], gap)
             n = keep_greedy(moves, credits, n)
-        if push_pos(J, T, n) == NULL or push_idx(J, T, 2 * n) == NULL:
+            for j in range(n):
+                total[i] += move_multiplicity(&c, moves[j])
+            coin = 1
+        if push_pos(J, T, n) == NULL or push_idx(J, T, 3 * n) == NULL:
             return -1
         for j in range(n):
             O[n_opt] = c
             place(&O[n_opt], moves[j], NULL)
-            pairs[2 * n_opt] = i
-            pairs[2 * n_opt + 1] = nd << 8 | moves[j]
+            pairs[3 * n_opt] = i
+            pairs[3 * n_opt + 1] = nd << 8 | moves[j]
+            pairs[3 * n_opt + 2] = move_multiplicity(&c, moves[j]) if total[i] > 0 else 0
             n_opt += 1
-    a = start_product(J, T, ws, k)
+    a = start_product(J, T, ws, k, total)
     if a < 0:
         return -1
     pos_mark = T.pos_top
@@ -396,43 +449,47 @@ cdef long amu_opponent(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, 
         # the next signature in increasing order (a fixed order of the children)
         cur = -1
         for o in range(n_opt):
-            if pairs[2 * o + 1] > last and (cur < 0 or pairs[2 * o + 1] < cur):
-                cur = pairs[2 * o + 1]
+            if pairs[3 * o + 1] > last and (cur < 0 or pairs[3 * o + 1] < cur):
+                cur = pairs[3 * o + 1]
         if cur < 0:
             break
         last = cur
         ks = 0
         for o in range(n_opt):
-            ks += pairs[2 * o + 1] == cur
+            ks += pairs[3 * o + 1] == cur
         subp = push_pos(J, T, ks)
         sub = push_idx(J, T, ks)
-        if subp == NULL or sub == NULL:
+        wt = push_idx(J, T, ks)
+        if subp == NULL or sub == NULL or wt == NULL:
             return -1
         ks = 0
         for o in range(n_opt):
-            if pairs[2 * o + 1] == cur:
+            if pairs[3 * o + 1] == cur:
                 subp[ks] = O[o]
-                sub[ks] = ws[pairs[2 * o]]
+                sub[ks] = ws[pairs[3 * o]]
+                wt[ks] = pairs[3 * o + 2]
                 ks += 1
-        a = amu_fold_child(core, J, T, off, a, ws, k, sub, ks, subp, r)
+        a = amu_fold_child(core, J, T, off, a, ws, k, sub, wt if coin else NULL, ks, subp, r)
         if a < 0:
             return -1
         T.pos_top = pos_mark
         T.idx_top = idx_mark
+    if coin:
+        a = opponent_average(J, T, off, a, ws, k, total)
     T.pos_top = pos_save
     T.idx_top = idx_save
     return a
 
 
 cdef long amu_fold_child(SolverCore core, AmuJob* J, AmuStack* T, long off, long a, const int* ws, int k,
-                         int* sub, int ks, Position* subp, int r) noexcept nogil:
+                         int* sub, const int* wt, int ks, Position* subp, int r) noexcept nogil:
     """One child of a chance or opponent node (its worlds `sub`, their positions
     `subp`): its front walked and folded into the node's front (a vectors at off).
     The new size is returned, or -1 when the search gave up."""
     cdef long b = amu_walk(core, J, T, sub, ks, subp, r)
     if b < 0 or J.aborted:
         return -1
-    return amu_min_product(J, T, off, a, b, ws, k, sub, ks)
+    return amu_min_product(J, T, off, a, b, ws, k, sub, wt, ks)
 
 
 cdef long amu_walk(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
@@ -531,6 +588,7 @@ cdef class AlphaMuSearch:
         self.job.roots = NULL
         self.job.greedy = NULL
         self.job.weights = NULL
+        self.job.shares = NULL
         self.job.best = NULL
         self.job.value = NULL
         self.job.front_size = NULL
@@ -539,13 +597,15 @@ cdef class AlphaMuSearch:
         self.job.done = NULL
 
     def __init__(self, CoreRound base not None, moves, worlds, weights, depth_, front_cap_, leaf_nodes_,
-                 seconds_):
+                 seconds_, shares=None):
         """`base`: the position, 2 players, its mover (the observer) able to place.
         `moves`: distinct canonical root moves. `worlds`: a list of (hands, boneyard,
         greedy seats mask): hand masks per seat (the mover's entry is ignored: its own),
         boneyard tiles in draw order, the opponent seats searched as greedy there.
         `weights`: None (equal) or one positive number per world. `seconds_`: 0 for
-        no deadline; else the search gives up (``aborted``) when the time is up."""
+        no deadline; else the search gives up (``aborted``) when the time is up.
+        `shares`: None (1 each) or per world the sampled draws it stands for, 1 to
+        2**20: its leaves' budget is leaf_nodes times that."""
         cdef Position* p = &base.frames[base.depth].pos
         cdef AmuJob* J = &self.job
         cdef uint8_t legal[MAX_MOVES]
@@ -578,6 +638,14 @@ cdef class AlphaMuSearch:
             raise CoreError(f"alphamu searches 1 to {AMU_MAX_WORLDS} worlds, not {len(worlds)}")
         if weights is not None and (len(weights) != len(worlds) or not all(0.0 < x < 1e300 for x in weights)):
             raise CoreError("weights must be one positive number per world")
+        if shares is not None:
+            try:
+                shares = list(shares)
+            except TypeError:
+                raise CoreError("shares must be a list of whole numbers") from None
+            if len(shares) != len(worlds):
+                raise CoreError(f"shares must be one number per world ({len(worlds)}), not {len(shares)}")
+            shares = [checked_int(x, 1, 1 << 20, "a world's share") for x in shares]
         J.n_worlds = len(worlds)
         J.n_moves = len(moves)
         J.observer = p.to_move
@@ -590,13 +658,14 @@ cdef class AlphaMuSearch:
         J.roots = <Position*>malloc(J.n_worlds * sizeof(Position))
         J.greedy = <uint8_t*>malloc(J.n_worlds + 8)
         J.weights = <double*>malloc(J.n_worlds * sizeof(double))
+        J.shares = <uint32_t*>malloc(J.n_worlds * sizeof(uint32_t))
         J.best = <int*>malloc(J.n_moves * J.n_worlds * sizeof(int))
         J.value = <double*>malloc(J.n_moves * sizeof(double))
         J.front_size = <int*>malloc(J.n_moves * sizeof(int))
         J.leaves = <uint64_t*>malloc(J.n_moves * sizeof(uint64_t))
         J.nodes = <uint64_t*>malloc(J.n_moves * sizeof(uint64_t))
         J.done = <uint8_t*>malloc(J.n_moves + 8)
-        if not (J.roots and J.greedy and J.weights and J.best and J.value and J.front_size and J.leaves
+        if not (J.roots and J.greedy and J.weights and J.shares and J.best and J.value and J.front_size and J.leaves
                 and J.nodes and J.done):
             raise MemoryError()
         for i in range(J.n_moves):
@@ -613,6 +682,7 @@ cdef class AlphaMuSearch:
                 raise CoreError("a world's greedy seats must be seats other than the observer")
             J.greedy[w] = m
             J.weights[w] = 1.0 if weights is None else weights[w]
+            J.shares[w] = 1 if shares is None else shares[w]
             J.roots[w] = p[0]
             # the observer's own hand is kept (its entry is ignored)
             read_world(p, hands, bone, <uint32_t>1 << J.observer, J.roots[w].hand,
@@ -622,6 +692,7 @@ cdef class AlphaMuSearch:
         free(self.job.roots)
         free(self.job.greedy)
         free(self.job.weights)
+        free(self.job.shares)
         free(self.job.best)
         free(self.job.value)
         free(self.job.front_size)
