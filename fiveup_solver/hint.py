@@ -701,6 +701,7 @@ class Hinter:
             # with PIMC's budget for the draws it stands for (measured: alphamu's small leaf
             # budget lost 0.57 win-% a decision at an empty boneyard against PIMC's 0.03)
             objectives = (objective, "win" if objective == "points" else "points")[:2 if both else 1]
+            # (a deadline only stops new worlds being taken: the one world is always searched whole)
             by_objective = {obj: self._alphamu_one_world(base, roots, searched[0], shares[0], obj, deadline)
                             for obj in objectives}
             budget["depth_reached"] = depth
@@ -754,12 +755,10 @@ class Hinter:
         tiles = [base.hand(seat) if s == seat else [t for t in range(28) if (hands[s] >> t) & 1]
                  for s in range(2)]
         seconds = 0.0 if deadline is None else max(deadline - time.perf_counter(), 1e-6)
-        job = _hint.WorldSearch(base, None, (), roots, METHODS["pimc"].code, DEFAULT_WORLD_NODES * share,
-                                DEFAULT_CHANCE_WIDTH, 0, 1, 1, seconds,
-                                greedy_seats=tuple(s for s in range(2) if (greedy >> s) & 1))
         with self._lock:
-            set_core_objective(self._cores[0], objective, 2)
-            status, depth, nodes, values = job.value_world(self._cores[0], tiles, list(bone))
+            status, depth, nodes, values = _value_one_world(
+                self._cores[0], base, roots, "pimc", DEFAULT_WORLD_NODES * share, DEFAULT_CHANCE_WIDTH, 0, seconds,
+                tuple(s for s in range(2) if (greedy >> s) & 1), objective, tiles, list(bone))
         return [(v, 1, 1, nodes if k == 0 else 0, [v]) for k, v in enumerate(values)]
 
     def _alphamu_run(self, base, roots, worlds, weights, shares, depth, objective, leaf_nodes, seconds):
@@ -1119,14 +1118,23 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     core = game.current.core
     canon = [_core.canonical_of(*m.placement) for m in legal]
     roots = sorted(set(canon))
-    search = _hint.WorldSearch(core, None, (), roots, METHODS[method].code, world_nodes or 2 ** 62,
-                               chance_width, seed & (2 ** 64 - 1), 1, 1, 0.0, greedy_seats=greedy_seats)
     solver_core = _solver.SolverCore(4.0)
-    set_core_objective(solver_core, check_objective(objective), game.players)
     set_core_search(solver_core, three)
-    status, depth, nodes, values = search.value_world(
-        solver_core, [core.hand(s) for s in range(game.players)], core.boneyard_left)
+    status, depth, nodes, values = _value_one_world(
+        solver_core, core, roots, method, world_nodes or 2 ** 62, chance_width, seed, 0.0, greedy_seats,
+        check_objective(objective), [core.hand(s) for s in range(game.players)], core.boneyard_left)
     return {m: values[roots.index(c)] for m, c in zip(legal, canon)}
+
+
+def _value_one_world(solver_core, base, roots, method, world_nodes, chance_width, seed, seconds, greedy_seats,
+                     objective, hands, boneyard):
+    """One world's search as a hint's world search makes it (every hand and the
+    boneyard given), on ``solver_core`` under ``objective``: (status, depth reached,
+    nodes, each root's value). The callers have checked their arguments."""
+    search = _hint.WorldSearch(base, None, (), roots, METHODS[method].code, world_nodes, chance_width,
+                               seed & (2 ** 64 - 1), 1, 1, seconds, greedy_seats=greedy_seats)
+    set_core_objective(solver_core, objective, base.players)
+    return search.value_world(solver_core, hands, boneyard)
 
 
 _default: Hinter | None = None

@@ -29,6 +29,7 @@ try:
     from .positions import build_game, build_reference, choices as _choices, deal_spec, random_deal, random_scores, tiles_left as _tiles_left
 except ImportError:
     from positions import build_game, build_reference, choices as _choices, deal_spec, random_deal, random_scores, tiles_left as _tiles_left
+from fiveup_solver.errors import CoreError
 from fiveup_solver.game import Game
 
 try:
@@ -662,3 +663,23 @@ def test_position_sets_cover_the_cases():
     assert all(_must_pass(build_reference(sp)) for sp in PASS)
     assert all(_negative_domino_move(build_reference(sp)) for sp in NEGDOM)
     assert all(_draws_end_round(build_reference(sp)) for sp in DRAW_ENDS)
+
+
+
+def test_history_counts_stay_below_their_cap():
+    # the move-ordering counts grow with every cutoff and are kept from call to call;
+    # were they never aged, a long-lived Solver could overflow a C int. One reaching
+    # the cap halves them all. With the cap lowered to 64 they are aged
+    # thousands of times in these solves: the counts stay below it and the values,
+    # which no ordering changes, stay those of a default solver.
+    low = Solver(objective="win", both=False, tt_mb=16)
+    low.core.history_cap = 64
+    default = Solver(objective="win", both=False, tt_mb=16)
+    for seed in range(12):
+        game = Game(players=4, seed=seed)
+        assert low.value(game)[0] == default.value(game)[0]
+        assert 0 < low.core.history_peak < 64
+    assert default.core.history_peak >= 64
+    for bad in (1, 2 ** 28 + 1, 2.5, True, "64"):
+        with pytest.raises(CoreError, match="history_cap"):
+            low.core.history_cap = bad

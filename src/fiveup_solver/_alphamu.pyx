@@ -391,7 +391,7 @@ cdef long amu_opponent(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, 
     cdef Position c
     cdef Position* O = T.pos + T.pos_top      # the options' positions, pushed one by one
     cdef int* total = push_idx(J, T, k)       # per world (its place in ws): its coin's total weight, 0 if it picks
-    cdef int* pairs = T.idx + T.idx_top       # per option: its world's place in ws, its signature, its coin weight
+    cdef int* pairs                           # per option: its world's place in ws, its signature, its coin weight
     cdef Position* subp
     cdef int* sub
     cdef int* wt

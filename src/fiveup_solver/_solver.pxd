@@ -4,6 +4,8 @@ from fiveup_solver._rules cimport Position, end_sum_after, placement_credit, sid
 
 cdef enum:
     MAX_PLY = 64               # turns in one round never exceed 28 placements (+ slack)
+    HISTORY_CAP = 1 << 28      # history counts are halved when one reaches this (age_history): + 29 at a
+                               # cutoff, they stay far from an int's limit
     WIN = 1000                 # value of reaching exactly 305 (RULES §6.1), beyond any points
     INF = 30000
     OBJ_POINTS = 0             # values: raw points of the rest of the round (+-WIN for 305)
@@ -44,7 +46,9 @@ ctypedef struct SolverCtx:
     int side_team[4]           # team (0 or 1) of each side: the root's team is 0
     uint64_t bone_hash[29]     # hash of the boneyard's remaining draw order, per next index
     Position* child            # MAX_PLY x MAX_MOVES child positions (no allocation per node)
-    int history[256]           # per canonical move: how often it caused a cutoff (ordering)
+    int history[256]           # per canonical move: how often it caused a cutoff (ordering); all halved
+                               # whenever one reaches history_cap (age_history)
+    int history_cap            # HISTORY_CAP (lower only in tests)
     int max_ply                # depth limit: a search reaching this ply is cut (MAX_PLY: none)
     int cut                    # a depth-limited search was cut somewhere: its values are not exact
     uint64_t salt              # mixed into every key: searches under different salts never share entries

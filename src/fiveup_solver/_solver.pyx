@@ -365,6 +365,15 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     return best
 
 
+cdef void age_history(SolverCtx* S) noexcept nogil:
+    """Halve every history count: they live below history_cap (HISTORY_CAP), so that no
+    search, however long, and no Solver, however many calls it makes, can overflow
+    them (docs/results/performance.md: a cap of 2^20 was measured and cost nodes)."""
+    cdef int i
+    for i in range(256):
+        S.history[i] >>= 1
+
+
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
     """Negamax value of p (its seat can place) for the team to move; fail-soft."""
     cdef uint8_t moves[MAX_MOVES]
@@ -477,6 +486,8 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             alpha = best
         if alpha >= beta:
             S.history[moves[i]] += 1 + fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
+            if S.history[moves[i]] >= S.history_cap:
+                age_history(S)
             break
     if mode == 1:
         if best >= WIN:
@@ -614,6 +625,7 @@ cdef class SolverCore:
         self.ctx.mask = n - 1
         self.ctx.use_tt = bool(use_tt)
         self.ctx.use_pruning = bool(use_pruning)
+        self.ctx.history_cap = HISTORY_CAP
         self.ctx.tt_min_tiles = tt_min_tiles
         self.ctx.max_ply = MAX_PLY
         self.threads = threads
@@ -654,6 +666,24 @@ cdef class SolverCore:
             free(self.ctx.helpers)
         free(self.ctx.table)
         free(self.ctx.child)
+
+    @property
+    def history_peak(self):
+        """The largest move-ordering history count (below history_cap; for tests)."""
+        cdef int i, peak = 0
+        for i in range(256):
+            if self.ctx.history[i] > peak:
+                peak = self.ctx.history[i]
+        return peak
+
+    @property
+    def history_cap(self):
+        """History counts are halved when one reaches this (HISTORY_CAP; lower only in tests)."""
+        return self.ctx.history_cap
+
+    @history_cap.setter
+    def history_cap(self, cap):
+        self.ctx.history_cap = checked_int(cap, 2, HISTORY_CAP, "history_cap")
 
     @property
     def helper_nodes(self):
