@@ -10,6 +10,7 @@ and against best defence (a ``--defence`` journal). The journal's own PIMC pick
 (the default hint when the yardstick ran) is scored beside it.
 
     python benchmarks/hint_budget_yardstick.py --max-bone 0 --samples 1 --world-nodes 960000 --beliefs uniform
+    python benchmarks/hint_budget_yardstick.py --max-bone 2 --time-ms 50     # a time budget per hint
 
 No journal: a run takes seconds to minutes and prints its table; ``--picks-out`` keeps its
 picks, and ``--paired-with`` sets another run's picks (another build, from its own tree
@@ -48,6 +49,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-bone", type=int, default=0, help="positions with at most this many boneyard tiles")
     ap.add_argument("--samples", type=int, default=48)
     ap.add_argument("--world-nodes", type=int, default=20_000)
+    ap.add_argument("--time-ms", type=int, default=None,
+                    help="a time budget per hint instead of --samples (worlds drawn until it is up)")
     ap.add_argument("--beliefs", choices=("model", "uniform"), default="model")
     ap.add_argument("--told-greedy", action="store_true",
                     help="a yardstick, not a fair hint: model beliefs told that the opponent plays greedy "
@@ -76,8 +79,11 @@ def main(argv=None) -> int:
         if args.depth is not None:
             method["depth"] = args.depth
     else:
-        method["samples"] = args.samples
         method["world_nodes"] = args.world_nodes
+        if args.time_ms is not None:
+            method["time_ms"] = args.time_ms
+        else:
+            method["samples"] = args.samples
         if args.depth is not None:
             ap.error("--depth needs --method alphamu")
     for r in rows:
@@ -94,7 +100,8 @@ def main(argv=None) -> int:
             scored[opponent]["now"].append((r["bone"], loss(exact, pick)))
             if other is not None and r["index"] in other:
                 paired[opponent].append(loss(exact, other[r["index"]]) - loss(exact, pick))
-    budget = (f"{args.samples} worlds x {args.world_nodes:,} nodes" if args.method == "pimc"
+    budget = ((f"{args.time_ms} ms" if args.time_ms is not None else f"{args.samples} worlds")
+              + f" x {args.world_nodes:,} nodes" if args.method == "pimc"
               else f"alphamu at its default budget, depth {args.depth if args.depth is not None else 'default'}")
     print(f"hint at {budget}, {args.beliefs} beliefs"
           f"{' told greedy' if told is not None else ''}, against the "

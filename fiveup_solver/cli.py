@@ -423,8 +423,12 @@ def cmd_hint(args, out) -> int:
     else:
         three = f", 3 players: {h.search}" if obs.players == 3 else ""
         depth = f" depth {h.budget['depth_reached']}" if "depth_reached" in h.budget else ""
+        # a repeated draw is searched once (and again with more nodes under a time budget)
+        distinct = h.budget.get("distinct_worlds")
+        searched = (f" ({distinct} distinct" + (f", {h.budget['searches']} searches" if "searches" in h.budget else "")
+                    + ")") if distinct is not None and distinct < h.samples else ""
         out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{depth}{three}, objective {h.objective}, "
-                  f"{h.samples} sampled worlds, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+                  f"{h.samples} sampled worlds{searched}, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
         out.write(describe(h.belief) + "\n")
     for m in h.moves:

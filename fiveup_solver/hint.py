@@ -571,9 +571,18 @@ class Hinter:
                     worlds=grouped.worlds, search=search, shares=grouped.shares))
                 extra = None
             else:
+                # a time budget: worlds are drawn until the time is up; a repeated draw takes
+                # its world's values (searched again, with more nodes, when its draws double)
+                job = []
                 results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
-                                       n_worlds, seconds, worlds=worlds, search=search)
+                                       n_worlds, seconds, worlds=worlds, search=search, job_out=job)
+                drawn = _Draws(*zip(*job[0].draw_groups())) if results else None
                 extra = None
+                budget["searches"] = sum(1 for r in results if r[3] > 0)
+                if drawn is not None:
+                    budget["distinct_worlds"] = len(drawn.worlds)
+                    if belief is not None:
+                        belief["searches"] = len(drawn.worlds)
             n = len(results)
             if n == 0:
                 raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
@@ -583,14 +592,11 @@ class Hinter:
                 keep = {r[0] for r in results}
                 by_objective[other] = [r for r in extra if r[0] in keep]
             elif both:
-                # the other currency in the same worlds (worlds are numbered: the same
-                # numbers give the same deals), as many as the first search found
-                found = [r[0] for r in results]
-                extra = self._search(obs, base, ds, roots, method, other, world_nodes, chance_width, seed,
-                                     max(found) + 1, 0.0, worlds=None if worlds is None else worlds[:max(found) + 1],
-                                     search=search)
-                keep = set(found)
-                by_objective[other] = [r for r in extra if r[0] in keep]
+                # the other currency in the same worlds, each searched once with the budget its
+                # values in the first currency came from, and standing for the same draws
+                by_objective[other] = drawn.expand(self._search(
+                    obs, base, ds, roots, method, other, world_nodes, chance_width, seed, len(drawn.worlds), 0.0,
+                    worlds=list(drawn.worlds), search=search, shares=list(drawn.shares)))
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)
         # per objective and root: each world's value in the objective's unit (and its weight)
         per_world = {obj: {root: [_SHIFT[obj] + _SCALE[obj] * r[4][k] for r in rs]
@@ -833,10 +839,11 @@ class Hinter:
                              sum(r[3] for r in results), time.perf_counter() - start, beliefs)
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
-                seconds, observer=None, worlds=None, search="paranoid", shares=None) -> list:
+                seconds, observer=None, worlds=None, search="paranoid", shares=None, job_out=None) -> list:
         """One world search over every thread's core under `objective` (the lock is held);
         ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled;
-        ``shares``: with them, the draws each stands for (its node budget's multiple)."""
+        ``shares``: with them, the draws each stands for (its node budget's multiple);
+        ``job_out``: a list the WorldSearch is appended to (its draws' groups)."""
         three = search
         for core in self._cores:
             set_core_search(core, three)
@@ -844,6 +851,8 @@ class Hinter:
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
                                    min(self.threads, n_worlds), seconds, observer, worlds, shares=shares)
         self._dispatch([(objective, search)], obs.players)
+        if job_out is not None:
+            job_out.append(search)
         return search.results()
 
     def _search_many(self, obs, base, ds, roots, method, objectives, world_nodes, chance_width, seed, n_worlds,

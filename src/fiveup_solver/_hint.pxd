@@ -1,11 +1,24 @@
 # cython: language_level=3
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t
 from fiveup_solver._rules cimport Position, Rng, MAX_MOVES
 from fiveup_solver._solver cimport SolverCtx
 
 cdef enum:
     METHOD_PIMC = 0            # perfect-information values of sampled worlds, averaged
     METHOD_EXPECTIMAX = 1      # sampled hands, boneyard draws as chance nodes
+
+cdef enum:
+    WS_REPEAT = 3              # a world's status: a repeated draw, valued by its world's search (not searched)
+
+ctypedef struct DrawSlot:
+    uint32_t hand[4]           # the world's hands (the observer's and any known hand as in every world)
+    uint8_t bone[28]           # its boneyard's tiles still to draw, in draw order (the tail 0)
+    uint32_t greedy            # the seats searched as greedy in it
+    uint32_t draws             # draws of the sample that were this world, so far
+    long best                  # the draw whose search stands for every draw of it (-1: none finished)
+    uint64_t best_budget       # that search's node budget
+    uint8_t used               # 1: the slot holds a world
+    uint8_t exact              # 1: a search of it finished uncut (a larger budget changes nothing)
 
 ctypedef struct WorldJob:
     Position base              # the observer's position; hidden hands and boneyard filled per world
@@ -23,7 +36,7 @@ ctypedef struct WorldJob:
     double deadline            # monotonic time to stop starting worlds; 0: none
     long next_world            # the next world to start (shared, atomic)
     double* values             # n_worlds x n_moves: each world's value of each root move
-    uint8_t* status            # per world: 0 not searched, 1 values at a cut depth, 2 exact
+    uint8_t* status            # per world: 0 not searched, 1 values at a cut depth, 2 exact, WS_REPEAT
     uint64_t* nodes            # per world: nodes searched
     uint8_t* depth             # per world: the last completed depth
     uint32_t* given_hands      # NULL: worlds sampled from the counter; else n_worlds x 4 hand masks
@@ -33,6 +46,14 @@ ctypedef struct WorldJob:
                                # (the opponent model drawn for the world; else greedy_seats for all)
     uint32_t* given_share      # NULL, or with given_hands: per world, how many draws of the sample it
                                # stands for (a world drawn k times is searched once, with k x world_nodes)
+    DrawSlot* slots            # the distinct worlds drawn so far (open addressing, n_slots entries)
+    long n_slots               # a power of two
+    long slots_used            # slots holding a world; at 3/4 of n_slots new worlds are no longer recorded
+    int32_t* slot_of           # per drawn world: its slot, or -1 (not recorded); read only where status != 0
+    int slot_lock              # spin lock over slots (taken once per world, never per node)
+    long searches              # world searches started (under slot_lock)
+    uint64_t nodes_done        # nodes of the finished world searches (under slot_lock)
+    double search_seconds      # time the finished world searches took, summed (one thread's rate of nodes)
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
                       int ply, Rng* rng) noexcept nogil

@@ -21,9 +21,9 @@ Two ways to value the root moves in a world:
   ``chance_width`` sampled outcomes where the boneyard is wider, and the same
   iterative deepening and horizon value.
 """
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int32_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound, read_world
@@ -39,8 +39,17 @@ from fiveup_solver.errors import CoreError
 cdef extern from *:
     """
     static inline long fiveup_next_index(long* counter) { return __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED); }
+    static inline void fiveup_spin_lock(int* l) {
+        while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+            while (__atomic_load_n(l, __ATOMIC_RELAXED)) {}
+    }
+    static inline void fiveup_spin_unlock(int* l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+    static inline long fiveup_load_index(long* x) { return __atomic_load_n(x, __ATOMIC_RELAXED); }
     """
     long fiveup_next_index(long* counter) noexcept nogil
+    void fiveup_spin_lock(int* l) noexcept nogil
+    void fiveup_spin_unlock(int* l) noexcept nogil
+    long fiveup_load_index(long* x) noexcept nogil
 
 cdef enum:
     N_DEPTHS = 6
@@ -540,11 +549,11 @@ cdef inline uint64_t world_budget(const WorldJob* J, long w) noexcept nogil:
 
 
 cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world,
-                       uint64_t stream, uint32_t greedy_seats) noexcept nogil:
+                       uint64_t stream, uint32_t greedy_seats, uint64_t budget) noexcept nogil:
     """Value every root move in world w (the observer's position with a sampled deal),
     or the position itself when there are no root moves (one value); the search's
     random choices come from stream (seed, stream); the seats of greedy_seats are
-    searched as greedy."""
+    searched as greedy; `budget` nodes after the first pass."""
     cdef SolverCtx* S = &core.ctx
     cdef Position pos = world[0]
     cdef Rng rng
@@ -561,7 +570,7 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
         S.max_ply = DEPTHS[d]
         S.cut = 0
         # the depth-1 pass (each move, its draws, a horizon value) always completes
-        S.node_limit = 0 if d == 0 else world_budget(J, w)
+        S.node_limit = 0 if d == 0 else budget
         for i in range(n):
             vals[i] = world_value(S, J, &pos, i if J.n_moves else -1, &rng)
             if S.aborted:
@@ -576,6 +585,127 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
             break
     J.nodes[w] = S.nodes
     S.max_ply = MAX_PLY
+
+
+cdef enum:
+    DRAW_SLOTS = 8192          # most slots of a search's table of distinct worlds
+    DRAWS_PER_SEARCH = 256     # a time budget stops drawing at this many draws per world search: where
+                               # every world drawn is solved exactly, more draws only refine the weights
+
+
+cdef inline uint64_t times_draws(uint64_t budget, uint64_t k) noexcept nogil:
+    """budget x k, saturating."""
+    if k > 1 and budget > (<uint64_t>0xFFFFFFFFFFFFFFFF) // k:
+        return <uint64_t>0xFFFFFFFFFFFFFFFF
+    return budget * k
+
+
+cdef inline bint same_world(const DrawSlot* d, const Position* pos, uint32_t greedy) noexcept nogil:
+    cdef int i
+    if d.greedy != greedy:
+        return False
+    for i in range(4):
+        if d.hand[i] != pos.hand[i]:
+            return False
+    for i in range(pos.bone_len - pos.bone_next):
+        if d.bone[i] != pos.boneyard[pos.bone_next + i]:
+            return False
+    return True
+
+
+cdef inline bint fits_deadline(const WorldJob* J, uint64_t budget) noexcept nogil:
+    """Whether a search of `budget` nodes, at the rate of nodes so far, ends before the
+    deadline (always without one): a re-search must not carry a hint past its time."""
+    cdef double now
+    if J.deadline <= 0:
+        return True
+    now = now_seconds()
+    if J.nodes_done == 0:
+        return now < J.deadline
+    return now + <double>budget * J.search_seconds / <double>J.nodes_done < J.deadline
+
+
+cdef bint record_draw(WorldJob* J, long w, const Position* pos, uint32_t greedy, uint64_t* budget) noexcept nogil:
+    """Note draw w of the world pos (with its greedy seats): whether to search it, and
+    with what node budget. A world's first draw is searched with its own budget; a
+    repeated draw takes that world's values (WS_REPEAT), except when the world's draws
+    reach a power of two and no search of it has finished uncut: then it is searched
+    again with that many times the budget (a world drawn k times gets at least k/2 x
+    the nodes, as a sample budget gives it k x, and re-searching costs at most as much
+    again). Worlds beyond the table's capacity are searched at every draw."""
+    cdef uint64_t h = mix64(<uint64_t>greedy + <uint64_t>0x9E3779B97F4A7C15)
+    cdef long i, n = J.n_slots
+    cdef int k
+    cdef DrawSlot* d
+    budget[0] = world_budget(J, w)
+    J.slot_of[w] = -1
+    for k in range(4):
+        h = mix64(h ^ pos.hand[k])
+    for k in range(pos.bone_len - pos.bone_next):
+        h = mix64(h ^ (<uint64_t>pos.boneyard[pos.bone_next + k] << 8) ^ <uint64_t>k)
+    fiveup_spin_lock(&J.slot_lock)
+    i = <long>(h & <uint64_t>(n - 1))
+    while J.slots[i].used and not same_world(&J.slots[i], pos, greedy):
+        i = (i + 1) & (n - 1)
+    d = &J.slots[i]
+    if not d.used:
+        if 4 * (J.slots_used + 1) > 3 * n:
+            J.searches += 1
+            fiveup_spin_unlock(&J.slot_lock)
+            return True
+        d.used = 1
+        for k in range(4):
+            d.hand[k] = pos.hand[k]
+        for k in range(pos.bone_len - pos.bone_next):
+            d.bone[k] = pos.boneyard[pos.bone_next + k]
+        d.greedy = greedy
+        d.draws = 1
+        d.best = -1
+        J.slots_used += 1
+        J.slot_of[w] = <int32_t>i
+        J.searches += 1
+        fiveup_spin_unlock(&J.slot_lock)
+        return True
+    d.draws += 1
+    J.slot_of[w] = <int32_t>i
+    if not d.exact and (d.draws & (d.draws - 1)) == 0 and fits_deadline(J, times_draws(budget[0], d.draws)):
+        budget[0] = times_draws(budget[0], d.draws)
+        J.searches += 1
+        fiveup_spin_unlock(&J.slot_lock)
+        return True
+    J.status[w] = WS_REPEAT
+    fiveup_spin_unlock(&J.slot_lock)
+    return False
+
+
+cdef void finish_draw(WorldJob* J, long w, uint64_t budget, double seconds) noexcept nogil:
+    """World w was searched with `budget`: its world's draws now stand on it if it is
+    the first search of that world to finish, the first uncut one, or a larger one."""
+    cdef DrawSlot* d
+    fiveup_spin_lock(&J.slot_lock)
+    J.nodes_done += J.nodes[w]
+    J.search_seconds += seconds
+    if J.slot_of[w] < 0:
+        fiveup_spin_unlock(&J.slot_lock)
+        return
+    d = &J.slots[J.slot_of[w]]
+    if not d.exact and (d.best < 0 or J.status[w] == 2 or budget > d.best_budget):
+        d.best = w
+        d.best_budget = budget
+        if J.status[w] == 2:
+            d.exact = 1
+    fiveup_spin_unlock(&J.slot_lock)
+
+
+cdef inline void search_draw(SolverCore core, WorldJob* J, long w, const Position* pos, uint64_t stream,
+                             uint32_t greedy) noexcept nogil:
+    """Draw w of the sample: searched (record_draw says how), or a repeat of a world."""
+    cdef uint64_t budget
+    cdef double t0
+    if record_draw(J, w, pos, greedy, &budget):
+        t0 = now_seconds()
+        search_world(core, J, w, pos, stream, greedy, budget)
+        finish_draw(J, w, budget, now_seconds() - t0)
 
 
 cdef int check_method_search(SolverCore core, const WorldJob* J) except -1:
@@ -611,6 +741,8 @@ cdef class WorldSearch:
         self.job.given_stream = NULL
         self.job.given_greedy = NULL
         self.job.given_share = NULL
+        self.job.slots = NULL
+        self.job.slot_of = NULL
 
     def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
                  world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None,
@@ -696,14 +828,24 @@ cdef class WorldSearch:
         self.job.deadline = now_seconds() + seconds if seconds > 0 else 0.0
         self.job.next_world = 0
         self.job.values = <double*>malloc(n_worlds * max(1, self.job.n_moves) * sizeof(double) + 8)
-        self.job.status = <uint8_t*>malloc(n_worlds + 8)
-        self.job.nodes = <uint64_t*>malloc(n_worlds * sizeof(uint64_t) + 8)
-        self.job.depth = <uint8_t*>malloc(n_worlds + 8)
-        if not (self.job.values and self.job.status and self.job.nodes and self.job.depth):
+        # zeroed by calloc: a time budget's capacity (a million worlds) costs no page it does not use
+        self.job.status = <uint8_t*>calloc(n_worlds + 8, 1)
+        self.job.nodes = <uint64_t*>calloc(n_worlds + 1, sizeof(uint64_t))
+        self.job.depth = <uint8_t*>calloc(n_worlds + 8, 1)
+        self.job.slot_of = <int32_t*>malloc(n_worlds * sizeof(int32_t) + 8)
+        # the table of distinct worlds: twice the worlds, a power of two, at most DRAW_SLOTS
+        self.job.n_slots = 16
+        while self.job.n_slots < 2 * n_worlds and self.job.n_slots < DRAW_SLOTS:
+            self.job.n_slots *= 2
+        self.job.slots = <DrawSlot*>calloc(self.job.n_slots, sizeof(DrawSlot))
+        self.job.slots_used = 0
+        self.job.slot_lock = 0
+        self.job.searches = 0
+        self.job.nodes_done = 0
+        self.job.search_seconds = 0.0
+        if not (self.job.values and self.job.status and self.job.nodes and self.job.depth and self.job.slot_of
+                and self.job.slots):
             raise MemoryError()
-        memset(self.job.status, 0, n_worlds)
-        memset(self.job.nodes, 0, n_worlds * sizeof(uint64_t))
-        memset(self.job.depth, 0, n_worlds)
         if worlds is not None:
             self._set_worlds(worlds)
         if shares is not None:
@@ -766,6 +908,8 @@ cdef class WorldSearch:
         free(self.job.given_stream)
         free(self.job.given_greedy)
         free(self.job.given_share)
+        free(self.job.slots)
+        free(self.job.slot_of)
 
     def work(self, SolverCore core not None):
         """Search worlds until none is left or the time is up (call from any thread)."""
@@ -785,7 +929,9 @@ cdef class WorldSearch:
                 w = fiveup_next_index(&J.next_world)
                 if w >= J.n_worlds:
                     break
-                if J.deadline > 0 and w >= J.min_worlds and now_seconds() >= J.deadline:
+                if J.deadline > 0 and w >= J.min_worlds and (
+                        now_seconds() >= J.deadline
+                        or w >= DRAWS_PER_SEARCH * fiveup_load_index(&J.searches)):
                     break
                 if J.given_hands != NULL:
                     pos = J.base
@@ -793,8 +939,8 @@ cdef class WorldSearch:
                         pos.hand[s] = J.given_hands[w * 4 + s]
                     for i in range(J.base.bone_len - J.base.bone_next):
                         pos.boneyard[pos.bone_next + i] = J.given_bone[w * 28 + i]
-                    search_world(core, J, w, &pos, J.given_stream[w],
-                                 J.given_greedy[w] if J.given_greedy != NULL else J.greedy_seats)
+                    search_draw(core, J, w, &pos, J.given_stream[w],
+                                J.given_greedy[w] if J.given_greedy != NULL else J.greedy_seats)
                     continue
                 # the world's deal: stream (seed, w) for the sample, the search gets its own
                 world_stream(&rng, J.seed, <uint64_t>w)
@@ -808,7 +954,7 @@ cdef class WorldSearch:
                         pos.hand[s] = hands[s]
                 for i in range(b):
                     pos.boneyard[pos.bone_next + i] = bone[i]
-                search_world(core, J, w, &pos, <uint64_t>w, J.greedy_seats)
+                search_draw(core, J, w, &pos, <uint64_t>w, J.greedy_seats)
         return None
 
     def value_world(self, SolverCore core not None, hands, boneyard):
@@ -843,16 +989,75 @@ cdef class WorldSearch:
         for i in range(len(boneyard)):
             pos.boneyard[pos.bone_next + i] = boneyard[i]
         with nogil:
-            search_world(core, J, 0, &pos, 0, J.greedy_seats)
+            J.slot_of[0] = -1       # not a draw of the sample (results() reads it)
+            search_world(core, J, 0, &pos, 0, J.greedy_seats, world_budget(J, 0))
         return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(max(1, J.n_moves))])
 
-    def results(self):
-        """[(world, status, depth, nodes, [values])] for every searched world, in world order."""
+    def draw_groups(self):
+        """The drawn worlds grouped by world, to search them again under another objective
+        with the same budgets (as ``hint._Draws``): [(world, share, members)], where world
+        is (stream, hands, boneyard[, greedy seats]) of the draw whose search stands for
+        the group, share its node budget in world_nodes (at least 1), members the draws
+        it stands for, in order."""
         cdef WorldJob* J = &self.job
-        cdef long w
+        cdef long w, src
+        cdef int slot
+        cdef uint64_t budget
+        by_slot = {}
         out = []
         for w in range(J.n_worlds):
-            if J.status[w]:
-                out.append((w, J.status[w], J.depth[w], J.nodes[w],
-                            [J.values[w * max(1, J.n_moves) + i] for i in range(max(1, J.n_moves))]))
+            if not J.status[w]:
+                continue
+            slot = J.slot_of[w]
+            if slot >= 0 and slot in by_slot:
+                by_slot[slot][2].append(w)
+                continue
+            if slot >= 0:
+                src, budget = J.slots[slot].best, J.slots[slot].best_budget
+                if src < 0:     # pragma: no cover - a world's first draw is always searched
+                    continue
+            else:
+                src, budget = w, world_budget(J, w)
+            share = budget // J.world_nodes if J.world_nodes else 1
+            entry = [self._world_of(src), min(max(1, share), 2 ** 32 - 1), [w]]
+            if slot >= 0:
+                by_slot[slot] = entry
+            out.append(entry)
+        return [tuple(e) for e in out]
+
+    cdef tuple _world_of(self, long w):
+        """Draw w's world as ``worlds`` takes it: (stream, hands, boneyard[, greedy seats])."""
+        cdef WorldJob* J = &self.job
+        cdef int s, i, b = J.base.bone_len - J.base.bone_next
+        cdef uint32_t hands[4]
+        cdef uint8_t bone[28]
+        cdef Rng rng
+        if J.given_hands != NULL:
+            world = (J.given_stream[w], [J.given_hands[w * 4 + s] for s in range(J.base.players)],
+                     [J.given_bone[w * 28 + i] for i in range(b)])
+            return world + ((J.given_greedy[w],) if J.given_greedy != NULL else ())
+        # a sampled draw: its stream gives its world again
+        world_stream(&rng, J.seed, <uint64_t>w)
+        hands[0] = hands[1] = hands[2] = hands[3] = 0
+        self.counter.sample_world(&rng, hands, bone)
+        return (w, [hands[s] for s in range(J.base.players)], [bone[i] for i in range(b)])
+
+    def results(self):
+        """[(world, status, depth, nodes, [values])] for every drawn world, in world order.
+        A world drawn more than once has, at each of its draws, the values, status and
+        depth of its largest search (or its first uncut one); nodes are each draw's own
+        (0 for a draw that was not searched)."""
+        cdef WorldJob* J = &self.job
+        cdef long w, src
+        out = []
+        for w in range(J.n_worlds):
+            if not J.status[w]:
+                continue
+            src = w
+            if J.slot_of[w] >= 0:
+                src = J.slots[J.slot_of[w]].best
+                if src < 0:     # pragma: no cover - a world's first draw is always searched
+                    continue
+            out.append((w, J.status[src], J.depth[src], J.nodes[w],
+                        [J.values[src * max(1, J.n_moves) + i] for i in range(max(1, J.n_moves))]))
         return out
