@@ -578,7 +578,7 @@ class Hinter:
                                        n_worlds, seconds, worlds=worlds, search=search, job_out=job)
                 drawn = _Draws(*zip(*job[0].draw_groups())) if results else None
                 extra = None
-                budget["searches"] = sum(1 for r in results if r[3] > 0)
+                budget["searches"] = len(job[0].searched_draws())
                 if drawn is not None:
                     budget["distinct_worlds"] = len(drawn.worlds)
                     if belief is not None:

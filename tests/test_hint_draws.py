@@ -144,7 +144,7 @@ def test_a_repeated_draw_is_searched_again_only_when_its_draws_double():
     job.work(core)
     res = job.results()
     assert [r[0] for r in res] == list(range(8))
-    assert [r[0] for r in res if r[3] > 0] == [0, 1, 3, 7]
+    assert [r[0] for r in res if r[3] > 0] == [0, 1, 3, 7] == job.searched_draws()
     assert len({tuple(r[4]) for r in res}) == 1
     # the values are those of one search of the world with 8 x the nodes
     (hands, bone), = ds.counter.worlds(1, 7)
@@ -167,7 +167,7 @@ def test_a_world_solved_uncut_is_not_searched_again():
     job = _sampled_job(obs, ds, 64, 10 ** 6)
     job.work(_points_core())
     res = job.results()
-    assert len(res) == 64 and [r[0] for r in res if r[3] > 0] == [0]
+    assert len(res) == 64 and [r[0] for r in res if r[3] > 0] == [0] == job.searched_draws()
     assert {r[1] for r in res} == {2}             # exact, at every draw
 
 
@@ -209,3 +209,50 @@ def test_the_hint_command_says_how_many_worlds_it_searched(tmp_path, capsys):
     assert main(["hint", str(path), "--seat", str(seat), "--samples", "48", "--world-nodes", "300",
                  "--beliefs", "uniform"]) == 0
     assert "48 sampled worlds (1 distinct)," in capsys.readouterr().out.splitlines()[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _few_world_positions():
+    """2-player positions with at most one boneyard tile: a handful of possible worlds."""
+    return late_positions(6, bone_max=1, hand_max=9, seed=900)
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_repeated_draws_follow_the_doubling_rule_drawn_by_hand(k):
+    # An independent account of the rule, from the sampler's own draws (world w of a
+    # search with seed s is counter.worlds(., s ^ _WORLD_STREAM)[w], as the hint's plan
+    # draws it): in draw order, a world's 1st, 2nd, 4th, 8th ... draw is searched with
+    # 1, 2, 4, 8 ... x world_nodes until one of its searches ends uncut; every draw of it
+    # then carries the values of its last search. Checked against given-world searches.
+    from fiveup_solver.hint import _WORLD_STREAM
+    g, seat = _few_world_positions()[k]
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    core = _points_core()
+    n, nodes, seed = (5, 17, 40, 23, 33, 12)[k], 40, 11 + k
+    job = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, _roots(obs), 0, nodes, 6, seed, n, 1, 0.0)
+    job.work(core)
+    got = {r[0]: r for r in job.results()}
+    draws = ds.counter.worlds(n, seed ^ _WORLD_STREAM)
+    groups = {}
+    for w, (hands, bone) in enumerate(draws):
+        groups.setdefault((tuple(hands), tuple(bone)), []).append(w)
+    assert sorted(got) == list(range(n)) and len(job.draw_groups()) == len(groups)
+    expected_searches = set()
+    for (hands, bone), members in groups.items():
+        last = None
+        for j, w in enumerate(members):
+            count = j + 1
+            if count & (count - 1):
+                continue                                   # not a power of two: a repeat
+            one = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, _roots(obs), 0, nodes, 6, seed, 1, 1,
+                                    0.0, None, [(w, list(hands)[:2], list(bone))], shares=[count])
+            one.work(core)
+            last = one.results()[0]
+            expected_searches.add(w)
+            if last[1] == 2:
+                break                                      # uncut: no draw of it is searched again
+        for w in members:
+            assert got[w][1:3] == last[1:3] and got[w][4] == last[4], (w, members)
+    assert set(job.searched_draws()) == expected_searches
+    assert all(got[w][3] == 0 for w in got if w not in expected_searches)   # a repeat adds no nodes

@@ -993,6 +993,12 @@ cdef class WorldSearch:
             search_world(core, J, 0, &pos, 0, J.greedy_seats, world_budget(J, 0))
         return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(max(1, J.n_moves))])
 
+    def searched_draws(self):
+        """The draws that were searched, in order (the others repeated a world already
+        searched: ``results`` gives them its values)."""
+        cdef long w
+        return [w for w in range(self.job.n_worlds) if self.job.status[w] in (1, 2)]
+
     def draw_groups(self):
         """The drawn worlds grouped by world, to search them again under another objective
         with the same budgets (as ``hint._Draws``): [(world, share, members)], where world
