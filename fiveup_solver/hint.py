@@ -95,6 +95,9 @@ DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
 DEFAULT_THREADS = 2
 DEFAULT_OBJECTIVE = "win"     # the hint bot's objective: stronger than "points" (README: Race equity, Strength)
 TIME_BUDGET_WORLDS = 256      # beliefs="model" under time_ms: weighted draws prepared, searched until the time is up
+# uniform beliefs under time_ms: the most draws (where worlds are solved in microseconds, more draws only
+# add summary time in Python, about a microsecond each, well below the estimate's noise)
+TIME_BUDGET_DRAWS = 16_384
 DEFAULT_DEPTH = 1             # alphamu: the seat's later decisions chosen jointly (docs/alphamu.md: measured)
 ALPHAMU_SAMPLES = 48          # alphamu: worlds per hint (as PIMC: the same worlds, the method alone differs)
 ALPHAMU_LEAF_NODES = 2_000    # alphamu: search nodes per leaf (a world after the last joint decision)
@@ -528,7 +531,7 @@ class Hinter:
         if samples is None and time_ms is None:
             samples = DEFAULT_SAMPLES
             budget["samples"] = samples
-        n_worlds = samples if samples is not None else 1_000_000
+        n_worlds = samples if samples is not None else TIME_BUDGET_DRAWS
         seconds = 0.0 if time_ms is None else time_ms / 1000.0
         worlds, weights, belief = None, None, None
         if beliefs == "model":
@@ -576,13 +579,11 @@ class Hinter:
                 job = []
                 results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
                                        n_worlds, seconds, worlds=worlds, search=search, job_out=job)
-                drawn = _Draws(*zip(*job[0].draw_groups())) if results else None
                 extra = None
                 budget["searches"] = len(job[0].searched_draws())
-                if drawn is not None:
-                    budget["distinct_worlds"] = len(drawn.worlds)
-                    if belief is not None:
-                        belief["searches"] = len(drawn.worlds)
+                budget["distinct_worlds"] = job[0].distinct_worlds
+                if belief is not None:
+                    belief["searches"] = budget["searches"]
             n = len(results)
             if n == 0:
                 raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
@@ -594,9 +595,10 @@ class Hinter:
             elif both:
                 # the other currency in the same worlds, each searched once with the budget its
                 # values in the first currency came from, and standing for the same draws
-                by_objective[other] = drawn.expand(self._search(
-                    obs, base, ds, roots, method, other, world_nodes, chance_width, seed, len(drawn.worlds), 0.0,
-                    worlds=list(drawn.worlds), search=search, shares=list(drawn.shares)))
+                sources, shares, members = job[0].group_plan()
+                by_objective[other] = _Draws(sources, shares, members).expand(self._search(
+                    obs, base, ds, roots, method, other, world_nodes, chance_width, seed, len(sources), 0.0,
+                    search=search, shares=shares, source=(job[0], sources)))
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)
         # per objective and root: each world's value in the objective's unit (and its weight)
         per_world = {obj: {root: [_SHIFT[obj] + _SCALE[obj] * r[4][k] for r in rs]
@@ -839,17 +841,21 @@ class Hinter:
                              sum(r[3] for r in results), time.perf_counter() - start, beliefs)
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
-                seconds, observer=None, worlds=None, search="paranoid", shares=None, job_out=None) -> list:
+                seconds, observer=None, worlds=None, search="paranoid", shares=None, job_out=None,
+                source=None) -> list:
         """One world search over every thread's core under `objective` (the lock is held);
         ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled;
         ``shares``: with them, the draws each stands for (its node budget's multiple);
-        ``job_out``: a list the WorldSearch is appended to (its draws' groups)."""
+        ``job_out``: a list the WorldSearch is appended to (its draws' groups);
+        ``source``: (a WorldSearch, its draws): search the worlds of those draws."""
         three = search
         for core in self._cores:
             set_core_search(core, three)
         search = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code, world_nodes,
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
-                                   min(self.threads, n_worlds), seconds, observer, worlds, shares=shares)
+                                   min(self.threads, n_worlds), seconds, observer, worlds, shares=shares,
+                                   source=None if source is None else source[0],
+                                   source_draws=None if source is None else source[1])
         self._dispatch([(objective, search)], obs.players)
         if job_out is not None:
             job_out.append(search)

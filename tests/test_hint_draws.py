@@ -154,10 +154,12 @@ def test_a_repeated_draw_is_searched_again_only_when_its_draws_double():
     (_, st, depth, nodes, values), = alone.results()
     assert res[0][1:3] == (st, depth) and res[0][4] == values
     assert res[7][3] == nodes                     # the eighth draw made that search
-    (world, share, members), = job.draw_groups()
-    assert share == 8 and members == list(range(8))
-    assert world[1][seat] == 0 or world[1][seat] == hands[seat]
-    assert sorted(world[2]) == sorted(bone) and world[1][1 - seat] == hands[1 - seat]
+    assert job.group_plan() == ([7], [8], [list(range(8))]) and job.distinct_worlds == 1
+    # the second currency's search of the plan: the world copied in C, with its stream and budget
+    again = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, _roots(obs), 0, 50, 6, 3, 1, 1, 0.0,
+                              shares=[8], source=job, source_draws=[7])
+    again.work(core)
+    assert again.results() == alone.results()
 
 
 def test_a_world_solved_uncut_is_not_searched_again():
@@ -237,7 +239,7 @@ def test_repeated_draws_follow_the_doubling_rule_drawn_by_hand(k):
     groups = {}
     for w, (hands, bone) in enumerate(draws):
         groups.setdefault((tuple(hands), tuple(bone)), []).append(w)
-    assert sorted(got) == list(range(n)) and len(job.draw_groups()) == len(groups)
+    assert sorted(got) == list(range(n)) and len(job.group_plan()[0]) == len(groups) == job.distinct_worlds
     expected_searches = set()
     for (hands, bone), members in groups.items():
         last = None
@@ -256,3 +258,82 @@ def test_repeated_draws_follow_the_doubling_rule_drawn_by_hand(k):
             assert got[w][1:3] == last[1:3] and got[w][4] == last[4], (w, members)
     assert set(job.searched_draws()) == expected_searches
     assert all(got[w][3] == 0 for w in got if w not in expected_searches)   # a repeat adds no nodes
+
+
+def _many_world_position():
+    """A 2-player position with 5 boneyard tiles: thousands of possible worlds."""
+    return late_positions(1, bone_max=5, hand_max=7, seed=5)[0]
+
+
+@pytest.mark.parametrize("max_groups", [None, 10])
+def test_the_table_of_worlds_grows_and_a_full_table_searches_every_draw(max_groups):
+    # 400 draws of a position with thousands of worlds: the table grows past its first
+    # 16 groups and 32 index entries; with room for 10 groups the 11th world on is searched
+    # at each of its draws, counted once per draw (an upper bound on the distinct worlds)
+    from fiveup_solver.hint import _WORLD_STREAM
+    g, seat = _many_world_position()
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    job = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, _roots(obs), 0, 10, 6, 9, 400, 1, 0.0)
+    if max_groups is not None:
+        job._set_max_groups(max_groups)
+    job.work(_points_core())
+    draws = [(tuple(h), tuple(b)) for h, b in ds.counter.worlds(400, 9 ^ _WORLD_STREAM)]
+    first = {}
+    for w, world in enumerate(draws):
+        first.setdefault(world, w)
+    assert len(first) > 24                                    # the index was rebuilt
+    res = job.results()
+    assert [r[0] for r in res] == list(range(400))
+    sources, shares, members = job.group_plan()
+    assert sorted(w for m in members for w in m) == list(range(400))
+    if max_groups is None:
+        assert job.distinct_worlds == len(first) == len(sources)
+        assert sorted(m[0] for m in members) == sorted(first.values())
+        assert all(len({draws[w] for w in m}) == 1 for m in members)
+    else:
+        recorded = sorted(first.values())[:10]               # the first ten worlds drawn
+        outside = [w for w in range(400) if first[draws[w]] not in recorded]
+        assert job.distinct_worlds == 10 + len(outside) == len(sources)
+        assert sorted(job.searched_draws()) == sorted(set(job.searched_draws()))
+        assert set(outside) <= set(job.searched_draws())
+
+
+def test_a_source_search_is_checked():
+    g, seat = _one_world_positions(4)[1]
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    core = _points_core()
+    job = _sampled_job(obs, ds, 4, 50)
+    job.work(core)
+    roots = _roots(obs)
+
+    def again(**kw):
+        args = dict(base=ds.replayed, counter=ds.counter, roots=roots, n=1, source=job, source_draws=[3])
+        args.update(kw)
+        return _hint.WorldSearch(args["base"], args["counter"], ds.hidden_seats, args["roots"], 0, 50, 6, 3,
+                                 args["n"], 1, 0.0, worlds=args.get("worlds"), source=args["source"],
+                                 source_draws=args["source_draws"])
+
+    again()                                                   # draw 3: the world's 4th draw, searched
+    with pytest.raises(CoreError, match="was not searched"):
+        again(source_draws=[2])                               # a repeat
+    with pytest.raises(CoreError, match="source draw"):
+        again(source_draws=[4])
+    with pytest.raises(CoreError, match="1 source draws given for n_worlds 2"):
+        again(n=2)
+    with pytest.raises(CoreError, match="same position, seats and root moves"):
+        again(roots=roots[:1])
+    other, other_seat = _one_world_positions(4)[2]
+    with pytest.raises(CoreError, match="same position"):
+        again(base=DealSampler(other.observation(other_seat)).replayed, roots=_roots(other.observation(other_seat)))
+    (hands, bone), = ds.counter.worlds(1, 7)
+    with pytest.raises(CoreError, match="either worlds or source"):
+        again(worlds=[(0, hands[:2], bone)])
+    # a search of one given world (value_world, no deal sampler) is no source of sampled worlds
+    lone = _hint.WorldSearch(ds.replayed, None, ds.hidden_seats, roots, 0, 50, 6, 3, 1, 1, 0.0)
+    true = g.current.core                                     # the one world: the game's own
+    lone.value_world(core, [true.hand(s) for s in range(2)], true.boneyard_left)
+    assert lone.group_plan() == ([0], [1], [[0]])
+    with pytest.raises(CoreError, match="neither worlds nor a deal sampler"):
+        again(counter=None, source=lone, source_draws=[0])

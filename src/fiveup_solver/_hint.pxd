@@ -10,14 +10,14 @@ cdef enum:
 cdef enum:
     WS_REPEAT = 3              # a world's status: a repeated draw, valued by its world's search (not searched)
 
-ctypedef struct DrawSlot:
+ctypedef struct DrawGroup:
+    uint64_t key               # hash of the world (where the index looks for it)
     uint32_t hand[4]           # the world's hands (the observer's and any known hand as in every world)
     uint8_t bone[28]           # its boneyard's tiles still to draw, in draw order (the tail 0)
     uint32_t greedy            # the seats searched as greedy in it
     uint32_t draws             # draws of the sample that were this world, so far
     long best                  # the draw whose search stands for every draw of it (-1: none finished)
     uint64_t best_budget       # that search's node budget
-    uint8_t used               # 1: the slot holds a world
     uint8_t exact              # 1: a search of it finished uncut (a larger budget changes nothing)
 
 ctypedef struct WorldJob:
@@ -46,13 +46,18 @@ ctypedef struct WorldJob:
                                # (the opponent model drawn for the world; else greedy_seats for all)
     uint32_t* given_share      # NULL, or with given_hands: per world, how many draws of the sample it
                                # stands for (a world drawn k times is searched once, with k x world_nodes)
-    DrawSlot* slots            # the distinct worlds drawn so far (open addressing, n_slots entries)
-    long n_slots               # a power of two
-    long slots_used            # slots holding a world; at 3/4 of n_slots new worlds are no longer recorded
-    int32_t* slot_of           # per drawn world: its slot, or -1 (not recorded); read only where status != 0
-    int slot_lock              # spin lock over slots (taken once per world, never per node)
-    long searches              # world searches started (under slot_lock)
-    uint64_t nodes_done        # nodes of the finished world searches (under slot_lock)
+    DrawGroup* groups          # the distinct worlds drawn so far, in the order first drawn
+    long n_groups              # groups in use
+    long groups_cap            # groups allocated (doubled as needed, up to max_groups)
+    int32_t* group_index       # open addressing over groups by key: a group, or -1 (n_index entries)
+    long n_index               # a power of two, kept above 4/3 of n_groups
+    int32_t* group_of          # per drawn world: its group, or -1 (searched outside the table, it was full);
+                               # read only where status != 0
+    long unrecorded            # draws searched outside the table
+    long max_groups            # the table's capacity in groups (MAX_GROUPS; lower only in tests)
+    int group_lock             # spin lock over the groups (taken once per world, never per node)
+    long searches              # world searches started (under group_lock)
+    uint64_t nodes_done        # nodes of the finished world searches (under group_lock)
     double search_seconds      # time the finished world searches took, summed (one thread's rate of nodes)
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,

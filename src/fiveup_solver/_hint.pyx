@@ -21,8 +21,8 @@ Two ways to value the root moves in a world:
   ``chance_width`` sampled outcomes where the boneyard is wider, and the same
   iterative deepening and horizon value.
 """
-from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int32_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
@@ -588,7 +588,7 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
 
 
 cdef enum:
-    DRAW_SLOTS = 8192          # most slots of a search's table of distinct worlds
+    MAX_GROUPS = 1 << 18       # most distinct worlds a search records (beyond: searched at every draw)
     DRAWS_PER_SEARCH = 256     # a time budget stops drawing at this many draws per world search: where
                                # every world drawn is solved exactly, more draws only refine the weights
 
@@ -600,9 +600,9 @@ cdef inline uint64_t times_draws(uint64_t budget, uint64_t k) noexcept nogil:
     return budget * k
 
 
-cdef inline bint same_world(const DrawSlot* d, const Position* pos, uint32_t greedy) noexcept nogil:
+cdef inline bint same_world(const DrawGroup* d, uint64_t key, const Position* pos, uint32_t greedy) noexcept nogil:
     cdef int i
-    if d.greedy != greedy:
+    if d.key != key or d.greedy != greedy:
         return False
     for i in range(4):
         if d.hand[i] != pos.hand[i]:
@@ -625,6 +625,37 @@ cdef inline bint fits_deadline(const WorldJob* J, uint64_t budget) noexcept nogi
     return now + <double>budget * J.search_seconds / <double>J.nodes_done < J.deadline
 
 
+cdef bint grow_groups(WorldJob* J) noexcept nogil:
+    """Room for one more group (the lock is held): the groups doubled, the index doubled
+    and rebuilt above 3/4 full. False at max_groups or when memory runs out."""
+    cdef long i, n, j
+    cdef DrawGroup* g
+    cdef int32_t* index
+    if J.n_groups >= J.max_groups:
+        return False
+    if J.n_groups == J.groups_cap:
+        g = <DrawGroup*>realloc(J.groups, 2 * J.groups_cap * sizeof(DrawGroup))
+        if g == NULL:
+            return False
+        J.groups = g
+        J.groups_cap *= 2
+    if 4 * (J.n_groups + 1) > 3 * J.n_index:
+        n = 2 * J.n_index
+        index = <int32_t*>malloc(n * sizeof(int32_t))
+        if index == NULL:
+            return False
+        memset(index, 0xFF, n * sizeof(int32_t))      # every entry -1
+        for j in range(J.n_groups):
+            i = <long>(J.groups[j].key & <uint64_t>(n - 1))
+            while index[i] >= 0:
+                i = (i + 1) & (n - 1)
+            index[i] = <int32_t>j
+        free(J.group_index)
+        J.group_index = index
+        J.n_index = n
+    return True
+
+
 cdef bint record_draw(WorldJob* J, long w, const Position* pos, uint32_t greedy, uint64_t* budget) noexcept nogil:
     """Note draw w of the world pos (with its greedy seats): whether to search it, and
     with what node budget. A world's first draw is searched with its own budget; a
@@ -632,69 +663,80 @@ cdef bint record_draw(WorldJob* J, long w, const Position* pos, uint32_t greedy,
     reach a power of two and no search of it has finished uncut: then it is searched
     again with that many times the budget (a world drawn k times gets at least k/2 x
     the nodes, as a sample budget gives it k x, and re-searching costs at most as much
-    again). Worlds beyond the table's capacity are searched at every draw."""
+    again). Past MAX_GROUPS distinct worlds, a new world is searched at every draw."""
     cdef uint64_t h = mix64(<uint64_t>greedy + <uint64_t>0x9E3779B97F4A7C15)
-    cdef long i, n = J.n_slots
+    cdef long i
     cdef int k
-    cdef DrawSlot* d
+    cdef int32_t g
+    cdef DrawGroup* d
     budget[0] = world_budget(J, w)
-    J.slot_of[w] = -1
+    J.group_of[w] = -1
     for k in range(4):
         h = mix64(h ^ pos.hand[k])
     for k in range(pos.bone_len - pos.bone_next):
         h = mix64(h ^ (<uint64_t>pos.boneyard[pos.bone_next + k] << 8) ^ <uint64_t>k)
-    fiveup_spin_lock(&J.slot_lock)
-    i = <long>(h & <uint64_t>(n - 1))
-    while J.slots[i].used and not same_world(&J.slots[i], pos, greedy):
-        i = (i + 1) & (n - 1)
-    d = &J.slots[i]
-    if not d.used:
-        if 4 * (J.slots_used + 1) > 3 * n:
-            J.searches += 1
-            fiveup_spin_unlock(&J.slot_lock)
+    fiveup_spin_lock(&J.group_lock)
+    i = <long>(h & <uint64_t>(J.n_index - 1))
+    g = J.group_index[i]
+    while g >= 0 and not same_world(&J.groups[g], h, pos, greedy):
+        i = (i + 1) & (J.n_index - 1)
+        g = J.group_index[i]
+    if g < 0:
+        J.searches += 1
+        if not grow_groups(J):
+            J.unrecorded += 1
+            fiveup_spin_unlock(&J.group_lock)
             return True
-        d.used = 1
+        # the index may have been rebuilt: find the new group's entry again
+        i = <long>(h & <uint64_t>(J.n_index - 1))
+        while J.group_index[i] >= 0:
+            i = (i + 1) & (J.n_index - 1)
+        g = <int32_t>J.n_groups
+        J.group_index[i] = g
+        J.n_groups += 1
+        d = &J.groups[g]
+        d.key = h
         for k in range(4):
             d.hand[k] = pos.hand[k]
+        memset(d.bone, 0, sizeof(d.bone))
         for k in range(pos.bone_len - pos.bone_next):
             d.bone[k] = pos.boneyard[pos.bone_next + k]
         d.greedy = greedy
         d.draws = 1
         d.best = -1
-        J.slots_used += 1
-        J.slot_of[w] = <int32_t>i
-        J.searches += 1
-        fiveup_spin_unlock(&J.slot_lock)
+        d.best_budget = 0
+        d.exact = 0
+        J.group_of[w] = g
+        fiveup_spin_unlock(&J.group_lock)
         return True
+    d = &J.groups[g]
     d.draws += 1
-    J.slot_of[w] = <int32_t>i
+    J.group_of[w] = g
     if not d.exact and (d.draws & (d.draws - 1)) == 0 and fits_deadline(J, times_draws(budget[0], d.draws)):
         budget[0] = times_draws(budget[0], d.draws)
         J.searches += 1
-        fiveup_spin_unlock(&J.slot_lock)
+        fiveup_spin_unlock(&J.group_lock)
         return True
     J.status[w] = WS_REPEAT
-    fiveup_spin_unlock(&J.slot_lock)
+    fiveup_spin_unlock(&J.group_lock)
     return False
 
 
 cdef void finish_draw(WorldJob* J, long w, uint64_t budget, double seconds) noexcept nogil:
     """World w was searched with `budget`: its world's draws now stand on it if it is
     the first search of that world to finish, the first uncut one, or a larger one."""
-    cdef DrawSlot* d
-    fiveup_spin_lock(&J.slot_lock)
+    cdef DrawGroup* d
+    fiveup_spin_lock(&J.group_lock)
     J.nodes_done += J.nodes[w]
     J.search_seconds += seconds
-    if J.slot_of[w] < 0:
-        fiveup_spin_unlock(&J.slot_lock)
-        return
-    d = &J.slots[J.slot_of[w]]
-    if not d.exact and (d.best < 0 or J.status[w] == 2 or budget > d.best_budget):
-        d.best = w
-        d.best_budget = budget
-        if J.status[w] == 2:
-            d.exact = 1
-    fiveup_spin_unlock(&J.slot_lock)
+    if J.group_of[w] >= 0:
+        d = &J.groups[J.group_of[w]]
+        if not d.exact and (d.best < 0 or J.status[w] == 2 or budget > d.best_budget):
+            d.best = w
+            d.best_budget = budget
+            if J.status[w] == 2:
+                d.exact = 1
+    fiveup_spin_unlock(&J.group_lock)
 
 
 cdef inline void search_draw(SolverCore core, WorldJob* J, long w, const Position* pos, uint64_t stream,
@@ -741,12 +783,13 @@ cdef class WorldSearch:
         self.job.given_stream = NULL
         self.job.given_greedy = NULL
         self.job.given_share = NULL
-        self.job.slots = NULL
-        self.job.slot_of = NULL
+        self.job.groups = NULL
+        self.job.group_index = NULL
+        self.job.group_of = NULL
 
     def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
                  world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None,
-                 worlds=None, greedy_seats=(), shares=None):
+                 worlds=None, greedy_seats=(), shares=None, source=None, source_draws=None):
         """`moves`: the mover's root moves to value; or an empty list with `observer_`
         (a seat): the position's own value for that seat's team (any seat to move,
         forced draws and passes included).
@@ -763,7 +806,12 @@ cdef class WorldSearch:
         (only their largest accepted credits), as the beliefs read them.
 
         `shares`: with `worlds`, None or one count per world (1 to 2^32 - 1): the draws of
-        the sample it stands for; its search gets that many times `world_nodes_`."""
+        the sample it stands for; its search gets that many times `world_nodes_`.
+
+        `source`, `source_draws`: instead of `worlds`, the worlds of these draws of another
+        search of the same position (a WorldSearch that has worked; ``group_plan`` gives
+        them), each with the stream and greedy seats it had there: the second currency
+        searched in the first's worlds, copied in C."""
         cdef int s, i, n_legal
         cdef int method = checked_int(method_, 0, 1, "method")
         cdef uint64_t world_nodes = checked_u64(world_nodes_, "world_nodes")
@@ -828,24 +876,31 @@ cdef class WorldSearch:
         self.job.deadline = now_seconds() + seconds if seconds > 0 else 0.0
         self.job.next_world = 0
         self.job.values = <double*>malloc(n_worlds * max(1, self.job.n_moves) * sizeof(double) + 8)
-        # zeroed by calloc: a time budget's capacity (a million worlds) costs no page it does not use
+        # zeroed by calloc: a time budget's capacity of draws costs no page it does not use
         self.job.status = <uint8_t*>calloc(n_worlds + 8, 1)
         self.job.nodes = <uint64_t*>calloc(n_worlds + 1, sizeof(uint64_t))
         self.job.depth = <uint8_t*>calloc(n_worlds + 8, 1)
-        self.job.slot_of = <int32_t*>malloc(n_worlds * sizeof(int32_t) + 8)
-        # the table of distinct worlds: twice the worlds, a power of two, at most DRAW_SLOTS
-        self.job.n_slots = 16
-        while self.job.n_slots < 2 * n_worlds and self.job.n_slots < DRAW_SLOTS:
-            self.job.n_slots *= 2
-        self.job.slots = <DrawSlot*>calloc(self.job.n_slots, sizeof(DrawSlot))
-        self.job.slots_used = 0
-        self.job.slot_lock = 0
+        self.job.group_of = <int32_t*>malloc(n_worlds * sizeof(int32_t) + 8)
+        # the distinct worlds drawn: grown by doubling (grow_groups)
+        self.job.groups_cap = 16
+        self.job.n_groups = 0
+        self.job.groups = <DrawGroup*>malloc(self.job.groups_cap * sizeof(DrawGroup))
+        self.job.n_index = 32
+        self.job.group_index = <int32_t*>malloc(self.job.n_index * sizeof(int32_t))
+        self.job.unrecorded = 0
+        self.job.max_groups = MAX_GROUPS
+        self.job.group_lock = 0
         self.job.searches = 0
         self.job.nodes_done = 0
         self.job.search_seconds = 0.0
-        if not (self.job.values and self.job.status and self.job.nodes and self.job.depth and self.job.slot_of
-                and self.job.slots):
+        if not (self.job.values and self.job.status and self.job.nodes and self.job.depth and self.job.group_of
+                and self.job.groups and self.job.group_index):
             raise MemoryError()
+        memset(self.job.group_index, 0xFF, self.job.n_index * sizeof(int32_t))
+        if source is not None:
+            if worlds is not None:
+                raise CoreError("give either worlds or source, not both")
+            self._copy_worlds(source, source_draws)
         if worlds is not None:
             self._set_worlds(worlds)
         if shares is not None:
@@ -908,8 +963,9 @@ cdef class WorldSearch:
         free(self.job.given_stream)
         free(self.job.given_greedy)
         free(self.job.given_share)
-        free(self.job.slots)
-        free(self.job.slot_of)
+        free(self.job.groups)
+        free(self.job.group_index)
+        free(self.job.group_of)
 
     def work(self, SolverCore core not None):
         """Search worlds until none is left or the time is up (call from any thread)."""
@@ -989,7 +1045,7 @@ cdef class WorldSearch:
         for i in range(len(boneyard)):
             pos.boneyard[pos.bone_next + i] = boneyard[i]
         with nogil:
-            J.slot_of[0] = -1       # not a draw of the sample (results() reads it)
+            J.group_of[0] = -1      # not a draw of the sample (results() reads it)
             search_world(core, J, 0, &pos, 0, J.greedy_seats, world_budget(J, 0))
         return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(max(1, J.n_moves))])
 
@@ -999,54 +1055,98 @@ cdef class WorldSearch:
         cdef long w
         return [w for w in range(self.job.n_worlds) if self.job.status[w] in (1, 2)]
 
-    def draw_groups(self):
-        """The drawn worlds grouped by world, to search them again under another objective
-        with the same budgets (as ``hint._Draws``): [(world, share, members)], where world
-        is (stream, hands, boneyard[, greedy seats]) of the draw whose search stands for
-        the group, share its node budget in world_nodes (at least 1), members the draws
-        it stands for, in order."""
-        cdef WorldJob* J = &self.job
-        cdef long w, src
-        cdef int slot
-        cdef uint64_t budget
-        by_slot = {}
-        out = []
-        for w in range(J.n_worlds):
-            if not J.status[w]:
-                continue
-            slot = J.slot_of[w]
-            if slot >= 0 and slot in by_slot:
-                by_slot[slot][2].append(w)
-                continue
-            if slot >= 0:
-                src, budget = J.slots[slot].best, J.slots[slot].best_budget
-                if src < 0:     # pragma: no cover - a world's first draw is always searched
-                    continue
-            else:
-                src, budget = w, world_budget(J, w)
-            share = budget // J.world_nodes if J.world_nodes else 1
-            entry = [self._world_of(src), min(max(1, share), 2 ** 32 - 1), [w]]
-            if slot >= 0:
-                by_slot[slot] = entry
-            out.append(entry)
-        return [tuple(e) for e in out]
+    def _set_max_groups(self, n):
+        """The table's capacity in groups, lower than MAX_GROUPS (for tests of a full table)."""
+        self.job.max_groups = checked_int(n, 0, MAX_GROUPS, "max_groups")
 
-    cdef tuple _world_of(self, long w):
-        """Draw w's world as ``worlds`` takes it: (stream, hands, boneyard[, greedy seats])."""
+    @property
+    def distinct_worlds(self):
+        """Distinct worlds among the draws (a world searched outside the full table counts
+        at each of its draws)."""
+        return self.job.n_groups + self.job.unrecorded
+
+    def group_plan(self):
+        """The draws grouped by world, to search them again under another objective with
+        the same budgets (``source``, ``shares``; ``hint._Draws`` expands the results):
+        (sources, shares, members), one entry per group in the order first drawn: the draw
+        whose search stands for the group, that search's node budget in world_nodes (at
+        least 1), and the draws it stands for, in order."""
         cdef WorldJob* J = &self.job
+        cdef long w, src, k
+        cdef int32_t g
+        cdef uint64_t budget
+        cdef long* pos = <long*>malloc((J.n_groups + 1) * sizeof(long))
+        if pos == NULL:
+            raise MemoryError()
+        sources, shares, members = [], [], []
+        try:
+            for k in range(J.n_groups):
+                pos[k] = -1
+            for w in range(J.n_worlds):
+                if not J.status[w]:
+                    continue
+                g = J.group_of[w]
+                if g >= 0 and pos[g] >= 0:
+                    members[pos[g]].append(w)
+                    continue
+                if g >= 0:
+                    src, budget = J.groups[g].best, J.groups[g].best_budget
+                    if src < 0:     # pragma: no cover - a world's first draw is always searched
+                        continue
+                    pos[g] = len(sources)
+                else:
+                    src, budget = w, world_budget(J, w)
+                sources.append(src)
+                shares.append(min(max(1, budget // J.world_nodes if J.world_nodes else 1), 2 ** 32 - 1))
+                members.append([w])
+        finally:
+            free(pos)
+        return sources, shares, members
+
+    cdef _copy_worlds(self, WorldSearch source, source_draws):
+        """The worlds of `source`'s draws `source_draws`, as given worlds (see __init__)."""
+        cdef WorldJob* J = &self.job
+        cdef WorldJob* F = &source.job
+        cdef long w, src
         cdef int s, i, b = J.base.bone_len - J.base.bone_next
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
         cdef Rng rng
-        if J.given_hands != NULL:
-            world = (J.given_stream[w], [J.given_hands[w * 4 + s] for s in range(J.base.players)],
-                     [J.given_bone[w * 28 + i] for i in range(b)])
-            return world + ((J.given_greedy[w],) if J.given_greedy != NULL else ())
-        # a sampled draw: its stream gives its world again
-        world_stream(&rng, J.seed, <uint64_t>w)
-        hands[0] = hands[1] = hands[2] = hands[3] = 0
-        self.counter.sample_world(&rng, hands, bone)
-        return (w, [hands[s] for s in range(J.base.players)], [bone[i] for i in range(b)])
+        if memcmp(&J.base, &F.base, sizeof(Position)) != 0 or J.hidden_seats != F.hidden_seats \
+                or J.n_moves != F.n_moves or memcmp(J.moves, F.moves, J.n_moves) != 0 or J.observer != F.observer:
+            raise CoreError("a source search must be of the same position, seats and root moves")
+        source_draws = per_world(source_draws, J.n_worlds, "source draws", "draw numbers")
+        J.given_hands = <uint32_t*>calloc(J.n_worlds * 4 + 2, sizeof(uint32_t))
+        J.given_bone = <uint8_t*>calloc(J.n_worlds * 28 + 8, 1)
+        J.given_stream = <uint64_t*>malloc(J.n_worlds * sizeof(uint64_t) + 8)
+        if not (J.given_hands and J.given_bone and J.given_stream):
+            raise MemoryError()
+        if F.given_greedy != NULL:
+            J.given_greedy = <uint8_t*>malloc(J.n_worlds + 8)
+            if not J.given_greedy:
+                raise MemoryError()
+        for w in range(J.n_worlds):
+            src = checked_int(source_draws[w], 0, F.n_worlds - 1, "a source draw")
+            if F.status[src] not in (1, 2):
+                raise CoreError(f"source draw {src} was not searched")
+            if F.given_hands != NULL:
+                memcpy(&J.given_hands[w * 4], &F.given_hands[src * 4], 4 * sizeof(uint32_t))
+                memcpy(&J.given_bone[w * 28], &F.given_bone[src * 28], b)
+                J.given_stream[w] = F.given_stream[src]
+                if F.given_greedy != NULL:
+                    J.given_greedy[w] = F.given_greedy[src]
+                continue
+            if source.counter is None:
+                raise CoreError("the source search has neither worlds nor a deal sampler")
+            # a sampled draw: its stream gives its world again (as in work)
+            world_stream(&rng, F.seed, <uint64_t>src)
+            hands[0] = hands[1] = hands[2] = hands[3] = 0
+            source.counter.sample_world(&rng, hands, bone)
+            for s in range(4):
+                J.given_hands[w * 4 + s] = hands[s] if (F.hidden_seats >> s) & 1 else F.base.hand[s]
+            for i in range(b):
+                J.given_bone[w * 28 + i] = bone[i]
+            J.given_stream[w] = <uint64_t>src
 
     def results(self):
         """[(world, status, depth, nodes, [values])] for every drawn world, in world order.
@@ -1060,8 +1160,8 @@ cdef class WorldSearch:
             if not J.status[w]:
                 continue
             src = w
-            if J.slot_of[w] >= 0:
-                src = J.slots[J.slot_of[w]].best
+            if J.group_of[w] >= 0:
+                src = J.groups[J.group_of[w]].best
                 if src < 0:     # pragma: no cover - a world's first draw is always searched
                     continue
             out.append((w, J.status[src], J.depth[src], J.nodes[w],
