@@ -330,6 +330,13 @@ def test_a_source_search_is_checked():
     (hands, bone), = ds.counter.worlds(1, 7)
     with pytest.raises(CoreError, match="either worlds or source"):
         again(worlds=[(0, hands[:2], bone)])
+    with pytest.raises(CoreError, match="source must be a WorldSearch, not str"):
+        again(source="x")
+    with pytest.raises(CoreError, match="give source too"):
+        again(source=None)
+    for bad in ([-1], [1.5], ["3"], [True], [2 ** 70], None):
+        with pytest.raises(CoreError, match="source draw"):
+            again(source_draws=bad)
     # a search of one given world (value_world, no deal sampler) is no source of sampled worlds
     lone = _hint.WorldSearch(ds.replayed, None, ds.hidden_seats, roots, 0, 50, 6, 3, 1, 1, 0.0)
     true = g.current.core                                     # the one world: the game's own

@@ -540,12 +540,16 @@ cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos
     return after_placement(S, J, pos, J.moves[i], 0, -WIN, WIN, 0, rng)
 
 
+cdef inline uint64_t times_draws(uint64_t budget, uint64_t k) noexcept nogil:
+    """budget x k, saturating."""
+    if k > 1 and budget > (<uint64_t>0xFFFFFFFFFFFFFFFF) // k:
+        return <uint64_t>0xFFFFFFFFFFFFFFFF
+    return budget * k
+
+
 cdef inline uint64_t world_budget(const WorldJob* J, long w) noexcept nogil:
     """World w's node budget: world_nodes, times the draws it stands for (saturating)."""
-    cdef uint64_t k = 1 if J.given_share == NULL else J.given_share[w]
-    if k > 1 and J.world_nodes > (<uint64_t>0xFFFFFFFFFFFFFFFF) // k:
-        return <uint64_t>0xFFFFFFFFFFFFFFFF
-    return J.world_nodes * k
+    return times_draws(J.world_nodes, 1 if J.given_share == NULL else J.given_share[w])
 
 
 cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world,
@@ -591,13 +595,6 @@ cdef enum:
     MAX_GROUPS = 1 << 18       # most distinct worlds a search records (beyond: searched at every draw)
     DRAWS_PER_SEARCH = 256     # a time budget stops drawing at this many draws per world search: where
                                # every world drawn is solved exactly, more draws only refine the weights
-
-
-cdef inline uint64_t times_draws(uint64_t budget, uint64_t k) noexcept nogil:
-    """budget x k, saturating."""
-    if k > 1 and budget > (<uint64_t>0xFFFFFFFFFFFFFFFF) // k:
-        return <uint64_t>0xFFFFFFFFFFFFFFFF
-    return budget * k
 
 
 cdef inline bint same_world(const DrawGroup* d, uint64_t key, const Position* pos, uint32_t greedy) noexcept nogil:
@@ -900,7 +897,11 @@ cdef class WorldSearch:
         if source is not None:
             if worlds is not None:
                 raise CoreError("give either worlds or source, not both")
+            if not isinstance(source, WorldSearch):
+                raise CoreError(f"source must be a WorldSearch, not {type(source).__name__}")
             self._copy_worlds(source, source_draws)
+        elif source_draws is not None:
+            raise CoreError("source_draws are draws of a source search: give source too")
         if worlds is not None:
             self._set_worlds(worlds)
         if shares is not None:
