@@ -346,6 +346,10 @@ cdef inline void check_blocked(Position* p, EventLog* log) noexcept nogil:
         score_blocked(p, log)
 
 # ---------------------------------------------------------------- actions
+cdef inline uint8_t next_seat(const Position* p, int seat) noexcept nogil:
+    # clockwise; a compare, not a division by the player count (every placement and pass)
+    return seat + 1 if seat + 1 < p.players else 0
+
 cdef inline void place(Position* p, uint8_t move, EventLog* log) noexcept nogil:
     """Apply one legal canonical placement of the seat to move, with its scoring."""
     cdef int t = move & 31, k = move >> 5
@@ -388,7 +392,7 @@ cdef inline void place(Position* p, uint8_t move, EventLog* log) noexcept nogil:
         apply_event(p, EV_PLACEMENT, seat, s, s, log)
         if p.status != ST_PLAYING:
             return
-    p.to_move = (seat + 1) % p.players
+    p.to_move = next_seat(p, seat)
     check_blocked(p, log)
 
 cdef inline bint can_place(const Position* p) noexcept nogil:
@@ -418,7 +422,7 @@ cdef inline int draw_tile(Position* p, int t, EventLog* log) noexcept nogil:
     return draw_one(p, log)
 
 cdef inline void pass_turn(Position* p) noexcept nogil:
-    p.to_move = (p.to_move + 1) % p.players
+    p.to_move = next_seat(p, p.to_move)
 
 cdef inline void forced_draws(Position* p, EventLog* log) noexcept nogil:
     """Draw until the seat to move can place or the boneyard is empty (RULES §5.2)."""
