@@ -20,6 +20,9 @@ cdef extern from "fiveup_tables.h":
     const uint16_t PIPS_BY_BYTE[4][256]
     const uint8_t TILE_INDEX[7][7]
     const uint32_t DOUBLES_MASK
+    const uint8_t DS_PORTS[6]
+    const int8_t MOVE_SUM_DELTA[256]
+    const uint8_t MOVE_LINE_VALUE[256]
 
 cdef extern from *:
     """
@@ -136,11 +139,7 @@ cdef inline int mask_pips(uint32_t m) noexcept nogil:
 
 cdef inline int double_ports(int ds) noexcept nogil:
     # open ports a double contributes to its value: line ports or free branches
-    if ds == DS_LINE2 or ds == DS_BRANCH2:
-        return 2
-    if ds == DS_LINE1 or ds == DS_BRANCH1:
-        return 1
-    return 0
+    return DS_PORTS[ds]
 
 cdef inline int open_ports(const Position* p, int v) noexcept nogil:
     return p.open_ends[v] + double_ports(p.double_state[v])
@@ -165,18 +164,12 @@ cdef inline uint32_t playable_mask(const Position* p) noexcept nogil:
     return PLAYABLE_BY_OPEN_VALUES[p.open_values]
 
 cdef inline void update_open_value(Position* p, int v) noexcept nogil:
-    if open_ports(p, v):
-        p.open_values |= 1 << v
-    else:
-        p.open_values &= ~(1 << v)
+    # without a branch: whether v has an open port is as good as random in a search
+    p.open_values = (p.open_values & ~(1 << v)) | ((open_ports(p, v) != 0) << v)
 
 cdef inline bint nobody_can_place(const Position* p) noexcept nogil:
-    cdef uint32_t m = playable_mask(p)
-    cdef int s
-    for s in range(p.players):
-        if p.hand[s] & m:
-            return False
-    return True
+    # the seats past p.players hold no tile (every position is built so)
+    return ((p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & playable_mask(p)) == 0
 
 cdef inline int move_tile(uint8_t move) noexcept nogil:
     return move & 31
@@ -240,22 +233,16 @@ cdef inline int gen_moves(const Position* p, uint8_t* out) noexcept nogil:
 cdef inline int end_sum_after(const Position* p, int s, uint8_t move) noexcept nogil:
     """End sum after a canonical placement, from the current end sum s in O(1).
 
-    Agrees with end_sum() of the placed position (tests check every move)."""
-    cdef int t = move & 31, k = move >> 5
-    cdef int lo = TILE_LO[t], hi = TILE_HI[t], x, y
-    if k == MK_OPEN:
-        return lo + hi
-    if lo == hi:
-        return s + lo                      # an end of value lo becomes a double counting 2 x lo
-    if k == MK_END_LO or k == MK_LINE_LO or k == MK_BRANCH_LO:
-        x = lo; y = hi
-    else:
-        x = hi; y = lo
-    if k == MK_END_LO or k == MK_END_HI:
-        return s - x + y
-    if (k == MK_LINE_LO or k == MK_LINE_HI) and p.double_state[x] == DS_LINE1:
-        return s - 2 * x + y               # the double's last line port fills: it stops counting
-    return s + y
+    Agrees with end_sum() of the placed position (tests check every move). By table
+    (fiveup_tables.h), as the search asks this of every move it generates: a regular
+    end x covered by y: s - x + y; a double on an end of its value: s + its value
+    (it counts 2 x value); y on a double's line or branch: s + y, and minus the
+    double's 2 x value when that fills its last line port."""
+    cdef int x
+    if (move >> 5) == MK_OPEN:
+        return MOVE_SUM_DELTA[move]        # the opening tile's pips: the whole end sum
+    x = MOVE_LINE_VALUE[move]              # 0 unless a line placement (and 2 x 0 changes nothing)
+    return s + MOVE_SUM_DELTA[move] - (2 * x if p.double_state[x] == DS_LINE1 else 0)
 
 # ---------------------------------------------------------------- scoring events
 cdef inline void log_event(EventLog* log, int kind, int seat, int side, int end_sum_, int raw, int accepted) noexcept nogil:
@@ -282,20 +269,24 @@ cdef inline bint apply_event(Position* p, int kind, int seat, int end_sum_, int 
     return ok
 
 cdef inline int placement_credit(int s) noexcept nogil:
-    """RULES §4.2: an end sum s scores itself when it is a positive multiple of 5."""
-    return s if (s > 0 and s % 5 == 0) else 0
+    """RULES §4.2: an end sum s scores itself when it is a positive multiple of 5.
+    (For s > 0, s is a multiple of 5 exactly when s x 5^-1 mod 2^32, 0xCCCCCCCD, is at
+    most (2^32 - 1) / 5: one multiplication instead of a division's sequence.)"""
+    return s if ((s > 0) & (<uint32_t>s * <uint32_t>0xCCCCCCCD <= <uint32_t>0x33333333)) else 0
+
+cdef inline int domino_bonus(const Position* p, int seat) noexcept nogil:
+    """RULES §6.3: O - D for `seat` emptying its hand (the other hands as they are now)."""
+    # hands are disjoint: the opponents' pips are the pips of their hands together
+    cdef uint32_t opp
+    if p.players == 4:
+        opp = p.hand[(seat + 1) & 3] | p.hand[(seat + 3) & 3]
+        return round_to_5(mask_pips(opp)) - round_to_5(mask_pips(p.hand[(seat + 2) & 3]))
+    opp = (p.hand[0] | p.hand[1] | p.hand[2]) & ~p.hand[seat]
+    return round_to_5(mask_pips(opp))
 
 cdef inline int domino_credit(const Position* p, int seat, int s) noexcept nogil:
     """RULES §6.3: P + O - D for the seat that emptied its hand (end sum s)."""
-    cdef int credit = placement_credit(s)
-    cdef int other, opp = 0, side = side_of(p, seat)
-    for other in range(p.players):
-        if other != seat and side_of(p, other) != side:
-            opp += mask_pips(p.hand[other])
-    credit += round_to_5(opp)
-    if p.players == 4:
-        credit -= round_to_5(mask_pips(p.hand[(seat + 2) & 3]))
-    return credit
+    return placement_credit(s) + domino_bonus(p, seat)
 
 cdef inline void score_blocked(Position* p, EventLog* log) noexcept nogil:
     """RULES §6.5: lightest hand first, ties clockwise from the starter; each
@@ -365,8 +356,10 @@ cdef inline void place(Position* p, uint8_t move, EventLog* log) noexcept nogil:
         else:
             p.open_ends[lo] += 1
             p.open_ends[hi] += 1
+        p.open_values |= (1 << lo) | (1 << hi)
     elif lo == hi:
-        # a double attaches by its lineA; its lineB is the new open line port
+        # a double attaches by its lineA; its lineB is the new open line port (so the
+        # value keeps an open port: its bit in open_values stays set)
         p.open_ends[lo] -= 1
         p.double_state[lo] = DS_LINE1
     else:
@@ -380,8 +373,8 @@ cdef inline void place(Position* p, uint8_t move, EventLog* log) noexcept nogil:
             # line: LINE2 -> LINE1 -> BRANCH2; branch: BRANCH2 -> BRANCH1 -> BRANCH0
             p.double_state[x] += 1
         p.open_ends[y] += 1
-    update_open_value(p, lo)
-    update_open_value(p, hi)
+        p.open_values |= 1 << y
+        update_open_value(p, x)
     if p.hand[seat] == 0:
         apply_event(p, EV_DOMINO, seat, s, domino_credit(p, seat, s), log)
         if p.status == ST_PLAYING:

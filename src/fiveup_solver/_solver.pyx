@@ -98,6 +98,10 @@ cdef inline int rel_score(const SolverCtx* S, const Position* p, int team) noexc
     cdef int s, r = 0
     if S.objective == OBJ_WIN:
         return 0
+    if p.sides == 2:
+        # two sides (2 or 4 players): one is the team, the other is not (set_root_side)
+        r = p.score[0] - p.score[1]
+        return r if S.side_team[0] == team else -r
     for s in range(p.sides):
         if S.side_team[s] == team:
             r += p.score[s]
@@ -243,10 +247,154 @@ cdef inline void insert_by_key(int* order, const int* keys, int i) noexcept nogi
     order[j] = i
 
 
+# The searches' move order is stable, largest key first: the order insert_by_key builds
+# move by move. Most nodes that cut do so on their first move, so the first is found
+# alone (first_by_key) and the others are ordered only when it did not cut (order_rest).
+
+cdef inline int first_by_key(const int* keys, int n) noexcept nogil:
+    """The first move of the order: the largest key, the first move of equal ones (n >= 1)."""
+    cdef int i, b = 0
+    for i in range(1, n):
+        if keys[i] > keys[b]:
+            b = i
+    return b
+
+
+cdef inline void order_rest(int* order, const int* keys, int n) noexcept nogil:
+    """order[1..n): the moves after order[0] (first_by_key's), in the order's order."""
+    cdef int i, j, m = 1, first = order[0]
+    for i in range(n):
+        if i == first:
+            continue
+        j = m
+        while j > 1 and keys[order[j - 1]] < keys[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+        m += 1
+
+
 cdef inline bint in_endgame(const SolverCtx* S, const Position* p) noexcept nogil:
     """Boneyard empty and few tiles left: the lean endgame path takes over."""
     return (p.bone_next >= p.bone_len
             and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) <= S.tt_skip_tiles)
+
+
+cdef inline bint uses_table(const SolverCtx* S, const Position* p) noexcept nogil:
+    """Does search() ask the table at p? Not near the end (tt_skip_tiles)."""
+    return S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_skip_tiles
+
+
+cdef inline bint gap_bounds_apply(const SolverCtx* S) noexcept nogil:
+    """Exact-target bounds: unless a team reaches 305, each side gains at most up to
+    its gap (credits above it are rejected) and at least min_gain. Only in hint
+    worlds, where they also keep horizon estimates (cut_value) inside what the round
+    allows, so they are part of a budgeted world's value. An exact solve skips them:
+    measured on every suite they never saved a node there and cost time at every node
+    (issue 24). Not with seats read as greedy: their averages mix wins with points,
+    which these bounds exclude."""
+    return S.use_pruning and S.objective == OBJ_POINTS and not S.solver_call and not S.greedy_seats
+
+
+cdef inline int gap_mode(const SolverCtx* S, const Position* p, int team, int* alpha, int* beta,
+                         int* lb, int* ub) noexcept nogil:
+    """The exact-target bounds of p for `team` into lb and ub, and the search they leave:
+    0 as it was; 1 when no non-win line can beat alpha (the window becomes "can the team
+    win?"); 2 when every non-losing line reaches beta ("must the team lose?")."""
+    cdef int s, x = min_gain(p)
+    ub[0] = 0
+    lb[0] = 0
+    for s in range(p.sides):
+        if S.side_team[s] == team:
+            ub[0] += max_nonwin_gain(p, s)
+            lb[0] += x
+        else:
+            ub[0] -= x
+            lb[0] -= max_nonwin_gain(p, s)
+    if alpha[0] >= ub[0]:
+        alpha[0] = WIN - 1
+        beta[0] = WIN
+        return 1
+    if beta[0] <= lb[0]:
+        alpha[0] = -WIN
+        beta[0] = -(WIN - 1)
+        return 2
+    return 0
+
+
+cdef inline int order_key(const SolverCtx* S, uint8_t move, int credit) noexcept nogil:
+    """search()'s move order below the table move: immediate accepted credit, then history."""
+    cdef int key = (credit << 20) + S.history[move]
+    if S.order_seed:
+        # a helper thread's own order among moves of equal credit and history
+        key += <int>((move * <uint32_t>0x9E3779B1 + S.order_seed) >> 26)
+    return key
+
+
+cdef inline void credit_cutoff(SolverCtx* S, const Position* p, uint8_t move) noexcept nogil:
+    """search()'s history: a move that cut counts more the more tiles are left."""
+    S.history[move] += 1 + fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
+    if S.history[move] >= S.history_cap:
+        age_history(S)
+
+
+cdef int last_tile_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply, bint endgame) noexcept nogil:
+    """search() (or endgame_search(), `endgame`) of a position whose mover holds one tile
+    and can place it, where neither the table nor a greedy coin is asked: every move
+    ends the round (domino_value). The same node as theirs, counted, ordered, cut and
+    remembered (history) alike, with the same fail-soft value, without their general
+    machinery: 45 % of the nodes of the 4-player solver suites are such leaves."""
+    cdef uint8_t moves[MAX_MOVES]
+    cdef int keys[MAX_MOVES]
+    cdef int order[MAX_MOVES]
+    cdef int n, i, k, x, team, v, s0, gap, bonus, best = -INF, mode = 0, ub = INF, lb = -INF
+    x = enter_node(S, ply)
+    if x != NODE_GO:
+        return 0 if x == NODE_ABORTED else cut_value(S, p)
+    alpha = clampi(alpha, -WIN, WIN - 1)
+    beta = clampi(beta, alpha + 1, WIN)
+    team = team_of(S, p, p.to_move)
+    n = gen_moves(p, moves)
+    s0 = end_sum(p)
+    gap = TARGET - p.score[side_of(p, p.to_move)]
+    for i in range(n):
+        # (an exact 305 with the last tile is no early cutoff: the hand's event is P + O - D)
+        keys[i] = accepted_credit(p, s0, moves[i], gap)
+        if not endgame:
+            keys[i] = order_key(S, moves[i], keys[i])
+    if not endgame and gap_bounds_apply(S):
+        mode = gap_mode(S, p, team, &alpha, &beta, &lb, &ub)
+    bonus = domino_bonus(p, p.to_move)
+    if n:
+        order[0] = first_by_key(keys, n)
+    for k in range(n):
+        if k == 1:
+            order_rest(order, keys, n)
+        i = order[k]
+        v = domino_value(S, p, moves[i], team, bonus)
+        if v > best:
+            best = v
+        if best > alpha:
+            alpha = best
+        if alpha >= beta:
+            if not endgame:
+                credit_cutoff(S, p, moves[i])
+            break
+    if mode == 1 and best < WIN and best > ub:
+        best = ub       # no win: the value is a non-win one, so at most ub
+    elif mode == 2 and best > -WIN and best < lb:
+        best = lb       # no forced loss: the value is a non-loss one, so at least lb
+    return best
+
+
+cdef inline int node_search(SolverCtx* S, const Position* c, int alpha, int beta, int ply) noexcept nogil:
+    """The search of a resolved position that is still being played: endgame_search near
+    the end, search elsewhere, last_tile_search for a mover's last tile where it is theirs."""
+    cdef bint endgame = in_endgame(S, c)
+    if (fiveup_popcount(c.hand[c.to_move]) == 1 and not ((S.greedy_seats >> c.to_move) & 1)
+            and (endgame or not uses_table(S, c))):
+        return last_tile_search(S, c, alpha, beta, ply, endgame)
+    return endgame_search(S, c, alpha, beta, ply) if endgame else search(S, c, alpha, beta, ply)
 
 
 cdef inline int child_search(SolverCtx* S, Position* c, int team, int base, int alpha, int beta, int ply) noexcept nogil:
@@ -263,7 +411,7 @@ cdef inline int child_search(SolverCtx* S, Position* c, int team, int base, int 
         # fail-high/low of the child must stay fail-high/low here
         a_c = clampi(alpha - g, -WIN, WIN - 1)
         b_c = clampi(beta - g, -(WIN - 1), WIN)
-        r = endgame_search(S, c, a_c, b_c, ply + 1) if in_endgame(S, c) else search(S, c, a_c, b_c, ply + 1)
+        r = node_search(S, c, a_c, b_c, ply + 1)
         v = child_value(1, r, g)
         if r >= b_c and v < beta:
             v = beta
@@ -273,7 +421,7 @@ cdef inline int child_search(SolverCtx* S, Position* c, int team, int base, int 
         # v = g - r: the window flips
         a_c = clampi(g - beta, -WIN, WIN - 1)
         b_c = clampi(g - alpha, -(WIN - 1), WIN)
-        r = endgame_search(S, c, a_c, b_c, ply + 1) if in_endgame(S, c) else search(S, c, a_c, b_c, ply + 1)
+        r = node_search(S, c, a_c, b_c, ply + 1)
         v = child_value(0, r, g)
         if r <= a_c and v < beta:
             v = beta
@@ -290,6 +438,27 @@ cdef inline int move_value(SolverCtx* S, const Position* p, uint8_t move, Positi
     place(c, move, NULL)
     resolve_turn(c)
     return child_search(S, c, team, base, alpha, beta, ply)
+
+
+cdef inline int domino_value(const SolverCtx* S, const Position* p, uint8_t move, int team, int bonus) noexcept nogil:
+    """move_value of a placement of the mover's last tile, without playing it out: the
+    round ends with that one event (RULES §6.3: P + O - D, `bonus` = domino_bonus, the
+    same for every placement; accepted or rejected whole against 305), valued as
+    child_search values the ended child. A third of all placements in the 4-player
+    solver suites empty a hand; this leaves out their copy, place and resolve."""
+    cdef int seat = p.to_move, side = side_of(p, seat), s
+    cdef int credit = placement_credit(end_sum_after(p, p.ends, move)) + bonus
+    cdef int score[4]
+    if p.score[side] + credit == TARGET:
+        return WIN if team_of(S, p, seat) == team else -WIN
+    if p.score[side] + credit > TARGET:
+        credit = 0                         # rejected: the scores stay, the round still ends
+    if S.objective != OBJ_WIN:
+        return credit if team_of(S, p, seat) == team else -credit
+    for s in range(p.sides):
+        score[s] = p.score[s]
+    score[side] += credit
+    return equity_lookup(S, score, p.sides, side, team)    # the seat that emptied its hand starts next
 
 
 cdef int greedy_chance(SolverCtx* S, const Position* p, const uint8_t* moves, int n, Position* children,
@@ -349,11 +518,16 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
         n = keep_greedy(moves, keys, n)
         if n > 1:
             return greedy_chance(S, p, moves, n, children, team, base, alpha, beta, ply)
-    for i in range(n):
-        insert_by_key(order, keys, i)
+    if n:
+        order[0] = first_by_key(keys, n)
     for k in range(n):
+        if k == 1:
+            order_rest(order, keys, n)
         i = order[k]
-        v = move_value(S, p, moves[i], &children[i], team, base, alpha, beta, ply)
+        if last_tile:
+            v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
+        else:
+            v = move_value(S, p, moves[i], &children[i], team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
@@ -397,7 +571,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     # every value lies in [-WIN, WIN]: keep the window inside it and non-empty
     alpha = clampi(alpha, -WIN, WIN - 1)
     beta = clampi(beta, alpha + 1, WIN)
-    use_tt = S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_skip_tiles
+    use_tt = uses_table(S, p)
     if use_tt:
         key = position_hash(S, p, ply)
         fiveup_prefetch(&S.table[key & S.mask & ~(<uint64_t>3)])
@@ -430,34 +604,8 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             tt_move = e.move
     alpha0 = alpha
     beta0 = beta
-    if S.use_pruning and S.objective == OBJ_POINTS and not S.solver_call and not S.greedy_seats:
-        # Exact-target bounds: unless a team reaches 305, each side gains at most
-        # up to its gap (credits above it are rejected) and at least min_gain.
-        # Only in hint worlds, where they also keep horizon estimates (cut_value)
-        # inside what the round allows, so they are part of a budgeted world's
-        # value. An exact solve skips them: measured on every suite they never
-        # saved a node there and cost time at every node (issue 24). Not with seats
-        # read as greedy: their averages mix wins with points, which these bounds exclude.
-        ub = 0
-        lb = 0
-        x = min_gain(p)
-        for s in range(p.sides):
-            if S.side_team[s] == team:
-                ub += max_nonwin_gain(p, s)
-                lb += x
-            else:
-                ub -= x
-                lb -= max_nonwin_gain(p, s)
-        if alpha >= ub:
-            # no non-win line can beat alpha: only ask "can the team win?"
-            mode = 1
-            alpha = WIN - 1
-            beta = WIN
-        elif beta <= lb:
-            # every non-losing line reaches beta: only ask "must the team lose?"
-            mode = 2
-            alpha = -WIN
-            beta = -(WIN - 1)
+    if gap_bounds_apply(S):
+        mode = gap_mode(S, p, team, &alpha, &beta, &lb, &ub)
     base = rel_score(S, p, team)
     if chance:
         best = greedy_chance(S, p, moves, n, children, team, base, alpha, beta, ply)
@@ -467,16 +615,17 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         n = 0       # no move loop: the average is the value
     for i in range(n):
         # order: table move, then immediate accepted credit, then history
-        keys[i] = (credits[i] << 20) + S.history[moves[i]]
-        if S.order_seed:
-            # a helper thread's own order among moves of equal credit and history
-            keys[i] += <int>((moves[i] * <uint32_t>0x9E3779B1 + S.order_seed) >> 26)
-        if moves[i] == tt_move:
-            keys[i] = 1 << 30
-        insert_by_key(order, keys, i)
+        keys[i] = 1 << 30 if moves[i] == tt_move else order_key(S, moves[i], credits[i])
+    if n:
+        order[0] = first_by_key(keys, n)
     for k in range(n):
+        if k == 1:
+            order_rest(order, keys, n)
         i = order[k]
-        v = move_value(S, p, moves[i], &children[i], team, base, alpha, beta, ply)
+        if last_tile:
+            v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
+        else:
+            v = move_value(S, p, moves[i], &children[i], team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
@@ -485,9 +634,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         if best > alpha:
             alpha = best
         if alpha >= beta:
-            S.history[moves[i]] += 1 + fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
-            if S.history[moves[i]] >= S.history_cap:
-                age_history(S)
+            credit_cutoff(S, p, moves[i])
             break
     if mode == 1:
         if best >= WIN:
