@@ -430,12 +430,13 @@ cdef inline int child_search(SolverCtx* S, Position* c, int team, int base, int 
     return v
 
 
-cdef inline int move_value(SolverCtx* S, const Position* p, uint8_t move, Position* c, int team,
+cdef inline int move_value(SolverCtx* S, const Position* p, uint8_t move, int es, Position* c, int team,
                            int base, int alpha, int beta, int ply) noexcept nogil:
     """Play `move` from p into the child slot c (forced draws and passes included)
-    and value it for the parent's team within the parent's window."""
+    and value it for the parent's team within the parent's window; es: the end sum
+    after the move (end_sum_after)."""
     c[0] = p[0]
-    place(c, move, NULL)
+    place_at(c, move, es, NULL)
     resolve_turn(c)
     return child_search(S, c, team, base, alpha, beta, ply)
 
@@ -478,7 +479,7 @@ cdef int greedy_chance(SolverCtx* S, const Position* p, const uint8_t* moves, in
         w = move_multiplicity(p, moves[i])
         rest -= w
         star1_window(alpha, beta, total, done, rest, w, &lo_w, &hi_w)
-        v = move_value(S, p, moves[i], &children[i], team, base, lo_w, hi_w, ply)
+        v = move_value(S, p, moves[i], end_sum_after(p, p.ends, moves[i]), &children[i], team, base, lo_w, hi_w, ply)
         if S.aborted:
             return 0
         done += <long>w * v
@@ -494,6 +495,7 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     gap bounds. Blocked rounds are detected by resolve_turn in O(1)."""
     cdef uint8_t moves[MAX_MOVES]
     cdef int order[MAX_MOVES]
+    cdef int sums[MAX_MOVES]
     cdef int keys[MAX_MOVES]
     cdef Position* children = &S.child[ply * MAX_MOVES]
     cdef Position* c
@@ -511,7 +513,9 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     gap = TARGET - p.score[side_of(p, p.to_move)]
     last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
     for i in range(n):
-        keys[i] = accepted_credit(p, s0, moves[i], gap)
+        sums[i] = end_sum_after(p, s0, moves[i])
+        keys[i] = placement_credit(sums[i])
+        keys[i] = keys[i] if keys[i] <= gap else 0      # accepted_credit
         if keys[i] == gap and not last_tile and S.use_pruning:
             return WIN    # an exact 305 now: nothing can do better
     if (S.greedy_seats >> p.to_move) & 1:
@@ -527,7 +531,7 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
         if last_tile:
             v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
         else:
-            v = move_value(S, p, moves[i], &children[i], team, base, alpha, beta, ply)
+            v = move_value(S, p, moves[i], sums[i], &children[i], team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
@@ -553,6 +557,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef uint8_t moves[MAX_MOVES]
     cdef int order[MAX_MOVES]
     cdef int credits[MAX_MOVES]
+    cdef int sums[MAX_MOVES]
     cdef int s0, es, gap, side, g
     cdef bint use_tt
     cdef bint last_tile
@@ -582,7 +587,9 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     gap = TARGET - p.score[side]
     last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
     for i in range(n):
-        credits[i] = accepted_credit(p, s0, moves[i], gap)
+        sums[i] = end_sum_after(p, s0, moves[i])
+        credits[i] = placement_credit(sums[i])
+        credits[i] = credits[i] if credits[i] <= gap else 0      # accepted_credit
         if credits[i] == gap and not last_tile and S.use_pruning:
             # an exact 305 is the best any line can do: immediate cutoff
             if use_tt:
@@ -625,7 +632,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         if last_tile:
             v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
         else:
-            v = move_value(S, p, moves[i], &children[i], team, base, alpha, beta, ply)
+            v = move_value(S, p, moves[i], sums[i], &children[i], team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:

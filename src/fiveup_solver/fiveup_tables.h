@@ -34,6 +34,9 @@ static const uint16_t PIPS_BY_BYTE[4][256] = {
     {0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43, 0, 10, 10, 20, 11, 21, 21, 31, 12, 22, 22, 32, 23, 33, 33, 43}};
 /* ports a double of one value offers, by its DS_* state (_rules.pxd): line ports or free branches */
 static const uint8_t DS_PORTS[6] = {0, 2, 1, 2, 1, 0};
+/* the move kind of a placement on the double lo-lo by its DS_* state: a free line port (LINE_LO),
+   else a free branch (BRANCH_LO), else none (0); on the double hi-hi it is one more */
+static const uint8_t DS_ATTACH_KIND[6] = {0, 3, 3, 5, 5, 0};
 /* end sum change of a canonical move (tile | kind << 5) on a non-empty board, before the
    correction of a line placement that fills its double's last line port (MOVE_LINE_VALUE);
    an opening move (kind 0): the tile's pips, the whole end sum; unused bytes 0 */
