@@ -25,6 +25,9 @@ cdef extern from "fiveup_tables.h":
     const int8_t MOVE_SUM_DELTA[256]
     const uint8_t MOVE_LINE_VALUE[256]
     const uint8_t DS_ATTACH_KIND[6]
+    const uint8_t MOVE_AT[256]
+    const uint8_t MOVE_NEW_END[256]
+    const uint8_t MOVE_SHAPE[256]
 
 cdef extern from *:
     """
@@ -247,7 +250,7 @@ cdef inline int end_sum_after(const Position* p, int s, uint8_t move) noexcept n
     if (move >> 5) == MK_OPEN:
         return MOVE_SUM_DELTA[move]        # the opening tile's pips: the whole end sum
     x = MOVE_LINE_VALUE[move]              # 0 unless a line placement (and 2 x 0 changes nothing)
-    return s + MOVE_SUM_DELTA[move] - (2 * x if p.double_state[x] == DS_LINE1 else 0)
+    return s + MOVE_SUM_DELTA[move] - 2 * x * (p.double_state[x] == DS_LINE1)
 
 # ---------------------------------------------------------------- scoring events
 cdef inline void log_event(EventLog* log, int kind, int seat, int side, int end_sum_, int raw, int accepted) noexcept nogil:
@@ -354,7 +357,7 @@ cdef inline void place_at(Position* p, uint8_t move, int s, EventLog* log) noexc
     """place, with s = end_sum_after(p, p.ends, move) already known (the search has it
     from ordering the moves)."""
     cdef int t = move & 31, k = move >> 5
-    cdef int lo = TILE_LO[t], hi = TILE_HI[t], x, y, credit
+    cdef int lo = TILE_LO[t], hi = TILE_HI[t], x, y, f, credit, side, new
     cdef int seat = p.to_move
     p.ends = s
     p.hand[seat] &= ~(<uint32_t>1 << t)
@@ -366,23 +369,19 @@ cdef inline void place_at(Position* p, uint8_t move, int s, EventLog* log) noexc
             p.open_ends[lo] += 1
             p.open_ends[hi] += 1
         p.open_values |= (1 << lo) | (1 << hi)
-    elif lo == hi:
-        # a double attaches by its lineA; its lineB is the new open line port (so the
-        # value keeps an open port: its bit in open_values stays set)
-        p.open_ends[lo] -= 1
-        p.double_state[lo] = DS_LINE1
     else:
-        if k == MK_END_LO or k == MK_LINE_LO or k == MK_BRANCH_LO:
-            x = lo; y = hi
-        else:
-            x = hi; y = lo
-        if k == MK_END_LO or k == MK_END_HI:
-            p.open_ends[x] -= 1
-        else:
-            # line: LINE2 -> LINE1 -> BRANCH2; branch: BRANCH2 -> BRANCH1 -> BRANCH0
-            p.double_state[x] += 1
-        p.open_ends[y] += 1
-        p.open_values |= 1 << y
+        # by table (MOVE_SHAPE), without a branch on the kind: a non-double covers a
+        # regular end of value x or a port of the double x-x (line: LINE2 -> LINE1 ->
+        # BRANCH2; branch: BRANCH2 -> BRANCH1 -> BRANCH0) and opens a regular end y; a
+        # double covers a regular end of its value and attaches by its lineA, its lineB
+        # the new open line port (NONE -> LINE1)
+        x = MOVE_AT[move]
+        y = MOVE_NEW_END[move]
+        f = MOVE_SHAPE[move]
+        p.open_ends[x] -= f & 1
+        p.double_state[x] += (f >> 1) & 3
+        p.open_ends[y] += (f >> 3) & 1
+        p.open_values |= ((f >> 3) & 1) << y
         update_open_value(p, x)
     if p.hand[seat] == 0:
         apply_event(p, EV_DOMINO, seat, s, domino_credit(p, seat, s), log)
@@ -390,7 +389,17 @@ cdef inline void place_at(Position* p, uint8_t move, int s, EventLog* log) noexc
             p.status = ST_DOMINO
             p.end_seat = seat
         return
-    if placement_credit(s):
+    credit = placement_credit(s)
+    if log == NULL:
+        # (a search: no event to log) accepted unless above 305, without a branch; an
+        # exact 305 (rare) wins as in apply_event
+        side = side_of(p, seat)
+        new = p.score[side] + credit
+        if new == TARGET and credit:
+            apply_event(p, EV_PLACEMENT, seat, s, s, log)
+            return
+        p.score[side] = new if new <= TARGET else p.score[side]
+    elif credit:
         apply_event(p, EV_PLACEMENT, seat, s, s, log)
         if p.status != ST_PLAYING:
             return

@@ -103,11 +103,15 @@ cdef inline int enter_node(SolverCtx* S, int ply) noexcept nogil:
         return NODE_CUT
     return NODE_GO
 
+cdef inline int credit_within(int credit, int gap) noexcept nogil:
+    """A placement credit as accepted against the mover's distance to 305, `gap` (0 if
+    above it; without a branch)."""
+    return credit * (credit <= gap)
+
 cdef inline int accepted_credit(const Position* p, int s0, uint8_t move, int gap) noexcept nogil:
     """The placement credit a move earns now, from the end sum s0 (0 if none or if
     rejected above 305: `gap` is the mover's distance to it)."""
-    cdef int credit = placement_credit(end_sum_after(p, s0, move))
-    return credit if credit <= gap else 0
+    return credit_within(placement_credit(end_sum_after(p, s0, move)), gap)
 
 cdef inline int keep_greedy(uint8_t* moves, int* credits, int n) noexcept nogil:
     """A seat read as greedy places for the largest accepted credit: keep only those

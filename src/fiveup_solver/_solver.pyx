@@ -99,9 +99,11 @@ cdef inline int rel_score(const SolverCtx* S, const Position* p, int team) noexc
     if S.objective == OBJ_WIN:
         return 0
     if p.sides == 2:
-        # two sides (2 or 4 players): one is the team, the other is not (set_root_side)
+        # two sides (2 or 4 players): one is the team, the other is not (set_root_side);
+        # negated without a branch when side 0 is not the team
         r = p.score[0] - p.score[1]
-        return r if S.side_team[0] == team else -r
+        s = S.side_team[0] != team
+        return (r ^ -s) + s
     for s in range(p.sides):
         if S.side_team[s] == team:
             r += p.score[s]
@@ -347,7 +349,7 @@ cdef int last_tile_search(SolverCtx* S, const Position* p, int alpha, int beta, 
     cdef uint8_t moves[MAX_MOVES]
     cdef int keys[MAX_MOVES]
     cdef int order[MAX_MOVES]
-    cdef int n, i, k, x, team, v, s0, gap, bonus, best = -INF, mode = 0, ub = INF, lb = -INF
+    cdef int n, i, k, x, team, v, s0, gap, bonus, first, best = -INF, mode = 0, ub = INF, lb = -INF
     x = enter_node(S, ply)
     if x != NODE_GO:
         return 0 if x == NODE_ABORTED else cut_value(S, p)
@@ -357,16 +359,17 @@ cdef int last_tile_search(SolverCtx* S, const Position* p, int alpha, int beta, 
     n = gen_moves(p, moves)
     s0 = end_sum(p)
     gap = TARGET - p.score[side_of(p, p.to_move)]
+    first = 0
     for i in range(n):
         # (an exact 305 with the last tile is no early cutoff: the hand's event is P + O - D)
         keys[i] = accepted_credit(p, s0, moves[i], gap)
         if not endgame:
             keys[i] = order_key(S, moves[i], keys[i])
+        first = i if keys[i] > keys[first] else first
     if not endgame and gap_bounds_apply(S):
         mode = gap_mode(S, p, team, &alpha, &beta, &lb, &ub)
     bonus = domino_bonus(p, p.to_move)
-    if n:
-        order[0] = first_by_key(keys, n)
+    order[0] = first
     for k in range(n):
         if k == 1:
             order_rest(order, keys, n)
@@ -499,7 +502,7 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     cdef int keys[MAX_MOVES]
     cdef Position* children = &S.child[ply * MAX_MOVES]
     cdef Position* c
-    cdef int n, i, k, x, s0, gap, team, base, v, best = -INF
+    cdef int n, i, k, x, s0, gap, team, base, v, first, best = -INF
     cdef bint last_tile
     x = enter_node(S, ply)
     if x != NODE_GO:
@@ -512,18 +515,20 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     s0 = end_sum(p)
     gap = TARGET - p.score[side_of(p, p.to_move)]
     last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
+    first = 0
     for i in range(n):
+        # the key is the accepted credit alone; the first of the order found on the way
         sums[i] = end_sum_after(p, s0, moves[i])
-        keys[i] = placement_credit(sums[i])
-        keys[i] = keys[i] if keys[i] <= gap else 0      # accepted_credit
+        keys[i] = credit_within(placement_credit(sums[i]), gap)
         if keys[i] == gap and not last_tile and S.use_pruning:
             return WIN    # an exact 305 now: nothing can do better
+        first = i if keys[i] > keys[first] else first
     if (S.greedy_seats >> p.to_move) & 1:
         n = keep_greedy(moves, keys, n)
         if n > 1:
             return greedy_chance(S, p, moves, n, children, team, base, alpha, beta, ply)
-    if n:
-        order[0] = first_by_key(keys, n)
+        first = 0
+    order[0] = first
     for k in range(n):
         if k == 1:
             order_rest(order, keys, n)
@@ -565,7 +570,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef Position* children = &S.child[ply * MAX_MOVES]
     cdef Position* c
     cdef int n, i, j, k, x, team, base, v, r, best = -INF, best_move = 0xFF, tt_move = 0xFF
-    cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0
+    cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0, first, best_key
     cdef bint chance = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef TTEntry e
@@ -586,18 +591,25 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     side = side_of(p, p.to_move)
     gap = TARGET - p.score[side]
     last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
+    # one pass: end sum, accepted credit, order key (order_key; the table move's comes
+    # later) and the first move of the order (first_by_key, without a branch)
+    first = 0
+    best_key = -1
     for i in range(n):
         sums[i] = end_sum_after(p, s0, moves[i])
-        credits[i] = placement_credit(sums[i])
-        credits[i] = credits[i] if credits[i] <= gap else 0      # accepted_credit
+        credits[i] = credit_within(placement_credit(sums[i]), gap)
         if credits[i] == gap and not last_tile and S.use_pruning:
             # an exact 305 is the best any line can do: immediate cutoff
             if use_tt:
                 tt_store(S, key, WIN, WIN, moves[i], 1)
             return WIN
+        keys[i] = order_key(S, moves[i], credits[i])
+        first = i if keys[i] > best_key else first
+        best_key = keys[i] if keys[i] > best_key else best_key
     if (S.greedy_seats >> p.to_move) & 1:
         n = keep_greedy(moves, credits, n)
         chance = n > 1
+        first = 0
     if use_tt:
         if tt_probe(S, key, &e):
             if e.lower >= beta or e.lower == e.upper:
@@ -620,11 +632,14 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             return 0
         best_move = moves[0]
         n = 0       # no move loop: the average is the value
-    for i in range(n):
-        # order: table move, then immediate accepted credit, then history
-        keys[i] = 1 << 30 if moves[i] == tt_move else order_key(S, moves[i], credits[i])
-    if n:
-        order[0] = first_by_key(keys, n)
+    # order: table move, then immediate accepted credit, then history (above)
+    if tt_move != 0xFF:
+        for i in range(n):
+            if moves[i] == tt_move:
+                keys[i] = 1 << 30
+                first = i
+                break
+    order[0] = first
     for k in range(n):
         if k == 1:
             order_rest(order, keys, n)
