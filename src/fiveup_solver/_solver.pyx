@@ -249,31 +249,19 @@ cdef inline void insert_by_key(int* order, const int* keys, int i) noexcept nogi
     order[j] = i
 
 
-# The searches' move order is stable, largest key first: the order insert_by_key builds
-# move by move. Most nodes that cut do so on their first move, so the first is found
-# alone (first_by_key) and the others are ordered only when it did not cut (order_rest).
+# The searches' move order is stable, largest key first (the order insert_by_key builds
+# move by move). Most nodes that cut do so on their first move: the first is found while
+# the keys are computed, the next ones only when needed (next_by_key).
 
-cdef inline int first_by_key(const int* keys, int n) noexcept nogil:
-    """The first move of the order: the largest key, the first move of equal ones (n >= 1)."""
-    cdef int i, b = 0
-    for i in range(1, n):
-        if keys[i] > keys[b]:
-            b = i
+cdef inline int next_by_key(int* keys, int n, int done) noexcept nogil:
+    """The move after `done` in the order: `done`'s key is spent (-1; keys are >= 0),
+    then the largest key left, the first move of equal ones. A scan without a branch
+    on the keys: nodes have few moves, and an insertion sort's branches mispredict."""
+    cdef int j, b = 0
+    keys[done] = -1
+    for j in range(1, n):
+        b = j if keys[j] > keys[b] else b
     return b
-
-
-cdef inline void order_rest(int* order, const int* keys, int n) noexcept nogil:
-    """order[1..n): the moves after order[0] (first_by_key's), in the order's order."""
-    cdef int i, j, m = 1, first = order[0]
-    for i in range(n):
-        if i == first:
-            continue
-        j = m
-        while j > 1 and keys[order[j - 1]] < keys[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-        m += 1
 
 
 cdef inline bint in_endgame(const SolverCtx* S, const Position* p) noexcept nogil:
@@ -348,7 +336,6 @@ cdef int last_tile_search(SolverCtx* S, const Position* p, int alpha, int beta, 
     machinery: 45 % of the nodes of the 4-player solver suites are such leaves."""
     cdef uint8_t moves[MAX_MOVES]
     cdef int keys[MAX_MOVES]
-    cdef int order[MAX_MOVES]
     cdef int n, i, k, x, team, v, s0, gap, bonus, first, best = -INF, mode = 0, ub = INF, lb = -INF
     x = enter_node(S, ply)
     if x != NODE_GO:
@@ -369,11 +356,10 @@ cdef int last_tile_search(SolverCtx* S, const Position* p, int alpha, int beta, 
     if not endgame and gap_bounds_apply(S):
         mode = gap_mode(S, p, team, &alpha, &beta, &lb, &ub)
     bonus = domino_bonus(p, p.to_move)
-    order[0] = first
+    i = first
     for k in range(n):
-        if k == 1:
-            order_rest(order, keys, n)
-        i = order[k]
+        if k:
+            i = next_by_key(keys, n, i)
         v = domino_value(S, p, moves[i], team, bonus)
         if v > best:
             best = v
@@ -497,7 +483,6 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     Plain fail-soft alpha-beta ordered by immediate credit; no table, history or
     gap bounds. Blocked rounds are detected by resolve_turn in O(1)."""
     cdef uint8_t moves[MAX_MOVES]
-    cdef int order[MAX_MOVES]
     cdef int sums[MAX_MOVES]
     cdef int keys[MAX_MOVES]
     cdef Position* children = &S.child[ply * MAX_MOVES]
@@ -528,11 +513,10 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
         if n > 1:
             return greedy_chance(S, p, moves, n, children, team, base, alpha, beta, ply)
         first = 0
-    order[0] = first
+    i = first
     for k in range(n):
-        if k == 1:
-            order_rest(order, keys, n)
-        i = order[k]
+        if k:
+            i = next_by_key(keys, n, i)
         if last_tile:
             v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
         else:
@@ -560,7 +544,6 @@ cdef void age_history(SolverCtx* S) noexcept nogil:
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
     """Negamax value of p (its seat can place) for the team to move; fail-soft."""
     cdef uint8_t moves[MAX_MOVES]
-    cdef int order[MAX_MOVES]
     cdef int credits[MAX_MOVES]
     cdef int sums[MAX_MOVES]
     cdef int s0, es, gap, side, g
@@ -592,7 +575,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     gap = TARGET - p.score[side]
     last_tile = fiveup_popcount(p.hand[p.to_move]) == 1
     # one pass: end sum, accepted credit, order key (order_key; the table move's comes
-    # later) and the first move of the order (first_by_key, without a branch)
+    # later) and the first move of the order (without a branch)
     first = 0
     best_key = -1
     for i in range(n):
@@ -639,11 +622,10 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
                 keys[i] = 1 << 30
                 first = i
                 break
-    order[0] = first
+    i = first
     for k in range(n):
-        if k == 1:
-            order_rest(order, keys, n)
-        i = order[k]
+        if k:
+            i = next_by_key(keys, n, i)
         if last_tile:
             v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
         else:
