@@ -107,3 +107,94 @@ def test_fresh_process_memory_within_table_size():
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     assert r["table_bytes"] == 32 * 2 ** 20
     assert r["grew_kb"] * 1024 <= r["table_bytes"] + 0.4 * 2 ** 20 + 6 * 2 ** 20
+
+
+# ---------------------------------------------------------------- a mover's last tile
+# A mover down to its last tile ends the round with whatever it places: the search values
+# such a node without playing its moves out (last_tile_search, domino_value). It must be
+# the same node: the same value, fail-soft bound, order, history and node count, which
+# `lean_leaves = False` (the general search for those nodes too) checks here.
+
+def _solvers(objective, **kwargs):
+    lean = Solver(tt_mb=4, objective=objective, both=False, **kwargs)
+    plain = Solver(tt_mb=4, objective=objective, both=False, **kwargs)
+    plain.core.lean_leaves = False
+    assert lean.core.lean_leaves and not plain.core.lean_leaves
+    return lean, plain
+
+
+@pytest.mark.parametrize("name, count", [("openings_2p", 60), ("openings_4p", 25), ("midround", 80),
+                                         ("near_target", 80)])
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_last_tile_path_changes_no_value_and_no_node(name, count, objective):
+    lean, plain = _solvers(objective)
+    games = load_suite(DATA / f"{name}.json")[:count]
+    for g in games:
+        assert lean.value(g) == plain.value(g)
+
+
+@pytest.mark.parametrize("name", ["midround", "near_target"])
+def test_last_tile_path_changes_no_solve(name):
+    # every move in both currencies, the principal variation and the node counts
+    lean, plain = Solver(tt_mb=4), Solver(tt_mb=4)
+    plain.core.lean_leaves = False
+    for g in load_suite(DATA / f"{name}.json")[:25]:
+        a, b = lean.solve(g), plain.solve(g)
+        assert (a.values, a.best, a.pv, a.nodes) == (b.values, b.best, b.pv, b.nodes)
+
+
+@pytest.mark.parametrize("method", ["pimc", "expectimax", "alphamu"])
+@pytest.mark.parametrize("beliefs", ["uniform", "model"])
+def test_last_tile_path_changes_no_hint(method, beliefs):
+    # hint worlds: budgets in nodes (a node more or less would move a cut), the exact-target
+    # bounds of the points currency, seats read as greedy (model beliefs), max^n for 3 players
+    from fiveup_solver.bench import load_hint_suite
+    from fiveup_solver.hint import Hinter
+    lean, plain = Hinter(threads=1), Hinter(threads=1)
+    for core in plain._cores:
+        core.lean_leaves = False
+    checked = 0
+    for obs, _ in load_hint_suite(DATA / "hint_positions.json")[:40]:
+        if method == "alphamu" and obs.players != 2:
+            continue
+        a = lean.hint(obs, method=method, beliefs=beliefs, seed=3, samples=24, both=True)
+        b = plain.hint(obs, method=method, beliefs=beliefs, seed=3, samples=24, both=True)
+        assert [(str(m.move), m.win, m.points) for m in a.moves] == [(str(m.move), m.win, m.points) for m in b.moves]
+        assert (a.nodes, a.exact_worlds) == (b.nodes, b.exact_worlds)
+        checked += 1
+    assert checked >= 10
+
+
+def test_lean_leaves_refuses_what_is_not_a_switch():
+    core = _solver.SolverCore(1.0)
+    for bad in (2, -1, "yes", None, 0.5):
+        with pytest.raises(ValueError, match="lean_leaves"):
+            core.lean_leaves = bad
+
+
+# ---------------------------------------------------------------- a placement without a log
+# The searches place tiles without an event log, and that path updates the score without a
+# branch; it must leave the very position the game's logged path leaves, at every score
+# (rejections above 305 and exact 305s included).
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_unlogged_placement_leaves_the_logged_position(players):
+    import random
+    from fiveup_solver.game import Game
+    from fiveup_solver.notation import ALL_TILES
+    rng = random.Random(2400 + players)
+    sides = 3 if players == 3 else 2
+    checked = 0
+    for _ in range(60):
+        tiles = list(ALL_TILES)
+        rng.shuffle(tiles)
+        hands = [tiles[5 * s: 5 * s + 5] for s in range(players)]
+        # scores near 305 (multiples of 5): credits are rejected, or win exactly, often
+        scores = [rng.choice(range(200, 305, 5)) for _ in range(sides)]
+        g = Game(players=players, deal=False)
+        g.start_round(hands, tiles[5 * players:], rng.randrange(players), scores=scores)
+        while not g.round_over:
+            assert g.current.core.unlogged_placements_agree() == []
+            checked += len(g.current.core.canonical_moves())
+            g.push(rng.choice(g.legal_moves))
+    assert checked > 1000

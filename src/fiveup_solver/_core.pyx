@@ -6,7 +6,7 @@ The Python layer (``fiveup_solver.game``) builds games, records and errors on
 top of :class:`CoreRound`; it never re-implements a rule.
 """
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memset, memcmp
 from libc.stdint cimport uint8_t, int8_t, int16_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
 
@@ -534,6 +534,32 @@ cdef class CoreRound:
             return []
         cdef int n = gen_moves(p, moves)
         return [moves[i] for i in range(n)]
+
+    def unlogged_placements_agree(self):
+        """For every canonical move of the current position: does place() without an event
+        log (the searches' path: its score update has no branch) leave the very position
+        that place() with a log (the game's path) leaves? The canonical moves whose
+        positions differ, [] when all agree (for tests)."""
+        cdef uint8_t moves[MAX_MOVES]
+        cdef Position* p = &self.top().pos
+        cdef Position a, b
+        cdef EventLog log
+        cdef int n, i
+        if p.status != ST_PLAYING:
+            return []
+        n = gen_moves(p, moves)
+        out = []
+        for i in range(n):
+            memset(&a, 0, sizeof(Position))
+            memset(&b, 0, sizeof(Position))
+            a = p[0]
+            b = p[0]
+            log.n = 0
+            place(&a, moves[i], &log)
+            place(&b, moves[i], NULL)
+            if memcmp(&a, &b, sizeof(Position)) != 0:
+                out.append(moves[i])
+        return out
 
     def multiplicity(self, move):
         """Concrete placements one canonical move of the current position stands for."""

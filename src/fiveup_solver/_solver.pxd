@@ -73,6 +73,8 @@ ctypedef struct SolverCtx:
     int n_helpers              # helper threads of a Solver call's large searches (0: this thread alone)
     int stop_flag              # the main context's: set when its search is done (helpers' stop points here)
     uint64_t helper_nodes      # of `nodes`, those the helper threads searched (since begin_call)
+    int lean_leaves            # a mover's last tile valued without playing it out (last_tile_search, domino_value):
+                               # 1; 0 only in tests, which check that it changes no value and no node count
 
 cdef extern from *:
     """

@@ -380,7 +380,7 @@ cdef inline int node_search(SolverCtx* S, const Position* c, int alpha, int beta
     """The search of a resolved position that is still being played: endgame_search near
     the end, search elsewhere, last_tile_search for a mover's last tile where it is theirs."""
     cdef bint endgame = in_endgame(S, c)
-    if (fiveup_popcount(c.hand[c.to_move]) == 1 and not ((S.greedy_seats >> c.to_move) & 1)
+    if (S.lean_leaves and fiveup_popcount(c.hand[c.to_move]) == 1 and not ((S.greedy_seats >> c.to_move) & 1)
             and (endgame or not uses_table(S, c))):
         return last_tile_search(S, c, alpha, beta, ply, endgame)
     return endgame_search(S, c, alpha, beta, ply) if endgame else search(S, c, alpha, beta, ply)
@@ -513,14 +513,15 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
         if n > 1:
             return greedy_chance(S, p, moves, n, children, team, base, alpha, beta, ply)
         first = 0
+        sums[0] = end_sum_after(p, s0, moves[0])     # the kept move's (keep_greedy moved it)
     i = first
     for k in range(n):
         if k:
             i = next_by_key(keys, n, i)
-        if last_tile:
+        if last_tile and S.lean_leaves:
             v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
         else:
-            v = move_value(S, p, moves[i], sums[i], &children[i], team, base, alpha, beta, ply)
+            v = move_value(S, p, moves[i], sums[i], children, team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
@@ -550,7 +551,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef bint use_tt
     cdef bint last_tile
     cdef int keys[MAX_MOVES]
-    cdef Position* children = &S.child[ply * MAX_MOVES]
+    cdef Position* children = &S.child[ply * MAX_MOVES]   # the loop's child: slot 0 (a coin: one a move)
     cdef Position* c
     cdef int n, i, j, k, x, team, base, v, r, best = -INF, best_move = 0xFF, tt_move = 0xFF
     cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0, first, best_key
@@ -593,6 +594,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
         n = keep_greedy(moves, credits, n)
         chance = n > 1
         first = 0
+        sums[0] = end_sum_after(p, s0, moves[0])     # the kept move's (keep_greedy moved it)
     if use_tt:
         if tt_probe(S, key, &e):
             if e.lower >= beta or e.lower == e.upper:
@@ -626,10 +628,10 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     for k in range(n):
         if k:
             i = next_by_key(keys, n, i)
-        if last_tile:
+        if last_tile and S.lean_leaves:
             v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
         else:
-            v = move_value(S, p, moves[i], sums[i], &children[i], team, base, alpha, beta, ply)
+            v = move_value(S, p, moves[i], sums[i], children, team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
@@ -777,6 +779,7 @@ cdef class SolverCore:
         self.ctx.use_tt = bool(use_tt)
         self.ctx.use_pruning = bool(use_pruning)
         self.ctx.history_cap = HISTORY_CAP
+        self.ctx.lean_leaves = 1
         self.ctx.tt_min_tiles = tt_min_tiles
         self.ctx.max_ply = MAX_PLY
         self.threads = threads
@@ -835,6 +838,17 @@ cdef class SolverCore:
     @history_cap.setter
     def history_cap(self, cap):
         self.ctx.history_cap = checked_int(cap, 2, HISTORY_CAP, "history_cap")
+
+    @property
+    def lean_leaves(self):
+        """Whether a mover's last tile is valued without playing it out (last_tile_search,
+        domino_value; on by default). Off only in tests: the values and node counts are
+        the same either way."""
+        return bool(self.ctx.lean_leaves)
+
+    @lean_leaves.setter
+    def lean_leaves(self, on):
+        self.ctx.lean_leaves = checked_int(int(on) if isinstance(on, bool) else on, 0, 1, "lean_leaves")
 
     @property
     def helper_nodes(self):
