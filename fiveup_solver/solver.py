@@ -231,7 +231,9 @@ class Solver:
         best = [m for m, v in values.items() if v == value] if values else []
         pv = []
         if self.want_pv:
-            line, pv_nodes = self.core.principal_variation(core, 64, self.node_limit)
+            # the root's value places the line's first test (max^n: a vector, its own root)
+            known = None if self.search == "maxn" and game.players == 3 else value
+            line, pv_nodes = self.core.principal_variation(core, 64, self.node_limit, known)
             nodes += pv_nodes
             pv = self._pv_strings(core, line)
         by_objective = {self.objective: values}

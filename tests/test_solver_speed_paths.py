@@ -198,3 +198,34 @@ def test_unlogged_placement_leaves_the_logged_position(players):
             checked += len(g.current.core.canonical_moves())
             g.push(rng.choice(g.legal_moves))
     assert checked > 1000
+
+
+# ---------------------------------------------------------------- the principal variation
+# The line is walked with one zero-window test a move (the next position's value is the
+# last one less the move's gain): every move of it must still be a best move of its
+# position, as a solve of that position from scratch finds. (Two sides only: a paranoid
+# 3-player line is best play against the root's seat, which a solve from a later seat
+# frames otherwise.)
+
+@pytest.mark.parametrize("name", ["midround", "near_target"])
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_every_step_of_the_principal_variation_is_a_best_move(name, objective):
+    from fiveup_solver.game import action_to_move
+    checked = 0
+    for g in [g for g in load_suite(DATA / f"{name}.json") if g.players != 3][:12]:
+        res = Solver(tt_mb=4, objective=objective, both=False).solve(g)
+        walk = g.copy()
+        for mv in res.pv:
+            if walk.round_over:
+                break
+            while not walk.round_over and [m.kind for m in walk.legal_moves] == ["draw"]:
+                walk.push(walk.legal_moves[0])
+            if mv == "pass":
+                assert [m.kind for m in walk.legal_moves] == ["pass"]
+                walk.push(walk.legal_moves[0])
+                continue
+            here = Solver(tt_mb=4, objective=objective, both=False).solve(walk)
+            assert mv in here.best, (mv, here.best)
+            walk.push(next(m for m in walk.legal_moves if str(m) == mv))
+            checked += 1
+    assert checked > 40

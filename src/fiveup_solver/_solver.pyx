@@ -1116,12 +1116,17 @@ cdef class SolverCore:
             return None
         return None if e.move == 0xFF else e.move
 
-    def principal_variation(self, CoreRound rnd not None, max_len=64, node_limit_=0):
+    def principal_variation(self, CoreRound rnd not None, max_len=64, node_limit_=0, value_=None):
         """A line of best play from the current position: canonical moves, with
         MOVE_PASS for forced passes (forced draws are implied).
 
         At every step the exact value V of the position is known and the first
-        move (table move first) whose exact value equals V is played."""
+        move (table move first) whose exact value equals V is played. V is the
+        largest value of a move, so a move has it exactly when one zero-window test
+        finds it worth V or more; and the next position's V is this V less what the
+        move gained. Only the first V is searched (MTD(f)), from `value` if given
+        (what solve_moves returned for the seat to move: a guess only, the line is
+        the same whatever it is)."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef Position c, cr
         cdef uint8_t moves[MAX_MOVES]
@@ -1133,8 +1138,11 @@ cdef class SolverCore:
         cdef Position qq
         cdef int vecs[3 * MAX_MOVES]
         cdef int root_vec[3]
-        cdef int chosen
+        cdef int chosen, known = 0, known_team = 0, gain
+        cdef bint exact = False, searched = False, found
         self.check_players(q.players)
+        if value_ is not None:
+            known = checked_int(value_, -WIN, WIN, "value")
         out = []
         begin_call(S, node_limit)
         set_root(S, &q)
@@ -1171,25 +1179,47 @@ cdef class SolverCore:
                 if tt_probe(S, position_hash(S, &q, 0), &e):
                     first = e.move
             with nogil:
-                cr = q
-                best = mtdf(S, &cr, 0)     # exact value of this position for its mover
+                if not exact:
+                    # exact value of the line's first position for its mover
+                    cr = q
+                    known = mtdf(S, &cr, known)
+                    known_team = team
+                    exact = True
+                    searched = True
+                # two sides: the other team's value is the negation
+                best = known if team == known_team else -known
                 # the table move first, then the others: the first that keeps the value
                 for i in range(n):
                     if moves[i] == first and i > 0:
                         moves[i] = moves[0]
                         moves[0] = first
+                found = False
                 for i in range(n):
                     c = q
                     place(&c, moves[i], NULL)
                     resolve_turn(&c)
-                    v = terminal_or_search(S, &c, team, rel_score(S, &c, team) - base)
-                    if v == best or S.aborted:
+                    gain = rel_score(S, &c, team) - base
+                    # worth best or more: exactly best (no move is worth more); when best
+                    # is a loss every move is (and the test's window would leave the values)
+                    if best <= -WIN or child_search(S, &c, team, base, best - 1, best, 0) >= best or S.aborted:
                         first = moves[i]
+                        found = True
                         break
             if S.aborted:
                 break
+            if not found:
+                # no move kept the value carried down the line (it cannot happen: the value is
+                # exact by construction): search this position's own, once, rather than play on
+                if searched:
+                    break
+                exact = False
+                continue
+            searched = False
             out.append(first)
             place(&q, first, NULL)
+            # the next position's value for this team: the move's, less what it gained now
+            known = best if best >= WIN or best <= -WIN else best - gain
+            known_team = team
         return out, S.nodes
 
 
