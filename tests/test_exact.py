@@ -243,17 +243,23 @@ def test_cli_hint_exact(capsys):
     assert "for --method exact" in capsys.readouterr().err
 
 
+def case_world_position():
+    """A world position of CASE (seat 1, round 9, action 28), with the hand masks and
+    the boneyard it was made from."""
+    from fiveup_solver import _exact
+    record = json.load(open(CASE))
+    ds = DealSampler(observation_at(record, 1, 9, 28))
+    hands, bone, _ = ds.exact_worlds(100)[0]
+    own = sum(1 << t for t in ds.replayed.hand(1))
+    return _exact.world_position(ds.replayed, [hands[0], own], bone), hands[0], own, bone
+
+
 def test_world_positions_from_a_caller_are_checked_whole():
     # the C walk trusts what load() passed: damaged positions are refused, never a crash
     from fiveup_solver import _exact
-    record = json.load(open(CASE))
-    obs = observation_at(record, 1, 9, 28)
-    ds = DealSampler(obs)
-    hands, bone, _ = ds.exact_worlds(100)[0]
-    own = sum(1 << t for t in ds.replayed.hand(1))
-    pos = _exact.world_position(ds.replayed, [hands[0], own], bone)
+    pos, hand0, own, bone = case_world_position()
     with pytest.raises(_core.CoreError, match="made from a CoreRound"):
-        _exact.world_position(None, [hands[0], own], bone)
+        _exact.world_position(None, [hand0, own], bone)
     with pytest.raises(_core.CoreError, match="out of range"):
         _exact.state(b"\0" * _exact.POSITION_BYTES)
     with pytest.raises(_core.CoreError, match="bytes from fiveup_solver._exact"):
@@ -275,6 +281,33 @@ def test_world_positions_from_a_caller_are_checked_whole():
         except ValueError:
             refused += 1
     assert 0 < refused < 3000
+
+
+def test_every_placement_from_an_accepted_position_is_accepted_again():
+    # a damaged position that load() lets through must stay in range under its moves: the
+    # placements step a double's state by table, so a double in hand with a state already
+    # past DS_NONE would index past the tables (found by the sanitizer run's fuzz above)
+    from fiveup_solver import _exact
+    pos = case_world_position()[0]
+    accepted = placed = 0
+    for offset in range(len(pos)):
+        for value in (0, 1, 2, 3, 4, 5, 6, 7, 255):
+            damaged = bytearray(pos)
+            damaged[offset] = value
+            q = bytes(damaged)
+            try:
+                status, _, can, _, _, _ = _exact.state(q)
+                moves = _exact.moves(q)
+            except ValueError:
+                continue
+            accepted += 1
+            if status != _exact.STATUS_PLAYING:
+                continue
+            for m, _, _ in moves:
+                after = _exact.place_move(q, m)
+                _exact.state(after)          # raises when a field left its range
+                placed += 1
+    assert accepted > len(pos) and placed > accepted
 
 
 @pytest.mark.parametrize("objective", ["points", "win"])

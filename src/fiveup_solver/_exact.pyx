@@ -71,7 +71,11 @@ cdef int load(object pos, Position* out) except -1:
         ok = ok and out.hand[s] < (1 << N_TILES) and not (seen & out.hand[s]) and (s < out.players or not out.hand[s])
         seen |= out.hand[s]
     for i in range(7):
-        ok = ok and out.double_state[i] <= DS_BRANCH0 and out.open_ends[i] <= N_TILES
+        # a double's state is DS_NONE exactly while the double is off the board: the
+        # placements step the state by table (a double in hand on a damaged state
+        # would step past DS_BRANCH0)
+        ok = ok and out.double_state[i] <= DS_BRANCH0 and out.open_ends[i] <= N_TILES \
+            and (out.double_state[i] != DS_NONE) == <bint>((out.board >> TILE_INDEX[i][i]) & 1)
     for i in range(out.bone_next, out.bone_len if out.bone_len <= N_TILES else 0):
         ok = ok and out.boneyard[i] < N_TILES and not ((seen >> out.boneyard[i]) & 1)
         if ok:

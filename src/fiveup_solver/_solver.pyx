@@ -275,6 +275,20 @@ cdef inline bint uses_table(const SolverCtx* S, const Position* p) noexcept nogi
     return S.use_tt and fiveup_popcount(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) > S.tt_skip_tiles
 
 
+cdef inline bint entered(SolverCtx* S, const Position* p, int* alpha, int* beta, int ply, int* value) noexcept nogil:
+    """A search node's entry: count it (enter_node) and keep its window inside
+    [-WIN, WIN] and non-empty. False when it is not searched: `value` is then what
+    it returns (0 when the node limit stopped the search, the horizon's estimate
+    where a depth limit cuts it)."""
+    cdef int x = enter_node(S, ply)
+    if x != NODE_GO:
+        value[0] = 0 if x == NODE_ABORTED else cut_value(S, p)
+        return False
+    alpha[0] = clampi(alpha[0], -WIN, WIN - 1)
+    beta[0] = clampi(beta[0], alpha[0] + 1, WIN)
+    return True
+
+
 cdef inline bint gap_bounds_apply(const SolverCtx* S) noexcept nogil:
     """Exact-target bounds: unless a team reaches 305, each side gains at most up to
     its gap (credits above it are rejected) and at least min_gain. Only in hint
@@ -336,12 +350,9 @@ cdef int last_tile_search(SolverCtx* S, const Position* p, int alpha, int beta, 
     machinery: 45 % of the nodes of the 4-player solver suites are such leaves."""
     cdef uint8_t moves[MAX_MOVES]
     cdef int keys[MAX_MOVES]
-    cdef int n, i, k, x, team, v, s0, gap, bonus, first, best = -INF, mode = 0, ub = INF, lb = -INF
-    x = enter_node(S, ply)
-    if x != NODE_GO:
-        return 0 if x == NODE_ABORTED else cut_value(S, p)
-    alpha = clampi(alpha, -WIN, WIN - 1)
-    beta = clampi(beta, alpha + 1, WIN)
+    cdef int n, i, k, team, v, s0, gap, bonus, first, best = -INF, mode = 0, ub = INF, lb = -INF
+    if not entered(S, p, &alpha, &beta, ply, &v):
+        return v
     team = team_of(S, p, p.to_move)
     n = gen_moves(p, moves)
     s0 = end_sum(p)
@@ -451,6 +462,16 @@ cdef inline int domino_value(const SolverCtx* S, const Position* p, uint8_t move
     return equity_lookup(S, score, p.sides, side, team)    # the seat that emptied its hand starts next
 
 
+cdef inline int loop_move_value(SolverCtx* S, const Position* p, uint8_t move, int es, bint last_tile,
+                                Position* child, int team, int base, int alpha, int beta, int ply) noexcept nogil:
+    """A move's value in the move loop of search or endgame_search: played out into the
+    child slot (move_value), or, when it is the mover's last tile, valued at once
+    (domino_value: the same value)."""
+    if last_tile and S.lean_leaves:
+        return domino_value(S, p, move, team, domino_bonus(p, p.to_move))
+    return move_value(S, p, move, es, child, team, base, alpha, beta, ply)
+
+
 cdef int greedy_chance(SolverCtx* S, const Position* p, const uint8_t* moves, int n, Position* children,
                        int team, int base, int alpha, int beta, int ply) noexcept nogil:
     """A seat read as greedy with tied largest credits: its own coin picks each concrete
@@ -487,13 +508,10 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     cdef int keys[MAX_MOVES]
     cdef Position* children = &S.child[ply * MAX_MOVES]
     cdef Position* c
-    cdef int n, i, k, x, s0, gap, team, base, v, first, best = -INF
+    cdef int n, i, k, s0, gap, team, base, v, first, best = -INF
     cdef bint last_tile
-    x = enter_node(S, ply)
-    if x != NODE_GO:
-        return 0 if x == NODE_ABORTED else cut_value(S, p)
-    alpha = clampi(alpha, -WIN, WIN - 1)
-    beta = clampi(beta, alpha + 1, WIN)
+    if not entered(S, p, &alpha, &beta, ply, &v):
+        return v
     team = team_of(S, p, p.to_move)
     base = rel_score(S, p, team)
     n = gen_moves(p, moves)
@@ -518,10 +536,7 @@ cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, in
     for k in range(n):
         if k:
             i = next_by_key(keys, n, i)
-        if last_tile and S.lean_leaves:
-            v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
-        else:
-            v = move_value(S, p, moves[i], sums[i], children, team, base, alpha, beta, ply)
+        v = loop_move_value(S, p, moves[i], sums[i], last_tile, children, team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
@@ -558,13 +573,9 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef bint chance = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef TTEntry e
-    x = enter_node(S, ply)
-    if x != NODE_GO:
-        return 0 if x == NODE_ABORTED else cut_value(S, p)
+    if not entered(S, p, &alpha, &beta, ply, &v):
+        return v
     team = team_of(S, p, p.to_move)
-    # every value lies in [-WIN, WIN]: keep the window inside it and non-empty
-    alpha = clampi(alpha, -WIN, WIN - 1)
-    beta = clampi(beta, alpha + 1, WIN)
     use_tt = uses_table(S, p)
     if use_tt:
         key = position_hash(S, p, ply)
@@ -628,10 +639,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     for k in range(n):
         if k:
             i = next_by_key(keys, n, i)
-        if last_tile and S.lean_leaves:
-            v = domino_value(S, p, moves[i], team, domino_bonus(p, p.to_move))
-        else:
-            v = move_value(S, p, moves[i], sums[i], children, team, base, alpha, beta, ply)
+        v = loop_move_value(S, p, moves[i], sums[i], last_tile, children, team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
