@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -191,9 +192,11 @@ def load_hint_suite(path) -> list:
 
 
 def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=None,
-                   world_nodes=None, threads: int = 2, seed: int = 1, objective=None, both: bool = False) -> dict:
+                   world_nodes=None, threads: int = 2, seed: int = 1, objective=None, both: bool = False,
+                   each: bool = False) -> dict:
     """One hint per position with one reusable Hinter: latency statistics (ms).
-    ``both=False`` (default) times a bot's decision: one objective searched."""
+    ``both=False`` (default) times a bot's decision: one objective searched.
+    ``each``: also every position's ms, in order (``"ms_each"``)."""
     hinter = Hinter(threads=threads)
     seconds, worlds, exact = [], 0, 0
     for obs in observations:
@@ -202,9 +205,12 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
         seconds.append(h.seconds)
         worlds += h.samples
         exact += h.exact_worlds
-    return {"positions": len(seconds), "method": method, "threads": threads,
-            "ms": {k: round(v * 1000, 2) for k, v in _stats(seconds).items()},
-            "worlds": worlds, "exact_worlds": exact, "max_rss_mb": max_rss_mb()}
+    out = {"positions": len(seconds), "method": method, "threads": threads,
+           "ms": {k: round(v * 1000, 2) for k, v in _stats(seconds).items()},
+           "worlds": worlds, "exact_worlds": exact, "max_rss_mb": max_rss_mb()}
+    if each:
+        out["ms_each"] = [round(x * 1000, 3) for x in seconds]
+    return out
 
 
 def hint_report(path) -> dict:
@@ -229,12 +235,14 @@ def hint_report(path) -> dict:
         if not mine:
             continue
         positions = [o for o, _ in mine]
-        report["latency"][method] = run_hint_suite(positions, method=method)
+        single = report["latency"][method] = run_hint_suite(positions, method=method, each=True)
         report["latency"][f"{method}_win"] = run_hint_suite(positions, method=method, objective="win")
-        report["latency"][f"{method}_both"] = run_hint_suite(positions, method=method, both=True)
-        # what the second currency costs: both currencies against the default one, same run
-        report.setdefault("both_to_single", {})[method] = round(
-            report["latency"][f"{method}_both"]["ms"]["median"] / report["latency"][method]["ms"]["median"], 3)
+        both = report["latency"][f"{method}_both"] = run_hint_suite(positions, method=method, both=True, each=True)
+        # what the second currency costs: both currencies against the default one, same run;
+        # as the ratio of the medians, and as the median of each position's own ratio
+        report.setdefault("both_to_single", {})[method] = round(both["ms"]["median"] / single["ms"]["median"], 3)
+        report.setdefault("both_to_single_paired", {})[method] = round(statistics.median(
+            b / a for a, b in zip(single.pop("ms_each"), both.pop("ms_each")) if a > 0), 3)
         for phase in ("early", "middle", "late"):
             part = [o for o, p in mine if p == phase]
             if part:

@@ -766,6 +766,9 @@ def _bench_hint(args, out) -> int:
         ms = r["ms"]
         out.write(f"  {label:<18} median {ms['median']:8.2f}  p95 {ms['p95']:8.2f}  max {ms['max']:8.2f}  "
                   f"worlds exact {r['exact_worlds']}/{r['worlds']}  peak {r['max_rss_mb']:.1f} MB\n")
+    for method, ratio in report.get("both_to_single", {}).items():
+        out.write(f"both currencies / one, {method}: {ratio:.3f} (medians), "
+                  f"{report['both_to_single_paired'][method]:.3f} (median of each position's ratio)\n")
     s, rj, same = report["sampler"], report["rejection_sampler_python"], report["sampler_on_same_positions"]
     out.write(f"exact sampler: {s['deals_per_s']:,} deals/s (one core), tables built in {s['build_ms_mean']} ms\n")
     if rj is None:

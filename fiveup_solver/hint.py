@@ -11,7 +11,9 @@ value over the worlds, with its standard error. Two objectives:
   round's end valued by the race-equity table (:mod:`fiveup_solver.equity`).
 
 By default a hint reports every move in both currencies (``win`` and
-``points``, the second objective searched in the same worlds), and each
+``points``, the second objective searched in the same worlds, following the
+first's passes in each: no deeper than the first reached where the node budget
+cut it, straight to the pass that solved it where it was solved), and each
 move's difference to the best with its paired standard error.
 
 * ``method="pimc"``: each world is solved with the perfect-information solver
@@ -433,9 +435,14 @@ class Hinter:
         """Rank every legal move of the observation's seat (see the module text).
 
         ``objective``: "points" or "win" (None: DEFAULT_OBJECTIVE); ``both``: also
-        search the other objective in the same worlds (values in both currencies;
-        about twice the work). Under a time budget the second search gets as
-        many worlds as the first found.
+        search the other objective in the same worlds, following the first
+        objective's passes in each (no deeper than the first reached where the
+        node budget cut it; straight to the pass that solved it where it was
+        solved): the ranking is unchanged and the second currency costs about a
+        third of the first
+        (docs/results/performance.md). Under a time budget the second search gets
+        the worlds the first found. ``both=False`` and a second hint with the other
+        objective give the second currency searched as deep as its own budget goes.
 
         ``beliefs``: "uniform" (every consistent deal alike) or "model" (worlds
         weighted by how the other seats have played, :mod:`fiveup_solver.beliefs`;
@@ -594,11 +601,14 @@ class Hinter:
                 by_objective[other] = [r for r in extra if r[0] in keep]
             elif both:
                 # the other currency in the same worlds, each searched once with the budget its
-                # values in the first currency came from, and standing for the same draws
+                # values in the first currency came from, following that search's passes (its
+                # horizon), and standing for the same draws
                 sources, shares, members = job[0].group_plan()
+                horizon = {r[0]: (r[1], r[2]) for r in results}
                 by_objective[other] = _Draws(sources, shares, members).expand(self._search(
                     obs, base, ds, roots, method, other, world_nodes, chance_width, seed, len(sources), 0.0,
-                    search=search, shares=shares, source=(job[0], sources)))
+                    search=search, shares=shares, source=(job[0], sources),
+                    horizons=[horizon[w] for w in sources]))
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)
         # per objective and root: each world's value in the objective's unit (and its weight)
         per_world = {obj: {root: [_SHIFT[obj] + _SCALE[obj] * r[4][k] for r in rs]
@@ -842,12 +852,13 @@ class Hinter:
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
                 seconds, observer=None, worlds=None, search="paranoid", shares=None, job_out=None,
-                source=None) -> list:
+                source=None, horizons=None) -> list:
         """One world search over every thread's core under `objective` (the lock is held);
         ``worlds``: the worlds to search (see ``_hint.WorldSearch``), else sampled;
         ``shares``: with them, the draws each stands for (its node budget's multiple);
         ``job_out``: a list the WorldSearch is appended to (its draws' groups);
-        ``source``: (a WorldSearch, its draws): search the worlds of those draws."""
+        ``source``: (a WorldSearch, its draws): search the worlds of those draws;
+        ``horizons``: per world, (status, depth) of a first currency's search of it."""
         three = search
         for core in self._cores:
             set_core_search(core, three)
@@ -855,7 +866,7 @@ class Hinter:
                                    chance_width, seed & (2 ** 64 - 1), n_worlds,
                                    min(self.threads, n_worlds), seconds, observer, worlds, shares=shares,
                                    source=None if source is None else source[0],
-                                   source_draws=None if source is None else source[1])
+                                   source_draws=None if source is None else source[1], horizons=horizons)
         self._dispatch([(objective, search)], obs.players)
         if job_out is not None:
             job_out.append(search)
@@ -866,13 +877,18 @@ class Hinter:
         """_search under each of `objectives` in the same worlds (a sample budget: no time
         limit), in one dispatch of the threads; their results in that order. Each world's
         search is independent of the thread and of what it searched before (a fresh
-        context), so the results are those of one _search per objective."""
+        context). The first objective's results are those of its own _search; each later
+        one follows the first's passes in each world (``depth_of``): no deeper than the
+        first reached where the budget cut it, straight to the pass that solved it where
+        it was solved."""
         for core in self._cores:
             set_core_search(core, search)
-        jobs = [(obj, _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code,
-                                        world_nodes, chance_width, seed & (2 ** 64 - 1), n_worlds,
-                                        min(self.threads, n_worlds), 0.0, None, worlds, shares=shares))
-                for obj in objectives]
+        jobs = []
+        for obj in objectives:
+            jobs.append((obj, _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code,
+                                                world_nodes, chance_width, seed & (2 ** 64 - 1), n_worlds,
+                                                min(self.threads, n_worlds), 0.0, None, worlds, shares=shares,
+                                                depth_of=jobs[0][1] if jobs else None)))
         self._dispatch(jobs, obs.players)
         return [job.results() for _, job in jobs]
 

@@ -501,6 +501,10 @@ def test_bench_hint_on_a_small_suite(tmp_path, capsys):
     assert r["latency"]["pimc"]["positions"] == 6 and r["latency"]["expectimax_late"]["positions"] == 4
     assert r["latency"]["alphamu"]["positions"] == 4 and r["latency"]["alphamu_late"]["positions"] == 2
     assert r["sampler"]["deals_per_s"] > 0 and r["rejection_sampler_python"]["positions"] == 2
+    assert set(r["both_to_single"]) == set(r["both_to_single_paired"]) == {"pimc", "expectimax", "alphamu"}
+    assert "ms_each" not in r["latency"]["pimc"]
+    rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path)])
+    assert rc == 0 and "both currencies / one, pimc:" in out and "median of each position's ratio" in out
     rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path / "nowhere")])
     assert rc == 2 and "hint_positions.json is missing" in err
 

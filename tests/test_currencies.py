@@ -1,7 +1,9 @@
-"""Both currencies (win and points) in one result equal two separate single-currency
-searches (issue 24): the seeded win search of a solve (its MTD(f) started from the
-points values) and a hint's two searches in one thread dispatch change the work,
-never a value.
+"""Both currencies (win and points) in one result (issue 24). A solve's equal two
+separate single-currency solves: the seeded win search (its MTD(f) started from the
+points values) changes the work, never a value. A hint's first currency is a
+single-currency hint's; its second follows the first's passes in each world (no
+deeper where the node budget cut the first, straight to the pass that solved it
+where it was solved), in the same dispatch.
 
 Speed itself is measured in benchmarks/ (compare_builds.py, cli_solve_speed.py).
 """
@@ -12,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from fiveup_solver import CoreError, _solver
+from fiveup_solver import CoreError, _core, _hint, _solver
 from fiveup_solver.bench import load_suite
-from fiveup_solver.hint import Hinter
+from fiveup_solver.hint import DEFAULT_CHANCE_WIDTH, DEFAULT_WORLD_NODES, METHODS, Hinter
+from fiveup_solver.inference import DealSampler
 from fiveup_solver.solver import Solver, set_core_objective, win_probability
 
 from test_hint import positions
@@ -82,23 +85,200 @@ def test_points_values_are_checked():
             core.solve_moves(g.current.core, 0, bad)
 
 
+def _spied(hinter):
+    """The hinter, its _search_many calls recorded: (args, kwargs, results)."""
+    calls = []
+    orig = hinter._search_many
+
+    def spy(*a, **k):
+        out = orig(*a, **k)
+        calls.append((a, k, out))
+        return out
+    hinter._search_many = spy
+    return calls
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("beliefs", ["uniform", "model"])
-def test_hint_both_currencies_equal_two_separate_hints(players, beliefs):
-    """Both currencies of a hint (one dispatch of the threads for the two searches)
-    against a hint per currency, with one thread and with two."""
+def test_hint_both_currencies_first_as_a_single_hint_second_at_its_horizon(players, beliefs):
+    """Both currencies of a hint (one dispatch of the threads for the two searches):
+    the first currency is a single-currency hint's, value for value; the second
+    follows the first's passes in each world. That second search is done again here
+    alone, on one core, with the horizons given as a list (``horizons``): the same
+    status, depth, nodes and values. Where the second currency solves a world both
+    ways, the values are the same exact values."""
+    bounded = skipped = 0
     for threads in (1, 2):
         hinter = Hinter(threads=threads)
+        calls = _spied(hinter)
         for g, seat in positions(players, 3, seed=60 + players):
             obs = g.observation(seat)
             for objective in ("win", "points"):
                 other = "points" if objective == "win" else "win"
+                calls.clear()
                 both = hinter.hint(obs, samples=12, seed=9, objective=objective, beliefs=beliefs)
                 main = hinter.hint(obs, samples=12, seed=9, objective=objective, beliefs=beliefs, both=False)
-                second = hinter.hint(obs, samples=12, seed=9, objective=other, beliefs=beliefs, both=False)
                 assert [(m.move, m.value, m.stderr, m.loss, m.loss_stderr) for m in both.moves] == \
                     [(m.move, m.value, m.stderr, m.loss, m.loss_stderr) for m in main.moves]
-                by_move = {m.move: m for m in both.moves}
-                for m in second.moves:
-                    assert getattr(by_move[m.move], other) == m.value
-                assert both.samples == main.samples and both.nodes == main.nodes + second.nodes
+                assert all(getattr(m, other) is not None for m in both.moves)
+                (args, kw, (first, second)), = calls
+                obs_, base, ds, roots, method, objectives = args[:6]
+                assert objectives == (objective, other)
+                horizon = [(r[1], r[2]) for r in first]
+                assert [r[0] for r in first] == [r[0] for r in second] == list(range(len(first)))
+                # a world the first currency cut goes no deeper in the second
+                for a, b in zip(first, second):
+                    assert a[1] == 2 or b[2] <= a[2]
+                core = _solver.SolverCore(4.0)
+                set_core_objective(core, other, players)
+                alone = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code,
+                                          DEFAULT_WORLD_NODES, DEFAULT_CHANCE_WIDTH, 9, len(first), 1, 0.0, None,
+                                          kw["worlds"], shares=kw["shares"], horizons=horizon)
+                alone.work(core)
+                assert alone.results() == second
+                free = _hint.WorldSearch(base, ds.counter, ds.hidden_seats, roots, METHODS[method].code,
+                                         DEFAULT_WORLD_NODES, DEFAULT_CHANCE_WIDTH, 9, len(first), 1, 0.0, None,
+                                         kw["worlds"], shares=kw["shares"])
+                free.work(core)
+                unbounded = free.results()
+                bounded += sum(1 for a, b in zip(second, unbounded) if a[2] < b[2])
+                # one the first solved skips to the pass that solved it: the same exact values
+                for a, b, c in zip(first, second, unbounded):
+                    if a[1] == 2 and b[1] == 2 and c[1] == 2:
+                        assert b[4] == c[4]
+                        skipped += b[3] < c[3]
+                assert both.nodes == main.nodes + sum(r[3] for r in second)
+    assert bounded > 0 and skipped > 0, "no horizon changed the second currency's search: the test shows nothing"
+
+
+def test_hint_both_currencies_equal_two_separate_hints_where_every_world_is_solved():
+    """With a budget that solves every world, the horizon bounds nothing: the second
+    currency is a separate hint's, value for value."""
+    hinter = Hinter(threads=2)
+    checked = 0
+    for g, seat in positions(2, 5, seed=77, predicate=lambda g: len(g.current.core.boneyard_left) == 0):
+        obs = g.observation(seat)
+        for objective in ("win", "points"):
+            other = "points" if objective == "win" else "win"
+            both = hinter.hint(obs, samples=8, seed=3, objective=objective, world_nodes=10 ** 8)
+            second = hinter.hint(obs, samples=8, seed=3, objective=other, world_nodes=10 ** 8, both=False)
+            assert both.exact_worlds == both.samples
+            by_move = {m.move: m for m in both.moves}
+            for m in second.moves:
+                assert getattr(by_move[m.move], other) == m.value
+            checked += 1
+    assert checked == 10
+
+
+def test_time_budget_second_currency_gets_the_first_ones_horizons():
+    """Under a time budget the second currency searches the first one's worlds (its
+    draws' groups) with the horizon each reached."""
+    hinter = Hinter(threads=2)
+    calls = []
+    orig = hinter._search
+
+    def spy(*a, **k):
+        out = orig(*a, **k)
+        calls.append((k, out, k.get("job_out")))
+        return out
+    hinter._search = spy
+    g, seat = positions(4, 1, seed=91)[0]
+    hinter.hint(g.observation(seat), time_ms=60, seed=2, objective="win")
+    (k1, first, job), (k2, second, _) = calls
+    assert k1.get("horizons") is None
+    sources, _, _ = job[0].group_plan()
+    by_draw = {r[0]: r for r in first}
+    assert k2["horizons"] == [(by_draw[w][1], by_draw[w][2]) for w in sources]
+    assert len(second) == len(sources)
+    for w, r in zip(sources, second):
+        assert by_draw[w][1] == 2 or r[2] <= by_draw[w][2]
+
+
+def test_a_world_searched_to_a_horizon():
+    """``value_world(horizon=(status, depth))``. Cut at d (status 1): no pass deeper
+    than d once one is cut; depth 1 is the pass that always completes, as a search
+    whose budget ends there; at the depth reached, the same values without the pass
+    the budget cut. Solved at d (status 2): straight from the first pass to d, the
+    same exact values."""
+    seen = solved = 0
+    for g, seat in positions(4, 10, seed=33, predicate=lambda g: len(g.current.core.boneyard_left) >= 8):
+        obs = g.observation(seat)
+        ds = DealSampler(obs)
+        roots = sorted({_core.canonical_of(*m.placement) for m in g.legal_moves if m.kind == "play"})
+        hands = [g.current.core.hand(s) for s in range(4)]
+        bone = g.current.core.boneyard_left
+        core = _solver.SolverCore(4.0)
+        set_core_objective(core, "win", 4)
+
+        def value(nodes, horizon=None):
+            job = _hint.WorldSearch(ds.replayed, None, ds.hidden_seats, roots, _hint.PIMC, nodes, 6, 0, 1, 1, 0.0)
+            return job.value_world(core, hands, bone, horizon=horizon)
+        free = value(5_000)
+        assert value(5_000, (0, 0)) == free
+        if free[0] == 2 and free[1] >= 8:
+            solved += 1
+            jump = value(5_000, (2, free[1]))
+            assert jump[:2] == free[:2] and jump[3] == free[3] and jump[2] != free[2]
+            continue
+        if free[0] != 1 or free[1] < 4:
+            continue
+        seen += 1
+        one = value(5_000, (1, 1))
+        assert one[:2] == (1, 1) and one[2] < free[2]
+        assert one[3] == value(1)[3]           # the depth-1 pass alone: what a spent budget leaves
+        for d in (2, 4, 8, 16):
+            if d < free[1]:
+                st, depth, nodes, _ = value(5_000, (1, d))
+                assert (st, depth) == (1, d) and nodes < free[2]
+        assert value(5_000, (1, 64)) == free
+        at = value(5_000, (1, free[1]))          # the same values, without the pass the budget cut
+        assert at[:2] == free[:2] and at[3] == free[3] and at[2] < free[2]
+    assert seen >= 2 and solved >= 2
+
+
+def test_horizons_are_checked():
+    g, seat = positions(2, 1, seed=5)[0]
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in g.legal_moves if m.kind == "play"})
+    job = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 0, 2, 2, 0.0)
+    worlds = [(k, h[:2], b) for k, (h, b) in enumerate(ds.counter.worlds(2, 1))]
+    ok = (0, 0)
+    for bad, match in (([(3, 4), ok], "status"), ([(1, 3), ok], "depth"), ([(1, 0), ok], "depth"),
+                       ([(2, 65), ok], "depth"), ([(True, 4), ok], "status"), ([(1, 4.0), ok], "depth"),
+                       ([5, ok], r"\(status, depth\)"), ([(1, 2, 3), ok], r"\(status, depth\)"),
+                       ([ok], "horizons"), (7, "horizons")):
+        with pytest.raises(CoreError, match=match):
+            _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 0, 2, 2, 0.0,
+                              None, worlds, horizons=bad)
+    with pytest.raises(CoreError, match="horizon's depth"):
+        job.value_world(_solver.SolverCore(1.0), [g.current.core.hand(s) for s in range(2)],
+                        g.current.core.boneyard_left, horizon=(1, 3))
+    given = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 0, 2, 2, 0.0,
+                              None, worlds)
+    reseeded = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 1, 2, 2,
+                                 0.0, None, worlds)
+    timed = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 0, 2, 2, 0.5,
+                              None, worlds)
+    for other, match in ((job, "same position, root moves and worlds"), ("x", "must be a WorldSearch"),
+                         (reseeded, "same position, root moves and worlds"), (timed, "no time limit")):
+        with pytest.raises(CoreError, match=match):
+            _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 0, 2, 2, 0.0,
+                              None, worlds, depth_of=other)
+    with pytest.raises(CoreError, match="either horizons or depth_of"):
+        _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 0, 2, 2, 0.0,
+                          None, worlds, horizons=[ok, ok], depth_of=given)
+    other_worlds = [(k, h[:2], b) for k, (h, b) in enumerate(ds.counter.worlds(2, 2))]
+    with pytest.raises(CoreError, match="same worlds"):
+        _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 0, 2, 2, 0.0,
+                          None, other_worlds, depth_of=given)
+    # bound to a search none of whose worlds were taken yet: refused, not a wait forever
+    later = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 100, 6, 0, 2, 2, 0.0,
+                              None, worlds, depth_of=given)
+    core = _solver.SolverCore(1.0)
+    set_core_objective(core, "points", 2)
+    with pytest.raises(CoreError, match="depth_of search first"):
+        later.work(core)
+    given.work(core)
+    later.work(core)
+    assert len(later.results()) == 2

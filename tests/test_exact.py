@@ -3,6 +3,7 @@ oracle, a worked case, invariants between its opponents and the solver, the
 hidden-world enumeration against brute force, no peeking, and bad options."""
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -34,10 +35,11 @@ DATA = os.path.join(os.path.dirname(__file__), "data")
 CASE = os.path.join(DATA, "expectimax_disagrees.json")
 
 
-def late_positions(count, bone_max, hand_max, seed=0, players=2, bots=("greedy", "greedy")):
-    """Seeded positions late in a round: (game, seat to move) with two or more placements."""
-    out, s = [], seed
-    while len(out) < count:
+def iter_late_positions(bone_max, hand_max, seed=0, players=2, bots=("greedy", "greedy")):
+    """Seeded positions late in a round, one game's at a time: (game, seat to move) with
+    two or more placements (the first such position of the games of seeds seed+1, ...)."""
+    s = seed
+    while True:
         s += 1
         g = Game(players=players, seed=s)
         rng = random.Random(s)
@@ -46,10 +48,14 @@ def late_positions(count, bone_max, hand_max, seed=0, players=2, bots=("greedy",
             canon = {_core.canonical_of(*m.placement) for m in g.legal_moves if m.kind == "play"}
             if (len(g.boneyard) <= bone_max and len(canon) > 1
                     and all(len(g.hand(x)) <= hand_max for x in range(players))):
-                out.append((g, seat))
+                yield g, seat
                 break
             g.push(choose(bots[seat % len(bots)], g.observation(seat), rng))
-    return out
+
+
+def late_positions(count, bone_max, hand_max, seed=0, players=2, bots=("greedy", "greedy")):
+    """The first `count` of :func:`iter_late_positions`."""
+    return list(itertools.islice(iter_late_positions(bone_max, hand_max, seed, players, bots), count))
 
 
 def test_case_record_matches_the_numbers_worked_out_for_it():
@@ -126,7 +132,9 @@ def test_one_known_world_best_defence_is_the_minimax_solver():
     # boneyard empty and the other hand known (it is all the unseen tiles): one world,
     # no chance; best defence is then plain minimax, the solver's points value
     found = 0
-    for g, seat in late_positions(40, bone_max=0, hand_max=4, seed=3):
+    for g, seat in itertools.islice(iter_late_positions(0, 4, seed=3), 40):
+        if found == 6:
+            break
         obs = g.observation(seat)
         if DealSampler(obs).configurations() != 1:
             continue
@@ -350,7 +358,8 @@ def _positions_with_worlds(count, objective, seed, min_worlds=8, bone=(0, 4)):
     """Late positions with at least `min_worlds` hidden worlds and bone[0]..bone[1] tiles
     still to draw, and their exact values."""
     out = []
-    for g, seat in late_positions(40 * count, bone_max=bone[1], hand_max=4, seed=seed):
+    # played lazily: the first `count` that qualify among at most 40 x count positions
+    for g, seat in itertools.islice(iter_late_positions(bone[1], 4, seed), 40 * count):
         if len(g.boneyard) < bone[0]:
             continue
         obs = g.observation(seat)

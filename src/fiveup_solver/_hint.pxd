@@ -59,6 +59,11 @@ ctypedef struct WorldJob:
     long searches              # world searches started (under group_lock)
     uint64_t nodes_done        # nodes of the finished world searches (under group_lock)
     double search_seconds      # time the finished world searches took, summed (one thread's rate of nodes)
+    uint8_t* given_horizon     # NULL, or per world 2 bytes: a first currency's status there (1 cut,
+                               # 2 exact, else none) and its depth; the second's passes follow it
+    WorldJob* depth_of         # NULL, or a search of the same worlds in the same dispatch whose
+                               # world w gives world w's horizon here (as given_horizon)
+    uint8_t* finished          # per world: 1 once its search (or repeat) is finished (read by depth_of)
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
                       int ply, Rng* rng) noexcept nogil

@@ -45,11 +45,18 @@ cdef extern from *:
     }
     static inline void fiveup_spin_unlock(int* l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
     static inline long fiveup_load_index(long* x) { return __atomic_load_n(x, __ATOMIC_RELAXED); }
+    static inline int fiveup_load_done(uint8_t* x) { return __atomic_load_n(x, __ATOMIC_ACQUIRE); }
+    static inline void fiveup_store_done(uint8_t* x) { __atomic_store_n(x, 1, __ATOMIC_RELEASE); }
     """
     long fiveup_next_index(long* counter) noexcept nogil
     void fiveup_spin_lock(int* l) noexcept nogil
     void fiveup_spin_unlock(int* l) noexcept nogil
     long fiveup_load_index(long* x) noexcept nogil
+    int fiveup_load_done(uint8_t* x) noexcept nogil
+    void fiveup_store_done(uint8_t* x) noexcept nogil
+
+cdef extern from "<sched.h>" nogil:
+    int sched_yield()
 
 cdef enum:
     N_DEPTHS = 6
@@ -552,12 +559,38 @@ cdef inline uint64_t world_budget(const WorldJob* J, long w) noexcept nogil:
     return times_draws(J.world_nodes, 1 if J.given_share == NULL else J.given_share[w])
 
 
+cdef int horizon_of(const WorldJob* J, long w) noexcept nogil:
+    """World w's horizon from a first currency's search of it (see search_world): 0
+    (none), +depth (cut there) or -depth (solved exactly at that pass). Given, or read
+    from the first currency's search of the same world (waited for: the other thread
+    may still be on it, and it is never waiting itself)."""
+    cdef WorldJob* F = J.depth_of
+    cdef int status, depth
+    if J.given_horizon != NULL:
+        status, depth = J.given_horizon[2 * w], J.given_horizon[2 * w + 1]
+    elif F != NULL:
+        while not fiveup_load_done(&F.finished[w]):
+            sched_yield()
+        status, depth = F.status[w], F.depth[w]
+    else:
+        return 0
+    return depth if status == 1 else (-depth if status == 2 else 0)
+
+
 cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world,
-                       uint64_t stream, uint32_t greedy_seats, uint64_t budget) noexcept nogil:
+                       uint64_t stream, uint32_t greedy_seats, uint64_t budget, int horizon) noexcept nogil:
     """Value every root move in world w (the observer's position with a sampled deal),
     or the position itself when there are no root moves (one value); the search's
     random choices come from stream (seed, stream); the seats of greedy_seats are
-    searched as greedy; `budget` nodes after the first pass."""
+    searched as greedy; `budget` nodes after the first pass.
+
+    `horizon`: what a first currency's search of this world reached, for a second
+    currency's passes to follow: +d, it was cut at pass d, and no pass deeper than d
+    is searched once one is cut here (the same horizon); -d, it solved the world at
+    pass d, and the passes between the first and d are skipped (a world that needed
+    depth d: the shallower passes would only order its moves), unless the budget
+    runs out in pass d: then the world is searched again from the start with every
+    pass, as without a horizon (its nodes count both); 0, none."""
     cdef SolverCtx* S = &core.ctx
     cdef Position pos = world[0]
     cdef Rng rng
@@ -565,29 +598,40 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
     cdef int n = J.n_moves if J.n_moves else 1
     cdef int vals[MAX_MOVES]
     cdef double* out = &J.values[w * n]
-    seed_stream(&rng, J.seed, stream)
-    core.fresh_context()
-    set_root_side(S, &pos, side_of(&pos, J.observer))
-    S.greedy_seats = greedy_seats
-    J.status[w] = 0
-    for d in range(N_DEPTHS):
-        S.max_ply = DEPTHS[d]
-        S.cut = 0
-        # the depth-1 pass (each move, its draws, a horizon value) always completes
-        S.node_limit = 0 if d == 0 else budget
-        for i in range(n):
-            vals[i] = world_value(S, J, &pos, i if J.n_moves else -1, &rng)
+    cdef uint64_t spent = 0
+    cdef bint skipped
+    while True:
+        seed_stream(&rng, J.seed, stream)
+        core.fresh_context()
+        set_root_side(S, &pos, side_of(&pos, J.observer))
+        S.greedy_seats = greedy_seats
+        J.status[w] = 0
+        skipped = False
+        for d in range(N_DEPTHS):
+            if d > 0 and DEPTHS[d] < -horizon:
+                skipped = True
+                continue
+            S.max_ply = DEPTHS[d]
+            S.cut = 0
+            # the depth-1 pass (each move, its draws, a horizon value) always completes
+            S.node_limit = 0 if d == 0 else budget
+            for i in range(n):
+                vals[i] = world_value(S, J, &pos, i if J.n_moves else -1, &rng)
+                if S.aborted:
+                    break
             if S.aborted:
                 break
-        if S.aborted:
+            for i in range(n):
+                out[i] = vals[i] / <double>(maxn_scale(S) if S.maxn else 1)
+            J.depth[w] = DEPTHS[d]
+            J.status[w] = 1 if S.cut else 2
+            if not S.cut or (horizon > 0 and DEPTHS[d] >= horizon):
+                break
+        spent += S.nodes
+        if not (S.aborted and skipped and J.depth[w] < -horizon):
             break
-        for i in range(n):
-            out[i] = vals[i] / <double>(maxn_scale(S) if S.maxn else 1)
-        J.depth[w] = DEPTHS[d]
-        J.status[w] = 1 if S.cut else 2
-        if not S.cut:
-            break
-    J.nodes[w] = S.nodes
+        horizon = 0         # the skipped passes were needed after all: all of them, afresh
+    J.nodes[w] = spent
     S.max_ply = MAX_PLY
 
 
@@ -743,14 +787,29 @@ cdef inline void search_draw(SolverCore core, WorldJob* J, long w, const Positio
     cdef double t0
     if record_draw(J, w, pos, greedy, &budget):
         t0 = now_seconds()
-        search_world(core, J, w, pos, stream, greedy, budget)
+        search_world(core, J, w, pos, stream, greedy, budget, horizon_of(J, w))
         finish_draw(J, w, budget, now_seconds() - t0)
+    fiveup_store_done(&J.finished[w])
 
 
 cdef int check_method_search(SolverCore core, const WorldJob* J) except -1:
     if core.ctx.search_maxn and J.base.players == 3 and J.method not in (METHOD_PIMC, METHOD_EXPECTIMAX):
         raise CoreError(f"max^n has no search for method {J.method}")
     return 0
+
+
+cdef tuple checked_horizon(object h):
+    """(status, depth) of a first currency's search of a world, checked (a one-line CoreError)."""
+    try:
+        status, depth = h
+    except (TypeError, ValueError):
+        raise CoreError(f"a horizon is (status, depth), not {h!r}"[:200]) from None
+    status = checked_int(status, 0, 2, "a horizon's status")
+    if isinstance(depth, bool) or not isinstance(depth, int) or not (
+            (status == 0 and depth == 0) or any(depth == DEPTHS[i] for i in range(N_DEPTHS))):
+        raise CoreError(f"a horizon's depth must be a pass depth "
+                        f"({', '.join(str(DEPTHS[i]) for i in range(N_DEPTHS))}; 0 with status 0), not {depth!r}"[:200])
+    return status, depth
 
 
 cdef list per_world(object items, long n, str what, str form):
@@ -769,6 +828,7 @@ cdef class WorldSearch:
     cdef WorldJob job
     cdef DealCounter counter
     cdef object cores
+    cdef WorldSearch depth_source    # kept alive while job.depth_of points into it
 
     def __cinit__(self):
         self.job.values = NULL
@@ -783,10 +843,14 @@ cdef class WorldSearch:
         self.job.groups = NULL
         self.job.group_index = NULL
         self.job.group_of = NULL
+        self.job.given_horizon = NULL
+        self.job.depth_of = NULL
+        self.job.finished = NULL
 
     def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
                  world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None,
-                 worlds=None, greedy_seats=(), shares=None, source=None, source_draws=None):
+                 worlds=None, greedy_seats=(), shares=None, source=None, source_draws=None, horizons=None,
+                 depth_of=None):
         """`moves`: the mover's root moves to value; or an empty list with `observer_`
         (a seat): the position's own value for that seat's team (any seat to move,
         forced draws and passes included).
@@ -808,7 +872,15 @@ cdef class WorldSearch:
         `source`, `source_draws`: instead of `worlds`, the worlds of these draws of another
         search of the same position (a WorldSearch that has worked; ``group_plan`` gives
         them), each with the stream and greedy seats it had there: the second currency
-        searched in the first's worlds, copied in C."""
+        searched in the first's worlds, copied in C.
+
+        `horizons`: None or one (status, depth) per world, what a first currency's search
+        reached there (``results``): status 1, cut at pass `depth` (1, 2, 4, 8, 16 or
+        64): no pass deeper is searched once one is cut here; status 2, solved at pass
+        `depth`: the passes between the first and that one are skipped; status 0: no
+        horizon. `depth_of`: instead, that first currency's WorldSearch of the same
+        worlds with no time limit, worked first in the same dispatch (every thread works
+        it before this one): each world takes its horizon from it."""
         cdef int s, i, n_legal
         cdef int method = checked_int(method_, 0, 1, "method")
         cdef uint64_t world_nodes = checked_u64(world_nodes_, "world_nodes")
@@ -878,6 +950,7 @@ cdef class WorldSearch:
         self.job.nodes = <uint64_t*>calloc(n_worlds + 1, sizeof(uint64_t))
         self.job.depth = <uint8_t*>calloc(n_worlds + 8, 1)
         self.job.group_of = <int32_t*>malloc(n_worlds * sizeof(int32_t) + 8)
+        self.job.finished = <uint8_t*>calloc(n_worlds + 8, 1)
         # the distinct worlds drawn: grown by doubling (grow_groups)
         self.job.groups_cap = 16
         self.job.n_groups = 0
@@ -891,7 +964,7 @@ cdef class WorldSearch:
         self.job.nodes_done = 0
         self.job.search_seconds = 0.0
         if not (self.job.values and self.job.status and self.job.nodes and self.job.depth and self.job.group_of
-                and self.job.groups and self.job.group_index):
+                and self.job.groups and self.job.group_index and self.job.finished):
             raise MemoryError()
         memset(self.job.group_index, 0xFF, self.job.n_index * sizeof(int32_t))
         if source is not None:
@@ -906,6 +979,51 @@ cdef class WorldSearch:
             self._set_worlds(worlds)
         if shares is not None:
             self._set_shares(shares)
+        if horizons is not None and depth_of is not None:
+            raise CoreError("give either horizons or depth_of, not both")
+        if horizons is not None:
+            self._set_horizons(horizons)
+        if depth_of is not None:
+            self._set_depth_of(depth_of)
+
+    cdef _set_horizons(self, horizons):
+        cdef WorldJob* J = &self.job
+        cdef long w
+        horizons = per_world(horizons, J.n_worlds, "horizons", "(status, depth) pairs")
+        J.given_horizon = <uint8_t*>malloc(2 * J.n_worlds + 8)
+        if not J.given_horizon:
+            raise MemoryError()
+        for w in range(J.n_worlds):
+            J.given_horizon[2 * w], J.given_horizon[2 * w + 1] = checked_horizon(horizons[w])
+
+    cdef _set_depth_of(self, other):
+        cdef WorldJob* J = &self.job
+        cdef WorldJob* F
+        cdef long w
+        cdef int b = J.base.bone_len - J.base.bone_next
+        if not isinstance(other, WorldSearch):
+            raise CoreError(f"depth_of must be a WorldSearch, not {type(other).__name__}")
+        if other is self:
+            raise CoreError("depth_of must be another search")
+        F = &(<WorldSearch>other).job
+        # the same worlds in the same order (world w there is world w here), all of them searched
+        if F.n_worlds != J.n_worlds or F.deadline > 0 or J.deadline > 0 or F.depth_of != NULL \
+                or (F.given_hands == NULL) != (J.given_hands == NULL) or F.seed != J.seed \
+                or memcmp(&J.base, &F.base, sizeof(Position)) != 0 or J.hidden_seats != F.hidden_seats \
+                or J.n_moves != F.n_moves or memcmp(J.moves, F.moves, J.n_moves) != 0 or J.observer != F.observer:
+            raise CoreError("depth_of must be a search of the same position, root moves and worlds, "
+                            "with no time limit")
+        if J.given_hands != NULL:
+            for w in range(J.n_worlds):
+                # a world's boneyard holds b tiles (the rest of its 28 bytes is unused)
+                if memcmp(&J.given_hands[w * 4], &F.given_hands[w * 4], 4 * sizeof(uint32_t)) != 0 \
+                        or memcmp(&J.given_bone[w * 28], &F.given_bone[w * 28], b) != 0 \
+                        or J.given_stream[w] != F.given_stream[w] \
+                        or (J.given_greedy != NULL and J.given_greedy[w] != F.given_greedy[w]) \
+                        or (J.given_greedy == NULL) != (F.given_greedy == NULL):
+                    raise CoreError("depth_of must be a search of the same worlds")
+        self.depth_source = other
+        J.depth_of = F
 
     cdef _set_shares(self, shares):
         cdef WorldJob* J = &self.job
@@ -967,6 +1085,8 @@ cdef class WorldSearch:
         free(self.job.groups)
         free(self.job.group_index)
         free(self.job.group_of)
+        free(self.job.given_horizon)
+        free(self.job.finished)
 
     def work(self, SolverCore core not None):
         """Search worlds until none is left or the time is up (call from any thread)."""
@@ -975,6 +1095,9 @@ cdef class WorldSearch:
             raise CoreError("this search has no deal sampler and no worlds: use value_world")
         core.check_players(J.base.players)
         check_method_search(core, J)
+        if J.depth_of != NULL and fiveup_load_index(&J.depth_of.next_world) < J.depth_of.n_worlds:
+            # its worlds not all taken yet: waiting on them could wait forever
+            raise CoreError("work the depth_of search first (every world of it taken)")
         cdef long w
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
@@ -1004,6 +1127,7 @@ cdef class WorldSearch:
                 hands[0] = hands[1] = hands[2] = hands[3] = 0
                 b = self.counter.sample_world(&rng, hands, bone)
                 if b < 0 or b != J.base.bone_len - J.base.bone_next:
+                    fiveup_store_done(&J.finished[w])
                     continue
                 pos = J.base
                 for s in range(4):
@@ -1014,14 +1138,19 @@ cdef class WorldSearch:
                 search_draw(core, J, w, &pos, <uint64_t>w, J.greedy_seats)
         return None
 
-    def value_world(self, SolverCore core not None, hands, boneyard):
+    def value_world(self, SolverCore core not None, hands, boneyard, horizon=None):
         """Search one given world (hand tile lists per seat, boneyard tiles in order):
         (status, depth, nodes, [value per root move]). For tests and analysis.
+        `horizon`: None, or (status, depth) as one world's entry of `horizons`.
         The world must keep the position's board and the mover's hand."""
         cdef WorldJob* J = &self.job
         cdef Position pos = J.base
         cdef int s, i
         cdef uint32_t seen = J.base.board
+        cdef int status, depth, reached = 0
+        if horizon is not None:
+            status, depth = checked_horizon(horizon)
+            reached = depth if status == 1 else (-depth if status == 2 else 0)
         core.check_players(J.base.players)
         check_method_search(core, J)
         try:
@@ -1047,7 +1176,7 @@ cdef class WorldSearch:
             pos.boneyard[pos.bone_next + i] = boneyard[i]
         with nogil:
             J.group_of[0] = -1      # not a draw of the sample (results() reads it)
-            search_world(core, J, 0, &pos, 0, J.greedy_seats, world_budget(J, 0))
+            search_world(core, J, 0, &pos, 0, J.greedy_seats, world_budget(J, 0), reached)
         return (J.status[0], J.depth[0], J.nodes[0], [J.values[i] for i in range(max(1, J.n_moves))])
 
     def searched_draws(self):
