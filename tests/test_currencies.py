@@ -282,3 +282,44 @@ def test_horizons_are_checked():
     given.work(core)
     later.work(core)
     assert len(later.results()) == 2
+
+
+def test_random_horizons_are_refused_in_one_line_or_searched():
+    """Fuzz: horizons of random shapes and numbers. Each list is refused with a
+    one-line CoreError, or searched: every world valued, never deeper than a cut
+    horizon allows."""
+    rng = random.Random(24)
+    g, seat = positions(2, 1, seed=8)[0]
+    obs = g.observation(seat)
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in g.legal_moves if m.kind == "play"})
+    worlds = [(k, h[:2], b) for k, (h, b) in enumerate(ds.counter.worlds(3, 5))]
+    core = _solver.SolverCore(1.0)
+    set_core_objective(core, "win", 2)
+    values = [0, 1, 2, 3, 4, 8, 16, 64, -1, 5, 65, 255, 2 ** 40, True, None, 1.0, "4"]
+    searched = refused = 0
+    for _ in range(300):
+        def one():
+            kind = rng.random()
+            if kind < 0.9:
+                return (rng.choice([0, 1, 2]), rng.choice([1, 2, 4, 8, 16, 64]))
+            if kind < 0.97:
+                return (rng.choice(values), rng.choice(values))
+            return rng.choice([(1,), (1, 2, 3), 7, None, "ab", [2, 8]])
+        horizons = [one() for _ in range(rng.choice([3, 3, 3, 3, 3, 3, 2, 4]))]
+        try:
+            job = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 300, 6, 0, 3, 3,
+                                    0.0, None, worlds, horizons=horizons)
+        except CoreError as e:
+            assert "\n" not in str(e) and len(str(e)) <= 200
+            refused += 1
+            continue
+        job.work(core)
+        res = job.results()
+        assert len(res) == 3
+        for (status, depth), r in zip(horizons, res):
+            assert r[1] in (1, 2) and len(r[4]) == len(roots)
+            if status == 1 and r[1] == 1:
+                assert r[2] <= depth
+        searched += 1
+    assert searched > 20 and refused > 20, (searched, refused)
