@@ -256,7 +256,7 @@ class HintMove:
     ``value``/``stderr`` are in the hint's objective: raw points of the round
     ("points"), or the probability of winning the game ("win"). ``win`` and
     ``points`` give the move in both currencies (the other objective is searched
-    in the same worlds unless ``both=False``). ``loss`` is the best move's value
+    in the same worlds, following the first's passes, unless ``both=False``). ``loss`` is the best move's value
     minus this one's, in the objective's unit, and ``loss_stderr`` its *paired*
     standard error: every move is searched in the same worlds, so a difference is
     known far better than either value on its own.
@@ -570,7 +570,8 @@ class Hinter:
             other = "win" if objective == "points" else "points"
             if both and seconds == 0.0:
                 # both currencies' searches go in one dispatch (each thread takes the first's
-                # worlds, then the second's: one start and join of the threads, no idle tail between)
+                # worlds, then the second's: one start and join of the threads, no idle tail
+                # between); the second follows the first's passes in each world (depth_of)
                 results, extra = self._search_many(obs, base, ds, roots, method, (objective, other), world_nodes,
                                                    chance_width, seed, len(grouped.worlds), worlds=grouped.worlds,
                                                    search=search, shares=grouped.shares)
