@@ -439,10 +439,10 @@ class Hinter:
         objective's passes in each (no deeper than the first reached where the
         node budget cut it; straight to the pass that solved it where it was
         solved): the ranking is unchanged and the second currency costs about a
-        third of the first
-        (docs/results/performance.md). Under a time budget the second search gets
-        the worlds the first found. ``both=False`` and a second hint with the other
-        objective give the second currency searched as deep as its own budget goes.
+        third of the first (docs/results/performance.md). Under a time budget the
+        second search gets the worlds the first found. ``both=False`` and a second
+        hint with the other objective give the second currency searched as deep as
+        its own budget goes.
 
         ``beliefs``: "uniform" (every consistent deal alike) or "model" (worlds
         weighted by how the other seats have played, :mod:`fiveup_solver.beliefs`;

@@ -559,6 +559,17 @@ cdef inline uint64_t world_budget(const WorldJob* J, long w) noexcept nogil:
     return times_draws(J.world_nodes, 1 if J.given_share == NULL else J.given_share[w])
 
 
+cdef inline int signed_horizon(int status, int depth) noexcept nogil:
+    """A first currency's (status, depth) in a world as search_world's `horizon`."""
+    return depth if status == 1 else (-depth if status == 2 else 0)
+
+
+cdef inline bint same_root(const WorldJob* a, const WorldJob* b) noexcept nogil:
+    """Whether two searches value the same position's same root moves for the same seat."""
+    return (memcmp(&a.base, &b.base, sizeof(Position)) == 0 and a.hidden_seats == b.hidden_seats
+            and a.n_moves == b.n_moves and memcmp(a.moves, b.moves, a.n_moves) == 0 and a.observer == b.observer)
+
+
 cdef int horizon_of(const WorldJob* J, long w) noexcept nogil:
     """World w's horizon from a first currency's search of it (see search_world): 0
     (none), +depth (cut there) or -depth (solved exactly at that pass). Given, or read
@@ -574,7 +585,7 @@ cdef int horizon_of(const WorldJob* J, long w) noexcept nogil:
         status, depth = F.status[w], F.depth[w]
     else:
         return 0
-    return depth if status == 1 else (-depth if status == 2 else 0)
+    return signed_horizon(status, depth)
 
 
 cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* world,
@@ -1008,9 +1019,7 @@ cdef class WorldSearch:
         F = &(<WorldSearch>other).job
         # the same worlds in the same order (world w there is world w here), all of them searched
         if F.n_worlds != J.n_worlds or F.deadline > 0 or J.deadline > 0 or F.depth_of != NULL \
-                or (F.given_hands == NULL) != (J.given_hands == NULL) or F.seed != J.seed \
-                or memcmp(&J.base, &F.base, sizeof(Position)) != 0 or J.hidden_seats != F.hidden_seats \
-                or J.n_moves != F.n_moves or memcmp(J.moves, F.moves, J.n_moves) != 0 or J.observer != F.observer:
+                or (F.given_hands == NULL) != (J.given_hands == NULL) or F.seed != J.seed or not same_root(J, F):
             raise CoreError("depth_of must be a search of the same position, root moves and worlds, "
                             "with no time limit")
         if J.given_hands != NULL:
@@ -1150,7 +1159,7 @@ cdef class WorldSearch:
         cdef int status, depth, reached = 0
         if horizon is not None:
             status, depth = checked_horizon(horizon)
-            reached = depth if status == 1 else (-depth if status == 2 else 0)
+            reached = signed_horizon(status, depth)
         core.check_players(J.base.players)
         check_method_search(core, J)
         try:
@@ -1242,8 +1251,7 @@ cdef class WorldSearch:
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
         cdef Rng rng
-        if memcmp(&J.base, &F.base, sizeof(Position)) != 0 or J.hidden_seats != F.hidden_seats \
-                or J.n_moves != F.n_moves or memcmp(J.moves, F.moves, J.n_moves) != 0 or J.observer != F.observer:
+        if not same_root(J, F):
             raise CoreError("a source search must be of the same position, seats and root moves")
         source_draws = per_world(source_draws, J.n_worlds, "source draws", "draw numbers")
         J.given_hands = <uint32_t*>calloc(J.n_worlds * 4 + 2, sizeof(uint32_t))
