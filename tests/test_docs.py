@@ -161,3 +161,24 @@ def test_the_beliefs_page_position_is_what_fiveup_sample_prints(tmp_path, capsys
     assert held and held.group(1) == held.group(2) and [str(t) for t in game.hand(1)] == [held.group(1)]
     rows = [line.split() for line in shown if re.match(r"\d-\d ", line)]
     assert max(rows, key=lambda row: float(row[2]))[0] == held.group(1)
+
+
+def test_no_list_is_glued_to_the_paragraph_above():
+    """Python-Markdown (the site's renderer) needs a blank line before a list: without
+    one, the items run on inside the paragraph as ' - ' (docs/hints.md had shown its
+    search methods that way). docs/spec holds the spec's own copies and is left as is."""
+    glued = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        if "spec" in page.relative_to(ROOT / "docs").parts:
+            continue
+        lines = page.read_text(encoding="utf-8").split("\n")
+        fenced = False
+        for i, line in enumerate(lines):
+            if line.startswith("```"):
+                fenced = not fenced
+            if fenced or i == 0:
+                continue
+            above = lines[i - 1]
+            if re.match(r"(- |\* |1\. )", line) and above.strip() and not re.match(r"(\s|- |\* |\d+\. |\||#|>|```)", above):
+                glued.append(f"{page.relative_to(ROOT)}:{i + 1}")
+    assert not glued, glued
