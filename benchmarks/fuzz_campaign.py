@@ -1653,8 +1653,13 @@ def _worker_main(w, start, stop, seed, names, weights, shared, workdir, pool, in
         limit = memory_limit_mb * 2 ** 20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     fh = open(os.path.join(workdir, f"faulthandler.w{w}.{os.getpid()}"), "w")
+    # disable first: enable() on an already enabled faulthandler (pytest enables it) only
+    # changes the file and does not reinstall its signal handlers, and a library loaded in
+    # the parent since (seen in a pytest run) may have put its own SIGSEGV handler there
+    faulthandler.disable()
     faulthandler.enable(file=fh, all_threads=True)
     if hasattr(signal, "SIGUSR1"):
+        faulthandler.unregister(signal.SIGUSR1)
         faulthandler.register(signal.SIGUSR1, file=fh, all_threads=True)
     base = w * TAG_BYTES
 

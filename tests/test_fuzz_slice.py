@@ -108,3 +108,24 @@ def test_watchdog_catches_a_crash_and_a_hang():
     # all 9 inputs were attempted: the worker came back after the crash and after the hang
     assert report["total_inputs"] == 9
     assert report["families"]["_selftest"]["crashed_or_hung"] == 2
+
+
+def test_crash_stack_is_dumped_when_the_parent_replaced_the_handler(tmp_path):
+    """pytest enables faulthandler; a library loaded later may put its own SIGSEGV handler
+    in its place (a whole-suite run lost the crash's stack that way). A worker forked
+    from such a process must still dump the Python stack of its crash."""
+    script = tmp_path / "replaced_handler.py"
+    script.write_text(
+        "import faulthandler, importlib.util, signal, sys\n"
+        "faulthandler.enable()\n"
+        "signal.signal(signal.SIGSEGV, signal.SIG_DFL)   # what such a library does\n"
+        f"spec = importlib.util.spec_from_file_location('campaign', {str(SCRIPT)!r})\n"
+        "campaign = importlib.util.module_from_spec(spec); sys.modules['campaign'] = campaign\n"
+        "spec.loader.exec_module(campaign)\n"
+        "report = campaign.run_campaign(inputs=4, workers=1, seed=0, time_limit=5, families=['_selftest'])\n"
+        "crash = [ex for g in report['findings'] for ex in g['examples'] if ex['id'] == '_selftest:0:0:3']\n"
+        "print('stack' if crash and '_selftest_crash' in crash[0].get('faulthandler', '') else 'no stack')\n")
+    import subprocess
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "stack", out.stdout + out.stderr[-2000:]
