@@ -6,8 +6,9 @@ For the first ``--positions`` positions of each solver suite whose separate win 
 points solves each finish within ``--cap`` nodes, one ``SolverCore`` per position
 and mode (a fresh table): the points solve (``solve_moves`` under the points
 objective), then the win solve either plain (MTD(f) from 0, as before) or seeded
-(``points_values``: each move's MTD(f) from ``win_guess`` of its points value, what
-``Solver.solve`` does for both currencies). Reported per suite and player count:
+(``points_values``: each move's MTD(f) from ``win_guess`` of its points value, and
+where the win search has no table move of its own, the points solve's best move
+first; what ``Solver.solve`` does for both currencies). Reported per suite and player count:
 the points nodes, the win nodes of each mode and their ratio; the win values of the
 two modes must be identical (checked).
 """

@@ -77,6 +77,30 @@ def test_any_first_guesses_give_the_same_values():
         assert seeded[0] == plain[0] and seeded[1] == plain[1] and not seeded[3]
 
 
+@pytest.mark.parametrize("name", ["openings_2p", "near_target"])
+def test_the_points_solves_best_moves_order_the_win_search(name):
+    """A win search after the points solve of the same position in the same table
+    tries the points search's best move first where it has no table move of its own:
+    the same values as the same seeded search in an empty table, in fewer nodes
+    (0.77 and 0.78 of them on these 8 positions each; the 2-player ones took
+    1.05 without the points moves)."""
+    after_points, cold = 0, 0
+    for g in _solvable(name, 200_000, 8):
+        core = _solver.SolverCore(4.0)
+        set_core_objective(core, "points", g.players)
+        _, points_moves, _, aborted = core.solve_moves(g.current.core)
+        assert not aborted
+        set_core_objective(core, "win", g.players)
+        ordered = core.solve_moves(g.current.core, 0, dict(points_moves))
+        fresh = _solver.SolverCore(4.0)
+        set_core_objective(fresh, "win", g.players)
+        plain = fresh.solve_moves(g.current.core, 0, dict(points_moves))
+        assert ordered[0] == plain[0] and ordered[1] == plain[1] and not ordered[3]
+        after_points += ordered[2]
+        cold += plain[2]
+    assert after_points < 0.9 * cold, (after_points, cold)
+
+
 def test_points_values_are_checked():
     core = _solver.SolverCore(1.0)
     g = _solvable("openings_2p", 100_000, 1)[0]

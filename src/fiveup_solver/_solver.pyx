@@ -63,6 +63,15 @@ cdef extern from *:
     void fiveup_thread_join(fiveup_thread* t) noexcept nogil
 
 
+cdef uint64_t WIN_KEY = <uint64_t>0x9FB21C651E98DF25     # mixed into a win-objective key
+
+
+cdef inline uint64_t points_key(uint64_t win_key) noexcept nogil:
+    """The points-objective key of the position whose win-objective key is win_key
+    (position_hash: (h ^ WIN_KEY) | 1 against h | 1)."""
+    return (win_key ^ WIN_KEY) | 1
+
+
 cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p, int ply) noexcept nogil:
     cdef uint64_t board = 0
     cdef int v
@@ -78,7 +87,7 @@ cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p, int pl
                 | (<uint64_t>S.side_team[2] << 62)) + <uint64_t>0xD6E8FEB86659FD93)
     h ^= S.bone_hash[p.bone_next] ^ S.salt
     if S.objective == OBJ_WIN:
-        h ^= <uint64_t>0x9FB21C651E98DF25      # the same position has other values under another objective
+        h ^= WIN_KEY      # the same position has other values under another objective
     if S.greedy_seats:
         # the same position has other values when some seats are searched as greedy
         h ^= mix64(<uint64_t>S.greedy_seats + <uint64_t>0x2D358DCCAA6C78A5)
@@ -617,6 +626,10 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             if e.upper < beta:
                 beta = e.upper
             tt_move = e.move
+        if tt_move == 0xFF and S.points_order and tt_probe(S, points_key(key), &e):
+            # no move of its own: the points solve's best move here comes first (its
+            # bounds are in other units and are not used)
+            tt_move = e.move
     alpha0 = alpha
     beta0 = beta
     if gap_bounds_apply(S):
@@ -628,7 +641,8 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             return 0
         best_move = moves[0]
         n = 0       # no move loop: the average is the value
-    # order: table move, then immediate accepted credit, then history (above)
+    # order: table move (the points solve's where points_order and the win search has
+    # none), then immediate accepted credit, then history (above)
     if tt_move != 0xFF:
         for i in range(n):
             if moves[i] == tt_move:
@@ -757,6 +771,7 @@ cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
     S.node_limit = node_limit
     S.generation = (S.generation + 1) & 0xFF
     S.solver_call = 1
+    S.points_order = 0
 
 
 cdef class SolverCore:
@@ -968,7 +983,9 @@ cdef class SolverCore:
 
         `points_values`: under the win objective, {move: value} of an exact points
         solve of the same position (what solve_moves returned under OBJ_POINTS):
-        each move's MTD(f) then starts from win_guess of its points value. Only
+        each move's MTD(f) then starts from win_guess of its points value, and
+        where the win search has no table move of its own, the points solve's
+        best move (still in this table) is searched first (points_order). Only
         the node count changes: the values are exact either way.
         """
         cdef Position root = rnd.frames[rnd.depth].pos
@@ -994,6 +1011,7 @@ cdef class SolverCore:
             for k, v in points_values.items():
                 guess_of[<int>k] = <int>v
         begin_call(S, node_limit)
+        S.points_order = seeded
         set_root(S, &root)
         if S.maxn:
             # max^n: each move's entry for the mover's side (internal units: see value_scale)
