@@ -51,7 +51,8 @@ ctypedef struct SolverCtx:
     int history_cap            # HISTORY_CAP (lower only in tests)
     int points_order           # a win search that follows an exact points solve of the same root in
                                # this table (solve_moves' points_values): where it has no table move of
-                               # its own, the points search's best move comes first (0: begin_call)
+                               # its own, the points search's best move comes first (0: begin_call,
+                               # fresh_context)
     int max_ply                # depth limit: a search reaching this ply is cut (MAX_PLY: none)
     int cut                    # a depth-limited search was cut somewhere: its values are not exact
     uint64_t salt              # mixed into every key: searches under different salts never share entries

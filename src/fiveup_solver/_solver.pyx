@@ -830,6 +830,7 @@ cdef class SolverCore:
             self.ctx.generation = 1
         memset(self.ctx.history, 0, sizeof(self.ctx.history))
         self.ctx.solver_call = 0
+        self.ctx.points_order = 0
         self.ctx.nodes = 0
         self.ctx.aborted = 0
         self.ctx.cut = 0
