@@ -16,19 +16,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+# the README's "Start here" block: the install-and-run command, then the test command
+README_COMMANDS = re.search(r"```\n(pip install .*?)```", README, re.S).group(1).splitlines()
 
 
 def test_readme_is_a_short_front_page_with_the_two_commands():
     assert len(README.splitlines()) <= 150
-    block = re.search(r"```\n(pip install .*?)```", README, re.S).group(1)
-    assert block.splitlines() == ["pip install . && fiveup demo", "pip install -e '.[test]' && pytest -n auto"]
+    assert README_COMMANDS == ["pip install . && fiveup demo", "pip install -e '.[test]' && pytest -n auto"]
 
 
 def test_ci_runs_the_readme_test_command():
     """CI runs the README's second command as written, on a line of its own."""
-    block = re.search(r"```\n(pip install .*?)```", README, re.S).group(1)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert block.splitlines()[1] in ci
+    assert README_COMMANDS[1] in ci
 
 
 def test_every_local_link_of_the_readme_exists():

@@ -15,6 +15,7 @@ pytest run down. Any finding can be rerun alone with the command the failure
 message prints (``--replay FAMILY:SEED:WORKER:INDEX --show``).
 """
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -125,7 +126,6 @@ def test_crash_stack_is_dumped_when_the_parent_replaced_the_handler(tmp_path):
         "report = campaign.run_campaign(inputs=4, workers=1, seed=0, time_limit=5, families=['_selftest'])\n"
         "crash = [ex for g in report['findings'] for ex in g['examples'] if ex['id'] == '_selftest:0:0:3']\n"
         "print('stack' if crash and '_selftest_crash' in crash[0].get('faulthandler', '') else 'no stack')\n")
-    import subprocess
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "stack", out.stdout + out.stderr[-2000:]
