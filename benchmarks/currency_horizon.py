@@ -1,10 +1,11 @@
 """What the second currency's horizon costs in accuracy and saves in work (issue 24).
 
-    python benchmarks/currency_horizon.py [--positions N] [--method pimc] [--out FILE.json]
+    python benchmarks/currency_horizon.py [--positions N] [--method pimc|expectimax|alphamu] [--out FILE.json]
 
 A hint with both currencies searches the second objective in each world no deeper
 than the first reached there where the node budget cut it (``_hint.WorldSearch``
-``depth_of``). On the hint suite (benchmarks/data/hint_positions.json, default
+``depth_of``; alphamu: each leaf of its tree to the first's horizon there,
+``_alphamu.AlphaMuSearch`` ``follow``). On the hint suite (benchmarks/data/hint_positions.json, default
 budget, seed 1, 2 threads) this compares, per position and objective:
 
 * the second currency of a both-currency hint against a separate single-currency
@@ -37,7 +38,9 @@ UNIT = {"win": 100.0, "points": 1.0}        # win in win-% points
 
 
 def measure(positions: int, method: str, seed: int) -> dict:
-    suite = load_hint_suite(ROOT / "benchmarks" / "data" / "hint_positions.json")[:positions]
+    # alphamu: the suite's 2-player positions (the players it searches)
+    suite = [(o, p) for o, p in load_hint_suite(ROOT / "benchmarks" / "data" / "hint_positions.json")
+             if method != "alphamu" or o.players == 2][:positions]
     hinter = Hinter(threads=2)
     out = {"positions": len(suite), "method": method, "seed": seed, "by_objective": {}}
     for objective in ("win", "points"):
@@ -100,7 +103,7 @@ def markdown(r: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--positions", type=int, default=200)
-    ap.add_argument("--method", default="pimc", choices=("pimc", "expectimax"))
+    ap.add_argument("--method", default="pimc", choices=("pimc", "expectimax", "alphamu"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path)
     a = ap.parse_args(argv)

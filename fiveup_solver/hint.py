@@ -720,32 +720,46 @@ class Hinter:
             # with PIMC's budget for the draws it stands for (measured: alphamu's small leaf
             # budget lost 0.57 win-% a decision at an empty boneyard against PIMC's 0.03)
             objectives = (objective, "win" if objective == "points" else "points")[:2 if both else 1]
-            # (a deadline only stops new worlds being taken: the one world is always searched whole)
-            by_objective = {obj: self._alphamu_one_world(base, roots, searched[0], shares[0], obj, deadline)
-                            for obj in objectives}
+            # (a deadline only stops new worlds being taken: the one world is always searched whole;
+            # the second currency to the first one's horizon, as PIMC's)
+            by_objective, horizon = {}, None
+            for obj in objectives:
+                by_objective[obj], horizon = self._alphamu_one_world(base, roots, searched[0], shares[0], obj,
+                                                                     deadline, horizon)
             budget["depth_reached"] = depth
             return self._alphamu_result(obs, legal, canon, roots, by_objective, slot, weights, objective, budget,
                                         beliefs, belief, search, start, len(worlds))
+        other = "win" if objective == "points" else "points"
         with self._lock:
-            got = {}
-            # anytime: depth 0 (PIMC) always completes, deeper ones while the time lasts
-            for d in (range(depth + 1) if deadline is not None else (depth,)):
-                left = 0.0 if deadline is None or d == 0 else deadline - time.perf_counter()
-                if deadline is not None and d > 0 and left <= 0:
-                    break
-                complete, rows = self._alphamu_run(base, roots, searched, merged, shares, d, objective, leaf_nodes,
-                                                   left)
-                if not complete:
-                    break
-                got[objective] = (d, rows)
-            reached, rows = got[objective]
-            budget["depth_reached"] = reached
-            by_objective = {objective: rows}
-            if both:
-                other = "win" if objective == "points" else "points"
-                complete, other_rows = self._alphamu_run(base, roots, searched, merged, shares, reached, other,
-                                                         leaf_nodes, 0.0)
-                by_objective[other] = other_rows
+            if deadline is None:
+                # both currencies in one dispatch of the threads: the second walks the same
+                # tree, each leaf searched to the horizon the first reached there (as PIMC's
+                # second currency follows its worlds), a root move as soon as the first is
+                # through with it
+                runs = self._alphamu_run(base, roots, searched, merged, shares, depth,
+                                         (objective, other)[:2 if both else 1], leaf_nodes, 0.0)
+                budget["depth_reached"] = depth
+                by_objective = {obj: rows for obj, (_, rows, _) in zip((objective, other), runs)}
+            else:
+                got = {}
+                # anytime: depth 0 (PIMC) always completes, deeper ones while the time lasts
+                for d in range(depth + 1):
+                    left = 0.0 if d == 0 else deadline - time.perf_counter()
+                    if d > 0 and left <= 0:
+                        break
+                    (complete, rows, job), = self._alphamu_run(base, roots, searched, merged, shares, d,
+                                                               (objective,), leaf_nodes, left)
+                    if not complete:
+                        break
+                    got[objective] = (d, rows, job)
+                reached, rows, job = got[objective]
+                budget["depth_reached"] = reached
+                by_objective = {objective: rows}
+                if both:
+                    # the second currency at the depth reached, following that complete search
+                    (_, other_rows, _), = self._alphamu_run(base, roots, searched, merged, shares, reached,
+                                                            (other,), leaf_nodes, 0.0, follow=job)
+                    by_objective[other] = other_rows
         return self._alphamu_result(obs, legal, canon, roots, by_objective, slot, weights, objective, budget,
                                     beliefs, belief, search, start, len(worlds))
 
@@ -766,9 +780,11 @@ class Hinter:
         return Hint(obs.seat, moves, moves[0].move, "alphamu", n_worlds, budget, time.perf_counter() - start,
                     nodes, 0, objective, beliefs, belief, search)
 
-    def _alphamu_one_world(self, base, roots, world, share, objective, deadline) -> list:
+    def _alphamu_one_world(self, base, roots, world, share, objective, deadline, horizon=None) -> tuple:
         """alphamu's rows for a single distinct world: PIMC's search of it (its hands, its
-        boneyard order, its greedy seats) at PIMC's default budget times its draws."""
+        boneyard order, its greedy seats) at PIMC's default budget times its draws; and
+        the (status, depth) it reached. ``horizon``: a first currency's (status, depth)
+        there, for a second currency to follow (as a PIMC hint's second currency)."""
         hands, bone, greedy = world
         seat = base.to_move
         tiles = [base.hand(seat) if s == seat else [t for t in range(28) if (hands[s] >> t) & 1]
@@ -777,26 +793,29 @@ class Hinter:
         with self._lock:
             status, depth, nodes, values = _value_one_world(
                 self._cores[0], base, roots, "pimc", DEFAULT_WORLD_NODES * share, DEFAULT_CHANCE_WIDTH, 0, seconds,
-                tuple(s for s in range(2) if (greedy >> s) & 1), objective, tiles, list(bone))
-        return [(v, 1, 1, nodes if k == 0 else 0, [v]) for k, v in enumerate(values)]
+                tuple(s for s in range(2) if (greedy >> s) & 1), objective, tiles, list(bone), horizon)
+        return [(v, 1, 1, nodes if k == 0 else 0, [v]) for k, v in enumerate(values)], (status, depth)
 
-    def _alphamu_run(self, base, roots, worlds, weights, shares, depth, objective, leaf_nodes, seconds):
-        """One alphamu search on every thread's core (the lock is held): (complete, rows)."""
-        for core in self._cores:
-            set_core_objective(core, objective, 2)
-        job = _alphamu.AlphaMuSearch(base, roots, worlds, weights, depth, ALPHAMU_FRONT_CAP, leaf_nodes,
-                                     max(seconds, 1e-6) if seconds else 0.0, shares)
-        helpers = [threading.Thread(target=job.work, args=(core,)) for core in self._cores[1:len(roots)]]
-        for t in helpers:
-            t.start()
-        job.work(self._cores[0])
-        for t in helpers:
-            t.join()
-        complete, rows = job.results()
-        if job.overflow:
-            raise OptionError(f"alphamu depth {depth} needs more memory than its pools hold: use a smaller "
-                              f"depth or fewer samples")
-        return complete, rows
+    def _alphamu_run(self, base, roots, worlds, weights, shares, depth, objectives, leaf_nodes, seconds,
+                     follow=None) -> list:
+        """alphamu searches under each of `objectives` on every thread's core, in one
+        dispatch (the lock is held): per objective (complete, rows, the search). Each
+        later objective follows the first's leaves; the first follows ``follow`` (a
+        complete search of the same tree) when given."""
+        jobs = []
+        for obj in objectives:
+            jobs.append((obj, _alphamu.AlphaMuSearch(base, roots, worlds, weights, depth, ALPHAMU_FRONT_CAP,
+                                                     leaf_nodes, max(seconds, 1e-6) if seconds else 0.0, shares,
+                                                     follow=jobs[0][1] if jobs else follow)))
+        self._dispatch(jobs, 2)
+        out = []
+        for _, job in jobs:
+            if job.overflow:
+                raise OptionError(f"alphamu depth {depth} needs more memory than its pools hold: use a smaller "
+                                  f"depth or fewer samples")
+            complete, rows = job.results()
+            out.append((complete, rows, job))
+        return out
 
     def position_value(self, obs, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                        world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
@@ -1159,14 +1178,15 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
 
 
 def _value_one_world(solver_core, base, roots, method, world_nodes, chance_width, seed, seconds, greedy_seats,
-                     objective, hands, boneyard):
+                     objective, hands, boneyard, horizon=None):
     """One world's search as a hint's world search makes it (every hand and the
     boneyard given), on ``solver_core`` under ``objective``: (status, depth reached,
-    nodes, each root's value). The callers have checked their arguments."""
+    nodes, each root's value). ``horizon``: None, or a first currency's (status,
+    depth) there to follow. The callers have checked their arguments."""
     search = _hint.WorldSearch(base, None, (), roots, METHODS[method].code, world_nodes, chance_width,
                                seed & (2 ** 64 - 1), 1, 1, seconds, greedy_seats=greedy_seats)
     set_core_objective(solver_core, objective, base.players)
-    return search.value_world(solver_core, hands, boneyard)
+    return search.value_world(solver_core, hands, boneyard, horizon=horizon)
 
 
 _default: Hinter | None = None

@@ -294,6 +294,153 @@ def test_a_worlds_share_multiplies_its_leaf_budget():
     assert sum(n for _, n in big) > sum(n for _, n in small) > 0
 
 
+def _early(seed):
+    """A 2-player round after its first placement, the observation of the seat to move."""
+    g = Game(players=2, seed=seed)
+    g.push(g.legal_moves[0])
+    return g.observation(g.to_move)
+
+
+def _currency_jobs(obs, seed, leaf, first, n=8, depth=1):
+    """A first currency's search of the position (n sampled worlds), then the other
+    currency's following it, and the other currency's alone."""
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
+    worlds = [(h[:2], b, 0) for h, b in ds.counter.worlds(n, seed)]
+    second = "points" if first == "win" else "win"
+    core = _solver.SolverCore(4.0)
+
+    def run(objective, follow=None):
+        set_core_objective(core, objective, 2)
+        job = _alphamu.AlphaMuSearch(ds.replayed, roots, worlds, None, depth, 16, leaf, 0.0, follow=follow)
+        job.work(core)
+        assert job.results()[0]
+        return job
+    a = run(first)
+    return roots, a, run(second, a), run(second)
+
+
+@pytest.mark.parametrize("first", ["win", "points"])
+def test_second_currency_follows_the_first_ones_leaves(first):
+    # both currencies walk the same tree (the walk never looks at values), so the
+    # second searches each leaf to the horizon the first reached there: no deeper
+    # where the budget cut the first (status 1), the round's ends alike (status 0)
+    cut = bounded = 0
+    followed_nodes = alone_nodes = 0
+    for seed in range(1, 6):
+        roots, a, b, c = _currency_jobs(_early(seed), seed, 2_000, first)
+        for m in range(len(roots)):
+            ha, hb, hc = a.leaf_horizons(m), b.leaf_horizons(m), c.leaf_horizons(m)
+            assert len(ha) == len(hb) == len(hc) == a.results()[1][m][2] > 0
+            for x, y, z in zip(ha, hb, hc):
+                assert (x[0] == 0) == (y[0] == 0) == (z[0] == 0)
+                if x[0] == 1:
+                    cut += 1
+                    assert y[1] <= x[1]
+                bounded += y[1] < z[1]
+        followed_nodes += sum(r[3] for r in b.results()[1])
+        alone_nodes += sum(r[3] for r in c.results()[1])
+    assert cut > 0 and bounded > 0, "no horizon bounded the second currency: the test shows nothing"
+    assert followed_nodes < 0.8 * alone_nodes
+
+
+@pytest.mark.parametrize("first", ["win", "points"])
+def test_second_currency_following_exact_leaves_has_the_same_values(first):
+    # every leaf solved exactly: the horizons skip passes (less or other work), never a value
+    changed = 0
+    for k, (g, seat) in enumerate(late_positions(4, bone_max=6, hand_max=6, seed=80)):
+        roots, a, b, c = _currency_jobs(g.observation(seat), k, EXACT, first, depth=2)
+        rb, rc = b.results()[1], c.results()[1]
+        assert [(r[0], r[1], r[2], r[4]) for r in rb] == [(r[0], r[1], r[2], r[4]) for r in rc]
+        assert all(h[0] != 1 for m in range(len(roots)) for h in b.leaf_horizons(m))
+        changed += [r[3] for r in rb] != [r[3] for r in rc]
+    assert changed, "following changed no search: the test shows nothing"
+
+
+def test_follow_is_checked():
+    obs = _early(3)
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
+    worlds = [(h[:2], b, 0) for h, b in ds.counter.worlds(3, 1)]
+    core = _solver.SolverCore(4.0)
+
+    def job(depth=1, leaf=200, ws=worlds, moves=roots, shares=None, follow=None):
+        return _alphamu.AlphaMuSearch(ds.replayed, moves, ws, None, depth, 16, leaf, 0.0, shares, follow=follow)
+    first = job()
+    waiting = job(follow=first)
+    with pytest.raises(CoreError, match="work the followed search first"):
+        waiting.work(core)                  # its moves not taken: waiting on them could wait forever
+    first.work(core)
+    assert waiting.following is first and first.following is None
+    waiting.work(core)
+    assert waiting.results()[0]
+    for kwargs, text in [(dict(depth=2), "same position"), (dict(leaf=300), "same position"),
+                         (dict(ws=worlds[:2]), "same position"), (dict(ws=worlds[::-1]), "same position"),
+                         (dict(moves=roots[:-1]), "same position"), (dict(shares=[1, 2, 1]), "same position")]:
+        with pytest.raises(CoreError, match=text):
+            job(follow=first, **kwargs)
+    for bad in (3, "job", [first]):
+        with pytest.raises(CoreError, match="follow must be an AlphaMuSearch"):
+            job(follow=bad)
+    with pytest.raises(CoreError, match="initialised"):
+        job(follow=_alphamu.AlphaMuSearch.__new__(_alphamu.AlphaMuSearch))
+    with pytest.raises(CoreError, match="move_index"):
+        first.leaf_horizons(len(roots))
+
+
+def test_hint_second_currency_follows_the_first_search():
+    # a both-currency alphamu hint: one dispatch of the threads for both searches; its
+    # first currency is the single-currency hint's, value for value; its second is
+    # searched following that first search's leaves, for fewer nodes than a separate
+    # hint of that currency
+    hinter = Hinter(threads=2)
+    runs = []
+    orig = hinter._alphamu_run
+
+    def spy(*args, **kw):
+        out = orig(*args, **kw)
+        runs.append((args[6], kw.get("follow"), [job for _, _, job in out]))
+        return out
+    hinter._alphamu_run = spy
+    second_nodes = separate_nodes = 0
+    for seed in (2, 8, 10):
+        obs = _early(seed)
+        assert len(obs.legal_moves) > 1
+        for objective in ("win", "points"):
+            other = "points" if objective == "win" else "win"
+            runs.clear()
+            both = hinter.hint(obs, method="alphamu", seed=4, objective=objective)
+            (objectives, follow, (first, second)), = runs
+            assert objectives == (objective, other) and follow is None
+            assert first.following is None and second.following is first
+            main_ = hinter.hint(obs, method="alphamu", seed=4, objective=objective, both=False)
+            assert [(m.move, m.value, m.stderr) for m in both.moves] == \
+                [(m.move, m.value, m.stderr) for m in main_.moves]
+            alone = hinter.hint(obs, method="alphamu", seed=4, objective=other, both=False)
+            second_nodes += both.nodes - main_.nodes
+            separate_nodes += alone.nodes
+    assert 0 < second_nodes < 0.8 * separate_nodes
+
+
+def test_time_budget_second_currency_follows_the_depth_reached():
+    # under time_ms the first currency deepens from 0; the second is searched at the
+    # depth reached, following the first currency's search of that depth
+    hinter = Hinter(threads=2)
+    runs = []
+    orig = hinter._alphamu_run
+
+    def spy(*args, **kw):
+        out = orig(*args, **kw)
+        runs.append((args[5], args[6], kw.get("follow"), [job for _, _, job in out]))
+        return out
+    hinter._alphamu_run = spy
+    h = hinter.hint(_early(2), method="alphamu", depth=2, time_ms=60_000, seed=4)
+    assert h.budget["depth_reached"] == 2
+    *firsts, (depth, objectives, follow, (second,)) = runs
+    assert [(d, o, f) for d, o, f, _ in firsts] == [(0, ("win",), None), (1, ("win",), None), (2, ("win",), None)]
+    assert (depth, objectives) == (2, ("points",)) and follow is firsts[-1][3][0] and second.following is follow
+
+
 def test_one_distinct_world_is_pimcs_hint():
     # at an empty boneyard with 2 players every hidden tile is the opponent's: the 48
     # draws are one world (the told model draws greedy in all), nothing is left to fuse,

@@ -31,6 +31,12 @@ ctypedef struct AmuJob:
     uint64_t* leaves           # per root move: leaf searches
     uint64_t* nodes            # per root move: solver nodes over its leaves
     uint8_t* done              # per root move: 1 when its front is complete
+    uint8_t** leaf_record      # per root move: each leaf's (status, depth) in walk order (see amu_leaf)
+    long* record_len           # per root move: leaves recorded (recording stops if memory runs out)
+    long* record_cap           # per root move: leaves its record has room for
+    uint8_t* finished          # per root move: 1 once a thread is through with it (done or not; atomic)
+    AmuJob* follow             # a first currency's search of the same worlds and moves, whose leaf horizons
+                               # this one follows (the walk is the same whatever the values); NULL: none
 
 ctypedef struct AmuKey:
     # one candidate vector of a front being reduced
@@ -53,6 +59,7 @@ ctypedef struct AmuStack:
     int* kept                  # scratch: the candidates a reduction keeps
     uint64_t leaves            # leaf searches of the current root move
     uint64_t nodes             # solver nodes of the current root move
+    int move                   # the current root move (its leaves' record)
 
 cdef long amu_walk(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Position* P,
                    int r) noexcept nogil

@@ -33,13 +33,18 @@ A front keeps at most ``front_cap`` vectors, the best by weighted mean (the
 rest are dropped; with small fronts, as in the tests, nothing is dropped).
 A root move is worth the best weighted mean over its front.
 
+The walk never looks at a value: under either objective a root move visits the
+same leaves in the same order. Each leaf records how far its search got, and a
+second currency's search (``follow``) searches each leaf to the horizon the
+first reached there, as a PIMC hint's second currency follows its worlds.
+
 Depth 0 is PIMC: every world's value of the root move comes from the solver.
 Each root move is searched on its own (threads take root moves), and every
 leaf search starts from a fresh context, so the values do not depend on the
 number of threads.
 """
-from libc.stdlib cimport malloc, free, qsort
-from libc.string cimport memcpy, memmove
+from libc.stdlib cimport malloc, calloc, realloc, free, qsort
+from libc.string cimport memcpy, memmove, memcmp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
@@ -53,8 +58,17 @@ from fiveup_solver.errors import CoreError
 cdef extern from *:
     """
     static inline long fiveup_amu_next(long* counter) { return __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED); }
+    static inline long fiveup_amu_taken(long* counter) { return __atomic_load_n(counter, __ATOMIC_RELAXED); }
+    static inline int fiveup_amu_load_finished(uint8_t* x) { return __atomic_load_n(x, __ATOMIC_ACQUIRE); }
+    static inline void fiveup_amu_store_finished(uint8_t* x) { __atomic_store_n(x, 1, __ATOMIC_RELEASE); }
     """
     long fiveup_amu_next(long* counter) noexcept nogil
+    long fiveup_amu_taken(long* counter) noexcept nogil
+    int fiveup_amu_load_finished(uint8_t* x) noexcept nogil
+    void fiveup_amu_store_finished(uint8_t* x) noexcept nogil
+
+cdef extern from "<sched.h>" nogil:
+    int sched_yield()
 
 cdef enum:
     N_DEPTHS = 6
@@ -119,39 +133,99 @@ cdef inline uint64_t leaf_budget(const AmuJob* J, int w) noexcept nogil:
     return J.leaf_nodes * k
 
 
+cdef void record_leaf(AmuJob* J, AmuStack* T, long leaf, int status, int depth) noexcept nogil:
+    """Leaf `leaf` of the current root move reached (status, depth): its record grows by
+    doubling (amortised: a leaf costs a search); if memory runs out, recording stops
+    there and a search following this one searches the later leaves without a horizon."""
+    cdef int m = T.move
+    cdef long cap = J.record_cap[m]
+    cdef uint8_t* grown
+    if cap < 0 or leaf != J.record_len[m]:
+        return
+    if leaf >= cap:
+        cap = 256 if cap == 0 else 2 * cap
+        grown = <uint8_t*>realloc(J.leaf_record[m], 2 * cap)
+        if grown == NULL:
+            J.record_cap[m] = -1
+            return
+        J.leaf_record[m] = grown
+        J.record_cap[m] = cap
+    J.leaf_record[m][2 * leaf] = <uint8_t>status
+    J.leaf_record[m][2 * leaf + 1] = <uint8_t>depth
+    J.record_len[m] = leaf + 1
+
+
+cdef inline int followed_horizon(const AmuJob* J, const AmuStack* T, long leaf) noexcept nogil:
+    """The horizon a followed first currency's search reached at this leaf (both walks
+    visit the same leaves in the same order): +depth (cut there), -depth (solved at
+    that pass), 0 (none: no search followed, a round's end, or not recorded)."""
+    cdef const AmuJob* F = J.follow
+    cdef int status, depth
+    if F == NULL or leaf >= F.record_len[T.move]:
+        return 0
+    status = F.leaf_record[T.move][2 * leaf]
+    depth = F.leaf_record[T.move][2 * leaf + 1]
+    return depth if status == 1 else (-depth if status == 2 else 0)
+
+
 cdef int amu_leaf(SolverCore core, AmuJob* J, AmuStack* T, int w, const Position* after) noexcept nogil:
     """World w's value, for the observer's team relative to the root's scores, of the
     position `after` (just after a placement or a turn), as PIMC values a root move:
     forced draws and passes by the world's boneyard order, then the solver by
     iterative deepening (depth 1 always completes, then the node budget; the last
-    complete depth stands)."""
+    complete depth stands). The leaf's (status, depth) is recorded: 1, cut at that
+    pass; 2, solved at it; 0, the round's end.
+
+    A search following a first currency's (J.follow) takes that leaf's horizon, as a
+    hint's world search does (_hint.search_world): where the first was cut at pass d,
+    no pass deeper than d once one is cut here; where it solved the leaf at pass d,
+    the passes between the first and d are skipped, unless the budget runs out in
+    pass d: then the leaf is searched again with every pass (its nodes count both)."""
     cdef SolverCtx* S = &core.ctx
     cdef Position c = after[0]
     cdef const Position* root = &J.roots[w]
-    cdef int gain, d, v = 0, x
+    cdef int gain, d, v = 0, x, status = 0, depth = 0
+    cdef long leaf = <long>T.leaves
+    cdef int horizon = followed_horizon(J, T, leaf)
+    cdef uint64_t spent = 0
+    cdef bint skipped
     T.leaves += 1
     if J.deadline > 0 and now_seconds() >= J.deadline:
         J.aborted = 1
     resolve_turn(&c)
     if c.status != ST_PLAYING:
+        record_leaf(J, T, leaf, 0, 0)
         set_root_side(S, root, side_of(root, J.observer))
         return terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, root, 0))
-    core.fresh_context()
-    set_root_side(S, root, side_of(root, J.observer))
-    S.greedy_seats = J.greedy[w]
-    gain = team_value(S, &c, 0) - team_value(S, root, 0)
-    for d in range(N_DEPTHS):
-        S.max_ply = DEPTHS[d]
-        S.cut = 0
-        S.node_limit = 0 if d == 0 else leaf_budget(J, w)
-        x = terminal_or_search(S, &c, 0, gain)
-        if S.aborted:
+    while True:
+        core.fresh_context()
+        set_root_side(S, root, side_of(root, J.observer))
+        S.greedy_seats = J.greedy[w]
+        gain = team_value(S, &c, 0) - team_value(S, root, 0)
+        status = depth = 0
+        skipped = False
+        for d in range(N_DEPTHS):
+            if d > 0 and DEPTHS[d] < -horizon:
+                skipped = True
+                continue
+            S.max_ply = DEPTHS[d]
+            S.cut = 0
+            S.node_limit = 0 if d == 0 else leaf_budget(J, w)
+            x = terminal_or_search(S, &c, 0, gain)
+            if S.aborted:
+                break
+            v = x
+            depth = DEPTHS[d]
+            status = 1 if S.cut else 2
+            if not S.cut or (horizon > 0 and depth >= horizon):
+                break
+        spent += S.nodes
+        if not (S.aborted and skipped and depth < -horizon):
             break
-        v = x
-        if not S.cut:
-            break
+        horizon = 0         # the skipped passes were needed after all: all of them, afresh
     S.max_ply = MAX_PLY
-    T.nodes += S.nodes
+    T.nodes += spent
+    record_leaf(J, T, leaf, status, depth)
     return v
 
 
@@ -534,6 +608,17 @@ cdef long amu_walk(SolverCore core, AmuJob* J, AmuStack* T, int* ws, int k, Posi
 
 
 cdef void search_root_move(SolverCore core, AmuJob* J, AmuStack* T, int m) noexcept nogil:
+    """Root move m searched, then marked finished. A search following another waits
+    first for that one's move m (taken by a thread that does not wait itself: the
+    followed search's moves are all taken before a follower's work starts)."""
+    if J.follow != NULL:
+        while not fiveup_amu_load_finished(&J.follow.finished[m]):
+            sched_yield()
+    search_one_root_move(core, J, T, m)
+    fiveup_amu_store_finished(&J.finished[m])
+
+
+cdef void search_one_root_move(SolverCore core, AmuJob* J, AmuStack* T, int m) noexcept nogil:
     """Root move m's front over every world; its best vector and mean into the job."""
     cdef long N = J.n_worlds, n, c, best = 0
     cdef int w
@@ -543,6 +628,8 @@ cdef void search_root_move(SolverCore core, AmuJob* J, AmuStack* T, int m) noexc
     cdef double total = 0.0, mean, best_mean = 0.0
     T.pos_top = T.idx_top = T.vec_top = 0
     T.leaves = T.nodes = 0
+    T.move = m
+    J.record_len[m] = 0
     C = push_pos(J, T, N)
     ws = push_idx(J, T, N)
     if C == NULL or ws == NULL:
@@ -583,6 +670,7 @@ cdef void search_root_move(SolverCore core, AmuJob* J, AmuStack* T, int m) noexc
 cdef class AlphaMuSearch:
     """One alphamu computation: the worlds, the root moves, the depth and the results."""
     cdef AmuJob job
+    cdef object followed       # the AlphaMuSearch whose leaf horizons this one follows (kept alive)
 
     def __cinit__(self):
         self.job.roots = NULL
@@ -595,9 +683,15 @@ cdef class AlphaMuSearch:
         self.job.leaves = NULL
         self.job.nodes = NULL
         self.job.done = NULL
+        self.job.leaf_record = NULL
+        self.job.record_len = NULL
+        self.job.record_cap = NULL
+        self.job.follow = NULL
+        self.job.finished = NULL
+        self.job.n_moves = 0
 
     def __init__(self, CoreRound base not None, moves, worlds, weights, depth_, front_cap_, leaf_nodes_,
-                 seconds_, shares=None):
+                 seconds_, shares=None, follow=None):
         """`base`: the position, 2 players, its mover (the observer) able to place.
         `moves`: distinct canonical root moves. `worlds`: a list of (hands, boneyard,
         greedy seats mask): hand masks per seat (the mover's entry is ignored: its own),
@@ -605,7 +699,12 @@ cdef class AlphaMuSearch:
         `weights`: None (equal) or one positive number per world. `seconds_`: 0 for
         no deadline; else the search gives up (``aborted``) when the time is up.
         `shares`: None (1 each) or per world the sampled draws it stands for, 1 to
-        2**20: its leaves' budget is leaf_nodes times that."""
+        2**20: its leaves' budget is leaf_nodes times that. `follow`: None, or a search of
+        the same position, moves, worlds (weights aside), depth and leaf budget under the
+        other currency: each leaf is searched to the horizon that search reached there
+        (see amu_leaf), as a hint's second currency follows its first. Its work is
+        started first (every root move of it taken); this one's threads may start on a
+        root move as soon as that search has finished it."""
         cdef Position* p = &base.frames[base.depth].pos
         cdef AmuJob* J = &self.job
         cdef uint8_t legal[MAX_MOVES]
@@ -665,11 +764,17 @@ cdef class AlphaMuSearch:
         J.leaves = <uint64_t*>malloc(J.n_moves * sizeof(uint64_t))
         J.nodes = <uint64_t*>malloc(J.n_moves * sizeof(uint64_t))
         J.done = <uint8_t*>malloc(J.n_moves + 8)
+        J.leaf_record = <uint8_t**>calloc(J.n_moves, sizeof(uint8_t*))     # NULLs: freed safely
+        J.record_len = <long*>malloc(J.n_moves * sizeof(long))
+        J.record_cap = <long*>malloc(J.n_moves * sizeof(long))
+        J.finished = <uint8_t*>malloc(J.n_moves + 8)
         if not (J.roots and J.greedy and J.weights and J.shares and J.best and J.value and J.front_size and J.leaves
-                and J.nodes and J.done):
+                and J.nodes and J.done and J.leaf_record and J.record_len and J.record_cap and J.finished):
             raise MemoryError()
         for i in range(J.n_moves):
             J.done[i] = 0
+            J.finished[i] = 0
+            J.record_len[i] = J.record_cap[i] = 0
         b = p.bone_len - p.bone_next
         for w in range(J.n_worlds):
             try:
@@ -687,8 +792,33 @@ cdef class AlphaMuSearch:
             # the observer's own hand is kept (its entry is ignored)
             read_world(p, hands, bone, <uint32_t>1 << J.observer, J.roots[w].hand,
                        &J.roots[w].boneyard[p.bone_next])
+        if follow is not None:
+            self._follow(follow)
+
+    cdef _follow(self, follow):
+        """Check that `follow` walks the same tree as this search, then follow it."""
+        cdef AmuJob* J = &self.job
+        cdef AmuJob* F
+        cdef AlphaMuSearch other
+        cdef int i
+        if not isinstance(follow, AlphaMuSearch):
+            raise CoreError(f"follow must be an AlphaMuSearch, not {type(follow).__name__}")
+        other = <AlphaMuSearch>follow
+        F = &other.job
+        if other is self or F.n_moves == 0:
+            raise CoreError("follow must be another, initialised AlphaMuSearch")
+        if (F.n_worlds != J.n_worlds or F.n_moves != J.n_moves or F.depth != J.depth or F.observer != J.observer
+                or F.leaf_nodes != J.leaf_nodes or memcmp(F.moves, J.moves, J.n_moves) != 0
+                or memcmp(F.roots, J.roots, J.n_worlds * sizeof(Position)) != 0
+                or memcmp(F.greedy, J.greedy, J.n_worlds) != 0
+                or memcmp(F.shares, J.shares, J.n_worlds * sizeof(uint32_t)) != 0):
+            raise CoreError("follow must be a search of the same position, root moves, worlds, depth and "
+                            "leaf budget")
+        J.follow = F
+        self.followed = other
 
     def __dealloc__(self):
+        cdef int i
         free(self.job.roots)
         free(self.job.greedy)
         free(self.job.weights)
@@ -699,6 +829,13 @@ cdef class AlphaMuSearch:
         free(self.job.leaves)
         free(self.job.nodes)
         free(self.job.done)
+        if self.job.leaf_record != NULL:
+            for i in range(self.job.n_moves):
+                free(self.job.leaf_record[i])
+        free(self.job.leaf_record)
+        free(self.job.record_len)
+        free(self.job.record_cap)
+        free(self.job.finished)
 
     def work(self, SolverCore core not None):
         """Search root moves until none is left (call from any thread, one core each)."""
@@ -706,6 +843,9 @@ cdef class AlphaMuSearch:
         cdef AmuStack T
         cdef long m
         core.check_players(2)
+        if J.follow != NULL and fiveup_amu_taken(&J.follow.next_move) < J.follow.n_moves:
+            # its root moves not all taken yet: waiting on them could wait forever
+            raise CoreError("work the followed search first (every root move of it taken)")
         T.pos_cap = POS_POOL
         T.idx_cap = IDX_POOL
         T.vec_cap = VEC_POOL
@@ -746,6 +886,21 @@ cdef class AlphaMuSearch:
             out.append((J.value[i], J.front_size[i], J.leaves[i], J.nodes[i],
                         [J.best[i * J.n_worlds + w] for w in range(J.n_worlds)]))
         return complete, out
+
+    def leaf_horizons(self, move_index):
+        """Root move `move_index`'s leaves in walk order, each (status, depth): 1, the
+        budget cut its search at that pass; 2, solved at that pass; 0, the round's end."""
+        cdef AmuJob* J = &self.job
+        cdef int m = checked_int(move_index, 0, max(J.n_moves - 1, 0), "move_index")
+        cdef long i
+        if J.n_moves == 0:
+            return []
+        return [(J.leaf_record[m][2 * i], J.leaf_record[m][2 * i + 1]) for i in range(J.record_len[m])]
+
+    @property
+    def following(self):
+        """The search whose leaf horizons this one follows (None: none)."""
+        return self.followed
 
     @property
     def overflow(self):
