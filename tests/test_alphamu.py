@@ -388,20 +388,27 @@ def test_follow_is_checked():
         first.leaf_horizons(len(roots))
 
 
+def _spied_runs(hinter):
+    """The hinter's alphamu runs, recorded as they are made: (depth, objectives, the
+    search followed, the searches made)."""
+    runs = []
+    orig = hinter._alphamu_run
+
+    def spy(*args, **kw):
+        out = orig(*args, **kw)
+        runs.append((args[5], args[6], kw.get("follow"), [job for _, _, job in out]))
+        return out
+    hinter._alphamu_run = spy
+    return runs
+
+
 def test_hint_second_currency_follows_the_first_search():
     # a both-currency alphamu hint: one dispatch of the threads for both searches; its
     # first currency is the single-currency hint's, value for value; its second is
     # searched following that first search's leaves, for fewer nodes than a separate
     # hint of that currency
     hinter = Hinter(threads=2)
-    runs = []
-    orig = hinter._alphamu_run
-
-    def spy(*args, **kw):
-        out = orig(*args, **kw)
-        runs.append((args[6], kw.get("follow"), [job for _, _, job in out]))
-        return out
-    hinter._alphamu_run = spy
+    runs = _spied_runs(hinter)
     second_nodes = separate_nodes = 0
     for seed in (2, 8, 10):
         obs = _early(seed)
@@ -410,7 +417,7 @@ def test_hint_second_currency_follows_the_first_search():
             other = "points" if objective == "win" else "win"
             runs.clear()
             both = hinter.hint(obs, method="alphamu", seed=4, objective=objective)
-            (objectives, follow, (first, second)), = runs
+            (_, objectives, follow, (first, second)), = runs
             assert objectives == (objective, other) and follow is None
             assert first.following is None and second.following is first
             main_ = hinter.hint(obs, method="alphamu", seed=4, objective=objective, both=False)
@@ -426,14 +433,7 @@ def test_time_budget_second_currency_follows_the_depth_reached():
     # under time_ms the first currency deepens from 0; the second is searched at the
     # depth reached, following the first currency's search of that depth
     hinter = Hinter(threads=2)
-    runs = []
-    orig = hinter._alphamu_run
-
-    def spy(*args, **kw):
-        out = orig(*args, **kw)
-        runs.append((args[5], args[6], kw.get("follow"), [job for _, _, job in out]))
-        return out
-    hinter._alphamu_run = spy
+    runs = _spied_runs(hinter)
     h = hinter.hint(_early(2), method="alphamu", depth=2, time_ms=60_000, seed=4)
     assert h.budget["depth_reached"] == 2
     *firsts, (depth, objectives, follow, (second,)) = runs

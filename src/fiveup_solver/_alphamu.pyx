@@ -51,7 +51,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root_side, terminal_or_search, team_value, accepted_credit, keep_greedy,
-    trunc_div, MAX_PLY, INF,
+    trunc_div, begin_pass, horizon_skips, horizon_stops, horizon_redo, MAX_PLY, INF,
 )
 from fiveup_solver.errors import CoreError
 
@@ -205,22 +205,20 @@ cdef int amu_leaf(SolverCore core, AmuJob* J, AmuStack* T, int w, const Position
         status = depth = 0
         skipped = False
         for d in range(N_DEPTHS):
-            if d > 0 and DEPTHS[d] < -horizon:
+            if d > 0 and horizon_skips(DEPTHS[d], horizon):
                 skipped = True
                 continue
-            S.max_ply = DEPTHS[d]
-            S.cut = 0
-            S.node_limit = 0 if d == 0 else leaf_budget(J, w)
+            begin_pass(S, DEPTHS[d], 0 if d == 0 else leaf_budget(J, w))
             x = terminal_or_search(S, &c, 0, gain)
             if S.aborted:
                 break
             v = x
             depth = DEPTHS[d]
             status = 1 if S.cut else 2
-            if not S.cut or (horizon > 0 and depth >= horizon):
+            if horizon_stops(S.cut, depth, horizon):
                 break
         spent += S.nodes
-        if not (S.aborted and skipped and depth < -horizon):
+        if not horizon_redo(S.aborted, skipped, depth, horizon):
             break
         horizon = 0         # the skipped passes were needed after all: all of them, afresh
     S.max_ply = MAX_PLY

@@ -30,7 +30,7 @@ from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
     accepted_credit, keep_greedy, keep_greedy_placements, trunc_div, star1_window, star1_settled, VecMean, vm_add, vm_finish, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
-    OBJ_POINTS,
+    OBJ_POINTS, begin_pass, horizon_skips, horizon_stops, horizon_redo,
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream, world_stream
@@ -619,13 +619,11 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
         J.status[w] = 0
         skipped = False
         for d in range(N_DEPTHS):
-            if d > 0 and DEPTHS[d] < -horizon:
+            if d > 0 and horizon_skips(DEPTHS[d], horizon):
                 skipped = True
                 continue
-            S.max_ply = DEPTHS[d]
-            S.cut = 0
             # the depth-1 pass (each move, its draws, a horizon value) always completes
-            S.node_limit = 0 if d == 0 else budget
+            begin_pass(S, DEPTHS[d], 0 if d == 0 else budget)
             for i in range(n):
                 vals[i] = world_value(S, J, &pos, i if J.n_moves else -1, &rng)
                 if S.aborted:
@@ -636,10 +634,10 @@ cdef void search_world(SolverCore core, WorldJob* J, long w, const Position* wor
                 out[i] = vals[i] / <double>(maxn_scale(S) if S.maxn else 1)
             J.depth[w] = DEPTHS[d]
             J.status[w] = 1 if S.cut else 2
-            if not S.cut or (horizon > 0 and DEPTHS[d] >= horizon):
+            if horizon_stops(S.cut, DEPTHS[d], horizon):
                 break
         spent += S.nodes
-        if not (S.aborted and skipped and J.depth[w] < -horizon):
+        if not horizon_redo(S.aborted, skipped, J.depth[w], horizon):
             break
         horizon = 0         # the skipped passes were needed after all: all of them, afresh
     J.nodes[w] = spent

@@ -209,6 +209,34 @@ cdef inline int vm_finish(const VecMean* a, int* out) noexcept nogil:
 cdef enum:
     MAXN_POINTS_SCALE = 2      # max^n points values are kept in half raw points (the mean of two gains)
 
+# A second currency's iterative deepening follows its first currency's `horizon` there
+# (a hint's world, an alphamu leaf): +d, the budget cut the first at pass d; -d, the
+# first solved it at pass d; 0, none (_hint.search_world, _alphamu.amu_leaf).
+cdef inline void begin_pass(SolverCtx* S, int depth, uint64_t node_limit) noexcept nogil:
+    """One pass of iterative deepening: to `depth` plies, under `node_limit` (0: none)."""
+    S.max_ply = depth
+    S.cut = 0
+    S.node_limit = node_limit
+
+
+cdef inline bint horizon_skips(int depth, int horizon) noexcept nogil:
+    """A pass to `depth` after the first one is skipped: the first currency needed a
+    deeper pass, and the shallower ones would only order the moves."""
+    return depth < -horizon
+
+
+cdef inline bint horizon_stops(bint cut, int depth, int horizon) noexcept nogil:
+    """No pass after the one to `depth`: it solved the world, or it reached the depth
+    at which the budget cut the first currency (both look as far ahead)."""
+    return not cut or (horizon > 0 and depth >= horizon)
+
+
+cdef inline bint horizon_redo(bint aborted, bint skipped, int depth, int horizon) noexcept nogil:
+    """The budget ran out before the pass that solved the first currency, after passes
+    were skipped: the skipped passes were needed, the world is searched again with all."""
+    return aborted and skipped and depth < -horizon
+
+
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef int endgame_search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil
 cdef void set_root(SolverCtx* S, const Position* p) noexcept nogil
