@@ -58,12 +58,17 @@ def test_cli_solve_adds_little(benchmark, tmp_path):
                                  "added_ms": round(1000 * res["seconds"] - core_ms, 3)})
 
 
-def test_hint_both_currencies_against_one(benchmark):
+@pytest.mark.parametrize("method", ["pimc", "alphamu"])
+def test_hint_both_currencies_against_one(benchmark, method):
     """Both currencies against the default one on the same positions, in one run; the
-    win currency of the two must be identical (the same worlds, the same search)."""
-    obs = [o for o, _ in load_hint_suite(DATA / "hint_positions.json")][::25]
-    single = run_hint_suite(obs)
-    both = benchmark.pedantic(run_hint_suite, args=(obs,), kwargs={"both": True}, rounds=1, iterations=1)
+    win currency of the two must be identical (the same worlds, the same search).
+    alphamu: the suite's 2-player positions (its second currency follows the first's
+    leaves)."""
+    obs = [o for o, _ in load_hint_suite(DATA / "hint_positions.json") if method == "pimc" or o.players == 2]
+    obs = obs[::25] if method == "pimc" else obs[::6]
+    single = run_hint_suite(obs, method=method)
+    both = benchmark.pedantic(run_hint_suite, args=(obs,), kwargs={"both": True, "method": method}, rounds=1,
+                              iterations=1)
     assert both["worlds"] == single["worlds"] and both["exact_worlds"] == single["exact_worlds"]
     benchmark.extra_info.update({"single_ms_median": single["ms"]["median"], "both_ms_median": both["ms"]["median"],
                                  "both_to_single": round(both["ms"]["median"] / single["ms"]["median"], 3),
