@@ -388,6 +388,38 @@ def test_follow_is_checked():
         first.leaf_horizons(len(roots))
 
 
+def test_a_follower_of_a_search_that_gave_up_gives_up():
+    # a followed search past its deadline leaves root moves unsearched (and untaken): a
+    # search following it, after it or on other threads at once, neither waits forever
+    # nor refuses; it gives up too, incomplete
+    import threading
+    obs = _early(2)
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves})
+    assert len(roots) >= 3
+    worlds = [(h[:2], b, 0) for h, b in ds.counter.worlds(8, 1)]
+
+    def job(seconds, follow=None):
+        return _alphamu.AlphaMuSearch(ds.replayed, roots, worlds, None, 1, 16, 2_000, seconds, follow=follow)
+    first = job(1e-9)
+    first.work(_solver.SolverCore(1.0))
+    assert not first.results()[0]
+    second = job(0.0, follow=first)
+    second.work(_solver.SolverCore(1.0))
+    assert not second.results()[0]
+    for _ in range(5):
+        first = job(1e-9)
+        second = job(0.0, follow=first)
+        cores = [_solver.SolverCore(1.0) for _ in range(3)]
+        threads = [threading.Thread(target=lambda c=c: (first.work(c), second.work(c)), daemon=True) for c in cores]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert not any(t.is_alive() for t in threads), "a follower waited forever"
+        assert not first.results()[0] and not second.results()[0]
+
+
 def _spied_runs(hinter):
     """The hinter's alphamu runs, recorded as they are made: (depth, objectives, the
     search followed, the searches made)."""

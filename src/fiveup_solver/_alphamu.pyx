@@ -611,7 +611,13 @@ cdef void search_root_move(SolverCore core, AmuJob* J, AmuStack* T, int m) noexc
     followed search's moves are all taken before a follower's work starts)."""
     if J.follow != NULL:
         while not fiveup_amu_load_finished(&J.follow.finished[m]):
+            if J.follow.aborted or J.follow.overflow:
+                break
             sched_yield()
+        if J.follow.aborted or J.follow.overflow:
+            J.aborted = 1           # the followed search gave up: so does this one
+            fiveup_amu_store_finished(&J.finished[m])
+            return
     search_one_root_move(core, J, T, m)
     fiveup_amu_store_finished(&J.finished[m])
 
@@ -841,7 +847,8 @@ cdef class AlphaMuSearch:
         cdef AmuStack T
         cdef long m
         core.check_players(2)
-        if J.follow != NULL and fiveup_amu_taken(&J.follow.next_move) < J.follow.n_moves:
+        if (J.follow != NULL and fiveup_amu_taken(&J.follow.next_move) < J.follow.n_moves
+                and not (J.follow.aborted or J.follow.overflow)):
             # its root moves not all taken yet: waiting on them could wait forever
             raise CoreError("work the followed search first (every root move of it taken)")
         T.pos_cap = POS_POOL
@@ -859,7 +866,11 @@ cdef class AlphaMuSearch:
             with nogil:
                 while True:
                     m = fiveup_amu_next(&J.next_move)
-                    if m >= J.n_moves or J.aborted or J.overflow:
+                    if m >= J.n_moves:
+                        break
+                    if J.aborted or J.overflow:
+                        # taken, not searched: finished all the same (a follower waits on it)
+                        fiveup_amu_store_finished(&J.finished[m])
                         break
                     search_root_move(core, J, &T, <int>m)
         finally:
