@@ -51,7 +51,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root_side, terminal_or_search, team_value, accepted_credit, keep_greedy,
-    trunc_div, begin_pass, horizon_skips, horizon_stops, horizon_redo, MAX_PLY, INF,
+    trunc_div, begin_pass, signed_horizon, horizon_skips, horizon_stops, horizon_redo, MAX_PLY, INF,
 )
 from fiveup_solver.errors import CoreError
 
@@ -160,12 +160,9 @@ cdef inline int followed_horizon(const AmuJob* J, const AmuStack* T, long leaf) 
     visit the same leaves in the same order): +depth (cut there), -depth (solved at
     that pass), 0 (none: no search followed, a round's end, or not recorded)."""
     cdef const AmuJob* F = J.follow
-    cdef int status, depth
     if F == NULL or leaf >= F.record_len[T.move]:
         return 0
-    status = F.leaf_record[T.move][2 * leaf]
-    depth = F.leaf_record[T.move][2 * leaf + 1]
-    return depth if status == 1 else (-depth if status == 2 else 0)
+    return signed_horizon(F.leaf_record[T.move][2 * leaf], F.leaf_record[T.move][2 * leaf + 1])
 
 
 cdef int amu_leaf(SolverCore core, AmuJob* J, AmuStack* T, int w, const Position* after) noexcept nogil:
@@ -804,7 +801,6 @@ cdef class AlphaMuSearch:
         cdef AmuJob* J = &self.job
         cdef AmuJob* F
         cdef AlphaMuSearch other
-        cdef int i
         if not isinstance(follow, AlphaMuSearch):
             raise CoreError(f"follow must be an AlphaMuSearch, not {type(follow).__name__}")
         other = <AlphaMuSearch>follow

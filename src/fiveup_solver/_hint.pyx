@@ -30,7 +30,7 @@ from fiveup_solver._core cimport CoreRound, read_world
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
     accepted_credit, keep_greedy, keep_greedy_placements, trunc_div, star1_window, star1_settled, VecMean, vm_add, vm_finish, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
-    OBJ_POINTS, begin_pass, horizon_skips, horizon_stops, horizon_redo,
+    OBJ_POINTS, begin_pass, signed_horizon, horizon_skips, horizon_stops, horizon_redo,
     NODE_GO, NODE_ABORTED,
 )
 from fiveup_solver._sampler cimport DealCounter, seed_stream, world_stream
@@ -557,11 +557,6 @@ cdef inline uint64_t times_draws(uint64_t budget, uint64_t k) noexcept nogil:
 cdef inline uint64_t world_budget(const WorldJob* J, long w) noexcept nogil:
     """World w's node budget: world_nodes, times the draws it stands for (saturating)."""
     return times_draws(J.world_nodes, 1 if J.given_share == NULL else J.given_share[w])
-
-
-cdef inline int signed_horizon(int status, int depth) noexcept nogil:
-    """A first currency's (status, depth) in a world as search_world's `horizon`."""
-    return depth if status == 1 else (-depth if status == 2 else 0)
 
 
 cdef inline bint same_root(const WorldJob* a, const WorldJob* b) noexcept nogil:

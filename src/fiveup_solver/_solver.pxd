@@ -212,6 +212,12 @@ cdef enum:
 # A second currency's iterative deepening follows its first currency's `horizon` there
 # (a hint's world, an alphamu leaf): +d, the budget cut the first at pass d; -d, the
 # first solved it at pass d; 0, none (_hint.search_world, _alphamu.amu_leaf).
+cdef inline int signed_horizon(int status, int depth) noexcept nogil:
+    """A first currency's (status, depth) there as a `horizon`: status 1 (cut), +depth;
+    2 (solved), -depth; anything else, 0."""
+    return depth if status == 1 else (-depth if status == 2 else 0)
+
+
 cdef inline void begin_pass(SolverCtx* S, int depth, uint64_t node_limit) noexcept nogil:
     """One pass of iterative deepening: to `depth` plies, under `node_limit` (0: none)."""
     S.max_ply = depth
