@@ -109,6 +109,77 @@ def test_points_values_are_checked():
             core.solve_moves(g.current.core, 0, bad)
 
 
+def _fresh_core(objective, players):
+    core = _solver.SolverCore(4.0)
+    set_core_objective(core, objective, players)
+    return core
+
+
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_guesses_change_the_work_never_a_value(objective):
+    """SolverCore.value(guess=) and solve_moves(guesses=) only place MTD(f)'s first
+    tests (benchmarks/mtdf_floor.py measures a perfect guess): any guess, the extremes
+    and wrong ones included, gives the values of the search's own first guess, and the
+    exact values as guesses take fewer nodes in all."""
+    rng = random.Random(11)
+    win = _solver.WIN_VALUE
+    own = exact = own_solve = exact_solve = 0
+    for name in ("openings_4p", "midround", "near_target"):
+        for g in _solvable(name, 200_000, 4):
+            pos = g.current.core
+            v, n, aborted = _fresh_core(objective, g.players).value(pos)
+            assert not aborted
+            own += n
+            for guess in (v, -win, win, rng.randint(-win, win), 0, min(v + 5, win)):
+                w, m, aborted = _fresh_core(objective, g.players).value(pos, 0, guess)
+                assert w == v and not aborted, (name, guess)
+                if guess == v:
+                    exact += m
+            root, moves, n, _ = _fresh_core(objective, g.players).solve_moves(pos)
+            own_solve += n
+            some = {k: rng.choice([-win, -300, -5, 0, 5, 300, win]) for k, _ in moves[::2]}
+            for guesses in (some, dict(moves)):
+                again = _fresh_core(objective, g.players).solve_moves(pos, 0, None, guesses)
+                assert again[0] == root and again[1] == moves and not again[3], name
+            exact_solve += again[2]
+    assert exact < 0.95 * own and exact_solve < 0.95 * own_solve, (exact, own, exact_solve, own_solve)
+
+
+def test_the_mtdf_floor_script_runs_on_a_slice(tmp_path, capsys):
+    """benchmarks/mtdf_floor.py (what a perfect first guess leaves) on 3 + 2 positions:
+    its journal, its values checked inside, and the exact guesses cheaper than the seeds."""
+    import importlib.util
+    import json
+    spec = importlib.util.spec_from_file_location("mtdf_floor", DATA.parent / "mtdf_floor.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    out = tmp_path / "floor.json"
+    assert script.main(["--positions", "3", "--solve-positions", "2", "--reps", "1", "--out", str(out)]) == 0
+    journal = json.loads(out.read_text())
+    assert journal["value"]["positions"] == 3 and journal["solve"]["positions"] == 2
+    nodes = journal["solve"]["nodes_total"]
+    assert nodes["win_exact"] < nodes["win_seeded"], nodes
+    assert "the exact value" in capsys.readouterr().out
+
+
+def test_guesses_are_checked():
+    g = _solvable("openings_2p", 100_000, 1)[0]
+    core = _fresh_core("points", 2)
+    for bad in ([1, 2], {1: 1001}, {300: 0}, {-1: 0}, {1: 2.5}, {"a": 0}, {1: True}):
+        with pytest.raises(CoreError, match="guesses must be"):
+            core.solve_moves(g.current.core, 0, None, bad)
+    for bad in (1001, -1001, 2.5, "0", True):
+        with pytest.raises(CoreError, match="guess"):
+            core.value(g.current.core, 0, bad)
+    three = next(x for x in load_suite(DATA / "midround.json") if x.players == 3)
+    maxn = _fresh_core("points", 3)
+    maxn.set_search(1)
+    with pytest.raises(CoreError, match="max\\^n"):
+        maxn.value(three.current.core, 0, 0)
+    with pytest.raises(CoreError, match="max\\^n"):
+        maxn.solve_moves(three.current.core, 0, None, {})
+
+
 def _spied(hinter):
     """The hinter, its _search_many calls recorded: (args, kwargs, results)."""
     calls = []

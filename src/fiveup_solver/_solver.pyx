@@ -974,7 +974,7 @@ cdef class SolverCore:
     def clear(self):
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
 
-    def solve_moves(self, CoreRound rnd not None, node_limit_=0, points_values=None):
+    def solve_moves(self, CoreRound rnd not None, node_limit_=0, points_values=None, guesses=None):
         """Exact value of every root canonical move of the round's current position.
 
         Returns (root_value, [(move, value), ...], nodes, aborted). The seat's
@@ -988,6 +988,13 @@ cdef class SolverCore:
         where the win search has no table move of its own, the points solve's
         best move (still in this table) is searched first (points_order). Only
         the node count changes: the values are exact either way.
+
+        `guesses`: {move: value} in this objective's own units (a root move's value
+        for the seat to move, as returned here): that move's MTD(f) starts there
+        instead (with one search thread), for example from an earlier solve's
+        values; benchmarks/mtdf_floor.py gives the exact values, to measure what
+        a perfect guess would leave. Other moves start as they would. The values
+        are exact whatever the guesses. Not with 3 players under max^n.
         """
         cdef Position root = rnd.frames[rnd.depth].pos
         cdef Position q, c
@@ -999,8 +1006,21 @@ cdef class SolverCore:
         cdef int vecs[3 * MAX_MOVES]
         cdef int root_vec[3]
         cdef int guess_of[256]          # a move's points value, by canonical move (points_values)
+        cdef int given_of[256]          # a move's first MTD(f) test, by canonical move (guesses)
+        cdef uint8_t given[256]         # whether `guesses` names the canonical move
         cdef bint seeded = False
         self.check_players(root.players)
+        memset(given, 0, sizeof(given))
+        if guesses is not None:
+            if self.ctx.search_maxn and root.players == 3:
+                raise CoreError("guesses are for two-team searches: max^n with 3 players has its own root")
+            if not isinstance(guesses, dict) or not all(
+                    type(k) is int and 0 <= k < 256 and type(v) is int and -WIN <= v <= WIN
+                    for k, v in guesses.items()):
+                raise CoreError(f"guesses must be {{move: value}} with values in [-{WIN}, {WIN}]")
+            for k, v in guesses.items():
+                given[<int>k] = 1
+                given_of[<int>k] = <int>v
         if points_values is not None:
             if not isinstance(points_values, dict) or not all(
                     type(k) is int and 0 <= k < 256 and type(v) is int and -WIN <= v <= WIN
@@ -1041,8 +1061,10 @@ cdef class SolverCore:
                 else:
                     place(&c, moves[i], NULL)
                 resolve_turn(&c)
-                if seeded:
-                    values[i] = guessed_search(S, &c, team, win_guess(S, &root, guess_of[moves[i]]))
+                if given[moves[i]]:
+                    values[i] = guessed_search(S, &c, team, rel_score(S, &c, team) - base, given_of[moves[i]])
+                elif seeded:
+                    values[i] = guessed_search(S, &c, team, 0, win_guess(S, &root, guess_of[moves[i]]))
                 else:
                     values[i] = terminal_or_search(S, &c, team, rel_score(S, &c, team) - base)
                 if values[i] > best:
@@ -1051,14 +1073,22 @@ cdef class SolverCore:
             best = terminal_or_search(S, &q, team, rel_score(S, &q, team) - base) if q.status != ST_PLAYING else 0
         return best, [(moves[i], values[i]) for i in range(n)], S.nodes, bool(S.aborted)
 
-    def value(self, CoreRound rnd not None, node_limit_=0):
-        """Value of the current position for the seat to move (root window only)."""
+    def value(self, CoreRound rnd not None, node_limit_=0, guess=None):
+        """Value of the current position for the seat to move (root window only).
+        `guess`: MTD(f)'s first test there (that value, for the seat to move, in this
+        objective's units; one search thread) instead of first_guess; the value is
+        exact whatever it is (benchmarks/mtdf_floor.py). Not with 3 players under max^n."""
         cdef Position q = rnd.frames[rnd.depth].pos
         cdef SolverCtx* S = &self.ctx
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
-        cdef int v
+        cdef int v, g = 0
+        cdef bint guessed = guess is not None
         cdef int vec[3]
         self.check_players(q.players)
+        if guessed:
+            if self.ctx.search_maxn and q.players == 3:
+                raise CoreError("a guess is for two-team searches: max^n with 3 players has its own root")
+            g = checked_int(guess, -WIN, WIN, "guess")
         begin_call(S, node_limit)
         set_root(S, &q)
         if S.maxn:
@@ -1069,7 +1099,10 @@ cdef class SolverCore:
         with nogil:
             set_root(S, &q)
             resolve_turn(&q)
-            v = terminal_or_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0))
+            if guessed:
+                v = guessed_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0), g)
+            else:
+                v = terminal_or_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0))
         return v, S.nodes, bool(S.aborted)
 
     def debug_window(self, CoreRound rnd not None, alpha_, beta_, node_limit_=0):
@@ -1415,16 +1448,18 @@ cdef bint worth_at_least(SolverCtx* S, const Position* c, int team, int gain, in
     return -t >= WIN or search(S, c, -t, -t + 1, 0) <= -t
 
 
-cdef int guessed_search(SolverCtx* S, const Position* c, int team, int guess) noexcept nogil:
-    """terminal_or_search under the win objective (no immediate gain: values are read at the
-    round's end), with MTD(f) started from `guess`, the move's value for `team`."""
+cdef int guessed_search(SolverCtx* S, const Position* c, int team, int gain, int guess) noexcept nogil:
+    """terminal_or_search with MTD(f) started from `guess`, the value for `team` of the
+    move that reached c with `gain` (0 under the win objective, whose values are read at
+    the round's end): c's own mover starts at guess - gain, negated for the other team."""
     cdef bint same
     if c.status == ST_WON:
         return WIN if team_of(S, c, c.end_seat) == team else -WIN
     if c.status != ST_PLAYING:
-        return ended_value(S, c, team, 0)
+        return ended_value(S, c, team, gain)
     same = team_of(S, c, c.to_move) == team
-    return child_value(same, mtdf(S, c, guess if same else -guess), 0)
+    guess -= gain
+    return child_value(same, mtdf(S, c, guess if same else -guess), gain)
 
 
 # ---------------------------------------------------------------- max^n (3 players)
