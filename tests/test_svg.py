@@ -411,7 +411,7 @@ def test_text_and_attributes_round_trip_through_an_xml_parser():
 def test_importing_the_package_does_not_import_the_network_modules():
     """`import fiveup_solver` (every `fiveup` command, every program built on the package)
     stays free of urllib.request, http, ssl and email: xml.sax.saxutils pulled them in,
-    about 50 ms and 9 MB per process."""
+    about 25 ms and 8 MB per process."""
     import subprocess
     code = ("import sys, fiveup_solver, fiveup_solver.svg, fiveup_solver.solver, fiveup_solver.hint; "
             "print(sorted(m for m in ('urllib.request', 'http.client', 'ssl', 'email', 'xml.sax') "
