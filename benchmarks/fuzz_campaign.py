@@ -30,7 +30,27 @@ Families of inputs (``--list-families``; weights give their share):
 * ``options``: ``hint``, ``DealSampler.sample``/``marginals``,
   ``Solver.solve``/``value``, ``world_values`` and ``perft`` on real
   positions with random and bad options (tiny budgets: samples 1-4, about
-  200 nodes per world, node_limit 2000).
+  200 nodes per world, node_limit 2000);
+* ``owners``: the Cython owners the Python layer drives, called directly:
+  ``SolverCore`` (constructor, ``set_objective`` with equity tables of wrong
+  dtypes, shapes and values, ``set_search``, the ``history_cap`` and
+  ``lean_leaves`` setters, ``solve_moves``, ``value``, ``debug_window`` with
+  any window, ``maxn_moves``, ``best_move``, ``principal_variation``),
+  ``WorldSearch`` (constructor with sampled or given worlds, ``source``,
+  ``depth_of``, ``horizons``; ``work``, ``value_world``, ``results``,
+  ``group_plan``, ``_set_max_groups``), ``AlphaMuSearch`` (constructor,
+  ``follow``, ``work``, ``results``, ``leaf_horizons``), ``BeliefWorlds``
+  (constructor, ``inspect``, ``draw`` with arrays of wrong dtypes, shapes and
+  ndim) and ``_beliefs.move_features``: valid arguments from the base
+  material's positions, one or two replaced by wrong types, lengths and
+  values, objects of the wrong class, and calls in odd orders (work twice,
+  results first, a search bound to a search of another position, a max^n
+  core or one with another player count's table given to a search, objects
+  made with ``__new__`` only, or initialised twice or after a refused
+  ``__init__``). Tiny budgets (node limits up to 2000, world and leaf budgets
+  up to 300 nodes, 1-4 worlds). On late positions (8-12 tiles left) a
+  ``SolverCore`` that went through odd calls must give the exact values of a
+  fresh one (a ``ValueMismatch`` finding otherwise).
 
 Design: ``--workers`` processes (forked from the parent, which builds the
 seeded base material once) each run their own deterministic stream: input i
@@ -119,7 +139,7 @@ def load_api():
         FiveUpError=errors.FiveUpError, Game=game.Game, Observation=game.Observation,
         Move=notation.Move, Tile=notation.Tile, Port=notation.Port, ALL_TILES=notation.ALL_TILES,
     )
-    for name in ("_sampler", "_solver", "_hint"):   # the extensions: A.c_sampler, A.c_solver, A.c_hint
+    for name in ("_sampler", "_solver", "_hint", "_alphamu"):   # the extensions: A.c_sampler, A.c_solver, ...
         try:
             setattr(ns, "c" + name, __import__(f"fiveup_solver.{name}", fromlist=["x"]))
         except ImportError:  # pragma: no cover
@@ -1540,6 +1560,812 @@ class GameRef:
 
     def __repr__(self):
         return f"pool.{self.where}[{self.index}]"
+
+
+# ------------------------------------------------------------------ the Cython owners
+class ORef:
+    """An object an ``owners`` input refers to, resolved when it runs (inputs stay printable
+    and reproducible): ``core`` pool.games[i]'s CoreRound; ``late`` late position i (few
+    tiles left: exact solves are cheap); ``base``/``counter`` the replayed position and the
+    deal counter of the DealSampler of pool.to_move_obs[i]; ``made`` the i-th search this
+    input made; ``obj`` an object of another class (by name); ``table``/``array`` an array
+    made from a spec."""
+
+    def __init__(self, kind, index=0):
+        self.kind, self.index = kind, index
+
+    def __repr__(self):
+        return f"<{self.kind} {self.index!r}>"
+
+
+OWNER_OBJECTS = ["None", "SolverCore", "DealCounter", "CoreRound", "WorldSearch", "AlphaMuSearch", "BeliefWorlds",
+                 "Game", "Observation", "object", "EquityTable"]
+TABLE_KINDS = ["ship", "ship", "ship", "copy", "other_players", "bad_value", "int32", "float64", "uint16", "2d",
+               "strided", "short", "long", "list", "bytes", "array_h", "bytearray", "scalar", "empty", "fortran"]
+ARRAY_MUTATIONS = ["int64", "float32", "int32", "uint8", "uint32", "float64", "bool", "object", "1d", "3d", "4d",
+                   "rows", "cols", "depth", "none", "list", "readonly", "strided", "fortran", "zero", "scalar",
+                   "bytes"]
+
+
+def owner_weird(rng):
+    """weird(), with the values whose repr names an address (object(), iterators) given
+    as references: an input must print the same every time it is made."""
+    v = weird(rng)
+    if " at 0x" in repr(v):
+        return ORef("obj", "object")
+    return v
+
+
+def _bad_int(rng, valid_hi=None):
+    """A wrong integer argument: out of range, of another type, or any weird value; a large
+    valid int (a slow budget, not a bug) becomes a negative one."""
+    v = rng.choice([-1, -2, -2 ** 31 - 1, 2 ** 31, 2 ** 63, 2 ** 64, -2 ** 63 - 1, 10 ** 30, 1.5, 2.0, math.nan,
+                    None, "3", True, False, [1], owner_weird(rng), owner_weird(rng)])
+    if valid_hi is not None and isinstance(v, int) and not isinstance(v, bool) and (v == 0 or 0 < v < 2 ** 64) \
+            and (v > valid_hi or v == 0):
+        v = -1 - v % 5
+    return v
+
+
+class _OwnerMaterial:
+    """Per-worker caches over the pool (pure functions of it: inputs stay reproducible)."""
+
+    def __init__(self, pool):
+        self.pool = pool
+        self.cores = [k for k, g in enumerate(pool.games) if g.rounds]
+        self.entries = list(range(len(pool.to_move_obs)))
+        self.two = [k for k in self.entries if pool.to_move_obs[k][0].players == 2]
+        self._info, self._late, self._tables = {}, {}, {}
+
+    def info(self, k):
+        """What valid calls on entry k need: its sampler, root moves, worlds, hands."""
+        if k not in self._info:
+            from fiveup_solver.beliefs import decisions_of
+            from fiveup_solver.inference import DealSampler
+            obs = self.pool.to_move_obs[k][0]
+            ds = DealSampler(obs)
+            base = ds.replayed
+            roots = sorted({A.core.canonical_of(*m.placement) for m in obs.legal_moves if m.kind == "play"})
+            worlds = [(h[:obs.players], list(b)) for h, b in ds.counter.worlds(6, k)]
+            self._info[k] = {
+                "ds": ds, "players": obs.players, "seat": obs.seat, "hidden": list(ds.hidden_seats),
+                "roots": roots, "worlds": worlds, "hands": [list(base.hand(s)) for s in range(obs.players)],
+                "bone": list(base.boneyard_left), "class_slots": [list(x) for x in ds._class_slots],
+                "decisions": [(i, s, m, list(sl), gone) for i, s, m, sl, gone in decisions_of(ds)],
+            }
+        return self._info[k]
+
+    def late(self, seed):
+        """A late position of a seeded random round: 8, 10 or 12 tiles left in the hands
+        and the boneyard (an exact solve takes milliseconds), possibly over."""
+        if seed not in self._late:
+            rng = random.Random(f"late:{seed}")
+            players = (2, 3, 4)[seed % 3]
+            tiles = list(A.ALL_TILES)
+            rng.shuffle(tiles)
+            sides = 3 if players == 3 else 2
+            scores = [rng.choice(range(200, 305, 5)) if rng.random() < 0.4 else rng.choice(range(0, 200, 5))
+                      for _ in range(sides)]
+            g = A.Game(players=players, deal=False)
+            g.start_round([tiles[5 * s: 5 * s + 5] for s in range(players)], tiles[5 * players:],
+                          rng.randrange(players), scores=scores)
+            left = rng.choice([8, 10, 12])
+            while not g.round_over and len(g.boneyard) + sum(len(g.hand(s)) for s in range(players)) > left:
+                g.push(rng.choice(g.legal_moves))
+            self._late[seed] = g.current.core
+        return self._late[seed]
+
+    def table(self, players):
+        if players not in self._tables:
+            from fiveup_solver.equity import search_values
+            self._tables[players] = search_values(players)
+        return self._tables[players]
+
+
+def _material(pool):
+    m = getattr(pool, "_owner_material", None)
+    if m is None:
+        m = pool._owner_material = _OwnerMaterial(pool)
+    return m
+
+
+@family("owners", 4, expensive=True)
+class OwnersFamily(Family):
+    """The Cython owners the Python layer drives: SolverCore, WorldSearch, AlphaMuSearch,
+    BeliefWorlds (and _beliefs.move_features), with valid argument sets from real positions
+    mutated one or two at a time, objects of the wrong class, and methods in odd orders
+    (work twice, results first, a search bound to a search of another position, objects
+    never or twice initialised). On late positions, a SolverCore that went through odd
+    calls must still give the exact values a fresh one gives."""
+
+    def gen(self, rng, pool):
+        M = _material(pool)
+        what = rng.choice(["solver", "solver", "solver", "world", "world", "world", "alphamu", "alphamu",
+                           "beliefs", "beliefs"])
+        return getattr(self, "_gen_" + what)(rng, pool, M)
+
+    # ---------------------------------------------------------------- SolverCore
+    def _wrong_object(self, rng):
+        return rng.choice([None, owner_weird(rng)] + [ORef("obj", n) for n in OWNER_OBJECTS])
+
+    def _position(self, rng, M, late):
+        r = rng.random()
+        if late is not None and r < 0.55:
+            return late
+        if r < 0.85 and M.cores:
+            return ORef("core", rng.choice(M.cores))
+        if r < 0.9 and M.entries:
+            return ORef("base", rng.choice(M.entries))
+        return self._wrong_object(rng)
+
+    def _node_limit(self, rng, pos):
+        if rng.random() < 0.12:
+            return _bad_int(rng, 5000)
+        if isinstance(pos, ORef) and pos.kind == "late" and rng.random() < 0.4:
+            return 0                                   # exact: cheap on a late position
+        return rng.choice([1, 5, 50, 300, 2000])
+
+    def _gen_solver(self, rng, pool, M):
+        ctor = {"tt_mb_": rng.choice([0.01, 0.05, 0.25, 1.0]), "use_tt": rng.random() < 0.85,
+                "use_pruning": rng.random() < 0.85, "tt_min_tiles_": rng.choice([-1, -1, 0, 4, 12, 28]),
+                "threads_": rng.choice([1, 1, 1, 2])}
+        if rng.random() < 0.25:
+            key = rng.choice(list(ctor))
+            if key == "tt_mb_":
+                v = rng.choice([0, -1, 65537, 1e9, math.nan, math.inf, -math.inf, "1", None, True, 2 ** 70, [1],
+                                owner_weird(rng)])
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and 4 < v <= 65536:
+                    v = -v                             # a large valid table is slow, not wrong
+            elif key in ("use_tt", "use_pruning"):
+                v = owner_weird(rng)
+            else:
+                v = _bad_int(rng)
+            ctor[key] = v
+        late = ORef("late", rng.randrange(240)) if rng.random() < 0.45 else None
+        ops = [self._solver_op(rng, M, late) for _ in range(rng.randrange(1, 9))]
+        return ("solver", ctor, ops, late)
+
+    def _solver_op(self, rng, M, late):
+        r = rng.random()
+        if r < 0.14:
+            players = rng.choice([2, 3, 4])
+            objective = rng.choice([0, 1, 1, 1]) if rng.random() < 0.9 else _bad_int(rng)
+            table = ORef("table", (rng.choice(TABLE_KINDS), players, rng.randrange(10 ** 6)))
+            if rng.random() < 0.1:
+                table = owner_weird(rng)
+            given = rng.choice(["position", "position", "table", "table"]) if rng.random() < 0.9 else _bad_int(rng)
+            return ("set_objective", objective, table, given, self._position(rng, M, late))
+        if r < 0.2:
+            return ("set_search", rng.choice([0, 1, 1]) if rng.random() < 0.8 else _bad_int(rng))
+        if r < 0.25:
+            return ("history_cap", rng.choice([2, 3, 64, 1000, 1 << 28]) if rng.random() < 0.6 else
+                    rng.choice([1, 0, (1 << 28) + 1, _bad_int(rng)]))
+        if r < 0.29:
+            return ("lean_leaves", rng.choice([True, False, 0, 1]) if rng.random() < 0.6 else _bad_int(rng))
+        pos = self._position(rng, M, late)
+        nl = self._node_limit(rng, pos)
+        if r < 0.45:
+            pv = guesses = None
+            if rng.random() < 0.3:
+                pv = self._move_values(rng)
+            if rng.random() < 0.3:
+                guesses = self._move_values(rng)
+            return ("solve_moves", pos, nl, pv, guesses)
+        if r < 0.57:
+            return ("value", pos, nl, None if rng.random() < 0.5 else self._value(rng))
+        if r < 0.72:
+            a, b = self._window(rng)
+            return ("debug_window", pos, a, b, nl)
+        if r < 0.78:
+            return ("maxn_moves", pos, nl)
+        if r < 0.83:
+            return ("best_move", pos)
+        if r < 0.93:
+            return ("principal_variation", pos, rng.choice([0, 1, 3, 64, 2 ** 31 - 1]) if rng.random() < 0.85
+                    else _bad_int(rng), nl, None if rng.random() < 0.5 else self._value(rng))
+        if r < 0.96:
+            return ("clear",)
+        return ("properties",)
+
+    def _value(self, rng):
+        if rng.random() < 0.8:
+            return rng.choice([0, 5, -5, 1000, -1000, 999, rng.randrange(-1000, 1001)])
+        return rng.choice([1001, -1001, 30000, 2 ** 40, 1.5, True, None, "5", math.nan])
+
+    def _window(self, rng):
+        r = rng.random()
+        if r < 0.4:
+            beta = rng.randrange(-60, 60)
+            return beta - 1, beta                      # a zero window
+        if r < 0.6:
+            return rng.choice([(-30000, 30000), (-1000, 1000), (-1001, 1001), (0, 0), (5, -5), (1000, -1000),
+                               (30000, -30000), (7, 7), (-30000, -29999), (29999, 30000)])
+        if r < 0.85:
+            a, b = rng.randrange(-1200, 1200), rng.randrange(-1200, 1200)
+            return a, b                                # any order: an empty or inverted window too
+        return rng.choice([30001, -30001, 2 ** 31, 1.5, None, "0", True, 0]), rng.choice([0, 30001, None, 2 ** 63])
+
+    def _move_values(self, rng):
+        r = rng.random()
+        if r < 0.6:
+            return {rng.randrange(256): rng.randrange(-1000, 1001) for _ in range(rng.randrange(0, 6))}
+        if r < 0.8:
+            return rng.choice([{256: 0}, {-1: 0}, {1: 1001}, {1: -1001}, {True: 0}, {1: True}, {1: 1.5}, {"1": 0},
+                               {None: 0}, {1: None}, {2 ** 64: 0}])
+        return rng.choice([[(1, 0)], [], (), "x", 5, None, owner_weird(rng)])
+
+    def _run_solver(self, inp, ctx, pool, M):
+        _, ctor, ops, late = inp
+        ok, core = ctx.call("SolverCore()", A.c_solver.SolverCore, **{k: self._resolve(v, pool, M, None)
+                                                                     for k, v in ctor.items()})
+        if not ok:
+            return
+        eq_players = None          # the players of the table the core holds (win objective)
+        for op in ops:
+            name = op[0]
+            if name == "set_objective":
+                objective, table, given, pos = op[1], op[2], op[3], self._resolve(op[4], pool, M, None)
+                t = self._resolve(table, pool, M, None)
+                if given == "position":
+                    players = getattr(pos, "players", 2)
+                elif given == "table":
+                    players = table.index[1] if isinstance(table, ORef) and table.kind == "table" else 2
+                else:
+                    players = given
+                ok, _ = ctx.call("SolverCore.set_objective", core.set_objective, objective, t, players)
+                if ok:
+                    eq_players = players if core.objective == 1 else None
+            elif name in ("set_search",):
+                ctx.call("SolverCore.set_search", core.set_search, op[1])
+            elif name in ("history_cap", "lean_leaves"):
+                ctx.call(f"SolverCore.{name}=", setattr, core, name, op[1])
+            elif name == "clear":
+                ctx.call("SolverCore.clear", core.clear)
+            elif name == "properties":
+                for attr in ("history_peak", "history_cap", "lean_leaves", "helper_nodes", "threads", "objective",
+                             "equity_table", "table_entries", "table_bytes", "search_maxn", "value_scale"):
+                    ctx.call(f"SolverCore.{attr}", getattr, core, attr)
+            else:
+                args = [self._resolve(a, pool, M, None) for a in op[1:]]
+                ctx.call(f"SolverCore.{name}", getattr(core, name), *args)
+        if late is not None:
+            self._exact_oracle(ctx, core, M.late(late.index), eq_players)
+
+    def _exact_oracle(self, ctx, core, rnd, eq_players):
+        """The core after its odd calls against a fresh one under the same objective and
+        search: the same exact values of the late position (or the same refusal)."""
+        ok, got = ctx.call("SolverCore.solve_moves(oracle)", core.solve_moves, rnd, 0)
+        fresh = A.c_solver.SolverCore(0.25)
+        fresh.set_search(int(core.search_maxn))
+        if core.objective == 1:
+            ctx.call("SolverCore.set_objective(fresh)", fresh.set_objective, 1, core.equity_table, eq_players)
+        ok2, want = ctx.call("SolverCore.solve_moves(fresh)", fresh.solve_moves, rnd, 0)
+        if ok != ok2 or (ok and (got[0], got[1], got[3]) != (want[0], want[1], want[3])):
+            raise Finding("exception", "SolverCore.solve_moves(oracle)", "ValueMismatch",
+                          f"used core {_brief(got, 120)} != fresh core {_brief(want, 120)}", "fuzz_campaign")
+        ok, got = ctx.call("SolverCore.value(oracle)", core.value, rnd, 0)
+        ok2, want = ctx.call("SolverCore.value(fresh)", fresh.value, rnd, 0)
+        if ok != ok2 or (ok and got[0] != want[0]):
+            raise Finding("exception", "SolverCore.value(oracle)", "ValueMismatch",
+                          f"used core {_brief(got, 120)} != fresh core {_brief(want, 120)}", "fuzz_campaign")
+
+    def _table(self, spec, M):
+        import array
+
+        import numpy as np
+        kind, players, salt = spec
+        t = M.table(players)
+        rng = random.Random(salt)
+        if kind == "ship":
+            return t
+        if kind == "copy":
+            return t.copy()
+        if kind == "other_players":
+            return M.table({2: 3, 3: 4, 4: 3}[players])
+        if kind == "bad_value":
+            c = t.copy()
+            c[rng.randrange(len(c))] = rng.choice([1000, -1000, 32767, -32768])
+            return c
+        if kind in ("int32", "float64", "uint16"):
+            return t.astype(kind)
+        if kind == "2d":
+            return t.reshape(-1, 3 if players == 3 else 2)
+        if kind == "fortran":
+            return np.asfortranarray(t.reshape(3 if players == 3 else 2, -1))
+        if kind == "strided":
+            return np.repeat(t, 2)[::2]
+        if kind == "short":
+            return t[:-1].copy()
+        if kind == "long":
+            return np.append(t, np.int16(0))
+        if kind == "list":
+            return [0] * 10
+        if kind == "bytes":
+            return t.tobytes()
+        if kind == "array_h":
+            return array.array("h", t.tolist())
+        if kind == "bytearray":
+            return bytearray(t.tobytes())
+        if kind == "scalar":
+            return np.int16(5)
+        return np.zeros(0, dtype=np.int16)
+
+    # ---------------------------------------------------------------- cores given to the searches
+    def _core_spec(self, rng, players):
+        r = rng.random()
+        if r < 0.08:
+            return self._wrong_object(rng)
+        objective = rng.choice(["points", "points", "win", "win"])
+        if r < 0.14:
+            objective = ("win", {2: 3, 3: 4, 4: 3}[players])      # a table for another player count
+        return ("core", objective, rng.random() < 0.3, players)
+
+    def _make_core(self, spec, pool, M):
+        if not (isinstance(spec, tuple) and spec and spec[0] == "core"):
+            return self._resolve(spec, pool, M, None)
+        _, objective, maxn, players = spec
+        core = A.c_solver.SolverCore(0.05)
+        core.set_search(int(maxn))
+        if objective != "points":
+            p = objective[1] if isinstance(objective, tuple) else players
+            core.set_objective(1, M.table(p), p)
+        return core
+
+    # ---------------------------------------------------------------- WorldSearch
+    WORLD_ARGS = ["base", "counter", "hidden_seats", "moves", "method_", "world_nodes_", "chance_width_", "seed_",
+                  "n_worlds_", "min_worlds_", "seconds_"]
+
+    def _world_args(self, rng, M, k, n=None):
+        info = M.info(k)
+        n = n or rng.choice([1, 1, 2, 3, 4])
+        roots = info["roots"]
+        moves = roots if rng.random() < 0.6 else sorted(rng.sample(roots, rng.randrange(1, len(roots) + 1)))
+        args = {"base": ORef("base", k), "counter": ORef("counter", k), "hidden_seats": list(info["hidden"]),
+                "moves": list(moves), "method_": rng.choice([0, 1]), "world_nodes_": rng.choice([1, 20, 100, 300]),
+                "chance_width_": rng.choice([1, 2, 6]), "seed_": rng.getrandbits(64), "n_worlds_": n,
+                "min_worlds_": rng.randrange(n + 1), "seconds_": 0.0 if rng.random() < 0.9 else 0.002}
+        kw = {}
+        mode = rng.random()
+        if mode < 0.35:
+            # given worlds: (stream, hands, boneyard[, greedy seats mask])
+            greedy = rng.random() < 0.3
+            others = [s for s in range(info["players"]) if s != info["seat"]]
+            kw["worlds"] = [[w, [h for h in hands], list(bone)] + ([1 << rng.choice(others)] if greedy else [])
+                            for w, (hands, bone) in enumerate(info["worlds"][:n])]
+            if len(kw["worlds"]) < n:
+                args["n_worlds_"] = n = len(kw["worlds"])
+                args["min_worlds_"] = min(args["min_worlds_"], n)
+            if rng.random() < 0.3:
+                kw["shares"] = [rng.randrange(1, 4) for _ in range(n)]
+            if rng.random() < 0.2:
+                args["counter"] = None
+        elif mode < 0.5:
+            # the position's own value for a seat (no root moves)
+            args["moves"] = []
+            kw["observer_"] = info["seat"] if rng.random() < 0.8 else rng.randrange(info["players"])
+            args["hidden_seats"] = [s for s in range(info["players"]) if s != kw["observer_"]]
+        elif mode < 0.6:
+            args["counter"] = None                     # no sampler: value_world only
+        if rng.random() < 0.2:
+            kw["greedy_seats"] = [s for s in info["hidden"] if rng.random() < 0.5]
+        if rng.random() < 0.15:
+            kw["horizons"] = [(rng.choice([0, 1, 2]), rng.choice([1, 2, 4, 8, 16, 64])) for _ in range(n)]
+            kw["horizons"] = [(0, 0) if s == 0 else (s, d) for s, d in kw["horizons"]]
+        return args, kw
+
+    def _mutate_call(self, rng, pool, M, args, kw, k, players,
+                     extra=("worlds", "shares", "greedy_seats", "horizons", "observer_")):
+        """One wrong argument of an owner's constructor (positional, or keyword: those of
+        kw and `extra`)."""
+        keys = list(args) + list(dict.fromkeys(list(kw) + list(extra)))
+        key = rng.choice(keys)
+        cur = args.get(key, kw.get(key))
+        r = rng.random()
+        if key in ("base", "counter", "replayed"):
+            if r < 0.4 and len(M.entries) > 1:
+                v = ORef(key if key != "replayed" else "base", rng.choice(M.entries))    # another position's
+            elif r < 0.55 and key in ("base", "replayed") and M.cores:
+                v = ORef("core", rng.choice(M.cores))
+            else:
+                v = self._wrong_object(rng)
+        elif isinstance(cur, (list, tuple)) and r < 0.75:
+            v = tweak(rng, clone(list(cur)), players, False)
+            if r < 0.4 and isinstance(v, list) and v:
+                i = rng.randrange(len(v))
+                v[i] = tweak(rng, clone(v[i]), players, False) if rng.random() < 0.7 else owner_weird(rng)
+        elif isinstance(cur, bool) or isinstance(cur, int) or isinstance(cur, float):
+            v = _bad_int(rng, 300 if "nodes" in key else 4 if "worlds" in key or "depth" in key else None)
+        else:
+            v = rng.choice([None, owner_weird(rng), [], [None], [[0, [], []]], 7, (1, 2)])
+        if key in args:
+            args[key] = v
+        else:
+            kw[key] = v
+
+    def _gen_world(self, rng, pool, M):
+        k = rng.choice(M.entries)
+        info = M.info(k)
+        args, kw = self._world_args(rng, M, k)
+        for _ in range(rng.choice([0, 0, 0, 1, 1, 2])):
+            self._mutate_call(rng, pool, M, args, kw, k, info["players"])
+        make = self._make_mode(rng)
+        searches = [("WorldSearch", args, kw, make)]
+        ops = self._world_ops(rng, M, k, 0)
+        if rng.random() < 0.4:
+            # a second search bound to the first: its source, or depth_of; of the same position mostly
+            k2 = k if rng.random() < 0.8 else rng.choice(M.entries)
+            args2, kw2 = self._world_args(rng, M, k2, args["n_worlds_"] if isinstance(args["n_worlds_"], int)
+                                          and not isinstance(args["n_worlds_"], bool) and 1 <= args["n_worlds_"] <= 4
+                                          else None)
+            if rng.random() < 0.5:
+                kw2.pop("worlds", None)
+                kw2.pop("shares", None)
+                kw2["source"] = ORef("made", 0) if rng.random() < 0.9 else self._wrong_object(rng)
+                kw2["source_draws"] = [rng.randrange(max(1, args2["n_worlds_"])) for _ in range(args2["n_worlds_"])]
+                if rng.random() < 0.3:
+                    kw2["source_draws"] = tweak(rng, kw2["source_draws"], info["players"], False)
+            else:
+                kw2.pop("horizons", None)
+                kw2["depth_of"] = ORef("made", 0) if rng.random() < 0.9 else self._wrong_object(rng)
+                if k2 == k and rng.random() < 0.6:
+                    args2 = dict(args2, **{key: args[key] for key in ("moves", "seed_", "n_worlds_", "hidden_seats")})
+                    if "worlds" in kw:
+                        kw2["worlds"] = clone(kw["worlds"])
+            if rng.random() < 0.3:
+                self._mutate_call(rng, pool, M, args2, kw2, k2, info["players"])
+            searches.append(("WorldSearch", args2, kw2, self._make_mode(rng)))
+            ops += self._world_ops(rng, M, k2, 1)
+        if rng.random() < 0.15:
+            # __init__ again, with the arguments of another call
+            k3 = rng.choice(M.entries)
+            args3, kw3 = self._world_args(rng, M, k3)
+            ops.insert(rng.randrange(len(ops) + 1), ("reinit", rng.randrange(len(searches)), args3, kw3))
+        return ("world", searches, ops)
+
+    def _make_mode(self, rng):
+        """new: Class(*args); init: Class.__new__ then __init__ (an error there leaves the
+        object alive); bare: __new__ only; twice: Class(*args) then __init__ again."""
+        return rng.choice(["new"] * 16 + ["init", "bare", "twice"])
+
+    def _world_ops(self, rng, M, k, s):
+        info = M.info(k)
+        ops = []
+        for _ in range(rng.randrange(1, 5)):
+            r = rng.random()
+            target = s if rng.random() < 0.85 else rng.randrange(s + 1)
+            if r < 0.4:
+                ops.append(("work", target, self._core_spec(rng, info["players"])))
+            elif r < 0.6:
+                hands, bone = clone(info["hands"]), list(info["bone"])
+                if rng.random() < 0.5 and info["worlds"]:
+                    masks, bone = rng.choice(info["worlds"])
+                    hands = [[t for t in range(28) if (masks[p] >> t) & 1] if p != info["seat"] else
+                             list(info["hands"][p]) for p in range(info["players"])]
+                    bone = list(bone)
+                if rng.random() < 0.4:
+                    if rng.random() < 0.5:
+                        hands = tweak(rng, hands, info["players"], False)
+                    else:
+                        i = rng.randrange(len(hands))
+                        hands[i] = tweak(rng, hands[i], info["players"], False)
+                if rng.random() < 0.2:
+                    bone = tweak(rng, bone, info["players"], False)
+                if rng.random() < 0.15:                # the world of another position
+                    other = M.info(rng.choice(M.entries))
+                    hands, bone = clone(other["hands"]), list(other["bone"])
+                horizon = None
+                if rng.random() < 0.3:
+                    horizon = rng.choice([(0, 0), (1, 2), (2, 4), (1, 64), (2, 16), (1, 3), (3, 4), (1,), 5, None,
+                                          "ab", (True, 4), (1, 4.0)])
+                ops.append(("value_world", target, self._core_spec(rng, info["players"]), hands, bone, horizon))
+            elif r < 0.75:
+                ops.append((rng.choice(["results", "group_plan", "searched_draws", "distinct_worlds"]), target))
+            elif r < 0.85:
+                ops.append(("max_groups", target, rng.choice([0, 1, 2, 1 << 18]) if rng.random() < 0.7 else
+                            _bad_int(rng)))
+            else:
+                ops.append(("work", target, self._core_spec(rng, info["players"])))
+                ops.append(("work", target, self._core_spec(rng, info["players"])))
+        return ops
+
+    def _construct(self, ctx, cls, name, args, kw, make, pool, M, made):
+        args = [self._resolve(v, pool, M, made) for v in args]
+        kw = {key: self._resolve(v, pool, M, made) for key, v in kw.items()}
+        if make == "bare":
+            ok, obj = ctx.call(f"{name}.__new__", cls.__new__, cls)
+            return obj if ok else None
+        if make == "init":
+            ok, obj = ctx.call(f"{name}.__new__", cls.__new__, cls)
+            if ok:
+                ctx.call(f"{name}.__init__", obj.__init__, *args, **kw)
+                return obj
+            return None
+        ok, obj = ctx.call(f"{name}()", cls, *args, **kw)
+        if not ok:
+            return None
+        if make == "twice":
+            ctx.call(f"{name}.__init__(again)", obj.__init__, *args, **kw)
+        return obj
+
+    def _run_world(self, inp, ctx, pool, M):
+        _, searches, ops = inp
+        WS = A.c_hint.WorldSearch
+        made = []
+        # a search is made just before the first op that names it (the second one after
+        # the first's own ops: it may take the first as its source or depth_of)
+        for op in ops + [("end", len(searches) - 1)]:
+            while op[1] >= len(made) and len(made) < len(searches):
+                _, a, kw, mk = searches[len(made)]
+                made.append(self._construct(ctx, WS, "WorldSearch", a.values(), kw, mk, pool, M, made))
+            if op[0] != "end":
+                self._world_op(ctx, op, made, pool, M)
+
+    def _world_op(self, ctx, op, made, pool, M):
+        name, s = op[0], op[1]
+        ws = made[s] if s < len(made) else None
+        if ws is None:
+            return
+        if name == "work":
+            ok, core = ctx.call("SolverCore(for a search)", self._make_core, op[2], pool, M)
+            if ok:
+                ctx.call("WorldSearch.work", ws.work, core)
+        elif name == "value_world":
+            ok, core = ctx.call("SolverCore(for a search)", self._make_core, op[2], pool, M)
+            if ok:
+                ctx.call("WorldSearch.value_world", ws.value_world, core, op[3], op[4], op[5])
+        elif name == "max_groups":
+            ctx.call("WorldSearch._set_max_groups", ws._set_max_groups, op[2])
+        elif name == "reinit":
+            args = [self._resolve(v, pool, M, made) for v in op[2].values()]
+            kw = {key: self._resolve(v, pool, M, made) for key, v in op[3].items()}
+            ctx.call("WorldSearch.__init__(again)", ws.__init__, *args, **kw)
+        elif name == "distinct_worlds":
+            ctx.call("WorldSearch.distinct_worlds", getattr, ws, "distinct_worlds")
+        else:
+            ctx.call(f"WorldSearch.{name}", getattr(ws, name))
+
+    # ---------------------------------------------------------------- AlphaMuSearch
+    def _amu_args(self, rng, M, k):
+        info = M.info(k)
+        roots = info["roots"]
+        n = rng.choice([1, 2, 3])
+        other = 1 << (1 - info["seat"]) if info["players"] == 2 else 2
+        moves = roots if rng.random() < 0.6 else sorted(rng.sample(roots, rng.randrange(1, len(roots) + 1)))
+        worlds = [[list(h), list(b), other if rng.random() < 0.3 else 0] for h, b in info["worlds"][:n]]
+        args = {"base": ORef("base", k), "moves": list(moves), "worlds": worlds,
+                "weights": None if rng.random() < 0.6 else [rng.choice([1.0, 0.5, 2, 3.5]) for _ in worlds],
+                "depth_": rng.choice([0, 1, 1, 2]), "front_cap_": rng.choice([1, 4, 16]),
+                "leaf_nodes_": rng.choice([1, 20, 100, 200]), "seconds_": 0.0 if rng.random() < 0.9 else 0.002}
+        kw = {}
+        if rng.random() < 0.3:
+            kw["shares"] = [rng.randrange(1, 4) for _ in worlds]
+        return args, kw
+
+    def _gen_alphamu(self, rng, pool, M):
+        k = rng.choice(M.two) if M.two and rng.random() < 0.92 else rng.choice(M.entries)
+        args, kw = self._amu_args(rng, M, k)
+        for _ in range(rng.choice([0, 0, 0, 1, 1, 2])):
+            if rng.random() < 0.3:
+                args["weights"] = rng.choice([[10 ** 400] * len(args["worlds"]), [math.nan] * len(args["worlds"]),
+                                              [math.inf] * len(args["worlds"]), [-1.0] * len(args["worlds"]),
+                                              [0] * len(args["worlds"]), ["1"] * len(args["worlds"]),
+                                              [1e300] * len(args["worlds"]), [True] * len(args["worlds"]),
+                                              [1.0], "12", [None], [[1.0]], owner_weird(rng)])
+            else:
+                self._mutate_call(rng, pool, M, args, kw, k, 2, extra=("shares",))
+        searches = [("AlphaMuSearch", args, kw, self._make_mode(rng))]
+        ops = self._amu_ops(rng, M, 0)
+        if rng.random() < 0.4:
+            k2 = k if rng.random() < 0.8 else rng.choice(M.two or M.entries)
+            if k2 == k and rng.random() < 0.7:
+                args2, kw2 = clone(args), clone(kw)
+                if rng.random() < 0.3:
+                    args2["weights"] = None                 # weights aside: the same tree
+            else:
+                args2, kw2 = self._amu_args(rng, M, k2)
+            kw2["follow"] = ORef("made", 0) if rng.random() < 0.9 else self._wrong_object(rng)
+            if rng.random() < 0.25:
+                self._mutate_call(rng, pool, M, args2, kw2, k2, 2, extra=("shares", "follow"))
+            searches.append(("AlphaMuSearch", args2, kw2, self._make_mode(rng)))
+            ops += self._amu_ops(rng, M, 1)
+        if rng.random() < 0.12:
+            args3, kw3 = self._amu_args(rng, M, rng.choice(M.two or M.entries))
+            ops.insert(rng.randrange(len(ops) + 1), ("reinit", rng.randrange(len(searches)), args3, kw3))
+        return ("alphamu", searches, ops)
+
+    def _amu_ops(self, rng, M, s):
+        ops = []
+        for _ in range(rng.randrange(1, 5)):
+            r = rng.random()
+            target = s if rng.random() < 0.85 else rng.randrange(s + 1)
+            if r < 0.45:
+                ops.append(("work", target, self._core_spec(rng, 2)))
+            elif r < 0.65:
+                ops.append(("results", target))
+            elif r < 0.85:
+                ops.append(("leaf_horizons", target, rng.choice([0, 1, 2]) if rng.random() < 0.7 else _bad_int(rng)))
+            else:
+                ops.append((rng.choice(["following", "overflow"]), target))
+        return ops
+
+    def _run_alphamu(self, inp, ctx, pool, M):
+        _, searches, ops = inp
+        AM = A.c_alphamu.AlphaMuSearch
+        made = []
+        for op in ops + [("end", len(searches) - 1)]:       # each search made as in _run_world
+            while op[1] >= len(made) and len(made) < len(searches):
+                _, a, kw, mk = searches[len(made)]
+                made.append(self._construct(ctx, AM, "AlphaMuSearch", a.values(), kw, mk, pool, M, made))
+            js = made[op[1]] if op[1] < len(made) else None
+            if js is None or op[0] == "end":
+                continue
+            if op[0] == "work":
+                ok, core = ctx.call("SolverCore(for a search)", self._make_core, op[2], pool, M)
+                if ok:
+                    ctx.call("AlphaMuSearch.work", js.work, core)
+            elif op[0] == "results":
+                ctx.call("AlphaMuSearch.results", js.results)
+            elif op[0] == "leaf_horizons":
+                ctx.call("AlphaMuSearch.leaf_horizons", js.leaf_horizons, op[2])
+            elif op[0] == "reinit":
+                args = [self._resolve(v, pool, M, made) for v in op[2].values()]
+                kw = {key: self._resolve(v, pool, M, made) for key, v in op[3].items()}
+                ctx.call("AlphaMuSearch.__init__(again)", js.__init__, *args, **kw)
+            else:
+                ctx.call(f"AlphaMuSearch.{op[0]}", getattr, js, op[0])
+
+    # ---------------------------------------------------------------- BeliefWorlds
+    def _gen_beliefs(self, rng, pool, M):
+        k = rng.choice(M.entries)
+        info = M.info(k)
+        from fiveup_solver.beliefs import DEFAULT_FLOOR, DEFAULT_GRID, ENGINE_WEIGHTS
+        from fiveup_solver._beliefs import KINDS
+        grid = list(DEFAULT_GRID) if rng.random() < 0.6 else rng.sample(DEFAULT_GRID, rng.randrange(1, 4))
+        args = {"replayed": ORef("base", k), "counter": ORef("counter", k),
+                "class_slots": clone(info["class_slots"]), "decisions": clone([list(d) for d in info["decisions"]]),
+                "models": [[KINDS[kd], float(b)] for kd, b in grid], "floor_": DEFAULT_FLOOR,
+                "engine_weights": list(ENGINE_WEIGHTS)}
+        for _ in range(rng.choice([0, 0, 0, 1, 1, 2])):
+            key = rng.choice(list(args) + ["engine_weights", "models", "decisions"])
+            if key == "engine_weights":
+                args[key] = rng.choice([(math.nan, 0.0), (0.0, math.inf), ("a", 1), (1,), None, (1, 2, 3),
+                                        (1e308, 1e308), (-1.0, 0.5), owner_weird(rng)])
+            elif key == "models" and rng.random() < 0.5:
+                args[key] = rng.choice([[], [[0, 0.0]] * 33, [[4, 1.0]], [[1, -1.0]], [[2, 101.0]], [[2, math.nan]],
+                                        [[True, 1.0]], [[2]], [[2, 1.0, 3]], [[2, "1"]], "ab", [None]])
+            else:
+                self._mutate_call(rng, pool, M, args, {}, k, info["players"], extra=())
+        ops = []
+        n_models = len(args["models"]) if isinstance(args["models"], list) else 1
+        for _ in range(rng.randrange(1, 5)):
+            r = rng.random()
+            if r < 0.3:
+                ops.append(("inspect", rng.getrandbits(64) if rng.random() < 0.8 else _bad_int(rng),
+                            rng.randrange(100) if rng.random() < 0.8 else _bad_int(rng)))
+            elif r < 0.8:
+                n = rng.choice([0, 1, 2, 5])
+                specs = [("loglik", n, n_models), ("hands", n), ("bone", n)]
+                for i in range(3):
+                    if rng.random() < 0.12:
+                        specs[i] = specs[i] + (rng.choice(ARRAY_MUTATIONS),)
+                ops.append(("draw", rng.getrandbits(64) if rng.random() < 0.9 else _bad_int(rng),
+                            rng.randrange(1000) if rng.random() < 0.9 else _bad_int(rng),
+                            *[ORef("array", s) for s in specs]))
+            elif r < 0.9:
+                ops.append(("decisions",))
+            else:
+                hand = rng.getrandbits(28) if rng.random() < 0.7 else _bad_int(rng)
+                ops.append(("move_features", ORef("base", k) if rng.random() < 0.8 else self._position(rng, M, None),
+                            hand, rng.choice([False, True, 0, 1, None])))
+        return ("beliefs", args, self._make_mode(rng), ops)
+
+    def _array(self, spec):
+        import numpy as np
+        what, n = spec[0], spec[1]
+        shape, dtype = {"loglik": ((n, 4, spec[2] if len(spec) > 2 and isinstance(spec[2], int) else 1), np.float64),
+                        "hands": ((n, 4), np.uint32), "bone": ((n, 28), np.uint8)}[what]
+        mut = spec[-1] if isinstance(spec[-1], str) and spec[-1] in ARRAY_MUTATIONS else None
+        a = np.zeros(shape, dtype=dtype)
+        if mut is None:
+            return a
+        if mut in ("int64", "float32", "int32", "uint8", "uint32", "float64", "bool", "object"):
+            return a.astype(mut if mut != "object" else object)
+        if mut == "1d":
+            return a.reshape(-1)
+        if mut == "3d":
+            return a.reshape(shape + (1,)) if len(shape) == 2 else a.reshape((n, shape[1] * shape[2]))
+        if mut == "4d":
+            return a.reshape(shape + (1,) * (4 - len(shape)) if len(shape) < 4 else shape)
+        if mut == "rows":
+            return np.zeros((n + 1,) + shape[1:], dtype=dtype)
+        if mut == "cols":
+            return np.zeros((n, shape[1] + 1) + shape[2:], dtype=dtype)
+        if mut == "depth":
+            return np.zeros(shape[:-1] + (shape[-1] + 1,), dtype=dtype)
+        if mut == "none":
+            return None
+        if mut == "list":
+            return a.tolist()
+        if mut == "readonly":
+            a.setflags(write=False)
+            return a
+        if mut == "strided":
+            return np.zeros((shape[0] * 2,) + shape[1:], dtype=dtype)[::2]
+        if mut == "fortran":
+            return np.asfortranarray(a)
+        if mut == "zero":
+            return np.zeros((0,) + shape[1:], dtype=dtype)
+        if mut == "scalar":
+            return dtype(0)
+        return a.tobytes()
+
+    def _run_beliefs(self, inp, ctx, pool, M):
+        _, args, make, ops = inp
+        from fiveup_solver import _beliefs
+        bw = self._construct(ctx, _beliefs.BeliefWorlds, "BeliefWorlds", args.values(), {}, make, pool, M, [])
+        for op in ops:
+            if op[0] == "move_features":
+                ctx.call("_beliefs.move_features", _beliefs.move_features,
+                         *[self._resolve(v, pool, M, None) for v in op[1:]])
+                continue
+            if bw is None:
+                continue
+            if op[0] == "inspect":
+                ctx.call("BeliefWorlds.inspect", bw.inspect, op[1], op[2])
+            elif op[0] == "draw":
+                ctx.call("BeliefWorlds.draw", bw.draw, *[self._resolve(v, pool, M, None) for v in op[1:]])
+            else:
+                ctx.call("BeliefWorlds.decisions", getattr, bw, "decisions")
+
+    # ---------------------------------------------------------------- references
+    def _resolve(self, v, pool, M, made):
+        if isinstance(v, list):
+            return [self._resolve(x, pool, M, made) for x in v]
+        if not isinstance(v, ORef):
+            return v
+        kind, i = v.kind, v.index
+        if kind == "core":
+            return pool.games[i].current.core
+        if kind == "late":
+            return M.late(i)
+        if kind == "base":
+            return M.info(i)["ds"].replayed
+        if kind == "counter":
+            return M.info(i)["ds"].counter
+        if kind == "made":
+            return made[i] if made is not None and i < len(made) else None
+        if kind == "array":
+            return self._array(i)
+        if kind == "table":
+            return self._table(i, M)
+        if kind == "obj":
+            if i == "None":
+                return None
+            if i == "SolverCore":
+                return A.c_solver.SolverCore(0.01)
+            if i == "DealCounter":
+                return M.info(M.entries[0])["ds"].counter
+            if i == "CoreRound":
+                return pool.games[M.cores[0]].current.core
+            if i == "WorldSearch":
+                return A.c_hint.WorldSearch.__new__(A.c_hint.WorldSearch)
+            if i == "AlphaMuSearch":
+                return A.c_alphamu.AlphaMuSearch.__new__(A.c_alphamu.AlphaMuSearch)
+            if i == "BeliefWorlds":
+                from fiveup_solver import _beliefs
+                return _beliefs.BeliefWorlds.__new__(_beliefs.BeliefWorlds)
+            if i == "Game":
+                return pool.games[0]
+            if i == "Observation":
+                return pool.observations[0]
+            if i == "EquityTable":
+                return M.table(2)
+            return object()
+        raise ValueError(f"unknown reference {v!r}")
+
+    def run(self, inp, ctx, pool):
+        M = _material(pool)
+        getattr(self, "_run_" + inp[0])(inp, ctx, pool, M)
 
 
 # ------------------------------------------------------------------ the watchdog's own test

@@ -2,8 +2,9 @@
 
 Every input family of the campaign runs here on a few thousand seeded inputs:
 records (byte and structure mutations), seat views, the Game API in random
-orders, the Cython core's entry points, hand-built observations, and the
-searches with random and bad options. The contract is the campaign's: every
+orders, the Cython core's entry points, hand-built observations, the
+searches with random and bad options, and the Cython owners (SolverCore,
+WorldSearch, AlphaMuSearch, BeliefWorlds) called directly. The contract is the campaign's: every
 call succeeds or raises a FiveUpError with a one-line message; another
 exception, a multi-line message, a crash or a hang is a finding, and this
 test wants none.

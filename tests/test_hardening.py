@@ -19,8 +19,8 @@ import pytest
 
 import fiveup_solver
 from fiveup_solver import (
-    CoreError, FiveUpError, Game, InconsistentObservationError, Move, OptionError, RecordError, _core, _hint,
-    _sampler, _solver,
+    CoreError, FiveUpError, Game, InconsistentObservationError, Move, OptionError, RecordError, _alphamu, _core,
+    _hint, _sampler, _solver,
 )
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import DealSampler, check_observation
@@ -256,8 +256,9 @@ def test_solver_and_world_search_refuse_none_and_bad_roots():
     solver = _solver.SolverCore(1.0)
     for call in (lambda: solver.solve_moves(None), lambda: solver.value(None),
                  lambda: solver.principal_variation(None), lambda: solver.best_move(None)):
-        with pytest.raises(TypeError):
+        with pytest.raises(CoreError, match="the position must be a CoreRound, not NoneType") as e:
             call()
+        one_line(e.value)
     legal = core.canonical_moves()
     ds = DealSampler(obs)
     base = ds.position(0)
@@ -286,7 +287,7 @@ def test_solver_and_world_search_refuse_none_and_bad_roots():
         with pytest.raises(CoreError, match=message) as e:
             search(**change)
         one_line(e.value)
-    with pytest.raises(TypeError):
+    with pytest.raises(CoreError, match="base must be a CoreRound, not NoneType"):
         search(base=None)
     no_sampler = search(counter=None)
     with pytest.raises(CoreError, match="no deal sampler"):
@@ -525,3 +526,287 @@ def test_given_worlds_keep_every_hidden_hand_s_size():
                                         f"{bin(masks[first]).count('1')}") as e:
         search(moved)
     one_line(e.value)
+
+
+# ---------------------------------------------------------------- the Cython owners called directly
+# (benchmarks/fuzz_campaign.py, family `owners`: each test is one of its findings, or a
+# check the family's inputs showed missing)
+
+def _owner_setup(players=2):
+    """A position whose seat to move can place, its DealSampler, canonical root moves and one
+    sampled world (hand masks, boneyard in draw order)."""
+    g, obs = mover_observation(players=players)
+    ds = DealSampler(obs)
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves if m.kind == "play"})
+    (hands, bone), = ds.counter.worlds(1, 3)
+    return g, obs, ds, roots, hands[:players], bone
+
+
+def _world_search(ds, roots, **kw):
+    return _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, _hint.PIMC, 50, 6, 1, 2, 2, 0.0, **kw)
+
+
+@pytest.mark.parametrize("method,args", [("solve_moves", (100,)), ("value", (100,)), ("debug_window", (-5, 5, 100)),
+                                         ("maxn_moves", (100,)), ("best_move", ()),
+                                         ("principal_variation", (4, 100))])
+def test_solver_core_methods_take_only_a_core_round(method, args):
+    """Given the Game instead of its CoreRound (or a search), Cython's own argument check
+    raised a TypeError."""
+    g, obs = mover_observation()
+    solver = _solver.SolverCore(0.05)
+    for wrong, name in ((g, "Game"), (DealSampler(obs).counter, "DealCounter"), ("3-4", "str")):
+        with pytest.raises(CoreError, match=f"the position must be a CoreRound, not {name}$") as e:
+            getattr(solver, method)(wrong, *args)
+        one_line(e.value)
+    getattr(solver, method)(g.current.core, *args) if method != "maxn_moves" else None
+
+
+def test_world_search_takes_only_its_own_classes():
+    """A WorldSearch's base, counter and core of the wrong class were TypeErrors of Cython's
+    argument check (work(None) too)."""
+    g, obs, ds, roots, hands, bone = _owner_setup()
+    for call, message in (
+            (lambda: _hint.WorldSearch(g, ds.counter, ds.hidden_seats, roots, 0, 50, 6, 1, 1, 1, 0.0),
+             "base must be a CoreRound, not Game"),
+            (lambda: _hint.WorldSearch(ds.replayed, ds, ds.hidden_seats, roots, 0, 50, 6, 1, 1, 1, 0.0),
+             "counter must be a DealCounter or None, not DealSampler"),
+            (lambda: _world_search(ds, roots).work(None), "a search works with a SolverCore, not NoneType"),
+            (lambda: _world_search(ds, roots).work(ds.replayed), "a search works with a SolverCore, not CoreRound"),
+            (lambda: _world_search(ds, roots).value_world(ds.counter, hands, bone),
+             "a search works with a SolverCore, not DealCounter")):
+        with pytest.raises(CoreError, match=message) as e:
+            call()
+        one_line(e.value)
+
+
+def test_root_moves_that_cannot_be_hashed_are_refused_in_one_line():
+    """set(moves) came before the type check: a list among the root moves was a TypeError
+    (unhashable), in both searches."""
+    g, obs, ds, roots, hands, bone = _owner_setup()
+    for moves in ([[roots[0]]], [roots[0], {}], [roots[0], [roots[0]]]):
+        with pytest.raises(CoreError, match="root moves must be distinct canonical moves") as e:
+            _world_search(ds, moves)
+        one_line(e.value)
+        with pytest.raises(CoreError, match="root moves must be distinct canonical moves"):
+            _alphamu.AlphaMuSearch(ds.replayed, moves, [(hands, bone, 0)], None, 1, 4, 50, 0.0)
+
+
+def test_uninitialised_owners_refuse_every_method():
+    """__new__ without __init__ left NULL arrays behind: value_world and BeliefWorlds.inspect
+    and draw read through them (a segfault; run in a child process)."""
+    out = run_child("""
+        import numpy as np
+        from fiveup_solver import _alphamu, _beliefs, _hint, _solver
+        from fiveup_solver.errors import CoreError
+        core = _solver.SolverCore(0.05)
+        ws = _hint.WorldSearch.__new__(_hint.WorldSearch)
+        am = _alphamu.AlphaMuSearch.__new__(_alphamu.AlphaMuSearch)
+        bw = _beliefs.BeliefWorlds.__new__(_beliefs.BeliefWorlds)
+        arrays = (np.zeros((1, 4, 1)), np.zeros((1, 4), np.uint32), np.zeros((1, 28), np.uint8))
+        for call in (lambda: ws.value_world(core, [], []), lambda: ws.work(core), ws.results, ws.group_plan,
+                     lambda: ws._set_max_groups(4), lambda: am.work(core), am.results,
+                     lambda: am.leaf_horizons(0), lambda: bw.inspect(0, 0), lambda: bw.draw(0, 0, *arrays)):
+            try:
+                call()
+                print("accepted")
+            except CoreError as e:
+                print(e)
+    """)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert len(lines) == 10, out.stdout
+    for line, name in zip(lines, ["WorldSearch"] * 5 + ["AlphaMuSearch"] * 3 + ["BeliefWorlds"] * 2):
+        assert line == f"this {name} is not initialised (its __init__ was not called, or it failed)", lines
+
+
+def test_a_refused_init_leaves_nothing_to_search():
+    """An __init__ that raised part way (the second world malformed) left the worlds not yet
+    read uninitialised; work() then searched whatever the memory held (a hang or a crash;
+    run in a child process)."""
+    out = run_child("""
+        from fiveup_solver import Game, _alphamu, _core, _hint, _solver
+        from fiveup_solver.errors import CoreError
+        from fiveup_solver.inference import DealSampler
+        for seed in range(4, 200):
+            g = Game(players=2, seed=seed)
+            for _ in range(6):
+                g.push(g.legal_moves[0])
+            if not g.round_over and g.legal_moves[0].kind == "play":
+                break
+        obs = g.observation(g.to_move)
+        ds = DealSampler(obs)
+        roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves if m.kind == "play"})
+        (hands, bone), = ds.counter.worlds(1, 3)
+        core = _solver.SolverCore(0.05)
+        ws = _hint.WorldSearch.__new__(_hint.WorldSearch)
+        am = _alphamu.AlphaMuSearch.__new__(_alphamu.AlphaMuSearch)
+        for obj, init in ((ws, lambda: ws.__init__(ds.replayed, ds.counter, ds.hidden_seats, roots, 0, 50, 6, 1,
+                                                    2, 2, 0.0, None, [(0, hands[:2], bone), "x"])),
+                          (am, lambda: am.__init__(ds.replayed, roots, [(hands[:2], bone, 0), []], None, 1, 4, 50,
+                                                   0.0))):
+            try:
+                init()
+                print("init accepted")
+            except CoreError as e:
+                print("init:", e)
+            try:
+                obj.work(core)
+                print("work accepted")
+            except CoreError as e:
+                print("work:", e)
+    """)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == [
+        "init: each world is (stream, hands, boneyard[, greedy seats mask])",
+        "work: this WorldSearch is not initialised (its __init__ was not called, or it failed)",
+        "init: each world is (hands, boneyard, greedy seats mask)",
+        "work: this AlphaMuSearch is not initialised (its __init__ was not called, or it failed)"], out.stdout
+
+
+def test_owners_are_initialised_once():
+    """__init__ again kept the first call's arrays where the second had none (a WorldSearch
+    kept its given worlds, sized for the first n_worlds, and work() read past them)."""
+    from fiveup_solver import _beliefs
+    from fiveup_solver.beliefs import OpponentModel, decisions_of
+    g, obs, ds, roots, hands, bone = _owner_setup()
+    ws = _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, roots, 0, 50, 6, 1, 1, 1, 0.0, None,
+                           [(0, hands, bone)])
+    with pytest.raises(CoreError, match="a WorldSearch is initialised once: make a new one"):
+        ws.__init__(ds.replayed, ds.counter, ds.hidden_seats, roots, 0, 50, 6, 1, 3, 3, 0.0)
+    am = _alphamu.AlphaMuSearch(ds.replayed, roots, [(hands, bone, 0)], None, 1, 4, 50, 0.0)
+    with pytest.raises(CoreError, match="an AlphaMuSearch is initialised once: make a new one"):
+        am.__init__(ds.replayed, roots, [(hands, bone, 0)] * 3, None, 1, 4, 50, 0.0)
+    model = OpponentModel()
+    args = (ds.replayed, ds.counter, ds._class_slots, decisions_of(ds),
+            [(_beliefs.KINDS[k], b) for k, b in model.grid], model.floor, model.engine_weights)
+    bw = _beliefs.BeliefWorlds(*args)
+    with pytest.raises(CoreError, match="BeliefWorlds is initialised once: make a new one"):
+        bw.__init__(*args)
+    # the first initialisation stands
+    ws.work(_solver.SolverCore(0.05))
+    assert [r[0] for r in ws.results()] == [0]
+
+
+def test_alphamu_weights_must_be_numbers():
+    """float() of each weight came first: an int past a double's range was an OverflowError,
+    and a numeric string was taken as its number."""
+    g, obs, ds, roots, hands, bone = _owner_setup()
+    for weights in ([10 ** 400], ["2"], [True], [math.nan], [math.inf], [0], [-1.0], [1e300]):
+        with pytest.raises(CoreError, match="weights must be one positive number per world") as e:
+            _alphamu.AlphaMuSearch(ds.replayed, roots, [(hands, bone, 0)], weights, 1, 4, 50, 0.0)
+        one_line(e.value)
+    _alphamu.AlphaMuSearch(ds.replayed, roots, [(hands, bone, 0)], [2], 1, 4, 50, 0.0)
+
+
+def test_belief_worlds_checks_its_arguments():
+    """BeliefWorlds unpacked and converted what it was given unchecked: TypeErrors and
+    ValueErrors of Python (None not iterable, too many values to unpack, a str where a
+    double goes) and Cython's TypeError for a replayed position of the wrong class."""
+    from fiveup_solver import _beliefs
+    from fiveup_solver.beliefs import OpponentModel, decisions_of
+    g, obs = mover_observation(players=4)
+    ds = DealSampler(obs)
+    model = OpponentModel()
+    ok = dict(replayed=ds.replayed, counter=ds.counter, class_slots=ds._class_slots, decisions=decisions_of(ds),
+              models=[(_beliefs.KINDS[k], b) for k, b in model.grid], floor=model.floor,
+              engine_weights=model.engine_weights)
+    assert ok["decisions"], "the position has decisions to check"
+    _beliefs.BeliefWorlds(*ok.values())
+    d0 = ok["decisions"][0]
+    for change, message in (
+            ({"replayed": g}, "replayed must be a CoreRound, not Game"),
+            ({"counter": None}, "counter must be a DealCounter, not NoneType"),
+            ({"class_slots": None}, "class_slots must be a list, not NoneType"),
+            ({"class_slots": [5] + ok["class_slots"][1:]}, "a class's slots must be a list, not int"),
+            ({"models": None}, "models must be a list, not NoneType"),
+            ({"models": [(2,)]}, r"a model must be \(kind, beta\), not 1 items"),
+            ({"models": [2.5]}, r"a model must be \(kind, beta\), not float"),
+            ({"engine_weights": None}, r"engine_weights must be two finite numbers \(a, b\), not NoneType"),
+            ({"engine_weights": (1,)}, r"engine_weights must be two finite numbers \(a, b\), not 1 items"),
+            ({"engine_weights": ("a", 1)}, r"engine_weights must be two finite numbers \(a, b\)"),
+            ({"engine_weights": (math.nan, 0.0)}, r"engine_weights must be two finite numbers \(a, b\)"),
+            ({"engine_weights": (10 ** 400, 0.0)}, r"engine_weights must be two finite numbers \(a, b\)"),
+            ({"decisions": 7}, "decisions must be a list, not int"),
+            ({"decisions": [d0[:4]]}, r"a decision must be \(action, seat, move, slots, placed tiles\), not 4"),
+            ({"decisions": [{str(i): i for i in range(5)}]}, "a decision's action must be an integer"),
+            ({"decisions": [d0[:3] + (None, d0[4])]}, "a decision's slots must be a list, not NoneType"),
+            ({"decisions": [d0[:3] + (["a"], d0[4])]}, "a decision's slot must be an integer"),
+            ({"decisions": [d0[:3] + ([1.5], d0[4])]}, "a decision's slot must be an integer")):
+        args = dict(ok, **change)
+        with pytest.raises(CoreError, match=message) as e:
+            _beliefs.BeliefWorlds(*args.values())
+        one_line(e.value)
+
+
+def test_belief_worlds_draw_takes_only_its_arrays():
+    """draw's typed memoryviews raised Cython's ValueError (dtype, ndim), BufferError (a
+    read-only array) or TypeError (a list)."""
+    import numpy as np
+    from fiveup_solver import _beliefs
+    from fiveup_solver.beliefs import OpponentModel, decisions_of
+    g, obs = mover_observation(players=3)
+    ds = DealSampler(obs)
+    model = OpponentModel()
+    bw = _beliefs.BeliefWorlds(ds.replayed, ds.counter, ds._class_slots, decisions_of(ds),
+                               [(_beliefs.KINDS[k], b) for k, b in model.grid], model.floor, model.engine_weights)
+    k = len(model.grid)
+    good = [np.zeros((2, 4, k)), np.zeros((2, 4), np.uint32), np.zeros((2, 28), np.uint8)]
+    assert bw.draw(0, 0, *good) == 0
+    read_only = np.zeros((2, 4), np.uint32)
+    read_only.setflags(write=False)
+    names = ["loglik must be a writable float64 array", "hands must be a writable uint32 array",
+             "boneyard must be a writable uint8 array"]
+    for i, wrong in ((0, good[0].astype(np.float32)), (0, good[0].reshape(2, -1)), (0, good[0].tolist()),
+                     (1, read_only), (1, good[1].astype(np.int64)), (1, np.uint32(0)),
+                     (2, good[2].astype(np.int8)), (2, good[2].tobytes())):
+        arrays = list(good)
+        arrays[i] = wrong
+        with pytest.raises(CoreError, match=names[i]) as e:
+            bw.draw(0, 0, *arrays)
+        one_line(e.value)
+    with pytest.raises(CoreError, match="draw: loglik, hands and boneyard must be arrays, not None"):
+        bw.draw(0, 0, good[0], None, good[2])
+    with pytest.raises(CoreError, match="the position must be a CoreRound, not Game"):
+        _beliefs.move_features(g, 0)
+
+
+def test_value_world_takes_only_a_world_of_the_position():
+    """value_world checked each tile but not the world as a whole: a hidden hand one tile
+    short (that tile nowhere) or one tile too many (taken from another hidden hand) was
+    searched as if it were the position's."""
+    g, obs = mover_observation(players=3)
+    ds = DealSampler(obs)
+    core = g.current.core
+    roots = sorted({_core.canonical_of(*m.placement) for m in obs.legal_moves if m.kind == "play"})
+    job = _hint.WorldSearch(ds.replayed, None, ds.hidden_seats, roots, _hint.PIMC, 50, 6, 1, 1, 1, 0.0)
+    hands = [core.hand(s) for s in range(3)]
+    bone = core.boneyard_left
+    solver = _solver.SolverCore(0.05)
+    assert len(job.value_world(solver, hands, bone)[3]) == len(roots)       # the true world
+    a, b = ds.hidden_seats
+    short = [list(h) for h in hands]
+    short[a] = short[a][1:]
+    with pytest.raises(CoreError, match="a world must hold every tile off the board once") as e:
+        job.value_world(solver, short, bone)
+    one_line(e.value)
+    moved = [list(h) for h in hands]
+    moved[b].append(moved[a].pop())
+    with pytest.raises(CoreError, match=f"a world gives seat {a} {len(hands[a]) - 1} tiles, not {len(hands[a])}"):
+        job.value_world(solver, moved, bone)
+
+
+def test_a_world_search_s_counter_must_deal_its_hidden_tiles():
+    """A WorldSearch took any DealCounter: one of another position dealt tiles of this board
+    (or of the observer's hand) into its worlds, and a position value for a seat other than
+    the counter's observer left a hidden hand empty. Both were searched."""
+    g, obs, ds, roots, hands, bone = _owner_setup()
+    other_g, other_obs = mover_observation(players=2, seed=40)
+    other = DealSampler(other_obs)
+    with pytest.raises(CoreError, match="counter must deal this position's hidden tiles to its hidden seats") as e:
+        _hint.WorldSearch(ds.replayed, other.counter, ds.hidden_seats, roots, 0, 50, 6, 1, 2, 2, 0.0)
+    one_line(e.value)
+    seat = obs.seat
+    with pytest.raises(CoreError, match="counter must deal this position's hidden tiles to its hidden seats"):
+        _hint.WorldSearch(ds.replayed, ds.counter, [seat], [], 0, 50, 6, 1, 2, 2, 0.0, 1 - seat)
+    # the counter's own seats and position: accepted, as a position value too
+    _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, [], 0, 50, 6, 1, 2, 2, 0.0, seat)

@@ -668,10 +668,17 @@ cdef void search_one_root_move(SolverCore core, AmuJob* J, AmuStack* T, int m) n
     J.done[m] = 1
 
 
+cdef bint is_weight(object x):
+    """A world's weight: a positive finite number (not a bool, not a string) below 1e300."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and 0.0 < x < 1e300
+
+
 cdef class AlphaMuSearch:
     """One alphamu computation: the worlds, the root moves, the depth and the results."""
     cdef AmuJob job
     cdef object followed       # the AlphaMuSearch whose leaf horizons this one follows (kept alive)
+    cdef bint started          # __init__ was called (once only: a second would leave stale arrays)
+    cdef bint ready            # __init__ returned: every array is allocated and filled
 
     def __cinit__(self):
         self.job.roots = NULL
@@ -691,7 +698,7 @@ cdef class AlphaMuSearch:
         self.job.finished = NULL
         self.job.n_moves = 0
 
-    def __init__(self, CoreRound base not None, moves, worlds, weights, depth_, front_cap_, leaf_nodes_,
+    def __init__(self, base, moves, worlds, weights, depth_, front_cap_, leaf_nodes_,
                  seconds_, shares=None, follow=None):
         """`base`: the position, 2 players, its mover (the observer) able to place.
         `moves`: distinct canonical root moves. `worlds`: a list of (hands, boneyard,
@@ -705,8 +712,16 @@ cdef class AlphaMuSearch:
         other currency: each leaf is searched to the horizon that search reached there
         (see amu_leaf), as a hint's second currency follows its first. Its work is
         started first (every root move of it taken); this one's threads may start on a
-        root move as soon as that search has finished it."""
-        cdef Position* p = &base.frames[base.depth].pos
+        root move as soon as that search has finished it.
+
+        An AlphaMuSearch is initialised once: __init__ again is a CoreError, and a search
+        whose __init__ was not called or raised refuses every method."""
+        if self.started:
+            raise CoreError("an AlphaMuSearch is initialised once: make a new one")
+        self.started = True
+        if not isinstance(base, CoreRound):
+            raise CoreError(f"base must be a CoreRound, not {type(base).__name__}")
+        cdef Position* p = &(<CoreRound>base).frames[(<CoreRound>base).depth].pos
         cdef AmuJob* J = &self.job
         cdef uint8_t legal[MAX_MOVES]
         cdef int n_legal, i, s, b
@@ -727,17 +742,20 @@ cdef class AlphaMuSearch:
         try:
             moves = list(moves)
             worlds = list(worlds)
-            weights = None if weights is None else [float(x) for x in weights]
-        except (TypeError, ValueError):
+            weights = None if weights is None else list(weights)
+        except TypeError:
             raise CoreError("moves and worlds must be lists, weights a list of numbers") from None
         n_legal = gen_moves(p, legal)
-        if not 1 <= len(moves) <= n_legal or len(set(moves)) != len(moves) or not all(
-                isinstance(x, int) and any(x == legal[i] for i in range(n_legal)) for x in moves):
+        if not 1 <= len(moves) <= n_legal or not all(
+                type(x) is int and any(x == legal[i] for i in range(n_legal)) for x in moves) \
+                or len(set(moves)) != len(moves):
             raise CoreError(f"root moves must be distinct canonical moves of the position, not {moves!r}"[:200])
         if not 1 <= len(worlds) <= AMU_MAX_WORLDS:
             raise CoreError(f"alphamu searches 1 to {AMU_MAX_WORLDS} worlds, not {len(worlds)}")
-        if weights is not None and (len(weights) != len(worlds) or not all(0.0 < x < 1e300 for x in weights)):
-            raise CoreError("weights must be one positive number per world")
+        if weights is not None and (len(weights) != len(worlds) or not all(is_weight(x) for x in weights)):
+            raise CoreError("weights must be one positive number per world (below 1e300)")
+        if weights is not None:
+            weights = [float(x) for x in weights]
         if shares is not None:
             try:
                 shares = list(shares)
@@ -795,6 +813,12 @@ cdef class AlphaMuSearch:
                        &J.roots[w].boneyard[p.bone_next])
         if follow is not None:
             self._follow(follow)
+        self.ready = True
+
+    cdef int check_ready(self) except -1:
+        if not self.ready:
+            raise CoreError("this AlphaMuSearch is not initialised (its __init__ was not called, or it failed)")
+        return 0
 
     cdef _follow(self, follow):
         """Check that `follow` walks the same tree as this search, then follow it."""
@@ -805,7 +829,7 @@ cdef class AlphaMuSearch:
             raise CoreError(f"follow must be an AlphaMuSearch, not {type(follow).__name__}")
         other = <AlphaMuSearch>follow
         F = &other.job
-        if other is self or F.n_moves == 0:
+        if other is self or not other.ready:
             raise CoreError("follow must be another, initialised AlphaMuSearch")
         if (F.n_worlds != J.n_worlds or F.n_moves != J.n_moves or F.depth != J.depth or F.observer != J.observer
                 or F.leaf_nodes != J.leaf_nodes or memcmp(F.moves, J.moves, J.n_moves) != 0
@@ -837,11 +861,15 @@ cdef class AlphaMuSearch:
         free(self.job.record_cap)
         free(self.job.finished)
 
-    def work(self, SolverCore core not None):
+    def work(self, core_):
         """Search root moves until none is left (call from any thread, one core each)."""
         cdef AmuJob* J = &self.job
         cdef AmuStack T
         cdef long m
+        if not isinstance(core_, SolverCore):
+            raise CoreError(f"a search works with a SolverCore, not {type(core_).__name__}")
+        cdef SolverCore core = <SolverCore>core_
+        self.check_ready()
         core.check_players(2)
         if (J.follow != NULL and fiveup_amu_taken(&J.follow.next_move) < J.follow.n_moves
                 and not (J.follow.aborted or J.follow.overflow)):
@@ -882,6 +910,7 @@ cdef class AlphaMuSearch:
         complete is False when the deadline passed or the pools were too small."""
         cdef AmuJob* J = &self.job
         cdef int i, w
+        self.check_ready()
         complete = not J.aborted and not J.overflow and all(J.done[i] for i in range(J.n_moves))
         out = []
         for i in range(J.n_moves):
@@ -896,10 +925,9 @@ cdef class AlphaMuSearch:
         """Root move `move_index`'s leaves in walk order, each (status, depth): 1, the
         budget cut its search at that pass; 2, solved at that pass; 0, the round's end."""
         cdef AmuJob* J = &self.job
-        cdef int m = checked_int(move_index, 0, max(J.n_moves - 1, 0), "move_index")
+        self.check_ready()
+        cdef int m = checked_int(move_index, 0, J.n_moves - 1, "move_index")
         cdef long i
-        if J.n_moves == 0:
-            return []
         return [(J.leaf_record[m][2 * i], J.leaf_record[m][2 * i + 1]) for i in range(J.record_len[m])]
 
     @property

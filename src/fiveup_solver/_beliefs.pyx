@@ -21,7 +21,7 @@ canonical moves its hand allowed.
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
-from libc.math cimport exp, log
+from libc.math cimport exp, log, isfinite
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
@@ -90,11 +90,50 @@ cdef inline double engine_value(int credit, int threat, int exact, int tile, dou
     return credit - a * threat + b * TILE_PIPS[tile]
 
 
-def move_features(CoreRound r not None, hand, own_threat=False):
+cdef bint is_number(object x):
+    """A finite int or float (not a bool, not a string), as OpponentModel's weights are."""
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int):
+        return -1e308 < x < 1e308        # compared exactly: a larger int is no double
+    return isinstance(x, float) and isfinite(x)
+
+
+cdef CoreRound checked_round(object r, str what):
+    if not isinstance(r, CoreRound):
+        raise CoreError(f"{what} must be a CoreRound, not {type(r).__name__}")
+    return <CoreRound>r
+
+
+cdef list checked_list(object x, str what):
+    """x as a list (a one-line CoreError naming `what` if it is not a sequence)."""
+    if isinstance(x, (str, bytes)) or x is None:
+        raise CoreError(f"{what} must be a list, not {type(x).__name__}")
+    try:
+        return list(x)
+    except TypeError:
+        raise CoreError(f"{what} must be a list, not {type(x).__name__}") from None
+
+
+cdef tuple checked_tuple(object x, int n, str what, str form):
+    """x as a tuple of n items (a one-line CoreError: `what` must be `form`)."""
+    if isinstance(x, (str, bytes)) or x is None:
+        raise CoreError(f"{what} must be {form}, not {type(x).__name__}")
+    try:
+        x = tuple(x)
+    except TypeError:
+        raise CoreError(f"{what} must be {form}, not {type(x).__name__}") from None
+    if len(x) != n:
+        raise CoreError(f"{what} must be {form}, not {len(x)} items")
+    return x
+
+
+def move_features(r_, hand, own_threat=False):
     """[(canonical move, credit, threat, pips, exact)] for every canonical move of the
     seat to move in r's current position, as if it held `hand` (a tile mask).
     ``own_threat``: the replies exclude the mover's own tiles (the model's tables
     do not: they are the same in every world)."""
+    cdef CoreRound r = checked_round(r_, "the position")
     cdef Position pos = r.top().pos
     cdef uint8_t moves[MAX_MOVES]
     cdef int n, i, c, th, ex
@@ -128,29 +167,40 @@ cdef class BeliefWorlds:
     cdef Decision* dec
     cdef double* table         # n_dec x n_models x MOVE_CODES: exp(beta (v - vmax))
     cdef double* logs          # the same as beta (v - vmax), for worlds whose moves all underflow
+    cdef bint started          # __init__ was called (once only)
+    cdef bint ready            # __init__ returned: the tables are complete
 
     def __cinit__(self):
         self.dec = NULL
         self.table = NULL
         self.logs = NULL
 
-    def __init__(self, CoreRound replayed not None, DealCounter counter not None, class_slots, decisions,
-                 models, floor_, engine_weights):
+    def __init__(self, replayed_, counter_, class_slots, decisions, models, floor_, engine_weights):
         """`class_slots`: the slot numbers of each non-boneyard class, in class order
         (the boneyard class is the counter's last); `decisions`: (action index, seat,
         canonical move chosen, slot numbers it held by then, tile mask it had placed);
         `models`: (kind, beta) per model; `floor_`: the uniform floor's share;
-        `engine_weights`: (a, b) of the engine value credit - a threat + b pips."""
+        `engine_weights`: (a, b) of the engine value credit - a threat + b pips.
+
+        BeliefWorlds is initialised once: __init__ again is a CoreError, and one whose
+        __init__ was not called or raised refuses every method."""
         cdef int c, j, k, i, n, m, d, ct, th, ex, action, slot_count = 0
         cdef uint8_t moves[MAX_MOVES]
         cdef double beta, v, vmax, a, b
         cdef double vals[MAX_MOVES]
         cdef Position* p
+        if self.started:
+            raise CoreError("BeliefWorlds is initialised once: make a new one")
+        self.started = True
+        cdef CoreRound replayed = checked_round(replayed_, "replayed")
+        if not isinstance(counter_, DealCounter):
+            raise CoreError(f"counter must be a DealCounter, not {type(counter_).__name__}")
+        cdef DealCounter counter = <DealCounter>counter_
         self.counter = counter
         self.n_items = counter.n_items
         self.n_classes = counter.n_classes
         self.bone = counter.bone
-        class_slots = [list(x) for x in class_slots]
+        class_slots = [checked_list(x, "a class's slots") for x in checked_list(class_slots, "class_slots")]
         if self.bone != self.n_classes - 1 or len(class_slots) != self.n_classes - 1:
             raise CoreError("class_slots must list the slots of every class but the boneyard (the last)")
         for c in range(self.n_classes - 1):
@@ -164,22 +214,25 @@ cdef class BeliefWorlds:
         self.class_start[self.n_classes] = slot_count
         if sorted(x for xs in class_slots for x in xs) != list(range(slot_count)):
             raise CoreError("the classes' slots must be 0..slots-1, each once")
-        models = list(models)
+        models = checked_list(models, "models")
         self.n_models = len(models)
         if not 1 <= self.n_models <= MAX_MODELS:
             raise CoreError(f"1..{MAX_MODELS} models, not {self.n_models}")
         if isinstance(floor_, bool) or not isinstance(floor_, (int, float)) or not 0.0 <= floor_ <= 1.0:
             raise CoreError(f"floor must be a number from 0 to 1, not {floor_!r}"[:200])
         self.floor = floor_
-        a, b = engine_weights
+        a_, b_ = checked_tuple(engine_weights, 2, "engine_weights", "two finite numbers (a, b)")
+        if not (is_number(a_) and is_number(b_)):
+            raise CoreError(f"engine_weights must be two finite numbers (a, b), not {engine_weights!r}"[:200])
+        a, b = a_, b_
         betas = []
         for k in range(self.n_models):
-            kd, beta_ = models[k]
+            kd, beta_ = checked_tuple(models[k], 2, "a model", "(kind, beta)")
             self.kind[k] = checked_int(kd, 0, 3, "a model kind")
             if isinstance(beta_, bool) or not isinstance(beta_, (int, float)) or not 0.0 <= beta_ <= 100.0:
                 raise CoreError(f"beta must be a number from 0 to 100, not {beta_!r}"[:200])
             betas.append(float(beta_))
-        decisions = list(decisions)
+        decisions = checked_list(decisions, "decisions")
         self.n_dec = len(decisions)
         self.players = replayed.top().pos.players
         self.dec = <Decision*>calloc(max(1, self.n_dec), sizeof(Decision))
@@ -188,18 +241,17 @@ cdef class BeliefWorlds:
         if self.dec == NULL or self.table == NULL or self.logs == NULL:
             raise MemoryError()
         for d in range(self.n_dec):
-            action, seat, chosen, slots, gone = decisions[d]
-            action = checked_int(action, 0, replayed.depth - 1, "a decision's action")
+            action_, seat, chosen, slots, gone = checked_tuple(
+                decisions[d], 5, "a decision", "(action, seat, move, slots, placed tiles)")
+            action = checked_int(action_, 0, replayed.depth - 1, "a decision's action")
             p = &replayed.frames[action].pos
             self.dec[d].pos = p[0]
             self.dec[d].seat = checked_int(seat, 0, self.players - 1, "a decision's seat")
             self.dec[d].chosen = checked_int(chosen, 0, MOVE_CODES - 1, "a decision's move")
             self.dec[d].gone = <uint32_t>checked_int(gone, 0, ALL_TILES_MASK, "a decision's placed tiles")
             self.dec[d].slots = 0
-            for j in slots:
-                if not 0 <= j < slot_count:
-                    raise CoreError(f"slot {j!r} out of range"[:200])
-                self.dec[d].slots |= <uint32_t>1 << <int>j
+            for slot in checked_list(slots, "a decision's slots"):
+                self.dec[d].slots |= <uint32_t>1 << <int>checked_int(slot, 0, slot_count - 1, "a decision's slot")
             if p.status != ST_PLAYING or p.to_move != seat:
                 raise CoreError(f"action {action}: seat {seat} is not to place there")
             for i in range(4):
@@ -230,6 +282,12 @@ cdef class BeliefWorlds:
                 for i in range(n):
                     self.logs[(<long>d * self.n_models + k) * MOVE_CODES + moves[i]] = beta * (vals[i] - vmax)
                     self.table[(<long>d * self.n_models + k) * MOVE_CODES + moves[i]] = exp(beta * (vals[i] - vmax))
+        self.ready = True
+
+    cdef int check_ready(self) except -1:
+        if not self.ready:
+            raise CoreError("this BeliefWorlds is not initialised (its __init__ was not called, or it failed)")
+        return 0
 
     def __dealloc__(self):
         free(self.dec)
@@ -272,6 +330,7 @@ cdef class BeliefWorlds:
         cdef uint32_t hm[4]
         cdef Rng rng
         cdef int d
+        self.check_ready()
         world_stream(&rng, seed, <uint64_t>k)
         hm[0] = hm[1] = hm[2] = hm[3] = 0
         if self.counter.sample_world_classes(&rng, hm, bone, cls) < 0:
@@ -284,15 +343,36 @@ cdef class BeliefWorlds:
     def decisions(self):
         return self.n_dec
 
-    def draw(self, seed_, start_, double[:, :, :] loglik, uint32_t[:, :] hands, uint8_t[:, :] boneyard):
+    def draw(self, seed_, start_, loglik_, hands_, boneyard_):
         """Worlds start .. start + len(loglik) - 1: world k from the hint's world stream
         (seed, k), so with equal weights they are the hint's own worlds. Fills
         hands[k, seat] (hidden seats' masks now), boneyard[k, :] (draw order) and
         loglik[k, seat, model] (log-likelihood of the seat's decisions). Returns the
         number of decisions whose chosen move the world's hand did not allow (0 unless
-        the tables are wrong)."""
+        the tables are wrong). The arrays: writable, of dtypes float64, uint32 and uint8."""
         cdef uint64_t seed = checked_u64(seed_, "seed")
         cdef long start = checked_int(start_, 0, 2 ** 62, "start")
+        cdef double[:, :, :] loglik
+        cdef uint32_t[:, :] hands
+        cdef uint8_t[:, :] boneyard
+        self.check_ready()
+        if loglik_ is None or hands_ is None or boneyard_ is None:
+            raise CoreError("draw: loglik, hands and boneyard must be arrays, not None")
+        try:
+            loglik = loglik_
+        except (TypeError, ValueError, BufferError):
+            raise CoreError(f"draw: loglik must be a writable float64 array of shape (n, 4, models), "
+                            f"not {type(loglik_).__name__}") from None
+        try:
+            hands = hands_
+        except (TypeError, ValueError, BufferError):
+            raise CoreError(f"draw: hands must be a writable uint32 array of shape (n, 4), "
+                            f"not {type(hands_).__name__}") from None
+        try:
+            boneyard = boneyard_
+        except (TypeError, ValueError, BufferError):
+            raise CoreError(f"draw: boneyard must be a writable uint8 array of shape (n, 28), "
+                            f"not {type(boneyard_).__name__}") from None
         cdef long count = loglik.shape[0], w
         cdef int cls[MAX_ITEMS]
         cdef uint8_t slot_tile[MAX_ITEMS]

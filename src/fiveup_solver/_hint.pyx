@@ -816,6 +816,13 @@ cdef tuple checked_horizon(object h):
     return status, depth
 
 
+cdef SolverCore checked_core(object core):
+    """The SolverCore a search works with (anything else, None included: a one-line CoreError)."""
+    if not isinstance(core, SolverCore):
+        raise CoreError(f"a search works with a SolverCore, not {type(core).__name__}")
+    return <SolverCore>core
+
+
 cdef list per_world(object items, long n, str what, str form):
     """`items` as a list of n entries, one per world, or a one-line CoreError."""
     try:
@@ -833,6 +840,8 @@ cdef class WorldSearch:
     cdef DealCounter counter
     cdef object cores
     cdef WorldSearch depth_source    # kept alive while job.depth_of points into it
+    cdef bint started                # __init__ was called (once only: a second would leave stale worlds)
+    cdef bint ready                  # __init__ returned: every array is allocated and filled
 
     def __cinit__(self):
         self.job.values = NULL
@@ -851,7 +860,7 @@ cdef class WorldSearch:
         self.job.depth_of = NULL
         self.job.finished = NULL
 
-    def __init__(self, CoreRound base not None, DealCounter counter, hidden_seats, moves, method_,
+    def __init__(self, base, counter, hidden_seats, moves, method_,
                  world_nodes_, chance_width_, seed_, n_worlds_, min_worlds_, seconds_, observer_=None,
                  worlds=None, greedy_seats=(), shares=None, source=None, source_draws=None, horizons=None,
                  depth_of=None):
@@ -884,8 +893,19 @@ cdef class WorldSearch:
         `depth`: the passes between the first and that one are skipped; status 0: no
         horizon. `depth_of`: instead, that first currency's WorldSearch of the same
         worlds with no time limit, worked first in the same dispatch (every thread works
-        it before this one): each world takes its horizon from it."""
+        it before this one): each world takes its horizon from it.
+
+        A WorldSearch is initialised once: __init__ again is a CoreError, and a search
+        whose __init__ was not called or raised refuses every method."""
         cdef int s, i, n_legal
+        cdef uint32_t unseen = 0, held = 0
+        if self.started:
+            raise CoreError("a WorldSearch is initialised once: make a new one")
+        self.started = True
+        if not isinstance(base, CoreRound):
+            raise CoreError(f"base must be a CoreRound, not {type(base).__name__}")
+        if counter is not None and not isinstance(counter, DealCounter):
+            raise CoreError(f"counter must be a DealCounter or None, not {type(counter).__name__}")
         cdef int method = checked_int(method_, 0, 1, "method")
         cdef uint64_t world_nodes = checked_u64(world_nodes_, "world_nodes")
         cdef int chance_width = checked_int(chance_width_, 1, 28, "chance_width")
@@ -897,7 +917,7 @@ cdef class WorldSearch:
             raise CoreError(f"seconds must be a number from 0 to 1e7, not {seconds_!r}"[:200])
         seconds = seconds_
         cdef uint8_t legal[MAX_MOVES]
-        cdef Position* p = &base.frames[base.depth].pos
+        cdef Position* p = &(<CoreRound>base).frames[(<CoreRound>base).depth].pos
         cdef int observer
         try:
             moves = list(moves)
@@ -911,8 +931,9 @@ cdef class WorldSearch:
                 raise CoreError("the position has no placement to search (the round is over, or the seat must "
                                 "draw or pass)")
             n_legal = gen_moves(p, legal)
-            if not 1 <= len(moves) <= n_legal or len(set(moves)) != len(moves) or not all(
-                    isinstance(m, int) and any(m == legal[i] for i in range(n_legal)) for m in moves):
+            if not 1 <= len(moves) <= n_legal or not all(
+                    type(m) is int and any(m == legal[i] for i in range(n_legal)) for m in moves) \
+                    or len(set(moves)) != len(moves):
                 raise CoreError(f"root moves must be distinct canonical moves of the position, not {moves!r}"[:200])
         else:
             observer = checked_int(observer_, 0, p.players - 1, "observer")
@@ -976,6 +997,8 @@ cdef class WorldSearch:
                 raise CoreError("give either worlds or source, not both")
             if not isinstance(source, WorldSearch):
                 raise CoreError(f"source must be a WorldSearch, not {type(source).__name__}")
+            if not (<WorldSearch>source).ready:
+                raise CoreError("source must be an initialised WorldSearch")
             self._copy_worlds(source, source_draws)
         elif source_draws is not None:
             raise CoreError("source_draws are draws of a source search: give source too")
@@ -989,6 +1012,27 @@ cdef class WorldSearch:
             self._set_horizons(horizons)
         if depth_of is not None:
             self._set_depth_of(depth_of)
+        if counter is not None:
+            # the sampler must deal exactly the tiles hidden here (the hidden seats' hands and
+            # the boneyard), to the hidden seats: a sampler of another position (or of other
+            # hidden seats) would put tiles of the board or of a known hand into its worlds
+            for s in hidden_seats:
+                unseen |= self.job.base.hand[<int>s]
+            for i in range(self.job.base.bone_next, self.job.base.bone_len):
+                unseen |= <uint32_t>1 << self.job.base.boneyard[i]
+            for i in range((<DealCounter>counter).n_items):
+                if (<DealCounter>counter).item_held[i]:
+                    held |= <uint32_t>1 << (<DealCounter>counter).item_tile[i]
+            if held != unseen or not all(
+                    c == (<DealCounter>counter).bone or (<DealCounter>counter).class_seat[c] in hidden_seats
+                    for c in range((<DealCounter>counter).n_classes)):
+                raise CoreError("counter must deal this position's hidden tiles to its hidden seats")
+        self.ready = True
+
+    cdef int check_ready(self) except -1:
+        if not self.ready:
+            raise CoreError("this WorldSearch is not initialised (its __init__ was not called, or it failed)")
+        return 0
 
     cdef _set_horizons(self, horizons):
         cdef WorldJob* J = &self.job
@@ -1007,6 +1051,8 @@ cdef class WorldSearch:
         cdef int b = J.base.bone_len - J.base.bone_next
         if not isinstance(other, WorldSearch):
             raise CoreError(f"depth_of must be a WorldSearch, not {type(other).__name__}")
+        if not (<WorldSearch>other).ready:
+            raise CoreError("depth_of must be an initialised WorldSearch")
         if other is self:
             raise CoreError("depth_of must be another search")
         F = &(<WorldSearch>other).job
@@ -1090,9 +1136,11 @@ cdef class WorldSearch:
         free(self.job.given_horizon)
         free(self.job.finished)
 
-    def work(self, SolverCore core not None):
+    def work(self, core_):
         """Search worlds until none is left or the time is up (call from any thread)."""
         cdef WorldJob* J = &self.job
+        cdef SolverCore core = checked_core(core_)
+        self.check_ready()
         if self.counter is None and J.given_hands == NULL:
             raise CoreError("this search has no deal sampler and no worlds: use value_world")
         core.check_players(J.base.players)
@@ -1140,12 +1188,15 @@ cdef class WorldSearch:
                 search_draw(core, J, w, &pos, <uint64_t>w, J.greedy_seats)
         return None
 
-    def value_world(self, SolverCore core not None, hands, boneyard, horizon=None):
+    def value_world(self, core_, hands, boneyard, horizon=None):
         """Search one given world (hand tile lists per seat, boneyard tiles in order):
         (status, depth, nodes, [value per root move]). For tests and analysis.
         `horizon`: None, or (status, depth) as one world's entry of `horizons`.
-        The world must keep the position's board and the mover's hand."""
+        The world must keep the position's board and the observer's hand, give every
+        seat as many tiles as it holds and hold every tile off the board once."""
         cdef WorldJob* J = &self.job
+        cdef SolverCore core = checked_core(core_)
+        self.check_ready()
         cdef Position pos = J.base
         cdef int s, i
         cdef uint32_t seen = J.base.board
@@ -1174,6 +1225,12 @@ cdef class WorldSearch:
                 pos.hand[s] |= <uint32_t>1 << <int>t
         if pos.hand[J.observer] != J.base.hand[J.observer]:
             raise CoreError("the world must keep the observer's hand")
+        if seen != 0x0FFFFFFF:
+            raise CoreError("a world must hold every tile off the board once")
+        for s in range(J.base.players):
+            if fiveup_popcount(pos.hand[s]) != fiveup_popcount(J.base.hand[s]):
+                raise CoreError(f"a world gives seat {s} {fiveup_popcount(pos.hand[s])} tiles, "
+                                f"not {fiveup_popcount(J.base.hand[s])}")
         for i in range(len(boneyard)):
             pos.boneyard[pos.bone_next + i] = boneyard[i]
         with nogil:
@@ -1185,16 +1242,19 @@ cdef class WorldSearch:
         """The draws that were searched, in order (the others repeated a world already
         searched: ``results`` gives them its values)."""
         cdef long w
+        self.check_ready()
         return [w for w in range(self.job.n_worlds) if self.job.status[w] in (1, 2)]
 
     def _set_max_groups(self, n):
         """The table's capacity in groups, lower than MAX_GROUPS (for tests of a full table)."""
+        self.check_ready()
         self.job.max_groups = checked_int(n, 0, MAX_GROUPS, "max_groups")
 
     @property
     def distinct_worlds(self):
         """Distinct worlds among the draws (a world searched outside the full table counts
         at each of its draws)."""
+        self.check_ready()
         return self.job.n_groups + self.job.unrecorded
 
     def group_plan(self):
@@ -1207,6 +1267,7 @@ cdef class WorldSearch:
         cdef long w, src, k
         cdef int32_t g
         cdef uint64_t budget
+        self.check_ready()
         cdef long* pos = <long*>malloc((J.n_groups + 1) * sizeof(long))
         if pos == NULL:
             raise MemoryError()
@@ -1286,6 +1347,7 @@ cdef class WorldSearch:
         (0 for a draw that was not searched)."""
         cdef WorldJob* J = &self.job
         cdef long w, src
+        self.check_ready()
         out = []
         for w in range(J.n_worlds):
             if not J.status[w]:

@@ -774,6 +774,14 @@ cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
     S.points_order = 0
 
 
+cdef Position* round_position(object rnd) except NULL:
+    """The current position of `rnd`, a CoreRound given to a SolverCore method (anything
+    else, None included, is a one-line CoreError)."""
+    if not isinstance(rnd, CoreRound):
+        raise CoreError(f"the position must be a CoreRound, not {type(rnd).__name__}")
+    return &(<CoreRound>rnd).frames[(<CoreRound>rnd).depth].pos
+
+
 cdef class SolverCore:
     """Reusable search context: the transposition table is kept between calls."""
 
@@ -974,7 +982,7 @@ cdef class SolverCore:
     def clear(self):
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
 
-    def solve_moves(self, CoreRound rnd not None, node_limit_=0, points_values=None, guesses=None):
+    def solve_moves(self, rnd, node_limit_=0, points_values=None, guesses=None):
         """Exact value of every root canonical move of the round's current position.
 
         Returns (root_value, [(move, value), ...], nodes, aborted). The seat's
@@ -996,7 +1004,7 @@ cdef class SolverCore:
         a perfect guess would leave. Other moves start as they would. The values
         are exact whatever the guesses. Not with 3 players under max^n.
         """
-        cdef Position root = rnd.frames[rnd.depth].pos
+        cdef Position root = round_position(rnd)[0]
         cdef Position q, c
         cdef uint8_t moves[MAX_MOVES]
         cdef int n, i, team, base, r, best = -INF, side, chosen
@@ -1073,12 +1081,13 @@ cdef class SolverCore:
             best = terminal_or_search(S, &q, team, rel_score(S, &q, team) - base) if q.status != ST_PLAYING else 0
         return best, [(moves[i], values[i]) for i in range(n)], S.nodes, bool(S.aborted)
 
-    def value(self, CoreRound rnd not None, node_limit_=0, guess=None):
+    def value(self, rnd, node_limit_=0, guess=None):
         """Value of the current position for the seat to move (root window only).
         `guess`: MTD(f)'s first test there (that value, for the seat to move, in this
         objective's units; one search thread) instead of first_guess; the value is
         exact whatever it is (benchmarks/mtdf_floor.py). Not with 3 players under max^n."""
-        cdef Position q = rnd.frames[rnd.depth].pos
+        cdef Position* at = round_position(rnd)
+        cdef Position q = at[0]
         cdef SolverCtx* S = &self.ctx
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         cdef int v, g = 0
@@ -1094,20 +1103,20 @@ cdef class SolverCore:
         if S.maxn:
             with nogil:
                 resolve_turn(&q)
-                maxn_child(S, &rnd.frames[rnd.depth].pos, &q, -1, -1, 0, vec)
+                maxn_child(S, at, &q, -1, -1, 0, vec)
             return vec[S.root_side], S.nodes, bool(S.aborted)
         with nogil:
             set_root(S, &q)
             resolve_turn(&q)
             if guessed:
-                v = guessed_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0), g)
+                v = guessed_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, at, 0), g)
             else:
-                v = terminal_or_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, &rnd.frames[rnd.depth].pos, 0))
+                v = terminal_or_search(S, &q, 0, rel_score(S, &q, 0) - rel_score(S, at, 0))
         return v, S.nodes, bool(S.aborted)
 
-    def debug_window(self, CoreRound rnd not None, alpha_, beta_, node_limit_=0):
+    def debug_window(self, rnd, alpha_, beta_, node_limit_=0):
         """One search of the current (resolved) position with a given window: (result, nodes)."""
-        cdef Position q = rnd.frames[rnd.depth].pos
+        cdef Position q = round_position(rnd)[0]
         cdef SolverCtx* S = &self.ctx
         cdef int alpha = checked_int(alpha_, -INF, INF, "alpha")
         cdef int beta = checked_int(beta_, -INF, INF, "beta")
@@ -1135,11 +1144,11 @@ cdef class SolverCore:
         half points) ; paranoid values are always in reported units."""
         return maxn_scale(&self.ctx)
 
-    def maxn_moves(self, CoreRound rnd not None, node_limit_=0):
+    def maxn_moves(self, rnd, node_limit_=0):
         """Max^n (3 players only): (root vector, [(move, vector), ...], nodes, aborted),
         vectors of 3 entries per side in internal units (value_scale), from the
         current position's scores on; moves as solve_moves."""
-        cdef Position root = rnd.frames[rnd.depth].pos
+        cdef Position root = round_position(rnd)[0]
         cdef Position q
         cdef uint8_t moves[MAX_MOVES]
         cdef int vecs[3 * MAX_MOVES]
@@ -1160,9 +1169,9 @@ cdef class SolverCore:
                 [(moves[i], [vecs[3 * i], vecs[3 * i + 1], vecs[3 * i + 2]]) for i in range(n)],
                 S.nodes, bool(S.aborted))
 
-    def best_move(self, CoreRound rnd not None):
+    def best_move(self, rnd):
         """Best canonical move stored for the current position (after its forced draws), or None."""
-        cdef Position q = rnd.frames[rnd.depth].pos
+        cdef Position q = round_position(rnd)[0]
         cdef TTEntry e
         cdef MaxnEntry* m
         forced_draws(&q, NULL)
@@ -1176,7 +1185,7 @@ cdef class SolverCore:
             return None
         return None if e.move == 0xFF else e.move
 
-    def principal_variation(self, CoreRound rnd not None, max_len=64, node_limit_=0, value_=None):
+    def principal_variation(self, rnd, max_len=64, node_limit_=0, value_=None):
         """A line of best play from the current position: canonical moves, with
         MOVE_PASS for forced passes (forced draws are implied).
 
@@ -1187,7 +1196,7 @@ cdef class SolverCore:
         move gained. Only the first V is searched (MTD(f)), from `value` if given
         (what solve_moves returned for the seat to move: a guess only, the line is
         the same whatever it is)."""
-        cdef Position q = rnd.frames[rnd.depth].pos
+        cdef Position q = round_position(rnd)[0]
         cdef Position c, cr
         cdef uint8_t moves[MAX_MOVES]
         cdef SolverCtx* S = &self.ctx
