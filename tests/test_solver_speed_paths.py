@@ -172,6 +172,75 @@ def test_lean_leaves_refuses_what_is_not_a_switch():
             core.lean_leaves = bad
 
 
+# ---------------------------------------------------------------- the reply in the move order
+# Where the table is asked, a Solver call orders the moves by their credit less the best
+# credit the next seat (of the other side) can take at once (reply_credit). An order never
+# changes an exact value: `reply_order = False` (credit and history alone) must give the
+# same values, moves and lines, with more nodes where the order matters.
+
+@pytest.mark.parametrize("name, count", [("openings_2p", 60), ("openings_4p", 25), ("midround", 80),
+                                         ("near_target", 80)])
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_reply_order_changes_the_work_never_a_value(name, count, objective):
+    with_reply = Solver(tt_mb=4, objective=objective, both=False)
+    without = Solver(tt_mb=4, objective=objective, both=False)
+    without.core.reply_order = False
+    assert with_reply.core.reply_order and not without.core.reply_order
+    nodes = [0, 0]
+    for g in load_suite(DATA / f"{name}.json")[:count]:
+        (a, na), (b, nb) = with_reply.value(g), without.value(g)
+        assert a == b
+        nodes[0] += na
+        nodes[1] += nb
+    assert nodes[0] != nodes[1]
+    if name.startswith("openings"):
+        # fewer: 0.82-0.91 of the nodes on the whole suites, 0.70-0.97 on these slices
+        # (docs/results/performance.md)
+        assert nodes[0] < nodes[1]
+
+
+@pytest.mark.parametrize("name", ["openings_4p", "midround", "near_target"])
+def test_reply_order_changes_no_solve(name):
+    # every move in both currencies and the principal variation (its moves: the first of
+    # the best by the table's move, so compared as values along the line)
+    with_reply, without = Solver(tt_mb=4), Solver(tt_mb=4)
+    without.core.reply_order = False
+    for g in load_suite(DATA / f"{name}.json")[:12]:
+        a, b = with_reply.solve(g), without.solve(g)
+        assert a.values == b.values
+        assert {str(m) for m in a.best} == {str(m) for m in b.best}
+
+
+def test_reply_order_with_helper_threads():
+    # Lazy SMP helpers copy the main context, the switch included: the values stay exact
+    one = Solver(tt_mb=4, both=False)
+    two = Solver(tt_mb=4, both=False, threads=2)
+    for g in load_suite(DATA / "openings_4p.json")[:8]:
+        assert one.value(g)[0] == two.value(g)[0]
+
+
+def test_reply_order_leaves_hints_as_they_were():
+    # hint worlds are budgeted in nodes (an order moves their cuts): the reply order is
+    # a Solver call's alone, so a hint's moves, values and nodes do not depend on it
+    from fiveup_solver.bench import load_hint_suite
+    from fiveup_solver.hint import Hinter
+    on, off = Hinter(threads=1), Hinter(threads=1)
+    for core in off._cores:
+        core.reply_order = False
+    for obs, _ in load_hint_suite(DATA / "hint_positions.json")[:12]:
+        a = on.hint(obs, method="pimc", seed=3, samples=16, both=True)
+        b = off.hint(obs, method="pimc", seed=3, samples=16, both=True)
+        assert [(str(m.move), m.win, m.points) for m in a.moves] == [(str(m.move), m.win, m.points) for m in b.moves]
+        assert a.nodes == b.nodes
+
+
+def test_reply_order_refuses_what_is_not_a_switch():
+    core = _solver.SolverCore(1.0)
+    for bad in (2, -1, "yes", None, 0.5):
+        with pytest.raises(ValueError, match="reply_order"):
+            core.reply_order = bad
+
+
 # ---------------------------------------------------------------- a placement without a log
 # The searches place tiles without an event log, and that path updates the score without a
 # branch; it must leave the very position the game's logged path leaves, at every score

@@ -79,6 +79,8 @@ ctypedef struct SolverCtx:
     uint64_t helper_nodes      # of `nodes`, those the helper threads searched (since begin_call)
     int lean_leaves            # a mover's last tile valued without playing it out (last_tile_search, domino_value):
                                # 1; 0 only in tests, which check that it changes no value and no node count
+    int reply_order            # Solver calls: moves where the table is asked ordered by credit less the next
+                               # seat's best reply (reply_credit): 1; 0 only in tests (the same values)
 
 cdef extern from *:
     """

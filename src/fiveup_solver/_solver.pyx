@@ -566,6 +566,34 @@ cdef void age_history(SolverCtx* S) noexcept nogil:
         S.history[i] >>= 1
 
 
+cdef enum:
+    # keeps an ordering key's credit term >= 0 (next_by_key spends keys as -1): a credit
+    # is at most 305, a reply's too, so keys stay below the table move's 1 << 30
+    REPLY_KEY_OFFSET = 305
+
+
+cdef inline int reply_credit(const SolverCtx* S, const Position* p, uint8_t move, int es, Position* c) noexcept nogil:
+    """Play `move` from p into c (forced draws and passes included, as move_value does)
+    and return the largest accepted credit the next seat can take at once, when it is
+    of the other team; 0 when it is not, or when the round has ended. search()'s order
+    at the nodes that ask the table: a move's credit less this (docs/results/performance.md:
+    the 4-player openings' nodes 0.82, held-out openings 0.49 to 0.80)."""
+    cdef uint8_t replies[MAX_MOVES]
+    cdef int m, i, s1, gap, x, best = 0
+    c[0] = p[0]
+    place_at(c, move, es, NULL)
+    resolve_turn(c)
+    if c.status != ST_PLAYING or team_of(S, c, c.to_move) == team_of(S, p, p.to_move):
+        return 0
+    m = gen_moves(c, replies)
+    s1 = end_sum(c)
+    gap = TARGET - c.score[side_of(c, c.to_move)]
+    for i in range(m):
+        x = credit_within(placement_credit(end_sum_after(c, s1, replies[i])), gap)
+        best = x if x > best else best
+    return best
+
+
 cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) noexcept nogil:
     """Negamax value of p (its seat can place) for the team to move; fail-soft."""
     cdef uint8_t moves[MAX_MOVES]
@@ -579,7 +607,7 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     cdef Position* c
     cdef int n, i, j, k, x, team, base, v, r, best = -INF, best_move = 0xFF, tt_move = 0xFF
     cdef int alpha0, beta0, ub = INF, lb = -INF, s, mode = 0, first, best_key
-    cdef bint chance = 0
+    cdef bint chance = 0, built = 0
     cdef uint64_t key = 0, nodes0 = S.nodes
     cdef TTEntry e
     if not entered(S, p, &alpha, &beta, ply, &v):
@@ -630,6 +658,18 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
             # no move of its own: the points solve's best move here comes first (its
             # bounds are in other units and are not used)
             tt_move = e.move
+    if use_tt and S.solver_call and S.reply_order and not chance and n > 1 and not last_tile:
+        # where the subtree is large enough to ask the table, each move is played into
+        # its own child slot and ordered by its credit less the best credit the next
+        # seat can take at once when it is the other side's (reply_credit; the table
+        # move still first); the loop searches those children as they are
+        built = 1
+        best_key = -1
+        for i in range(n):
+            keys[i] = order_key(S, moves[i], credits[i] + REPLY_KEY_OFFSET
+                                - reply_credit(S, p, moves[i], sums[i], &children[i]))
+            first = i if keys[i] > best_key else first
+            best_key = keys[i] if keys[i] > best_key else best_key
     alpha0 = alpha
     beta0 = beta
     if gap_bounds_apply(S):
@@ -653,7 +693,10 @@ cdef int search(SolverCtx* S, const Position* p, int alpha, int beta, int ply) n
     for k in range(n):
         if k:
             i = next_by_key(keys, n, i)
-        v = loop_move_value(S, p, moves[i], sums[i], last_tile, children, team, base, alpha, beta, ply)
+        if built:
+            v = child_search(S, &children[i], team, base, alpha, beta, ply)
+        else:
+            v = loop_move_value(S, p, moves[i], sums[i], last_tile, children, team, base, alpha, beta, ply)
         if S.aborted:
             return 0
         if v > best:
@@ -811,6 +854,7 @@ cdef class SolverCore:
         self.ctx.use_pruning = bool(use_pruning)
         self.ctx.history_cap = HISTORY_CAP
         self.ctx.lean_leaves = 1
+        self.ctx.reply_order = 1
         self.ctx.tt_min_tiles = tt_min_tiles
         self.ctx.max_ply = MAX_PLY
         self.threads = threads
@@ -881,6 +925,17 @@ cdef class SolverCore:
     @lean_leaves.setter
     def lean_leaves(self, on):
         self.ctx.lean_leaves = checked_int(int(on) if isinstance(on, bool) else on, 0, 1, "lean_leaves")
+
+    @property
+    def reply_order(self):
+        """Whether a Solver call orders the moves of the nodes that ask the table by
+        their credit less the next seat's best reply credit (reply_credit; on by
+        default). Off only in tests: it changes the work, never a value."""
+        return bool(self.ctx.reply_order)
+
+    @reply_order.setter
+    def reply_order(self, on):
+        self.ctx.reply_order = checked_int(int(on) if isinstance(on, bool) else on, 0, 1, "reply_order")
 
     @property
     def helper_nodes(self):
