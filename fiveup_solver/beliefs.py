@@ -93,6 +93,7 @@ KINDS = tuple(_beliefs.KINDS)    # none, random, credit, engine
 DEFAULT_GRID = (("random", 0.0), ("credit", 0.15), ("credit", 0.5), ("credit", 3.0),
                 ("engine", 0.15), ("engine", 0.5))
 ENGINE_WEIGHTS = (0.1, 0.05)     # a, b: fitted to 641 choices of the default hint bot (docs/beliefs.md)
+MAX_ENGINE_WEIGHT = 1000         # |a|, |b| at most: engine values stay finite at every beta
 DEFAULT_FLOOR = 0.05
 MIN_ESS_FRACTION = 0.5           # draw more worlds while the ESS is below this share of the worlds wanted
 MAX_CANDIDATE_FACTOR = 32        # ... up to this many times the worlds wanted
@@ -110,7 +111,14 @@ def check_beliefs(beliefs) -> str:
 
 
 def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    """A finite int or float, not a bool; an int too large for a float is none
+    (math.isfinite would raise OverflowError on it)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(x))
+    except OverflowError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -168,8 +176,11 @@ class OpponentModel:
             a, b = self.engine_weights
         except (TypeError, ValueError):
             a = b = None
-        if not (_is_number(a) and _is_number(b)):
-            raise OptionError(f"engine_weights must be two numbers (a, b), not {_short(self.engine_weights)}")
+        if not (_is_number(a) and _is_number(b) and abs(a) <= MAX_ENGINE_WEIGHT and abs(b) <= MAX_ENGINE_WEIGHT):
+            # bounded: a weight near the float limit makes every engine value infinite and
+            # the log-likelihoods NaN
+            raise OptionError(f"engine_weights must be two numbers (a, b) from -{MAX_ENGINE_WEIGHT} to "
+                              f"{MAX_ENGINE_WEIGHT}, not {_short(self.engine_weights)}")
         if not isinstance(self.search_greedy, bool):
             raise OptionError(f"search_greedy must be True or False, not {_short(self.search_greedy)}")
 

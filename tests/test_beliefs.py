@@ -445,6 +445,13 @@ def test_bad_options_are_one_line_errors():
         (lambda: OpponentModel(prior=(1, 2)), "prior must be 6 weights"),
         (lambda: OpponentModel(floor=float("nan")), "floor must be a number from 0 to 1"),
         (lambda: OpponentModel(engine_weights=(1,)), "engine_weights must be two numbers"),
+        # an int too large for a float, and weights that would make the engine values infinite
+        (lambda: OpponentModel(floor=10 ** 400), "floor must be a number from 0 to 1"),
+        (lambda: OpponentModel(grid=(("credit", 10 ** 400),)), "beta must be a number from 0 to 100"),
+        (lambda: OpponentModel(prior=(10 ** 400,) + (1,) * 5), "prior must be 6 weights >= 0"),
+        (lambda: OpponentModel(engine_weights=(10 ** 400, 0)), "engine_weights must be two numbers .a, b. from -1000 to 1000"),
+        (lambda: OpponentModel(engine_weights=(1e308, 1e308)), "engine_weights must be two numbers .a, b. from -1000 to 1000"),
+        (lambda: OpponentModel(engine_weights=(0.1, -1000.5)), "engine_weights must be two numbers .a, b. from -1000 to 1000"),
         (lambda: OpponentModel(search_greedy=1), "search_greedy must be True or False"),
         (lambda: DealSampler(obs, beliefs="maybe"), "beliefs must be one of"),
         (lambda: DealSampler(obs, model=OpponentModel()), "is for beliefs='model'"),

@@ -222,8 +222,9 @@ cdef class BeliefWorlds:
             raise CoreError(f"floor must be a number from 0 to 1, not {floor_!r}"[:200])
         self.floor = floor_
         a_, b_ = checked_tuple(engine_weights, 2, "engine_weights", "two finite numbers (a, b)")
-        if not (is_number(a_) and is_number(b_)):
-            raise CoreError(f"engine_weights must be two finite numbers (a, b), not {engine_weights!r}"[:200])
+        if not (is_number(a_) and is_number(b_) and -1000 <= a_ <= 1000 and -1000 <= b_ <= 1000):
+            # (beliefs.MAX_ENGINE_WEIGHT: a weight near the float limit makes the log-likelihoods NaN)
+            raise CoreError(f"engine_weights must be two numbers (a, b) from -1000 to 1000, not {engine_weights!r}"[:200])
         a, b = a_, b_
         betas = []
         for k in range(self.n_models):
