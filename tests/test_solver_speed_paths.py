@@ -234,6 +234,22 @@ def test_reply_order_leaves_hints_as_they_were():
         assert a.nodes == b.nodes
 
 
+def test_the_reply_order_script_runs_on_a_slice(tmp_path, capsys):
+    """benchmarks/reply_order_nodes.py on 3 positions of each suite and 2 held out of each
+    kind: both objectives, values checked inside (it exits otherwise), its journal."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("reply_order_nodes", DATA.parent / "reply_order_nodes.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    out = tmp_path / "reply.json"
+    assert script.main(["--suite-positions", "3", "--held-out", "2", "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert len(rows) == 8 * 2 and {r["objective"] for r in rows} == {"points", "win"}
+    assert {r["positions"] for r in rows} == {2, 3}
+    assert any(r["nodes_with"] != r["nodes_without"] for r in rows)
+    assert "held-out openings_4p" in capsys.readouterr().out
+
+
 def test_reply_order_refuses_what_is_not_a_switch():
     core = _solver.SolverCore(1.0)
     for bad in (2, -1, "yes", None, 0.5):
