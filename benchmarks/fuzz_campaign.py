@@ -2146,10 +2146,10 @@ class OwnersFamily(Family):
         args, kw = self._amu_args(rng, M, k)
         for _ in range(rng.choice([0, 0, 0, 1, 1, 2])):
             if rng.random() < 0.3:
-                args["weights"] = rng.choice([[10 ** 400] * len(args["worlds"]), [math.nan] * len(args["worlds"]),
-                                              [math.inf] * len(args["worlds"]), [-1.0] * len(args["worlds"]),
-                                              [0] * len(args["worlds"]), ["1"] * len(args["worlds"]),
-                                              [1e300] * len(args["worlds"]), [True] * len(args["worlds"]),
+                # (an earlier mutation may have made `worlds` something without a length)
+                nw = len(args["worlds"]) if isinstance(args["worlds"], (list, tuple)) else 1
+                args["weights"] = rng.choice([[10 ** 400] * nw, [math.nan] * nw, [math.inf] * nw, [-1.0] * nw,
+                                              [0] * nw, ["1"] * nw, [1e300] * nw, [True] * nw,
                                               [1.0], "12", [None], [[1.0]], owner_weird(rng)])
             else:
                 self._mutate_call(rng, pool, M, args, kw, k, 2, extra=("shares",))

@@ -132,6 +132,9 @@ class Game:
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         if not _is_int(max_rounds) or max_rounds < 1:
             raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
+        if not isinstance(deal, bool):
+            # a switch, not a truth value: "no" would deal, NotImplemented is an error in newer Pythons
+            raise OptionError(f"deal must be True or False, not {_short(deal)}")
         self.players = players
         self.sides = _core.sides_of(players)
         self.seed = seed

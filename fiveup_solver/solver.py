@@ -184,9 +184,12 @@ class Solver:
             raise OptionError(f"tt_min_tiles must be an integer from -1 to 28, not {_short(tt_min_tiles)}")
         if not is_int(threads) or not 1 <= threads <= MAX_THREADS:
             raise OptionError(f"threads must be an integer from 1 to {MAX_THREADS}, not {_short(threads)}")
+        for name, on in (("use_tt", use_tt), ("target_pruning", target_pruning), ("pv", pv), ("both", both)):
+            if not isinstance(on, bool):
+                raise OptionError(f"{name} must be True or False, not {_short(on)}")
         self.search = check_search(search)
         self.threads = threads
-        self.core = _solver.SolverCore(float(tt_mb), bool(use_tt), bool(target_pruning), tt_min_tiles, threads)
+        self.core = _solver.SolverCore(float(tt_mb), use_tt, target_pruning, tt_min_tiles, threads)
         self.core.set_search(int(self.search == "maxn"))
         self.node_limit = node_limit
         self.want_pv = pv

@@ -811,3 +811,21 @@ def test_a_world_search_s_counter_must_deal_its_hidden_tiles():
         _hint.WorldSearch(ds.replayed, ds.counter, [seat], [], 0, 50, 6, 1, 2, 2, 0.0, 1 - seat)
     # the counter's own seats and position: accepted, as a position value too
     _hint.WorldSearch(ds.replayed, ds.counter, ds.hidden_seats, [], 0, 50, 6, 1, 2, 2, 0.0, seat)
+
+
+@pytest.mark.parametrize("bad", [NotImplemented, "no", 0, 1, None])
+def test_switches_are_booleans_not_truth_values(bad):
+    """A switch given anything but True or False is refused: "no" would have read as on,
+    and bool(NotImplemented) is a DeprecationWarning (a TypeError in newer Pythons), which
+    the fuzz campaign found at Game(deal=) and SolverCore(use_tt=)."""
+    from fiveup_solver.solver import Solver
+    with pytest.raises(OptionError, match=r"^deal must be True or False, not "):
+        Game(players=2, seed=1, deal=bad)
+    for name in ("use_tt", "target_pruning", "pv", "both"):
+        with pytest.raises(OptionError, match=rf"^{name} must be True or False, not "):
+            Solver(tt_mb=1, **{name: bad})
+    if bad in (0, 1):
+        return   # SolverCore, the core's own owner, takes its switches as 0 or 1 as well
+    for args, name in (((1.0, bad), "use_tt"), ((1.0, True, bad), "use_pruning")):
+        with pytest.raises(CoreError, match=rf"^{name} must be an integer 0..1, not "):
+            _solver.SolverCore(*args)

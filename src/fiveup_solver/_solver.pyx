@@ -833,6 +833,10 @@ cdef class SolverCore:
         cdef double tt_mb
         cdef int tt_min_tiles = checked_int(tt_min_tiles_, -1, 28, "tt_min_tiles")
         cdef int threads = checked_int(threads_, 1, MAX_THREADS, "threads"), h
+        # switches, not truth values (NotImplemented or "no" would otherwise read as on)
+        cdef int table_on = checked_int(int(use_tt) if isinstance(use_tt, bool) else use_tt, 0, 1, "use_tt")
+        cdef int pruning_on = checked_int(int(use_pruning) if isinstance(use_pruning, bool) else use_pruning,
+                                          0, 1, "use_pruning")
         if sizeof(MaxnEntry) != sizeof(TTEntry):    # max^n entries share the table's slots
             raise CoreError("max^n table entries must have the size of the table's entries")
         self.ctx.table = NULL
@@ -850,8 +854,8 @@ cdef class SolverCore:
         if self.ctx.table == NULL or self.ctx.child == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.ctx.mask = n - 1
-        self.ctx.use_tt = bool(use_tt)
-        self.ctx.use_pruning = bool(use_pruning)
+        self.ctx.use_tt = table_on
+        self.ctx.use_pruning = pruning_on
         self.ctx.history_cap = HISTORY_CAP
         self.ctx.lean_leaves = 1
         self.ctx.reply_order = 1
