@@ -829,3 +829,12 @@ def test_switches_are_booleans_not_truth_values(bad):
     for args, name in (((1.0, bad), "use_tt"), ((1.0, True, bad), "use_pruning")):
         with pytest.raises(CoreError, match=rf"^{name} must be an integer 0..1, not "):
             _solver.SolverCore(*args)
+
+
+def test_a_solver_core_setting_cannot_be_deleted():
+    # (Cython's properties raised NotImplementedError("__del__"), which is no FiveUpError)
+    core = _solver.SolverCore(1.0)
+    for name in ("lean_leaves", "reply_order", "history_cap", "threads"):
+        with pytest.raises(CoreError, match=rf"^{name} of a SolverCore cannot be deleted$"):
+            delattr(core, name)
+    assert core.lean_leaves and core.reply_order

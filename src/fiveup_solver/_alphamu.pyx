@@ -48,9 +48,9 @@ from libc.string cimport memcpy, memmove, memcmp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
-from fiveup_solver._core cimport CoreRound, read_world
+from fiveup_solver._core cimport CoreRound, read_world, checked_round
 from fiveup_solver._solver cimport (
-    SolverCore, SolverCtx, set_root_side, terminal_or_search, team_value, accepted_credit, keep_greedy,
+    SolverCore, SolverCtx, checked_core, set_root_side, terminal_or_search, team_value, accepted_credit, keep_greedy,
     trunc_div, begin_pass, signed_horizon, horizon_skips, horizon_stops, horizon_redo, MAX_PLY, INF,
 )
 from fiveup_solver.errors import CoreError
@@ -719,9 +719,7 @@ cdef class AlphaMuSearch:
         if self.started:
             raise CoreError("an AlphaMuSearch is initialised once: make a new one")
         self.started = True
-        if not isinstance(base, CoreRound):
-            raise CoreError(f"base must be a CoreRound, not {type(base).__name__}")
-        cdef Position* p = &(<CoreRound>base).frames[(<CoreRound>base).depth].pos
+        cdef Position* p = &checked_round(base, "base").top().pos
         cdef AmuJob* J = &self.job
         cdef uint8_t legal[MAX_MOVES]
         cdef int n_legal, i, s, b
@@ -866,9 +864,7 @@ cdef class AlphaMuSearch:
         cdef AmuJob* J = &self.job
         cdef AmuStack T
         cdef long m
-        if not isinstance(core_, SolverCore):
-            raise CoreError(f"a search works with a SolverCore, not {type(core_).__name__}")
-        cdef SolverCore core = <SolverCore>core_
+        cdef SolverCore core = checked_core(core_)
         self.check_ready()
         core.check_players(2)
         if (J.follow != NULL and fiveup_amu_taken(&J.follow.next_move) < J.follow.n_moves

@@ -24,7 +24,7 @@ from libc.string cimport memset
 from libc.math cimport exp, log, isfinite
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
-from fiveup_solver._core cimport CoreRound
+from fiveup_solver._core cimport CoreRound, checked_round
 from fiveup_solver._sampler cimport DealCounter, world_stream, MAX_ITEMS, MAX_CLASSES
 from fiveup_solver.errors import CoreError
 
@@ -97,12 +97,6 @@ cdef bint is_number(object x):
     if isinstance(x, int):
         return -1e308 < x < 1e308        # compared exactly: a larger int is no double
     return isinstance(x, float) and isfinite(x)
-
-
-cdef CoreRound checked_round(object r, str what):
-    if not isinstance(r, CoreRound):
-        raise CoreError(f"{what} must be a CoreRound, not {type(r).__name__}")
-    return <CoreRound>r
 
 
 cdef list checked_list(object x, str what):

@@ -21,5 +21,7 @@ cdef class CoreRound:
     cdef int checked_seat(self, seat) except -1
 
 
+cdef CoreRound checked_round(object r, str what)
+
 cdef int read_world(const Position* base, object hands, object bone, uint32_t kept_seats,
                     uint32_t* hands_out, uint8_t* bone_out) except -1

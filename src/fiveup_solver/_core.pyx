@@ -69,6 +69,14 @@ def placement_message(code, t, g, k, seat=-1):
 from fiveup_solver.errors import CoreError   # a FiveUpError: the core's refusals stay in the typed tree
 
 
+cdef CoreRound checked_round(object r, str what):
+    """r as the CoreRound a core owner was given as `what` (anything else, None
+    included: a one-line CoreError)."""
+    if not isinstance(r, CoreRound):
+        raise CoreError(f"{what} must be a CoreRound, not {type(r).__name__}")
+    return <CoreRound>r
+
+
 cdef int read_world(const Position* base, object hands, object bone, uint32_t kept_seats,
                     uint32_t* hands_out, uint8_t* bone_out) except -1:
     """Check one world a caller gives for a search of `base` and write it out: a hand

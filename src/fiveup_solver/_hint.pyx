@@ -26,9 +26,9 @@ from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int32_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from fiveup_solver._rules cimport *
-from fiveup_solver._core cimport CoreRound, read_world
+from fiveup_solver._core cimport CoreRound, read_world, checked_round
 from fiveup_solver._solver cimport (
-    SolverCore, SolverCtx, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
+    SolverCore, SolverCtx, checked_core, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
     accepted_credit, keep_greedy, keep_greedy_placements, trunc_div, star1_window, star1_settled, VecMean, vm_add, vm_finish, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
     OBJ_POINTS, begin_pass, signed_horizon, horizon_skips, horizon_stops, horizon_redo,
     NODE_GO, NODE_ABORTED,
@@ -816,13 +816,6 @@ cdef tuple checked_horizon(object h):
     return status, depth
 
 
-cdef SolverCore checked_core(object core):
-    """The SolverCore a search works with (anything else, None included: a one-line CoreError)."""
-    if not isinstance(core, SolverCore):
-        raise CoreError(f"a search works with a SolverCore, not {type(core).__name__}")
-    return <SolverCore>core
-
-
 cdef list per_world(object items, long n, str what, str form):
     """`items` as a list of n entries, one per world, or a one-line CoreError."""
     try:
@@ -902,8 +895,7 @@ cdef class WorldSearch:
         if self.started:
             raise CoreError("a WorldSearch is initialised once: make a new one")
         self.started = True
-        if not isinstance(base, CoreRound):
-            raise CoreError(f"base must be a CoreRound, not {type(base).__name__}")
+        cdef CoreRound base_round = checked_round(base, "base")
         if counter is not None and not isinstance(counter, DealCounter):
             raise CoreError(f"counter must be a DealCounter or None, not {type(counter).__name__}")
         cdef int method = checked_int(method_, 0, 1, "method")
@@ -917,7 +909,7 @@ cdef class WorldSearch:
             raise CoreError(f"seconds must be a number from 0 to 1e7, not {seconds_!r}"[:200])
         seconds = seconds_
         cdef uint8_t legal[MAX_MOVES]
-        cdef Position* p = &(<CoreRound>base).frames[(<CoreRound>base).depth].pos
+        cdef Position* p = &base_round.top().pos
         cdef int observer
         try:
             moves = list(moves)

@@ -123,6 +123,11 @@ cdef inline long long checked_int(object x, long long lo, long long hi, str what
         raise CoreError(f"{what} must be an integer {lo}..{hi}, not {x!r}"[:200])
     return x
 
+cdef inline int checked_switch(object x, str what) except? -1:
+    """A caller's on/off switch: True, False, 0 or 1 (not any truth value: "no" is no
+    switch, and bool(NotImplemented) is an error in newer Pythons); else a CoreError."""
+    return <int>checked_int(int(x) if isinstance(x, bool) else x, 0, 1, what)
+
 cdef inline uint64_t checked_u64(object x, str what) except? 0:
     """An unsigned 64-bit integer (a seed, a node limit) from a caller."""
     if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64:

@@ -273,3 +273,6 @@ cdef class SolverCore:
     cdef int threads             # search threads of one Solver call (1: this context alone)
     cdef void fresh_context(self) noexcept nogil
     cdef int check_players(self, int players) except -1
+
+
+cdef SolverCore checked_core(object core)

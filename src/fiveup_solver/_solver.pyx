@@ -20,7 +20,7 @@ from fiveup_solver.errors import CoreError
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
-from fiveup_solver._core cimport CoreRound
+from fiveup_solver._core cimport CoreRound, checked_round
 
 # the objectives, for Python callers
 POINTS = OBJ_POINTS
@@ -820,9 +820,14 @@ cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
 cdef Position* round_position(object rnd) except NULL:
     """The current position of `rnd`, a CoreRound given to a SolverCore method (anything
     else, None included, is a one-line CoreError)."""
-    if not isinstance(rnd, CoreRound):
-        raise CoreError(f"the position must be a CoreRound, not {type(rnd).__name__}")
-    return &(<CoreRound>rnd).frames[(<CoreRound>rnd).depth].pos
+    return &checked_round(rnd, "the position").top().pos
+
+
+cdef SolverCore checked_core(object core):
+    """The SolverCore a search works with (anything else, None included: a one-line CoreError)."""
+    if not isinstance(core, SolverCore):
+        raise CoreError(f"a search works with a SolverCore, not {type(core).__name__}")
+    return <SolverCore>core
 
 
 cdef class SolverCore:
@@ -834,9 +839,8 @@ cdef class SolverCore:
         cdef int tt_min_tiles = checked_int(tt_min_tiles_, -1, 28, "tt_min_tiles")
         cdef int threads = checked_int(threads_, 1, MAX_THREADS, "threads"), h
         # switches, not truth values (NotImplemented or "no" would otherwise read as on)
-        cdef int table_on = checked_int(int(use_tt) if isinstance(use_tt, bool) else use_tt, 0, 1, "use_tt")
-        cdef int pruning_on = checked_int(int(use_pruning) if isinstance(use_pruning, bool) else use_pruning,
-                                          0, 1, "use_pruning")
+        cdef int table_on = checked_switch(use_tt, "use_tt")
+        cdef int pruning_on = checked_switch(use_pruning, "use_pruning")
         if sizeof(MaxnEntry) != sizeof(TTEntry):    # max^n entries share the table's slots
             raise CoreError("max^n table entries must have the size of the table's entries")
         self.ctx.table = NULL
@@ -928,7 +932,7 @@ cdef class SolverCore:
 
     @lean_leaves.setter
     def lean_leaves(self, on):
-        self.ctx.lean_leaves = checked_int(int(on) if isinstance(on, bool) else on, 0, 1, "lean_leaves")
+        self.ctx.lean_leaves = checked_switch(on, "lean_leaves")
 
     @property
     def reply_order(self):
@@ -939,7 +943,11 @@ cdef class SolverCore:
 
     @reply_order.setter
     def reply_order(self, on):
-        self.ctx.reply_order = checked_int(int(on) if isinstance(on, bool) else on, 0, 1, "reply_order")
+        self.ctx.reply_order = checked_switch(on, "reply_order")
+
+    def __delattr__(self, name):
+        # (Cython's properties would raise NotImplementedError: a core's settings are kept, never deleted)
+        raise CoreError(f"{name} of a SolverCore cannot be deleted")
 
     @property
     def helper_nodes(self):
