@@ -244,7 +244,9 @@ class EquityTable:
         w = np.concatenate([w, drawn], axis=1)                 # states x (sides + 1) x sides
         total = w.sum(axis=2, keepdims=True)
         v = np.rint(WIN_VALUE * (2 * w - total)).astype(np.int64)
-        return np.ascontiguousarray(np.clip(v, -(WIN_VALUE - 1), WIN_VALUE - 1).astype(np.int16).reshape(-1))
+        # flatten(): an array that owns its memory, so that once read-only it is immutable
+        # and a SolverCore reads it without a private copy (SolverCore.set_objective)
+        return np.clip(v, -(WIN_VALUE - 1), WIN_VALUE - 1).astype(np.int16).flatten()
 
     def save(self, path: str) -> None:
         """Only the starter-side-0 slice is stored (uint16): the others follow from it
@@ -411,6 +413,9 @@ def search_values(players: int):
         if values.dtype != np.int16 or values.shape != (need,):
             raise OptionError(f"{path}: not a solver equity table for {players} players "
                               f"({values.dtype}, shape {values.shape})")
+        # np.array: memory of its own (np.load's array is a view of what it read), so
+        # that read-only it is immutable and SolverCores read it without a copy
+        values = np.array(values)
         values.setflags(write=False)
         return values
     return load_table(players).search_values()

@@ -388,3 +388,39 @@ def test_damaged_search_form_is_refused(tmp_path, monkeypatch):
             equity.search_values(2)
     finally:
         equity.search_values.cache_clear()
+
+
+def test_a_table_changed_after_set_objective_changes_no_value():
+    """A table its caller can still change (writable, or a read-only view of writable
+    memory) is read from a private copy, checked when given: changing it afterwards
+    changes no value and cannot bring an unchecked value into a search. The package's
+    own tables are immutable (read-only, owning their memory) and read where they are."""
+    from fiveup_solver import _solver
+    from fiveup_solver.equity import search_values
+    shipped = search_values(2)
+    assert shipped.base is None and not shipped.flags.writeable
+    g = Game(players=2, seed=11)
+    pos = g.current.core
+    expected = None
+    for make in (lambda t: t.copy(), lambda t: _read_only_view(t.copy())):
+        table = make(shipped)
+        core = _solver.SolverCore(1.0)
+        core.set_objective(1, table, 2)
+        assert core.equity_table is table
+        fresh = core.value(pos)[0]
+        if expected is None:
+            expected = fresh
+        assert fresh == expected
+        target = table if table.base is None else table.base
+        target[:] = 30000           # outside (-1000, 1000): refused had it been given
+        target[::7] = -30000
+        assert core.value(pos)[0] == expected
+        # given again, the changed table is checked again and refused
+        with pytest.raises(Exception, match="outside"):
+            core.set_objective(1, table, 2)
+
+
+def _read_only_view(a):
+    v = a.view()
+    v.setflags(write=False)
+    return v

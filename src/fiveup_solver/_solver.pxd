@@ -269,7 +269,7 @@ cdef class SolverCore:
     cdef uint64_t searches       # independent searches started (each gets its own salt)
     cdef object equity_owner     # keeps the buffer under ctx.equity alive
     cdef object equity_id        # what set_objective was given (for objective())
-    cdef object equity_checked   # [(table, players, view)]: read-only tables already checked
+    cdef object equity_checked   # [(table, players, view, maxsum)]: immutable tables already checked
     cdef int threads             # search threads of one Solver call (1: this context alone)
     cdef void fresh_context(self) noexcept nogil
     cdef int check_players(self, int players) except -1

@@ -16,6 +16,8 @@ is a seat that can place. A transposition table (4-way buckets keyed by a
 scores and the seat to move) keeps lower/upper bounds and the best move.
 """
 from libc.stdlib cimport calloc, malloc, free
+import array
+
 from fiveup_solver.errors import CoreError
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
@@ -962,7 +964,10 @@ cdef class SolverCore:
     def set_objective(self, objective_, table=None, players_=None):
         """Values of later searches: OBJ_POINTS (0, the default), or OBJ_WIN (1) with
         `table`, a contiguous int16 array for `players` (see SolverCtx.equity):
-        EQ_LEVELS ** sides x (sides + 1) x sides values strictly inside (-WIN, WIN)."""
+        EQ_LEVELS ** sides x (sides + 1) x sides values strictly inside (-WIN, WIN).
+        An immutable table (bytes, or a read-only array that owns its memory, as the
+        package's own) is read where it is and remembered as checked; any other is
+        copied, and the copy checked and read: changing the table later changes nothing."""
         cdef int objective = checked_int(objective_, OBJ_POINTS, OBJ_WIN, "objective")
         cdef const int16_t[::1] view
         cdef int players, sides, i
@@ -985,7 +990,7 @@ cdef class SolverCore:
             self.equity_checked = []
         for known, known_players, known_view, known_maxsum in self.equity_checked:
             if known is table and known_players == players:
-                # a read-only table checked before: its values cannot have changed
+                # an immutable table checked before: its values cannot have changed
                 self.equity_owner = known_view
                 self.equity_id = table
                 self.ctx.eq_maxsum = known_maxsum
@@ -1000,6 +1005,16 @@ cdef class SolverCore:
             raise CoreError(f"the equity table must be a contiguous int16 array, not {type(table).__name__}") from None
         if view.shape[0] != need:
             raise CoreError(f"the equity table for {players} players has {need} values, not {view.shape[0]}")
+        flags = getattr(table, "flags", None)
+        immutable = isinstance(table, bytes) or (flags is not None and not flags.writeable
+                                                 and getattr(table, "base", True) is None)
+        if not immutable:
+            # a table its caller can still change (writable, or a read-only view of memory
+            # that is not): the searches read a private copy, checked below, so a change
+            # made after this call can neither reach them unchecked nor change their values
+            owned = array.array("h")
+            owned.frombytes(memoryview(table).cast("B"))
+            view = owned
         for i in range(need):
             if not -WIN < view[i] < WIN:
                 raise CoreError(f"equity table value {i} is {view[i]}, outside (-{WIN}, {WIN})")
@@ -1012,8 +1027,7 @@ cdef class SolverCore:
                     if sm > maxsum:
                         maxsum = sm
         self.ctx.eq_maxsum = maxsum
-        flags = getattr(table, "flags", None)
-        if flags is not None and not flags.writeable and len(self.equity_checked) < 8:
+        if immutable and len(self.equity_checked) < 8:
             self.equity_checked.append((table, players, view, maxsum))
         self.equity_owner = view
         self.equity_id = table
