@@ -250,6 +250,26 @@ def test_the_reply_order_script_runs_on_a_slice(tmp_path, capsys):
     assert "held-out openings_4p" in capsys.readouterr().out
 
 
+def test_the_tail_anatomy_script_runs_on_a_slice(tmp_path):
+    """benchmarks/tail_anatomy.py on 8 openings: the better-of-two-orders oracle is
+    never above either order, the exact-value guesses keep the values (checked
+    inside: it exits otherwise), every table setting is journalled."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("tail_anatomy", DATA.parent / "tail_anatomy.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    out = tmp_path / "tail.json"
+    assert script.main(["--positions", "8", "--top", "2", "--reps", "1", "--out", str(out)]) == 0
+    journal = json.loads(out.read_text())
+    order = journal["order"]
+    best = order["better of the two"]["nodes"]
+    assert best <= order["reply order (default)"]["nodes"] and best <= order["without it"]["nodes"]
+    assert order["reply order (default)"]["nodes"] != order["without it"]["nodes"]
+    assert len(journal["first_guess"]) == 2 and len(journal["table"]) == len(script.TABLE_SETTINGS)
+    assert len({row["nodes"] for row in journal["table"]}) > 1
+    assert script.rank(list(range(1, 101)), 0.95) == 95 and script.rank([5, 1, 3], 0.5) == 3
+
+
 def test_reply_order_refuses_what_is_not_a_switch():
     core = _solver.SolverCore(1.0)
     for bad in (2, -1, "yes", None, 0.5):
