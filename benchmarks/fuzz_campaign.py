@@ -88,6 +88,7 @@ attaches each worker's sanitizer report to its crash finding.
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import faulthandler
 import json
@@ -1580,7 +1581,7 @@ class ORef:
 
 OWNER_OBJECTS = ["None", "SolverCore", "DealCounter", "CoreRound", "WorldSearch", "AlphaMuSearch", "BeliefWorlds",
                  "Game", "Observation", "object", "EquityTable"]
-TABLE_KINDS = ["ship", "ship", "ship", "copy", "other_players", "bad_value", "int32", "float64", "uint16", "2d",
+TABLE_KINDS = ["ship", "ship", "ship", "copy", "copy", "copy", "other_players", "bad_value", "int32", "float64", "uint16", "2d",
                "strided", "short", "long", "list", "bytes", "array_h", "bytearray", "scalar", "empty", "fortran"]
 ARRAY_MUTATIONS = ["int64", "float32", "int32", "uint8", "uint32", "float64", "bool", "object", "1d", "3d", "4d",
                    "rows", "cols", "depth", "none", "list", "readonly", "strided", "fortran", "zero", "scalar",
@@ -1660,6 +1661,30 @@ class _OwnerMaterial:
             from fiveup_solver.equity import search_values
             self._tables[players] = search_values(players)
         return self._tables[players]
+
+
+def _mutate_in_place(table, rng) -> None:
+    """Change a table its caller can still write (a writable array, an array.array, a
+    bytearray) in place: random int16 values, some far outside (-1000, 1000). Immutable
+    tables (the shipped read-only arrays, bytes) are left alone."""
+    import array
+
+    import numpy as np
+    if isinstance(table, np.ndarray) and table.flags.writeable and table.size:
+        flat = table.reshape(-1) if table.flags.c_contiguous else None
+        if flat is not None:
+            idx = np.array([rng.randrange(flat.size) for _ in range(min(64, flat.size))])
+            flat[idx] = [rng.choice([30000, -30000, 1000, -1000, rng.randrange(-999, 1000)]) for _ in idx]
+            if rng.random() < 0.5:
+                flat[:] = rng.choice([30000, -32768, 0, 999])
+    elif isinstance(table, array.array) and len(table):
+        for _ in range(min(64, len(table))):
+            table[rng.randrange(len(table))] = rng.choice([30000, -30000, rng.randrange(-999, 1000)])
+        if rng.random() < 0.5:
+            table[:] = array.array(table.typecode, [rng.choice([30000, -32768, 0, 999])]) * len(table)
+    elif isinstance(table, bytearray) and len(table):
+        for _ in range(min(64, len(table))):
+            table[rng.randrange(len(table))] = rng.randrange(256)
 
 
 def _material(pool):
@@ -1742,6 +1767,9 @@ class OwnersFamily(Family):
                     rng.choice([1, 0, (1 << 28) + 1, _bad_int(rng)]))
         if r < 0.29:
             return ("lean_leaves", rng.choice([True, False, 0, 1]) if rng.random() < 0.6 else _bad_int(rng))
+        if r < 0.35:
+            # the caller changes the table it gave (when it can): the core must not see it
+            return ("mutate_table", rng.randrange(10 ** 6))
         pos = self._position(rng, M, late)
         nl = self._node_limit(rng, pos)
         if r < 0.45:
@@ -1801,6 +1829,7 @@ class OwnersFamily(Family):
         if not ok:
             return
         eq_players = None          # the players of the table the core holds (win objective)
+        given = pristine = None    # the table as given to the core, and a copy as it was then
         for op in ops:
             name = op[0]
             if name == "set_objective":
@@ -1815,6 +1844,9 @@ class OwnersFamily(Family):
                 ok, _ = ctx.call("SolverCore.set_objective", core.set_objective, objective, t, players)
                 if ok:
                     eq_players = players if core.objective == 1 else None
+                    given, pristine = (t, copy.copy(t)) if core.objective == 1 else (None, None)
+            elif name == "mutate_table":
+                _mutate_in_place(given, random.Random(op[1]))
             elif name in ("set_search",):
                 ctx.call("SolverCore.set_search", core.set_search, op[1])
             elif name in ("history_cap", "lean_leaves"):
@@ -1829,16 +1861,17 @@ class OwnersFamily(Family):
                 args = [self._resolve(a, pool, M, None) for a in op[1:]]
                 ctx.call(f"SolverCore.{name}", getattr(core, name), *args)
         if late is not None:
-            self._exact_oracle(ctx, core, M.late(late.index), eq_players)
+            self._exact_oracle(ctx, core, M.late(late.index), eq_players, pristine)
 
-    def _exact_oracle(self, ctx, core, rnd, eq_players):
+    def _exact_oracle(self, ctx, core, rnd, eq_players, pristine):
         """The core after its odd calls against a fresh one under the same objective and
-        search: the same exact values of the late position (or the same refusal)."""
+        search, given the table as it was when the core got it (`pristine`): the same
+        exact values of the late position (or the same refusal)."""
         ok, got = ctx.call("SolverCore.solve_moves(oracle)", core.solve_moves, rnd, 0)
         fresh = A.c_solver.SolverCore(0.25)
         fresh.set_search(int(core.search_maxn))
         if core.objective == 1:
-            ctx.call("SolverCore.set_objective(fresh)", fresh.set_objective, 1, core.equity_table, eq_players)
+            ctx.call("SolverCore.set_objective(fresh)", fresh.set_objective, 1, pristine, eq_players)
         ok2, want = ctx.call("SolverCore.solve_moves(fresh)", fresh.solve_moves, rnd, 0)
         if ok != ok2 or (ok and (got[0], got[1], got[3]) != (want[0], want[1], want[3])):
             raise Finding("exception", "SolverCore.solve_moves(oracle)", "ValueMismatch",
