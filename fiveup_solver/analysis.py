@@ -408,16 +408,17 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     the analysed seats' actions done, once before the first and after each one."""
 
     started = time.perf_counter()
-    budget = (budget or AnalysisBudget()).check()
+    budget = _checked_budget(budget)
     _check_seed(seed)
     record = check_record(record)
     who = _seats_to_analyse(record, seats)
     budget.check_players(record["players"])
+    if on_progress is not None and not callable(on_progress):
+        raise OptionError(f"on_progress must be a function of (done, total) or None, not {_short(on_progress)}")
     view = record.get("view")
     n = record["players"]
     hinter = Hinter(threads=budget.threads)
-    solver = None if view is not None else Solver(tt_mb=32, node_limit=budget.dd_nodes, pv=False,
-                                                  objective="win", both=True, search=budget.search_of_three)
+    solver = None if view is not None else _double_dummy_solver(budget)
     rounds = record["rounds"]
     total = sum(1 for r in rounds for a in r["actions"] if a.get("seat") in who)
     bar = None
@@ -534,12 +535,27 @@ class _Past:
         return self.evidence[(seat, r)]
 
 
+def _checked_budget(budget) -> AnalysisBudget:
+    """The analysis budget to use: an AnalysisBudget, checked (None: the default)."""
+    if budget is None:
+        budget = AnalysisBudget()
+    if not isinstance(budget, AnalysisBudget):
+        raise OptionError(f"budget must be an AnalysisBudget or None, not {_short(budget)}")
+    return budget.check()
+
+
+def _double_dummy_solver(budget: AnalysisBudget) -> Solver:
+    """The solver of the double-dummy judgements (analyze and judge_decision alike)."""
+    return Solver(tt_mb=32, node_limit=budget.dd_nodes, pv=False, objective="win", both=True,
+                  search=budget.search_of_three)
+
+
 def judge_decision(record, round: int, action: int, budget: AnalysisBudget | None = None,
                    seed: int = 0) -> Decision:
     """The judgement of one decision of a record (round `round`, action `action`), exactly
     as :func:`analyze` with the same budget and seed gives it (a forced action: listed,
     not judged). Benchmarks and tests judge planted decisions with it."""
-    budget = (budget or AnalysisBudget()).check()
+    budget = _checked_budget(budget)
     _check_seed(seed)
     record = check_record(record)
     rounds = record["rounds"]
@@ -559,8 +575,7 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     move = action_to_move(act)
     if move.kind != "play" or len(game.legal_moves) == 1:
         return Decision(round, action, seat, _action_text(act), True)
-    solver = None if view is not None else Solver(tt_mb=32, node_limit=budget.dd_nodes, pv=False,
-                                                  objective="win", both=True)
+    solver = None if view is not None else _double_dummy_solver(budget)
     return _judge(Hinter(threads=budget.threads), solver, game, seat, move, budget, _seed_of(seed, round, action),
                   WIN_VALUE, _Past(record, budget)(game, seat, round))
 

@@ -297,3 +297,33 @@ def test_the_search_judges_method_is_checked():
     with pytest.raises(OptionError, match="analysis method alphamu judges 2-player games, not 3-player ones"):
         analyze(three, budget=AnalysisBudget(method="alphamu"))
     AnalysisBudget(method="alphamu", judge="rollout").check().check_players(3)   # the rollout judge has no method
+
+
+def test_judge_decision_judges_as_analyze_with_three_players():
+    """judge_decision gives a decision exactly as analyze does with the same budget and
+    seed, its double-dummy judgement too: with 3 players both use the budget's search
+    (max^n by default; judge_decision used the paranoid search, and 4 of this game's 9
+    decisions differed)."""
+    from fiveup_solver.analysis import judge_decision
+    g = Game(players=3, seed=21, scores=[250, 280, 290], starter=0)
+    rng = random.Random(2)
+    while not g.round_over:
+        g.push(rng.choice(g.legal_moves))
+    rec = g.to_record()
+    budget = AnalysisBudget(samples=4, min_samples=4, world_nodes=500, luck_samples=2, threads=1)
+    judged = [d for d in analyze(rec, seats=[0, 1, 2], budget=budget, seed=1).decisions if not d.forced]
+    assert len(judged) >= 5
+    for d in judged:
+        assert judge_decision(rec, d.round, d.action, budget=budget, seed=1) == d
+
+
+def test_analyze_refuses_a_budget_or_progress_callback_of_another_kind():
+    rec = Game(players=2, seed=3).to_record()
+    from fiveup_solver.analysis import judge_decision
+    for bad in (5, "fast", {"samples": 4}):
+        with pytest.raises(OptionError, match="AnalysisBudget"):
+            analyze(rec, budget=bad)
+        with pytest.raises(OptionError, match="AnalysisBudget"):
+            judge_decision(rec, 0, 0, budget=bad)
+    with pytest.raises(OptionError, match="on_progress"):
+        analyze(rec, on_progress=5)
