@@ -75,13 +75,13 @@ True
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from fiveup_solver import _beliefs, _core
-from fiveup_solver.errors import CoreError, OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import (MAX_SAMPLES, CoreError, OptionError, check_seed, is_int as _is_int, is_number as _is_number,
+                                  short_repr as _short)
 from fiveup_solver.notation import ALL_TILES, BONEYARD
 
 __all__ = ["BELIEFS", "DEFAULT_BELIEFS", "DEFAULT_GRID", "KINDS", "Beliefs", "OpponentModel", "WeightedWorlds",
@@ -109,16 +109,6 @@ def check_beliefs(beliefs) -> str:
         raise OptionError(f"beliefs must be one of {', '.join(BELIEFS)}, not {_short(beliefs)}")
     return beliefs
 
-
-def _is_number(x) -> bool:
-    """A finite int or float, not a bool; an int too large for a float is none
-    (math.isfinite would raise OverflowError on it)."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(x))
-    except OverflowError:
-        return False
 
 
 @dataclass(frozen=True)
@@ -364,10 +354,9 @@ class Beliefs:
         """Worlds 0..n-1 (the hint's, for this seed) and their weights; more worlds
         (doubling) while the ESS is below ``min_ess_fraction * n``, up to
         ``max_factor * n`` worlds."""
-        if not _is_int(n) or not 1 <= n <= 1_000_000:
-            raise OptionError(f"the number of worlds must be an integer from 1 to 1000000, not {_short(n)}")
-        if not _is_int(seed) or not -(2 ** 63) <= seed < 2 ** 64:
-            raise OptionError(f"seed must be an integer, not {_short(seed)}")
+        if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
+            raise OptionError(f"the number of worlds must be an integer from 1 to {MAX_SAMPLES}, not {_short(n)}")
+        check_seed(seed)
         if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
             raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
         if not _is_int(max_factor) or not 1 <= max_factor <= 1024:

@@ -6,9 +6,12 @@ True
 """
 from __future__ import annotations
 
+import math
+
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
-    "OptionError", "CoreError", "short_repr", "is_int", "check_players", "PLAYER_COUNTS",
+    "OptionError", "CoreError", "short_repr", "is_int", "is_number", "check_players", "PLAYER_COUNTS",
+    "check_seed", "SEED_RANGE", "MAX_SAMPLES",
 ]
 
 
@@ -57,6 +60,21 @@ def is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def is_number(x) -> bool:
+    """A finite int or float, not a bool; an int too large for a float is none
+    (math.isfinite would raise OverflowError on it).
+
+    >>> is_number(0.5), is_number(10 ** 400), is_number(float("nan")), is_number(True)
+    (True, False, False, False)
+    """
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(x))
+    except OverflowError:
+        return False
+
+
 PLAYER_COUNTS = (2, 3, 4)
 
 
@@ -74,3 +92,23 @@ def check_players(players, name: str = "players", error=OptionError) -> int:
     if not is_int(players) or players not in PLAYER_COUNTS:
         raise error(f"{name} must be 2, 3 or 4, not {short_repr(players)}")
     return players
+
+
+SEED_RANGE = (-(2 ** 63), 2 ** 64 - 1)   # a seed's random streams take it modulo 2^64
+MAX_SAMPLES = 1_000_000                   # most sampled worlds or deals one call makes
+
+
+def check_seed(seed, name: str = "seed", error=OptionError) -> int:
+    """``seed`` when it is an integer from -2^63 to 2^64 - 1 (every random choice of a
+    call flows from it, modulo 2^64: a wider range would give two seeds one stream).
+
+    >>> check_seed(2 ** 64 - 1)
+    18446744073709551615
+    >>> check_seed(2 ** 64)
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: seed must be an integer from -2^63 to 2^64-1, not 18446744073709551616
+    """
+    if not is_int(seed) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise error(f"{name} must be an integer from -2^63 to 2^64-1, not {short_repr(seed)}")
+    return seed

@@ -53,8 +53,8 @@ from typing import Callable
 
 from fiveup_solver import _alphamu, _core, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, Beliefs, OpponentModel, check_beliefs, search_plan
-from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, is_int,
-                                  short_repr as _short)
+from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError, check_seed,
+                                  is_int, short_repr as _short)
 from fiveup_solver.game import Game, core_legal_moves
 from fiveup_solver.inference import DealSampler, past_evidence
 from fiveup_solver.notation import Move, format_move
@@ -144,7 +144,7 @@ class SearchBudget:
         if self.samples is not None and self.time_ms is not None:
             raise OptionError("give either samples or time_ms, not both")
         if self.samples is not None:
-            _check_int("samples", self.samples, 1, 1_000_000)
+            _check_int("samples", self.samples, 1, MAX_SAMPLES)
         if self.time_ms is not None and (not isinstance(self.time_ms, (int, float)) or isinstance(self.time_ms, bool)
                                          or not 1 <= self.time_ms <= 3_600_000):
             raise OptionError(f"time_ms must be a number from 1 to 3600000, not {self.time_ms!r}")
@@ -504,7 +504,7 @@ class Hinter:
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
-        _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
+        check_seed(seed)
         if world_nodes is None:
             world_nodes = ALPHAMU_LEAF_NODES if method == "alphamu" else DEFAULT_WORLD_NODES
         if method == "alphamu" and samples is not None:
@@ -843,7 +843,7 @@ class Hinter:
             world_nodes = DEFAULT_WORLD_NODES
         if samples is None or b.time_ms is not None:
             raise OptionError("a position value takes samples (an integer >= 1), not a time budget")
-        _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
+        check_seed(seed)
         start = time.perf_counter()
         ds = DealSampler(obs)
         if obs.to_move is None:
@@ -1160,7 +1160,7 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
         raise OptionError(f"world_values takes a Game, not {type(game).__name__}")
     _check_int("world_nodes", world_nodes, 0, 2 ** 62)
     _check_int("chance_width", chance_width, 1, 28)
-    _check_int("seed", seed, -(2 ** 63), 2 ** 64 - 1)
+    check_seed(seed)
     if not game.rounds or game.round_over:
         raise IllegalMoveError("there is no position: the round is over")
     legal = [m for m in game.legal_moves if m.kind == "play"]

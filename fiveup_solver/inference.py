@@ -37,7 +37,8 @@ from dataclasses import dataclass
 
 from fiveup_solver import _core, _sampler
 from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs
-from fiveup_solver.errors import InconsistentObservationError, OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, check_seed, is_int as _is_int,
+                                  short_repr as _short)
 from fiveup_solver.game import check_observation  # public here too (it checks what the sampler reads)
 from fiveup_solver.notation import ALL_TILES, BONEYARD, Tile
 
@@ -516,10 +517,9 @@ class DealSampler:
 
 
 def _check_count(n, seed) -> None:
-    if not _is_int(n) or n < 0:
-        raise OptionError(f"the number of samples must be an integer >= 0, not {n!r}")
-    if not _is_int(seed):
-        raise OptionError(f"seed must be an integer, not {seed!r}")
+    if not _is_int(n) or not 0 <= n <= MAX_SAMPLES:
+        raise OptionError(f"the number of samples must be an integer from 0 to {MAX_SAMPLES}, not {_short(n)}")
+    check_seed(seed)
 
 
 def deals_from(ww: WeightedWorlds, ds, n: int, seed: int) -> list:

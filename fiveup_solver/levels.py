@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass
 
 from fiveup_solver.errors import OptionError
 from fiveup_solver.hint import SearchBudget
-from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
+from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
 __all__ = ["Level", "LEVELS", "level_bot", "describe"]
 
@@ -88,6 +88,7 @@ def level_bot(name: str):
     base = {"random": random_bot, "greedy": greedy_bot}.get(lv.base) or hint_bot(lv.budget,
                                                                                 temperature=lv.temperature)
 
+    @decision
     def bot(obs, rng: _random.Random):
         legal = obs.legal_moves
         if len(legal) == 1:

@@ -14,6 +14,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import math
 import random as _random
 import weakref
@@ -21,20 +22,40 @@ from dataclasses import replace
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import OpponentModel, check_beliefs
-from fiveup_solver.errors import OptionError, short_repr as _short
+from fiveup_solver.errors import OptionError, is_number, short_repr as _short
+from fiveup_solver.game import Observation
 from fiveup_solver.hint import SearchBudget
 # module attributes, read at each decision: a caller may replace hint.hint or inference.past_evidence
 from fiveup_solver import hint as hints, inference
 from fiveup_solver.notation import TARGET_RAW
 
-__all__ = ["random_bot", "greedy_bot", "hint_bot", "model_hint_bot", "softmax_choice"]
+__all__ = ["random_bot", "greedy_bot", "hint_bot", "model_hint_bot", "softmax_choice", "decision"]
 
 
+def decision(fn):
+    """``fn``, a decision function ``(observation, rng) -> move``, refusing with a one-line
+    OptionError what it cannot decide from: an ``rng`` that is not a random.Random (the
+    bot's seeded generator), anything but an Observation, a seat that is not to move.
+    Every bot's decision function is one (:func:`fiveup_solver.bots.bot_function`)."""
+    @functools.wraps(fn)
+    def decide(obs, rng):
+        if not isinstance(rng, _random.Random):
+            raise OptionError(f"rng must be a random.Random (the bot's seeded generator), not {_short(rng)}")
+        if not isinstance(obs, Observation):
+            raise OptionError(f"a bot decides from an Observation, not {_short(obs)}")
+        if not obs.legal_moves:
+            raise OptionError(f"seat {obs.seat} is not to move")
+        return fn(obs, rng)
+    return decide
+
+
+@decision
 def random_bot(obs, rng: _random.Random):
     """A uniformly random legal move."""
     return rng.choice(obs.legal_moves)
 
 
+@decision
 def greedy_bot(obs, rng: _random.Random):
     """The largest immediate accepted credit (counted 0 above 305); ties broken by `rng`."""
     score = obs.scores[obs.side]
@@ -51,7 +72,9 @@ def greedy_bot(obs, rng: _random.Random):
 
 
 def softmax_choice(hint_moves, temperature: float, rng: _random.Random):
-    """A move drawn with weight exp((win% - best win%) / temperature)."""
+    """A move drawn with weight exp((win% - best win%) / temperature) (a finite number > 0)."""
+    if not is_number(temperature) or temperature <= 0:
+        raise OptionError(f"temperature must be a finite number > 0, not {_short(temperature)}")
     wins = [100.0 * (m.value if m.value is not None else 0.0) for m in hint_moves]
     top = max(wins)
     weights = [math.exp((w - top) / temperature) for w in wins]
@@ -72,12 +95,16 @@ def hint_bot(budget: SearchBudget | None = None, *, temperature: float = 0.0):
     budget = SearchBudget() if budget is None else budget
     if not isinstance(budget, SearchBudget):
         raise OptionError(f"budget must be a SearchBudget, not {_short(budget)}")
+    if not is_number(temperature) or temperature < 0:
+        # NaN or a negative temperature weighed the worst move highest
+        raise OptionError(f"temperature must be a finite number >= 0, not {_short(temperature)}")
     if check_beliefs(budget.beliefs) == "model":
         if temperature > 0.0:
             raise OptionError("a temperature is for the uniform-beliefs hint bot (the model bot plays its best move)")
         return model_hint_bot(budget)
     budget = replace(budget, beliefs="uniform")
 
+    @decision
     def bot(obs, rng: _random.Random):
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
@@ -110,6 +137,7 @@ def model_hint_bot(budget: SearchBudget | None = None, *, model: OpponentModel |
         raise OptionError(f"model must be an OpponentModel or None, not {_short(model)}")
     budget = replace(budget, beliefs="model")
 
+    @decision
     def bot(obs, rng):
         memory = _BOT_MEMORY
         mem = memory.get(rng)

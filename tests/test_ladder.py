@@ -17,10 +17,12 @@ from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import softmax_choice as _softmax_choice
 
 
-class FixedRng:
-    """random() returns the given values in turn; choice() takes the first item."""
+class FixedRng(random.Random):
+    """random() returns the given values in turn; choice() takes the first item (a
+    random.Random, as a bot's decision function asks of its generator)."""
 
     def __init__(self, *values):
+        super().__init__(0)
         self.values = list(values)
 
     def random(self):
@@ -173,3 +175,43 @@ def test_a_ladder_not_shipped_is_named_in_one_plain_line(capsys, tmp_path):
     with pytest.raises(OptionError) as info:
         load_ladder(2, path=str(tmp_path / "missing.json"))
     assert str(info.value) == f"{tmp_path / 'missing.json'}: no ladder table (no such file)"
+
+
+def test_every_decision_function_refuses_what_it_cannot_decide_from():
+    """A bot's decision function, called directly (as bot_function and level_bot give it),
+    refuses with one-line OptionErrors: a seat not to move (levels 1-5, random and greedy
+    raised IndexError), an rng that is not a random.Random (AttributeError, TypeError),
+    something that is not an Observation."""
+    from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
+    from fiveup_solver.hint import SearchBudget
+    g = Game(players=2, seed=5)
+    mover, other = g.observation(g.to_move), g.observation(1 - g.to_move)
+    fast = SearchBudget(beliefs="uniform", samples=2, world_nodes=200)
+    functions = [bot_function(n) for n in ("random", "greedy", "hint:2:100", "level1", "level5")]
+    functions += [random_bot, greedy_bot, hint_bot(fast), level_bot("level3")]
+    for fn in functions:
+        with pytest.raises(OptionError, match="not to move"):
+            fn(other, random.Random(1))
+        with pytest.raises(OptionError, match="random.Random"):
+            fn(mover, None)
+        with pytest.raises(OptionError, match="Observation"):
+            fn(g, random.Random(1))
+        assert fn(mover, random.Random(1)) in mover.legal_moves
+
+
+def test_a_temperature_is_a_finite_number_at_least_zero():
+    """NaN and negative temperatures weighed the worst move highest: refused."""
+    from fiveup_solver.policies import hint_bot
+    from fiveup_solver.hint import SearchBudget
+    from fiveup_solver.notation import Move
+    uniform = SearchBudget(beliefs="uniform")
+    for bad in (float("nan"), -1.0, float("inf"), "hot", None, True):
+        with pytest.raises(OptionError, match="temperature"):
+            hint_bot(uniform, temperature=bad)
+        with pytest.raises(OptionError, match="temperature"):
+            hint_bot(temperature=bad)
+    moves = [HintMove(Move.parse(s), v, 0, i + 1) for i, (s, v) in enumerate([("1-1", .9), ("2-2", .5)])]
+    for bad in (float("nan"), -1.0, 0.0, 0, "x"):
+        with pytest.raises(OptionError, match="temperature"):
+            _softmax_choice(moves, bad, random.Random(0))
+    assert hint_bot(uniform, temperature=0) is not None and hint_bot(uniform, temperature=2.5) is not None
