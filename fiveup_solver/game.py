@@ -244,8 +244,9 @@ class Game:
         starter = drawn if starter is None else starter
         tiles = [ALL_TILES[i] for i in order]
         n, (size, _) = self.players, _core.deal_shape(self.players)
+        # scores are start_round's to check (a list or tuple of the sides' raw scores)
         return self.start_round([tiles[size * s: size * (s + 1)] for s in range(n)], tiles[size * n:], starter,
-                                scores=None if scores is None else list(scores))
+                                scores=scores)
 
     def start_round(self, hands, boneyard, starter: int, scores=None) -> RoundLog:
         """Start a round from a given deal (lists of Tile) and starter.
@@ -263,7 +264,7 @@ class Game:
         fixed = self.next_starter()
         if fixed is not None and starter != fixed:
             raise IllegalMoveError(f"starter must be seat {fixed}, who emptied their hand last round")
-        if not (isinstance(starter, int) and 0 <= starter < self.players):
+        if not (_is_int(starter) and 0 <= starter < self.players):
             raise IllegalMoveError(f"starter {starter!r} is not a seat")
         _check_deal(self.players, hands, boneyard)
         if scores is not None:

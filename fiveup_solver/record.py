@@ -25,7 +25,7 @@ from pathlib import Path
 from fiveup_solver import _core
 from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, ParseError, RecordError,
                                   check_players, is_int as _is_int, short_repr as _short)
-from fiveup_solver.game import Game, Observation, action_to_move
+from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile, check_action  # check_action: public here too
 
@@ -264,7 +264,9 @@ def positions(record, *, check: bool = True):
     view = record.get("view")
     n = record["players"]
     rounds = record["rounds"]
-    game = Game(players=n, deal=False, seats=record.get("seats"), max_rounds=max(1, len(rounds)))
+    # the record's rounds within the round limit (D6), not the limit itself: a game read back
+    # from its record goes on to its next round as the game did
+    game = Game(players=n, deal=False, seats=record.get("seats"), max_rounds=max(DEFAULT_MAX_ROUNDS, len(rounds)))
     if not rounds:
         yield game, None, None
         return

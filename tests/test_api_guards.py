@@ -76,3 +76,30 @@ def test_observation_to_dict_of_a_won_game_shows_305():
         dataclasses.replace(obs, scores_before=(305, 0)).to_dict()
     with pytest.raises(InconsistentObservationError, match="from -30000 to 305"):
         dataclasses.replace(obs, scores=(306, 0)).to_dict()
+
+def test_a_game_read_back_from_its_record_goes_on_as_the_game_did():
+    """game_from_record used the record's round count as the round limit (D6): a finished
+    round read back made the game 'unfinished' and refused next_round()."""
+    import random
+    from fiveup_solver import Game, game_from_record
+    g = Game(players=2, seed=8)
+    rng = random.Random(1)
+    while not g.round_over:
+        g.push(rng.choice(g.legal_moves))
+    back = game_from_record(g.to_record())
+    assert back.round_over and not back.unfinished and not g.unfinished
+    assert back.to_record() == g.to_record()
+    back.next_round()
+    g.next_round()
+    assert back.to_move == g.to_move and back.scores == g.scores and len(back.rounds) == 2
+
+
+def test_game_scores_and_starter_of_the_wrong_kind_are_option_errors():
+    """Game(scores=5) raised a bare TypeError (list(5) in next_round)."""
+    from fiveup_solver import Game, OptionError
+    for bad in (5, None.__class__, iter([0, 0]), {0: 0, 1: 0}):
+        with pytest.raises(OptionError, match="scores"):
+            Game(players=2, seed=1, scores=bad)
+    with pytest.raises(OptionError, match="starter"):
+        Game(players=2, seed=1, starter=True)
+    assert Game(players=2, seed=1, scores=(0, 5), starter=1).scores == [0, 5]
