@@ -247,11 +247,14 @@ class WeightedWorlds:
         the seed's own stream, so that the opponent model and the hidden tiles of a
         searched world come jointly from the posterior. Empty masks when the model
         does not search greedy seats."""
-        worlds = list(worlds)
-        if not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < self.candidates for k in worlds):
-            raise OptionError(f"worlds must be candidate numbers from 0 to {self.candidates - 1}, not {_short(worlds)}")
-        if not _is_int(seed):
-            raise OptionError(f"seed must be an integer, not {_short(seed)}")
+        given = worlds
+        try:
+            worlds = list(worlds)
+        except TypeError:
+            worlds = None
+        if worlds is None or not all(_is_int(k) and 0 <= k < self.candidates for k in worlds):
+            raise OptionError(f"worlds must be candidate numbers from 0 to {self.candidates - 1}, not {_short(given)}")
+        check_seed(seed)
         if not self.model.search_greedy:
             return [0] * len(worlds)
         p = self.greedy_probabilities()
@@ -272,8 +275,10 @@ class WeightedWorlds:
     def resample(self, n: int, seed: int = 0) -> list:
         """Systematic resampling: [(world, times drawn)] for n draws, worlds in order.
         Equal weights over exactly n candidates give every world once."""
-        if not _is_int(n) or n < 1:
-            raise OptionError(f"the number of worlds to resample must be an integer >= 1, not {_short(n)}")
+        if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
+            raise OptionError(f"the number of worlds to resample must be an integer from 1 to {MAX_SAMPLES}, "
+                              f"not {_short(n)}")
+        check_seed(seed)
         w = np.exp(self.log_weights - self.log_weights.max())     # equal weights: exactly 1.0 each
         c = np.cumsum(w)
         c *= n / c[-1]
@@ -285,11 +290,16 @@ class WeightedWorlds:
 
     def world(self, k: int) -> tuple:
         """(hand masks per seat, boneyard tiles in draw order) of world k."""
+        if not _is_int(k) or not 0 <= k < self.candidates:
+            # (-1 read the last world)
+            raise OptionError(f"world must be a candidate number from 0 to {self.candidates - 1}, not {_short(k)}")
         return ([int(x) for x in self.hands[k, :self.players]], [int(t) for t in self.boneyard[k, :self.bone_len]])
 
     def marginals(self, ds) -> dict:
         """The weighted probability of each unseen tile being in each hidden seat's hand
-        or in the boneyard (a Monte Carlo estimate over the candidates)."""
+        or in the boneyard (a Monte Carlo estimate over the candidates); ``ds``: the
+        DealSampler the worlds were drawn for."""
+        _check_sampler(ds)
         w = self.weights
         out = {}
         for tile in ds.unseen_tiles:
@@ -307,6 +317,12 @@ class WeightedWorlds:
                               for s, post in sorted(self.posterior.items())}}
 
 
+def _check_sampler(ds) -> None:
+    """A DealSampler (duck-typed: what the model reads of one), or a one-line OptionError."""
+    if not all(hasattr(ds, name) for name in ("obs", "counter", "hidden_seats", "unseen_tiles", "players")):
+        raise OptionError(f"the worlds come from a DealSampler, not {_short(ds)}")
+
+
 class Beliefs:
     """The opponent model over one observation's worlds (``Beliefs(ds, model)`` with a
     :class:`~fiveup_solver.inference.DealSampler`).
@@ -321,6 +337,7 @@ class Beliefs:
             model = OpponentModel()
         if not isinstance(model, OpponentModel):
             raise OptionError(f"model must be an OpponentModel, not {type(model).__name__}")
+        _check_sampler(ds)
         self.ds = ds
         self.model = model
         k = len(model.grid)
@@ -380,6 +397,9 @@ class Beliefs:
     def evidence(self, n: int = EVIDENCE_WORLDS, seed: int = 0) -> dict:
         """{seat: log evidence of each grid point}: log of the mean over n uniform worlds
         of the likelihood of the seat's decisions in this observation's round."""
+        if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
+            raise OptionError(f"the number of worlds must be an integer from 1 to {MAX_SAMPLES}, not {_short(n)}")
+        check_seed(seed)
         _, _, ll = self._draw(0, n, seed & (2 ** 64 - 1))
         top = ll.max(axis=0, keepdims=True)
         ev = top[0] + np.log(np.exp(ll - top).mean(axis=0))

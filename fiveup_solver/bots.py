@@ -70,9 +70,9 @@ def bot_function(name: str):
         return hint_bot(budget)
     # a well-formed budget name with a number out of range: say which number
     base, sep, rest = name.partition(":")
-    if sep and re.fullmatch(r"\d+:\d+", rest) and SearchBudget.from_bot_name(base + ":1:1") is not None:
+    if sep and re.fullmatch(r"[0-9]+:[0-9]+", rest) and SearchBudget.from_bot_name(base + ":1:1") is not None:
         raise OptionError(f"bot {name[:40]!r}: SAMPLES and NODES must each be at least 1")
-    timed = re.fullmatch(r"([a-z0-9-]+)@(\d+(?:\.\d+)?)ms", name)
+    timed = re.fullmatch(r"([a-z0-9-]+)@([0-9]+(?:\.[0-9]+)?)ms", name)
     if timed and SearchBudget.from_bot_name(timed.group(1) + "@1ms") is not None:
         raise OptionError(f"bot {name[:40]!r}: the time per decision must be 1 to 3600000 ms")
     plain = sorted(b for b in BOTS if "-" not in b and not b.startswith("level"))

@@ -29,6 +29,7 @@ __all__ = [
 ]
 
 DEFAULT_PARAMS = {"players": 2, "whole_game": True, "max_rounds": 100}
+MAX_ROUNDS_PARAM = 1_000_000     # the largest max_rounds of the adapters
 HAND_SIZE = 5
 
 # ----------------------------------------------------------------------------- action mapping
@@ -338,6 +339,7 @@ def check_params(params) -> dict:
     check_players(players)
     if not isinstance(whole, bool):
         raise OptionError(f"whole_game must be true or false, not {whole!r}")
-    if not _is_int(max_rounds) or max_rounds < 1:
-        raise OptionError(f"max_rounds must be an integer >= 1, not {max_rounds!r}")
+    if not _is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_PARAM:
+        # OpenSpiel keeps it (and the game length it bounds) in a C++ int
+        raise OptionError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS_PARAM}, not {max_rounds!r}"[:120])
     return {"players": players, "whole_game": whole, "max_rounds": max_rounds}

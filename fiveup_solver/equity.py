@@ -429,7 +429,10 @@ def win_probabilities(players: int, scores, starter=None) -> list:
 
 def equity_of_scores(players: int, scores, starter=None, side: int = 0) -> float:
     """P(side wins) for one side: ``win_probabilities(...)[side]``."""
-    return win_probabilities(players, scores, starter)[side]
+    win = win_probabilities(players, scores, starter)
+    if not is_int(side) or not 0 <= side < len(win):
+        raise OptionError(f"side must be a side 0..{len(win) - 1}, not {_short(side)}")
+    return win[side]
 
 
 def equity_result(players, scores_text, starter_text=None) -> dict:
@@ -438,6 +441,9 @@ def equity_result(players, scores_text, starter_text=None) -> dict:
     check_players(players, "--players")
     if scores_text is None:
         raise OptionError("--scores A,B[,C] is required (or: fiveup equity build)")
+    for name, text in (("--scores", scores_text), ("--starter", starter_text)):
+        if text is not None and (not isinstance(text, str) or not text.isascii()):
+            raise OptionError(f"{name} is text of ASCII digits, not {_short(text)}")
     try:
         scores = [int(x) for x in scores_text.split(",")]
     except ValueError:

@@ -10,7 +10,7 @@ import math
 
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
-    "OptionError", "CoreError", "short_repr", "is_int", "is_number", "check_players", "PLAYER_COUNTS",
+    "OptionError", "CoreError", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
     "check_seed", "SEED_RANGE", "MAX_SAMPLES",
 ]
 
@@ -58,6 +58,16 @@ def short_repr(value, limit: int = 40) -> str:
 def is_int(x) -> bool:
     """An int that is not a bool (``True`` is not a player count or a seat)."""
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_digits(text) -> bool:
+    """Text of ASCII digits only (``str.isdigit`` also takes "²" and "١٢", which ``int``
+    refuses or reads as another number).
+
+    >>> is_digits("12"), is_digits("²"), is_digits("١٢"), is_digits(""), is_digits(12)
+    (True, False, False, False, False)
+    """
+    return isinstance(text, str) and text.isascii() and text.isdigit()
 
 
 def is_number(x) -> bool:

@@ -54,7 +54,7 @@ from typing import Callable
 from fiveup_solver import _alphamu, _core, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, Beliefs, OpponentModel, check_beliefs, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError, check_seed,
-                                  is_int, short_repr as _short)
+                                  is_digits, is_int, short_repr as _short)
 from fiveup_solver.game import Game, core_legal_moves
 from fiveup_solver.inference import DealSampler, past_evidence
 from fiveup_solver.notation import Move, format_move
@@ -212,7 +212,7 @@ objective='win', beliefs=None, search=None, depth=None)
                 else None
         if depth and not rest:
             return replace(cls.for_bot(method, suffix), **depth)
-        if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        if len(parts) != 2 or not all(is_digits(p) and int(p) > 0 for p in parts):
             return None
         return replace(cls.for_bot(method, suffix, int(parts[0]), int(parts[1])), **depth)
 
@@ -222,9 +222,9 @@ objective='win', beliefs=None, search=None, depth=None)
 
 
 # a time-budgeted bot name: METHOD[-X]@MSms (MS a decimal number of milliseconds)
-_TIMED_BOT = re.compile(r"([a-z0-9-]+)@(\d{1,7}(?:\.\d{1,3})?)ms")
+_TIMED_BOT = re.compile(r"([a-z0-9-]+)@([0-9]{1,7}(?:\.[0-9]{1,3})?)ms")
 # hint-alphamu-dN: alphamu at depth N (the methods with a depth)
-_DEPTH_SUFFIX = re.compile(r"d(\d)")
+_DEPTH_SUFFIX = re.compile(r"d([0-9])")
 # hint-X bots: the budget field each suffix X sets
 _SUFFIX_FIELD = {"": None, "win": "objective", "points": "objective", "model": "beliefs", "uniform": "beliefs",
                  "maxn": "search", "paranoid": "search"}

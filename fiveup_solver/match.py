@@ -45,7 +45,7 @@ import random
 from dataclasses import dataclass
 
 from fiveup_solver.bots import bot_function
-from fiveup_solver.errors import OptionError, check_players, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, check_players, check_seed, is_int as _is_int, is_number, short_repr as _short
 from fiveup_solver.parallel import ordered_map
 from fiveup_solver.selfplay import match_seatings, play_game
 
@@ -67,8 +67,12 @@ def score_of_elo(elo: float, sides: int = 2) -> float:
     >>> round(score_of_elo(0, sides=3), 4), round(score_of_elo(400, sides=3), 4)
     (0.3333, 0.8333)
     """
-    g = 10.0 ** (elo / 400.0)
-    return g / (g + _check_sides(sides) - 1)
+    _check_sides(sides)
+    if not is_number(elo):
+        raise OptionError(f"an Elo difference is a finite number, not {_short(elo)}")
+    # past +-12,000 Elo the expected score is 1 or 0 to a float's precision (10^30 overflows no sooner)
+    g = 10.0 ** (min(max(elo, -12_000.0), 12_000.0) / 400.0)
+    return g / (g + sides - 1)
 
 
 def format_elo(elo: float, digits: int = 1, sides: int = 2) -> str:
@@ -78,6 +82,10 @@ def format_elo(elo: float, digits: int = 1, sides: int = 2) -> str:
     >>> format_elo(190.849), format_elo(elo_of_score(1.0)), format_elo(elo_of_score(0.0, 3), 0, 3)
     ('+190.8', '+inf', '-inf')
     """
+    if not is_number(elo):
+        raise OptionError(f"an Elo difference is a finite number, not {_short(elo)}")
+    if not _is_int(digits) or not 0 <= digits <= 10:
+        raise OptionError(f"digits must be an integer from 0 to 10, not {_short(digits)}")
     if elo >= elo_of_score(1.0, sides) - 1e-6:
         return "+inf"
     if elo <= elo_of_score(0.0, sides) + 1e-6:
@@ -94,8 +102,11 @@ def elo_of_score(score: float, sides: int = 2) -> float:
     >>> round(elo_of_score(0.25, sides=3), 1), round(elo_of_score(0.5, sides=3), 1)
     (-70.4, 120.4)
     """
+    _check_sides(sides)
+    if not is_number(score) or not 0.0 <= score <= 1.0:
+        raise OptionError(f"a mean score is a number from 0 to 1, not {_short(score)}")
     s = min(max(score, 1e-9), 1 - 1e-9)
-    return 400.0 * math.log10((_check_sides(sides) - 1) * s / (1.0 - s)) + 0.0   # + 0.0: no -0.0
+    return 400.0 * math.log10((sides - 1) * s / (1.0 - s)) + 0.0   # + 0.0: no -0.0
 
 
 
@@ -131,7 +142,7 @@ class PairStats:
         """Add one unit: BOT's score in each of its games (1, 0, or an unfinished game's
         equal share 1/sides), two games for a pair and three for a triple."""
         share = 1.0 / self.sides
-        if (isinstance(game_scores, (str, bytes)) or len(game_scores) != self.sides
+        if (not isinstance(game_scores, (list, tuple)) or len(game_scores) != self.sides
                 or any(isinstance(x, bool) or not isinstance(x, (int, float))
                        or not (x in (0, 1) or abs(x - share) < 1e-9) for x in game_scores)):
             raise OptionError(f"a unit of {self.sides} sides is {self.sides} game scores of 0, 1 or "
@@ -232,7 +243,7 @@ def sprt_bounds(alpha: float, beta: float) -> tuple:
 
 def sides_of(players: int) -> int:
     """Sides of a game: 2 with 2 or 4 players (partners), 3 with 3."""
-    return 3 if players == 3 else 2
+    return 3 if check_players(players) == 3 else 2
 
 
 def _game_score(game, bot_side: int) -> float:
@@ -268,6 +279,10 @@ def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 
     check_players(players)
     bot_function(bot)
     bot_function(other)
+    for name, v in (("max_pairs", max_pairs), ("start", start)):
+        if not _is_int(v) or v < 0:
+            raise OptionError(f"{name} must be an integer >= 0, not {_short(v)}")
+    check_seed(seed)
     jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records)
             for k in range(start, start + max_pairs))
     yield from ordered_map(play_pair, jobs, workers=workers, ray=ray)

@@ -176,6 +176,9 @@ class Move:
         """
         if self.kind != "play":
             raise ParseError(f"{self} is not a placement")
+        if not isinstance(self.tile, Tile) or not (self.at is None or isinstance(self.at, Port)):
+            # a Move is not checked when made (push refuses a malformed one); its numbers are
+            raise ParseError(f"a play is of a Tile, at None or a Port, not {_short(self.tile)} at {_short(self.at)}")
         return (self.tile.index, -1, -1) if self.at is None else (self.tile.index, self.at.tile.index, self.at.index)
 
     @classmethod
@@ -197,12 +200,15 @@ class Move:
         if not _is_int(seat) or not 0 <= seat < 4:
             raise ParseError(f"seat must be 0..3, not {_short(seat)}")
         if self.kind == "play":
+            self.placement                  # a malformed play is refused, not written out
             out = {"seat": seat, "play": str(self.tile)}
             if self.at is not None:
                 out["at"] = str(self.at)
             return out
         if self.kind == "draw":
             return {"seat": seat, "draw": None if self.tile is None else str(self.tile)}
+        if self.kind != "pass":
+            raise ParseError(f"a move is a play, a draw or a pass, not {_short(self.kind)}")
         return {"seat": seat, "pass": True}
 
     def __str__(self) -> str:

@@ -130,13 +130,18 @@ class raw_env(AECEnv if AECEnv is not None else object):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_move]
 
+    def _check_reset(self) -> None:
+        if self.game is None:
+            raise OptionError("reset() the environment before step() or observe()")
+
     def step(self, action):
+        self._check_reset()
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
         agent = self.agent_selection
         game = self.game
-        move = action_to_move(int(action))
+        move = action_to_move(action)      # an integer action id (0.9 or True were read as 0 and 1)
         if move not in game.legal_moves:
             raise OptionError(f"{agent} cannot play action {int(action)} ({move}) now")
         self._cumulative_rewards[agent] = 0
@@ -161,6 +166,9 @@ class raw_env(AECEnv if AECEnv is not None else object):
         self._accumulate_rewards()
 
     def observe(self, agent):
+        self._check_reset()
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise OptionError(f"agent must be one of {', '.join(self.possible_agents)}, not {agent!r}"[:200])
         seat = self.agent_name_mapping[agent]
         table = Table(self.players, OVER if self._over else PLAY, self.game, self.game)
         vector = np.zeros(self._encoder.size, np.float32)

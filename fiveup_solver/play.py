@@ -23,7 +23,7 @@ import json
 import random
 
 from fiveup_solver.bots import bot_function, choose
-from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_int as _is_int
+from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.notation import format_move, parse_move, raw_to_display
@@ -171,7 +171,7 @@ class TerminalGame:
             self.finished = True
             return False
         legal = g.legal_moves
-        if text.isdigit():
+        if is_digits(text):
             k = int(text)
             if not 1 <= k <= len(legal):
                 raise OptionError(f"no move number {k}: choose 1..{len(legal)}")

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from fiveup_solver import _core
 from fiveup_solver.bots import bot_function, choose
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import IllegalMoveError, OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.hint import _base_round
 from fiveup_solver.inference import DealSampler
@@ -91,7 +91,7 @@ def parse_candidates(text) -> int | None:
         return None
     if isinstance(text, str) and text.startswith("top:"):
         k = text[4:]
-        if k.isdigit() and 1 <= int(k) <= 64:
+        if is_digits(k) and 1 <= int(k) <= 64:
             return int(k)
     raise OptionError(f"candidates must be 'all' or 'top:K' with K from 1 to 64, not {_short(text)}")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from fiveup_solver.bots import bot_function, choose
-from fiveup_solver.errors import OptionError
+from fiveup_solver.errors import OptionError, check_seed, is_int, is_number, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
 __all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_interval"]
@@ -19,6 +19,9 @@ __all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_in
 
 def game_seeds(seed: int, games: int):
     """(deal seed, bot seed) for each of `games` games derived from one seed."""
+    if not is_int(games) or games < 0:
+        raise OptionError(f"the number of games must be an integer >= 0, not {short_repr(games)}")
+    check_seed(seed)
     master = random.Random(seed)
     return [(master.getrandbits(63), master.getrandbits(63)) for _ in range(games)]
 
@@ -64,6 +67,12 @@ def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:
     >>> [round(x, 3) for x in wilson_interval(70, 100)]
     [0.604, 0.781]
     """
+    if not is_int(n) or not is_number(wins) or not 0 <= wins <= n:
+        # wins may count a tie as half a win; games is a count
+        raise OptionError(f"a win rate needs a number of wins from 0 to the games (an integer), not "
+                          f"{short_repr(wins)} of {short_repr(n)}")
+    if not is_number(z) or z <= 0:
+        raise OptionError(f"z must be a finite number > 0, not {short_repr(z)}")
     if n == 0:
         return (0.0, 1.0)
     p = wins / n

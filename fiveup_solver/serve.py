@@ -55,7 +55,7 @@ from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.bots import BOTS, bot_function
 from fiveup_solver.equity import equity_result
-from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.hint import Hinter
 from fiveup_solver.levels import LEVELS
@@ -540,7 +540,7 @@ class _Guard:
             return await self.reply(send, 400, f"host {_short(host, 60)} is not served here (the app answers "
                                                f"on {', '.join(sorted(self.hosts))})")
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or len(length) > 15):
+        if length is not None and (not is_digits(length) or len(length) > 15):
             return await self.reply(send, 400, "bad Content-Length")
         if length is not None and int(length) > MAX_BODY_BYTES:
             return await self.reply(send, 413, f"request body over {MAX_BODY_BYTES:,} bytes")

@@ -22,6 +22,7 @@ True
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -794,6 +795,9 @@ def svg_to_png(svg_text: str, path) -> str:
     """Render an SVG picture to a PNG file with ``cairosvg``; returns the path written."""
     if not isinstance(svg_text, str) or not svg_text.lstrip().startswith("<svg"):
         raise OptionError(f"svg_to_png needs the text of an SVG picture, not {_short(svg_text)}")
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        # str(None) would have written a file named "None"
+        raise OptionError(f"svg_to_png writes to a file path, not {_short(path)}")
     try:
         import cairosvg
     except (ImportError, OSError):

@@ -103,3 +103,88 @@ def test_game_scores_and_starter_of_the_wrong_kind_are_option_errors():
     with pytest.raises(OptionError, match="starter"):
         Game(players=2, seed=1, starter=True)
     assert Game(players=2, seed=1, scores=(0, 5), starter=1).scores == [0, 5]
+
+
+def _bad_calls():
+    """(label, call, message fragment): public functions given what they cannot take,
+    each found raising a bare TypeError, IndexError, AttributeError, OverflowError or
+    RuntimeError, or returning something silently wrong, before it was checked."""
+    import math
+    import random
+
+    from fiveup_solver.beliefs import Beliefs
+    from fiveup_solver.bots import bot_function
+    from fiveup_solver.encoding import check_params
+    from fiveup_solver.equity import equity_of_scores, equity_result
+    from fiveup_solver.hint import SearchBudget, world_values
+    from fiveup_solver.inference import DealSampler
+    from fiveup_solver.match import PairStats, elo_of_score, format_elo, play_pairs, score_of_elo, sides_of
+    from fiveup_solver.notation import Move, Tile
+    from fiveup_solver.selfplay import game_seeds, play_match, wilson_interval
+    from fiveup_solver.svg import svg_to_png
+    g = Game(players=2, seed=3)
+    rng = random.Random(1)
+    for _ in range(6):
+        g.push(rng.choice(g.legal_moves))
+    ds = DealSampler(g.observation(g.to_move))
+    beliefs = Beliefs(ds)
+    ww = beliefs.weigh(8, 1)
+    return [
+        ("wilson_interval wins > games", lambda: wilson_interval(5, 3), "win rate"),
+        ("wilson_interval wins < 0", lambda: wilson_interval(-1, 3), "win rate"),
+        ("score_of_elo huge", lambda: score_of_elo("x"), "Elo"),
+        ("score_of_elo nan", lambda: score_of_elo(math.nan), "Elo"),
+        ("elo_of_score nan", lambda: elo_of_score(math.nan), "mean score"),
+        ("elo_of_score above 1", lambda: elo_of_score(1.5), "mean score"),
+        ("format_elo nan", lambda: format_elo(math.nan), "Elo"),
+        ("sides_of 5", lambda: sides_of(5), "players"),
+        ("sides_of True", lambda: sides_of(True), "players"),
+        ("PairStats.add None", lambda: PairStats().add(None), "game scores"),
+        ("play_pairs max_pairs", lambda: list(play_pairs(2, "random", "greedy", 1, max_pairs="x")), "max_pairs"),
+        ("play_pairs max_pairs True", lambda: list(play_pairs(2, "random", "greedy", 1, max_pairs=True)), "max_pairs"),
+        ("play_match deals -1", lambda: play_match(2, "random", "greedy", -1), "games"),
+        ("game_seeds games", lambda: game_seeds(0, "x"), "games"),
+        ("equity_of_scores side 2", lambda: equity_of_scores(2, [0, 0], side=2), "side"),
+        ("equity_of_scores side -1", lambda: equity_of_scores(2, [0, 0], side=-1), "side"),
+        ("equity_result scores 5", lambda: equity_result(2, 5), "--scores"),
+        ("equity_result starter list", lambda: equity_result(2, "0,0", [1]), "--starter"),
+        ("equity_result starter 1.5", lambda: equity_result(2, "0,0", "1.5"), "--starter"),
+        ("bot name superscript", lambda: bot_function("hint:\u00b2:2"), "unknown bot"),
+        ("bot name Arabic-Indic digits", lambda: bot_function("hint:\u0661\u0662:2"), "unknown bot"),
+        ("bot name timed Arabic-Indic", lambda: bot_function("hint@\u0661\u0662ms"), "unknown bot"),
+        ("openspiel max_rounds 2^70", lambda: check_params({"max_rounds": 2 ** 70}), "max_rounds"),
+        ("svg_to_png path None", lambda: svg_to_png("<svg></svg>", None), "file path"),
+        ("Beliefs(None)", lambda: Beliefs(None), "DealSampler"),
+        ("Beliefs.evidence(0)", lambda: beliefs.evidence(0), "number of worlds"),
+        ("world 99", lambda: ww.world(99), "candidate"),
+        ("world -1", lambda: ww.world(-1), "candidate"),
+        ("world True", lambda: ww.world(True), "candidate"),
+        ("greedy_masks 5", lambda: ww.greedy_masks(5, 0), "candidate"),
+        ("marginals None", lambda: ww.marginals(None), "DealSampler"),
+        ("world_values greedy seat True", lambda: world_values(g, greedy_seats=[True]), "greedy seats"),
+        ("Move(5).to_action", lambda: Move(5).to_action(0), "a move is"),
+        ("Move play x .placement", lambda: Move("play", "x").placement, "a play is"),
+        ("Move play x .to_action", lambda: Move("play", Tile.parse("1-2"), "x").to_action(0), "a play is"),
+        ("SearchBudget from a superscript", lambda: SearchBudget.from_bot_name("hint:\u00b2:2") or _none(), "none"),
+    ]
+
+
+def _none():
+    raise ValueError("none")
+
+
+def test_public_functions_refuse_what_they_cannot_take():
+    for label, call, fragment in _bad_calls():
+        with pytest.raises(ValueError, match=fragment) as info:
+            call()
+        assert "\n" not in str(info.value), label
+
+
+def test_the_guards_leave_good_input_alone():
+    from fiveup_solver.match import elo_of_score, score_of_elo
+    from fiveup_solver.selfplay import wilson_interval
+    from fiveup_solver.equity import equity_of_scores
+    assert score_of_elo(1e6) == 1.0 and score_of_elo(-1e6) < 1e-20       # an Elo past any float: 1 or about 0
+    assert round(elo_of_score(0.75), 1) == 190.8
+    assert wilson_interval(2.5, 5)[0] < 0.5 < wilson_interval(2.5, 5)[1]   # a tie counts half a win
+    assert abs(sum(equity_of_scores(2, [0, 0], side=s) for s in (0, 1)) - 1.0) < 0.01

@@ -460,7 +460,7 @@ def test_bad_options_are_one_line_errors():
         (lambda: Beliefs(DealSampler(obs)).weigh(0), "number of worlds must be"),
         (lambda: Beliefs(DealSampler(obs)).weigh(5, seed="x"), "seed must be"),
         (lambda: Beliefs(DealSampler(obs)).weigh(5, max_factor=0), "max_factor must be"),
-        (lambda: Beliefs(DealSampler(obs)).weigh(5).resample(0), "resample must be an integer >= 1"),
+        (lambda: Beliefs(DealSampler(obs)).weigh(5).resample(0), "resample must be an integer from 1 to 1000000"),
         (lambda: Beliefs(DealSampler(obs)).weigh(5).greedy_masks([5], seed=1), "candidate numbers from 0 to 4"),
         (lambda: Beliefs(DealSampler(obs)).weigh(5).greedy_masks([0], seed="x"), "seed must be an integer"),
         (lambda: bot_function("hint-model:0:5"), "SAMPLES and NODES must each be at least 1"),

@@ -195,3 +195,23 @@ def test_module_imports_without_pettingzoo():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
     assert len(lines) == 2 and all("pip install 'fiveup_solver[pettingzoo]'" in line for line in lines)
+
+
+def test_bad_actions_and_calls_are_option_errors():
+    """step(0.9) played action 0 and step(True) action 1; step or observe before reset,
+    and an unknown agent, raised AttributeError and KeyError."""
+    from fiveup_solver import OptionError
+    env = raw_env(players=2)
+    with pytest.raises(OptionError, match="reset"):
+        env.step(0)
+    with pytest.raises(OptionError, match="reset"):
+        env.observe("player_0")
+    env.reset(seed=3)
+    legal = [a for a, ok in enumerate(env.observe(env.agent_selection)["action_mask"]) if ok]
+    for bad in (float(legal[0]) + 0.1, True, None, [legal[0]], "x", float("nan")):
+        with pytest.raises(OptionError, match="action"):
+            env.step(bad)
+    with pytest.raises(OptionError, match="agent"):
+        env.observe("player_9")
+    env.step(np.int64(legal[0]))             # numpy integers are actions
+    assert env.agent_selection in env.possible_agents

@@ -933,13 +933,15 @@ cdef class WorldSearch:
                 raise CoreError("a position value has no root moves (give an empty list)")
             if p.status != ST_PLAYING:
                 raise CoreError("the round is over: the position has no value to search")
-        if not all(isinstance(x, int) and 0 <= x < p.players and x != observer for x in hidden_seats):
+        if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < p.players and x != observer
+                   for x in hidden_seats):
             raise CoreError(f"hidden seats must be seats other than the observer, not {hidden_seats!r}"[:200])
         try:
             greedy_seats = list(greedy_seats)
         except TypeError:
             raise CoreError("greedy_seats must be a list of seats") from None
-        if not all(isinstance(x, int) and 0 <= x < p.players and x != observer for x in greedy_seats):
+        if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < p.players and x != observer
+                   for x in greedy_seats):
             raise CoreError(f"greedy seats must be seats other than the observer, not {greedy_seats!r}"[:200])
         self.job.greedy_seats = 0
         for s in greedy_seats:
