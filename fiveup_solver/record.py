@@ -133,6 +133,12 @@ def check_record(record) -> dict:
         raise RecordError("rounds is empty: a record holds at least the first round's deal")
     out = dict(record)
     out["rounds"] = [_check_round(r, i, n, view) for i, r in enumerate(record["rounds"])]
+    if view is not None:
+        for i, rnd in enumerate(out["rounds"][:-1]):
+            if "revealed" not in rnd:
+                # without it the view cannot know the hands' pips at the round's end: its
+                # scores (and every later round's) would be guessed, not read
+                raise RecordError(f"round {i}: a seat's view ends every finished round with 'revealed'")
     return out
 
 
@@ -295,6 +301,8 @@ def positions(record, *, check: bool = True):
                 raise RecordError(f"{where}: {e}") from None
         if not game.round_over and r < len(rounds) - 1:
             raise RecordError(f"round {r}: actions stop before the round ended")
+        if view is not None and game.round_over and "revealed" not in rnd:
+            raise RecordError(f"round {r}: a seat's view ends every finished round with 'revealed'")
         yield game, r, len(rnd["actions"])
 
 

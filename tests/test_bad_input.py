@@ -819,3 +819,25 @@ def test_start_round_rejects_bad_scores(scores):
     g4 = Game(players=4, deal=False)
     g4.start_round([tiles[0:5], tiles[5:10], tiles[10:15], tiles[15:20]], tiles[20:], 0, scores=[-300, 300])
     assert g4.scores == [-300, 300]
+
+
+def test_a_view_without_a_finished_rounds_revealed_hands_is_refused():
+    """RECORD.md: each round of a seat's view ends with "revealed". Without it a view
+    replayed with the hands' pips guessed: a domino scored +30 instead of +20, silently.
+    Only an unfinished last round may lack it."""
+    import copy
+    from fiveup_solver.record import check_record, replay
+    from fiveup_solver.selfplay import play_game
+    g = play_game(2, 5, ["greedy", "random"])
+    view = g.to_record(view=0)
+    assert len(view["rounds"]) > 2 and replay(view)["scores"] == g.scores
+    for r in (1, len(view["rounds"]) - 1):
+        bad = copy.deepcopy(view)
+        bad["rounds"][r].pop("revealed")
+        with pytest.raises(RecordError, match=f"round {r}: a seat's view ends every finished round with 'revealed'"):
+            replay(check_record(bad))
+    unfinished = copy.deepcopy(view)
+    last = unfinished["rounds"][-1]
+    last.pop("revealed")
+    del last["actions"][-3:]
+    assert check_record(unfinished)["rounds"][-1]["actions"] == last["actions"]
