@@ -190,7 +190,7 @@ def cmd_match(args, out) -> int:
         p = result["pairs"]
         units = (f"duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']})" if p["sides"] == 2 else
                  f"duplicate triples: {p['pairs']} (BOT alone in each seat; Elo of a field of three)")
-        elo = [format_elo(x, 0, p["sides"]) for x in (p["elo"], *p["elo_ci95"])]
+        elo = [format_elo(x, 0, stats.sides) for x in (stats.elo, *stats.elo_interval())]
         out.write(f"  {units}; Elo {elo[0]} [{elo[1]}, {elo[2]}]\n")
     return 0
 
@@ -266,26 +266,29 @@ def cmd_sprt(args, out) -> int:
     if not 1 <= args.every <= 1_000_000_000:
         raise OptionError(f"--every must be 1..1000000000 pairs, not {args.every}")
     bot, other = parse_bot_list(args.bots, 2)
-    tty = out.isatty() if hasattr(out, "isatty") else False
+    # with --json, stdout holds the one JSON object: the progress goes to stderr
+    progress = sys.stderr if args.json else out
+    tty = progress.isatty() if hasattr(progress, "isatty") else False
     units = "triples" if args.players == 3 else "pairs"
 
     def on_pair(stats, llr):
         line = (f"{units} {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
                 f"Elo {format_elo(stats.elo, 1, stats.sides):>7}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
         if tty:
-            out.write("\r" + line)
+            progress.write("\r" + line)
         elif stats.pairs % args.every == 0:
-            out.write(line + "\n")
-        out.flush()
+            progress.write(line + "\n")
+        progress.flush()
 
     lower, upper = sprt_bounds(args.alpha, args.beta)
     res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
                max_games=args.max_games, seed=args.seed, workers=_workers(args.workers, args.ray), ray=args.ray,
                on_pair=on_pair, journal=args.journal)
     if tty:
-        out.write("\n")
+        progress.write("\n")
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
+        return 0
     decision = res.decision if res.decision != "no decision" else f"no decision after {res.stats.games} games"
     out.write(f"{decision}: {bot} v {other}, LLR {res.llr:+.3f} after {res.stats.games} games; "
               "Elo {} [{}, {}]\n".format(*(format_elo(x, 1, res.stats.sides)

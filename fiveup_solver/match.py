@@ -224,9 +224,11 @@ class PairStats:
         lo, hi = self.interval()
         elo_lo, elo_hi = self.elo_interval()
         counts = {"pentanomial": list(self.counts)} if self.sides == 2 else {"counts": list(self.counts)}
+        # an Elo of a score of 0 or 1 is infinite: null in JSON (the clamp's 3600 read as a number)
+        finite = [None if format_elo(x, 1, self.sides) in ("+inf", "-inf") else x for x in (self.elo, elo_lo, elo_hi)]
         return {"sides": self.sides, "pairs": self.pairs, "games": self.games, "wins": self.wins,
                 "unfinished": self.unfinished, **counts, "score": self.score, "score_ci95": [lo, hi],
-                "elo": self.elo, "elo_ci95": [elo_lo, elo_hi]}
+                "elo": finite[0], "elo_ci95": finite[1:]}
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple:

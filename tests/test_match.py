@@ -81,7 +81,9 @@ def test_cli_match_pairs_and_sprt(capsys):
     assert main(["match", "--bots", "greedy,random", "--deals", "4", "--seed", "3", "--workers", "2", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["games"] == 8 and r["pairs"]["pairs"] == 4 and sum(r["pairs"]["pentanomial"]) == 4
-    assert r["pairs"]["elo_ci95"][0] <= r["pairs"]["elo"] <= r["pairs"]["elo_ci95"][1]
+    lo, elo, hi = r["pairs"]["elo_ci95"][0], r["pairs"]["elo"], r["pairs"]["elo_ci95"][1]
+    # None: an infinite Elo (a score of 1, or an interval reaching it)
+    assert lo <= (math.inf if elo is None else elo) <= (math.inf if hi is None else hi)
     assert main(["match", "--bots", "greedy,random", "--deals", "4", "--seed", "3", "--workers", "1", "--json"]) == 0
     r1 = json.loads(capsys.readouterr().out)
     del r["workers"], r1["workers"]
@@ -195,3 +197,18 @@ def test_a_sweep_has_a_real_interval_and_infinite_elo(capsys):
     out = capsys.readouterr().out.splitlines()[-1]
     assert out.startswith("H1 accepted: greedy v random") and "Elo +inf [+" in out and out.endswith(", +inf]")
     assert "3600" not in out
+
+
+def test_sprt_json_is_one_json_object_and_an_infinite_elo_is_null(capsys):
+    """`sprt --json` printed its JSON followed by the text summary (and, with --every,
+    progress lines before it): stdout did not parse. An Elo of a score of 1 was the
+    clamp's 3600.000004739357 in JSON, where the text says +inf."""
+    assert main(["sprt", "--bots", "greedy,random", "--elo0", "0", "--elo1", "100", "--json", "--every", "1"]) == 0
+    captured = capsys.readouterr()
+    d = json.loads(captured.out)                      # the whole of stdout: one object
+    assert d["decision"] == "H1 accepted" and "pairs" in captured.err
+    assert d["score"] == 1.0 and d["elo"] is None and d["elo_ci95"][1] is None and d["elo_ci95"][0] > 0
+    st = PairStats()
+    st.add([1, 0])
+    st.add([1, 1])
+    assert st.to_dict()["elo"] == pytest.approx(elo_of_score(0.75))
