@@ -19,7 +19,7 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.equity import search_values
-from fiveup_solver.errors import OptionError
+from fiveup_solver.errors import OptionError, is_int, short_repr as _short
 from fiveup_solver.game import Game, action_to_move
 from fiveup_solver.hint import Hinter, METHODS
 from fiveup_solver.inference import DealSampler
@@ -93,7 +93,7 @@ def load_suite(path) -> list:
     with open(path, encoding="utf-8") as f:
         positions = json.load(f)
     games = []
-    for p in positions:
+    for p in _suite_entries(path, positions, ("record", "round", "action")):
         if "scores" not in p:
             games.append(game_at(p["record"], p["round"], p["action"]))
             continue
@@ -188,7 +188,25 @@ def load_hint_suite(path) -> list:
     except (OSError, ValueError) as e:
         raise OptionError(f"{path}: cannot read the hint suite ({e})") from None
     return [(game_at(p["record"], p["round"], p["action"]).observation(p["seat"]), p.get("phase", ""))
-            for p in positions]
+            for p in _suite_entries(path, positions, ("record", "round", "action", "seat"))]
+
+
+def _suite_entries(path, positions, keys) -> list:
+    """The entries of a suite file, each checked to be an object with ``keys`` (a record
+    object, integers else), or a one-line OptionError naming the file and the entry."""
+    if not isinstance(positions, list):
+        raise OptionError(f"{path}: a suite is a JSON list of positions, not {type(positions).__name__}")
+    for i, p in enumerate(positions):
+        if not isinstance(p, dict):
+            raise OptionError(f"{path}: position {i} is a JSON object with {', '.join(keys)}, not {_short(p)}")
+        for k in keys:
+            if k not in p:
+                raise OptionError(f"{path}: position {i} has no {k!r}")
+            if k == "record" and not isinstance(p[k], dict):
+                raise OptionError(f"{path}: position {i}'s record is a JSON object, not {_short(p[k])}")
+            if k != "record" and not is_int(p[k]):
+                raise OptionError(f"{path}: position {i}'s {k} is an integer, not {_short(p[k])}")
+    return positions
 
 
 def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=None,

@@ -689,3 +689,22 @@ def test_options_the_output_would_drop_are_refused(tmp_path, capsys):
     assert rc == 0 and all(abs(sum(p.values()) - 1) < 1e-9 for p in json.loads(out).values())
     rc, out, _ = run(capsys, ["ladder", "--shipped", "--json"])
     assert rc == 0 and json.loads(out)
+
+
+def test_bench_names_a_malformed_suite_entry_in_one_line(tmp_path, capsys):
+    """A suite file whose entries are not position objects gave a 25-line traceback."""
+    solver_dir, hint_dir = tmp_path / "s", tmp_path / "h"
+    solver_dir.mkdir()
+    hint_dir.mkdir()
+    (solver_dir / "openings_2p.json").write_text("[1, 2]")
+    for name in ("openings_4p", "midround", "near_target"):
+        (solver_dir / f"{name}.json").write_text("{}")
+    (hint_dir / "hint_positions.json").write_text('[{"x": 1}]')
+    for argv, text in ((["bench", "--solver", str(solver_dir)], "position 0 is a JSON object"),
+                       (["bench", "--hint", str(hint_dir)], "position 0 has no 'record'")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert text in err and err.count("\n") == 1 and "Traceback" not in err
+    (hint_dir / "hint_positions.json").write_text('[{"record": {}, "round": 0, "action": "1", "seat": 0}]')
+    assert main(["bench", "--hint", str(hint_dir)]) == 2
+    assert "position 0's action is an integer" in capsys.readouterr().err
