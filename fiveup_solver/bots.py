@@ -108,6 +108,17 @@ def choose(bot: str, obs, rng: _random.Random):
     return bot_function(bot)(obs, rng)
 
 
+def _method_of(name: str):
+    """The search method of a hint bot's name (None for the other bots)."""
+    budget = SearchBudget.from_bot_name(name)
+    if budget is not None:
+        return budget.method
+    for bot in sorted(_METHOD_OF_BOT, key=len, reverse=True):
+        if name == bot or name.startswith(bot + "-"):
+            return _METHOD_OF_BOT[bot]
+    return None
+
+
 def parse_bot_list(text: str, players: int) -> list:
     """'greedy,random' -> one bot name per seat, the list repeated if shorter."""
     if not isinstance(text, str):
@@ -116,6 +127,11 @@ def parse_bot_list(text: str, players: int) -> list:
     names = [b.strip() for b in text.split(",")]
     for b in names:
         bot_function(b)
+        method = _method_of(b)
+        if method is not None and players not in METHODS[method].players:
+            # refused here, before a game starts and prints (demo, play), not at its first decision
+            raise OptionError(f"bot {b!r}: method {method!r} searches "
+                              f"{' or '.join(map(str, METHODS[method].players))} players, not {players}")
     if len(names) > players:
         raise OptionError(f"{len(names)} bots named for {players} seats")
     return [names[i % len(names)] for i in range(players)]

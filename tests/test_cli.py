@@ -708,3 +708,14 @@ def test_bench_names_a_malformed_suite_entry_in_one_line(tmp_path, capsys):
     (hint_dir / "hint_positions.json").write_text('[{"record": {}, "round": 0, "action": "1", "seat": 0}]')
     assert main(["bench", "--hint", str(hint_dir)]) == 2
     assert "position 0's action is an integer" in capsys.readouterr().err
+
+
+def test_a_bot_for_another_player_count_is_refused_before_the_game_starts(capsys):
+    """demo and play printed the banner and the first round before alphamu's first decision
+    refused 3 players; the bot list is checked against the player count first."""
+    for argv in (["demo", "--players", "3", "--bots", "hint-alphamu"],
+                 ["demo", "--players", "4", "--bots", "greedy,hint-alphamu-d3"],
+                 ["selfplay", "--players", "3", "--bots", "hint-alphamu:2:50", "--games", "1"]):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and "searches 2 players" in captured.err, argv
