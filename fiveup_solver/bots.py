@@ -46,7 +46,7 @@ import re
 from fiveup_solver import _core
 from fiveup_solver.errors import InconsistentObservationError, OptionError, check_players
 from fiveup_solver.game import check_observation
-from fiveup_solver.hint import BOT_SUFFIXES, METHODS, SearchBudget
+from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, METHODS, SearchBudget
 from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
@@ -81,7 +81,8 @@ def bot_function(name: str):
                       + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
     methods = "|".join(_METHOD_OF_BOT)
     raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms with METHOD {methods}; "
-                      f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]}; hint-alphamu-dN: alphamu at depth N)")
+                      f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]}; hint-alphamu-dN: alphamu at depth N, 0 to "
+                      f"{ALPHAMU_MAX_DEPTH})")
 
 
 # one bot per search method of the registry (fiveup_solver.hint.METHODS), at the default budget

@@ -199,8 +199,8 @@ objective='win', beliefs=None, search=None, depth=None)
             return None
         depth = _DEPTH_SUFFIX.fullmatch(suffix)
         if depth:                       # hint-alphamu-d3: the depth (methods that have one)
-            if not METHODS[method].depth:
-                return None
+            if not METHODS[method].depth or int(depth.group(1)) > ALPHAMU_MAX_DEPTH:
+                return None             # (an unknown bot: its message lists the forms)
             depth, suffix = {"depth": int(depth.group(1))}, ""
         else:
             depth = {}
@@ -225,6 +225,7 @@ objective='win', beliefs=None, search=None, depth=None)
 _TIMED_BOT = re.compile(r"([a-z0-9-]+)@([0-9]{1,7}(?:\.[0-9]{1,3})?)ms")
 # hint-alphamu-dN: alphamu at depth N (the methods with a depth)
 _DEPTH_SUFFIX = re.compile(r"d([0-9])")
+ALPHAMU_MAX_DEPTH = _alphamu.MAX_DEPTH      # the deepest hint-alphamu-dN
 # hint-X bots: the budget field each suffix X sets
 _SUFFIX_FIELD = {"": None, "win": "objective", "points": "objective", "model": "beliefs", "uniform": "beliefs",
                  "maxn": "search", "paranoid": "search"}

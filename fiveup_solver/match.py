@@ -323,7 +323,12 @@ def read_journal(path, players: int, bot: str, other: str, seed: int) -> list:
             raise OptionError(f"journal {path} line {n}: not JSON") from None
         if n == 1:
             if row != want:
-                raise OptionError(f"journal {path} is of another match ({_short(row)}), not {_short(want)}")
+                # name the fields that differ (the whole headers, cut to a line, hid them)
+                if not isinstance(row, dict):
+                    raise OptionError(f"journal {path} line 1: a header object, not {_short(row)}")
+                diff = [f"{k} {_short(row.get(k), 24)} (this match: {_short(want.get(k), 24)})"
+                        for k in sorted(set(row) | set(want), key=str) if row.get(k) != want.get(k)]
+                raise OptionError(f"journal {path} is of another match: " + "; ".join(diff))
             continue
         if not isinstance(row, dict) or row.get("index") != len(units) or not isinstance(row.get("scores"), list):
             raise OptionError(f"journal {path} line {n}: expected unit {len(units)} as "

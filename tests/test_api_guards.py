@@ -152,6 +152,7 @@ def _bad_calls():
         ("bot name superscript", lambda: bot_function("hint:\u00b2:2"), "unknown bot"),
         ("bot name Arabic-Indic digits", lambda: bot_function("hint:\u0661\u0662:2"), "unknown bot"),
         ("bot name timed Arabic-Indic", lambda: bot_function("hint@\u0661\u0662ms"), "unknown bot"),
+        ("alphamu deeper than 8", lambda: bot_function("hint-alphamu-d9:1:1"), "depth N, 0 to 8"),
         ("openspiel max_rounds 2^70", lambda: check_params({"max_rounds": 2 ** 70}), "max_rounds"),
         ("svg_to_png path None", lambda: svg_to_png("<svg></svg>", None), "file path"),
         ("Beliefs(None)", lambda: Beliefs(None), "DealSampler"),
