@@ -305,7 +305,7 @@ def _score_levels(players: int, scores) -> list:
     levels = []
     for s, x in enumerate(scores):
         if not is_int(x) or not -30000 <= x < TARGET_RAW:
-            raise OptionError(f"score {s} must be an integer below {TARGET_RAW}, not {_short(x)}")
+            raise OptionError(f"score {s} must be an integer from -30000 to {TARGET_RAW - 1}, not {_short(x)}")
         if x % SCORE_STEP:
             raise OptionError(f"score {s} ({x}) is not a multiple of {SCORE_STEP}")
         if x < 0 and players != NEGATIVE_SCORE_PLAYERS:

@@ -101,3 +101,16 @@ def test_an_unwritable_table_fails_before_the_self_play(argv, tmp_path, capsys, 
                        + [a.replace("{tmp}", str(tmp_path)) for a in argv])
     assert rc == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("error: --") and "cannot write" in err
+
+
+def test_an_out_folder_that_does_not_exist_is_refused(tmp_path, capsys):
+    """equity build made the folders of any --out it was given (it created /nonexistent);
+    as every other command, a folder the user names must exist (only the default cache
+    folder is made)."""
+    from fiveup_solver.cli import main
+    for option in ("--out", "--save-samples"):
+        target = tmp_path / "no" / "such" / "x.npz"
+        assert main(["equity", "build", "--players", "2", "--rounds", "1", "--near-rounds", "0",
+                     "--bot", "random", "--quiet", option, str(target)]) == 2
+        assert "cannot write (No such file or directory)" in capsys.readouterr().err
+        assert not (tmp_path / "no").exists()
