@@ -29,7 +29,7 @@ from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evid
 from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of, sprt, sprt_bounds
 from fiveup_solver.notation import format_move, raw_to_display
 from fiveup_solver.parallel import check_ray, default_workers
-from fiveup_solver.play import play_in_terminal
+from fiveup_solver.play import bots_for_seats, play_in_terminal
 from fiveup_solver.rollout import HORIZONS
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
 from fiveup_solver.selfplay import game_seeds, play_game, wilson_interval
@@ -533,7 +533,11 @@ def cmd_show(args, out) -> int:
 
 
 def cmd_play(args, out) -> int:
-    bots = parse_bot_list(args.bots, args.players)
+    check_players(args.players, "--players")
+    if not 0 <= args.seat < args.players:
+        raise OptionError(f"--seat must be 0..{args.players - 1}, not {args.seat}")
+    # the other seats' bots in seat order, as the browser app takes them (the person's seat skipped)
+    bots = bots_for_seats(args.players, args.seat, [b.strip() for b in args.bots.split(",")])
     if args.record is not None:
         check_output_path(args.record, "--record")
     return play_in_terminal(args.players, bots, args.seat, args.seed, inp=sys.stdin, out=out,
@@ -976,7 +980,8 @@ def _analyze_arguments(p) -> None:
 
 def _play_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--bots", default="hint", help="the bots' names, one per seat (the list repeats)")
+    p.add_argument("--bots", default="hint",
+                   help="the other seats' bots in seat order, your seat skipped (a shorter list repeats)")
     p.add_argument("--seat", type=int, default=0, help="your seat")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--record", default=None, help="write the game's record here at the end")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 
-from fiveup_solver.bots import bot_function, choose
+from fiveup_solver.bots import bot_function, choose, parse_bot_list
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
@@ -249,6 +249,26 @@ class TerminalGame:
         if self.record_path:
             self.save(self.record_path)
         return 0
+
+
+def bots_for_seats(players: int, seat: int, bots: list) -> list:
+    """One bot name per seat from ``bots``, the names of the other seats' bots in seat
+    order (a shorter list repeats), as ``fiveup play`` and the browser app take them; the
+    person's own entry (at ``seat``) is unused.
+
+    >>> bots_for_seats(4, 2, ["level1", "level2"])
+    ['level1', 'level2', 'level1', 'level1']
+    """
+    check_players(players)
+    if not _is_int(seat) or not 0 <= seat < players:
+        raise OptionError(f"seat must be 0..{players - 1}, not {seat!r}"[:80])
+    if not isinstance(bots, (list, tuple)) or not bots:
+        raise OptionError("bots must name at least one bot")
+    if len(bots) > players - 1:
+        raise OptionError(f"{len(bots)} bots named for {players - 1} other seats")
+    parse_bot_list(",".join(bots) if all(isinstance(b, str) for b in bots) else bots, players)
+    others = iter([bots[i % len(bots)] for i in range(players - 1)])
+    return [bots[0] if s == seat else next(others) for s in range(players)]
 
 
 def play_in_terminal(players: int, bots, seat: int, seed: int, *, inp, out, record_path=None) -> int:

@@ -53,14 +53,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fiveup_solver import __version__
 from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
-from fiveup_solver.bots import BOTS, bot_function
+from fiveup_solver.bots import BOTS
 from fiveup_solver.equity import equity_result
-from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.hint import Hinter
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import format_move, parse_move
-from fiveup_solver.play import TerminalGame
+from fiveup_solver.play import TerminalGame, bots_for_seats
 from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
 from fiveup_solver.solver import Solver
 from fiveup_solver.svg import board_svg
@@ -478,20 +478,6 @@ def position_json(body: PositionRequest) -> dict:
                                title=f"round {body.round}, before action {body.action}")}
 
 
-def _bots_for(players: int, seat: int, bots: list) -> list:
-    check_players(players)
-    if not 0 <= seat < players:
-        raise OptionError(f"seat must be 0..{players - 1}, not {seat}")
-    if not bots:
-        raise OptionError("bots must name at least one bot")
-    if len(bots) > players - 1:
-        raise OptionError(f"{len(bots)} bots named for {players - 1} other seats")
-    for b in bots:
-        bot_function(b)
-    others = iter([bots[i % len(bots)] for i in range(players - 1)])
-    return [bots[0] if s == seat else next(others) for s in range(players)]   # the person's entry: unused
-
-
 class _Guard:
     """ASGI middleware: the ``Host`` check against DNS rebinding, the body size limit
     (the body is read here, at most MAX_BODY_BYTES), and the security headers."""
@@ -674,7 +660,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
     @app.post("/api/games", summary="a new game (or one going on from a record): {id, view}")
     async def new_game(body: NewGameRequest):
-        seats = _bots_for(body.players, body.seat, body.bots)
+        seats = bots_for_seats(body.players, body.seat, body.bots)
 
         def start():
             game = WebGame(body.players, seats, body.seat, body.seed, record=body.record)

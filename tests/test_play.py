@@ -115,3 +115,18 @@ def test_typing_the_number_a_hint_shows_plays_that_move():
         assert seat == 0 and format_move(played) == text
         checked += 1
     assert checked == 12 and differed > 0
+
+
+def test_play_names_the_other_seats_bots_as_the_browser_app_does(capsys):
+    """--bots named one bot per seat, the person's entry dropped: 'greedy,random' with 2
+    players played random, and level3 of 'level1,level2,level3' never played from seat 2
+    of 4. It now names the other seats in seat order, as POST /api/games does."""
+    from fiveup_solver import OptionError
+    from fiveup_solver.play import bots_for_seats
+    assert bots_for_seats(4, 2, ["level1", "level2", "level3"]) == ["level1", "level2", "level1", "level3"]
+    assert bots_for_seats(3, 0, ["greedy"]) == ["greedy", "greedy", "greedy"]
+    with pytest.raises(OptionError, match="2 bots named for 1 other seats"):
+        bots_for_seats(2, 0, ["greedy", "random"])
+    from fiveup_solver.cli import main
+    assert main(["play", "--players", "2", "--bots", "greedy,random"]) == 2
+    assert "2 bots named for 1 other seats" in capsys.readouterr().err
