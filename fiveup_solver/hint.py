@@ -714,6 +714,8 @@ class Hinter:
         merged = [distinct[k][1] for k in searched]
         shares = [distinct[k][2] for k in searched]
         budget["distinct_worlds"] = len(searched)
+        if belief is not None:
+            belief["searches"] = len(searched)      # as PIMC's: the planned draws, and those searched
         deadline = None if time_ms is None else start + time_ms / 1000.0
         if len(searched) == 1:
             # one distinct world: nothing to fuse, every depth's value is the solver's in that

@@ -549,3 +549,17 @@ def test_bot_names_with_a_budget():
     assert "hint-alphamu-maxn" not in BOTS            # 2 players only: no 3-player search variants
     with pytest.raises(OptionError, match="unknown bot"):
         bot_function("hint-alphamu-x:8:500")
+
+
+def test_a_model_belief_line_counts_the_worlds_searched_once():
+    """4 sampled worlds of which 2 distinct: the header said '(2 distinct)' while the
+    beliefs line said '4 distinct worlds searched' (alphamu's belief had no 'searches',
+    as PIMC's has). A late position of a self-play game (tests/data)."""
+    from pathlib import Path
+
+    from fiveup_solver.beliefs import describe
+    from fiveup_solver.record import game_at, load_record
+    g = game_at(load_record(str(Path(__file__).parent / "data" / "alphamu_repeated_draws.json")), 11, 39)
+    h = hint(g.observation(0), method="alphamu", samples=4, depth=1)
+    assert h.belief["distinct_worlds"] == 4 and h.belief["searches"] == h.budget["distinct_worlds"] == 2
+    assert "4 worlds planned, 2 searched" in describe(h.belief)
