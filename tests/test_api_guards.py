@@ -155,6 +155,8 @@ def _bad_calls():
         ("alphamu deeper than 8", lambda: bot_function("hint-alphamu-d9:1:1"), "depth N, 0 to 8"),
         ("openspiel max_rounds 2^70", lambda: check_params({"max_rounds": 2 ** 70}), "max_rounds"),
         ("svg_to_png path None", lambda: svg_to_png("<svg></svg>", None), "file path"),
+        ("svg_to_png missing folder", lambda: svg_to_png("<svg></svg>", "/no/such/folder/x.png"),
+         r"cannot write '/no/such/folder/x.png' \(No such file or directory\)$"),
         ("Beliefs(None)", lambda: Beliefs(None), "DealSampler"),
         ("Beliefs.evidence(0)", lambda: beliefs.evidence(0), "number of worlds"),
         ("world 99", lambda: ww.world(99), "candidate"),
