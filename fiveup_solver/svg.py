@@ -798,17 +798,17 @@ def svg_to_png(svg_text: str, path) -> str:
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         # str(None) would have written a file named "None"
         raise OptionError(f"svg_to_png writes to a file path, not {_short(path)}")
-    try:
-        import cairosvg
-    except (ImportError, OSError):
-        raise OptionError("PNG output needs cairosvg: install the analysis extra: "
-                          "pip install 'fiveup_solver[analysis]'") from None
     path = str(path)
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path) or not os.path.isdir(folder):
         # (cairo's own error for this is a status code: name the cause as the SVG writer does)
         raise OptionError(f"cannot write {_short(path, 80)} "
                           f"({'Is a directory' if os.path.isdir(path) else 'No such file or directory'})")
+    try:
+        import cairosvg
+    except (ImportError, OSError):
+        raise OptionError("PNG output needs cairosvg: install the analysis extra: "
+                          "pip install 'fiveup_solver[analysis]'") from None
     try:
         cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), write_to=path)
     except OSError as e:
