@@ -245,8 +245,14 @@ def elo_of_share3(p: float) -> float:
 def _line(bot, other, s) -> str:
     return (f"{bot} v {other}, {s['players']} players: {s['wins']}/{s['games']} = {100 * s['win_rate']:.1f} % "
             f"[{100 * s['win_rate_ci95'][0]:.1f}, {100 * s['win_rate_ci95'][1]:.1f}]; score {s['score']:.3f} "
-            f"[{s['score_ci95'][0]:.3f}, {s['score_ci95'][1]:.3f}]; Elo {s['elo']:+.0f} "
-            f"[{s['elo_ci95'][0]:+.0f}, {s['elo_ci95'][1]:+.0f}]; {s['seconds_per_game']:.1f} s/game")
+            f"[{s['score_ci95'][0]:.3f}, {s['score_ci95'][1]:.3f}]; Elo {_elo(s['elo'], s['score'])} "
+            f"[{_elo(s['elo_ci95'][0], 0.0)}, {_elo(s['elo_ci95'][1], 1.0)}]; {s['seconds_per_game']:.1f} s/game")
+
+
+def _elo(x, score) -> str:
+    """An Elo difference as text; None (PairStats.to_dict's infinite Elo, of a score of
+    0 or 1) as -inf or +inf."""
+    return f"{x:+.0f}" if x is not None else ("+inf" if score >= 0.5 else "-inf")
 
 
 def main(argv=None) -> int:

@@ -861,7 +861,8 @@ def _sprt_arguments(p) -> None:
     p.add_argument("--elo1", type=float, default=20.0)
     p.add_argument("--alpha", type=float, default=0.05)
     p.add_argument("--beta", type=float, default=0.05)
-    p.add_argument("--max-games", type=int, default=20_000)
+    p.add_argument("--max-games", type=int, default=20_000,
+                   help="stop after this many games, in whole pairs (triples with 3 players): 3 plays 2")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")

@@ -341,7 +341,8 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
          beta: float = 0.05, max_games: int = 20_000, seed: int = 0, workers: int = 1, ray: str | None = None,
          on_pair=None, journal: str | None = None) -> SprtResult:
     """Play pairs until the LLR of H1 (elo1) against H0 (elo0) leaves its bounds, or
-    `max_games` games. ``on_pair(stats, llr)`` after every pair (for a progress line).
+    `max_games` games (whole units: with 2 sides an odd count plays one game fewer).
+    ``on_pair(stats, llr)`` after every pair (for a progress line).
     With 3 players the units are triples and Elo is :func:`score_of_elo`'s with 3 sides.
     ``journal``: a file that keeps every unit's scores (:func:`read_journal`); a run with
     the same journal, players, bots and seed resumes after its last unit."""
