@@ -2,9 +2,9 @@
 
 >>> t = Tile.parse("4-1")
 >>> t, t.pips, t.is_double
-(Tile('1-4'), 5, False)
+(Tile.parse('1-4'), 5, False)
 >>> Port.parse("4-4:lineB")
-Port('4-4:lineB')
+Port.parse('4-4:lineB')
 >>> str(Move.parse("3-4@4-4:lineB")), str(Move.parse("6-6")), str(Move.parse("pass"))
 ('3-4@4-4:lineB', '6-6', 'pass')
 """
@@ -82,7 +82,8 @@ class Tile:
         return f"{self.lo}-{self.hi}"
 
     def __repr__(self) -> str:
-        return f"Tile('{self}')"
+        # what makes it again, as python-chess's Move.from_uci('e2e4')
+        return f"Tile.parse('{self}')"
 
 
 ALL_TILES: tuple = tuple(Tile(_core.tile_lo(i), _core.tile_hi(i)) for i in range(28))   # the core's numbering
@@ -127,7 +128,7 @@ class Port:
         return f"{self.tile}:{self.name}"
 
     def __repr__(self) -> str:
-        return f"Port('{self}')"
+        return f"Port.parse('{self}')"
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,9 @@ class Move:
         return self.kind if isinstance(self.kind, str) else _short(self.kind)   # a malformed Move still prints
 
     def __repr__(self) -> str:
-        return f"Move('{self}')"
+        if self.kind == "draw" and self.tile is not None:
+            return f"Move.draw({self.tile!r})"
+        return f"Move.parse('{self}')"
 
 
 @dataclass(frozen=True)

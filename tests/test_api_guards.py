@@ -191,3 +191,16 @@ def test_the_guards_leave_good_input_alone():
     assert round(elo_of_score(0.75), 1) == 190.8
     assert wilson_interval(2.5, 5)[0] < 0.5 < wilson_interval(2.5, 5)[1]   # a tie counts half a win
     assert abs(sum(equity_of_scores(2, [0, 0], side=s) for s in (0, 1)) - 1.0) < 0.01
+
+
+def test_the_value_types_repr_makes_them_again():
+    """repr(Tile) was Tile('3-4'), which Tile('3-4') refused with a TypeError; now each
+    value type's repr is the call that makes it (as python-chess's Move.from_uci('e2e4'))."""
+    from fiveup_solver.notation import Move, Port, Tile
+    values = [Tile.parse("3-4"), Tile.parse("6-6"), Port.parse("4-4:lineB"), Move.parse("3-4@4-4:lineB"),
+              Move.parse("6-6"), Move.parse("draw"), Move.draw(Tile.parse("1-2")), Move.parse("pass")]
+    for game_move in Game(players=3, seed=2).legal_moves:
+        values.append(game_move)
+    namespace = {"Tile": Tile, "Port": Port, "Move": Move}
+    for v in values:
+        assert eval(repr(v), namespace) == v, repr(v)
