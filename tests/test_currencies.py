@@ -20,6 +20,7 @@ from fiveup_solver.hint import DEFAULT_CHANCE_WIDTH, DEFAULT_WORLD_NODES, METHOD
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.solver import Solver, set_core_objective, win_probability
 
+from bench_scripts import benchmark_script
 from test_hint import positions
 
 DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
@@ -150,11 +151,8 @@ def test_guesses_change_the_work_never_a_value(objective):
 def test_the_mtdf_floor_script_runs_on_a_slice(tmp_path, capsys):
     """benchmarks/mtdf_floor.py (what a perfect first guess leaves) on 3 + 2 positions:
     its journal, its values checked inside, and the exact guesses cheaper than the seeds."""
-    import importlib.util
     import json
-    spec = importlib.util.spec_from_file_location("mtdf_floor", DATA.parent / "mtdf_floor.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = benchmark_script("mtdf_floor")
     out = tmp_path / "floor.json"
     assert script.main(["--positions", "3", "--solve-positions", "2", "--reps", "1", "--out", str(out)]) == 0
     journal = json.loads(out.read_text())

@@ -23,6 +23,8 @@ from fiveup_solver import _solver
 from fiveup_solver.bench import load_suite
 from fiveup_solver.solver import Solver
 
+from bench_scripts import benchmark_script
+
 DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
 
 
@@ -237,10 +239,7 @@ def test_reply_order_leaves_hints_as_they_were():
 def test_the_reply_order_script_runs_on_a_slice(tmp_path, capsys):
     """benchmarks/reply_order_nodes.py on 3 positions of each suite and 2 held out of each
     kind: both objectives, values checked inside (it exits otherwise), its journal."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("reply_order_nodes", DATA.parent / "reply_order_nodes.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = benchmark_script("reply_order_nodes")
     out = tmp_path / "reply.json"
     assert script.main(["--suite-positions", "3", "--held-out", "2", "--out", str(out)]) == 0
     rows = json.loads(out.read_text())["rows"]
@@ -254,10 +253,7 @@ def test_the_tail_anatomy_script_runs_on_a_slice(tmp_path):
     """benchmarks/tail_anatomy.py on 8 openings: the better-of-two-orders oracle is
     never above either order, the exact-value guesses keep the values (checked
     inside: it exits otherwise), every table setting is journalled."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("tail_anatomy", DATA.parent / "tail_anatomy.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = benchmark_script("tail_anatomy")
     out = tmp_path / "tail.json"
     assert script.main(["--positions", "8", "--top", "2", "--reps", "1", "--out", str(out)]) == 0
     journal = json.loads(out.read_text())
