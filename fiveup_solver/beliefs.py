@@ -275,9 +275,7 @@ class WeightedWorlds:
     def resample(self, n: int, seed: int = 0) -> list:
         """Systematic resampling: [(world, times drawn)] for n draws, worlds in order.
         Equal weights over exactly n candidates give every world once."""
-        if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
-            raise OptionError(f"the number of worlds to resample must be an integer from 1 to {MAX_SAMPLES}, "
-                              f"not {_short(n)}")
+        _check_worlds(n, "the number of worlds to resample")
         check_seed(seed)
         w = np.exp(self.log_weights - self.log_weights.max())     # equal weights: exactly 1.0 each
         c = np.cumsum(w)
@@ -315,6 +313,11 @@ class WeightedWorlds:
                 "opponents": {str(s): {"decisions": self.decisions[s],
                                        "posterior": {lab: round(p, 4) for lab, p in zip(labels, post)}}
                               for s, post in sorted(self.posterior.items())}}
+
+
+def _check_worlds(n, what: str) -> None:
+    if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
+        raise OptionError(f"{what} must be an integer from 1 to {MAX_SAMPLES}, not {_short(n)}")
 
 
 def _check_sampler(ds) -> None:
@@ -371,8 +374,7 @@ class Beliefs:
         """Worlds 0..n-1 (the hint's, for this seed) and their weights; more worlds
         (doubling) while the ESS is below ``min_ess_fraction * n``, up to
         ``max_factor * n`` worlds."""
-        if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
-            raise OptionError(f"the number of worlds must be an integer from 1 to {MAX_SAMPLES}, not {_short(n)}")
+        _check_worlds(n, "the number of worlds")
         check_seed(seed)
         if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
             raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
@@ -397,8 +399,7 @@ class Beliefs:
     def evidence(self, n: int = EVIDENCE_WORLDS, seed: int = 0) -> dict:
         """{seat: log evidence of each grid point}: log of the mean over n uniform worlds
         of the likelihood of the seat's decisions in this observation's round."""
-        if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
-            raise OptionError(f"the number of worlds must be an integer from 1 to {MAX_SAMPLES}, not {_short(n)}")
+        _check_worlds(n, "the number of worlds")
         check_seed(seed)
         _, _, ll = self._draw(0, n, seed & (2 ** 64 - 1))
         top = ll.max(axis=0, keepdims=True)

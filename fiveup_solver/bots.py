@@ -51,7 +51,7 @@ from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
 
-__all__ = ["BOTS", "bot_function", "choose", "parse_bot_list"]
+__all__ = ["BOTS", "bot_function", "check_bot", "choose", "parse_bot_list"]
 
 
 def bot_function(name: str):
@@ -120,6 +120,18 @@ def _method_of(name: str):
     return None
 
 
+def check_bot(name, players: int) -> str:
+    """``name`` when it is a bot that can play a game of ``players``: a hint bot's method
+    must search that many players (refused before a game starts and prints, as demo and
+    play would, not at the bot's first decision)."""
+    bot_function(name)
+    method = _method_of(name)
+    if method is not None and players not in METHODS[method].players:
+        raise OptionError(f"bot {name!r}: method {method!r} searches "
+                          f"{' or '.join(map(str, METHODS[method].players))} players, not {players}")
+    return name
+
+
 def parse_bot_list(text: str, players: int) -> list:
     """'greedy,random' -> one bot name per seat, the list repeated if shorter."""
     if not isinstance(text, str):
@@ -127,12 +139,7 @@ def parse_bot_list(text: str, players: int) -> list:
     check_players(players)
     names = [b.strip() for b in text.split(",")]
     for b in names:
-        bot_function(b)
-        method = _method_of(b)
-        if method is not None and players not in METHODS[method].players:
-            # refused here, before a game starts and prints (demo, play), not at its first decision
-            raise OptionError(f"bot {b!r}: method {method!r} searches "
-                              f"{' or '.join(map(str, METHODS[method].players))} players, not {players}")
+        check_bot(b, players)
     if len(names) > players:
         raise OptionError(f"{len(names)} bots named for {players} seats")
     return [names[i % len(names)] for i in range(players)]

@@ -605,9 +605,8 @@ def _equity_build(args, out) -> int:
     for name, value in (("--out", args.out), ("--save-samples", args.save_samples)):
         if value is not None and not value.endswith(".npz"):
             raise OptionError(f"{name} {value}: the file name must end in .npz")
-    # a path the user gives must be in a folder that exists (as every command's output);
-    # only the default cache folder is made
-    for name, value in (("--out", args.out), ("--save-samples", args.save_samples)):
+        # a path the user gives must be in a folder that exists (as every command's output);
+        # only the default cache folder is made
         if value is not None:
             check_output_path(value, name)
     path = args.out or os.path.join(equity.cache_dir(), f"equity_{args.players}p.npz")

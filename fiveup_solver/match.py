@@ -86,11 +86,16 @@ def format_elo(elo: float, digits: int = 1, sides: int = 2) -> str:
         raise OptionError(f"an Elo difference is a finite number, not {_short(elo)}")
     if not _is_int(digits) or not 0 <= digits <= 10:
         raise OptionError(f"digits must be an integer from 0 to 10, not {_short(digits)}")
+    infinite = _infinite_elo(elo, sides)
+    return f"{elo:+.{digits}f}" if not infinite else ("+inf" if infinite > 0 else "-inf")
+
+
+def _infinite_elo(elo: float, sides: int) -> int:
+    """+1 or -1 when ``elo`` is :func:`elo_of_score`'s clamp of a score of 1 or 0 (an
+    infinite Elo), else 0."""
     if elo >= elo_of_score(1.0, sides) - 1e-6:
-        return "+inf"
-    if elo <= elo_of_score(0.0, sides) + 1e-6:
-        return "-inf"
-    return f"{elo:+.{digits}f}"
+        return 1
+    return -1 if elo <= elo_of_score(0.0, sides) + 1e-6 else 0
 
 
 def elo_of_score(score: float, sides: int = 2) -> float:
@@ -225,7 +230,7 @@ class PairStats:
         elo_lo, elo_hi = self.elo_interval()
         counts = {"pentanomial": list(self.counts)} if self.sides == 2 else {"counts": list(self.counts)}
         # an Elo of a score of 0 or 1 is infinite: null in JSON (the clamp's 3600 read as a number)
-        finite = [None if format_elo(x, 1, self.sides) in ("+inf", "-inf") else x for x in (self.elo, elo_lo, elo_hi)]
+        finite = [None if _infinite_elo(x, self.sides) else x for x in (self.elo, elo_lo, elo_hi)]
         return {"sides": self.sides, "pairs": self.pairs, "games": self.games, "wins": self.wins,
                 "unfinished": self.unfinished, **counts, "score": self.score, "score_ci95": [lo, hi],
                 "elo": finite[0], "elo_ci95": finite[1:]}

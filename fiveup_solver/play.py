@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 
-from fiveup_solver.bots import bot_function, choose, parse_bot_list
+from fiveup_solver.bots import bot_function, check_bot, choose
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
@@ -266,7 +266,8 @@ def bots_for_seats(players: int, seat: int, bots: list) -> list:
         raise OptionError("bots must name at least one bot")
     if len(bots) > players - 1:
         raise OptionError(f"{len(bots)} bots named for {players - 1} other seats")
-    parse_bot_list(",".join(bots) if all(isinstance(b, str) for b in bots) else bots, players)
+    for b in bots:
+        check_bot(b, players)
     others = iter([bots[i % len(bots)] for i in range(players - 1)])
     return [bots[0] if s == seat else next(others) for s in range(players)]
 

@@ -136,10 +136,14 @@ def check_record(record) -> dict:
     if view is not None:
         for i, rnd in enumerate(out["rounds"][:-1]):
             if "revealed" not in rnd:
-                # without it the view cannot know the hands' pips at the round's end: its
-                # scores (and every later round's) would be guessed, not read
-                raise RecordError(f"round {i}: a seat's view ends every finished round with 'revealed'")
+                raise _no_revealed(i)
     return out
+
+
+def _no_revealed(r: int) -> RecordError:
+    # without the hands revealed at the end, a view cannot know their pips: its scores (and
+    # every later round's) would be guessed, not read
+    return RecordError(f"round {r}: a seat's view ends every finished round with 'revealed'")
 
 
 def _check_round(rnd, r: int, n: int, view) -> dict:
@@ -302,7 +306,7 @@ def positions(record, *, check: bool = True):
         if not game.round_over and r < len(rounds) - 1:
             raise RecordError(f"round {r}: actions stop before the round ended")
         if view is not None and game.round_over and "revealed" not in rnd:
-            raise RecordError(f"round {r}: a seat's view ends every finished round with 'revealed'")
+            raise _no_revealed(r)
         yield game, r, len(rnd["actions"])
 
 
