@@ -69,7 +69,7 @@ from tqdm import tqdm
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import OptionError, is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as _short
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import past_evidence
@@ -409,7 +409,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
 
     started = time.perf_counter()
     budget = _checked_budget(budget)
-    _check_seed(seed)
+    check_seed(seed)
     record = check_record(record)
     who = _seats_to_analyse(record, seats)
     budget.check_players(record["players"])
@@ -491,12 +491,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
 
 def _seed_of(seed: int, r: int, i: int) -> int:
     """The seed of the judgement of round r's action i (search worlds or rollout worlds)."""
-    return (seed * 1_000_003 + r * 10_007 + i) & (2 ** 63 - 1)
-
-
-def _check_seed(seed) -> None:
-    if not is_int(seed) or not 0 <= seed < 2 ** 63:
-        raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
+    return (seed * 1_000_003 + r * 10_007 + i) & (2 ** 64 - 1)
 
 
 class _Past:
@@ -556,7 +551,7 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     as :func:`analyze` with the same budget and seed gives it (a forced action: listed,
     not judged). Benchmarks and tests judge planted decisions with it."""
     budget = _checked_budget(budget)
-    _check_seed(seed)
+    check_seed(seed)
     record = check_record(record)
     rounds = record["rounds"]
     for name, v, high in (("round", round, len(rounds)), ("action", action, None)):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.equity import search_values
-from fiveup_solver.errors import OptionError, is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as _short
 from fiveup_solver.game import Game, action_to_move
 from fiveup_solver.hint import Hinter, METHODS
 from fiveup_solver.inference import DealSampler
@@ -75,6 +75,7 @@ def run_playout_bench(rounds: int = 200_000, reference_rounds: int = 600, seed: 
     """Whole random rounds per second for 2, 3 and 4 players, core and reference in one run.
 
     Outside a source checkout the reference figures are None and ``reference_missing`` says why."""
+    check_seed(seed)
     reference = load_reference() if reference_path() is not None else None
     core, ref = {}, {}
     for n in (2, 3, 4):

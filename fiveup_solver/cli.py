@@ -22,7 +22,7 @@ from fiveup_solver.analysis import (ANALYSIS_SEARCH, MIN_SAMPLES, AnalysisBudget
 from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
 from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, solver_report
 from fiveup_solver.bots import bot_function, parse_bot_list
-from fiveup_solver.errors import FiveUpError, OptionError, check_players
+from fiveup_solver.errors import FiveUpError, OptionError, check_players, check_seed
 from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
 from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
@@ -44,6 +44,15 @@ _C_INT_MAX = 2 ** 31 - 1  # the core takes depths and counts as C ints
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2 (argparse would print the usage too)
         raise OptionError(message)
+
+
+def _seed(text: str) -> int:
+    """A --seed: an integer from 0 to 2^64-1, as every seed of the package (check_seed)."""
+    try:
+        value = int(text) if text.isascii() else None
+    except ValueError:
+        value = None
+    return check_seed(value if value is not None else text, "a seed", argparse.ArgumentTypeError)
 
 
 def _fmt_scores(scores) -> str:
@@ -745,8 +754,6 @@ def cmd_bench(args, out) -> int:
         return _bench_hint(args, out)
     if not (0 < args.rounds <= _C_INT_MAX and 0 < args.reference_rounds <= _C_INT_MAX):
         raise OptionError(f"--rounds and --reference-rounds must be 1..{_C_INT_MAX}")
-    if not 0 <= args.seed < 2 ** 64:
-        raise OptionError(f"--seed must be 0..{2 ** 64 - 1} for the bench, not {args.seed}")
     result = run_playout_bench(args.rounds, args.reference_rounds, args.seed)
     if args.json:
         out.write(json.dumps(result) + "\n")
@@ -824,7 +831,7 @@ class Command:
 
 def _demo_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=_seed, default=1)
     p.add_argument("--bots", default="hint,greedy")
 
 
@@ -835,7 +842,7 @@ def _replay_arguments(p) -> None:
 
 def _selfplay_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--bots", default="random")
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--max-rounds", type=int, default=1000)
@@ -846,7 +853,7 @@ def _match_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
     p.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
@@ -862,7 +869,7 @@ def _sprt_arguments(p) -> None:
     p.add_argument("--beta", type=float, default=0.05)
     p.add_argument("--max-games", type=int, default=20_000,
                    help="stop after this many games, in whole pairs (triples with 3 players): 3 plays 2")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs (triples)")
@@ -877,7 +884,7 @@ def _ladder_arguments(p) -> None:
     p.add_argument("--games", type=int, default=None,
                    help="games per pairing (even: pairs of seatings; default 100)")
     p.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
-    p.add_argument("--seed", type=int, default=None, help="default 0")
+    p.add_argument("--seed", type=_seed, default=None, help="default 0")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
     p.add_argument("--out", default=None, help="write the ladder (JSON) here")
@@ -931,7 +938,7 @@ def _hint_arguments(p) -> None:
                    help="with --sample-worlds: each sampled world fixes the boneyard's order too, the later "
                         "draws sampled with it (reaches boneyard 7+)")
     _add_budget_flags(p.add_mutually_exclusive_group(), "samples", "time_ms")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     _add_budget_flags(p, "world_nodes", "depth", "threads", "objective", "beliefs", "search")
     p.add_argument("--json", action="store_true")
 
@@ -949,7 +956,7 @@ def _analyze_arguments(p) -> None:
     p.add_argument("--dd-nodes", type=int, default=AnalysisBudget.dd_nodes,
                    help="node limit of each double-dummy solve")
     _add_budget_flags(p, "threads")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
     p.add_argument("--html", default=None, help="write one self-contained HTML report")
     p.add_argument("--json", action="store_true")
@@ -983,7 +990,7 @@ def _play_arguments(p) -> None:
     p.add_argument("--bots", default="hint",
                    help="the other seats' bots in seat order, your seat skipped (a shorter list repeats)")
     p.add_argument("--seat", type=int, default=0, help="your seat")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--record", default=None, help="write the game's record here at the end")
 
 
@@ -1013,7 +1020,7 @@ def _equity_arguments(p) -> None:
     p.add_argument("--near-rounds", type=int, default=None,
                    help="build: sample rounds per near-target anchor score (0: none)")
     p.add_argument("--workers", type=int, default=1, help="build: self-play processes")
-    p.add_argument("--seed", type=int, default=0, help="build: seed of the sample rounds")
+    p.add_argument("--seed", type=_seed, default=0, help="build: seed of the sample rounds")
     p.add_argument("--bot", default="hint-uniform",
                    help="build: the bot every seat plays (default: the one the shipped tables were built with)")
     p.add_argument("--samples", nargs="?", const=_SHIPPED_SAMPLES, default=None, metavar="FILE",
@@ -1033,7 +1040,7 @@ def _sample_arguments(p) -> None:
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--action", type=int, required=True)
     p.add_argument("--n", type=int, default=None, help="how many deals (default 10; not with --probabilities)")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=_seed, default=None,
                    help="default 0; not with --probabilities under uniform beliefs (exact, no sampling)")
     p.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
     p.add_argument("--beliefs", default="uniform", choices=("uniform", "model"),
@@ -1046,7 +1053,7 @@ def _bench_arguments(p) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--rounds", type=int, default=200_000)
     p.add_argument("--reference-rounds", type=int, default=600)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=_seed, default=1)
     p.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
                    help="instead: the solver on the suites in DIR (default benchmarks/data)")
     p.add_argument("--hint", metavar="DIR", nargs="?", const="benchmarks/data", default=None,

@@ -17,7 +17,7 @@ from tqdm import tqdm
 from fiveup_solver.bots import choose
 from fiveup_solver.equity import (DEFAULT_BOT, DEFAULT_NEAR_ROUNDS, DEFAULT_ROUNDS, RoundSamples, _check_players,
                                   _sides, near_anchors)
-from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, check_seed, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.parallel import ordered_map
 
@@ -63,6 +63,7 @@ def collect_rounds(players: int, rounds: int, seed: int = 0, *, bot: str = DEFAU
     """Play sample rounds ``start .. start + rounds - 1`` (each seeded by its index alone,
     and by `anchor` when given), in `workers` processes."""
     _check_players(players)
+    check_seed(seed)
     jobs = [(players, seed, i, bot, anchor) for i in range(start, start + rounds)]
     results = _map(_play_job, jobs, workers, progress, desc or f"rounds ({players} players)")
     return _samples_of(players, bot, seed, results)

@@ -104,21 +104,22 @@ def check_players(players, name: str = "players", error=OptionError) -> int:
     return players
 
 
-SEED_RANGE = (-(2 ** 63), 2 ** 64 - 1)   # a seed's random streams take it modulo 2^64
+SEED_RANGE = (0, 2 ** 64 - 1)   # every seed of the package: the core's streams take 64 bits
 MAX_SAMPLES = 1_000_000                   # most sampled worlds or deals one call makes
 
 
 def check_seed(seed, name: str = "seed", error=OptionError) -> int:
-    """``seed`` when it is an integer from -2^63 to 2^64 - 1 (every random choice of a
-    call flows from it, modulo 2^64: a wider range would give two seeds one stream).
+    """``seed`` when it is an integer from 0 to 2^64 - 1: every seed of the package, in
+    every function and command, takes that range (the core's random streams take 64
+    bits; a negative seed would be the same stream as one 2^64 above it).
 
     >>> check_seed(2 ** 64 - 1)
     18446744073709551615
     >>> check_seed(2 ** 64)
     Traceback (most recent call last):
     ...
-    fiveup_solver.errors.OptionError: seed must be an integer from -2^63 to 2^64-1, not 18446744073709551616
+    fiveup_solver.errors.OptionError: seed must be an integer from 0 to 2^64-1, not 18446744073709551616
     """
     if not is_int(seed) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise error(f"{name} must be an integer from -2^63 to 2^64-1, not {short_repr(seed)}")
+        raise error(f"{name} must be an integer from 0 to 2^64-1, not {short_repr(seed)}")
     return seed

@@ -57,7 +57,7 @@ import numpy as np
 
 from fiveup_solver import _core, _exact
 from fiveup_solver.equity import load_table, win_probabilities
-from fiveup_solver.errors import IllegalMoveError, OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, check_seed, is_int as _is_int, short_repr as _short
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.solver import check_objective
 
@@ -582,8 +582,7 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
     for name, value, low in (("sample_worlds", sample_worlds, 2), ("node_limit", node_limit, 1)):
         if not _is_int(value) or not low <= value <= 10 ** 12:
             raise OptionError(f"{name} must be an integer from {low} to 10^12, not {_short(value)}")
-    if not _is_int(seed) or not 0 <= seed < 2 ** 64:
-        raise OptionError(f"seed must be an integer from 0 to 2^64-1, not {_short(seed)}")
+    check_seed(seed)
     if not isinstance(sample_draws, bool):
         raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")
     ds = DealSampler(obs) if sampler is None else sampler

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
-                                  check_players, is_int as _is_int, short_repr as _short)
+                                  check_players, check_seed, is_int as _is_int, short_repr as _short)
 from fiveup_solver.notation import (ALL_TILES, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile, check_action,
                                    raw_to_display)
 from fiveup_solver.svg import board_svg
@@ -123,8 +123,7 @@ class Game:
     def __init__(self, players: int = 2, seed: int = 0, *, seats=None,
                  max_rounds: int = DEFAULT_MAX_ROUNDS, deal: bool = True, scores=None, starter: int | None = None):
         check_players(players)
-        if not _is_int(seed):
-            raise OptionError(f"seed must be an integer, not {seed!r}")
+        check_seed(seed)
         if seats is not None and (isinstance(seats, (str, bytes)) or not hasattr(seats, "__iter__")):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]

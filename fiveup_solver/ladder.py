@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fiveup_solver.bots import bot_function
-from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, check_seed, is_int as _is_int, short_repr as _short
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.match import pair_seeds, play_pair
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
@@ -156,7 +156,7 @@ class LadderResult:
             a, b = self.entrants[k], self.entrants[k + 1]
             step = self.elo[b] - self.elo[a]
             self.steps.append({"from": a, "to": b, "elo": step, "ci95": [float(dlo), float(dhi)],
-                               "significant": bool(dlo > 0)})
+                               "significant": bool(dlo > 0 or dhi < 0)})   # the interval excludes 0
         return self
 
     def score(self, a: str, b: str) -> tuple:
@@ -256,6 +256,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     pairs already there are not played again: a long ladder can stop and resume."""
     if players not in (2, 4):
         raise OptionError(f"the ladder plays duplicate pairs: 2 or 4 players, not {_short(players)}")
+    check_seed(seed)
     check_workers(workers)
     ray = check_ray(ray)           # before anything runs or a journal is opened
     entrants = list(DEFAULT_ENTRANTS if entrants is None else entrants)

@@ -25,9 +25,10 @@ score s, with a 95 % interval from the pair variance.
 SPRT (:func:`sprt`): H0 Elo = elo0 against H1 Elo = elo1 with error rates
 alpha and beta, the generalised SPRT of fishtest on pentanomial pairs (Van
 den Bergh's normal approximation of the log-likelihood ratio,
-``LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v)`` with m the mean pair score, v
-its per-pair variance (each outcome regularised by a pseudo-count of half a pair)
-and s0, s1 the scores of elo0, elo1). Stops when the
+``LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v)`` with m the observed mean pair
+score, v its per-pair variance (each outcome regularised by a pseudo-count of
+half a pair, so that identical pairs have one) and s0, s1 the scores of elo0,
+elo1). Stops when the
 LLR leaves ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``.
 
 >>> st = PairStats()
@@ -81,13 +82,19 @@ def format_elo(elo: float, digits: int = 1, sides: int = 2) -> str:
 
     >>> format_elo(190.849), format_elo(elo_of_score(1.0)), format_elo(elo_of_score(0.0, 3), 0, 3)
     ('+190.8', '+inf', '-inf')
+    >>> format_elo(elo_of_score(1 / 3, 3)), format_elo(-0.04)
+    ('+0.0', '+0.0')
     """
     if not is_number(elo):
         raise OptionError(f"an Elo difference is a finite number, not {_short(elo)}")
     if not _is_int(digits) or not 0 <= digits <= 10:
         raise OptionError(f"digits must be an integer from 0 to 10, not {_short(digits)}")
     infinite = _infinite_elo(elo, sides)
-    return f"{elo:+.{digits}f}" if not infinite else ("+inf" if infinite > 0 else "-inf")
+    if infinite:
+        return "+inf" if infinite > 0 else "-inf"
+    text = f"{elo:+.{digits}f}"
+    # a rounding error's -0.0 (an Elo 0 of 3 sides reads -1.9e-14): zero has no sign
+    return text.replace("-", "+") if float(text) == 0 else text
 
 
 def _infinite_elo(elo: float, sides: int) -> int:
@@ -188,11 +195,11 @@ class PairStats:
         """
         n = self.pairs
         if not n:
-            half = 0.5
+            return (0.0, 1.0)             # nothing played: any score
         else:
             variance = self.variance
             if variance == 0.0:
-                variance = self._prior_moments()[1]
+                variance = self._prior_variance()
             half = z * math.sqrt(variance / n)
         return (max(0.0, self.score - half), min(1.0, self.score + half))
 
@@ -202,6 +209,10 @@ class PairStats:
         total = sum(reg)
         m = sum(c * k * self._step for k, c in enumerate(reg)) / total
         return m, sum(c * (k * self._step - m) ** 2 for k, c in enumerate(reg)) / total
+
+    def _prior_variance(self) -> float:
+        """The unit score's variance with half a unit added to every outcome."""
+        return self._prior_moments()[1]
 
     @property
     def elo(self) -> float:
@@ -214,14 +225,22 @@ class PairStats:
     def llr(self, elo0: float, elo1: float) -> float:
         """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0).
 
-        Each of the five outcomes gets a pseudo-count of half a pair (a weak prior
-        over the outcomes), so a run of identical pairs has a positive variance
+        The variance gives each outcome a pseudo-count of half a unit (a weak prior
+        over the outcomes), so a run of identical units has a positive variance
         instead of none: a bot that wins every pair is decided after a few pairs,
-        not stuck at 0, and never after one."""
+        not stuck at 0, and never after one. The mean is the observed one: the
+        prior's own mean is 1/2, which with 3 sides is +120 Elo, and pulled the
+        test toward H1 (an observed score exactly at H0's read as evidence for H1).
+
+        >>> st = PairStats(sides=3)
+        >>> for _ in range(10): st.add([1, 0, 0])      # a score of 1/3: exactly H0's Elo 0
+        >>> st.llr(0, 15) < 0 < st.llr(-15, 0)
+        True
+        """
         n = self.pairs
         if n == 0:
             return 0.0
-        m, v = self._prior_moments()
+        m, v = self.score, self._prior_variance()
         s0, s1 = score_of_elo(elo0, self.sides), score_of_elo(elo1, self.sides)
         return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
 
@@ -360,6 +379,10 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
     if not _is_int(max_games) or not 2 <= max_games <= 10_000_000:
         raise OptionError(f"max_games must be an integer from 2 to 10000000, not {_short(max_games)}")
     check_players(players)
+    if max_games < sides_of(players):
+        # whole units only: fewer games than one unit would still play a whole unit
+        raise OptionError(f"max_games must be at least one unit's games ({sides_of(players)} with {players} "
+                          f"players), not {max_games}")
     stats = PairStats(sides=sides_of(players))
     llr = 0.0
     bot_function(bot)      # bad names refused before a journal is started

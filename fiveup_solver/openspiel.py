@@ -85,7 +85,7 @@ from fiveup_solver.encoding import (DEAL, DEFAULT_PARAMS, DRAW, DRAW_ACTION, HAN
                                     PHASE_NAMES, PLACEMENTS, PLAY, PORTS, STARTER, Encoder, Table, action_text,
                                     action_to_move, check_params, max_round_actions, move_to_action, outcome_returns,
                                     tiles_text)
-from fiveup_solver.errors import OptionError
+from fiveup_solver.errors import OptionError, check_seed
 from fiveup_solver.game import Game
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import ALL_TILES, Move
@@ -492,7 +492,7 @@ def load_game(players: int = 2, whole_game: bool = True, max_rounds: int = DEFAU
 def make_resampler(seed: int = 0):
     """A seeded resampler for ``ISMCTSBot.set_resampler``: ``cb(state, player)`` returns
     ``state.resample(player, s)`` with seeds from one generator (reproducible searches)."""
-    rng = random.Random(seed)
+    rng = random.Random(check_seed(seed))
 
     def resampler(state, player):
         return state.resample(player, rng.getrandbits(63))

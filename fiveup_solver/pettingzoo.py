@@ -48,7 +48,7 @@ import random
 
 import numpy as np
 
-from fiveup_solver.errors import OptionError
+from fiveup_solver.errors import OptionError, check_seed
 from fiveup_solver.game import Game
 from fiveup_solver.notation import raw_to_display
 from fiveup_solver.encoding import (
@@ -119,7 +119,7 @@ class raw_env(AECEnv if AECEnv is not None else object):
     # ------------------------------------------------------------------ episode
     def reset(self, seed=None, options=None):
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = random.Random(check_seed(seed))
         self.game = Game(self.players, seed=self._rng.getrandbits(63), max_rounds=self.max_rounds)
         self._over = False
         self.agents = self.possible_agents[:]

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from fiveup_solver import _core
 from fiveup_solver.bots import bot_function, choose
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import IllegalMoveError, OptionError, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.hint import _base_round
 from fiveup_solver.inference import DealSampler
@@ -265,8 +265,7 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
     if not isinstance(obs, Observation):
         raise OptionError(f"rollout takes an Observation, not {type(obs).__name__}")
     check_rollout_options(rollouts, bot, workers, horizon=horizon)
-    if not _is_int(seed) or not 0 <= seed < 2 ** 63:
-        raise OptionError(f"seed must be an integer from 0 to 2^63-1, not {_short(seed)}")
+    check_seed(seed)
     ds = DealSampler(obs)                   # the observation is checked whole (InconsistentObservationError)
     if obs.to_move != obs.seat:
         raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None

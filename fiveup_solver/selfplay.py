@@ -66,6 +66,12 @@ def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:
 
     >>> [round(x, 3) for x in wilson_interval(70, 100)]
     [0.604, 0.781]
+
+    All wins reach 1 exactly and no wins 0 (the formula's own bound; in floating point
+    the sum read 0.9999999999999999):
+
+    >>> wilson_interval(10, 10)[1], wilson_interval(0, 10)[0]
+    (1.0, 0.0)
     """
     if not is_int(n) or not is_number(wins) or not 0 <= wins <= n:
         # wins may count a tie as half a win; games is a count
@@ -78,7 +84,7 @@ def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (0.0 if wins == 0 else max(0.0, centre - half), 1.0 if wins == n else min(1.0, centre + half))
 
 
 def match_seatings(players: int, bot: str, other: str) -> list:

@@ -55,7 +55,7 @@ from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.bots import BOTS
 from fiveup_solver.equity import equity_result
-from fiveup_solver.errors import FiveUpError, OptionError, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.hint import Hinter
 from fiveup_solver.levels import LEVELS
@@ -708,8 +708,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         _check_range("dd_nodes", body.dd_nodes, 0, ANALYSIS_MAX_DD_NODES)
         budget = AnalysisBudget(samples=body.samples, luck_samples=body.luck_samples, dd_nodes=body.dd_nodes,
                                 threads=1, beliefs=body.beliefs).check()
-        if not 0 <= body.seed < 2 ** 63:
-            raise OptionError(f"seed must be 0..2^63-1, not {body.seed}")
+        check_seed(body.seed)
         record = check_record(body.record)
         # the whole record is replayed before the job is queued: a bad one is a 400 now
         await state.run(game_from_record, record, check=False)

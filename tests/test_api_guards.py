@@ -1,4 +1,6 @@
 """Guards at the API edges: out-of-range seats and malformed bot lists raise typed errors."""
+import importlib.util
+
 import pytest
 
 from fiveup_solver import FiveUpError, Game
@@ -204,3 +206,64 @@ def test_the_value_types_repr_makes_them_again():
     namespace = {"Tile": Tile, "Port": Port, "Move": Move}
     for v in values:
         assert eval(repr(v), namespace) == v, repr(v)
+
+
+def _seed_takers():
+    """Every public function or command-line subcommand that takes a seed, called with one."""
+    from fiveup_solver import equity_build, ladder, match, openspiel, selfplay
+    from fiveup_solver.analysis import analyze
+    from fiveup_solver.bench import run_playout_bench
+    from fiveup_solver.exact import sampled_result
+    from fiveup_solver.hint import hint
+    from fiveup_solver.inference import DealSampler
+    from fiveup_solver.rollout import rollout
+    try:
+        from .test_exact import late_positions
+    except ImportError:  # tests/ is not a package: pytest puts tests/ on sys.path
+        from test_exact import late_positions
+    g = Game(players=2, seed=4)
+    obs = g.observation(g.to_move)
+    lg, lseat = late_positions(1, bone_max=2, hand_max=2, seed=3)[0]
+    late = lg.observation(lseat)
+    takers = {
+        "Game": lambda s: Game(players=2, seed=s),
+        "hint": lambda s: hint(obs, samples=2, seed=s),
+        "rollout": lambda s: rollout(obs, rollouts=2, bot="greedy", seed=s),
+        "sampled_result": lambda s: sampled_result(late, sample_worlds=2, seed=s),
+        "DealSampler.sample": lambda s: DealSampler(obs).sample(1, seed=s),
+        "analyze": lambda s: analyze(g.to_record(), seed=s),
+        "play_game": lambda s: selfplay.play_game(2, s, ["greedy", "greedy"]),
+        "play_pairs": lambda s: list(match.play_pairs(2, "greedy", "random", s, max_pairs=1)),
+        "run_ladder": lambda s: ladder.run_ladder(2, ["level1", "random"], games=2, seed=s),
+        "collect_rounds": lambda s: equity_build.collect_rounds(2, 1, seed=s),
+        "run_playout_bench": lambda s: run_playout_bench(1, 1, seed=s),
+        "make_resampler": lambda s: openspiel.make_resampler(s),
+    }
+    if importlib.util.find_spec("pettingzoo") is not None:
+        from fiveup_solver import pettingzoo
+        takers["pettingzoo reset"] = lambda s: pettingzoo.env(players=2).reset(seed=s)
+    return takers
+
+
+@pytest.mark.parametrize("name", sorted(_seed_takers()))
+def test_every_seed_is_an_integer_from_0_to_2_64_minus_1(name):
+    """One rule for every seed: 0 to 2^64 - 1. Before, the sampler took -2^63 to 2^64 - 1,
+    where -1 dealt exactly what 2^64 - 1 dealt; the analysis and rollouts took 0 to 2^63 - 1;
+    games, ladders and equity builds any integer."""
+    from fiveup_solver import OptionError
+    call = _seed_takers()[name]
+    for bad in (-1, 2 ** 64, -(2 ** 63), True, "3", 1.0):
+        with pytest.raises(OptionError, match="from 0 to 2\\^64-1"):
+            call(bad)
+    call(2 ** 64 - 1)       # the largest is taken
+    call(0)
+
+
+@pytest.mark.parametrize("argv", [["demo"], ["selfplay", "--games", "1"], ["hint", "--players", "2"],
+                                  ["ladder", "--games", "2", "--entrants", "greedy,random"]])
+@pytest.mark.parametrize("seed", ["-1", "18446744073709551616", "\u0663", "x"])
+def test_every_seed_option_takes_0_to_2_64_minus_1(argv, seed, capsys):
+    from fiveup_solver.cli import main
+    assert main(argv + ["--seed", seed]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--seed" in err and "from 0 to 2^64-1" in err, err

@@ -9,7 +9,7 @@ import pytest
 
 from fiveup_solver import OptionError
 from fiveup_solver.cli import main
-from fiveup_solver.match import PairStats, elo_of_score, play_pairs, score_of_elo, sprt, sprt_bounds
+from fiveup_solver.match import PairStats, elo_of_score, format_elo, play_pairs, score_of_elo, sprt, sprt_bounds
 from fiveup_solver.selfplay import play_game
 
 
@@ -38,12 +38,12 @@ def test_pair_statistics_by_hand():
     lo, hi = st.interval()
     assert (lo, hi) == pytest.approx((m - 1.959964 * math.sqrt(v / 6), m + 1.959964 * math.sqrt(v / 6)))
     assert st.elo == pytest.approx(-400 * math.log10(1 / m - 1))
-    # the LLR with every outcome regularised by half a pair, by hand
+    # the LLR by hand: the observed mean, the variance with every outcome regularised by half a pair
     reg = [1.5, 1.5, 2.5, 0.5, 2.5]
     mr = sum(c * k / 4 for k, c in enumerate(reg)) / sum(reg)
     vr = sum(c * (k / 4 - mr) ** 2 for k, c in enumerate(reg)) / sum(reg)
     s0, s1 = score_of_elo(0), score_of_elo(20)
-    assert st.llr(0, 20) == pytest.approx(6 * (s1 - s0) * (2 * mr - s0 - s1) / (2 * vr))
+    assert st.llr(0, 20) == pytest.approx(6 * (s1 - s0) * (2 * m - s0 - s1) / (2 * vr))
     with pytest.raises(OptionError):
         st.add([1])
     with pytest.raises(OptionError):
@@ -121,7 +121,7 @@ def test_triple_statistics_by_hand():
     vr = sum(c * (k / 9 - mr) ** 2 for k, c in enumerate(reg)) / sum(reg)
     g = 10 ** (15 / 400)
     s0, s1 = 1 / 3, g / (g + 2)
-    assert st.llr(0, 15) == pytest.approx(5 * (s1 - s0) * (2 * mr - s0 - s1) / (2 * vr))
+    assert st.llr(0, 15) == pytest.approx(5 * (s1 - s0) * (2 * m - s0 - s1) / (2 * vr))
     for bad in ([1, 0], [0.5, 0, 0], [True, 0, 0], "abc"):
         with pytest.raises(OptionError):
             st.add(bad)
@@ -213,3 +213,71 @@ def test_sprt_json_is_one_json_object_and_an_infinite_elo_is_null(capsys):
     st.add([1, 0])
     st.add([1, 1])
     assert st.to_dict()["elo"] == pytest.approx(elo_of_score(0.75))
+
+
+@pytest.mark.parametrize("sides", [2, 3])
+@pytest.mark.parametrize("units", [1, 2, 10, 50, 100])
+def test_a_score_at_one_hypothesis_is_evidence_for_it(sides, units):
+    """Units that score exactly H0's expected score move the LLR toward H0, and exactly
+    H1's toward H1, at every sample size. The padded mean (half a unit on each outcome)
+    has mean 1/2, which with 3 sides is +120 Elo: ten triples of one win each (a score of
+    1/3, Elo 0 exactly) read LLR +0.222 for H1 = +15 against H0 = 0."""
+    st = PairStats(sides=sides)
+    share = [1] + [0] * (sides - 1)             # one win a unit: a score of 1/sides, Elo 0
+    for _ in range(units):
+        st.add(share)
+    assert st.score == pytest.approx(1 / sides) and st.elo == pytest.approx(0, abs=1e-9)
+    for elo1 in (5, 15, 100):
+        assert st.llr(0, elo1) < 0 < st.llr(-elo1, 0), (elo1, st.llr(0, elo1))
+
+
+def test_nothing_played_is_any_score_and_an_elo_of_zero_has_no_sign():
+    for sides in (2, 3):
+        st = PairStats(sides=sides)
+        assert st.interval() == (0.0, 1.0)
+        assert st.to_dict()["elo_ci95"] == [None, None]
+    # 3 sides: the Elo of a score of 1/3 is 0 up to rounding (-1.9e-14), printed "+0.0"
+    assert format_elo(elo_of_score(1 / 3, 3), 1, 3) == "+0.0" and format_elo(-1e-9) == "+0.0"
+    assert format_elo(-0.06) == "-0.1" and format_elo(0.04) == "+0.0"
+
+
+def test_a_ladder_step_is_significant_when_its_interval_excludes_0():
+    """Also a step down: a level placed above a stronger one (docs/levels.md)."""
+    from fiveup_solver.ladder import LadderResult
+    counts = {("level1", "level5"): [78, 0, 22, 0, 0], ("level1", "level3"): [61, 0, 34, 0, 5],
+              ("level5", "level3"): [5, 0, 40, 0, 55]}
+    steps = LadderResult(2, ["level1", "level5", "level3"], counts, 200, 0).fit(resamples=300).steps
+    down = steps[1]
+    assert down["ci95"][1] < 0 and down["significant"], down
+    up = steps[0]
+    assert up["ci95"][0] > 0 and up["significant"], up
+
+
+def test_sprt_plays_no_more_games_than_its_cap(capsys):
+    """--max-games 2 with 3 players played a whole triple (3 games); now it is refused."""
+    from fiveup_solver.cli import main
+    with pytest.raises(OptionError, match="at least one unit's games \\(3 with 3 players\\)"):
+        sprt(3, "greedy", "random", max_games=2)
+    assert main(["sprt", "--players", "3", "--bots", "greedy,random", "--max-games", "2", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "max_games must be at least" in err
+    res = sprt(3, "greedy", "random", max_games=3, elo1=100)
+    assert res.stats.games == 3
+
+
+def test_the_sprt_calibration_script_runs_a_slice(tmp_path):
+    """benchmarks/sprt_calibration.py on 400 runs a case: its LLR is PairStats.llr (the
+    script checks it), and at a true Elo far outside the test's bounds it decides right."""
+    try:
+        from .bench_scripts import benchmark_script
+    except ImportError:
+        from bench_scripts import benchmark_script
+    script = benchmark_script("sprt_calibration")
+    row = script.simulate(3, 0, 100, 300, runs=400, seed=1)
+    assert row["checked_against_pairstats"] >= 1 and row["accepted_h1"] > 0.99
+    row = script.simulate(2, 0, 20, -100, runs=400, seed=1)
+    assert row["checked_against_pairstats"] >= 1 and row["accepted_h0"] > 0.99
+    out = tmp_path / "rows.json"
+    script.CASES = [(2, 0, 50, 0)]
+    assert script.main(["--runs", "200", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())[0]["runs"] == 200
