@@ -263,7 +263,8 @@ class SeatSummary:
     marks: dict = field(default_factory=lambda: {"inaccuracy": 0, "mistake": 0, "blunder": 0})
     accuracy: float | None = None
     luck_win: float = 0.0                # own chance events, win-% points
-    luck_win_net: float = 0.0            # own minus the other sides' (mean), win-% points
+    luck_win_net: float | None = None    # own side's minus the other sides' (mean), win-% points;
+                                         # None in a view (the other seats' luck is not known there)
     result: float | None = None          # 100 won, 0 lost, None unfinished
     luck_adjusted: float | None = None   # result - net luck
 
@@ -291,7 +292,13 @@ class Column:
 
     def cell(self, row: dict) -> str:
         v = self.value(row)
-        return "-" if v is None else format(v, self.fmt)
+        if v is None:
+            return "-"
+        text = format(v, self.fmt)
+        if text.startswith("-") and self.fmt and float(text) == 0:
+            # a value that rounds to zero has no sign ("-0" read as a loss)
+            text = ("+" if self.fmt.startswith("+") else "") + text[1:]
+        return text
 
     def html_of(self, row: dict) -> str:
         return self.html_cell(row) if self.html_cell is not None else escape(self.cell(row))
@@ -413,10 +420,14 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     record = check_record(record)
     who = _seats_to_analyse(record, seats)
     budget.check_players(record["players"])
+    final = _final_game(record)         # the whole record replayed first: an illegal action is a RecordError
     if on_progress is not None and not callable(on_progress):
         raise OptionError(f"on_progress must be a function of (done, total) or None, not {_short(on_progress)}")
     view = record.get("view")
     n = record["players"]
+    # luck is valued for every seat of a full record, whichever seats' decisions are judged:
+    # a seat's net luck is its side's luck less the other sides' (a view knows its own only)
+    luck_seats = tuple(who) if view is not None else tuple(range(n))
     hinter = Hinter(threads=budget.threads)
     solver = None if view is not None else _double_dummy_solver(budget)
     rounds = record["rounds"]
@@ -446,7 +457,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
             drawing.clear()
             # the starter was drawn (D1) in the first round and after a block: chance too
             starter_drawn = r == 0 or game.rounds[r - 1].core.status != "domino"
-            for seat in who:
+            for seat in luck_seats:
                 side = _core.side_of_seat(n, seat)
                 w = win_probabilities(n, list(game.current.scores_before),
                                       None if starter_drawn else game.current.starter)[side] \
@@ -458,18 +469,22 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
             continue
         act = actions[i]
         seat = act["seat"]
-        if seat not in who:
+        if seat not in luck_seats:
             continue
         move = action_to_move(act)
         if move.kind == "draw":
             if seat not in drawing:
                 drawing[seat] = value(game, seat, r, i)
+            if seat not in who:
+                continue
             decisions.append(Decision(r, i, seat, _action_text(act), True))
         else:
             if seat in drawing:
                 before = drawing.pop(seat)
                 after = value(game, seat, r, i)
                 luck.append(LuckEvent(r, i, seat, "draw", before, after, 100 * (after - before)))
+            if seat not in who:
+                continue
             legal = game.legal_moves
             if move.kind == "pass" or len(legal) == 1:
                 decisions.append(Decision(r, i, seat, _action_text(act), True))
@@ -483,9 +498,9 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
             on_progress(done, total)
     if bar is not None:
         bar.close()
-    final = _final_game(record)
     winner = final.winner
-    summaries = _summaries(n, who, decisions, luck, winner, final.unfinished or winner is None)
+    summaries = _summaries(n, who, decisions, luck, winner, final.unfinished or winner is None,
+                           every_seat=len(luck_seats) == n)
     return Analysis(n, summaries, decisions, luck, budget, seed, view, winner, time.perf_counter() - started)
 
 
@@ -563,6 +578,7 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     seat = act["seat"]
     _seats_to_analyse(record, [seat])
     budget.check_players(record["players"])
+    _final_game(record)                 # the whole record replayed first: an illegal action is a RecordError
     view = record.get("view")
     for game, r, i in positions(record, check=False):
         if (r, i) == (round, action):
@@ -584,6 +600,8 @@ def _action_text(act: dict) -> str:
 
 
 def _final_game(record):
+    """The record replayed to its end: every action checked (RecordError naming the first
+    fault's round and action) before any is judged."""
     return game_from_record(record, check=False)
 
 
@@ -702,7 +720,9 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
                     search=search)
 
 
-def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
+def _summaries(n, who, decisions, luck, winner, unfinished, every_seat: bool = True) -> dict:
+    """Per analysed seat. ``every_seat``: luck was valued for every seat (a full record),
+    so net luck and the luck-adjusted result exist; a view has its own seat's luck only."""
     sides = _core.sides_of(n)
     own_luck = {s: sum(e.luck for e in luck if _core.side_of_seat(n, e.seat) == s) for s in range(sides)}
     out = {}
@@ -723,11 +743,13 @@ def _summaries(n, who, decisions, luck, winner, unfinished) -> dict:
                 s.marks[d.mark] += 1
         s.error_rate = round(sum(s.marks.values()) / len(judged), 4) if judged else 0.0
         s.luck_win = round(sum(e.luck for e in luck if e.seat == seat), 3)
-        others = [own_luck[o] for o in range(sides) if o != side]
-        s.luck_win_net = round(own_luck[side] - sum(others) / len(others), 3)
+        if every_seat:
+            others = [own_luck[o] for o in range(sides) if o != side]
+            s.luck_win_net = round(own_luck[side] - sum(others) / len(others), 3)
         if not unfinished:
             s.result = 100.0 if winner == side else 0.0
-            s.luck_adjusted = round(s.result - s.luck_win_net, 3)
+            if s.luck_win_net is not None:
+                s.luck_adjusted = round(s.result - s.luck_win_net, 3)
         out[seat] = s
     return out
 
@@ -778,8 +800,9 @@ def format_text(a: Analysis) -> str:
     for row in (v.to_dict() for v in a.seats.values()):
         lines.append(" ".join(f"{c.cell(row):>{c.width}}" for c in SEAT_COLUMNS))
     lines.append("")
-    lines.append("(loss and luck in win-% points of the seat's side; luck: own chance events minus the "
-                 "others'; adj.: result minus luck)")
+    lines.append("(loss and luck in win-% points of the seat's side; luck: its side's chance events minus "
+                 "the other sides' mean; adj.: result minus luck"
+                 + ("; a seat's view knows no other seat's luck: '-')" if a.view is not None else ")"))
     marked = [d for d in a.decisions if d.mark]
     if marked:
         lines.append("")
@@ -844,11 +867,15 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     ax.set_ylim(0, 100)
     ax.set_xlabel("judged decisions (grey lines: new round)")
     ax.set_title("Win probability over the game")
-    ax.legend(loc="upper left", fontsize=7, ncol=5)
+    # the legend under the axes: inside them it covered points near 100 %
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7, ncol=8, frameon=False)
     ax.grid(alpha=0.25)
     fig.tight_layout()
     try:
-        fig.savefig(path, format=fmt)
+        # the same file for the same analysis: no date, and SVG ids from a fixed salt, not a random one
+        with matplotlib.rc_context({"svg.hashsalt": "fiveup"}):
+            fig.savefig(path, format=fmt, bbox_inches="tight",
+                        metadata={"Date": None} if fmt == "svg" else None)
     except OSError as e:
         raise OptionError(f"--plot {path}: cannot write ({e.strerror})") from None
     finally:
@@ -895,7 +922,8 @@ def to_html(a: Analysis, record) -> str:
                         f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best</figcaption>"
                         f"{boards[(r, i)]}</figure>")
     return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(
-        players=a.players, result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,
+        players=a.players, view="" if a.view is None else f" (seat {a.view}'s view)",
+        result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,
         judge=e(judge_text(a)), cost=e(cost_text(a)),
         seat_header="".join(f"<th>{c.html}</th>" for c in SEAT_COLUMNS), seat_rows=seat_rows,
         graph=_graph_svg(a), pictures="".join(pictures) or "<p>No marked decisions.</p>",

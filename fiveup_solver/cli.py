@@ -516,6 +516,10 @@ def _need_extra(module: str, option: str) -> None:
 def cmd_show(args, out) -> int:
     if args.svg is not None and args.png is not None:
         raise OptionError("give --svg or --png, not both")
+    for option, path, suffix in (("--svg", args.svg, ".svg"), ("--png", args.png, ".png")):
+        # the picture's format is the option's: a name saying another would mislabel the file
+        if path is not None and not path.lower().endswith(suffix):
+            raise OptionError(f"{option} {path}: give a {suffix} file name")
     record = load_record(args.file)
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")

@@ -305,7 +305,10 @@ def check_action(act, i: int, n: int, view=None, where: str | None = None) -> di
             if "at" in act:
                 out["at"] = str(Port.parse(act["at"]))
         elif "draw" in act:
-            if act["draw"] is None and view is not None and seat != view:
+            if view is not None and seat != view:
+                if act["draw"] is not None:     # RECORD.md: a view cannot know another seat's draw
+                    raise RecordError(f"{where}: seat {view}'s view writes seat {seat}'s draw as null, "
+                                      f"not {_short(act['draw'])}")
                 out["draw"] = None
             else:
                 out["draw"] = str(Tile.parse(act["draw"]))

@@ -127,7 +127,7 @@ class RolloutMove:
     points_stderr: float
     win_loss: float = 0.0       # best win - this win (probability), paired
     win_loss_stderr: float = 0.0
-    points_loss: float = 0.0    # best points - this points, paired
+    points_loss: float = 0.0    # the best move's (by win) points - this move's points, paired
     points_loss_stderr: float = 0.0
 
     def to_dict(self) -> dict:
@@ -305,11 +305,12 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
         stats.append((w, w_se, p, p_se))
     order = sorted(range(len(reps)), key=lambda c: (-stats[c][0], -stats[c][2], c))
     best_w = order[0]
-    best_p = max(range(len(reps)), key=lambda c: (stats[c][2], -c))
     moves = []
     for rank, c in enumerate(order, 1):
         wl, wl_se = _mean_se([a - b for a, b in zip(wins[best_w], wins[c])])
-        pl, pl_se = _mean_se([a - b for a, b in zip(pts[best_p], pts[c])])
+        # both losses against the best move (by win %), as a search's hint gives them: the
+        # points loss of the shown best move is 0 (it was measured against the most points)
+        pl, pl_se = _mean_se([a - b for a, b in zip(pts[best_w], pts[c])])
         w, w_se, p, p_se = stats[c]
         moves.append(RolloutMove(reps[c], tuple(groups[list(groups)[c]]), rank, w, w_se, p, p_se,
                                  wl, wl_se, pl, pl_se))

@@ -208,7 +208,10 @@ def test_no_peeking_twin_records():
         b = analyze(twin.to_record(), seats=[seat], budget=FAST, seed=5)
         strip = lambda d: {k: v for k, v in d.to_dict().items() if not k.startswith("dd_")}  # noqa: E731
         assert [strip(d) for d in a.decisions] == [strip(d) for d in b.decisions]
-        assert [e.to_dict() for e in a.luck] == [e.to_dict() for e in b.luck]
+        # the seat's own luck events (the other seats' luck is valued too, from their own hands)
+        own = lambda an: [e.to_dict() for e in an.luck if e.seat == seat]  # noqa: E731
+        assert own(a) == own(b) and own(a)
+        assert a.seats[seat].luck_win == b.seats[seat].luck_win
         return
     pytest.fail("no twin record found")
 
@@ -327,3 +330,93 @@ def test_analyze_refuses_a_budget_or_progress_callback_of_another_kind():
             judge_decision(rec, 0, 0, budget=bad)
     with pytest.raises(OptionError, match="on_progress"):
         analyze(rec, on_progress=5)
+
+
+def _with_illegal_play(seed: int = 7):
+    """A 2-player record whose first decision with a choice (a play by a seat with 2 or
+    more legal moves) plays a tile of the other seat's hand instead, and its place."""
+    g = play_game(2, seed, ["greedy", "random"])
+    record = g.to_record()
+    replay = Game(players=2, deal=False)
+    rnd = record["rounds"][0]
+    from fiveup_solver.notation import Tile
+    replay.start_round([[Tile.parse(t) for t in h] for h in rnd["hands"]],
+                       [Tile.parse(t) for t in rnd["boneyard"]], rnd["starter"])
+    from fiveup_solver.game import action_to_move
+    for i, act in enumerate(rnd["actions"]):
+        if "play" in act and "at" in act and len(replay.legal_moves) >= 2:
+            other = rnd["hands"][1 - act["seat"]]
+            foreign = next(t for t in other if t not in rnd["hands"][act["seat"]])
+            rnd["actions"][i] = {"seat": act["seat"], "play": foreign, "at": act["at"]}
+            return record, i
+        replay.push(action_to_move(act))
+    raise AssertionError("no decision with a choice in round 0")
+
+
+def test_an_illegal_action_is_a_record_error_before_anything_is_judged(tmp_path, capsys):
+    """analyze judged each action before its replay checked it: an illegal play by an
+    analysed seat with a choice of moves raised StopIteration (a traceback, exit 1)."""
+    from fiveup_solver.analysis import judge_decision
+    record, i = _with_illegal_play()
+    budget = AnalysisBudget(samples=2, luck_samples=1, dd_nodes=0)
+    where = f"round 0 action {i}: "
+    with pytest.raises(RecordError, match=where):
+        analyze(record, budget=budget)
+    with pytest.raises(RecordError, match=where):
+        judge_decision(record, 0, i, budget=budget)
+    for judge in ([], ["--judge", "rollout", "--rollouts", "2"]):
+        path = tmp_path / "illegal.json"
+        path.write_text(json.dumps(record))
+        assert main(["analyze", str(path), "--samples", "2", "--quiet", *judge]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith(f"error: {where}"), err
+    # the first action by the wrong seat: said with its round and action, as replay says it
+    record, _ = _with_illegal_play()
+    first = record["rounds"][0]["actions"][0]
+    first["seat"] = 1 - first["seat"]
+    with pytest.raises(RecordError, match="round 0 action 0: seat .* acted but seat .* is to move"):
+        analyze(record, seats=[first["seat"]], budget=budget)
+
+
+def test_a_view_writes_other_seats_draws_as_null():
+    """RECORD.md: in a seat's view other seats' draws are {"seat": s, "draw": null}; a named
+    one was checked against an invented boneyard ("not the boneyard's next tile")."""
+    from fiveup_solver.record import check_record
+    for seed in range(20):
+        g = play_game(2, seed, ["greedy", "greedy"])
+        view = g.to_record(view=0)
+        for r, rnd in enumerate(view["rounds"]):
+            for i, act in enumerate(rnd["actions"]):
+                if act.get("seat") == 1 and "draw" in act:
+                    assert act["draw"] is None
+                    act["draw"] = "6-6"
+                    with pytest.raises(RecordError, match=f"round {r} action {i}: seat 0's view writes seat 1's "
+                                                          "draw as null, not '6-6'"):
+                        check_record(view)
+                    return
+    raise AssertionError("no draw by seat 1 in 20 games")
+
+
+def test_net_luck_is_the_same_whichever_seats_are_analysed():
+    """A seat's net luck is its side's luck less the other sides' mean: analysing one seat
+    (as a player reviews their own game) gave the other sides no luck at all, so the
+    same seat read -13.6 alone and -48.3 in the whole analysis (4 players)."""
+    for players, seed in ((2, 3), (4, 5)):
+        g = play_game(players, seed, ["greedy"] * players)
+        record = g.to_record()
+        whole = analyze(record, budget=FAST, seed=1)
+        for seat in range(players):
+            alone = analyze(record, seats=[seat], budget=FAST, seed=1)
+            assert alone.seats[seat].luck_win_net == whole.seats[seat].luck_win_net
+            assert alone.seats[seat].luck_adjusted == whole.seats[seat].luck_adjusted
+            assert sorted(e.to_dict().items().__repr__() for e in alone.luck) == \
+                sorted(e.to_dict().items().__repr__() for e in whole.luck)
+        # net luck by hand from the luck events: own side's sum less the other sides' mean
+        sides = 2
+        side_of = (lambda s: s % 2) if players == 4 else (lambda s: s)
+        per_side = [sum(e.luck for e in whole.luck if side_of(e.seat) == x) for x in range(sides)]
+        assert whole.seats[0].luck_win_net == pytest.approx(per_side[0] - per_side[1], abs=2e-3)
+        # a seat's view knows its own luck only: no net luck, no luck-adjusted result
+        view = analyze(g.to_record(view=0), budget=FAST, seed=1)
+        assert view.seats[0].luck_win_net is None and view.seats[0].luck_adjusted is None
+        assert view.seats[0].luck_win == whole.seats[0].luck_win

@@ -602,6 +602,8 @@ def test_show_writes_svg_and_png(tmp_path, capsys):
     (["--size", "3"], "size"),
     (["--svg", "a.svg", "--png", "b.png"], "not both"),
     (["--svg", "/nonexistent/dir/b.svg"], "cannot write"),
+    (["--png", "out.jpg"], "--png out.jpg: give a .png file name"),      # wrote PNG bytes into out.jpg
+    (["--svg", "out.png"], "--svg out.png: give a .svg file name"),      # wrote SVG text into out.png
 ])
 def test_show_bad_options(argv, text, tmp_path, capsys):
     g = play_game(2, 5, ["greedy", "random"], max_rounds=2)
