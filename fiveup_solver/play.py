@@ -204,6 +204,9 @@ class TerminalGame:
 
     def undo(self) -> None:
         g = self.game
+        if g.game_over:
+            # the game's end is final: taking a move back would leave it neither over nor playable
+            raise OptionError("the game is over: nothing to undo")
         moves = g.current.moves
         mine = [k for k, (s, m) in enumerate(moves) if s == self.seat and m.kind == "play"]
         if not mine:

@@ -57,7 +57,7 @@ from fiveup_solver.bots import BOTS
 from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
-from fiveup_solver.hint import Hinter
+from fiveup_solver.hint import Hinter, SearchBudget
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import format_move, parse_move
 from fiveup_solver.play import TerminalGame, bots_for_seats
@@ -426,6 +426,17 @@ def _check_range(name: str, value, low, high):
         raise OptionError(f"{name} must be {low}..{high}, not {value}")
 
 
+def _check_bot_budgets(seats) -> None:
+    """A bot of a web game searches within a hint's limits: a bot named with a larger
+    budget (hint:1000000:1000000) held a worker for hours at its first move."""
+    for name in seats:
+        budget = SearchBudget.from_bot_name(name) if isinstance(name, str) else None
+        if budget is not None:
+            _check_range(f"bot {name}: samples", budget.samples, 1, HINT_MAX_SAMPLES)
+            _check_range(f"bot {name}: time_ms", budget.time_ms, 1, HINT_MAX_TIME_MS)
+            _check_range(f"bot {name}: world nodes", budget.world_nodes, 1, HINT_MAX_WORLD_NODES)
+
+
 def hint_json(hinter, body: HintRequest) -> dict:
     """``fiveup hint --json`` for a record given in the request (cmd_hint's library calls)."""
     _check_range("samples", body.samples, 1, HINT_MAX_SAMPLES)
@@ -661,6 +672,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     @app.post("/api/games", summary="a new game (or one going on from a record): {id, view}")
     async def new_game(body: NewGameRequest):
         seats = bots_for_seats(body.players, body.seat, body.bots)
+        _check_bot_budgets(seats)
 
         def start():
             game = WebGame(body.players, seats, body.seat, body.seed, record=body.record)

@@ -663,3 +663,29 @@ def test_a_port_in_use_is_one_error_line(capsys):
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith(f"error: cannot serve on 127.0.0.1:{port}: ") and err.count("\n") == 1
+
+
+def test_a_bot_of_a_web_game_searches_within_a_hints_limits(client):
+    """hint:1000000:1000000 as a bot held a worker for hours at its first move (two such
+    games took both workers: hints, moves and new games stalled)."""
+    for bot, what in (("hint:1000000:5000", "samples"), ("expectimax:16:1000000000000", "world nodes"),
+                      ("hint@60000ms", "time_ms")):
+        err = error_of(client.post("/api/games", json={"players": 2, "seat": 0, "bots": [bot], "seed": 6}), 400)
+        assert f"bot {bot}: {what} must be" in err, err
+    ok = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["hint:8:2000"], "seed": 6})
+    assert ok.status_code == 200, ok.text
+
+
+def test_a_finished_game_takes_no_undo(client):
+    """An undo after the game's end left it neither over nor playable, and its record a view."""
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["greedy"], "seed": 3}).json()
+    gid, view = r["id"], r["view"]
+    for _ in range(2000):
+        if view["game_over"]:
+            break
+        view = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).json()["view"]
+    assert view["game_over"]
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert "the game is over" in error_of(client.post(f"/api/games/{gid}/undo"), 400)
+    assert client.get(f"/api/games/{gid}").json()["view"]["game_over"]
+    assert client.get(f"/api/games/{gid}/record").json() == record and "view" not in record
