@@ -9,6 +9,7 @@ scripted (``fiveup play ... < commands.txt``):
 * ``hint``: the engine's ranked moves for the person's seat (win % and points),
   each under its own number from the move list;
 * ``undo``: take back the person's last move in this round (and the bots' replies);
+  the tiles the person has not seen are dealt again (:meth:`TerminalGame.undo`);
 * ``save FILE``: write the game's record now;
 * ``board``: show the position again; ``help``; ``quit``.
 
@@ -26,7 +27,8 @@ from fiveup_solver.bots import bot_function, check_bot, choose
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
-from fiveup_solver.notation import format_move, parse_move, raw_to_display
+from fiveup_solver.inference import DealSampler
+from fiveup_solver.notation import Move, format_move, parse_move, raw_to_display
 
 __all__ = ["TerminalGame", "play_in_terminal"]
 
@@ -55,6 +57,7 @@ class TerminalGame:
         self.game = Game(players=players, seed=seed, seats=names)
         self.rngs = [random.Random(f"{seed}/play/{s}") for s in range(players)]
         self.finished = False
+        self.undos = 0                      # undos so far: each deals the unseen tiles again
 
     # ------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
@@ -214,7 +217,30 @@ class TerminalGame:
         taken = format_move(moves[mine[-1]][1])
         while len(g.current.moves) > mine[-1]:
             g.pop()
-        self.say(f"undone: your move {taken} and every action after it")
+        self._deal_hidden_again()
+        self.say(f"undone: your move {taken} and every action after it; the tiles you have not seen "
+                 f"are dealt again")
+
+    def _deal_hidden_again(self) -> None:
+        """Deal the round's tiles the person has not seen again, consistently with all it
+        has seen (the exact sampler on its observation), and replay the round's actions on
+        that deal. Undo would otherwise replay the same tiles: what the bots showed and
+        drew after the undone move, and the boneyard's order, would be known in advance.
+        The deal's seed flows from the game's seed and the number of undos."""
+        g = self.game
+        self.undos += 1
+        seed = random.Random(f"{self.seed}/undo/{self.undos}").getrandbits(63)
+        hands, boneyard = DealSampler(g.observation(self.seat)).sample_round(seed)
+        old = g.current
+        actions = [(s, m) for s, m in old.moves]
+        while g.current.moves:
+            g.pop()
+        g.rounds.pop()
+        first = not g.rounds
+        g.start_round(hands, boneyard, old.starter, scores=list(old.scores_before) if first else None)
+        for s, m in actions:
+            # another seat's draw takes the new boneyard's next tile (the person never saw it)
+            g.push(Move.draw(None) if m.kind == "draw" and s != self.seat else m)
 
     def save(self, path: str) -> None:
         try:

@@ -139,7 +139,8 @@ class NewGameRequest(_Body):
     seat: int = 0
     bots: list[str] = Field(default_factory=lambda: ["level1"],
                             description="one bot per other seat, in seat order (a shorter list repeats)")
-    seed: int = 0
+    seed: Optional[int] = Field(None, description="the deal's seed; none: a secret one the server draws "
+                                                  "(a known seed makes every hidden tile computable)")
     record: Optional[dict] = Field(None, description="go on from this record's last position (full or the seat's view)")
 
 
@@ -674,8 +675,12 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         seats = bots_for_seats(body.players, body.seat, body.bots)
         _check_bot_budgets(seats)
 
+        # without a seed the deal comes from one the server draws and never sends: the seed
+        # alone deals every hand and the boneyard's order, so a known one hides nothing
+        seed = secrets.randbits(63) if body.seed is None else body.seed
+
         def start():
-            game = WebGame(body.players, seats, body.seat, body.seed, record=body.record)
+            game = WebGame(body.players, seats, body.seat, seed, record=body.record)
             game.advance()
             return game, game.view()
         game, view = await state.run(start)

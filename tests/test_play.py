@@ -130,3 +130,45 @@ def test_play_names_the_other_seats_bots_as_the_browser_app_does(capsys):
     from fiveup_solver.cli import main
     assert main(["play", "--players", "2", "--bots", "greedy,random"]) == 2
     assert "2 bots named for 1 other seats" in capsys.readouterr().err
+
+
+def _hidden(game, seat):
+    """The tiles `seat` cannot see: every other hand, and the boneyard in its order."""
+    return ([sorted(map(str, game.hand(s))) for s in range(game.players) if s != seat],
+            [str(t) for t in game.boneyard])
+
+
+def test_undo_deals_the_unseen_tiles_again():
+    """Undo replayed the same deal: the bots' tiles shown after the undone move and the
+    boneyard's order were known in advance. Now the unseen tiles are dealt again,
+    consistently with everything the person saw (its view is the same as before the
+    move), deterministically for the game's seed."""
+    from fiveup_solver.notation import format_move
+    changed = checked = 0
+    for seed in range(12):
+        runs = []
+        for _ in range(2):
+            tg = TerminalGame(2, ["greedy"], 0, seed, out=io.StringIO())
+            tg.advance()
+            g = tg.game
+            before_obs = g.observation(0).to_dict()
+            before_hidden = _hidden(g, 0)
+            move = g.legal_moves[-1]
+            g.push(move)
+            tg.report_events(0, move, [])
+            tg.advance()
+            if tg.finished or len(g.rounds) > 1:
+                break
+            tg.undo()
+            assert g.observation(0).to_dict() == before_obs         # all the person saw, unchanged
+            # the deal is a deal: every tile once, the round replays to this position
+            tiles = [t for h in range(2) for t in g.current.hands[h]] + list(g.current.boneyard)
+            assert len(set(tiles)) == 28 and len(tiles) == 28
+            runs.append((_hidden(g, 0), [format_move(m) for _, m in g.current.moves]))
+            changed += _hidden(g, 0) != before_hidden
+            checked += 1
+            tg.advance()                                              # and play goes on
+            assert not tg.finished or g.game_over
+        if len(runs) == 2:
+            assert runs[0] == runs[1]                                 # the same for the same seed
+    assert checked >= 10 and changed >= checked // 2, (changed, checked)

@@ -689,3 +689,26 @@ def test_a_finished_game_takes_no_undo(client):
     assert "the game is over" in error_of(client.post(f"/api/games/{gid}/undo"), 400)
     assert client.get(f"/api/games/{gid}").json()["view"]["game_over"]
     assert client.get(f"/api/games/{gid}/record").json() == record and "view" not in record
+
+
+def test_a_game_without_a_seed_is_dealt_from_a_secret_one(client):
+    """The page filled in a seed of one of a million, which deals every hidden tile (a
+    review found the seed from the first hand and the starter in 12 s). Without a seed
+    the server draws a 63-bit one and never sends it: no two games alike, none that of
+    seed 0, and no answer carries a seed."""
+    from fiveup_solver import Game
+    hands = []
+    for _ in range(4):
+        r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["greedy"]})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert "seed" not in body and "seed" not in body["view"]
+        record = client.get(f"/api/games/{body['id']}/record").json()
+        hands.append(tuple(record["rounds"][0]["hands"][0]))
+    assert len(set(hands)) == 4
+    seeded = Game(players=2, seed=0).to_record()["rounds"][0]["hands"][0]
+    assert tuple(seeded) not in hands
+    # a seed given deals that seed's game, as before
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["greedy"], "seed": 5}).json()
+    record = client.get(f"/api/games/{r['id']}/record").json()
+    assert record["rounds"][0]["hands"][0] == Game(players=2, seed=5).to_record()["rounds"][0]["hands"][0]

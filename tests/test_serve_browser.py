@@ -284,3 +284,32 @@ def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp
     page.click("#run")
     page.wait_for_selector("#error:not([hidden])")
     assert "players must be 2, 3 or 4" in page.locator("#error").inner_text()
+
+
+def test_a_slow_hint_leaves_the_person_free_to_move(page, server, monkeypatch):
+    """With hints on, the page showed the last position's hint while the next one was
+    computed, and dropped clicks until it came. Each hint slowed by 3 s on the server
+    here: the table is empty while thinking, and a move made meanwhile is played."""
+    import time as _time
+
+    from fiveup_solver import serve
+    quick = serve.hint_json
+
+    def slow(*args, **kwargs):
+        _time.sleep(3.0)
+        return quick(*args, **kwargs)
+    assert new_game(page, server, seed=4) == "ready"
+    monkeypatch.setattr(serve, "hint_json", slow)
+    page.check("#hints")
+    moved = 0
+    for _ in range(4):
+        if wait_turn(page) != "ready":
+            break
+        page.wait_for_selector("#hint-box[data-state=thinking]")
+        assert page.locator("#hint-table tbody tr").count() == 0     # no stale rows while thinking
+        before = page.locator("#status").inner_text()
+        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+        # the click is played (before, it was dropped while the hint was on its way)
+        page.wait_for_function("(b) => document.querySelector('#status').innerText !== b", arg=before)
+        moved += 1
+    assert moved >= 2

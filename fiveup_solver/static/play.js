@@ -36,7 +36,10 @@ function seatOptions() {
 
 function gameOptions() {
   const bots = [...$("bot-choices").querySelectorAll("select")].map((s) => s.value);
-  return { players: Number($("players").value), seat: Number($("seat").value), bots, seed: Number($("seed").value) };
+  const options = { players: Number($("players").value), seat: Number($("seat").value), bots };
+  // no seed: the server deals from a secret one (a seed you know deals tiles you can know)
+  if ($("seed").value !== "") options.seed = Number($("seed").value);
+  return options;
 }
 
 async function start(body) {
@@ -108,7 +111,9 @@ async function show(view) {
   selected = null;
   hintBoard = null;
   render();
-  if ($("hints").checked) await loadHint();
+  // not awaited: the person may move while the hint is computed (a hint that arrives for a
+  // position already left is dropped in loadHint); clicks were ignored until it came
+  if ($("hints").checked) loadHint();
 }
 
 function positionKey(view) { return `${view.round}/${view.history.length}`; }
@@ -207,6 +212,7 @@ async function loadHint() {
   }
   const key = positionKey(view);
   hintFor = key;
+  $("hint-table").tBodies[0].replaceChildren();     // the last position's hint is not this one's
   $("hint-state").textContent = "(thinking...)";
   box.dataset.state = "thinking";
   try {
@@ -268,7 +274,7 @@ async function init() {
   } catch (e) {
     showError(e.message);
   }
-  $("seed").value = params.get("seed") || String(Math.floor(Math.random() * 1e6));
+  $("seed").value = params.get("seed") || "";
   $("players").addEventListener("change", seatOptions);
   $("seat").addEventListener("change", seatOptions);
   seatOptions();
