@@ -25,7 +25,7 @@ Limits (also in docs/serve.md):
 
 >>> app = create_app()
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api/"))[:3]
-['/api/analyses', '/api/analyses/{analysis_id}', '/api/board']
+['/api/analyses', '/api/analyses/{analysis_id}', '/api/analyses/{analysis_id}/cancel']
 """
 from __future__ import annotations
 
@@ -182,8 +182,12 @@ class WebGame(TerminalGame):
 
     def __init__(self, players, bots, seat, seed, record=None):
         super().__init__(players, bots, seat, seed, out=io.StringIO())
+        self.from_view = False
         if record is not None:
             record = check_record(record)
+            # a game going on from a seat's view plays its hidden tiles as sampled ones: its record
+            # stays that seat's view to the end, never a "full" record of tiles nobody held
+            self.from_view = record.get("view") is not None
             if record["players"] != players:
                 raise OptionError(f"the record is a {record['players']}-player game, not {players}")
             if record.get("view") is not None and record["view"] != seat:
@@ -260,9 +264,11 @@ class WebGame(TerminalGame):
         return d
 
     def record(self) -> dict:
-        """The record so far: the whole game once it is over, before that the person's view."""
+        """The record so far: the whole game once it is over, before that the person's view
+        (to the end, for a game that went on from a view)."""
         g = self.game
-        return g.to_record() if (g.game_over or g.unfinished) else g.to_record(view=self.seat)
+        ended = (g.game_over or g.unfinished) and not self.from_view
+        return g.to_record() if ended else g.to_record(view=self.seat)
 
 
 def _action_text(action: dict) -> str:
@@ -309,17 +315,21 @@ class AnalysisJob:
         self.created = time.monotonic()
         self.finished_at = None
         self.cancelled = False
+        self.reason = ""
 
     def on_progress(self, done: int, total: int) -> None:
         if self.cancelled:
             raise _Cancelled()
         self.done, self.total = done, total
 
-    def cancel(self) -> None:
-        """Stop the job at its next action, or before it starts (the server is shutting down)."""
-        self.cancelled = True
+    def cancel(self, reason: str = "the server is shutting down") -> None:
+        """Stop the job at its next action, or before it starts (the server is shutting
+        down, or its client cancelled it)."""
+        if self.finished_at is not None:
+            return                          # done already: its answer stays
+        self.cancelled, self.reason = True, reason
         if self.status == "queued":
-            self.error, self.status = "the analysis was stopped (the server is shutting down)", "error"
+            self.error, self.status = f"the analysis was stopped ({reason})", "error"
             self.finished_at = time.monotonic()
 
     def run(self) -> None:
@@ -331,7 +341,7 @@ class AnalysisJob:
                                   on_progress=self.on_progress).to_dict()
             self.status = "done"
         except _Cancelled:
-            self.error, self.status = "the analysis was stopped (the server is shutting down)", "error"
+            self.error, self.status = f"the analysis was stopped ({self.reason})", "error"
         except FiveUpError as e:
             self.error, self.status = _one_line(e), "error"
         except Exception as e:    # the job's answer says so; the server goes on
@@ -387,8 +397,8 @@ class _State:
         self.purge_games()
         g = self.games.get(gid)
         if g is None:
-            raise ApiError(404, f"no game {_short(gid, 30)} (unknown, or dropped after "
-                                f"{GAME_IDLE_SECONDS // 3600} h untouched)")
+            raise ApiError(404, f"no game {_short(gid, 30)} (unknown, or dropped: untouched for "
+                                f"{GAME_IDLE_SECONDS // 3600} h, or the oldest of {MAX_GAMES} games)")
         g.touched = time.monotonic()
         self.games.move_to_end(gid)
         return g
@@ -399,6 +409,15 @@ class _State:
         for aid in [k for k, a in self.analyses.items()
                     if a.finished_at is not None and now - a.finished_at > ANALYSIS_KEEP_SECONDS]:
             del self.analyses[aid]
+
+    def analysis(self, aid: str) -> AnalysisJob:
+        self.purge_analyses()
+        job = self.analyses.get(aid)
+        if job is None:
+            raise ApiError(404, f"no analysis {_short(aid, 30)} (unknown, or dropped: "
+                                f"{ANALYSIS_KEEP_SECONDS // 60} min after it finished, or the oldest "
+                                f"finished one of {MAX_ANALYSES})")
+        return job
 
     def add_analysis(self, job: AnalysisJob) -> str:
         self.purge_analyses()
@@ -747,10 +766,13 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
              summary="{status, progress, result?}: result is `fiveup analyze --json` once done")
     async def get_analysis(analysis_id: str):
         state.purge_analyses()
-        job = state.analyses.get(analysis_id)
-        if job is None:
-            raise ApiError(404, f"no analysis {_short(analysis_id, 30)} (unknown, or dropped "
-                                f"{ANALYSIS_KEEP_SECONDS // 60} min after it finished)")
+        return state.analysis(analysis_id).to_dict()
+
+    @app.post("/api/analyses/{analysis_id}/cancel",
+              summary="stop a queued or running analysis (the board does when its page is left): {status, ...}")
+    async def cancel_analysis(analysis_id: str):
+        job = state.analysis(analysis_id)
+        job.cancel("cancelled by its client")
         return job.to_dict()
 
     @app.post("/api/board", summary="a board picture (SVG) of placements, with arrows")

@@ -712,3 +712,51 @@ def test_a_game_without_a_seed_is_dealt_from_a_secret_one(client):
     r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["greedy"], "seed": 5}).json()
     record = client.get(f"/api/games/{r['id']}/record").json()
     assert record["rounds"][0]["hands"][0] == Game(players=2, seed=5).to_record()["rounds"][0]["hands"][0]
+
+
+def test_an_analysis_can_be_cancelled(client):
+    """There was no way to stop an analysis: a page left while it ran kept its slot to
+    the end. A cancelled job stops at its next action; a finished one keeps its answer."""
+    rec = played_game(seed=11, rounds=2).to_record()
+    aid = client.post("/api/analyses", json={"record": rec, "samples": 256, "luck_samples": 64,
+                                             "dd_nodes": 2_000_000}).json()["id"]
+    job = client.post(f"/api/analyses/{aid}/cancel").json()
+    deadline = time.monotonic() + 60
+    while job["status"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.05)
+        job = client.get(f"/api/analyses/{aid}").json()
+    assert job["status"] == "error" and job["error_message"] == "the analysis was stopped (cancelled by its client)"
+    assert job["done"] < job["total"] or job["total"] == 0
+    assert "no analysis" in error_of(client.post("/api/analyses/nope/cancel"), 404)
+    # a finished job keeps its result
+    small = client.post("/api/analyses", json={"record": played_game(seed=5, rounds=1).to_record(), "samples": 2,
+                                               "luck_samples": 1, "dd_nodes": 0}).json()["id"]
+    while (job := client.get(f"/api/analyses/{small}").json())["status"] in ("queued", "running"):
+        time.sleep(0.05)
+    assert job["status"] == "done"
+    assert client.post(f"/api/analyses/{small}/cancel").json()["status"] == "done"
+
+
+def test_a_game_going_on_from_a_view_keeps_a_view_record(client):
+    """Its hidden tiles were sampled: at the end its record read as a full record (no
+    "view"), and the analysis board judged it double-dummy on tiles nobody held."""
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["greedy"], "seed": 21}).json()
+    gid, view = r["id"], r["view"]
+    view = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).json()["view"]
+    saved = client.get(f"/api/games/{gid}/record").json()
+    assert saved["view"] == 0
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["greedy"], "record": saved}).json()
+    gid, view = r["id"], r["view"]
+    for _ in range(2000):
+        if view["game_over"] or view["unfinished"]:
+            break
+        view = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).json()["view"]
+    assert view["game_over"] or view["unfinished"]
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["view"] == 0 and all("revealed" in rnd for rnd in record["rounds"])
+    # a game dealt here from the start ends with its full record, as before
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["greedy"], "seed": 3}).json()
+    gid, view = r["id"], r["view"]
+    while not (view["game_over"] or view["unfinished"]):
+        view = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).json()["view"]
+    assert "view" not in client.get(f"/api/games/{gid}/record").json()

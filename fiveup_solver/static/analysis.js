@@ -43,6 +43,7 @@ async function analyse() {
   $("progress").hidden = false;
   try {
     const { id } = await api("POST", "/api/analyses", body);
+    running = id;
     for (;;) {
       const job = await api("GET", `/api/analyses/${id}`);
       $("bar").value = job.progress;
@@ -56,9 +57,16 @@ async function analyse() {
     showError(e.message);
     setState("setup");
   } finally {
+    running = null;
     $("run").disabled = false;
   }
 }
+
+// an analysis left running when its page is left would hold a server slot to its end
+let running = null;
+window.addEventListener("pagehide", () => {
+  if (running) navigator.sendBeacon(`/api/analyses/${running}/cancel`);
+});
 
 // ------------------------------------------------------------------ the board view
 function build() {
