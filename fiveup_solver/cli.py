@@ -113,7 +113,9 @@ def cmd_replay(args, out) -> int:
     for r, end in enumerate(result["rounds"]):
         out.write(f"round {r}: {json.dumps(end)}\n")
     for e in result["events"]:
-        out.write(f"  round {e['round']} action {e['action']}: {e['kind']} seat {e['seat']} "
+        # a blocked round's credit follows no action (RECORD.md: its action is null)
+        where = "end" if e["action"] is None else f"action {e['action']}"
+        out.write(f"  round {e['round']} {where}: {e['kind']} seat {e['seat']} "
                   f"{e['raw']:+d} raw {'accepted' if e['accepted'] else 'rejected'} -> {e['scores']}\n")
     winner = "none" if result["winner"] is None else f"side {result['winner']}"
     out.write(f"winner: {winner}; scores {_fmt_scores(result['scores'])}\n")

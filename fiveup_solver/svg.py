@@ -698,6 +698,11 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
         x0, x1 = x0 - grow, x1 + grow
     head = 1.6 * font if title else 0.0
     foot = 1.7 * font
+    tall = (y1 - y0) + head + foot - (x1 - x0)
+    if tall > 0:
+        # never taller than wide: `size` is the longer side, and an opening's two ghost tiles
+        # stacked drew larger than every other board of a report (a page sets the width)
+        x0, x1 = x0 - tall / 2, x1 + tall / 2
     vx, vy, vw, vh = x0, y0 - head, x1 - x0, (y1 - y0) + head + foot
     scale = size / max(vw, vh)
     width, height = max(1, round(vw * scale)), max(1, round(vh * scale))

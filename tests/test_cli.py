@@ -263,7 +263,8 @@ def test_replay_summary_text(key, records, tmp_path, capsys):
     event_lines = [line for line in lines if line.startswith("  round ")]
     assert len(event_lines) == len(result["events"])
     for line, e in zip(event_lines, result["events"]):
-        assert line.startswith(f"  round {e['round']} action {e['action']}: {e['kind']} seat {e['seat']} "
+        where = "end" if e["action"] is None else f"action {e['action']}"      # a block: no action
+        assert line.startswith(f"  round {e['round']} {where}: {e['kind']} seat {e['seat']} "
                                f"{e['raw']:+d} raw")
         assert ("accepted" in line) == e["accepted"]
         assert line.endswith(f"-> {e['scores']}")

@@ -432,3 +432,22 @@ def test_svg_to_png_without_cairosvg(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "cairosvg", None)        # import cairosvg raises ImportError
     with pytest.raises(OptionError, match=re.escape("pip install 'fiveup_solver[analysis]'")):
         svg_to_png(board_svg(["3-3"]), tmp_path / "b.png")
+
+
+def test_a_board_is_never_drawn_taller_than_wide():
+    """An opening's two ghost tiles (played and best) stacked made a board 350 x 480, which
+    a report scaled to its width drew larger than every other board."""
+    import re
+
+    from fiveup_solver import Game
+    from fiveup_solver.svg import board_svg
+    checked = 0
+    for seed in range(6):
+        g = Game(players=2, seed=seed)
+        moves = g.legal_moves
+        for arrows in ([(moves[0], "#cc0000"), (moves[-1], "#1a7f37")], [(moves[0], "#cc0000")], []):
+            svg = board_svg(g, arrows=arrows, size=480)
+            w, h = (int(x) for x in re.search(r'width="(\d+)" height="(\d+)"', svg).groups())
+            assert w == 480 and h <= w, (seed, w, h)
+            checked += 1
+    assert checked == 18
