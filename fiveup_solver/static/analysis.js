@@ -152,6 +152,15 @@ function buildGraph() {
   });
   add(svg, "text", { x: L, y: H - 6, class: "axis" },
     sides === 2 ? "side 0's win % at each judged decision (grey lines: new round)" : "each seat's own win % at its judged decisions");
+  if (sides === 3) {
+    // which colour is which seat (the points are each seat's own estimate)
+    const legend = add(svg, "g", { class: "legend" });
+    [0, 1, 2].forEach((s, k) => {
+      const lx = W - R - 150 + 50 * k;
+      add(legend, "circle", { cx: lx, cy: H - 9, r: 3.5, class: `pt seat${s}` });
+      add(legend, "text", { x: lx + 6, y: H - 5, class: "axis" }, `seat ${s}`);
+    });
+  }
   $("graph").replaceChildren(svg);
 }
 
