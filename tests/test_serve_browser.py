@@ -313,3 +313,17 @@ def test_a_slow_hint_leaves_the_person_free_to_move(page, server, monkeypatch):
         page.wait_for_function("(b) => document.querySelector('#status').innerText !== b", arg=before)
         moved += 1
     assert moved >= 2
+
+
+def test_undo_strikes_the_undone_actions_out_of_the_log(page, server):
+    """The log listed undone moves as if they had happened."""
+    assert new_game(page, server, seed=4) == "ready"
+    click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    assert wait_turn(page) == "ready"
+    done = page.locator("#log li").count()
+    assert done >= 1
+    page.click("#undo")
+    page.locator("#log li", has_text="undo").wait_for()
+    undone = page.locator("#log li.undone")
+    assert 1 <= undone.count() <= done
+    assert page.locator("#log li.undone").first.evaluate("e => getComputedStyle(e).textDecorationLine") == "line-through"

@@ -74,7 +74,8 @@ function logStep(view, step) {
   for (const e of step.events) {
     text += `; ${e.kind} ${e.raw > 0 ? "+" : ""}${e.raw} for side ${e.side}${e.accepted ? "" : " (rejected: above 305)"}`;
   }
-  const item = el("li", { class: step.seat === view.seat ? "mine" : "" , text });
+  const item = el("li", { class: step.seat === view.seat ? "mine" : "" , text,
+    "data-round": step.round, "data-action": step.action });
   $("log").prepend(item);
 }
 
@@ -248,7 +249,14 @@ async function undo() {
   showError("");
   try {
     const r = await api("POST", `/api/games/${game.id}/undo`);
-    $("log").prepend(el("li", { class: "mine", text: "undo" }));
+    // the undone actions are struck out in the log: they no longer happened
+    for (const li of $("log").querySelectorAll("li[data-round]")) {
+      if (Number(li.dataset.round) === r.view.round && Number(li.dataset.action) >= r.view.history.length) {
+        li.classList.add("undone");
+        delete li.dataset.round;
+      }
+    }
+    $("log").prepend(el("li", { class: "mine", text: "undo (the tiles you have not seen are dealt again)" }));
     await show(r.view);
   } catch (e) {
     showError(e.message);
