@@ -996,7 +996,8 @@ def _play_arguments(p) -> None:
     p.add_argument("--bots", default="hint",
                    help="the other seats' bots in seat order, your seat skipped (a shorter list repeats)")
     p.add_argument("--seat", type=int, default=0, help="your seat")
-    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="deal this seed's game (default: a secret seed, said at the game's end)")
     p.add_argument("--record", default=None, help="write the game's record here at the end")
 
 

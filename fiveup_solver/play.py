@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 
 from fiveup_solver.bots import bot_function, check_bot, choose
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
@@ -39,9 +40,14 @@ HELP = ("commands: a move number or a move in record notation (3-4@4-4:lineB), h
 class TerminalGame:
     """One person (``seat``) against bots; input lines in, text out."""
 
-    def __init__(self, players: int = 2, bots=None, seat: int = 0, seed: int = 0, *, out, record_path=None,
+    def __init__(self, players: int = 2, bots=None, seat: int = 0, seed: int | None = 0, *, out, record_path=None,
                  hint_samples: int = 32):
+        """``seed`` None: one drawn in secret (the seed deals every hidden tile, so a seed
+        the person knows hides nothing), said at the game's end."""
         check_players(players)
+        self.secret_seed = seed is None
+        if seed is None:
+            seed = secrets.randbits(63)
         if not _is_int(seat) or not 0 <= seat < players:
             raise OptionError(f"--seat must be 0..{players - 1}, not {seat!r}")
         bots = list(bots or ["hint"])
@@ -275,6 +281,8 @@ class TerminalGame:
                 self.out.write("> ")
                 self.out.flush()
         self.say("")
+        if self.secret_seed and self.finished:
+            self.say(f"this game's seed was {self.seed}: --seed {self.seed} deals it again")
         if self.record_path:
             self.save(self.record_path)
         return 0
@@ -301,6 +309,6 @@ def bots_for_seats(players: int, seat: int, bots: list) -> list:
     return [bots[0] if s == seat else next(others) for s in range(players)]
 
 
-def play_in_terminal(players: int, bots, seat: int, seed: int, *, inp, out, record_path=None) -> int:
+def play_in_terminal(players: int, bots, seat: int, seed: int | None, *, inp, out, record_path=None) -> int:
     """The ``fiveup play`` loop over the lines of `inp`."""
     return TerminalGame(players, bots, seat, seed, out=out, record_path=record_path).run(inp)

@@ -172,3 +172,29 @@ def test_undo_deals_the_unseen_tiles_again():
         if len(runs) == 2:
             assert runs[0] == runs[1]                                 # the same for the same seed
     assert checked >= 10 and changed >= checked // 2, (changed, checked)
+
+
+def test_without_a_seed_a_game_is_dealt_in_secret_and_its_seed_said_at_the_end(tmp_path):
+    """--seed defaulted to 0: every game without one was the same deal, and a known seed
+    deals every hidden tile. Now a secret seed is drawn and said when the game ends."""
+    import re
+
+    from fiveup_solver import Game
+    from fiveup_solver.play import play_in_terminal
+    firsts = set()
+    for k in range(3):
+        out = io.StringIO()
+        path = tmp_path / f"g{k}.json"
+        assert play_in_terminal(2, ["greedy", "greedy"], 0, None, inp=io.StringIO("1\n" * 3000), out=out,
+                                record_path=str(path)) == 0
+        said = re.search(r"this game's seed was (\d+): --seed \1 deals it again", out.getvalue())
+        assert said, out.getvalue()[-500:]
+        record = json.loads(path.read_text())
+        seed = int(said.group(1))
+        assert record["rounds"][0]["hands"] == Game(players=2, seed=seed).to_record()["rounds"][0]["hands"]
+        firsts.add(json.dumps(record["rounds"][0]["hands"]))
+    assert len(firsts) == 3
+    # a seed given deals that seed's game and is not said again
+    out = io.StringIO()
+    play_in_terminal(2, ["greedy", "greedy"], 0, 5, inp=io.StringIO("quit\n"), out=out)
+    assert "seed was" not in out.getvalue()
