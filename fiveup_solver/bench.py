@@ -82,7 +82,7 @@ def run_playout_bench(rounds: int = 200_000, reference_rounds: int = 600, seed: 
         core[str(n)] = round(core_rounds_per_s(n, rounds, seed), 1)
         ref[str(n)] = (round(reference_rounds_per_s(n, reference_rounds, seed, reference), 1)
                        if reference is not None else None)
-    out = {"rounds_per_s": core, "reference_rounds_per_s": ref}
+    out = {"rounds_per_s": core, "reference_rounds_per_s": ref, "max_rss_mb": max_rss_mb()}
     if reference is None:
         out["reference_missing"] = REFERENCE_MISSING
     return out

@@ -771,6 +771,7 @@ def cmd_bench(args, out) -> int:
         ratio = f"{core / ref:8.0f}x" if ref else "     n/a"
         ref_text = f"{ref:12,.0f}" if ref is not None else f"{'n/a':>12}"
         out.write(f"{n:>8} {core:12,.0f} {ref_text} {ratio}\n")
+    out.write(f"peak resident memory {result['max_rss_mb']:.1f} MB\n")
     if "reference_missing" in result:
         out.write(f"note: {result['reference_missing']}\n")
     return 0
@@ -815,12 +816,14 @@ def _bench_solver(args, out) -> int:
         out.write(json.dumps(report) + "\n")
         return 0
     out.write(f"{'suite':<12} {'mode':<17} {'median ms':>10} {'p95 ms':>10} {'max ms':>10} "
-              f"{'nodes med':>10} {'nodes p95':>10} {'nodes max':>10} {'Mnodes/s':>9} {'peak MB':>8}\n")
+              f"{'nodes med':>10} {'nodes p95':>10} {'nodes max':>10} {'Mnodes/s':>9} {'peak MB':>8} "
+              f"{'table MB':>9}\n")
     for name, entry in report.items():
         for mode, r in entry.items():
             out.write(f"{name:<12} {mode:<17} {r['ms']['median']:>10.3f} {r['ms']['p95']:>10.3f} "
                       f"{r['ms']['max']:>10.1f} {r['nodes']['median']:>10,} {r['nodes']['p95']:>10,} "
-                      f"{r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f} {r['max_rss_mb']:>8.1f}\n")
+                      f"{r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f} {r['max_rss_mb']:>8.1f} "
+                      f"{r['table_mb']:>9.1f}\n")
     return 0
 
 

@@ -1,4 +1,6 @@
-"""Graded bot levels: ``level1`` (weakest) to ``level8`` (the strongest the engine has).
+"""Graded bot levels: ``level1`` (weakest) to ``level8`` (the default hint search with
+uniform beliefs; the ``hint`` bot, which weighs the hidden hands by how the other seats
+played, is stronger still: docs/beliefs.md).
 
 Every level is a fixed recipe built from the existing bots, deterministic for
 a seed (all its random choices come from the bot's seeded generator):
@@ -67,7 +69,7 @@ LEVELS = {lv.name: lv for lv in (
     Level("level7", "hint", temperature=1.4, samples=16, world_nodes=5_000,
           summary="a medium search (16 worlds), moves drawn by win % at temperature 1.4"),
     Level("level8", "hint", samples=48, world_nodes=20_000,
-          summary="the default hint search (48 worlds), the best move"),
+          summary="the hint search with uniform beliefs (48 worlds), the best move"),
 )}
 
 

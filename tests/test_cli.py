@@ -363,11 +363,14 @@ def test_bench_json(capsys):
     assert rc == 0 and err == ""
     assert out.count("\n") == 1
     result = json.loads(out)
-    assert set(result) == {"rounds_per_s", "reference_rounds_per_s"}
-    for key in result:
+    assert set(result) == {"rounds_per_s", "reference_rounds_per_s", "max_rss_mb"}
+    assert 1 < result["max_rss_mb"] < 4096          # this process's peak resident memory, in MB
+    for key in ("rounds_per_s", "reference_rounds_per_s"):
         assert set(result[key]) == {"2", "3", "4"}
         for v in result[key].values():
             assert isinstance(v, (int, float)) and v > 0
+    rc, out, err = run(capsys, ["bench", "--rounds", "200", "--reference-rounds", "2"])
+    assert rc == 0 and "peak resident memory" in out
 
 
 def test_bench_text(capsys):
@@ -375,10 +378,11 @@ def test_bench_text(capsys):
     assert rc == 0 and err == ""
     lines = out.splitlines()
     assert "players" in lines[1] and "core" in lines[1] and "reference" in lines[1]
-    rows = [line.split() for line in lines[2:]]
+    rows = [line.split() for line in lines[2:5]]
     assert [r[0] for r in rows] == ["2", "3", "4"]
     for r in rows:
         assert float(r[1].replace(",", "")) > 0 and float(r[2].replace(",", "")) > 0
+    assert lines[5].startswith("peak resident memory ") and lines[5].endswith(" MB")
 
 
 # ---------------------------------------------------------------- hint, sample, match
