@@ -14,7 +14,7 @@ Limits (also in docs/serve.md):
 * request bodies of at most :data:`MAX_BODY_BYTES`;
 * searches (hints, solves, the bots' moves, analyses) run in a pool of worker
   threads, one per core, each search on one thread; analyses take at most
-  ``cores - 1`` of them (at least one), so a hint always finds a core;
+  ``cores - 1`` of them (at least one), so analyses alone never take every core from a hint;
 * games and analyses live in memory only: at most :data:`MAX_GAMES` games, a
   game untouched for :data:`GAME_IDLE_SECONDS` is dropped, and a new game past
   the cap drops the game untouched longest; at most :data:`MAX_ANALYSES`
