@@ -71,6 +71,7 @@ __all__ = ["create_app", "run", "MAX_BODY_BYTES", "MAX_GAMES", "GAME_IDLE_SECOND
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8061
 MAX_BODY_BYTES = 1_000_000           # a 1000-round record is about 200 kB
+BODY_SECONDS = 30                    # a request body must arrive whole within this (else 408)
 MAX_GAMES = 64
 GAME_IDLE_SECONDS = 6 * 3600
 MAX_ANALYSES = 16
@@ -511,7 +512,8 @@ def position_json(body: PositionRequest) -> dict:
 
 class _Guard:
     """ASGI middleware: the ``Host`` check against DNS rebinding, the body size limit
-    (the body is read here, at most MAX_BODY_BYTES), and the security headers."""
+    (the body is read here, at most MAX_BODY_BYTES, whole within BODY_SECONDS), and the
+    security headers."""
 
     HEADERS = [(b"content-security-policy",
                 b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
@@ -562,8 +564,13 @@ class _Guard:
         if length is not None and int(length) > MAX_BODY_BYTES:
             return await self.reply(send, 413, f"request body over {MAX_BODY_BYTES:,} bytes")
         body, more = b"", True
+        deadline = time.monotonic() + BODY_SECONDS
         while more:
-            message = await receive()
+            try:
+                # a body announced and never sent held the connection open for good
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                return await self.reply(send, 408, f"the request body did not arrive within {BODY_SECONDS} s")
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")

@@ -760,3 +760,33 @@ def test_a_game_going_on_from_a_view_keeps_a_view_record(client):
     while not (view["game_over"] or view["unfinished"]):
         view = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).json()["view"]
     assert "view" not in client.get(f"/api/games/{gid}/record").json()
+
+
+def test_a_body_that_never_arrives_is_a_408(monkeypatch):
+    """A request announcing 500 bytes and sending 10 held its connection open for good."""
+    import asyncio
+    monkeypatch.setattr(serve, "BODY_SECONDS", 0.2)
+
+    async def app(scope, receive, send):
+        raise AssertionError("an incomplete body reached the app")
+
+    async def run():
+        sent, calls = [], 0
+
+        async def receive():
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                return {"type": "http.request", "body": b"0123456789", "more_body": True}
+            await asyncio.sleep(3600)
+
+        async def send(message):
+            sent.append(message)
+        scope = {"type": "http", "method": "POST", "path": "/api/games",
+                 "headers": [(b"host", b"127.0.0.1:8061"), (b"content-length", b"500")]}
+        await asyncio.wait_for(serve._Guard(app, hosts={"127.0.0.1"})(scope, receive, send), 10)
+        return sent
+    sent = asyncio.run(run())
+    assert sent[0]["status"] == 408
+    body = json.loads(sent[1]["body"])
+    assert body == {"error": "the request body did not arrive within 0.2 s"}
