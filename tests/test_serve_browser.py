@@ -327,3 +327,23 @@ def test_undo_strikes_the_undone_actions_out_of_the_log(page, server):
     undone = page.locator("#log li.undone")
     assert 1 <= undone.count() <= done
     assert page.locator("#log li.undone").first.evaluate("e => getComputedStyle(e).textDecorationLine") == "line-through"
+
+
+def test_a_reloaded_page_shows_this_rounds_log_again(page, server):
+    """Reloading /?game=ID lost the whole log (and the round's summary)."""
+    assert new_game(page, server, seed=4) == "ready"
+    for _ in range(3):
+        if wait_turn(page) != "ready":
+            break
+        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    assert wait_turn(page) == "ready"
+    gid = page.evaluate("new URLSearchParams(location.search).get('game')")
+    history = server["app"].state.fiveup.games[gid].view()["history"]
+    page.reload()
+    assert wait_turn(page) == "ready"
+    items = page.locator("#log li")
+    assert items.count() == len(history) + 1
+    assert "opened again" in items.first.inner_text()
+    last = history[-1]
+    text = items.nth(1).inner_text()
+    assert ("play" in last and last["play"] in text) or ("draw" in last and "draw" in text) or "pass" in text

@@ -95,6 +95,18 @@ function showRoundEnd(view, end) {
   box.hidden = false;
 }
 
+// a reloaded page: the log again from this round's actions as the person saw them (the
+// scoring of each is not in the view); the last round's summary is shown again after it
+// until the person's first decision of this round
+function relog(view) {
+  view.history.forEach((a, i) => {
+    const move = "play" in a ? (a.at ? `${a.play}@${a.at}` : a.play) : "draw" in a ? (a.draw ? `draw ${a.draw}` : "draw") : "pass";
+    $("log").prepend(el("li", { class: a.seat === view.seat ? "mine" : "", text: `${seatName(view, a.seat)}: ${move}`,
+      "data-round": view.round, "data-action": i }));
+  });
+  $("log").prepend(el("li", { text: `round ${view.round} (this page was opened again: the log restarts here)` }));
+}
+
 async function show(view) {
   // the actions since the person's last decision, one at a time (the bots' with a pause);
   // a round's summary stays up until the person's first decision of the next round is made
@@ -313,7 +325,10 @@ async function init() {
       game = { id: resume, view: null };
       $("setup").hidden = true;
       $("table").hidden = false;
+      relog(r.view);
       await show({ ...r.view, last_moves: [] });
+      const view = r.view;
+      if (view.round_end && !view.history.some((a) => a.seat === view.seat && "play" in a)) showRoundEnd(view, view.round_end);
       return;
     } catch (e) {
       showError(e.message);
