@@ -104,14 +104,31 @@ def cmd_demo(args, out) -> int:
     return 0
 
 
+def _round_end_text(end: dict, seat_name) -> str:
+    """A round's end (RECORD.md's rounds[i]) in words."""
+    kind = end["end"]
+    if kind == "domino":
+        return f"{seat_name(end['seat'])} emptied their hand"
+    if kind == "won":
+        return f"{seat_name(end['seat'])} reached exactly 305: the game is won"
+    if kind == "blocked":
+        # RULES §6.6: the side holding the smallest single hand sum wins the round
+        return ("blocked, a tie" if end["winner"] is None
+                else f"blocked, side {end['winner']} held the lightest hand")
+    return kind                                  # "unfinished"
+
+
 def cmd_replay(args, out) -> int:
-    game = game_from_record(load_record(args.file), check=False)
+    record = load_record(args.file)
+    game = game_from_record(record, check=False)
     result = game.result()
     if args.json:
         out.write(json.dumps(result) + "\n")
         return 0
+    names = record.get("seats")
+    seat_name = (lambda s: f"seat {s} ({names[s]})") if names else (lambda s: f"seat {s}")
     for r, end in enumerate(result["rounds"]):
-        out.write(f"round {r}: {json.dumps(end)}\n")
+        out.write(f"round {r}: {_round_end_text(end, seat_name)}\n")
     for e in result["events"]:
         # a blocked round's credit follows no action (RECORD.md: its action is null)
         where = "end" if e["action"] is None else f"action {e['action']}"

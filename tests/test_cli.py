@@ -259,7 +259,16 @@ def test_replay_summary_text(key, records, tmp_path, capsys):
     result = replay(rec)
     lines = out.splitlines()
     round_lines = [line for line in lines if line.startswith("round ") and not line.startswith("  ")]
-    assert round_lines == [f"round {r}: {json.dumps(end)}" for r, end in enumerate(result["rounds"])]
+    names = rec.get("seats")
+
+    def who(s):
+        return f"seat {s} ({names[s]})" if names else f"seat {s}"
+    words = {"domino": lambda e: f"{who(e['seat'])} emptied their hand",
+             "won": lambda e: f"{who(e['seat'])} reached exactly 305: the game is won",
+             "blocked": lambda e: "blocked, a tie" if e["winner"] is None
+             else f"blocked, side {e['winner']} held the lightest hand",
+             "unfinished": lambda e: "unfinished"}
+    assert round_lines == [f"round {r}: {words[end['end']](end)}" for r, end in enumerate(result["rounds"])]
     event_lines = [line for line in lines if line.startswith("  round ")]
     assert len(event_lines) == len(result["events"])
     for line, e in zip(event_lines, result["events"]):
