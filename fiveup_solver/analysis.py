@@ -73,7 +73,7 @@ from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as 
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import past_evidence
-from fiveup_solver.notation import Move, format_move
+from fiveup_solver.notation import Move, format_move, format_number
 from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
 from fiveup_solver.solver import Solver, WIN_VALUE, check_search
@@ -292,13 +292,7 @@ class Column:
 
     def cell(self, row: dict) -> str:
         v = self.value(row)
-        if v is None:
-            return "-"
-        text = format(v, self.fmt)
-        if text.startswith("-") and self.fmt and float(text) == 0:
-            # a value that rounds to zero has no sign ("-0" read as a loss)
-            text = ("+" if self.fmt.startswith("+") else "") + text[1:]
-        return text
+        return "-" if v is None else format_number(v, self.fmt)
 
     def html_of(self, row: dict) -> str:
         return self.html_cell(row) if self.html_cell is not None else escape(self.cell(row))

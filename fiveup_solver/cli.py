@@ -49,10 +49,10 @@ class _Parser(argparse.ArgumentParser):
 def _seed(text: str) -> int:
     """A --seed: an integer from 0 to 2^64-1, as every seed of the package (check_seed)."""
     try:
-        value = int(text) if text.isascii() else None
+        value = int(text) if text.isascii() else text      # int() would read other scripts' digits
     except ValueError:
-        value = None
-    return check_seed(value if value is not None else text, "a seed", argparse.ArgumentTypeError)
+        value = text
+    return check_seed(value, "a seed", argparse.ArgumentTypeError)
 
 
 def _fmt_scores(scores) -> str:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 from fiveup_solver.bots import bot_function
 from fiveup_solver.errors import OptionError, check_players, check_seed, is_int as _is_int, is_number, short_repr as _short
+from fiveup_solver.notation import format_number
 from fiveup_solver.parallel import ordered_map
 from fiveup_solver.selfplay import match_seatings, play_game
 
@@ -92,9 +93,8 @@ def format_elo(elo: float, digits: int = 1, sides: int = 2) -> str:
     infinite = _infinite_elo(elo, sides)
     if infinite:
         return "+inf" if infinite > 0 else "-inf"
-    text = f"{elo:+.{digits}f}"
-    # a rounding error's -0.0 (an Elo 0 of 3 sides reads -1.9e-14): zero has no sign
-    return text.replace("-", "+") if float(text) == 0 else text
+    # an Elo 0 of 3 sides reads -1.9e-14: "+0.0", not "-0.0"
+    return format_number(elo, f"+.{digits}f")
 
 
 def _infinite_elo(elo: float, sides: int) -> int:
@@ -196,23 +196,18 @@ class PairStats:
         n = self.pairs
         if not n:
             return (0.0, 1.0)             # nothing played: any score
-        else:
-            variance = self.variance
-            if variance == 0.0:
-                variance = self._prior_variance()
-            half = z * math.sqrt(variance / n)
+        variance = self.variance
+        if variance == 0.0:
+            variance = self._prior_variance()
+        half = z * math.sqrt(variance / n)
         return (max(0.0, self.score - half), min(1.0, self.score + half))
-
-    def _prior_moments(self) -> tuple:
-        """(mean, variance) of the unit score with half a unit added to every outcome."""
-        reg = [c + 0.5 for c in self.counts]
-        total = sum(reg)
-        m = sum(c * k * self._step for k, c in enumerate(reg)) / total
-        return m, sum(c * (k * self._step - m) ** 2 for k, c in enumerate(reg)) / total
 
     def _prior_variance(self) -> float:
         """The unit score's variance with half a unit added to every outcome."""
-        return self._prior_moments()[1]
+        reg = [c + 0.5 for c in self.counts]
+        total = sum(reg)
+        m = sum(c * k * self._step for k, c in enumerate(reg)) / total
+        return sum(c * (k * self._step - m) ** 2 for k, c in enumerate(reg)) / total
 
     @property
     def elo(self) -> float:

@@ -19,7 +19,7 @@ from fiveup_solver.errors import ParseError, RecordError, is_int as _is_int, sho
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
+    "raw_to_display", "format_number", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
 ]
 
 TARGET_RAW = 305
@@ -276,6 +276,19 @@ def raw_to_display(raw: int) -> int:
     if not _is_int(raw):
         raise ParseError(f"raw points must be an integer, not {_short(raw)}")
     return raw // 5 if raw >= 0 else -((-raw) // 5)
+
+
+def format_number(value, spec: str) -> str:
+    """``format(value, spec)``, with no minus sign on a number that rounds to zero (a
+    rounding error's -0.0 read as a loss, or as a negative Elo); a ``+`` spec keeps its +.
+
+    >>> format_number(-0.04, "+.1f"), format_number(-0.3, ".0f"), format_number(-0.6, ".0f")
+    ('+0.0', '0', '-1')
+    """
+    text = format(value, spec)
+    if isinstance(value, (int, float)) and text.startswith("-") and float(text) == 0:
+        text = ("+" if spec.startswith("+") else "") + text[1:]
+    return text
 
 
 # a record action is one of these key sets (RECORD.md); the JSON form of a Move

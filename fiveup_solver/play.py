@@ -237,14 +237,10 @@ class TerminalGame:
         self.undos += 1
         seed = random.Random(f"{self.seed}/undo/{self.undos}").getrandbits(63)
         hands, boneyard = DealSampler(g.observation(self.seat)).sample_round(seed)
-        old = g.current
-        actions = [(s, m) for s, m in old.moves]
-        while g.current.moves:
-            g.pop()
-        g.rounds.pop()
+        old = g.rounds.pop()                # the round as it was: replayed on the new deal
         first = not g.rounds
         g.start_round(hands, boneyard, old.starter, scores=list(old.scores_before) if first else None)
-        for s, m in actions:
+        for s, m in old.moves:
             # another seat's draw takes the new boneyard's next tile (the person never saw it)
             g.push(Move.draw(None) if m.kind == "draw" and s != self.seat else m)
 

@@ -196,7 +196,7 @@ class WebGame(TerminalGame):
             if not record["rounds"]:
                 raise OptionError("the record has no rounds")
             game = game_from_record(record)
-            game.seed, game.max_rounds = seed, DEFAULT_MAX_ROUNDS
+            game.seed, game.max_rounds = self.seed, DEFAULT_MAX_ROUNDS
             game.seats = list(self.game.seats)
             self.game = game
         self.lock = threading.Lock()
@@ -701,12 +701,9 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         seats = bots_for_seats(body.players, body.seat, body.bots)
         _check_bot_budgets(seats)
 
-        # without a seed the deal comes from one the server draws and never sends: the seed
-        # alone deals every hand and the boneyard's order, so a known one hides nothing
-        seed = secrets.randbits(63) if body.seed is None else body.seed
-
         def start():
-            game = WebGame(body.players, seats, body.seat, seed, record=body.record)
+            # no seed: TerminalGame draws a secret one, never sent (a known seed deals every tile)
+            game = WebGame(body.players, seats, body.seat, body.seed, record=body.record)
             game.advance()
             return game, game.view()
         game, view = await state.run(start)
