@@ -73,7 +73,7 @@ from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as 
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import past_evidence
-from fiveup_solver.notation import Move, format_move, format_number
+from fiveup_solver.notation import Move, format_move, format_number, format_seat
 from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
 from fiveup_solver.solver import Solver, WIN_VALUE, check_search
@@ -267,6 +267,7 @@ class SeatSummary:
                                          # None in a view (the other seats' luck is not known there)
     result: float | None = None          # 100 won, 0 lost, None unfinished
     luck_adjusted: float | None = None   # result - net luck
+    name: str | None = None              # the record's name of the seat (its "seats"), if it has names
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -314,6 +315,7 @@ SEAT_COLUMNS = (
     Column("luck_win_net", "luck", "net luck", "+.1f", 7),
     Column("result", "result", "result", ".0f", 6),
     Column("luck_adjusted", "adj.", "luck-adjusted", ".1f", 6),
+    Column("name", "name", "name", "", 0),       # last: a name's length varies
 )
 
 
@@ -351,6 +353,11 @@ class Analysis:
     view: int | None
     winner: int | None
     seconds: float = 0.0                  # wall time of the whole analysis
+    names: tuple | None = None            # the record's seat names ("seats"), if it has them
+
+    def seat_text(self, seat: int) -> str:
+        """'seat 1 (greedy)': the seat with its record name, if there is one."""
+        return format_seat(seat, self.names)
 
     @property
     def judge(self) -> dict:
@@ -376,6 +383,7 @@ class Analysis:
     def to_dict(self) -> dict:
         return {"players": self.players, "view": self.view, "winner": self.winner, "seed": self.seed,
                 "judge": self.judge, "cost": self.cost, "budget": asdict(self.budget),
+                "names": None if self.names is None else list(self.names),
                 "seats": {str(s): v.to_dict() for s, v in self.seats.items()},
                 "decisions": [d.to_dict() for d in self.decisions],
                 "luck": [e.to_dict() for e in self.luck]}
@@ -495,7 +503,11 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     winner = final.winner
     summaries = _summaries(n, who, decisions, luck, winner, final.unfinished or winner is None,
                            every_seat=len(luck_seats) == n)
-    return Analysis(n, summaries, decisions, luck, budget, seed, view, winner, time.perf_counter() - started)
+    names = record.get("seats")
+    for seat, summary in summaries.items():
+        summary.name = None if names is None else names[seat]
+    return Analysis(n, summaries, decisions, luck, budget, seed, view, winner, time.perf_counter() - started,
+                    None if names is None else tuple(names))
 
 
 def _seed_of(seed: int, r: int, i: int) -> int:
@@ -608,6 +620,10 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
     else:
         d = _judge_search(hinter, obs, game, seat, move, budget, seed, past)
     if solver is not None:
+        # each decision's solve as a new Solver's: a node-limited one finishes, or not,
+        # whichever decisions were judged before it (analyze with or without --seat, and
+        # judge_decision, give the same judgement)
+        solver.forget()
         res = solver.solve(game.copy())
         if res.exact and res.values:
             played_text = format_move(move)
@@ -787,7 +803,7 @@ def worlds_of(d: Decision) -> str:
 
 def format_text(a: Analysis) -> str:
     """The per-seat table, then the marked decisions with best and played moves."""
-    lines = [f"{a.players}-player game" + (f", seat {a.view}'s view" if a.view is not None else "")
+    lines = [f"{a.players}-player game" + (f", {a.seat_text(a.view)}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
              + f"; {judge_text(a)}; seed {a.seed}", cost_text(a), ""]
     lines.append(" ".join(f"{c.text:>{c.width}}" for c in SEAT_COLUMNS))
@@ -805,7 +821,7 @@ def format_text(a: Analysis) -> str:
             dd = ""
             if d.dd_best is not None:
                 dd = f"; all hands known: best {', '.join(d.dd_best)}, loss {d.dd_loss_win:.1f} win-%"
-            lines.append(f"  round {d.round} action {d.action} seat {d.seat}: {d.mark}: played {d.played}, "
+            lines.append(f"  round {d.round} action {d.action} {a.seat_text(d.seat)}: {d.mark}: played {d.played}, "
                          f"best {d.best}: -{d.loss_win:.1f} +- {d.stderr_win:.1f} win-%, "
                          f"{-d.loss_points:+.0f} pts{worlds_of(d)}{dd}")
     else:
@@ -911,12 +927,12 @@ def to_html(a: Analysis, record) -> str:
                                lambda r: f' class="{r["mark"]}"' if r["mark"] else "")
     pictures = []
     for (r, i), d in marked.items():
-        pictures.append(f'<figure id="d{r}-{i}" class="board"><figcaption>Round {r}, action {i}: seat {d.seat}, '
+        pictures.append(f'<figure id="d{r}-{i}" class="board"><figcaption>Round {r}, action {i}: {e(a.seat_text(d.seat))}, '
                         f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
                         f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best</figcaption>"
                         f"{boards[(r, i)]}</figure>")
     return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(
-        players=a.players, view="" if a.view is None else f" (seat {a.view}'s view)",
+        players=a.players, view="" if a.view is None else f" ({e(a.seat_text(a.view))}'s view)",
         result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,
         judge=e(judge_text(a)), cost=e(cost_text(a)),
         seat_header="".join(f"<th>{c.html}</th>" for c in SEAT_COLUMNS), seat_rows=seat_rows,

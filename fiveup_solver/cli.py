@@ -27,7 +27,7 @@ from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENT
 from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
 from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of, sprt, sprt_bounds
-from fiveup_solver.notation import format_move, raw_to_display
+from fiveup_solver.notation import format_move, format_seat, raw_to_display
 from fiveup_solver.parallel import check_ray, default_workers
 from fiveup_solver.play import bots_for_seats, play_in_terminal
 from fiveup_solver.rollout import HORIZONS
@@ -125,8 +125,7 @@ def cmd_replay(args, out) -> int:
     if args.json:
         out.write(json.dumps(result) + "\n")
         return 0
-    names = record.get("seats")
-    seat_name = (lambda s: f"seat {s} ({names[s]})") if names else (lambda s: f"seat {s}")
+    seat_name = lambda s: format_seat(s, record.get("seats"))     # noqa: E731
     for r, end in enumerate(result["rounds"]):
         out.write(f"round {r}: {_round_end_text(end, seat_name)}\n")
     for e in result["events"]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from fiveup_solver import _core
 from fiveup_solver.errors import OptionError, check_players, is_int as _is_int
-from fiveup_solver.game import Game
+from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 from fiveup_solver.notation import ALL_TILES, Move, Port
 
 __all__ = [
@@ -28,7 +28,7 @@ __all__ = [
     "action_text", "DEAL", "STARTER", "PLAY", "DRAW", "OVER", "PHASE_NAMES", "HAND_SIZE",
 ]
 
-DEFAULT_PARAMS = {"players": 2, "whole_game": True, "max_rounds": 100}
+DEFAULT_PARAMS = {"players": 2, "whole_game": True, "max_rounds": DEFAULT_MAX_ROUNDS}   # D6
 MAX_ROUNDS_PARAM = 1_000_000     # the largest max_rounds of the adapters
 HAND_SIZE = 5
 

@@ -19,7 +19,7 @@ from fiveup_solver.errors import ParseError, RecordError, is_int as _is_int, sho
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "format_number", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
+    "raw_to_display", "format_number", "format_seat", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
 ]
 
 TARGET_RAW = 305
@@ -289,6 +289,17 @@ def format_number(value, spec: str) -> str:
     if isinstance(value, (int, float)) and text.startswith("-") and float(text) == 0:
         text = ("+" if spec.startswith("+") else "") + text[1:]
     return text
+
+
+def format_seat(seat: int, names=None) -> str:
+    """A seat in words: its number, and its name from a record's ``seats`` when it has
+    one other than the default (``Game``'s ``seat0``, ``seat1``, ...).
+
+    >>> format_seat(1, ["hint", "greedy"]), format_seat(1), format_seat(1, ["seat0", "seat1"])
+    ('seat 1 (greedy)', 'seat 1', 'seat 1')
+    """
+    name = names[seat] if names else None
+    return f"seat {seat}" if name is None or name == f"seat{seat}" else f"seat {seat} ({name})"
 
 
 # a record action is one of these key sets (RECORD.md); the JSON form of a Move

@@ -18,7 +18,7 @@ Parameters:
 ``players`` (2-4, default 2)
 ``whole_game`` (default ``True``): the whole game to exactly 305 raw, round after
     round. ``False``: one round, from scores 0.
-``max_rounds`` (default 100): a whole game not won after this many rounds stops
+``max_rounds`` (default 1000, D6): a whole game not won after this many rounds stops
     as unfinished (the engine's D6 rule; real games never come near it).
 
 Returns (terminal only, zero-sum):

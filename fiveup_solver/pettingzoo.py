@@ -16,7 +16,7 @@ building an environment then raises :class:`~fiveup_solver.errors.OptionError`.
 ``env(**kw)`` is ``raw_env(**kw)`` in the usual wrappers (an illegal action ends the
 game with reward -1 for its agent, actions are bounds-checked, the order of calls
 is enforced). Options: ``players`` (2-4, default 2), ``whole_game`` (default True:
-to exactly 305; False: one round), ``max_rounds`` (default 100; a whole game not
+to exactly 305; False: one round), ``max_rounds`` (default 1000, D6; a whole game not
 won by then is *truncated*), ``perfect_recall`` (default False: the observation of
 the position; True: adds the current round's history as the agent saw it),
 ``render_mode`` (``"ansi"`` or None).

@@ -223,19 +223,21 @@ class TerminalGame:
         taken = format_move(moves[mine[-1]][1])
         while len(g.current.moves) > mine[-1]:
             g.pop()
-        self._deal_hidden_again()
+        self.undos += 1
+        self._deal_hidden_again(f"undo/{self.undos}")
         self.say(f"undone: your move {taken} and every action after it; the tiles you have not seen "
                  f"are dealt again")
 
-    def _deal_hidden_again(self) -> None:
+    def _deal_hidden_again(self, why: str) -> None:
         """Deal the round's tiles the person has not seen again, consistently with all it
         has seen (the exact sampler on its observation), and replay the round's actions on
         that deal. Undo would otherwise replay the same tiles: what the bots showed and
-        drew after the undone move, and the boneyard's order, would be known in advance.
-        The deal's seed flows from the game's seed and the number of undos."""
+        drew after the undone move, and the boneyard's order, would be known in advance;
+        a game going on from the person's view would play the tiles its replay sampled
+        with a seed anyone can use. The deal's seed flows from the game's seed and `why`
+        (``undo/N``: the Nth undo)."""
         g = self.game
-        self.undos += 1
-        seed = random.Random(f"{self.seed}/undo/{self.undos}").getrandbits(63)
+        seed = random.Random(f"{self.seed}/{why}").getrandbits(63)
         hands, boneyard = DealSampler(g.observation(self.seat)).sample_round(seed)
         old = g.rounds.pop()                # the round as it was: replayed on the new deal
         first = not g.rounds

@@ -199,6 +199,11 @@ class WebGame(TerminalGame):
             game.seed, game.max_rounds = self.seed, DEFAULT_MAX_ROUNDS
             game.seats = list(self.game.seats)
             self.game = game
+            if self.from_view and not game.round_over:
+                # the view's replay filled the unseen tiles of its last round from a fixed
+                # seed (record.view_deal): the person could compute them. They are dealt
+                # again from this game's seed, as after an undo.
+                self._deal_hidden_again("view")
         self.lock = threading.Lock()
         self.touched = time.monotonic()
         self.steps: list = []

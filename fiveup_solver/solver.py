@@ -205,6 +205,12 @@ class Solver:
         """Forget the table."""
         self.core.clear()
 
+    def forget(self) -> None:
+        """Make the next solve independent of the earlier ones, as after :meth:`clear`
+        (the same values, nodes and node-limit cuts as a new Solver's), at no cost: the
+        table's entries are not erased but can no longer be found."""
+        self.core.forget()
+
     def solve(self, game) -> SolveResult:
         """Exact value of every legal move of the seat to move in `game`'s current round.
 

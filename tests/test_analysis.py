@@ -240,6 +240,7 @@ def test_cli_analyze(tmp_path, capsys):
     args = ["analyze", str(path), "--samples", "24", "--luck-samples", "8", "--dd-nodes", "300000", "--quiet"]
     assert main(args + ["--seat", str(seat)]) == 0
     out = capsys.readouterr().out
+    assert record["seats"] == ["seat0", "seat1"]       # Game's default names: not repeated after the number
     assert f"round {r} action {i} seat {seat}: blunder" in out and "accuracy" in out
     assert main(args + ["--json", "--plot", str(tmp_path / "w.png")]) == 0
     d = json.loads(capsys.readouterr().out)
@@ -318,6 +319,26 @@ def test_judge_decision_judges_as_analyze_with_three_players():
     assert len(judged) >= 5
     for d in judged:
         assert judge_decision(rec, d.round, d.action, budget=budget, seed=1) == d
+
+
+def test_a_node_limited_double_dummy_judgement_is_the_same_whichever_seats_are_analysed():
+    """analyze kept one double-dummy Solver for the whole game, and its table carried one
+    decision's solve into the next: whether a solve finished within --dd-nodes depended
+    on the decisions judged before it (a review: with --seat 3, a decision solved that
+    the whole analysis left unsolved). Each solve is now a new Solver's (Solver.forget):
+    the same judgement alone, in the whole analysis, and from judge_decision."""
+    from fiveup_solver.analysis import judge_decision
+    rec = play_game(4, 1, ["greedy"] * 4, max_rounds=1).to_record()
+    budget = AnalysisBudget(samples=4, min_samples=4, world_nodes=500, luck_samples=2, threads=1, dd_nodes=6000)
+    whole = [d for d in analyze(rec, budget=budget, seed=1).decisions if not d.forced]
+    # the limit decides: some solves finish within it and some do not
+    assert any(d.dd_best is None for d in whole) and any(d.dd_best is not None for d in whole)
+    for seat in range(4):
+        alone = [d for d in analyze(rec, seats=[seat], budget=budget, seed=1).decisions if not d.forced]
+        assert [(d.dd_best, d.dd_loss_win) for d in alone] == [(d.dd_best, d.dd_loss_win) for d in whole
+                                                                 if d.seat == seat]
+    for d in whole:
+        assert judge_decision(rec, d.round, d.action, budget=budget, seed=1).dd_best == d.dd_best
 
 
 def test_analyze_refuses_a_budget_or_progress_callback_of_another_kind():

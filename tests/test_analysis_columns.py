@@ -12,13 +12,13 @@ from fiveup_solver.analysis import (DECISION_COLUMNS, SEAT_COLUMNS, Analysis, An
 from fiveup_solver.selfplay import play_game
 
 
-def _analysis(decisions=()):
+def _analysis(decisions=(), names=("Ann", "greedy")):
     seats = {0: SeatSummary(0, 0, decisions=10, loss_win=12.5, loss_win_mean=1.25, loss_points=33.0,
-                            luck_win=2.5, luck_win_net=-3.2, result=100.0),
+                            luck_win=2.5, luck_win_net=-3.2, result=100.0, name="Ann"),
              1: SeatSummary(1, 1, decisions=9, loss_win=2.0, loss_win_mean=0.222, loss_points=-4.0, accuracy=88.84,
                             luck_win_net=4.0, result=0.0, luck_adjusted=-4.0,
-                            marks={"inaccuracy": 2, "mistake": 1, "blunder": 0})}
-    return Analysis(2, seats, list(decisions), [], AnalysisBudget(), 5, None, 0, 1.0)
+                            marks={"inaccuracy": 2, "mistake": 1, "blunder": 0}, name="greedy")}
+    return Analysis(2, seats, list(decisions), [], AnalysisBudget(), 5, None, 0, 1.0, names)
 
 
 def test_every_column_reads_a_json_key():
@@ -34,9 +34,20 @@ def test_every_column_reads_a_json_key():
 def test_the_text_table_is_the_columns():
     lines = analysis.format_text(_analysis()).splitlines()
     # the widths and formats of the columns, written out by hand
-    assert lines[3] == ("seat side judged loss win-%   mean loss pts accuracy inacc  mist blund    luck result   adj.")
-    assert lines[4] == ("   0    0     10       12.5   1.25       33        -     0     0     0    -3.2    100      -")
-    assert lines[5] == ("   1    1      9        2.0   0.22       -4     88.8     2     1     0    +4.0      0   -4.0")
+    assert lines[3] == ("seat side judged loss win-%   mean loss pts accuracy inacc  mist blund    luck result   adj. name")
+    assert lines[4] == ("   0    0     10       12.5   1.25       33        -     0     0     0    -3.2    100      - Ann")
+    assert lines[5] == ("   1    1      9        2.0   0.22       -4     88.8     2     1     0    +4.0      0   -4.0 greedy")
+
+
+def test_marked_decisions_name_their_seat():
+    """A marked decision says whose it was, with the record's name of the seat when it has one."""
+    d = Decision(2, 5, 1, "6-6", False, best="5-5", loss_win=12.0, stderr_win=1.5, loss_points=20.0, win=0.3,
+                 mark="mistake")
+    named = analysis.format_text(_analysis([d])).splitlines()
+    plain = analysis.format_text(_analysis([d], names=None)).splitlines()
+    assert named[-1] == "  round 2 action 5 seat 1 (greedy): mistake: played 6-6, best 5-5: -12.0 +- 1.5 win-%, -20 pts"
+    assert plain[-1] == "  round 2 action 5 seat 1: mistake: played 6-6, best 5-5: -12.0 +- 1.5 win-%, -20 pts"
+    assert _analysis([d]).to_dict()["names"] == ["Ann", "greedy"] and _analysis(names=None).to_dict()["names"] is None
 
 
 def test_a_new_column_is_one_row(monkeypatch):

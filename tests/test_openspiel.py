@@ -173,7 +173,7 @@ def test_action_mapping_is_a_bijection_in_record_notation():
 
 def test_game_parameters_and_info():
     game = pyspiel.load_game(fo.SHORT_NAME)
-    assert game.num_players() == 2 and game.whole_game and game.max_rounds == 100
+    assert game.num_players() == 2 and game.whole_game and game.max_rounds == 1000     # RULES D6
     assert game.num_distinct_actions() == NUM_ACTIONS and game.max_chance_outcomes() == 28
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION

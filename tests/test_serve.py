@@ -714,6 +714,26 @@ def test_a_game_without_a_seed_is_dealt_from_a_secret_one(client):
     assert record["rounds"][0]["hands"][0] == Game(players=2, seed=5).to_record()["rounds"][0]["hands"][0]
 
 
+def test_a_game_from_ones_own_view_deals_the_unseen_tiles_in_secret():
+    """A game going on from the person's own view played the unseen tiles its replay had
+    filled in from a fixed seed (record.view_deal): game_from_record(view) computed the
+    bots' hands and the boneyard's order offline (a review: 10 of 10 games). They are
+    now dealt from the game's own (secret) seed, consistently with all the person saw."""
+    from fiveup_solver.record import game_from_record
+    changed = 0
+    for seed in range(10):
+        g = Game(players=2, seed=seed)
+        while g.to_move != 0 or len(g.current.moves) < 3:
+            g.push(g.legal_moves[0])
+        view = g.to_record(view=0)
+        offline = game_from_record(view)
+        web = serve.WebGame(2, ["greedy", "greedy"], 0, None, record=view)
+        assert web.game.observation(0).to_dict() == offline.observation(0).to_dict() == g.observation(0).to_dict()
+        hidden = lambda game: (sorted(map(str, game.hand(1))), [str(t) for t in game.boneyard])  # noqa: E731
+        changed += hidden(web.game) != hidden(offline)
+    assert changed >= 8, changed
+
+
 def test_an_analysis_can_be_cancelled(client):
     """There was no way to stop an analysis: a page left while it ran kept its slot to
     the end. A cancelled job stops at its next action; a finished one keeps its answer."""
@@ -765,6 +785,7 @@ def test_a_game_going_on_from_a_view_keeps_a_view_record(client):
 def test_a_body_that_never_arrives_is_a_408(monkeypatch):
     """A request announcing 500 bytes and sending 10 held its connection open for good."""
     import asyncio
+    import concurrent.futures
     monkeypatch.setattr(serve, "BODY_SECONDS", 0.2)
 
     async def app(scope, receive, send):
@@ -786,7 +807,10 @@ def test_a_body_that_never_arrives_is_a_408(monkeypatch):
                  "headers": [(b"host", b"127.0.0.1:8061"), (b"content-length", b"500")]}
         await asyncio.wait_for(serve._Guard(app, hosts={"127.0.0.1"})(scope, receive, send), 10)
         return sent
-    sent = asyncio.run(run())
+    # in a thread of its own: where the browser tests ran first in this process, Playwright's
+    # event loop is running in this thread and asyncio.run would refuse to start
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        sent = pool.submit(asyncio.run, run()).result()
     assert sent[0]["status"] == 408
     body = json.loads(sent[1]["body"])
     assert body == {"error": "the request body did not arrive within 0.2 s"}

@@ -170,7 +170,7 @@ def test_a_whole_game_by_clicks_then_save_replay_and_analyse(page, server, tmp_p
     assert page.locator("#graph circle.pt.current").get_attribute("data-k") == point.get_attribute("data-k")
     assert f"Round {r}, action {i}" in page.locator("#pos-info").inner_text()
     assert page.locator("#aboard svg title").text_content() == f"round {r}, before action {i}"
-    assert "seat 0 played" in page.locator("#decision").inner_text()
+    assert "seat 0 (you) played" in page.locator("#decision").inner_text()   # the record names seat 0 "you"
     # played against best, with the ranked candidates: try one (what if) and see it on the board
     tries = page.locator("#whatif button.link")
     first = tries.nth(tries.count() - 1)            # the lowest-rated move
@@ -350,3 +350,27 @@ def test_a_reloaded_page_shows_this_rounds_log_again(page, server):
     last = history[-1]
     text = items.nth(1).inner_text()
     assert ("play" in last and last["play"] in text) or ("draw" in last and "draw" in text) or "pass" in text
+
+
+def test_a_seats_view_on_the_analysis_board_names_the_seats(page, server, tmp_path):
+    """A view's analysis has no net luck (null in its JSON): the summary shows '-' for it
+    (the page threw on null before), and every seat is shown with its record name."""
+    from fiveup_solver import Game
+    g = Game(players=2, seed=6, seats=["Ann", "the bot"])
+    while not g.round_over:
+        g.push(g.legal_moves[0])
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(g.to_record(view=0)))
+    page.goto(f"{server['url']}/analysis")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#run:enabled")
+    assert page.locator("#seat option").all_inner_texts() == ["every seat", "seat 0 (Ann)", "seat 1 (the bot)"]
+    assert page.locator("#seat").input_value() == "0"
+    page.select_option("#strength", "quick")
+    page.click("#run")
+    page.wait_for_selector("#board-view:not([hidden])", timeout=120_000)
+    page.wait_for_selector("body[data-state=ready]")
+    cells = page.locator("#summary tr").nth(1).locator("td").all_inner_texts()
+    assert cells[0] == "seat 0 (Ann)" and cells[8] == "-"       # net luck: not known in a view
+    first = page.locator("#movelist li.act").first.inner_text()
+    assert first.startswith(("seat 0 (Ann): ", "seat 1 (the bot): "))

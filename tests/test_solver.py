@@ -683,3 +683,23 @@ def test_history_counts_stay_below_their_cap():
     for bad in (1, 2 ** 28 + 1, 2.5, True, "64"):
         with pytest.raises(CoreError, match="history_cap"):
             low.core.history_cap = bad
+
+
+def test_forget_makes_the_next_solve_a_new_solvers():
+    """Solver.forget: the next solve searches as a new Solver's does (the same nodes, the
+    same node-limit cuts and values), whatever the Solver searched before."""
+    from fiveup_solver import Game
+    cut = finished = 0
+    for seed in range(6):
+        g = Game(players=4, seed=seed)
+        later = g.copy()
+        later.push(later.legal_moves[0])
+        used = Solver(node_limit=20_000, objective="win", both=True)
+        used.solve(g.copy())
+        used.forget()
+        a = used.solve(later.copy())
+        b = Solver(node_limit=20_000, objective="win", both=True).solve(later.copy())
+        assert (a.exact, a.nodes, a.values, a.points) == (b.exact, b.nodes, b.values, b.points)
+        cut += not a.exact
+        finished += a.exact
+    assert cut and finished          # the limit cut some of these solves and not others

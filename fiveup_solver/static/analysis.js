@@ -22,13 +22,20 @@ let values = new Map(); // "r/i" -> [{move, win, points}] from the analysis or a
 
 function setState(s) { document.body.dataset.state = s; }
 
+// "seat 1 (greedy)": the seat with its name in the record, unless it has none or Game's
+// default one ("seat1"); notation.format_seat is the same rule in Python
+function seatText(s, rec = record) {
+  const name = Array.isArray(rec && rec.seats) ? rec.seats[s] : undefined;
+  return name === undefined || name === null || name === `seat${s}` ? `seat ${s}` : `seat ${s} (${name})`;
+}
+
 function setRecord(rec, label) {
   record = rec;
   $("source").textContent = label;
   const seat = $("seat");
   const keep = seat.value;
   seat.replaceChildren(el("option", { value: "", text: "every seat" }),
-    ...Array.from({ length: rec.players || 0 }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
+    ...Array.from({ length: rec.players || 0 }, (_, s) => el("option", { value: s, text: seatText(s, rec) })));
   if (typeof rec.view === "number") seat.value = String(rec.view);
   else if (keep !== "" && keep < (rec.players || 0)) seat.value = keep;
   $("run").disabled = false;
@@ -100,7 +107,7 @@ function buildMoveList() {
     const d = a.decision;
     const mark = d && d.mark ? d.mark : "";
     list.append(el("li", { class: `act ${mark}`, "data-k": k, "data-round": a.r, "data-action": a.i,
-      onclick: () => go(k) }, `seat ${a.seat}: ${a.text}${mark ? " " + MARK_SIGN[mark] : ""}`));
+      onclick: () => go(k) }, `${seatText(a.seat)}: ${a.text}${mark ? " " + MARK_SIGN[mark] : ""}`));
   });
 }
 
@@ -147,7 +154,7 @@ function buildGraph() {
     const d = p.a.decision;
     const c = add(svg, "circle", { cx: x(j), cy: y(value(p)), r: d.mark ? 5.5 : 3.5, class: `pt ${d.mark || ""} seat${p.a.seat}`,
       "data-k": p.k, "data-round": p.a.r, "data-action": p.a.i, tabindex: -1 });
-    add(c, "title", {}, `round ${p.a.r} action ${p.a.i}: seat ${p.a.seat} ${p.a.text}${d.mark ? " (" + d.mark + ")" : ""}`);
+    add(c, "title", {}, `round ${p.a.r} action ${p.a.i}: ${seatText(p.a.seat)} ${p.a.text}${d.mark ? " (" + d.mark + ")" : ""}`);
     c.addEventListener("click", () => go(p.k));
   });
   add(svg, "text", { x: L, y: H - 6, class: "axis" },
@@ -166,8 +173,9 @@ function buildGraph() {
 
 function buildSummary() {
   const rows = Object.values(result.seats).map((s) => el("tr", {},
-    ...[s.seat, s.side, s.decisions, s.accuracy === null ? "-" : s.accuracy.toFixed(1), s.loss_win.toFixed(1),
-      s.marks.inaccuracy, s.marks.mistake, s.marks.blunder, s.luck_win_net.toFixed(1),
+    // net luck is null in a seat's view (the other seats' luck is not known there)
+    ...[seatText(s.seat), s.side, s.decisions, s.accuracy === null ? "-" : s.accuracy.toFixed(1), s.loss_win.toFixed(1),
+      s.marks.inaccuracy, s.marks.mistake, s.marks.blunder, s.luck_win_net === null ? "-" : s.luck_win_net.toFixed(1),
       s.result === null ? "-" : s.result.toFixed(0)].map((v) => el("td", { text: String(v) }))));
   $("summary").replaceChildren(
     el("tr", {}, ...["seat", "side", "judged", "accuracy", "loss win-%", "?!", "?", "??", "net luck", "result"].map((h) => el("th", { text: h }))),
@@ -222,9 +230,9 @@ async function draw() {
     $("aboard").innerHTML = p.board;
     $("aboard").dataset.round = a.r;
     $("aboard").dataset.action = a.i;
-    const toMove = p.to_move === null ? "round over" : `seat ${p.to_move} to move`;
+    const toMove = p.to_move === null ? "round over" : `${seatText(p.to_move)} to move`;
     $("pos-info").textContent = `Round ${a.r}, action ${a.i}: ${toMove} · scores ${p.scores.map(points).join(" / ")} · boneyard ${p.boneyard_size}`;
-    $("hands").replaceChildren(...p.hands.map((h, s) => el("div", { text: `seat ${s}: ${h === null ? `${p.hand_sizes[s]} hidden tiles` : h.join(" ")}` })));
+    $("hands").replaceChildren(...p.hands.map((h, s) => el("div", { text: `${seatText(s)}: ${h === null ? `${p.hand_sizes[s]} hidden tiles` : h.join(" ")}` })));
     whatIfPanel(a, p);
     setState("ready");
   } catch (e) {
@@ -234,7 +242,7 @@ async function draw() {
 }
 
 function decisionText(a, d) {
-  const out = [el("h3", { text: `Round ${a.r}, action ${a.i}: seat ${a.seat} played ${a.text}` })];
+  const out = [el("h3", { text: `Round ${a.r}, action ${a.i}: ${seatText(a.seat)} played ${a.text}` })];
   if (!d) { out.push(el("p", { class: "small", text: "not analysed (another seat's action)" })); return out; }
   if (d.forced) { out.push(el("p", { class: "small", text: "forced: the only legal action" })); return out; }
   out.push(el("p", {}, d.mark ? el("span", { class: `badge ${d.mark}`, text: d.mark }) : "",
@@ -265,7 +273,7 @@ function whatIfPanel(a, p) {
     el("h3", { text: "What if" }),
     el("p", { class: "small", id: "whatif-value", text: whatIf ? (tried ? `${whatIf}: win ${(100 * tried.win).toFixed(1)} %, ${tried.points.toFixed(1)} points${arrowNote(whatIf, a, a.decision)}` : `${whatIf}: evaluate the position to see its value`) : "click a legal move to see it on the board and its value" }),
     el("table", { class: "hint-table" }, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win %" }), el("th", { text: "points" })), ...rows),
-    known ? "" : el("button", { type: "button", id: "evaluate", onclick: () => evaluate(a, p) }, `Evaluate for seat ${p.to_move}`));
+    known ? "" : el("button", { type: "button", id: "evaluate", onclick: () => evaluate(a, p) }, `Evaluate for ${seatText(p.to_move)}`));
 }
 
 function arrowNote(move, a, d) {

@@ -1063,6 +1063,13 @@ cdef class SolverCore:
     def clear(self):
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
 
+    def forget(self):
+        """Make the next searches independent of the earlier ones, as a cleared table
+        would, without clearing it (fresh_context: a new salt and generation; older
+        entries are neither found nor kept before newer ones). A node-limited search
+        then finishes, or not, whatever was searched before it."""
+        self.fresh_context()
+
     def solve_moves(self, rnd, node_limit_=0, points_values=None, guesses=None):
         """Exact value of every root canonical move of the round's current position.
 
