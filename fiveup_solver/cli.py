@@ -27,7 +27,7 @@ from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENT
 from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
 from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of, sprt, sprt_bounds
-from fiveup_solver.notation import format_move, format_seat, raw_to_display
+from fiveup_solver.notation import format_move, format_round_end, raw_to_display
 from fiveup_solver.parallel import check_ray, default_workers
 from fiveup_solver.play import bots_for_seats, play_in_terminal
 from fiveup_solver.rollout import HORIZONS
@@ -85,7 +85,7 @@ def _print_action(game, move, events, out) -> None:
                   f"({raw_to_display(e.raw):+d}) {verdict}; scores {_fmt_scores(e.scores)}\n")
     if game.round_over:
         end = r.end()
-        out.write(f"  round {len(game.rounds) - 1} ends: {json.dumps(end)}; hands left "
+        out.write(f"  round {len(game.rounds) - 1} ends: {format_round_end(end, game.seats)}; hands left "
                   + "; ".join(f"seat {s}: {' '.join(str(t) for t in game.hand(s)) or '-'}"
                               for s in range(game.players)) + "\n")
 
@@ -104,20 +104,6 @@ def cmd_demo(args, out) -> int:
     return 0
 
 
-def _round_end_text(end: dict, seat_name) -> str:
-    """A round's end (RECORD.md's rounds[i]) in words."""
-    kind = end["end"]
-    if kind == "domino":
-        return f"{seat_name(end['seat'])} emptied their hand"
-    if kind == "won":
-        return f"{seat_name(end['seat'])} reached exactly 305: the game is won"
-    if kind == "blocked":
-        # RULES §6.6: the side holding the smallest single hand sum wins the round
-        return ("blocked, a tie" if end["winner"] is None
-                else f"blocked, side {end['winner']} held the lightest hand")
-    return kind                                  # "unfinished"
-
-
 def cmd_replay(args, out) -> int:
     record = load_record(args.file)
     game = game_from_record(record, check=False)
@@ -125,9 +111,8 @@ def cmd_replay(args, out) -> int:
     if args.json:
         out.write(json.dumps(result) + "\n")
         return 0
-    seat_name = lambda s: format_seat(s, record.get("seats"))     # noqa: E731
     for r, end in enumerate(result["rounds"]):
-        out.write(f"round {r}: {_round_end_text(end, seat_name)}\n")
+        out.write(f"round {r}: {format_round_end(end, record.get('seats'))}\n")
     for e in result["events"]:
         # a blocked round's credit follows no action (RECORD.md: its action is null)
         where = "end" if e["action"] is None else f"action {e['action']}"
@@ -658,7 +643,7 @@ def _equity_build(args, out) -> int:
     else:
         bot_function(args.bot)
         samples = equity.collect_samples(args.players, args.rounds, args.near_rounds, args.seed, bot=args.bot,
-                                         workers=args.workers, progress=not args.quiet)
+                                         workers=args.workers, progress=not args.quiet and sys.stderr.isatty())
         saved = args.save_samples or os.path.join(os.path.dirname(path), f"rounds_{args.players}p.npz")
         _write_npz(samples, saved, "--save-samples")
         out.write(f"{args.players} players: {samples.rounds:,} round samples -> {saved}\n")
@@ -1141,24 +1126,68 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class _OutputError(OptionError):
+    """Standard output cannot be written."""
+
+
+class _Output:
+    """Standard output for the commands: a write that fails (a full disk, ``> /dev/full``)
+    is one error line, not a traceback; a closed pipe stays BrokenPipeError (main: exit 0)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def _check(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputError(f"cannot write the output ({e.strerror or e})") from None
+
+    def write(self, text: str) -> int:
+        return self._check(self.stream.write, text)
+
+    def flush(self) -> None:
+        self._check(self.stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null: what it still buffers cannot fail again when
+    the interpreter exits (an 'Exception ignored' message)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv=None) -> int:
     parser = build_parser()
-    out = sys.stdout
+    out = _Output(sys.stdout)
     try:
         args = parser.parse_args(argv)
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(c.name for c in COMMANDS))
-        return args.func(args, out)
+        code = args.func(args, out)
+        out.flush()
+        return code
     except FiveUpError as e:
+        if isinstance(e, _OutputError):
+            _drop_stdout()
         sys.stderr.write(f"error: {e}\n")
         return 2
     except RecursionError:
         sys.stderr.write("error: input nested too deeply\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write("error: interrupted\n")
+        # on a line of its own: a progress bar or a prompt may hold the terminal's line
+        sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "error: interrupted\n")
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
 
 

@@ -13,8 +13,10 @@ weak prior (it keeps the fit finite when one entrant wins every game), and
 the anchor ``level1`` (uniformly random play) at 0. *Intervals*: 95 %
 percentile intervals from a parametric bootstrap over pairs: each pairing's
 pairs are redrawn from its pentanomial frequencies and the ladder refitted
-(pairs, not games, are the independent unit of a duplicate match). A
-neighbour's step is *significant* when its interval excludes 0.
+(pairs, not games, are the independent unit of a duplicate match); a
+pairing whose pairs all scored the same is redrawn with half a pair added to
+each outcome, so that it does not read as exact. A neighbour's step is
+*significant* when its interval excludes 0.
 
 >>> counts = {("a", "b"): [0, 0, 4, 2, 4]}    # pairs scoring 0, .5, 1, 1.5, 2 for a: 15 of 20 games
 >>> elo = fit_elo(counts, ["a", "b"], anchor="b")
@@ -34,7 +36,7 @@ import numpy as np
 from fiveup_solver.bots import bot_function
 from fiveup_solver.errors import OptionError, check_seed, is_int as _is_int, short_repr as _short
 from fiveup_solver.levels import LEVELS
-from fiveup_solver.match import pair_seeds, play_pair
+from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
 
 __all__ = ["LadderResult", "run_ladder", "fit_elo", "bootstrap_elo", "load_ladder", "ladder_path",
@@ -126,7 +128,12 @@ def bootstrap_elo(counts: dict, names: list, anchor: str = ANCHOR, *, resamples:
         redrawn = {}
         for k in keys:
             c = np.asarray(counts[k], float)
-            redrawn[k] = list(rng.multinomial(int(c.sum()), c / c.sum()))
+            if np.count_nonzero(c) == 1:
+                # every pair scored the same: no spread to redraw from (a zero-width
+                # interval); half a pair per outcome, as the SPRT's prior and the match
+                # interval in that case (match.py)
+                c = c + 0.5
+            redrawn[k] = list(rng.multinomial(int(np.asarray(counts[k]).sum()), c / c.sum()))
         pairings, scores, games = _totals(redrawn, names)
         out[r] = _fit(len(names), pairings, scores, games, names.index(anchor), prior)
     return out
@@ -232,20 +239,17 @@ def pairing_seed(seed: int, a: str, b: str) -> int:
 def _read_journal(path: str, players: int, seed: int) -> dict:
     """{(a, b, k): scores} of the pairs already in a journal (JSON Lines) of this ladder."""
     done = {}
-    if not os.path.exists(path):
-        return done
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            try:
-                r = json.loads(line)
-                other = (r["players"], r["seed"])
-                key, scores = (r["a"], r["b"], int(r["pair"])), [float(x) for x in r["scores"]]
-            except (ValueError, KeyError, TypeError):
-                raise OptionError(f"{path} line {n}: not a ladder journal line") from None
-            if other != (players, seed):
-                raise OptionError(f"{path} line {n}: a pair of another ladder (players {other[0]}, seed "
-                                  f"{_short(other[1])}), not players {players}, seed {seed}")
-            done[key] = scores
+    for n, line in enumerate(journal_lines(path)[0], 1):
+        try:
+            r = json.loads(line)
+            other = (r["players"], r["seed"])
+            key, scores = (r["a"], r["b"], int(r["pair"])), [float(x) for x in r["scores"]]
+        except (ValueError, KeyError, TypeError):
+            raise OptionError(f"journal {path} line {n}: not a ladder journal line") from None
+        if other != (players, seed):
+            raise OptionError(f"journal {path} line {n}: a pair of another ladder (players {other[0]}, seed "
+                              f"{_short(other[1])}), not players {players}, seed {seed}")
+        done[key] = scores
     return done
 
 
@@ -278,14 +282,12 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
                 continue
             jobs.append((players, a, b, k, *pair_seeds(s, k), 1000, False))
             owner.append((a, b))
-    log = open(journal, "a", encoding="utf-8") if journal else None
+    log = open_journal(journal, journal_lines(journal)[1]) if journal else None
     try:
         for (a, b), (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
             counts[(a, b)][int(round(2 * sum(scores)))] += 1
             if log is not None:
-                log.write(json.dumps({"players": players, "seed": seed, "a": a, "b": b, "pair": k,
-                                      "scores": scores}) + "\n")
-                log.flush()
+                write_journal(log, {"players": players, "seed": seed, "a": a, "b": b, "pair": k, "scores": scores})
             if on_pair is not None:
                 on_pair(a, b, scores)
     finally:

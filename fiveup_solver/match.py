@@ -320,21 +320,60 @@ class SprtResult:
         return {"decision": self.decision, "llr": self.llr, "bounds": list(self.bounds), **self.stats.to_dict()}
 
 
+def journal_lines(path: str) -> tuple:
+    """(lines, size): the complete lines of a JSON Lines journal and the bytes they take
+    (([], 0) when there is none). A last line without its newline is a run killed while
+    writing it: it is not read, and :func:`open_journal` cuts it off before appending (its
+    unit is played again, with the same result). A journal that cannot be read, or is not
+    UTF-8 text, is one OptionError."""
+    if not os.path.exists(path):
+        return [], 0
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise OptionError(f"journal {path}: cannot read ({e.strerror or e})") from None
+    size = data.rfind(b"\n") + 1
+    try:
+        text = data[:size].decode("utf-8")
+    except UnicodeDecodeError:
+        raise OptionError(f"journal {path}: not a journal (not UTF-8 text)") from None
+    return [line for line in text.splitlines() if line.strip()], size
+
+
+def open_journal(path: str, size: int):
+    """The journal opened for appending after its first `size` bytes (journal_lines)."""
+    try:
+        log = open(path, "a", encoding="utf-8")
+    except OSError as e:
+        raise OptionError(f"journal {path}: cannot write ({e.strerror or e})") from None
+    try:
+        if log.tell() > size:
+            log.truncate(size)
+    except OSError as e:
+        log.close()
+        raise OptionError(f"journal {path}: cannot write ({e.strerror or e})") from None
+    return log
+
+
+def write_journal(log, row: dict) -> None:
+    """One line of a journal, on disk before the next unit starts."""
+    try:
+        log.write(json.dumps(row) + "\n")
+        log.flush()
+    except OSError as e:
+        raise OptionError(f"journal {log.name}: cannot write ({e.strerror or e})") from None
+
+
 def read_journal(path, players: int, bot: str, other: str, seed: int) -> list:
     """The unit scores of an SPRT journal, in pair order ([] when the file does not exist).
 
     A journal is JSON Lines: a header ``{"players", "bot", "other", "seed"}``, then one
     ``{"index": k, "scores": [...]}`` per unit, k = 0, 1, ... A journal of another match, or
     one whose units are out of order or damaged, is refused with one line naming the line."""
-    if not os.path.exists(path):
-        return []
     want = {"players": players, "bot": bot, "other": other, "seed": seed}
     units = []
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = [line for line in f if line.strip()]
-    except OSError as e:
-        raise OptionError(f"journal {path}: cannot read ({e.strerror or e})") from None
+    lines, _ = journal_lines(path)
     for n, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
@@ -385,6 +424,7 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
     if journal is not None and not isinstance(journal, str):
         raise OptionError(f"journal must be a file name, not {_short(journal)}")
     done = [] if journal is None else read_journal(journal, players, bot, other, seed)
+    header = journal is not None and bool(journal_lines(journal)[0])
     for scores in done:
         stats.add(scores)
     llr = stats.llr(elo0, elo1)
@@ -392,20 +432,16 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
         return SprtResult("H1 accepted" if llr >= upper else "H0 accepted", llr, (lower, upper), stats)
     log = None
     if journal is not None:
-        try:
-            log = open(journal, "a", encoding="utf-8")
-            if not done:
-                log.write(json.dumps({"players": players, "bot": bot, "other": other, "seed": seed}) + "\n")
-        except OSError as e:
-            raise OptionError(f"journal {journal}: cannot write ({e.strerror or e})") from None
+        log = open_journal(journal, journal_lines(journal)[1])
+        if not header:
+            write_journal(log, {"players": players, "bot": bot, "other": other, "seed": seed})
     pairs = play_pairs(players, bot, other, seed, workers=workers, start=len(done),
                        max_pairs=max(0, max(1, max_games // stats.sides) - len(done)), ray=ray)
     try:
         for index, scores, _ in pairs:
             stats.add(scores)
             if log is not None:
-                log.write(json.dumps({"index": index, "scores": scores}) + "\n")
-                log.flush()
+                write_journal(log, {"index": index, "scores": scores})
             llr = stats.llr(elo0, elo1)
             if on_pair is not None:
                 on_pair(stats, llr)

@@ -19,7 +19,7 @@ from fiveup_solver.errors import ParseError, RecordError, is_int as _is_int, sho
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "format_number", "format_seat", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
+    "raw_to_display", "format_number", "format_seat", "format_round_end", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
 ]
 
 TARGET_RAW = 305
@@ -300,6 +300,27 @@ def format_seat(seat: int, names=None) -> str:
     """
     name = names[seat] if names else None
     return f"seat {seat}" if name is None or name == f"seat{seat}" else f"seat {seat} ({name})"
+
+
+def format_round_end(end: dict, names=None) -> str:
+    """How a round ended (a round's ``end`` of RECORD.md or ``Game.result()``) in words,
+    the seats named as :func:`format_seat` names them.
+
+    >>> format_round_end({"end": "domino", "seat": 1}, ["you", "greedy"])
+    'seat 1 (greedy) emptied their hand'
+    >>> format_round_end({"end": "blocked", "winner": None}), format_round_end({"end": "unfinished"})
+    ('blocked, a tie', 'unfinished')
+    """
+    kind = end["end"]
+    if kind == "domino":
+        return f"{format_seat(end['seat'], names)} emptied their hand"
+    if kind == "won":
+        return f"{format_seat(end['seat'], names)} reached exactly 305: the game is won"
+    if kind == "blocked":
+        # RULES §6.6: the side holding the smallest single hand sum wins the round
+        return ("blocked, a tie" if end["winner"] is None
+                else f"blocked, side {end['winner']} held the lightest hand")
+    return kind                                  # "unfinished"
 
 
 # a record action is one of these key sets (RECORD.md); the JSON form of a Move

@@ -29,12 +29,14 @@ from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_dig
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import DealSampler
-from fiveup_solver.notation import Move, format_move, parse_move, raw_to_display
+from fiveup_solver.notation import Move, format_move, format_round_end, parse_move, raw_to_display
 
 __all__ = ["TerminalGame", "play_in_terminal"]
 
-HELP = ("commands: a move number or a move in record notation (3-4@4-4:lineB), hint, undo, "
-        "save FILE, board, help, quit")
+HELP = ("commands: a move number, or a move in record notation (3-4@4-4:lineB);\n"
+        "  hint, undo, save FILE, board, help (?), quit (q, exit)")
+# what a command may also be typed as (in any case)
+COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
 
 
 class TerminalGame:
@@ -97,7 +99,7 @@ class TerminalGame:
     def report_events(self, seat: int, move, events) -> None:
         who = "you" if seat == self.seat else f"seat {seat} ({self.bots[seat]})"
         if move.kind == "play":
-            self.say(f"{who} play {format_move(move)}; end sum {self.game.end_sum}")
+            self.say(f"{who} play{'s' if seat != self.seat else ''} {format_move(move)}; end sum {self.game.end_sum}")
         elif move.kind == "draw":
             tile = f" {move.tile}" if seat == self.seat and move.tile is not None else ""
             self.say(f"{who} draw{'s' if seat != self.seat else ''}{tile}")
@@ -115,7 +117,8 @@ class TerminalGame:
         while True:
             if g.round_over:
                 end = g.current.end()
-                self.say(f"round {len(g.rounds) - 1} ends: {json.dumps(end)}; scores {self.scores_text()}")
+                self.say(f"round {len(g.rounds) - 1} ends: {format_round_end(end, g.seats)}; "
+                         f"scores {self.scores_text()}")
                 if g.game_over:
                     side = g.winner
                     mine = g.current.core.side_of(self.seat)
@@ -159,6 +162,7 @@ class TerminalGame:
         if not text:
             return False
         word, _, rest = text.partition(" ")
+        word = COMMAND_ALIASES.get(word.lower(), word.lower())
         g = self.game
         if word == "help":
             self.say(HELP)
@@ -189,7 +193,7 @@ class TerminalGame:
             try:
                 move = parse_move(text)
             except FiveUpError:
-                raise OptionError(f"not a move or a command: {text[:40]!r} ({HELP})") from None
+                raise OptionError(f"not a move or a command: {text[:40]!r} (help or ? lists the commands)") from None
             if move not in legal:
                 raise OptionError(f"{format_move(move)} is not legal here: choose one of the listed moves")
         events = g.push(move)

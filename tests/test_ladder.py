@@ -3,7 +3,9 @@ import json
 import os
 import math
 import random
+import re
 
+import numpy as np
 import pytest
 
 import fiveup_solver.ladder
@@ -215,3 +217,40 @@ def test_a_temperature_is_a_finite_number_at_least_zero():
         with pytest.raises(OptionError, match="temperature"):
             _softmax_choice(moves, bad, random.Random(0))
     assert hint_bot(uniform, temperature=0) is not None and hint_bot(uniform, temperature=2.5) is not None
+
+
+def test_a_journal_cut_mid_line_resumes_and_bad_journals_are_one_line(tmp_path):
+    """A review: a journal that was a directory, in a missing folder or binary gave a
+    traceback; a run killed while writing a line left a journal that could not resume."""
+    journal = tmp_path / "ladder.jsonl"
+    whole = run_ladder(2, ["level1", "level4"], games=6, seed=4, workers=1)
+    run_ladder(2, ["level1", "level4"], games=4, seed=4, workers=1, journal=str(journal))
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text(lines[0] + lines[1][:17])          # killed while writing pair 1
+    resumed = run_ladder(2, ["level1", "level4"], games=6, seed=4, workers=1, journal=str(journal))
+    assert resumed.counts == whole.counts
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]     # every line whole again
+    assert [r["pair"] for r in rows] == [0, 1, 2]
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe\x00garbage\n")
+    for path, text in ((tmp_path / "adir", "cannot read"), (tmp_path / "no" / "j.jsonl", "cannot write"),
+                       (tmp_path / "bin.jsonl", "not UTF-8 text")):
+        with pytest.raises(OptionError, match=f"^journal {re.escape(str(path))}: .*{text}"):
+            run_ladder(2, ["level1", "level4"], games=2, seed=4, workers=1, journal=str(path))
+
+
+def test_a_pairing_that_always_scored_the_same_has_a_real_interval():
+    """A review: `fiveup ladder --entrants level1,level5 --games 4` printed `+382 [+382, +382]`:
+    every pair scored 2, so every bootstrap redraw was the same. Such a pairing is redrawn
+    with half a pair added to each outcome: 2 pairs from (0.5, 0.5, 0.5, 0.5, 2.5) / 4.5."""
+    counts = {("level1", "b"): [2, 0, 0, 0, 0]}          # b won both pairs: 4 games of 4
+    res = LadderResult(2, ["level1", "b"], counts, 4, 0).fit(resamples=400)
+    lo, hi = res.ci95["b"]
+    # the fit: 4 wins + 1 virtual draw = 4.5 of 5: 400 log10(4.5 / 0.5) = 381.7
+    assert res.elo["b"] == pytest.approx(400 * math.log10(9), abs=0.1)
+    assert lo < res.elo["b"] - 50 and hi == pytest.approx(res.elo["b"], abs=0.1)
+    # a pairing with spread is redrawn from its own counts, as before
+    spread = {("level1", "b"): [0, 1, 0, 0, 1]}
+    again = LadderResult(2, ["level1", "b"], spread, 4, 0).fit(resamples=400)
+    boot = fiveup_solver.ladder.bootstrap_elo(spread, ["level1", "b"], resamples=400, seed=0)
+    assert again.ci95["b"] == pytest.approx(tuple(np.percentile(boot[:, 1], [2.5, 97.5])))

@@ -281,3 +281,23 @@ def test_the_sprt_calibration_script_runs_a_slice(tmp_path):
     script.CASES = [(2, 0, 50, 0)]
     assert script.main(["--runs", "200", "--out", str(out)]) == 0
     assert json.loads(out.read_text())[0]["runs"] == 200
+
+
+def test_an_sprt_journal_cut_mid_line_or_with_its_header_only_resumes(tmp_path):
+    """A run killed while writing a unit's line, or before its first unit, resumed into a
+    journal it then refused (a unit glued to the cut line; a second header)."""
+    whole = sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=8, seed=3)
+    path = tmp_path / "sprt.jsonl"
+    sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=4, seed=3, journal=str(path))
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text(lines[0] + lines[1] + lines[2][:9])
+    again = sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=8, seed=3, journal=str(path))
+    assert again.stats.counts == whole.stats.counts
+    assert [json.loads(line).get("index") for line in path.read_text().splitlines()] == [None, 0, 1, 2, 3]
+    path.write_text(lines[0])                                  # the header alone
+    again = sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=8, seed=3, journal=str(path))
+    assert again.stats.counts == whole.stats.counts
+    assert [json.loads(line).get("index") for line in path.read_text().splitlines()] == [None, 0, 1, 2, 3]
+    (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe\x00garbage\n")
+    with pytest.raises(OptionError, match="not UTF-8 text"):
+        sprt(2, "greedy", "random", max_games=4, seed=3, journal=str(tmp_path / "bin.jsonl"))

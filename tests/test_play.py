@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from fiveup_solver.play import TerminalGame
+from fiveup_solver.play import HELP, TerminalGame
 from fiveup_solver.record import load_record, replay
 
 pexpect = pytest.importorskip("pexpect")
@@ -198,3 +198,34 @@ def test_without_a_seed_a_game_is_dealt_in_secret_and_its_seed_said_at_the_end(t
     out = io.StringIO()
     play_in_terminal(2, ["greedy", "greedy"], 0, 5, inp=io.StringIO("quit\n"), out=out)
     assert "seed was" not in out.getvalue()
+
+
+def test_commands_in_any_case_and_their_short_forms():
+    """A review: `q`, `exit`, `Quit`, `HINT` and `?` were "not a move or a command"; the
+    help line (81 characters) wrapped at 80 columns; a round's end was printed as JSON."""
+    out = io.StringIO()
+    tg = TerminalGame(2, ["greedy"], 0, 7, out=out)
+    tg.run(["?", "HELP", "Board", "q"])
+    text = out.getvalue()
+    assert text.count("commands: a move number") == 2 and "error" not in text
+    help_lines = HELP.splitlines()
+    assert all(len(line) < 80 for line in help_lines) and text.count(help_lines[-1]) == 2
+    assert tg.finished
+    for word in ("exit", "Quit", "QUIT", "q"):
+        tg = TerminalGame(2, ["greedy"], 0, 7, out=io.StringIO())
+        tg.run([word, "1"])
+        assert tg.finished and len(tg.game.current.moves) <= 2       # quit before the move
+
+
+def test_a_round_end_is_said_in_words():
+    out = io.StringIO()
+    tg = TerminalGame(2, ["greedy"], 0, 3, out=out)
+    tg.run(["1"] * 400)
+    ends = [line for line in out.getvalue().splitlines() if " ends: " in line]
+    assert ends and not any("{" in line for line in ends)
+    # by hand from the record: each round's end as RECORD.md has it, in words
+    for r, log in enumerate(tg.game.rounds):
+        end = log.end()
+        if end["end"] == "domino":
+            assert any(line.startswith(f"round {r} ends: seat {end['seat']} (") and "emptied their hand" in line
+                       for line in ends)
