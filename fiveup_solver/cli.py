@@ -574,7 +574,8 @@ _EQUITY_BUILD_ONLY = (("rounds", "--rounds", None), ("near_rounds", "--near-roun
                       ("workers", "--workers", 1), ("seed", "--seed", 0), ("bot", "--bot", "hint-uniform"),
                       ("samples", "--samples", None), ("save_samples", "--save-samples", None),
                       ("out", "--out", None), ("quiet", "--quiet", False))
-_EQUITY_LOOKUP_ONLY = (("scores", "--scores", None), ("starter", "--starter", None), ("json", "--json", False))
+_EQUITY_LOOKUP_ONLY = (("scores", "--scores", None), ("starter", "--starter", None), ("json", "--json", False),
+                       ("table", "--table", None))
 # with --samples the rounds are read, not played: the self-play options have nothing to do
 _EQUITY_SELF_PLAY_ONLY = ("rounds", "near_rounds", "workers", "seed", "bot", "save_samples")
 
@@ -597,7 +598,7 @@ def cmd_equity(args, out) -> int:
     wrong = _given(args, _EQUITY_BUILD_ONLY)
     if wrong:
         raise OptionError(f"{', '.join(wrong)}: options of 'fiveup equity build', not of the lookup")
-    res = equity.equity_result(args.players, args.scores, args.starter)
+    res = equity.equity_result(args.players, args.scores, args.starter, args.table)
     if args.json:
         out.write(json.dumps(res) + "\n")
         return 0
@@ -606,8 +607,10 @@ def cmd_equity(args, out) -> int:
     out.write(f"{args.players} players, scores {_fmt_scores(scores)}, starter {who}:\n")
     for side, p in enumerate(win):
         out.write(f"  side {side}: win {100 * p:5.1f} %\n")
-    out.write(f"  unfinished (D6): {100 * res['unfinished']:.2f} %   (table from {res['rounds_sampled']:,} rounds of "
-              f"{res['bot']} self-play)\n")
+    out.write(f"  unfinished (D6): {100 * res['unfinished']:.2f} %   ({args.table or 'the shipped table'}: "
+              f"{res['rounds_sampled']:,} rounds of {res['bot']} self-play)\n")
+    if any(x < 0 for x in scores):
+        out.write("  (a negative score is looked up as 0: the tables start at 0, docs/equity.md)\n")
     return 0
 
 
@@ -650,7 +653,7 @@ def _equity_build(args, out) -> int:
     table = equity.build_table(samples)
     _write_npz(table, path, "--out")
     equity.load_table.cache_clear()   # in case --out replaced a shipped table in this process
-    out.write(f"{args.players} players: table from {samples.rounds:,} rounds ({table.sweeps} sweeps) -> {path}\n")
+    out.write(f"{args.players} players: table from {samples.rounds:,} rounds ({table.sweeps} sweep{'s' if table.sweeps != 1 else ''}) -> {path}\n")
     return 0
 
 
@@ -837,60 +840,75 @@ class Command:
     help: str
     arguments: Callable
     run: Callable
+    example: str = ""     # a command line that works as it is in an empty folder ('&&' joins two)
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """A command's --help: its description and example as written, and every option's
+    default after its help unless the help already says it."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (action.option_strings and not any(action.default is x for x in (None, False, argparse.SUPPRESS))
+                and "default" not in text):
+            text += " (default: %(default)s)"
+        return text
 
 
 def _demo_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--seed", type=_seed, default=1)
-    p.add_argument("--bots", default="hint,greedy")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players: 2, 3 or 4")
+    p.add_argument("--seed", type=_seed, default=1, help="the game's seed (the deals and the bots' choices)")
+    p.add_argument("--bots", default="hint,greedy",
+                   help="bots in seat order, comma-separated (a shorter list repeats): a bot name as in docs/levels.md")
 
 
 def _replay_arguments(p) -> None:
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("file", help="a game record (RECORD.md's JSON)")
+    p.add_argument("--json", action="store_true", help="print Game.result() as JSON (RECORD.md's replay output)")
 
 
 def _selfplay_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument("--bots", default="random")
-    p.add_argument("--games", type=int, default=1)
-    p.add_argument("--max-rounds", type=int, default=1000)
-    p.add_argument("--out", default="-")
+    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
+    p.add_argument("--seed", type=_seed, default=0, help="the run's seed: each game's seeds are drawn from it")
+    p.add_argument("--bots", default="random", help="bots in seat order, comma-separated (a shorter list repeats)")
+    p.add_argument("--games", type=int, default=1, help="how many games")
+    p.add_argument("--max-rounds", type=int, default=1000,
+                   help="a game not won after this many rounds stops unfinished (RULES D6)")
+    p.add_argument("--out", default="-", help="where the records go, one JSON line a game ('-': standard output)")
 
 
 def _match_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
     p.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
-    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--seed", type=_seed, default=0, help="the match's seed: every deal and bot choice comes from it")
     p.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def _sprt_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", required=True, help="BOT,OTHER")
-    p.add_argument("--elo0", type=float, default=0.0)
-    p.add_argument("--elo1", type=float, default=20.0)
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--elo0", type=float, default=0.0, help="H0: BOT's Elo advantage is at most this")
+    p.add_argument("--elo1", type=float, default=20.0, help="H1: BOT's Elo advantage is at least this")
+    p.add_argument("--alpha", type=float, default=0.05, help="the chance of accepting H1 when H0 holds")
+    p.add_argument("--beta", type=float, default=0.05, help="the chance of accepting H0 when H1 holds")
     p.add_argument("--max-games", type=int, default=20_000,
                    help="stop after this many games, in whole pairs (triples with 3 players): 3 plays 2")
-    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--seed", type=_seed, default=0, help="the run's seed: every deal and bot choice comes from it")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs (triples)")
     p.add_argument("--journal", default=None,
                    help="keep every pair's (triple's) scores in this JSON Lines file; a rerun with the same "
                         "journal, bots, players and seed resumes after its last pair")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def _ladder_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, choices=(2, 4))
+    p.add_argument("--players", type=int, default=2, choices=(2, 4), help="players: 2 or 4 (duplicate pairs)")
     p.add_argument("--games", type=int, default=None,
                    help="games per pairing (even: pairs of seatings; default 100)")
     p.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
@@ -901,22 +919,24 @@ def _ladder_arguments(p) -> None:
     p.add_argument("--journal", default=None,
                    help="append every pair here (JSON Lines) and skip pairs already there: stop and resume")
     p.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the ladder as JSON")
 
 
 def _perft_arguments(p) -> None:
-    p.add_argument("file")
-    p.add_argument("--round", type=int, required=True)
-    p.add_argument("--action", type=int, default=0)
-    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("file", help="a full game record (every hand known)")
+    p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
+    p.add_argument("--action", type=int, default=0, help="the position before this action of the round (0: its start)")
+    p.add_argument("--depth", type=int, required=True,
+                   help="count the sequences of this many turns (a draw or a pass is a turn)")
 
 
 def _solve_arguments(p) -> None:
-    p.add_argument("file")
-    p.add_argument("--round", type=int, required=True)
-    p.add_argument("--action", type=int, required=True)
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--tt-mb", type=float, default=16.0)
+    p.add_argument("file", help="a full game record (every hand known)")
+    p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
+    p.add_argument("--action", type=int, required=True,
+                   help="the position before this action of the round (0: its start)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--tt-mb", type=float, default=16.0, help="the transposition table's size, in MB")
     p.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
     p.add_argument("--objective", default="points", choices=("points", "win"),
                    help="what the search maximises (both are reported per move)")
@@ -926,10 +946,10 @@ def _solve_arguments(p) -> None:
 
 
 def _hint_arguments(p) -> None:
-    p.add_argument("file")
-    p.add_argument("--seat", type=int, required=True)
+    p.add_argument("file", help="a game record: the full one or the seat's view")
+    p.add_argument("--seat", type=int, required=True, help="the seat to advise (it must be to move)")
     p.add_argument("--round", type=int, default=None, help="default: the record's last position")
-    p.add_argument("--action", type=int, default=None)
+    p.add_argument("--action", type=int, default=None, help="with --round: the position before this action")
     p.add_argument("--method", default="pimc", choices=HINT_METHODS,
                    help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values())
                    + "; exact: every hidden world and draw, the seat best-responding from its own information "
@@ -948,13 +968,13 @@ def _hint_arguments(p) -> None:
                    help="with --sample-worlds: each sampled world fixes the boneyard's order too, the later "
                         "draws sampled with it (reaches boneyard 7+)")
     _add_budget_flags(p.add_mutually_exclusive_group(), "samples", "time_ms")
-    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--seed", type=_seed, default=0, help="the seed of the sampled worlds")
     _add_budget_flags(p, "world_nodes", "depth", "threads", "objective", "beliefs", "search")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the hint as JSON")
 
 
 def _analyze_arguments(p) -> None:
-    p.add_argument("file")
+    p.add_argument("file", help="a game record: the full one (every seat) or a seat's view (that seat)")
     p.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
     p.add_argument("--samples", type=int, default=AnalysisBudget.samples, help="sampled worlds per decision")
     p.add_argument("--min-samples", type=int, default=None,
@@ -966,10 +986,10 @@ def _analyze_arguments(p) -> None:
     p.add_argument("--dd-nodes", type=int, default=AnalysisBudget.dd_nodes,
                    help="node limit of each double-dummy solve")
     _add_budget_flags(p, "threads")
-    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--seed", type=_seed, default=0, help="the seed of every sampled world")
     p.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
     p.add_argument("--html", default=None, help="write one self-contained HTML report")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_budget_flags(p, "beliefs")
     p.add_argument("--three", default=None, choices=SEARCHES,
@@ -996,7 +1016,7 @@ def _analyze_arguments(p) -> None:
 
 
 def _play_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players: 2, 3 or 4")
     p.add_argument("--bots", default="hint",
                    help="the other seats' bots in seat order, your seat skipped (a shorter list repeats)")
     p.add_argument("--seat", type=int, default=0, help="your seat")
@@ -1007,26 +1027,30 @@ def _play_arguments(p) -> None:
 
 def _serve_arguments(p) -> None:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
-    p.add_argument("--port", type=int, default=8061)
+    p.add_argument("--port", type=int, default=8061,
+                   help="the port to listen on (0: a free one, printed at the start)")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
 
 
 def _show_arguments(p) -> None:
-    p.add_argument("file")
+    p.add_argument("file", help="a game record")
     p.add_argument("--round", type=int, default=None, help="default: the record's last position")
-    p.add_argument("--action", type=int, default=None)
+    p.add_argument("--action", type=int, default=None, help="with --round: the position before this action")
     p.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
     p.add_argument("--png", default=None, help="write a PNG here (needs cairosvg: the analysis extra)")
-    p.add_argument("--size", type=int, default=720)
-    p.add_argument("--flipped", action="store_true")
+    p.add_argument("--size", type=int, default=720, help="the picture's width in pixels")
+    p.add_argument("--flipped", action="store_true", help="turn the board by 180 degrees")
 
 
 def _equity_arguments(p) -> None:
-    p.add_argument("action", nargs="?", choices=("build",), default=None)
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("action", nargs="?", choices=("build",), default=None,
+                   help="build: rebuild a table (without it: look P(win) up)")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players: 2, 3 or 4")
     p.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
     p.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--table", default=None, metavar="FILE",
+                   help="look up in this table (one 'fiveup equity build' wrote) instead of the shipped one")
+    p.add_argument("--json", action="store_true", help="print the probabilities as JSON")
     p.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play at 0:0")
     p.add_argument("--near-rounds", type=int, default=None,
                    help="build: sample rounds per near-target anchor score (0: none)")
@@ -1046,10 +1070,10 @@ def _equity_arguments(p) -> None:
 
 
 def _sample_arguments(p) -> None:
-    p.add_argument("file")
-    p.add_argument("--seat", type=int, required=True)
-    p.add_argument("--round", type=int, required=True)
-    p.add_argument("--action", type=int, required=True)
+    p.add_argument("file", help="a game record: the full one or the seat's view")
+    p.add_argument("--seat", type=int, required=True, help="the seat whose view is sampled")
+    p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
+    p.add_argument("--action", type=int, required=True, help="the position before this action of the round")
     p.add_argument("--n", type=int, default=None, help="how many deals (default 10; not with --probabilities)")
     p.add_argument("--seed", type=_seed, default=None,
                    help="default 0; not with --probabilities under uniform beliefs (exact, no sampling)")
@@ -1057,14 +1081,15 @@ def _sample_arguments(p) -> None:
     p.add_argument("--beliefs", default="uniform", choices=("uniform", "model"),
                    help="model: deals weighted by how the other seats have played (--probabilities shows the "
                         "weighted probabilities next to the uniform ones)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the deals or marginals as JSON")
 
 
 def _bench_arguments(p) -> None:
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--rounds", type=int, default=200_000)
-    p.add_argument("--reference-rounds", type=int, default=600)
-    p.add_argument("--seed", type=_seed, default=1)
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--rounds", type=int, default=200_000, help="random rounds played by the core")
+    p.add_argument("--reference-rounds", type=int, default=600,
+                   help="random rounds played by the pure-Python reference (slower: fewer)")
+    p.add_argument("--seed", type=_seed, default=1, help="the seed of the random rounds")
     p.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
                    help="instead: the solver on the suites in DIR (default benchmarks/data)")
     p.add_argument("--hint", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
@@ -1076,41 +1101,57 @@ def _bench_arguments(p) -> None:
 # function and its run function.
 COMMANDS = (
     Command("demo", "a seeded game between built-in bots, turn by turn",
-            _demo_arguments, cmd_demo),
+            _demo_arguments, cmd_demo,
+            "fiveup demo --players 3 --bots hint,greedy,random --seed 4"),
     Command("replay", "replay a full record: summary or RECORD.md JSON",
-            _replay_arguments, cmd_replay),
+            _replay_arguments, cmd_replay,
+            "fiveup selfplay --seed 2 --out game.json && fiveup replay game.json"),
     Command("selfplay", "play whole games between bots, JSON Lines records",
-            _selfplay_arguments, cmd_selfplay),
+            _selfplay_arguments, cmd_selfplay,
+            "fiveup selfplay --games 3 --bots greedy,random --out games.jsonl"),
     Command("match", "two bots on the same deals, seats swapped; win rate with 95%% CI",
-            _match_arguments, cmd_match),
+            _match_arguments, cmd_match,
+            "fiveup match --bots greedy,random --deals 20 --workers 1"),
     Command("sprt", "is BOT stronger than OTHER? duplicate pairs (triples with 3 players: BOT alone in each seat) "
             "until the SPRT decides",
-            _sprt_arguments, cmd_sprt),
+            _sprt_arguments, cmd_sprt,
+            "fiveup sprt --bots greedy,random --elo0 0 --elo1 200 --max-games 200 --workers 1"),
     Command("ladder", "the Elo ladder of the bot levels: a round-robin of duplicate pairs, "
             "Bradley-Terry fit with 95%% intervals",
-            _ladder_arguments, cmd_ladder),
+            _ladder_arguments, cmd_ladder,
+            "fiveup ladder --shipped"),
     Command("perft", "count turn sequences of a given depth",
-            _perft_arguments, cmd_perft),
+            _perft_arguments, cmd_perft,
+            "fiveup selfplay --seed 2 --out game.json && fiveup perft game.json --round 0 --depth 3"),
     Command("solve", "exact values of every move (all hands known)",
-            _solve_arguments, cmd_solve),
+            _solve_arguments, cmd_solve,
+            "fiveup selfplay --seed 2 --out game.json && fiveup solve game.json --round 0 --action 0"),
     Command("hint", "best moves for one seat from what it has seen (hidden hands sampled)",
-            _hint_arguments, cmd_hint),
+            _hint_arguments, cmd_hint,
+            "fiveup selfplay --seed 2 --out game.json && fiveup hint game.json --seat 0 --round 0 --action 0"),
     Command("analyze", "post-game analysis: every decision judged (win %% and points), double-dummy "
             "losses, luck, a summary per seat",
-            _analyze_arguments, cmd_analyze),
+            _analyze_arguments, cmd_analyze,
+            "fiveup selfplay --seed 2 --bots hint,greedy --out game.json && fiveup analyze game.json --html report.html"),
     Command("play", "play a whole game against the bots in the terminal (one command a line)",
-            _play_arguments, cmd_play),
+            _play_arguments, cmd_play,
+            "fiveup play --players 2 --bots level4"),
     Command("serve", "the browser app: play the bots with hints, then an analysis board (needs the serve extra)",
-            _serve_arguments, cmd_serve),
+            _serve_arguments, cmd_serve,
+            "fiveup serve --open"),
     Command("show", "the board at a position as a picture (SVG, or PNG with the analysis extra)",
-            _show_arguments, cmd_show),
+            _show_arguments, cmd_show,
+            "fiveup selfplay --seed 2 --out game.json && fiveup show game.json --round 0 --action 5 --svg board.svg"),
     Command("equity", "P(win) of each side from a round's start (race-equity tables), or 'equity "
             "build' to rebuild a table",
-            _equity_arguments, cmd_equity),
+            _equity_arguments, cmd_equity,
+            "fiveup equity --players 2 --scores 250,280"),
     Command("sample", "hidden deals consistent with one seat's view, or their exact marginals",
-            _sample_arguments, cmd_sample),
+            _sample_arguments, cmd_sample,
+            "fiveup selfplay --seed 2 --out game.json && fiveup sample game.json --seat 1 --round 0 --action 3 --probabilities"),
     Command("bench", "random-playout throughput: core vs pure-Python reference",
-            _bench_arguments, cmd_bench),
+            _bench_arguments, cmd_bench,
+            "fiveup bench --rounds 50000"),
 )
 
 
@@ -1120,7 +1161,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
     for command in COMMANDS:
-        parser = sub.add_parser(command.name, help=command.help)
+        # the one-line help is also the description ('%%' there is argparse's escape)
+        parser = sub.add_parser(command.name, help=command.help, description=command.help.replace("%%", "%"),
+                                epilog=f"example:\n  {command.example}", formatter_class=_HelpFormatter)
         command.arguments(parser)
         parser.set_defaults(func=command.run)
     return p

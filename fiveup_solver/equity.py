@@ -435,9 +435,10 @@ def equity_of_scores(players: int, scores, starter=None, side: int = 0) -> float
     return win[side]
 
 
-def equity_result(players, scores_text, starter_text=None) -> dict:
+def equity_result(players, scores_text, starter_text=None, table_file=None) -> dict:
     """``fiveup equity --json``'s object: P(win) of each side from a round's start at the raw
-    scores ``"A,B[,C]"``, the starter a seat number (text) or ``None``/``"drawn"``."""
+    scores ``"A,B[,C]"``, the starter a seat number (text) or ``None``/``"drawn"``; from the
+    shipped table, or from ``table_file`` (one ``fiveup equity build`` wrote)."""
     check_players(players, "--players")
     if scores_text is None:
         raise OptionError("--scores A,B[,C] is required (or: fiveup equity build)")
@@ -448,8 +449,16 @@ def equity_result(players, scores_text, starter_text=None) -> dict:
         scores = [int(x) for x in scores_text.split(",")]
     except ValueError:
         raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120]) from None
-    starter = None if starter_text in (None, "drawn") else _int_text("--starter", starter_text)
-    table = load_table(players)
+    starter = None if starter_text in (None, "drawn") else _int_text("--starter", starter_text,
+                                                                      "a seat number or 'drawn'")
+    if table_file is None:
+        table = load_table(players)
+    else:
+        if not isinstance(table_file, str):
+            raise OptionError(f"--table must be a file name, not {_short(table_file)}")
+        table = load_table_file(table_file)
+        if table.players != players:
+            raise OptionError(f"--table {table_file} is a {table.players}-player table, not {players}")
     win = table.probabilities(scores, starter)
     unfinished = max(0.0, 1.0 - sum(win))
     return {"players": players, "scores": scores, "starter": starter,
@@ -457,11 +466,11 @@ def equity_result(players, scores_text, starter_text=None) -> dict:
             "rounds_sampled": table.rounds, "bot": table.bot}
 
 
-def _int_text(name, text) -> int:
+def _int_text(name, text, what: str = "an integer") -> int:
     try:
         return int(text)
     except ValueError:
-        raise OptionError(f"{name} must be an integer, not {text!r}"[:120]) from None
+        raise OptionError(f"{name} must be {what}, not {text!r}"[:120]) from None
 
 
 def __getattr__(name):

@@ -236,7 +236,9 @@ THREE_HELP = ("how 3 players are searched: maxn (every seat maximises its own va
 # help. The defaults are the budget's own; fiveup hint and fiveup analyze add them from here.
 BUDGET_FLAGS = {
     "samples": ("--samples", int, "sampled worlds (deterministic for a seed)"),
-    "time_ms": ("--time-ms", float, "anytime: search until this time is up"),
+    "time_ms": ("--time-ms", float, "anytime: search worlds until this time is up, or until every world drawn "
+                f"for it is searched (at most {TIME_BUDGET_WORLDS} with model beliefs, {TIME_BUDGET_DRAWS:,} "
+                "with uniform ones)"),
     "world_nodes": ("--world-nodes", int, f"search nodes per world (default {DEFAULT_WORLD_NODES}); --method "
                                           f"alphamu: per leaf (default {ALPHAMU_LEAF_NODES})"),
     "depth": ("--depth", int, f"--method alphamu: the seat's later decisions chosen once per information set "

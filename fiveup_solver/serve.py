@@ -800,15 +800,21 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
 
 
-def _check_can_listen(host: str, port: int) -> None:
-    """Bind once before serving: uvicorn reports a bad host or a port in use as a log line and
-    exit status 3, after the banner; this makes it the one-line error of every bad option."""
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before serving: uvicorn reports a bad host or a port in
+    use as a log line and exit status 3, after the banner; this makes it the one-line error
+    of every bad option. Port 0 takes a free port, which the banner then names."""
+    s = None
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-        with socket.socket(family, kind, proto) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn binds
-            s.bind(address)
+        s = socket.socket(family, kind, proto)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn binds
+        s.bind(address)
+        s.listen(128)
+        return s
     except OSError as e:
+        if s is not None:
+            s.close()
         raise OptionError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
 
 
@@ -822,7 +828,8 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
         raise OptionError(f"--port must be 0..65535, not {port!r}")
     if not isinstance(host, str) or not host or any(c.isspace() for c in host):
         raise OptionError(f"--host must be a host name or address, not {host!r}")
-    _check_can_listen(host, port)
+    sock = _listen(host, port)
+    port = sock.getsockname()[1]
     everywhere = host in ("0.0.0.0", "::")
     app = create_app(allowed_hosts=() if everywhere else (host,), ip_hosts=everywhere)
     shown = f"[{host}]" if ":" in host else host
@@ -836,8 +843,10 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False)
     try:
-        uvicorn.Server(config).run()
+        uvicorn.Server(config).run(sockets=[sock])
     except OSError as e:
         raise OptionError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    finally:
+        sock.close()
     return 0
 

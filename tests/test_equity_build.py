@@ -4,6 +4,7 @@ The shipped tables' round samples are not package data: they live in the source
 checkout's ``benchmarks/data/``. A build writes where ``--out`` says, or to the
 user cache directory, never into the installed package by default.
 """
+import json
 import os
 
 import numpy as np
@@ -51,6 +52,18 @@ def test_a_build_without_out_writes_to_the_cache_directory(tmp_path, monkeypatch
     assert equity.EquityTable.load(str(tmp_path / "cache" / "equity_2p.npz")).rounds == 3
     assert equity.RoundSamples.load(str(tmp_path / "cache" / "rounds_2p.npz")).rounds == 3
     assert _package_data() == before
+    # a review: a built table could not be looked up from the command line (it read the shipped one)
+    table = str(tmp_path / "cache" / "equity_2p.npz")
+    rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "250,280", "--table", table, "--json"])
+    built = equity.EquityTable.load(table)
+    assert rc == 0 and json.loads(text)["rounds_sampled"] == 3
+    assert json.loads(text)["win"] == [round(p, 6) for p in built.probabilities([250, 280], None)]
+    rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "250,280", "--table", table])
+    assert rc == 0 and f"({table}: 3 rounds of greedy self-play)" in text
+    rc, text, err = run(capsys, ["equity", "--players", "4", "--scores", "0,0", "--table", table])
+    assert rc == 2 and err == f"error: --table {table} is a 2-player table, not 4\n"
+    rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--table", table])
+    assert rc == 2 and "--table" in err
 
 
 def test_the_cache_directory_follows_the_environment(monkeypatch, tmp_path):
@@ -114,3 +127,14 @@ def test_an_out_folder_that_does_not_exist_is_refused(tmp_path, capsys):
                      "--bot", "random", "--quiet", option, str(target)]) == 2
         assert "cannot write (No such file or directory)" in capsys.readouterr().err
         assert not (tmp_path / "no").exists()
+
+
+def test_a_negative_score_is_said_to_be_read_as_zero(capsys):
+    """A review: `fiveup equity --players 4 --scores=-10,0` printed 50 % / 50 % with no word
+    that -10 was looked up as 0 (the tables start at 0)."""
+    rc, text, err = run(capsys, ["equity", "--players", "4", "--scores=-10,0"])
+    assert rc == 0 and "a negative score is looked up as 0" in text
+    rc, text, err = run(capsys, ["equity", "--players", "4", "--scores=10,0"])
+    assert rc == 0 and "negative" not in text
+    rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--starter", "x"])
+    assert rc == 2 and err == "error: --starter must be a seat number or 'drawn', not 'x'\n"

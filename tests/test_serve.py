@@ -402,7 +402,7 @@ def _bad_cases():
         ("GET", "/api/equity?players=2&scores=1,x", None, 400, "raw scores separated by commas"),
         ("GET", "/api/equity?players=2&scores=3,0", None, 400, "multiple of 5"),
         ("GET", "/api/equity?players=2&scores=0,0&starter=9", None, 400, "starter"),
-        ("GET", "/api/equity?players=2&scores=0,0&starter=a", None, 400, "--starter must be an integer"),
+        ("GET", "/api/equity?players=2&scores=0,0&starter=a", None, 400, "--starter must be a seat number or 'drawn'"),
         ("GET", "/api/equity?players=2&scores=" + "5," * 60, None, 400, "at most 100"),
         ("POST", "/api/games", {"players": 5}, 400, "players must be 2, 3 or 4"),
         ("POST", "/api/games", {"players": 2, "seat": 2}, 400, "seat must be 0..1"),
@@ -602,15 +602,15 @@ def test_serve_bad_options(capsys, argv, message):
 
 
 def test_fiveup_serve_answers_on_loopback(tmp_path):
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver.cli", "serve", "--port", str(port)],
+    """--port 0 takes a free port, and the banner names it (a review: it printed ':0')."""
+    proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver.cli", "serve", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
-        assert line == f"fiveup serve: http://127.0.0.1:{port}/ (Ctrl-C stops)\n"
+        m = re.fullmatch(r"fiveup serve: http://127\.0\.0\.1:(\d+)/ \(Ctrl-C stops\)\n", line)
+        assert m, line
+        port = int(m.group(1))
+        assert port > 0
         body = None
         for _ in range(50):
             try:
