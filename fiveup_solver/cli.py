@@ -143,19 +143,28 @@ def cmd_selfplay(args, out) -> int:
     if args.max_rounds < 1:
         raise OptionError(f"--max-rounds must be >= 1, not {args.max_rounds}")
     bots = parse_bot_list(args.bots, args.players)
-    lines = []
-    for deal_seed, bot_seed in game_seeds(args.seed, args.games):
-        game = play_game(args.players, deal_seed, bots, bot_seed=bot_seed, max_rounds=args.max_rounds)
-        lines.append(json.dumps(game.to_record(), separators=(",", ":")))
-    text = "".join(line + "\n" for line in lines)
-    if args.out == "-":
-        out.write(text)
-    else:
-        try:
-            with open(args.out, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+    seeds = game_seeds(args.seed, args.games)
+    # each game's line is written as it ends (a long run shows its games, keeps none in
+    # memory, and Ctrl-C leaves every finished game in the file)
+    try:
+        f = out if args.out == "-" else open(args.out, "w", encoding="utf-8")
+    except OSError as e:
+        raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+    bar = _progress(args.games, "game") if args.out != "-" else None
+    try:
+        for deal_seed, bot_seed in seeds:
+            game = play_game(args.players, deal_seed, bots, bot_seed=bot_seed, max_rounds=args.max_rounds)
+            f.write(json.dumps(game.to_record(), separators=(",", ":")) + "\n")
+            f.flush()
+            if bar is not None:
+                bar.update(1)
+    except OSError as e:
+        raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+    finally:
+        if bar is not None:
+            bar.close()
+        if f is not out:
+            f.close()
     return 0
 
 

@@ -18,12 +18,19 @@ __all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_in
 
 
 def game_seeds(seed: int, games: int):
-    """(deal seed, bot seed) for each of `games` games derived from one seed."""
+    """(deal seed, bot seed) for each of `games` games derived from one seed (an iterator;
+    the arguments are checked at the call)."""
     if not is_int(games) or games < 0:
         raise OptionError(f"the number of games must be an integer >= 0, not {short_repr(games)}")
     check_seed(seed)
+    return _game_seeds(seed, games)
+
+
+def _game_seeds(seed: int, games: int):
+    # one game's seeds at a time: a run of 10^8 games keeps no list of them
     master = random.Random(seed)
-    return [(master.getrandbits(63), master.getrandbits(63)) for _ in range(games)]
+    for _ in range(games):
+        yield master.getrandbits(63), master.getrandbits(63)
 
 
 def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,

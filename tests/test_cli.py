@@ -757,3 +757,42 @@ def test_an_output_that_cannot_be_written_is_one_error_line(args):
                            stderr=subprocess.PIPE, text=True, timeout=120)
     assert r.returncode == 2
     assert r.stderr == "error: cannot write the output (No space left on device)\n"
+
+
+def test_selfplay_writes_each_game_as_it_ends(tmp_path, monkeypatch, capsys):
+    """A review: selfplay kept every game (and a list of every seed) until the end, so a
+    long run printed nothing and Ctrl-C lost every finished game. Interrupted at its third
+    game, the file holds the first two, whole."""
+    from fiveup_solver import cli as cli_module
+    played = []
+    real = cli_module.play_game
+
+    def play(*args, **kwargs):
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(cli_module, "play_game", play)
+    path = tmp_path / "games.jsonl"
+    assert main(["selfplay", "--games", "1000000000", "--bots", "greedy", "--out", str(path)]) == 130
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["format"] == "fiveup-record/1" for line in lines)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_stops_a_long_hint_between_worlds(tmp_path):
+    """A review: Ctrl-C during a hint of many worlds waited for the search's end (40 s).
+    The main thread now looks for it between worlds: exit 130 with the one-line message
+    (the same hint uninterrupted takes minutes)."""
+    import signal
+    import time
+    record = tmp_path / "game.json"
+    assert main(["selfplay", "--seed", "2", "--out", str(record)]) == 0
+    proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver.cli", "hint", str(record), "--seat", "0",
+                             "--round", "0", "--action", "0", "--samples", "200000", "--threads", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(5)                     # past the imports: in the search
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert (proc.returncode, out, err) == (130, "", "error: interrupted\n")

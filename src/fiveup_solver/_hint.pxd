@@ -35,6 +35,7 @@ ctypedef struct WorldJob:
     long min_worlds            # a time budget never stops before this many
     double deadline            # monotonic time to stop starting worlds; 0: none
     long next_world            # the next world to start (shared, atomic)
+    long stop                  # non-zero: every thread stops before its next world (Ctrl-C; atomic)
     double* values             # n_worlds x n_moves: each world's value of each root move
     uint8_t* status            # per world: 0 not searched, 1 values at a cut depth, 2 exact, WS_REPEAT
     uint64_t* nodes            # per world: nodes searched

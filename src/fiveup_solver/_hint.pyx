@@ -58,6 +58,12 @@ cdef extern from *:
 cdef extern from "<sched.h>" nogil:
     int sched_yield()
 
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()        # with the GIL; -1 with the handler's exception set (Ctrl-C)
+    void PyErr_Clear()
+
+cdef double SIGNAL_CHECK_SECONDS = 0.05     # how often work() in the main thread looks for Ctrl-C
+
 cdef enum:
     N_DEPTHS = 6
 
@@ -1131,7 +1137,9 @@ cdef class WorldSearch:
         free(self.job.finished)
 
     def work(self, core_):
-        """Search worlds until none is left or the time is up (call from any thread)."""
+        """Search worlds until none is left or the time is up (call from any thread). In the
+        main thread a Ctrl-C is seen between worlds (about every 50 ms): KeyboardInterrupt
+        is raised and every other thread of the search stops before its next world."""
         cdef WorldJob* J = &self.job
         cdef SolverCore core = checked_core(core_)
         self.check_ready()
@@ -1147,9 +1155,21 @@ cdef class WorldSearch:
         cdef uint8_t bone[28]
         cdef Rng rng
         cdef Position pos
-        cdef int s, b, i
+        cdef int s, b, i, signalled = 0
+        cdef double next_check = now_seconds() + SIGNAL_CHECK_SECONDS
         with nogil:
             while True:
+                if now_seconds() >= next_check:
+                    # a search of many worlds in the main thread would hold Ctrl-C off to its end
+                    next_check = now_seconds() + SIGNAL_CHECK_SECONDS
+                    with gil:
+                        signalled = PyErr_CheckSignals() != 0
+                        if signalled:
+                            PyErr_Clear()    # raised again after the loop, once every world is left
+                    if signalled:
+                        fiveup_next_index(&J.stop)
+                if fiveup_load_index(&J.stop):
+                    break
                 w = fiveup_next_index(&J.next_world)
                 if w >= J.n_worlds:
                     break
@@ -1180,6 +1200,10 @@ cdef class WorldSearch:
                 for i in range(b):
                     pos.boneyard[pos.bone_next + i] = bone[i]
                 search_draw(core, J, w, &pos, <uint64_t>w, J.greedy_seats)
+        if signalled:
+            raise KeyboardInterrupt    # (what the handler raised: cleared above, raised here)
+        if fiveup_load_index(&J.stop):
+            raise CoreError("the search was stopped (an interrupt in another thread)")
         return None
 
     def value_world(self, core_, hands, boneyard, horizon=None):
