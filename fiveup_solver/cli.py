@@ -105,7 +105,7 @@ def cmd_demo(args, out) -> int:
 
 
 def cmd_replay(args, out) -> int:
-    record = load_record(args.file)
+    record = load_record(args.file, args.game)
     game = game_from_record(record, check=False)
     result = game.result()
     if args.json:
@@ -320,7 +320,7 @@ def cmd_sprt(args, out) -> int:
 def cmd_perft(args, out) -> int:
     if not 0 <= args.depth <= _C_INT_MAX:
         raise OptionError(f"--depth must be 0..{_C_INT_MAX}, not {args.depth}")
-    record = load_record(args.file)
+    record = load_record(args.file, args.game)
     game = game_at(record, args.round, args.action)   # first: a broken record is named as such
     if record.get("view") is not None:
         # a view's hidden hands are one consistent deal filled in by the sampler: the count
@@ -336,7 +336,7 @@ def cmd_solve(args, out) -> int:
         raise OptionError(f"--tt-mb must be in (0, 16384], not {args.tt_mb}")
     if not 0 <= args.node_limit < 2 ** 63:
         raise OptionError(f"--node-limit must be >= 0, not {args.node_limit}")
-    record = load_record(args.file)
+    record = load_record(args.file, args.game)
     if record.get("view") is not None:
         raise OptionError(f"{args.file} is seat {record['view']}'s view: the solver needs every hand "
                           "(the full record); for one seat's view use 'fiveup hint'")
@@ -372,7 +372,7 @@ def _signed(v) -> str:
 def _observation_at(args):
     """The observation of --seat at --round/--action of FILE (full record or that seat's view).
     The options are checked here, so that errors name them; the API builds the observation."""
-    record = load_record(args.file)
+    record = load_record(args.file, args.game)
     n = record["players"]
     if not 0 <= args.seat < n:
         raise OptionError(f"--seat must be 0..{n - 1}, not {args.seat}")
@@ -429,7 +429,8 @@ def cmd_hint(args, out) -> int:
                 or args.sample_worlds is not None or args.sample_draws):
             raise OptionError("--opponent, --max-worlds, --node-limit, --sample-draws and --sample-worlds are for "
                               "--method exact")
-        past = past_observations(args.file, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
+        past = (past_observations(load_record(args.file, args.game), args.seat, r)
+                if check_beliefs(args.beliefs) == "model" else None)
         h = Hinter(threads=args.threads).hint(obs, seed=args.seed, past=past, budget=_budget_of(args))
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
@@ -488,7 +489,7 @@ def cmd_analyze(args, out) -> int:
     if args.html is not None:
         _need_extra("matplotlib", "--html")
         check_output_path(args.html, "--html")
-    record = load_record(args.file)
+    record = load_record(args.file, args.game)
     rollout_options = {"rollouts": args.rollouts, "rollout_bot": args.rollout_bot, "candidates": args.candidates,
                        "workers": args.workers, "rollout_horizon": args.rollout_horizon}
     given = {k: v for k, v in rollout_options.items() if v is not None}
@@ -532,7 +533,7 @@ def cmd_show(args, out) -> int:
         # the picture's format is the option's: a name saying another would mislabel the file
         if path is not None and not path.lower().endswith(suffix):
             raise OptionError(f"{option} {path}: give a {suffix} file name")
-    record = load_record(args.file)
+    record = load_record(args.file, args.game)
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
     rounds = record["rounds"]
@@ -730,7 +731,8 @@ def _sample_model(args, obs, out) -> int:
     """``fiveup sample --beliefs model``: weighted deals, or the weighted probabilities
     next to the exact uniform ones (``--probabilities``)."""
     ds = DealSampler(obs, beliefs="model")
-    evidence = past_evidence(obs, past_observations(args.file, args.seat, obs.round)) if obs.round else None
+    record = load_record(args.file, args.game)
+    evidence = past_evidence(obs, past_observations(record, args.seat, obs.round)) if obs.round else None
     beliefs = Beliefs(ds, None, evidence)
     if not args.probabilities:
         return write_deals(out, deals_from(beliefs.weigh(max(1, args.n), args.seed), ds, args.n, args.seed),
@@ -873,6 +875,8 @@ def _demo_arguments(p) -> None:
 
 def _replay_arguments(p) -> None:
     p.add_argument("file", help="a game record (RECORD.md's JSON)")
+    p.add_argument("--game", type=int, default=None,
+                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
     p.add_argument("--json", action="store_true", help="print Game.result() as JSON (RECORD.md's replay output)")
 
 
@@ -933,6 +937,8 @@ def _ladder_arguments(p) -> None:
 
 def _perft_arguments(p) -> None:
     p.add_argument("file", help="a full game record (every hand known)")
+    p.add_argument("--game", type=int, default=None,
+                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
     p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
     p.add_argument("--action", type=int, default=0, help="the position before this action of the round (0: its start)")
     p.add_argument("--depth", type=int, required=True,
@@ -941,6 +947,8 @@ def _perft_arguments(p) -> None:
 
 def _solve_arguments(p) -> None:
     p.add_argument("file", help="a full game record (every hand known)")
+    p.add_argument("--game", type=int, default=None,
+                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
     p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
     p.add_argument("--action", type=int, required=True,
                    help="the position before this action of the round (0: its start)")
@@ -956,6 +964,8 @@ def _solve_arguments(p) -> None:
 
 def _hint_arguments(p) -> None:
     p.add_argument("file", help="a game record: the full one or the seat's view")
+    p.add_argument("--game", type=int, default=None,
+                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
     p.add_argument("--seat", type=int, required=True, help="the seat to advise (it must be to move)")
     p.add_argument("--round", type=int, default=None, help="default: the record's last position")
     p.add_argument("--action", type=int, default=None, help="with --round: the position before this action")
@@ -984,6 +994,8 @@ def _hint_arguments(p) -> None:
 
 def _analyze_arguments(p) -> None:
     p.add_argument("file", help="a game record: the full one (every seat) or a seat's view (that seat)")
+    p.add_argument("--game", type=int, default=None,
+                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
     p.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
     p.add_argument("--samples", type=int, default=AnalysisBudget.samples, help="sampled worlds per decision")
     p.add_argument("--min-samples", type=int, default=None,
@@ -1043,6 +1055,8 @@ def _serve_arguments(p) -> None:
 
 def _show_arguments(p) -> None:
     p.add_argument("file", help="a game record")
+    p.add_argument("--game", type=int, default=None,
+                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
     p.add_argument("--round", type=int, default=None, help="default: the record's last position")
     p.add_argument("--action", type=int, default=None, help="with --round: the position before this action")
     p.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
@@ -1080,6 +1094,8 @@ def _equity_arguments(p) -> None:
 
 def _sample_arguments(p) -> None:
     p.add_argument("file", help="a game record: the full one or the seat's view")
+    p.add_argument("--game", type=int, default=None,
+                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
     p.add_argument("--seat", type=int, required=True, help="the seat whose view is sampled")
     p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
     p.add_argument("--action", type=int, required=True, help="the position before this action of the round")

@@ -35,8 +35,11 @@ __all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "check_
 FORMAT = "fiveup-record/1"
 
 
-def parse_record_text(data: bytes | str, name: str = "record") -> dict:
-    """Parse the bytes of a record file into a JSON object (no rule checks yet)."""
+def parse_record_text(data: bytes | str, name: str = "record", game: int | None = None) -> dict:
+    """Parse the bytes of a record file into a JSON object (no rule checks yet). A file of
+    JSON Lines (``fiveup selfplay``'s, ``match --records``') holds one game a line: ``game``
+    picks one (0 the first; a file of one game needs none). A UTF-8 byte-order mark is
+    skipped."""
     name = _short(name, 80) if not isinstance(name, str) else " ".join(name.split()) or "record"
     if not isinstance(data, (bytes, str)):
         raise RecordError(f"{name}: a record is bytes or text, not {type(data).__name__}")
@@ -47,10 +50,31 @@ def parse_record_text(data: bytes | str, name: str = "record") -> dict:
             data = data.decode("utf-8")
         except UnicodeDecodeError as e:
             raise RecordError(f"{name}: not UTF-8 text (byte {e.start})") from None
+    data = data.removeprefix("\ufeff")
     if not data.strip():
         raise RecordError(f"{name}: empty file")
+    if game is not None and (not _is_int(game) or game < 0):
+        raise RecordError(f"the game must be a number from 0 (--game), not {_short(game)}")
+    lines = [line for line in data.splitlines() if line.strip()]
     try:
-        obj = json.loads(data, parse_constant=_reject_constant)
+        objs = [_json_object(data, name)]
+    except RecordError:
+        if len(lines) < 2 or not lines[0].lstrip().startswith("{") or not lines[0].rstrip().endswith("}"):
+            raise
+        # JSON Lines: one record a line
+        objs = [_json_object(line, f"{name} line {k}") for k, line in enumerate(lines, 1)]
+    if game is None:
+        if len(objs) > 1:
+            raise RecordError(f"{name}: {len(objs)} games (JSON Lines): choose one with --game K, 0 to {len(objs) - 1}")
+        return objs[0]
+    if game >= len(objs):
+        raise RecordError(f"{name}: no game {game} (it holds {len(objs)}: --game 0 to {len(objs) - 1})")
+    return objs[game]
+
+
+def _json_object(text: str, name: str) -> dict:
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
         raise RecordError(f"{name}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
     except RecursionError:
@@ -66,8 +90,9 @@ def _reject_constant(name):
     raise ValueError(f"{name} is not a JSON value")
 
 
-def load_record(path) -> dict:
-    """Read and check a record file; returns the record object (tiles normalised)."""
+def load_record(path, game: int | None = None) -> dict:
+    """Read and check a record file; returns the record object (tiles normalised).
+    ``game``: the game to read from a file of JSON Lines (parse_record_text)."""
     if not isinstance(path, (str, os.PathLike)):
         raise RecordError(f"load_record takes a file path, not {type(path).__name__} "
                           f"(a record object: check_record or replay)")
@@ -76,7 +101,7 @@ def load_record(path) -> dict:
         data = path.read_bytes()
     except OSError as e:
         raise RecordError(f"{path}: cannot read ({e.strerror or e})") from None
-    return check_record(parse_record_text(data, str(path)))
+    return check_record(parse_record_text(data, str(path), game))
 
 
 def dumps_record(record: dict) -> str:

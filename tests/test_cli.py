@@ -796,3 +796,30 @@ def test_ctrl_c_stops_a_long_hint_between_worlds(tmp_path):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert (proc.returncode, out, err) == (130, "", "error: interrupted\n")
+
+
+def test_a_file_of_several_games_is_read_one_game_at_a_time(tmp_path, capsys):
+    """A review: replay and analyze could not read what selfplay and match --records write
+    (JSON Lines: 'Extra data'), and a UTF-8 byte-order mark was refused. --game K picks a
+    game; a file of several without it names how many it holds."""
+    path = tmp_path / "three.jsonl"
+    assert main(["selfplay", "--games", "3", "--seed", "5", "--bots", "greedy", "--out", str(path)]) == 0
+    lines = path.read_text().splitlines()
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == f"error: {path}: 3 games (JSON Lines): choose one with --game K, 0 to 2\n"
+    for k, line in enumerate(lines):
+        one = tmp_path / f"one{k}.json"
+        one.write_text(line)
+        assert main(["replay", str(path), "--game", str(k), "--json"]) == 0
+        from_lines = capsys.readouterr().out
+        assert main(["replay", str(one), "--json"]) == 0
+        assert from_lines == capsys.readouterr().out
+    assert main(["replay", str(path), "--game", "3"]) == 2
+    assert capsys.readouterr().err == f"error: {path}: no game 3 (it holds 3: --game 0 to 2)\n"
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + lines[0].encode())
+    assert main(["replay", str(bom), "--json"]) == 0
+    starter = json.loads(lines[1])["rounds"][0]["starter"]        # to move at game 1's first action
+    assert main(["hint", str(path), "--game", "1", "--seat", str(starter), "--round", "0", "--action", "0",
+                 "--samples", "4"]) == 0
