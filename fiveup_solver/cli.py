@@ -9,6 +9,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,6 +173,9 @@ def cmd_match(args, out) -> int:
     check_players(args.players, "--players")
     if args.deals < 1:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
+    if args.records == "-":
+        # (selfplay's --out - is standard output; here that carries the match's result)
+        raise OptionError("--records needs a file name: standard output carries the match's result")
     if args.records:
         check_output_path(args.records, "--records")
     workers = _workers(args.workers, args.ray)
@@ -1232,6 +1236,24 @@ def _drop_stdout() -> None:
         pass
 
 
+def _named_as_options(text: str, parser, argv) -> str:
+    """An API error names its parameter (``max_games must be ...``); on the command line
+    the message names the option that set it (``--max-games must be ...``)."""
+    try:
+        args, _ = parser.parse_known_args(argv)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
+    except (FiveUpError, SystemExit, StopIteration, KeyError, AttributeError):
+        return text                 # the options themselves were refused: their message names them
+    for action in sub._actions:
+        flags = [f for f in action.option_strings if f.startswith("--")]
+        if flags and action.dest != "help":
+            # an identifier (max_games, elo0) anywhere; a plain word (threads, size) only as the
+            # subject of "must" ("round 0 action 3: seat 1 is not to move" names no option)
+            after = r"(?= )" if re.search(r"[_0-9]", action.dest) else r"(?= must )"
+            text = re.sub(r"(?<![\w-])" + re.escape(action.dest) + r"\b" + after, flags[0], text)
+    return text
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     out = _Output(sys.stdout)
@@ -1245,7 +1267,7 @@ def main(argv=None) -> int:
     except FiveUpError as e:
         if isinstance(e, _OutputError):
             _drop_stdout()
-        sys.stderr.write(f"error: {e}\n")
+        sys.stderr.write(f"error: {_named_as_options(str(e), parser, argv)}\n")
         return 2
     except RecursionError:
         sys.stderr.write("error: input nested too deeply\n")

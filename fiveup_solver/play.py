@@ -304,7 +304,7 @@ def bots_for_seats(players: int, seat: int, bots: list) -> list:
     if not isinstance(bots, (list, tuple)) or not bots:
         raise OptionError("bots must name at least one bot")
     if len(bots) > players - 1:
-        raise OptionError(f"{len(bots)} bots named for {players - 1} other seats")
+        raise OptionError(f"{len(bots)} bots named for {players - 1} other seat{'s' if players > 2 else ''}")
     for b in bots:
         check_bot(b, players)
     others = iter([bots[i % len(bots)] for i in range(players - 1)])

@@ -823,3 +823,29 @@ def test_a_file_of_several_games_is_read_one_game_at_a_time(tmp_path, capsys):
     starter = json.loads(lines[1])["rounds"][0]["starter"]        # to move at game 1's first action
     assert main(["hint", str(path), "--game", "1", "--seat", str(starter), "--round", "0", "--action", "0",
                  "--samples", "4"]) == 0
+
+
+def test_errors_name_the_option_not_the_api_parameter(tmp_path, capsys, monkeypatch):
+    """A review: messages named the Python parameter (max_games, elo1, size, threads), and
+    match --records - wrote a file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    record = tmp_path / "game.json"
+    assert main(["selfplay", "--seed", "2", "--out", str(record)]) == 0     # seat 0 starts its first round
+    cases = [
+        (["sprt", "--bots", "greedy,random", "--elo1", "-5"], "error: --elo1 (-5.0) must be larger than --elo0 (0.0)"),
+        (["sprt", "--bots", "greedy,random", "--max-games", "1"], "error: --max-games must be an integer from 2"),
+        (["show", str(record), "--size", "5"], "error: --size must be a number of pixels from 16 to 20000, not 5"),
+        (["solve", str(record), "--round", "0", "--action", "0", "--threads", "40"],
+         "error: --threads must be an integer from 1 to 16, not 40"),
+        # a location and a seat are not options: left as they are
+        (["hint", str(record), "--seat", "1", "--round", "0", "--action", "0"],
+         "error: round 0 action 0: seat 1 is not to move (seat 0 is to move)"),
+        (["match", "--bots", "greedy,random", "--deals", "1", "--records", "-"],
+         "error: --records needs a file name: standard output carries the match's result"),
+    ]
+    for argv, start in cases:
+        capsys.readouterr()
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith(start) and err.count("\n") == 1, (argv, err)
+    assert not (tmp_path / "-").exists()

@@ -260,7 +260,7 @@ def test_sprt_plays_no_more_games_than_its_cap(capsys):
         sprt(3, "greedy", "random", max_games=2)
     assert main(["sprt", "--players", "3", "--bots", "greedy,random", "--max-games", "2", "--workers", "1"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "max_games must be at least" in err
+    assert err.count("\n") == 1 and "error: --max-games must be at least" in err     # the option, not the API name
     res = sprt(3, "greedy", "random", max_games=3, elo1=100)
     assert res.stats.games == 3
 

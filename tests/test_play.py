@@ -125,11 +125,11 @@ def test_play_names_the_other_seats_bots_as_the_browser_app_does(capsys):
     from fiveup_solver.play import bots_for_seats
     assert bots_for_seats(4, 2, ["level1", "level2", "level3"]) == ["level1", "level2", "level1", "level3"]
     assert bots_for_seats(3, 0, ["greedy"]) == ["greedy", "greedy", "greedy"]
-    with pytest.raises(OptionError, match="2 bots named for 1 other seats"):
+    with pytest.raises(OptionError, match="2 bots named for 1 other seat$"):
         bots_for_seats(2, 0, ["greedy", "random"])
     from fiveup_solver.cli import main
     assert main(["play", "--players", "2", "--bots", "greedy,random"]) == 2
-    assert "2 bots named for 1 other seats" in capsys.readouterr().err
+    assert "2 bots named for 1 other seat\n" in capsys.readouterr().err
 
 
 def _hidden(game, seat):
