@@ -10,6 +10,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Callable
 
 from tqdm import tqdm
 
-from fiveup_solver import equity, ladder
+from fiveup_solver import __version__, equity, ladder
 from fiveup_solver.analysis import (ANALYSIS_SEARCH, MIN_SAMPLES, AnalysisBudget, analyze, format_text,
                                     plot_win_probability, to_html)
 from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
@@ -300,7 +301,9 @@ def cmd_sprt(args, out) -> int:
         line = (f"{units} {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
                 f"Elo {format_elo(stats.elo, 1, stats.sides):>7}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
         if tty:
-            progress.write("\r" + line)
+            # one line, cut to the terminal's width: a longer one wraps and \r no longer rewrites it
+            width = shutil.get_terminal_size((80, 24)).columns
+            progress.write("\r" + line[:max(1, width - 1)].ljust(max(1, width - 1)))
         elif stats.pairs % args.every == 0:
             progress.write(line + "\n")
         progress.flush()
@@ -420,6 +423,10 @@ def cmd_hint(args, out) -> int:
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
     obs, r, i = _observation_at(args)
+    if obs.to_move is None and args.round is None:
+        # the default position of a finished record is its end: nothing to advise there
+        raise OptionError(f"the record's last position (round {r} action {i}) is the end of its round: "
+                          "give --round and --action")
     if obs.to_move != args.seat:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
@@ -478,6 +485,8 @@ def cmd_hint(args, out) -> int:
         out.write(f"best: {format_move(h.best)}  (an estimate: +- are standard errors over the judging worlds)\n")
     elif h.method == "exact":
         out.write(f"best: {format_move(h.best)}  (exact values: no sampling error)\n")
+    elif len(h.moves) == 1:
+        out.write(f"best: {format_move(h.best)}  (the only legal move: nothing was searched)\n")
     else:
         out.write(f"best: {format_move(h.best)}  (differences to the best are paired over the same "
                   f"{h.samples} worlds)\n")
@@ -800,7 +809,8 @@ def _bench_hint(args, out) -> int:
 
     path = Path(args.hint) / "hint_positions.json"
     if not path.is_file():
-        raise OptionError(f"--hint {args.hint}: hint_positions.json is missing")
+        raise OptionError(f"--hint {args.hint}: hint_positions.json is missing (it is in a source checkout's "
+                          "benchmarks/data: give that folder)")
     report = hint_report(path)
     if args.json:
         out.write(json.dumps(report) + "\n")
@@ -829,7 +839,8 @@ def _bench_solver(args, out) -> int:
     folder = Path(args.solver)
     missing = [n for n in SOLVER_SUITES if not (folder / f"{n}.json").is_file()]
     if missing:
-        raise OptionError(f"--solver {folder}: suite files missing ({', '.join(m + '.json' for m in missing)})")
+        raise OptionError(f"--solver {folder}: suite files missing ({', '.join(m + '.json' for m in missing)}; "
+                          "they are in a source checkout's benchmarks/data: give that folder)")
     report = solver_report(folder)
     if args.json:
         out.write(json.dumps(report) + "\n")
@@ -1188,6 +1199,7 @@ COMMANDS = (
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
     for command in COMMANDS:
         # the one-line help is also the description ('%%' there is argparse's escape)

@@ -849,3 +849,20 @@ def test_errors_name_the_option_not_the_api_parameter(tmp_path, capsys, monkeypa
         err = capsys.readouterr().err
         assert err.startswith(start) and err.count("\n") == 1, (argv, err)
     assert not (tmp_path / "-").exists()
+
+
+def test_small_things_a_review_found(tmp_path, capsys, monkeypatch):
+    """--version; a hint at a finished record's default position says to give a position;
+    a forced move's hint says nothing was searched; bench outside a checkout says where the
+    suites are."""
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and re.fullmatch(r"fiveup \d+\.\d+\.\d+\n", capsys.readouterr().out)
+    record = tmp_path / "game.json"
+    assert main(["selfplay", "--seed", "2", "--out", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["hint", str(record), "--seat", "0"]) == 2
+    assert "is the end of its round: give --round and --action" in capsys.readouterr().err
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "--solver"]) == 2
+    assert "a source checkout's benchmarks/data" in capsys.readouterr().err
