@@ -216,7 +216,7 @@ def cmd_match(args, out) -> int:
         p = result["pairs"]
         units = (f"duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']})" if p["sides"] == 2 else
                  f"duplicate triples: {p['pairs']} (BOT alone in each seat; Elo of a field of three)")
-        elo = [format_elo(x, 0, stats.sides) for x in (stats.elo, *stats.elo_interval())]
+        elo = [format_elo(x, 1, stats.sides) for x in (stats.elo, *stats.elo_interval())]
         out.write(f"  {units}; Elo {elo[0]} [{elo[1]}, {elo[2]}]\n")
     return 0
 
@@ -318,7 +318,7 @@ def cmd_sprt(args, out) -> int:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
     decision = res.decision if res.decision != "no decision" else f"no decision after {res.stats.games} games"
-    out.write(f"{decision}: {bot} v {other}, LLR {res.llr:+.3f} after {res.stats.games} games; "
+    out.write(f"{decision}: {bot} vs {other}, LLR {res.llr:+.3f} after {res.stats.games} games; "
               "Elo {} [{}, {}]\n".format(*(format_elo(x, 1, res.stats.sides)
                                              for x in (res.stats.elo, *res.stats.elo_interval()))))
     return 0

@@ -196,7 +196,7 @@ def test_a_sweep_has_a_real_interval_and_infinite_elo(capsys):
     # the text says +inf, not the clamp's number, for a sweep; the JSON keeps numbers
     assert main(["sprt", "--bots", "greedy,random", "--max-games", "40", "--workers", "1", "--every", "100"]) == 0
     out = capsys.readouterr().out.splitlines()[-1]
-    assert out.startswith("H1 accepted: greedy v random") and "Elo +inf [+" in out and out.endswith(", +inf]")
+    assert out.startswith("H1 accepted: greedy vs random") and "Elo +inf [+" in out and out.endswith(", +inf]")
     assert "3600" not in out
 
 
