@@ -881,6 +881,13 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return text
 
 
+def _record_file_arguments(p, what: str) -> None:
+    """The record file of a command that reads one, and --game for a file of several."""
+    p.add_argument("file", help=what)
+    p.add_argument("--game", type=int, default=None,
+                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
+
+
 def _demo_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players: 2, 3 or 4")
     p.add_argument("--seed", type=_seed, default=1, help="the game's seed (the deals and the bots' choices)")
@@ -889,9 +896,7 @@ def _demo_arguments(p) -> None:
 
 
 def _replay_arguments(p) -> None:
-    p.add_argument("file", help="a game record (RECORD.md's JSON)")
-    p.add_argument("--game", type=int, default=None,
-                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
+    _record_file_arguments(p, "a game record (RECORD.md's JSON)")
     p.add_argument("--json", action="store_true", help="print Game.result() as JSON (RECORD.md's replay output)")
 
 
@@ -951,9 +956,7 @@ def _ladder_arguments(p) -> None:
 
 
 def _perft_arguments(p) -> None:
-    p.add_argument("file", help="a full game record (every hand known)")
-    p.add_argument("--game", type=int, default=None,
-                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
+    _record_file_arguments(p, "a full game record (every hand known)")
     p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
     p.add_argument("--action", type=int, default=0, help="the position before this action of the round (0: its start)")
     p.add_argument("--depth", type=int, required=True,
@@ -961,9 +964,7 @@ def _perft_arguments(p) -> None:
 
 
 def _solve_arguments(p) -> None:
-    p.add_argument("file", help="a full game record (every hand known)")
-    p.add_argument("--game", type=int, default=None,
-                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
+    _record_file_arguments(p, "a full game record (every hand known)")
     p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
     p.add_argument("--action", type=int, required=True,
                    help="the position before this action of the round (0: its start)")
@@ -978,9 +979,7 @@ def _solve_arguments(p) -> None:
 
 
 def _hint_arguments(p) -> None:
-    p.add_argument("file", help="a game record: the full one or the seat's view")
-    p.add_argument("--game", type=int, default=None,
-                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
+    _record_file_arguments(p, "a game record: the full one or the seat's view")
     p.add_argument("--seat", type=int, required=True, help="the seat to advise (it must be to move)")
     p.add_argument("--round", type=int, default=None, help="default: the record's last position")
     p.add_argument("--action", type=int, default=None, help="with --round: the position before this action")
@@ -1008,9 +1007,7 @@ def _hint_arguments(p) -> None:
 
 
 def _analyze_arguments(p) -> None:
-    p.add_argument("file", help="a game record: the full one (every seat) or a seat's view (that seat)")
-    p.add_argument("--game", type=int, default=None,
-                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
+    _record_file_arguments(p, "a game record: the full one (every seat) or a seat's view (that seat)")
     p.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
     p.add_argument("--samples", type=int, default=AnalysisBudget.samples, help="sampled worlds per decision")
     p.add_argument("--min-samples", type=int, default=None,
@@ -1069,9 +1066,7 @@ def _serve_arguments(p) -> None:
 
 
 def _show_arguments(p) -> None:
-    p.add_argument("file", help="a game record")
-    p.add_argument("--game", type=int, default=None,
-                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
+    _record_file_arguments(p, "a game record")
     p.add_argument("--round", type=int, default=None, help="default: the record's last position")
     p.add_argument("--action", type=int, default=None, help="with --round: the position before this action")
     p.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
@@ -1108,9 +1103,7 @@ def _equity_arguments(p) -> None:
 
 
 def _sample_arguments(p) -> None:
-    p.add_argument("file", help="a game record: the full one or the seat's view")
-    p.add_argument("--game", type=int, default=None,
-                   help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
+    _record_file_arguments(p, "a game record: the full one or the seat's view")
     p.add_argument("--seat", type=int, required=True, help="the seat whose view is sampled")
     p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
     p.add_argument("--action", type=int, required=True, help="the position before this action of the round")

@@ -659,7 +659,7 @@ def test_cli_hint_exact_estimate_with_sampled_draws(capsys):
     assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact",
                  "--sample-draws"]) != 0
     err = capsys.readouterr().err
-    assert "give sample_worlds too" in err and len(err.strip().splitlines()) == 1
+    assert "give --sample-worlds too" in err and len(err.strip().splitlines()) == 1
     assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--sample-draws"]) != 0
     assert "--sample-draws" in capsys.readouterr().err
 
