@@ -490,6 +490,9 @@ def cmd_hint(args, out) -> int:
     else:
         out.write(f"best: {format_move(h.best)}  (differences to the best are paired over the same "
                   f"{h.samples} worlds)\n")
+    if len(h.moves) > 1:
+        out.write("win: the chance that the seat's side wins the game\n"
+                  "pts: expected raw points this round, side less others (5 raw = 1 display point)\n")
     return 0
 
 
@@ -1254,7 +1257,7 @@ def _named_as_options(text: str, parser, argv) -> str:
         if flags and action.dest != "help":
             # an identifier (max_games, elo0) anywhere; a plain word (threads, size) only as the
             # subject of "must" ("round 0 action 3: seat 1 is not to move" names no option)
-            after = r"(?= )" if re.search(r"[_0-9]", action.dest) else r"(?= must )"
+            after = r"(?=[ )])" if re.search(r"[_0-9]", action.dest) else r"(?= must )"
             text = re.sub(r"(?<![\w-])" + re.escape(action.dest) + r"\b" + after, flags[0], text)
     return text
 

@@ -21,8 +21,11 @@ the format ``fiveup replay`` and ``fiveup analyze`` read.
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
+import shutil
+import textwrap
 
 from fiveup_solver.bots import bot_function, check_bot, choose
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
@@ -37,6 +40,15 @@ HELP = ("commands: a move number, or a move in record notation (3-4@4-4:lineB);\
         "  hint, undo, save FILE, board, help (?), quit (q, exit)")
 # what a command may also be typed as (in any case)
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
+
+
+def _terminal_columns(out) -> int:
+    """The width of the terminal `out` writes to (the terminal's own: an exported COLUMNS,
+    as test runners set, may not be it), 80 when it cannot be asked."""
+    try:
+        return os.get_terminal_size(out.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return shutil.get_terminal_size((80, 24)).columns
 
 
 class TerminalGame:
@@ -69,6 +81,12 @@ class TerminalGame:
 
     # ------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
+        if self.out.isatty() if hasattr(self.out, "isatty") else False:
+            # a terminal breaks a long line anywhere ("35 raw (" / "7)", "1" / "-6@3-6:high"):
+            # break it between words instead, to the terminal's width
+            width = max(20, _terminal_columns(self.out) - 1)
+            text = "\n".join(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
+                                            break_on_hyphens=False) or line for line in text.split("\n"))
         self.out.write(text + "\n")
         self.out.flush()
 
@@ -212,7 +230,7 @@ class TerminalGame:
             if m.value is None:
                 self.say(f"  {k:>2}. {format_move(m.move)} (the only move)")
                 continue
-            self.say(f"  {k:>2}. {format_move(m.move):<20} win {100 * m.win:5.1f} %  {m.points:+6.1f} pts"
+            self.say(f"  {k:>2}. {format_move(m.move):<16} win {100 * m.win:5.1f} %  {m.points:+6.1f} pts"
                      f"  (rank {m.rank})")
 
     def undo(self) -> None:

@@ -780,16 +780,22 @@ def test_selfplay_writes_each_game_as_it_ends(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
-def test_ctrl_c_stops_a_long_hint_between_worlds(tmp_path):
-    """A review: Ctrl-C during a hint of many worlds waited for the search's end (40 s).
-    The main thread now looks for it between worlds: exit 130 with the one-line message
-    (the same hint uninterrupted takes minutes)."""
+@pytest.mark.parametrize("how", ["worlds", "exact"])
+def test_ctrl_c_stops_a_long_hint(tmp_path, how):
+    """A review: Ctrl-C during a hint waited for the search's end: 40 s for many worlds, 13 s
+    for --method exact. The main thread now looks for it between worlds, and every 65,536
+    positions of the exact search: exit 130 with the one-line message (uninterrupted, the
+    first takes minutes, the second about 15 s)."""
     import signal
     import time
-    record = tmp_path / "game.json"
-    assert main(["selfplay", "--seed", "2", "--out", str(record)]) == 0
-    proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver.cli", "hint", str(record), "--seat", "0",
-                             "--round", "0", "--action", "0", "--samples", "200000", "--threads", "2"],
+    if how == "worlds":
+        record = tmp_path / "game.json"
+        assert main(["selfplay", "--seed", "2", "--out", str(record)]) == 0
+        args = ["--seat", "0", "--round", "0", "--action", "0", "--samples", "200000", "--threads", "2"]
+    else:
+        record = Path(__file__).parent / "data" / "exact_slow_position.json"      # the review's game
+        args = ["--seat", "0", "--round", "1", "--action", "3", "--method", "exact"]
+    proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver.cli", "hint", str(record), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(5)                     # past the imports: in the search
@@ -863,6 +869,11 @@ def test_small_things_a_review_found(tmp_path, capsys, monkeypatch):
     capsys.readouterr()
     assert main(["hint", str(record), "--seat", "0"]) == 2
     assert "is the end of its round: give --round and --action" in capsys.readouterr().err
+    # the units of a hint's numbers, said under its table
+    assert main(["hint", str(record), "--seat", "0", "--round", "0", "--action", "0", "--samples", "4"]) == 0
+    assert capsys.readouterr().out.endswith("win: the chance that the seat's side wins the game\n"
+                                            "pts: expected raw points this round, side less others "
+                                            "(5 raw = 1 display point)\n")
     monkeypatch.chdir(tmp_path)
     assert main(["bench", "--solver"]) == 2
     assert "a source checkout's benchmarks/data" in capsys.readouterr().err

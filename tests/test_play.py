@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 
 import pytest
@@ -229,3 +230,22 @@ def test_a_round_end_is_said_in_words():
         if end["end"] == "domino":
             assert any(line.startswith(f"round {r} ends: seat {end['seat']} (") and "emptied their hand" in line
                        for line in ends)
+
+
+def test_a_narrow_terminal_breaks_lines_between_words():
+    """A review: at 60 columns the terminal broke lines inside tokens ('35 raw (' / '7)',
+    '1' / '-6@3-6:high'). Lines now break between words at the terminal's own width, and
+    the hint table fits 60 columns."""
+    child = pexpect.spawn(sys.executable, ["-m", "fiveup_solver.cli", "play", "--bots", "greedy", "--seed", "4"],
+                          encoding="utf-8", timeout=60, dimensions=(40, 60))
+    child.expect("> ")
+    first = child.before
+    child.sendline("hint")
+    child.expect(r"\(rank 5\)\r\n> ")
+    text = (first + child.before + child.after).replace("\r", "")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    lines = text.split("\n")
+    assert all(len(line) <= 60 for line in lines), max(lines, key=len)
+    assert sum(1 for line in lines if re.search(r"win +\d+\.\d %.*\(rank \d\)$", line)) == 5
+    assert "0 raw (0)" in text.replace("\n    ", " ")          # a score is never cut inside

@@ -28,6 +28,8 @@ ctypedef struct BeliefSearch:
     int root_score[4]       # scores at the root (the points objective's origin)
     const double* equity    # P(side wins) per score state (levels) x starter slot (sides + 1: drawn)
     long long nodes         # world positions walked
+    int interrupted         # Ctrl-C reached the main thread (interrupt_seen): stopped, to be raised
+    int poll                # nodes to go before the next look for Ctrl-C
     long long limit         # stop (aborted) past this many
     int aborted             # the node limit was passed
     int ordered             # 1: world positions keep the boneyard's order (sampled draws: every draw is
@@ -89,6 +91,8 @@ ctypedef struct DefenceSearch:
     long long limit         # stop (aborted) past this many
     int aborted             # 0 running, 1 a node past the limit, 2 front vectors or tests past it
     int failed              # memory ran out
+    int interrupted         # Ctrl-C reached the main thread (interrupt_seen): stopped, to be raised
+    int poll                # nodes to go before the next look for Ctrl-C
     # the memo: a node (its world ids, in the order of the positions' bytes) -> its Pareto front
     int* memo_ids           # world ids of the stored nodes, back to back
     long long memo_ids_n    # used

@@ -592,6 +592,27 @@ cdef int push_leaf(BeliefSearch* s, const Position* p, double prob, int origin, 
     return 0
 
 
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()        # with the GIL; -1 with the handler's exception set (Ctrl-C)
+    void PyErr_Clear()
+
+
+cdef bint interrupt_seen(int* poll) noexcept nogil:
+    """Every 65,536 nodes: has Ctrl-C reached the main thread? (Its exception is cleared: the
+    search stops and the caller raises KeyboardInterrupt.) A search of millions of positions
+    would otherwise hold Ctrl-C off to its end; other threads never see it (0)."""
+    cdef int got = 0
+    poll[0] -= 1
+    if poll[0] > 0:
+        return False
+    poll[0] = 65536
+    with gil:
+        if PyErr_CheckSignals() != 0:
+            PyErr_Clear()
+            got = 1
+    return got
+
+
 cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int origin,
                 long long out) noexcept nogil:
     """Walk one world on to the seat's next decisions (leaves) or the round's end (the
@@ -602,7 +623,8 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
     cdef int i, n, k, total, seat, bone_n
     cdef uint32_t bm
     s.nodes += 1
-    if s.nodes > s.limit:
+    if s.nodes > s.limit or interrupt_seen(&s.poll):
+        s.interrupted = s.nodes <= s.limit
         s.aborted = 1
         return 1
     if s.path_n + 2 > MAX_PATH:
@@ -976,6 +998,8 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
                 move_values(&s, 0, n, mv, 0)
             if s.failed:
                 raise CoreError("the exact search ran out of memory")
+            if s.interrupted:
+                raise KeyboardInterrupt
             if s.aborted:
                 break
             values.append([s.vec[i] for i in range(n)])
@@ -1251,7 +1275,8 @@ cdef double alphabeta(DefenceSearch* d, int w, double alpha, double beta) noexce
     cdef double a = alpha, b = beta, v, x, lower, upper
     d.nodes += 1
     d.stat[STAT_AB_NODES] += 1
-    if d.nodes > d.limit:
+    if d.nodes > d.limit or interrupt_seen(&d.poll):
+        d.interrupted = d.nodes <= d.limit
         d.aborted = 1
         return 0.0
     p = d.pool.worlds[w]            # a copy: interning a child may move the pool
@@ -1403,7 +1428,8 @@ cdef int node_front(DefenceSearch* d, long long node, int n, long long* at, int*
         count[0] = e.count
         return 0
     d.nodes += 1
-    if d.nodes > d.limit:
+    if d.nodes > d.limit or interrupt_seen(&d.poll):
+        d.interrupted = d.nodes <= d.limit
         d.aborted = 1
         return 1
     if not push_vecs(d, n):
@@ -1809,6 +1835,8 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit, min
                     stop = sub_front(&d, C, n, &at, &cnt, &nd, &idx)
             if d.failed:
                 raise CoreError("the exact search ran out of memory")
+            if d.interrupted:
+                raise KeyboardInterrupt
             if stop or d.aborted:
                 break
             fronts.append([tuple([d.arena[at + <long long>j * nd + d.ids[idx + i]] for i in range(n)])
