@@ -93,6 +93,7 @@ def _print_action(game, move, events, out) -> None:
 
 
 def cmd_demo(args, out) -> int:
+    check_players(args.players, "--players")
     bots = parse_bot_list(args.bots, args.players)
     out.write(f"Exact 61 Five Up demo: {args.players} players, seed {args.seed}, bots {', '.join(bots)}\n")
     out.write("Scores are raw points (display points in brackets); the target is exactly 305 raw = 61.\n")
@@ -612,6 +613,7 @@ def _given(args, options, only=None) -> list:
 
 
 def cmd_equity(args, out) -> int:
+    check_players(args.players, "--players")
     if args.action == "build":
         wrong = _given(args, _EQUITY_LOOKUP_ONLY)
         if wrong:
@@ -892,7 +894,7 @@ def _record_file_arguments(p, what: str) -> None:
 
 
 def _demo_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players: 2, 3 or 4")
+    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--seed", type=_seed, default=1, help="the game's seed (the deals and the bots' choices)")
     p.add_argument("--bots", default="hint,greedy",
                    help="bots in seat order, comma-separated (a shorter list repeats): a bot name as in docs/levels.md")
@@ -944,7 +946,7 @@ def _sprt_arguments(p) -> None:
 
 
 def _ladder_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, choices=(2, 4), help="players: 2 or 4 (duplicate pairs)")
+    p.add_argument("--players", type=int, default=2, help="players: 2 or 4 (duplicate pairs)")
     p.add_argument("--games", type=int, default=None,
                    help="games per pairing (even: pairs of seatings; default 100)")
     p.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
@@ -1052,7 +1054,7 @@ def _analyze_arguments(p) -> None:
 
 
 def _play_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players: 2, 3 or 4")
+    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", default="hint",
                    help="the other seats' bots in seat order, your seat skipped (a shorter list repeats)")
     p.add_argument("--seat", type=int, default=0, help="your seat")
@@ -1081,7 +1083,7 @@ def _show_arguments(p) -> None:
 def _equity_arguments(p) -> None:
     p.add_argument("action", nargs="?", choices=("build",), default=None,
                    help="build: rebuild a table (without it: look P(win) up)")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players: 2, 3 or 4")
+    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
     p.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
     p.add_argument("--table", default=None, metavar="FILE",

@@ -877,3 +877,12 @@ def test_small_things_a_review_found(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["bench", "--solver"]) == 2
     assert "a source checkout's benchmarks/data" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["demo"], ["play"], ["selfplay"], ["match"], ["sprt", "--bots", "greedy,random"],
+                                  ["equity", "--scores", "0,0"], ["equity", "build"]])
+def test_every_players_option_refuses_alike(argv, capsys):
+    """A review: --players 5 read as argparse's "invalid choice" in demo and play, and as the
+    engine's own line elsewhere."""
+    assert main(argv + ["--players", "5"]) == 2
+    assert capsys.readouterr().err == "error: --players must be 2, 3 or 4, not 5\n"
