@@ -1258,9 +1258,12 @@ def _named_as_options(text: str, parser, argv) -> str:
         flags = [f for f in action.option_strings if f.startswith("--")]
         if flags and action.dest != "help":
             # an identifier (max_games, elo0) anywhere; a plain word (threads, size) only as the
-            # subject of "must" ("round 0 action 3: seat 1 is not to move" names no option)
-            after = r"(?=[ )])" if re.search(r"[_0-9]", action.dest) else r"(?= must )"
-            text = re.sub(r"(?<![\w-])" + re.escape(action.dest) + r"\b" + after, flags[0], text)
+            # first word of a message or clause and the subject of "must" ("round 0 action 3:
+            # seat 1 is not to move", "the game must ..." name no option)
+            if re.search(r"[_0-9]", action.dest):
+                text = re.sub(r"(?<![\w-])" + re.escape(action.dest) + r"\b(?=[ )])", flags[0], text)
+            else:
+                text = re.sub(r"(^|: )" + re.escape(action.dest) + r"(?= must )", rf"\g<1>{flags[0]}", text)
     return text
 
 

@@ -54,7 +54,7 @@ def parse_record_text(data: bytes | str, name: str = "record", game: int | None 
     if not data.strip():
         raise RecordError(f"{name}: empty file")
     if game is not None and (not _is_int(game) or game < 0):
-        raise RecordError(f"the game must be a number from 0 (--game), not {_short(game)}")
+        raise RecordError(f"the game number (--game) counts from 0, not {_short(game)}")
     lines = [line for line in data.splitlines() if line.strip()]
     try:
         objs = [_json_object(data, name)]

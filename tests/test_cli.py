@@ -823,6 +823,8 @@ def test_a_file_of_several_games_is_read_one_game_at_a_time(tmp_path, capsys):
         assert from_lines == capsys.readouterr().out
     assert main(["replay", str(path), "--game", "3"]) == 2
     assert capsys.readouterr().err == f"error: {path}: no game 3 (it holds 3: --game 0 to 2)\n"
+    assert main(["replay", str(path), "--game", "-1"]) == 2
+    assert capsys.readouterr().err == "error: the game number (--game) counts from 0, not -1\n"
     bom = tmp_path / "bom.json"
     bom.write_bytes(b"\xef\xbb\xbf" + lines[0].encode())
     assert main(["replay", str(bom), "--json"]) == 0
