@@ -301,3 +301,23 @@ def test_an_sprt_journal_cut_mid_line_or_with_its_header_only_resumes(tmp_path):
     (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe\x00garbage\n")
     with pytest.raises(OptionError, match="not UTF-8 text"):
         sprt(2, "greedy", "random", max_games=4, seed=3, journal=str(tmp_path / "bin.jsonl"))
+
+
+def test_the_sprt_replay_script_stops_where_the_sprt_stops(tmp_path):
+    """benchmarks/sprt_replay.py replays a journal under today's statistics: on a journal
+    that sprt() itself wrote, it decides at the same unit with the same LLR."""
+    try:
+        from .bench_scripts import benchmark_script
+    except ImportError:
+        from bench_scripts import benchmark_script
+    script = benchmark_script("sprt_replay")
+    path = tmp_path / "sprt.jsonl"
+    res = sprt(2, "greedy", "random", elo0=0, elo1=100, max_games=400, seed=3, journal=str(path))
+    assert res.decision == "H1 accepted"
+    row = script.replay(str(path), 0, 100, 0.05, 0.05)
+    assert (row["decision"], row["decided_at"], row["units"]) == ("H1 accepted", res.stats.pairs, res.stats.pairs)
+    assert row["llr"] == pytest.approx(res.llr, abs=1e-5)
+    short = tmp_path / "short.jsonl"
+    short.write_text("".join(path.read_text().splitlines(keepends=True)[:2]))    # the header and one pair
+    row = script.replay(str(short), 0, 100, 0.05, 0.05)
+    assert (row["decision"], row["decided_at"], row["units"]) == ("no decision", None, 1)
