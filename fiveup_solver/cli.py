@@ -26,6 +26,7 @@ from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, s
 from fiveup_solver.bots import bot_function, parse_bot_list
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, check_seed
 from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
+from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
 from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of, sprt, sprt_bounds
@@ -379,7 +380,8 @@ def _signed(v) -> str:
 
 def _observation_at(args):
     """The observation of --seat at --round/--action of FILE (full record or that seat's view).
-    The options are checked here, so that errors name them; the API builds the observation."""
+    The options are checked here, so that errors name them; the API builds the observation.
+    Returns (record, observation, round, action): the record read once, for the past rounds too."""
     record = load_record(args.file, args.game)
     n = record["players"]
     if not 0 <= args.seat < n:
@@ -391,7 +393,7 @@ def _observation_at(args):
     if not 0 <= r < len(record["rounds"]):
         raise OptionError(f"--round {r} is not in the record (it has {len(record['rounds'])} rounds)")
     obs = observation_at(record, args.seat, args.round, args.action, check=False)
-    return obs, r, len(obs.history)
+    return record, obs, r, len(obs.history)
 
 
 def _add_budget_flags(parser, *names) -> None:
@@ -423,7 +425,7 @@ def _budget_of(args) -> SearchBudget:
 def cmd_hint(args, out) -> int:
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
-    obs, r, i = _observation_at(args)
+    record, obs, r, i = _observation_at(args)
     if obs.to_move is None and args.round is None:
         # the default position of a finished record is its end: nothing to advise there
         raise OptionError(f"the record's last position (round {r} action {i}) is the end of its round: "
@@ -441,8 +443,7 @@ def cmd_hint(args, out) -> int:
                 or args.sample_worlds is not None or args.sample_draws):
             raise OptionError("--opponent, --max-worlds, --node-limit, --sample-draws and --sample-worlds are for "
                               "--method exact")
-        past = (past_observations(load_record(args.file, args.game), args.seat, r)
-                if check_beliefs(args.beliefs) == "model" else None)
+        past = past_observations(record, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
         h = Hinter(threads=args.threads).hint(obs, seed=args.seed, past=past, budget=_budget_of(args))
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
@@ -723,9 +724,9 @@ def cmd_sample(args, out) -> int:
     args.seed = 0 if args.seed is None else args.seed
     if not 0 <= args.n <= 1_000_000:
         raise OptionError(f"--n must be 0..1000000, not {args.n}")
-    obs, r, i = _observation_at(args)
+    record, obs, r, i = _observation_at(args)
     if args.beliefs == "model":
-        return _sample_model(args, obs, out)
+        return _sample_model(record, args, obs, out)
     ds = DealSampler(obs)
     if args.probabilities:
         marg = ds.marginals()
@@ -745,11 +746,10 @@ def cmd_sample(args, out) -> int:
 MARGINAL_WORLDS = 4096   # worlds behind the weighted marginals of `fiveup sample --probabilities`
 
 
-def _sample_model(args, obs, out) -> int:
+def _sample_model(record, args, obs, out) -> int:
     """``fiveup sample --beliefs model``: weighted deals, or the weighted probabilities
     next to the exact uniform ones (``--probabilities``)."""
     ds = DealSampler(obs, beliefs="model")
-    record = load_record(args.file, args.game)
     evidence = past_evidence(obs, past_observations(record, args.seat, obs.round)) if obs.round else None
     beliefs = Beliefs(ds, None, evidence)
     if not args.probabilities:
@@ -910,7 +910,7 @@ def _selfplay_arguments(p) -> None:
     p.add_argument("--seed", type=_seed, default=0, help="the run's seed: each game's seeds are drawn from it")
     p.add_argument("--bots", default="random", help="bots in seat order, comma-separated (a shorter list repeats)")
     p.add_argument("--games", type=int, default=1, help="how many games")
-    p.add_argument("--max-rounds", type=int, default=1000,
+    p.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS,
                    help="a game not won after this many rounds stops unfinished (RULES D6)")
     p.add_argument("--out", default="-", help="where the records go, one JSON line a game ('-': standard output)")
 

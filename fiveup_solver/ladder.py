@@ -236,10 +236,11 @@ def pairing_seed(seed: int, a: str, b: str) -> int:
     return random.Random(f"fiveup-ladder/{seed}/{a}/{b}").getrandbits(63)
 
 
-def _read_journal(path: str, players: int, seed: int) -> dict:
-    """{(a, b, k): scores} of the pairs already in a journal (JSON Lines) of this ladder."""
+def _read_journal(path: str, lines: list, players: int, seed: int) -> dict:
+    """{(a, b, k): scores} of the pairs already in a journal of this ladder (its lines:
+    match.journal_lines)."""
     done = {}
-    for n, line in enumerate(journal_lines(path)[0], 1):
+    for n, line in enumerate(lines, 1):
         try:
             r = json.loads(line)
             other = (r["players"], r["seed"])
@@ -271,7 +272,8 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per pairing must be an even number from 2 to 1000000, not {_short(games)}")
     pairings = [(a, b) for k, a in enumerate(entrants) for b in entrants[k + 1:]]
-    done = _read_journal(journal, players, seed) if journal else {}
+    lines, size = journal_lines(journal) if journal else ([], 0)           # the journal read once
+    done = _read_journal(journal, lines, players, seed)
     counts = {p: [0] * 5 for p in pairings}
     jobs, owner = [], []
     for a, b in pairings:
@@ -282,7 +284,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
                 continue
             jobs.append((players, a, b, k, *pair_seeds(s, k), 1000, False))
             owner.append((a, b))
-    log = open_journal(journal, journal_lines(journal)[1]) if journal else None
+    log = open_journal(journal, size) if journal else None
     try:
         for (a, b), (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
             counts[(a, b)][int(round(2 * sum(scores)))] += 1

@@ -371,9 +371,13 @@ def read_journal(path, players: int, bot: str, other: str, seed: int) -> list:
     A journal is JSON Lines: a header ``{"players", "bot", "other", "seed"}``, then one
     ``{"index": k, "scores": [...]}`` per unit, k = 0, 1, ... A journal of another match, or
     one whose units are out of order or damaged, is refused with one line naming the line."""
-    want = {"players": players, "bot": bot, "other": other, "seed": seed}
+    return _journal_units(path, journal_lines(path)[0], {"players": players, "bot": bot, "other": other,
+                                                         "seed": seed})
+
+
+def _journal_units(path: str, lines: list, want: dict) -> list:
+    """read_journal of a journal's lines (journal_lines), its header `want`."""
     units = []
-    lines, _ = journal_lines(path)
     for n, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
@@ -423,8 +427,8 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
     bot_function(other)
     if journal is not None and not isinstance(journal, str):
         raise OptionError(f"journal must be a file name, not {_short(journal)}")
-    done = [] if journal is None else read_journal(journal, players, bot, other, seed)
-    header = journal is not None and bool(journal_lines(journal)[0])
+    lines, size = ([], 0) if journal is None else journal_lines(journal)     # the journal read once
+    done = _journal_units(journal, lines, {"players": players, "bot": bot, "other": other, "seed": seed})
     for scores in done:
         stats.add(scores)
     llr = stats.llr(elo0, elo1)
@@ -432,8 +436,8 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
         return SprtResult("H1 accepted" if llr >= upper else "H0 accepted", llr, (lower, upper), stats)
     log = None
     if journal is not None:
-        log = open_journal(journal, journal_lines(journal)[1])
-        if not header:
+        log = open_journal(journal, size)
+        if not lines:                      # no header yet
             write_journal(log, {"players": players, "bot": bot, "other": other, "seed": seed})
     pairs = play_pairs(players, bot, other, seed, workers=workers, start=len(done),
                        max_pairs=max(0, max(1, max_games // stats.sides) - len(done)), ray=ray)

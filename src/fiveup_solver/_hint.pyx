@@ -1201,9 +1201,9 @@ cdef class WorldSearch:
                     pos.boneyard[pos.bone_next + i] = bone[i]
                 search_draw(core, J, w, &pos, <uint64_t>w, J.greedy_seats)
         if signalled:
-            raise KeyboardInterrupt    # (what the handler raised: cleared above, raised here)
-        if fiveup_load_index(&J.stop):
-            raise CoreError("the search was stopped (an interrupt in another thread)")
+            # (what the handler raised: cleared above, raised here); the other threads just
+            # return, their worlds unfinished: this thread's KeyboardInterrupt is the answer
+            raise KeyboardInterrupt
         return None
 
     def value_world(self, core_, hands, boneyard, horizon=None):
