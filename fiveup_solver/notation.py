@@ -298,6 +298,8 @@ def format_seat(seat: int, names=None) -> str:
     >>> format_seat(1, ["hint", "greedy"]), format_seat(1), format_seat(1, ["seat0", "seat1"])
     ('seat 1 (greedy)', 'seat 1', 'seat 1')
     """
+    if not _is_int(seat) or seat < 0 or (names and seat >= len(names)):
+        raise ParseError(f"a seat is a number from 0 to the seats named, not {_short(seat)}")
     name = names[seat] if names else None
     return f"seat {seat}" if name is None or name == f"seat{seat}" else f"seat {seat} ({name})"
 
@@ -311,7 +313,10 @@ def format_round_end(end: dict, names=None) -> str:
     >>> format_round_end({"end": "blocked", "winner": None}), format_round_end({"end": "unfinished"})
     ('blocked, a tie', 'unfinished')
     """
-    kind = end["end"]
+    kind = end.get("end") if isinstance(end, dict) else None
+    needs = {"domino": "seat", "won": "seat", "blocked": "winner", "unfinished": "end"}.get(kind)
+    if needs is None or needs not in end:
+        raise ParseError(f"a round's end is a dict as RECORD.md has it, not {_short(end)}")
     if kind == "domino":
         return f"{format_seat(end['seat'], names)} emptied their hand"
     if kind == "won":

@@ -841,3 +841,17 @@ def test_a_view_without_a_finished_rounds_revealed_hands_is_refused():
     last.pop("revealed")
     del last["actions"][-3:]
     assert check_record(unfinished)["rounds"][-1]["actions"] == last["actions"]
+
+
+def test_the_seat_and_round_end_formatters_refuse_what_they_cannot_say():
+    """notation.format_seat and format_round_end (new public formatters): a typed one-line
+    error for a seat out of range or a malformed round end, never IndexError or KeyError."""
+    from fiveup_solver.errors import ParseError
+    from fiveup_solver.notation import format_round_end, format_seat
+    for args in ((5, ["a"]), ("x", None), (-1, None), (True, None)):
+        with pytest.raises(ParseError, match="a seat is a number"):
+            format_seat(*args)
+    for end in ({}, "x", {"end": "domino"}, {"end": "blocked"}, {"end": "magic"}, None):
+        with pytest.raises(ParseError, match="a round's end"):
+            format_round_end(end)
+    assert format_round_end({"end": "blocked", "winner": 1}) == "blocked, side 1 held the lightest hand"
