@@ -32,6 +32,7 @@ True
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -200,24 +201,34 @@ class Solver:
         if equity is not None and not isinstance(equity, EquityTable):
             raise OptionError(f"equity must be an EquityTable or None, not {type(equity).__name__}")
         self.equity = equity
+        # one search at a time: calls from several threads take turns (the core refuses
+        # a second search at once; see SolverCore.claim)
+        self._lock = threading.RLock()
 
     def clear(self) -> None:
         """Forget the table."""
-        self.core.clear()
+        with self._lock:
+            self.core.clear()
 
     def forget(self) -> None:
         """Make the next solve independent of the earlier ones, as after :meth:`clear`
         (the same values, nodes and node-limit cuts as a new Solver's), at no cost: the
         table's entries are not erased but can no longer be found."""
-        self.core.forget()
+        with self._lock:
+            self.core.forget()
 
     def solve(self, game) -> SolveResult:
         """Exact value of every legal move of the seat to move in `game`'s current round.
 
         If that seat must draw first, the forced draws are made from the known
         boneyard and the drawn tile's placements are valued.
+        A Solver may be shared between threads: their calls take turns.
         """
         _check_game(game)
+        with self._lock:
+            return self._solve(game)
+
+    def _solve(self, game) -> SolveResult:
         t0 = time.perf_counter()
         core = game.current.core
         seat = core.to_move
@@ -314,6 +325,10 @@ class Solver:
     def value(self, game) -> tuple:
         """(value, nodes) of the current position, without per-move values (value None if cut)."""
         _check_game(game)
+        with self._lock:
+            return self._value(game)
+
+    def _value(self, game) -> tuple:
         set_core_objective(self.core, self.objective, game.players, self.equity)
         v, nodes, aborted = self.core.value(game.current.core, self.node_limit)
         if self.search == "maxn" and game.players == 3:

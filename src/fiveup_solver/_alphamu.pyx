@@ -861,10 +861,18 @@ cdef class AlphaMuSearch:
 
     def work(self, core_):
         """Search root moves until none is left (call from any thread, one core each)."""
+        cdef SolverCore core = checked_core(core_)
+        core.claim()      # one search at a time on a core (SolverCore.claim)
+        try:
+            return self._work(core)
+        finally:
+            core.release()
+
+    cdef object _work(self, SolverCore core):
+        """work, with the core claimed."""
         cdef AmuJob* J = &self.job
         cdef AmuStack T
         cdef long m
-        cdef SolverCore core = checked_core(core_)
         self.check_ready()
         core.check_players(2)
         if (J.follow != NULL and fiveup_amu_taken(&J.follow.next_move) < J.follow.n_moves

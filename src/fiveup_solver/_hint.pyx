@@ -1140,8 +1140,16 @@ cdef class WorldSearch:
         """Search worlds until none is left or the time is up (call from any thread). In the
         main thread a Ctrl-C is seen between worlds (about every 50 ms): KeyboardInterrupt
         is raised and every other thread of the search stops before its next world."""
-        cdef WorldJob* J = &self.job
         cdef SolverCore core = checked_core(core_)
+        core.claim()      # one search at a time on a core (SolverCore.claim)
+        try:
+            return self._work(core)
+        finally:
+            core.release()
+
+    cdef object _work(self, SolverCore core):
+        """work, with the core claimed."""
+        cdef WorldJob* J = &self.job
         self.check_ready()
         if self.counter is None and J.given_hands == NULL:
             raise CoreError("this search has no deal sampler and no worlds: use value_world")
@@ -1212,8 +1220,16 @@ cdef class WorldSearch:
         `horizon`: None, or (status, depth) as one world's entry of `horizons`.
         The world must keep the position's board and the observer's hand, give every
         seat as many tiles as it holds and hold every tile off the board once."""
-        cdef WorldJob* J = &self.job
         cdef SolverCore core = checked_core(core_)
+        core.claim()      # one search at a time on a core (SolverCore.claim)
+        try:
+            return self._value_world(core, hands, boneyard, horizon)
+        finally:
+            core.release()
+
+    cdef object _value_world(self, SolverCore core, object hands, object boneyard, object horizon):
+        """value_world, with the core claimed."""
+        cdef WorldJob* J = &self.job
         self.check_ready()
         cdef Position pos = J.base
         cdef int s, i

@@ -271,8 +271,18 @@ cdef class SolverCore:
     cdef object equity_id        # what set_objective was given (for objective())
     cdef object equity_checked   # [(table, players, view, maxsum)]: immutable tables already checked
     cdef int threads             # search threads of one Solver call (1: this context alone)
+    cdef bint busy               # a thread is searching with this context (claim / release)
     cdef void fresh_context(self) noexcept nogil
     cdef int check_players(self, int players) except -1
+    cdef int check_idle(self) except -1
+    cdef int claim(self) except -1
+    cdef void release(self) noexcept
+    cdef object _set_objective(self, object objective_, object table, object players_)
+    cdef object _solve_moves(self, object rnd, object node_limit_, object points_values, object guesses)
+    cdef object _value(self, object rnd, object node_limit_, object guess)
+    cdef object _debug_window(self, object rnd, object alpha_, object beta_, object node_limit_)
+    cdef object _maxn_moves(self, object rnd, object node_limit_)
+    cdef object _principal_variation(self, object rnd, object max_len, object node_limit_, object value_)
 
 
 cdef SolverCore checked_core(object core)

@@ -923,6 +923,7 @@ cdef class SolverCore:
 
     @history_cap.setter
     def history_cap(self, cap):
+        self.check_idle()
         self.ctx.history_cap = checked_int(cap, 2, HISTORY_CAP, "history_cap")
 
     @property
@@ -934,6 +935,7 @@ cdef class SolverCore:
 
     @lean_leaves.setter
     def lean_leaves(self, on):
+        self.check_idle()
         self.ctx.lean_leaves = checked_switch(on, "lean_leaves")
 
     @property
@@ -945,6 +947,7 @@ cdef class SolverCore:
 
     @reply_order.setter
     def reply_order(self, on):
+        self.check_idle()
         self.ctx.reply_order = checked_switch(on, "reply_order")
 
     def __delattr__(self, name):
@@ -968,6 +971,14 @@ cdef class SolverCore:
         An immutable table (bytes, or a read-only array that owns its memory, as the
         package's own) is read where it is and remembered as checked; any other is
         copied, and the copy checked and read: changing the table later changes nothing."""
+        self.claim()
+        try:
+            return self._set_objective(objective_, table, players_)
+        finally:
+            self.release()
+
+    cdef object _set_objective(self, object objective_, object table, object players_):
+        """set_objective, with the context claimed."""
         cdef int objective = checked_int(objective_, OBJ_POINTS, OBJ_WIN, "objective")
         cdef const int16_t[::1] view
         cdef int players, sides, i
@@ -1051,6 +1062,32 @@ cdef class SolverCore:
                             f"the position has {players}")
         return 0
 
+    # One context, one search at a time: a search runs without the GIL on this context's
+    # table, history and child slots, so a second thread searching with it, or changing
+    # its objective, table or settings meanwhile, would corrupt it (or free the equity
+    # table it reads). Checked and set with the GIL held, so no two threads pass at once.
+
+    cdef int check_idle(self) except -1:
+        """A one-line CoreError when another thread is searching with this context."""
+        if self.busy:
+            raise CoreError("this SolverCore is in use by another thread: give each thread its own "
+                            "(a Solver or Hinter shared between threads takes turns)")
+        return 0
+
+    cdef int claim(self) except -1:
+        """Mark the context in use by the calling thread (check_idle first); release() ends it."""
+        self.check_idle()
+        self.busy = True
+        return 0
+
+    cdef void release(self) noexcept:
+        self.busy = False
+
+    @property
+    def in_use(self):
+        """Whether a thread is searching with this context now."""
+        return bool(self.busy)
+
     @property
     def table_entries(self):
         return self.n_entries
@@ -1061,6 +1098,8 @@ cdef class SolverCore:
         return self.n_entries * sizeof(TTEntry)
 
     def clear(self):
+        """Erase the table."""
+        self.check_idle()
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
 
     def forget(self):
@@ -1068,6 +1107,7 @@ cdef class SolverCore:
         would, without clearing it (fresh_context: a new salt and generation; older
         entries are neither found nor kept before newer ones). A node-limited search
         then finishes, or not, whatever was searched before it."""
+        self.check_idle()
         self.fresh_context()
 
     def solve_moves(self, rnd, node_limit_=0, points_values=None, guesses=None):
@@ -1092,6 +1132,14 @@ cdef class SolverCore:
         a perfect guess would leave. Other moves start as they would. The values
         are exact whatever the guesses. Not with 3 players under max^n.
         """
+        self.claim()
+        try:
+            return self._solve_moves(rnd, node_limit_, points_values, guesses)
+        finally:
+            self.release()
+
+    cdef object _solve_moves(self, object rnd, object node_limit_, object points_values, object guesses):
+        """solve_moves, with the context claimed."""
         cdef Position root = round_position(rnd)[0]
         cdef Position q, c
         cdef uint8_t moves[MAX_MOVES]
@@ -1174,8 +1222,18 @@ cdef class SolverCore:
         `guess`: MTD(f)'s first test there (that value, for the seat to move, in this
         objective's units; one search thread) instead of first_guess; the value is
         exact whatever it is (benchmarks/mtdf_floor.py). Not with 3 players under max^n."""
-        cdef Position* at = round_position(rnd)
-        cdef Position q = at[0]
+        self.claim()
+        try:
+            return self._value(rnd, node_limit_, guess)
+        finally:
+            self.release()
+
+    cdef object _value(self, object rnd, object node_limit_, object guess):
+        """value, with the context claimed."""
+        # a copy: the round may be played on by another thread while this one searches
+        cdef Position root = round_position(rnd)[0]
+        cdef Position* at = &root
+        cdef Position q = root
         cdef SolverCtx* S = &self.ctx
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
         cdef int v, g = 0
@@ -1204,6 +1262,14 @@ cdef class SolverCore:
 
     def debug_window(self, rnd, alpha_, beta_, node_limit_=0):
         """One search of the current (resolved) position with a given window: (result, nodes)."""
+        self.claim()
+        try:
+            return self._debug_window(rnd, alpha_, beta_, node_limit_)
+        finally:
+            self.release()
+
+    cdef object _debug_window(self, object rnd, object alpha_, object beta_, object node_limit_):
+        """debug_window, with the context claimed."""
         cdef Position q = round_position(rnd)[0]
         cdef SolverCtx* S = &self.ctx
         cdef int alpha = checked_int(alpha_, -INF, INF, "alpha")
@@ -1220,6 +1286,7 @@ cdef class SolverCore:
         """How later searches treat 3 players: max^n (True) or paranoid (False, the
         default). Positions with 2 or 4 players (two sides) are searched the same way
         under both: max^n of a two-sided zero-sum game is its minimax."""
+        self.check_idle()
         self.ctx.search_maxn = checked_int(maxn_, 0, 1, "maxn")
 
     @property
@@ -1236,6 +1303,14 @@ cdef class SolverCore:
         """Max^n (3 players only): (root vector, [(move, vector), ...], nodes, aborted),
         vectors of 3 entries per side in internal units (value_scale), from the
         current position's scores on; moves as solve_moves."""
+        self.claim()
+        try:
+            return self._maxn_moves(rnd, node_limit_)
+        finally:
+            self.release()
+
+    cdef object _maxn_moves(self, object rnd, object node_limit_):
+        """maxn_moves, with the context claimed."""
         cdef Position root = round_position(rnd)[0]
         cdef Position q
         cdef uint8_t moves[MAX_MOVES]
@@ -1262,6 +1337,7 @@ cdef class SolverCore:
         cdef Position q = round_position(rnd)[0]
         cdef TTEntry e
         cdef MaxnEntry* m
+        self.check_idle()
         forced_draws(&q, NULL)
         if q.status != ST_PLAYING or not can_place(&q) or not self.ctx.use_tt:
             return None
@@ -1284,6 +1360,14 @@ cdef class SolverCore:
         move gained. Only the first V is searched (MTD(f)), from `value` if given
         (what solve_moves returned for the seat to move: a guess only, the line is
         the same whatever it is)."""
+        self.claim()
+        try:
+            return self._principal_variation(rnd, max_len, node_limit_, value_)
+        finally:
+            self.release()
+
+    cdef object _principal_variation(self, object rnd, object max_len, object node_limit_, object value_):
+        """principal_variation, with the context claimed."""
         cdef Position q = round_position(rnd)[0]
         cdef Position c, cr
         cdef uint8_t moves[MAX_MOVES]
