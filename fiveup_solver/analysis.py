@@ -76,7 +76,7 @@ from fiveup_solver.inference import past_evidence
 from fiveup_solver.notation import Move, format_move, format_number, format_seat
 from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
-from fiveup_solver.solver import Solver, WIN_VALUE, check_search
+from fiveup_solver.solver import MAX_THREADS, Solver, WIN_VALUE, check_search
 from fiveup_solver.svg import board_svg
 
 __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
@@ -157,7 +157,7 @@ class AnalysisBudget:
             raise OptionError(f"judge must be one of {', '.join(JUDGES)}, not {_short(self.judge)}")
         check_rollout_options(self.rollouts, self.rollout_bot, self.workers, self.candidates, self.rollout_horizon)
         for name, low, high in (("samples", 2, 100_000), ("world_nodes", 1, 2 ** 40), ("luck_samples", 1, 100_000),
-                                ("dd_nodes", 0, 2 ** 62), ("threads", 1, 64)):
+                                ("dd_nodes", 0, 2 ** 62), ("threads", 1, MAX_THREADS)):
             v = getattr(self, name)
             if not is_int(v) or not low <= v <= high:
                 raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")

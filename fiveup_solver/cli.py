@@ -323,6 +323,11 @@ def cmd_sprt(args, out) -> int:
     out.write(f"{decision}: {bot} vs {other}, LLR {res.llr:+.3f} after {res.stats.games} games; "
               "Elo {} [{}, {}]\n".format(*(format_elo(x, 1, res.stats.sides)
                                              for x in (res.stats.elo, *res.stats.elo_interval()))))
+    if res.stats.games:
+        # the same win rate as `fiveup match` prints (games won, a Wilson interval)
+        low, high = res.win_interval()
+        out.write(f"  {bot} won {res.stats.wins}/{res.stats.games} games ({100 * res.win_rate:.1f}%, "
+                  f"95% CI {100 * low:.1f}-{100 * high:.1f}%), {res.stats.unfinished} unfinished\n")
     return 0
 
 

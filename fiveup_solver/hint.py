@@ -59,7 +59,7 @@ from fiveup_solver.game import Game, core_legal_moves
 from fiveup_solver.inference import DealSampler, past_evidence
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.parallel import in_worker, on_worker_start
-from fiveup_solver.solver import DEFAULT_SEARCH, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
+from fiveup_solver.solver import DEFAULT_SEARCH, MAX_THREADS, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
            "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH", "SearchBudget"]
@@ -391,8 +391,9 @@ def _ranked(per_world, wts, objective, legal, canon, roots) -> tuple:
 
 def _check_int(name, value, low, high=None):
     if not is_int(value) or value < low or (high is not None and value > high):
-        bound = f" and <= {high}" if high is not None else ""
-        raise OptionError(f"{name} must be an integer >= {low}{bound}, not {_short(value)}")
+        # worded as every other range of the package's options
+        bound = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise OptionError(f"{name} must be an integer {bound}, not {_short(value)}")
     return value
 
 
@@ -421,7 +422,7 @@ class Hinter:
     """
 
     def __init__(self, threads: int = DEFAULT_THREADS, tt_mb: float = 8.0):
-        self.threads = _check_int("threads", threads, 1, 64)
+        self.threads = _check_int("threads", threads, 1, MAX_THREADS)
         if not isinstance(tt_mb, (int, float)) or isinstance(tt_mb, bool) or not 0.01 <= tt_mb <= 4096:
             raise OptionError(f"tt_mb must be a number from 0.01 to 4096, not {tt_mb!r}")
         self._cores = [_solver.SolverCore(tt_mb) for _ in range(self.threads)]

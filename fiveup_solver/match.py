@@ -49,7 +49,7 @@ from fiveup_solver.bots import bot_function
 from fiveup_solver.errors import OptionError, check_players, check_seed, is_int as _is_int, is_number, short_repr as _short
 from fiveup_solver.notation import format_number
 from fiveup_solver.parallel import ordered_map
-from fiveup_solver.selfplay import match_seatings, play_game
+from fiveup_solver.selfplay import match_seatings, play_game, wilson_interval
 
 __all__ = ["PairStats", "elo_of_score", "score_of_elo", "sides_of", "sprt", "play_pairs", "SprtResult", "sprt_bounds"]
 
@@ -316,8 +316,19 @@ class SprtResult:
     bounds: tuple
     stats: PairStats
 
+    @property
+    def win_rate(self) -> float:
+        """BOT's share of the games it won outright (0 before any game)."""
+        return self.stats.wins / self.stats.games if self.stats.games else 0.0
+
+    def win_interval(self) -> tuple:
+        """95 % Wilson interval of :attr:`win_rate` (games taken as independent, as
+        `fiveup match` reports them; the score's interval is the paired one)."""
+        return wilson_interval(self.stats.wins, self.stats.games)
+
     def to_dict(self) -> dict:
-        return {"decision": self.decision, "llr": self.llr, "bounds": list(self.bounds), **self.stats.to_dict()}
+        return {"decision": self.decision, "llr": self.llr, "bounds": list(self.bounds), **self.stats.to_dict(),
+                "win_rate": self.win_rate, "win_ci95": list(self.win_interval())}
 
 
 def journal_lines(path: str) -> tuple:

@@ -53,7 +53,7 @@ SEARCHES = ("paranoid", "maxn")
 DEFAULT_SEARCH = "paranoid"
 # search threads of a Solver (see Solver): the default is set by measurement (docs/results/performance.md)
 DEFAULT_THREADS = 1
-MAX_THREADS = 16
+MAX_THREADS = _solver.MAX_SEARCH_THREADS    # of a Solver and of a hint
 
 
 def check_objective(objective) -> str:

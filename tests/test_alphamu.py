@@ -220,13 +220,13 @@ def test_time_budget_keeps_the_last_complete_depth():
 
 
 @pytest.mark.parametrize("options,text", [
-    ({"depth": -1}, "depth must be an integer >= 0 and <= 8"),
-    ({"depth": 9}, "depth must be an integer >= 0 and <= 8"),
+    ({"depth": -1}, "depth must be an integer from 0 to 8"),
+    ({"depth": 9}, "depth must be an integer from 0 to 8"),
     ({"depth": 1.5}, "depth must be an integer"),
     ({"depth": True}, "depth must be an integer"),
     ({"depth": 1, "method": "pimc"}, "depth is an option of method 'alphamu', not of 'pimc'"),
     ({"depth": 1, "method": "exact"}, "depth is an option of method 'alphamu', not of 'exact'"),
-    ({"samples": 257}, "samples must be an integer >= 1 and <= 256"),
+    ({"samples": 257}, "samples must be an integer from 1 to 256"),
     ({"world_nodes": 0}, "world_nodes must be"),
 ])
 def test_bad_options(options, text):
@@ -521,8 +521,8 @@ def test_cli_hint_alphamu(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv,text", [
     (["--method", "pimc", "--depth", "1"], "depth is an option of method 'alphamu'"),
-    (["--method", "alphamu", "--depth", "-1"], "depth must be an integer >= 0"),
-    (["--method", "alphamu", "--samples", "300"], "samples must be an integer >= 1 and <= 256"),
+    (["--method", "alphamu", "--depth", "-1"], "depth must be an integer from 0 to 8"),
+    (["--method", "alphamu", "--samples", "300"], "samples must be an integer from 1 to 256"),
 ])
 def test_cli_bad_depth(argv, text, tmp_path, capsys):
     g, seat, path = _record(tmp_path)

@@ -845,8 +845,10 @@ def test_errors_name_the_option_not_the_api_parameter(tmp_path, capsys, monkeypa
         (["sprt", "--bots", "greedy,random", "--elo1", "-5"], "error: --elo1 (-5.0) must be larger than --elo0 (0.0)"),
         (["sprt", "--bots", "greedy,random", "--max-games", "1"], "error: --max-games must be an integer from 2"),
         (["show", str(record), "--size", "5"], "error: --size must be a number of pixels from 16 to 20000, not 5"),
-        (["solve", str(record), "--round", "0", "--action", "0", "--threads", "40"],
-         "error: --threads must be an integer from 1 to 16, not 40"),
+        (["solve", str(record), "--round", "0", "--action", "0", "--threads", "80"],
+         "error: --threads must be an integer from 1 to 64, not 80"),
+        (["hint", str(record), "--seat", "0", "--round", "0", "--action", "0", "--threads", "80"],
+         "error: --threads must be an integer from 1 to 64, not 80"),
         # a location and a seat are not options: left as they are
         (["hint", str(record), "--seat", "1", "--round", "0", "--action", "0"],
          "error: round 0 action 0: seat 1 is not to move (seat 0 is to move)"),

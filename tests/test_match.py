@@ -91,7 +91,7 @@ def test_cli_match_pairs_and_sprt(capsys):
     assert main(["sprt", "--bots", "greedy,random", "--elo0", "0", "--elo1", "100", "--every", "1",
                  "--workers", "1"]) == 0
     out = capsys.readouterr().out
-    assert "LLR" in out.splitlines()[0] and out.splitlines()[-1].startswith("H1 accepted")
+    assert "LLR" in out.splitlines()[0] and out.splitlines()[-2].startswith("H1 accepted")
     for argv, text in ((["sprt", "--bots", "greedy,random", "--players", "5"], "--players"),
                        (["sprt", "--bots", "greedy,random", "--alpha", "0.7"], "alpha"),
                        (["sprt", "--bots", "greedy,random", "--elo0", "5", "--elo1", "1"], "elo1"),
@@ -195,9 +195,33 @@ def test_a_sweep_has_a_real_interval_and_infinite_elo(capsys):
     assert st.interval()[0] == pytest.approx(st.score - 1.959964 * math.sqrt(st.variance / 11), abs=1e-12)
     # the text says +inf, not the clamp's number, for a sweep; the JSON keeps numbers
     assert main(["sprt", "--bots", "greedy,random", "--max-games", "40", "--workers", "1", "--every", "100"]) == 0
-    out = capsys.readouterr().out.splitlines()[-1]
+    lines = capsys.readouterr().out.splitlines()
+    out = lines[-2]
     assert out.startswith("H1 accepted: greedy vs random") and "Elo +inf [+" in out and out.endswith(", +inf]")
     assert "3600" not in out
+    # and its win rate as `match` gives it: every game won
+    games = int(out.split(" after ")[1].split()[0])
+    # (Wilson's lower bound for n of n: n / (n + z^2))
+    assert lines[-1] == f"  greedy won {games}/{games} games (100.0%, 95% CI " + \
+        f"{100 * games / (games + 1.959964 ** 2):.1f}-100.0%), 0 unfinished"
+
+
+def test_sprt_reports_the_win_rate_as_match_does(capsys):
+    # the same pairs (same seed and bots) give the same games: the SPRT's games won and
+    # their interval are match's, when it stops at the same number of pairs
+    assert main(["sprt", "--bots", "greedy,random", "--max-games", "12", "--workers", "1", "--seed", "4",
+                 "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert main(["match", "--bots", "greedy,random", "--deals", str(res["pairs"]), "--workers", "1", "--seed", "4",
+                 "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)
+    assert (res["wins"], res["games"]) == (m["wins"], m["games"])
+    assert res["win_rate"] == pytest.approx(m["wins"] / m["games"])
+    # Wilson's interval by hand: (p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)
+    n, p, z = res["games"], res["wins"] / res["games"], 1.959964
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    centre = p + z * z / (2 * n)
+    assert res["win_ci95"] == pytest.approx([(centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)])
 
 
 def test_sprt_json_is_one_json_object_and_an_infinite_elo_is_null(capsys):

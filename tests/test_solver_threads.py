@@ -21,7 +21,7 @@ from fiveup_solver.bench import load_suite
 from fiveup_solver.cli import main
 from fiveup_solver.errors import OptionError
 from fiveup_solver.game import Game
-from fiveup_solver.solver import DEFAULT_THREADS, Solver
+from fiveup_solver.solver import DEFAULT_THREADS, MAX_THREADS, Solver
 
 DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
 SUITES = ("openings_2p", "openings_4p", "midround", "near_target")
@@ -107,10 +107,20 @@ def test_a_node_limit_searches_on_one_thread():
             assert two.core.helper_nodes == 0
 
 
-@pytest.mark.parametrize("bad", [0, 17, -1, 1.5, True, "2", None])
+@pytest.mark.parametrize("bad", [0, 65, -1, 1.5, True, "2", None])
 def test_threads_option_is_checked(bad):
-    with pytest.raises(OptionError, match="threads must be an integer from 1 to 16"):
+    with pytest.raises(OptionError, match="threads must be an integer from 1 to 64"):
         Solver(threads=bad)
+
+
+def test_a_solver_and_a_hint_take_the_same_thread_counts():
+    # one limit for both (they were 1..16 and 1..64): the largest works in each
+    from fiveup_solver.hint import Hinter
+    assert MAX_THREADS == 64
+    assert Solver(threads=MAX_THREADS, tt_mb=1).core.threads == MAX_THREADS
+    assert Hinter(threads=MAX_THREADS, tt_mb=0.1).threads == MAX_THREADS
+    with pytest.raises(OptionError, match="from 1 to 64"):
+        Hinter(threads=MAX_THREADS + 1)
 
 
 def test_default_threads():
@@ -128,4 +138,4 @@ def test_cli_solve_threads(tmp_path, capsys):
     assert outs[0]["values"] == outs[1]["values"] and outs[0]["win"] == outs[1]["win"]
     assert main(["solve", str(path), "--round", "0", "--action", "0", "--threads", "0"]) != 0
     err = capsys.readouterr().err
-    assert "threads must be an integer from 1 to 16" in err and "Traceback" not in err
+    assert "threads must be an integer from 1 to 64" in err and "Traceback" not in err

@@ -1517,10 +1517,12 @@ cdef int terminal_or_search(SolverCtx* S, const Position* c, int team, int gain)
 
 
 cdef enum:
-    MAX_THREADS = 16       # search threads of one SolverCore
+    MAX_THREADS = 64       # search threads of one SolverCore (and of one hint: MAX_SEARCH_THREADS)
     SMP_MIN_TILES = 18     # Lazy SMP only for positions with at least this many tiles in the hands (the
                            # early 4-player ones): on smaller trees starting a thread (about 15 us)
                            # costs more than it saves (measured: 2-player openings, mid-round)
+
+MAX_SEARCH_THREADS = MAX_THREADS    # for Python callers (a Solver's and a hint's threads)
 
 
 cdef void* helper_main(void* arg) noexcept nogil:

@@ -1,0 +1,171 @@
+"""Objects shared between the caller's own threads (an app's thread pool, a GUI's
+worker): a search runs without the GIL on its context, so two at once on one
+context would corrupt it. A `Solver` shared between threads takes turns (a lock);
+a `SolverCore` used by a second thread while it searches refuses with a one-line
+`CoreError` instead of crashing, and is usable again once the search is over.
+
+Before this (3c9dae3), two threads calling one Solver's `solve` ended the
+interpreter with a segmentation fault; the first test then fails (its worker
+dies).
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from fiveup_solver import _hint, _solver
+from fiveup_solver.bench import load_suite
+from fiveup_solver.errors import CoreError
+from fiveup_solver.game import Game
+from fiveup_solver.hint import METHODS, Hinter
+from fiveup_solver.solver import Solver
+
+SUITES = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
+
+
+def _run_threads(target, count):
+    threads = [threading.Thread(target=target, args=(k,)) for k in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+        assert not t.is_alive()
+
+
+def test_a_solver_shared_by_threads_gives_each_the_values_it_gives_alone():
+    games = [Game(players=p, seed=s) for p in (2, 4) for s in range(10)]   # (2-player seed 10 takes 5 s)
+    alone = [Solver(tt_mb=4).solve(g) for g in games]
+    shared = Solver(tt_mb=4)
+    got = [None] * len(games)
+    errors = []
+
+    def work(k):
+        try:
+            for i in range(k, len(games), 3):
+                got[i] = shared.solve(games[i])
+        except Exception as e:      # noqa: BLE001 - reported by the test below
+            errors.append(repr(e))
+
+    _run_threads(work, 3)
+    assert errors == []
+    for a, b in zip(alone, got):
+        # a shared table changes the node counts, never a value
+        assert (b.value, b.values, b.win, b.points, b.best) == (a.value, a.values, a.win, a.points, a.best)
+
+
+def test_value_and_solve_of_a_shared_solver_interleave_between_threads():
+    games = [Game(players=4, seed=s) for s in range(8)]
+    want_values = [Solver(tt_mb=4, objective="win").value(g)[0] for g in games]
+    want_solves = [Solver(tt_mb=4, objective="win").solve(g).values for g in games]
+    shared = Solver(tt_mb=4, objective="win")
+    values, solves = [None] * 8, [None] * 8
+
+    def work(k):
+        for i in range(8):
+            if k == 0:
+                values[i] = shared.value(games[i])[0]
+            else:
+                solves[i] = shared.solve(games[i]).values
+                shared.forget()
+
+    _run_threads(work, 2)
+    assert values == want_values
+    assert solves == want_solves
+
+
+def _busy_core():
+    """A core searching in a thread of its own (opening 26 of the 4-player suite without
+    a table, cut at 4 M nodes: about 0.3 s, long enough to be seen in use), and that
+    thread; None when the search ended before it was seen."""
+    core = _solver.SolverCore(1.0, False)
+    game = load_suite(SUITES / "openings_4p.json")[26]
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("r", core.value(game.current.core, 4_000_000)))
+    t.start()
+    for _ in range(200_000):
+        if core.in_use or not t.is_alive():
+            break
+    if not core.in_use:
+        t.join()
+        return None, None, game
+    return core, t, game
+
+
+@pytest.mark.parametrize("call", ["value", "solve_moves", "principal_variation", "maxn_moves", "debug_window",
+                                  "set_objective", "clear", "forget", "set_search", "best_move", "reply_order",
+                                  "lean_leaves", "history_cap", "world_search"])
+def test_a_core_searching_in_one_thread_refuses_another(call):
+    for _ in range(5):
+        core, t, game = _busy_core()
+        if core is not None:
+            break
+    else:  # pragma: no cover - a 4 M-node search always outlasts the polling loop
+        pytest.fail("the search always ended before it was seen in use")
+    rnd = game.current.core
+    calls = {
+        "value": lambda: core.value(rnd),
+        "solve_moves": lambda: core.solve_moves(rnd),
+        "principal_variation": lambda: core.principal_variation(rnd),
+        "maxn_moves": lambda: core.maxn_moves(Game(players=3, seed=1).current.core),
+        "debug_window": lambda: core.debug_window(rnd, -1, 1),
+        "set_objective": lambda: core.set_objective(0),
+        "clear": core.clear,
+        "forget": core.forget,
+        "set_search": lambda: core.set_search(1),
+        "best_move": lambda: core.best_move(rnd),
+        "reply_order": lambda: setattr(core, "reply_order", False),
+        "lean_leaves": lambda: setattr(core, "lean_leaves", False),
+        "history_cap": lambda: setattr(core, "history_cap", 100),
+        "world_search": lambda: _world_search_with(core),
+    }
+    try:
+        with pytest.raises(CoreError, match="in use by another thread") as info:
+            calls[call]()
+        assert "\n" not in str(info.value)
+    finally:
+        t.join()
+    # the search went on undisturbed, and the core is free again
+    assert not core.in_use
+    assert core.reply_order and core.lean_leaves and not core.search_maxn
+    v, nodes, aborted = core.value(rnd, 1000)
+    assert aborted and nodes >= 1000
+
+
+def _world_search_with(core):
+    """One hint world searched on `core` (what each hint thread does with its own)."""
+    from fiveup_solver._core import canonical_of
+    game = Game(players=2, seed=2)
+    rnd = game.current.core
+    roots = sorted({canonical_of(*m.placement) for m in game.legal_moves if m.kind == "play"})
+    search = _hint.WorldSearch(rnd, None, (), roots, METHODS["pimc"].code, 1000, 1, 7, 1, 1, 0.0, greedy_seats=[])
+    return search.value_world(core, [rnd.hand(s) for s in range(2)], rnd.boneyard_left)
+
+
+def test_a_core_is_free_again_after_a_search_refused_its_arguments():
+    core = _solver.SolverCore(1.0)
+    game = Game(players=2, seed=1)
+    for bad in (lambda: core.value(game.current.core, -1), lambda: core.value("no round"),
+                lambda: core.solve_moves(game.current.core, guesses="x"),
+                lambda: core.principal_variation(game.current.core, max_len=-1)):
+        with pytest.raises(CoreError):
+            bad()
+        assert not core.in_use
+    assert core.value(game.current.core)[0] == Solver(tt_mb=1, both=False).value(game)[0]
+
+
+def test_a_hinter_shared_by_threads_gives_each_the_hint_it_gives_alone():
+    games = [Game(players=p, seed=s) for p in (2, 4) for s in range(3)]
+    obs = [g.observation(g.to_move) for g in games]
+    alone = [Hinter(threads=1).hint(o, seed=7, samples=16) for o in obs]
+    shared = Hinter(threads=1)
+    got = [None] * len(obs)
+
+    def work(k):
+        for i in range(k, len(obs), 2):
+            got[i] = shared.hint(obs[i], seed=7, samples=16)
+
+    _run_threads(work, 2)
+    for a, b in zip(alone, got):
+        assert [(m.move, m.value, m.win) for m in b.moves] == [(m.move, m.value, m.win) for m in a.moves]
