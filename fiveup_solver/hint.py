@@ -928,17 +928,8 @@ class Hinter:
                 set_core_objective(core, objective, players)
         errors = []
 
-        def run(core, done=None):
-            try:
-                for k, (objective, job) in enumerate(jobs):
-                    if k:
-                        set_core_objective(core, objective, players)
-                    job.work(core)
-            except BaseException as e:   # noqa: BLE001 -- raised again by the calling thread
-                errors.append(e)
-            finally:
-                if done is not None:
-                    done.release()
+        def set_objective(core, objective):
+            set_core_objective(core, objective, players)
         # The helpers are started without waiting for them to run (threading.Thread.start
         # waits until the new thread is scheduled: milliseconds on a busy machine, idle
         # time of this thread at every search); each releases its lock when it is done.
@@ -947,14 +938,34 @@ class Hinter:
             lock = threading.Lock()
             lock.acquire()
             try:
-                _thread.start_new_thread(run, (core, lock))
+                # the compiled run_jobs itself, not a Python function around it: it cannot
+                # die before its finally releases the lock (see run_jobs)
+                _thread.start_new_thread(_hint.run_jobs, (core, jobs, set_objective, lock, errors))
             except RuntimeError:
                 # no thread to be had: the other threads take its worlds (they are pulled one by one)
                 lock.release()
             done.append(lock)
-        run(self._cores[0])
-        for lock in done:
-            lock.acquire()
+        try:
+            _hint.run_jobs(self._cores[0], jobs, set_objective, None, errors)
+            if errors:
+                # this thread's search failed or saw a Ctrl-C: the helpers need not finish theirs
+                for _, job in jobs:
+                    job.stop()
+            while done:
+                done[0].acquire()
+                done.pop(0)
+        except BaseException:
+            # (a Ctrl-C while waiting for the helpers) they are told to stop before their next
+            # world or root move, and waited for: none is left searching on this Hinter's cores
+            for _, job in jobs:
+                job.stop()
+            while done:
+                try:
+                    done[0].acquire()
+                    done.pop(0)
+                except BaseException:   # noqa: BLE001 -- another Ctrl-C: the helpers are stopping
+                    pass
+            raise
         if errors:
             raise errors[0]
 
@@ -1209,10 +1220,17 @@ def _worker_hinter() -> None:
 on_worker_start(_worker_hinter)
 
 
+_default_made = threading.Lock()
+
+
 def _default_hinter() -> Hinter:
+    """The shared default Hinter, made once (threads calling hint() at once share one:
+    their searches take turns, as on any shared Hinter)."""
     global _default
     if _default is None:
-        _default = Hinter(threads=1) if in_worker() else Hinter()
+        with _default_made:
+            if _default is None:
+                _default = Hinter(threads=1) if in_worker() else Hinter()
     return _default
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 from fiveup_solver import _core
@@ -109,7 +110,22 @@ def dumps_record(record: dict) -> str:
 
 
 def save_record(record: dict, path) -> None:
-    Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    """Write `record` to `path` as indented JSON. Written whole to a file beside it and
+    then renamed over it: a reader (another thread or process) finds the old record or
+    the new one, never a half-written file."""
+    path = Path(path)
+    text = json.dumps(record, indent=1) + "\n"
+    if path.exists() and not path.is_file():
+        # a device, a pipe or a directory (an error): written (or refused) where it is
+        path.write_text(text, encoding="utf-8")
+        return
+    part = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
 
 
 def _tiles(value, where: str, size: int | None = None) -> list:

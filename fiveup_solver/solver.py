@@ -230,7 +230,8 @@ class Solver:
 
     def _solve(self, game) -> SolveResult:
         t0 = time.perf_counter()
-        core = game.current.core
+        # a copy (0.1 us): another thread may play on in `game` while this one solves
+        core = game.current.core.copy()
         seat = core.to_move
         # Both currencies of an unlimited solve: points first, whose exact values seed
         # the win search's MTD(f) (its values are exact whatever the guess: fewer
@@ -330,7 +331,7 @@ class Solver:
 
     def _value(self, game) -> tuple:
         set_core_objective(self.core, self.objective, game.players, self.equity)
-        v, nodes, aborted = self.core.value(game.current.core, self.node_limit)
+        v, nodes, aborted = self.core.value(game.current.core.copy(), self.node_limit)
         if self.search == "maxn" and game.players == 3:
             v = _unit(v, self.core.value_scale)
         return (None if aborted else v), nodes

@@ -909,6 +909,11 @@ cdef class AlphaMuSearch:
             free(T.kept)
         return None
 
+    def stop(self):
+        """Give the search up, as at its deadline (``aborted``): every thread working on it
+        stops at its next leaf or root move."""
+        self.job.aborted = 1
+
     def results(self):
         """(complete, [(value, front size, leaves, nodes, [best vector per world])] per root move).
         complete is False when the deadline passed or the pools were too small."""

@@ -1214,6 +1214,11 @@ cdef class WorldSearch:
             raise KeyboardInterrupt
         return None
 
+    def stop(self):
+        """Every thread working on this search stops before its next world (as at a
+        Ctrl-C in the main thread); what was searched stays, the rest is unfinished."""
+        fiveup_next_index(&self.job.stop)
+
     def value_world(self, core_, hands, boneyard, horizon=None):
         """Search one given world (hand tile lists per seat, boneyard tiles in order):
         (status, depth, nodes, [value per root move]). For tests and analysis.
@@ -1394,3 +1399,22 @@ cdef class WorldSearch:
             out.append((w, J.status[src], J.depth[src], J.nodes[w],
                         [J.values[src * max(1, J.n_moves) + i] for i in range(max(1, J.n_moves))]))
         return out
+
+
+def run_jobs(core, jobs, set_objective, done, errors):
+    """One hint thread's work: each of `jobs` ([(objective, search)], WorldSearch or
+    AlphaMuSearch) in order on `core`, `set_objective(core, objective)` between them;
+    any exception is appended to `errors`, and `done` (a held lock, or None) released
+    at the end. Compiled, not Python: an exception sent to the thread from outside
+    (PyThreadState_SetAsyncExc) cannot arrive before the try, whose finally then
+    always releases `done`; the caller waits on it."""
+    try:
+        for k, (objective, job) in enumerate(jobs):
+            if k:
+                set_objective(core, objective)
+            job.work(core)
+    except BaseException as e:   # raised again by the calling thread
+        errors.append(e)
+    finally:
+        if done is not None:
+            done.release()
