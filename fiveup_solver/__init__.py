@@ -6,7 +6,7 @@
 True
 """
 from fiveup_solver.errors import (
-    CoreError, FiveUpError, IllegalMoveError, InconsistentObservationError, OptionError, ParseError, RecordError,
+    BotError, CoreError, FiveUpError, IllegalMoveError, InconsistentObservationError, OptionError, ParseError, RecordError,
 )
 from fiveup_solver.notation import (
     ALL_TILES, TARGET_RAW, Event, Move, Port, Tile, format_move, format_port, format_tile, parse_move,
@@ -18,7 +18,7 @@ from fiveup_solver.record import (
 )
 
 __all__ = [
-    "ALL_TILES", "TARGET_RAW", "Event", "CoreError", "FiveUpError", "IllegalMoveError",
+    "ALL_TILES", "TARGET_RAW", "Event", "BotError", "CoreError", "FiveUpError", "IllegalMoveError",
     "InconsistentObservationError", "Move", "OptionError",
     "ParseError", "Port", "RecordError", "Tile", "format_move", "format_port", "format_tile",
     "parse_move", "parse_port", "parse_tile", "raw_to_display", "Game", "Observation",

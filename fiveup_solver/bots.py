@@ -40,8 +40,11 @@ True
 """
 from __future__ import annotations
 
+import importlib
+import os
 import random as _random
 import re
+import sys
 
 from fiveup_solver import _core
 from fiveup_solver.errors import InconsistentObservationError, OptionError, check_players
@@ -49,14 +52,79 @@ from fiveup_solver.game import check_observation
 from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, METHODS, SearchBudget
 from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
-from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
+from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
-__all__ = ["BOTS", "bot_function", "check_bot", "choose", "parse_bot_list"]
+__all__ = ["BOTS", "bot_function", "check_bot", "choose", "parse_bot_list", "register_bot"]
+
+# a bot of one's own named by where it is: "package.module:function"
+_AGENT_PATH = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*):([A-Za-z_][A-Za-z0-9_]*)")
+_AGENT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
+def register_bot(name: str, function) -> str:
+    """Enter ``function``, a decision function ``(observation, rng) -> move``, as bot
+    ``name``: every function that takes bot names (:func:`fiveup_solver.selfplay.play_game`,
+    the matches, the SPRT, the ladder, :func:`choose`) then plays it. ``name``: lower-case
+    letters, digits, ``-`` and ``_``, starting with a letter; a built-in name is refused,
+    and registering a name again replaces its function. Worker processes started by
+    *spawn* do not see a registration: there, and on the command line, name the
+    function by its module instead (``"mypackage.agents:heuristic"``, see
+    :func:`bot_function`). Returns ``name``.
+
+    >>> import random
+    >>> from fiveup_solver.game import Game
+    >>> def first_move(obs, rng):
+    ...     return obs.legal_moves[0]
+    >>> register_bot("first", first_move)
+    'first'
+    >>> g = Game(players=2, seed=1)
+    >>> choose("first", g.observation(g.to_move), random.Random(0)) == g.legal_moves[0]
+    True
+    >>> _ = BOTS.pop("first")     # (the example leaves the registry as it was)
+    """
+    if not isinstance(name, str) or not _AGENT_NAME.fullmatch(name):
+        raise OptionError(f"a bot's name is 1 to 40 lower-case letters, digits, '-' or '_', starting with a letter, "
+                          f"not {name!r}"[:160])
+    if name in _BUILT_IN or SearchBudget.from_bot_name(name) is not None:
+        raise OptionError(f"bot name {name!r} is a built-in bot's")
+    if not callable(function):
+        raise OptionError(f"a bot is a function (observation, rng) -> move, not {type(function).__name__}")
+    BOTS[name] = decision(function)
+    return name
+
+
+def _agent_at(name: str):
+    """The decision function of ``module:function`` (imported; the current directory is
+    looked in too, as the command line is run from there), or None when ``name`` is not
+    of that form."""
+    m = _AGENT_PATH.fullmatch(name)
+    if m is None:
+        return None
+    module_name, attr = m.groups()
+    try:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as e:
+            if e.name != module_name.split(".")[0] or os.getcwd() in sys.path or "" in sys.path:
+                raise
+            sys.path.append(os.getcwd())
+            module = importlib.import_module(module_name)
+    except Exception as e:     # an agent's module that fails to import: its error, in one line
+        raise OptionError(f"bot {name[:80]!r}: cannot import {module_name} ({type(e).__name__}: "
+                          f"{' '.join(str(e).split())[:120]})") from None
+    function = getattr(module, attr, None)
+    if not callable(function):
+        raise OptionError(f"bot {name[:80]!r}: module {module_name} has no function {attr}")
+    return decision(function)
 
 
 def bot_function(name: str):
-    """The decision function of a bot name: a built-in name, or ``hint:SAMPLES:NODES``
-    / ``expectimax:SAMPLES:NODES`` (also ``hint-win:...``) for a hint bot with another budget.
+    """The decision function of a bot name: a built-in name, ``hint:SAMPLES:NODES``
+    / ``expectimax:SAMPLES:NODES`` (also ``hint-win:...``) for a hint bot with another
+    budget, a name given to :func:`register_bot`, or ``MODULE:FUNCTION`` for a
+    function ``(observation, rng) -> move`` of one's own (``mypackage.agents:heuristic``;
+    the module is imported, from the current directory too): the form the command
+    line and worker processes take.
 
     >>> bot_function("hint:16:5000") is not None and bot_function("hint-uniform:16:5000") is not None
     True
@@ -68,6 +136,9 @@ def bot_function(name: str):
     budget = SearchBudget.from_bot_name(name)
     if budget is not None:
         return hint_bot(budget)
+    agent = _agent_at(name)
+    if agent is not None:
+        return agent
     # a well-formed budget name with a number out of range: say which number
     base, sep, rest = name.partition(":")
     if sep and re.fullmatch(r"[0-9]+:[0-9]+", rest) and SearchBudget.from_bot_name(base + ":1:1") is not None:
@@ -80,8 +151,9 @@ def bot_function(name: str):
     known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
                       + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
     methods = "|".join(_METHOD_OF_BOT)
-    raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, or METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms with METHOD {methods}; "
-                      f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]}; hint-alphamu-dN: alphamu at depth N, 0 to "
+    raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, METHOD[-X]:SAMPLES:NODES, METHOD[-X]@MSms with METHOD {methods}, "
+                      f"your own MODULE:FUNCTION; "
+                      f"X: {', '.join(BOT_SUFFIXES[:-1])} or {BOT_SUFFIXES[-1]}; hint-alphamu-dN: depth N, 0 to "
                       f"{ALPHAMU_MAX_DEPTH})")
 
 
@@ -147,3 +219,4 @@ def parse_bot_list(text: str, players: int) -> list:
 
 # the graded levels (fiveup_solver.levels): level1 .. level8
 BOTS.update({name: level_bot(name) for name in LEVELS})
+_BUILT_IN = frozenset(BOTS)

@@ -10,7 +10,7 @@ import math
 
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
-    "OptionError", "CoreError", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
+    "OptionError", "CoreError", "BotError", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
     "check_seed", "SEED_RANGE", "MAX_SAMPLES",
 ]
 
@@ -41,6 +41,12 @@ class OptionError(FiveUpError):
 
 class CoreError(FiveUpError):
     """The Cython core refused a call: an argument out of range, or an action the rules do not allow."""
+
+
+class BotError(FiveUpError):
+    """A bot (an agent of one's own, most likely) failed in a game: it raised, or returned
+    something that is not one of the legal moves. The message names the bot, the seat and
+    where in which game; the bot's own exception is the ``__cause__``."""
 
 
 def short_repr(value, limit: int = 40) -> str:

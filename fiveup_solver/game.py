@@ -73,7 +73,29 @@ class RoundLog:
 
 @dataclass(frozen=True)
 class Observation:
-    """What one seat may know: its own hand and draws, the board and the public history."""
+    """What one seat may know: its own hand and draws, the board and the public history.
+
+    What a bot (an agent of one's own too) decides from. Its fields:
+
+    - ``seat``, ``players``, ``round`` (from 0), ``starter`` (the round's first
+      seat), ``to_move`` (None when the round is over), ``side`` (the seat's
+      side: its score is ``scores[side]``; with 4 players seats 0 and 2 are
+      side 0, seats 1 and 3 side 1);
+    - ``hand``: the seat's own tiles now; ``hand_sizes``: every seat's count;
+      ``boneyard_size``: the tiles left to draw (their order is hidden);
+    - ``scores``: raw points per side now; ``scores_before``: at the round's
+      start (the race is to exactly 305);
+    - ``history``: this round's actions in record form, as the seat saw them
+      (another seat's draw is ``{"seat": s, "draw": None}``); earlier rounds
+      are in the game's record, not here;
+    - ``open_ports``: the board's open ports; ``end_sum``: the sum of the open
+      ends now (placement credit when a positive multiple of 5);
+    - ``legal_moves``: the seat's moves when it is to move (a ``Move`` each,
+      else empty); ``end_sums_after``: the end sum after each of them, in the
+      same order;
+    - ``status``: ``playing``, ``domino``, ``blocked`` or ``won``;
+      ``revealed``: the hands left once the round is over and shown, else None.
+    """
 
     seat: int
     players: int

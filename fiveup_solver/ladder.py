@@ -205,11 +205,16 @@ class LadderResult:
             step = ""
             if k > 0:
                 s = self.steps[k - 1]
-                step = f"{s['elo']:+.0f} [{s['ci95'][0]:+.0f}, {s['ci95'][1]:+.0f}]"
+                step = f"{_whole(s['elo'], '+')} [{_whole(s['ci95'][0], '+')}, {_whole(s['ci95'][1], '+')}]"
             lo, hi = self.ci95[n]
             recipe = LEVELS[n].summary if n in LEVELS else n
-            lines.append(f"| {n} | {self.elo[n]:.0f} | [{lo:.0f}, {hi:.0f}] | {step} | {recipe} |")
+            lines.append(f"| {n} | {_whole(self.elo[n])} | [{_whole(lo)}, {_whole(hi)}] | {step} | {recipe} |")
         return "\n".join(lines) + "\n"
+
+
+def _whole(x: float, sign: str = "") -> str:
+    """An Elo to the nearest whole number, never "-0" (-0.3 is 0, as 0.3 is)."""
+    return format(round(x) + 0, sign + "d")
 
 
 def load_ladder(players: int = 2, path: str | None = None) -> LadderResult:

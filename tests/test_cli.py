@@ -155,11 +155,11 @@ def test_selfplay_is_deterministic(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("players,bots,seats", [
-    (4, "greedy,random", ["greedy0", "random1", "greedy2", "random3"]),
-    (3, "greedy", ["greedy0", "greedy1", "greedy2"]),
-    (3, "random,greedy", ["random0", "greedy1", "random2"]),
-    (2, "random,greedy", ["random0", "greedy1"]),
-    (4, "random,greedy,greedy", ["random0", "greedy1", "greedy2", "random3"]),
+    (4, "greedy,random", ["greedy#0", "random#1", "greedy#2", "random#3"]),
+    (3, "greedy", ["greedy#0", "greedy#1", "greedy#2"]),
+    (3, "random,greedy", ["random#0", "greedy#1", "random#2"]),
+    (2, "random,greedy", ["random#0", "greedy#1"]),
+    (4, "random,greedy,greedy", ["random#0", "greedy#1", "greedy#2", "random#3"]),
 ])
 def test_selfplay_bot_list_repeats(players, bots, seats, tmp_path, capsys):
     (line,) = selfplay_lines(capsys, tmp_path, "--players", str(players), "--bots", bots, "--games", "1")

@@ -1,0 +1,159 @@
+"""An agent of one's own (a bot author's first steps, docs/matches.md "Your own agent"):
+registered by name, or named by its module on the command line and in worker
+processes; a failing agent is one BotError line naming the bot, its seat and where,
+never a traceback or a silently wrong game.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import pytest
+
+from fiveup_solver import BotError, FiveUpError, Move, OptionError
+from fiveup_solver.bots import BOTS, bot_function, register_bot
+from fiveup_solver.cli import main
+from fiveup_solver.ladder import LadderResult
+from fiveup_solver.match import play_pairs
+from fiveup_solver.selfplay import play_game
+
+AGENTS = textwrap.dedent('''
+    from fiveup_solver import Move
+
+    def lowest(obs, rng):
+        """The legal move that sorts first: a deterministic agent."""
+        return min(obs.legal_moves, key=str)
+
+    def boom(obs, rng):
+        return 1 / 0
+
+    def nothing(obs, rng):
+        return None
+
+    def draws(obs, rng):
+        return Move.draw()
+''')
+
+
+@pytest.fixture
+def agents_dir(tmp_path, monkeypatch):
+    """A module `myagents` in a directory that is the current one and not on sys.path."""
+    (tmp_path / "myagents.py").write_text(AGENTS)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "myagents", raising=False)
+    return tmp_path
+
+
+@pytest.fixture
+def registered():
+    names = []
+
+    def add(name, fn):
+        names.append(register_bot(name, fn))
+        return name
+    yield add
+    for n in names:
+        BOTS.pop(n, None)
+
+
+def test_a_registered_agent_plays_games_and_duplicate_pairs(registered):
+    seen = []
+
+    def lowest(obs, rng):
+        seen.append(obs.seat)
+        return min(obs.legal_moves, key=str)
+
+    registered("lowest", lowest)
+    game = play_game(2, 5, ["lowest", "greedy"])
+    assert game.game_over or len(game.rounds) >= 1
+    # it decided for its own seat only, and the record names it
+    assert set(seen) == {0} and game.to_record()["seats"] == ["lowest#0", "greedy#1"]
+    # a deterministic agent against itself on duplicate deals: each pair is one win each
+    # (the same deal from both seatings), so the pair scores are all exactly 1/2
+    for _, scores, _ in play_pairs(2, "lowest", "lowest", seed=3, max_pairs=3, workers=1):
+        assert sorted(scores) == [0, 1]
+
+
+@pytest.mark.parametrize("name, why", [("greedy", "built-in"), ("level3", "built-in"), ("hint-win", "built-in"), ("hint:4:100", "lower-case"),
+                                       ("Mine", "lower-case"), ("my agent", "lower-case"), ("", "lower-case"),
+                                       ("a:b", "lower-case"), (7, "lower-case")])
+def test_register_bot_refuses_names_it_cannot_take(name, why):
+    with pytest.raises(OptionError, match=why):
+        register_bot(name, lambda obs, rng: obs.legal_moves[0])
+
+
+def test_register_bot_refuses_what_is_not_a_function():
+    with pytest.raises(OptionError, match="a bot is a function"):
+        register_bot("notafunction", 3)
+    assert "notafunction" not in BOTS
+
+
+def test_an_agent_named_by_its_module_plays_from_the_command_line(agents_dir, capsys):
+    # the current directory is searched, as a command run there expects
+    assert bot_function("myagents:lowest") is not None
+    assert main(["match", "--bots", "myagents:lowest,greedy", "--deals", "3", "--workers", "1", "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert one["games"] == 6 and one["bot"] == "myagents:lowest"
+    # worker processes import it themselves: the same games
+    assert main(["match", "--bots", "myagents:lowest,greedy", "--deals", "3", "--workers", "2", "--json"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert (two["wins"], two["pairs"]["pentanomial"]) == (one["wins"], one["pairs"]["pentanomial"])
+
+
+@pytest.mark.parametrize("name, message", [
+    ("nosuchmodule:f", "bot 'nosuchmodule:f': cannot import nosuchmodule (ModuleNotFoundError: No module named"),
+    ("myagents:missing", "bot 'myagents:missing': module myagents has no function missing"),
+])
+def test_an_agent_that_cannot_be_found_is_one_line(agents_dir, capsys, name, message):
+    assert main(["match", "--bots", f"{name},greedy", "--deals", "1", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: " + message) and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("agent, what", [
+    ("boom", "raised ZeroDivisionError: division by zero"),
+    ("nothing", "returned None, not one of the"),
+    ("draws", "returned Move.parse('draw'), not one of the"),
+])
+def test_a_failing_agent_is_named_with_its_seat_and_place(agents_dir, capsys, agent, what):
+    for workers in ("1", "2"):
+        assert main(["match", "--bots", f"greedy,myagents:{agent}", "--deals", "1", "--workers", workers]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: bot 'myagents:{agent}' (seat ") and what in err
+        assert " at round 0 action " in err and "of the game with seed " in err
+        assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_bot_error_keeps_the_agents_own_exception(registered):
+    def boom(obs, rng):
+        raise KeyError("mine")
+
+    registered("boom", boom)
+    with pytest.raises(BotError) as info:
+        play_game(2, 1, ["boom", "greedy"])
+    assert isinstance(info.value, FiveUpError) and isinstance(info.value.__cause__, KeyError)
+    assert str(info.value).startswith("bot 'boom' (seat ")
+
+
+def test_a_move_of_another_position_is_refused(registered):
+    # a Move that is well formed but not legal here (a draw while a play is possible)
+    registered("drawer", lambda obs, rng: Move.draw() if obs.legal_moves[0].kind == "play" else obs.legal_moves[0])
+    with pytest.raises(BotError, match="not one of the .* legal moves"):
+        play_game(2, 1, ["drawer", "greedy"])
+
+
+def test_seat_names_of_bots_are_unambiguous():
+    # a bot's name and its seat, apart: "level1" in seat 0 was "level10", level 10's name
+    game = play_game(2, 2, ["level1", "greedy"])
+    assert game.to_record()["seats"] == ["level1#0", "greedy#1"]
+
+
+def test_ladder_table_never_prints_minus_zero():
+    r = LadderResult(players=2, entrants=["level1", "mine"], counts={}, games_per_pairing=2, seed=0,
+                     elo={"level1": 0.0, "mine": -0.3}, ci95={"level1": (0.0, 0.0), "mine": (-0.4, 301.2)},
+                     steps=[{"from": "level1", "to": "mine", "elo": -0.3, "ci95": [-147.2, 0.4], "significant": False}])
+    table = r.format_table()
+    assert "| mine | 0 | [0, 301] | +0 [-147, +0] | mine |" in table
+    assert "-0" not in table.replace("-147", "")
