@@ -862,11 +862,8 @@ cdef class AlphaMuSearch:
     def work(self, core_):
         """Search root moves until none is left (call from any thread, one core each)."""
         cdef SolverCore core = checked_core(core_)
-        core.claim()      # one search at a time on a core (SolverCore.claim)
-        try:
+        with core.claimed():      # one search at a time on a core (SolverCore.claim)
             return self._work(core)
-        finally:
-            core.release()
 
     cdef object _work(self, SolverCore core):
         """work, with the core claimed."""

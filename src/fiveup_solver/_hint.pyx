@@ -1141,11 +1141,8 @@ cdef class WorldSearch:
         main thread a Ctrl-C is seen between worlds (about every 50 ms): KeyboardInterrupt
         is raised and every other thread of the search stops before its next world."""
         cdef SolverCore core = checked_core(core_)
-        core.claim()      # one search at a time on a core (SolverCore.claim)
-        try:
+        with core.claimed():      # one search at a time on a core (SolverCore.claim)
             return self._work(core)
-        finally:
-            core.release()
 
     cdef object _work(self, SolverCore core):
         """work, with the core claimed."""
@@ -1226,11 +1223,8 @@ cdef class WorldSearch:
         The world must keep the position's board and the observer's hand, give every
         seat as many tiles as it holds and hold every tile off the board once."""
         cdef SolverCore core = checked_core(core_)
-        core.claim()      # one search at a time on a core (SolverCore.claim)
-        try:
+        with core.claimed():      # one search at a time on a core (SolverCore.claim)
             return self._value_world(core, hands, boneyard, horizon)
-        finally:
-            core.release()
 
     cdef object _value_world(self, SolverCore core, object hands, object boneyard, object horizon):
         """value_world, with the core claimed."""

@@ -832,6 +832,19 @@ cdef SolverCore checked_core(object core):
     return <SolverCore>core
 
 
+cdef class Claimed:
+    """SolverCore.claimed(): claims the core on entering the block, releases it on leaving."""
+    cdef SolverCore core
+
+    def __enter__(self):
+        self.core.claim()
+        return self.core
+
+    def __exit__(self, exc_type, exc, tb):
+        self.core.release()
+        return False
+
+
 cdef class SolverCore:
     """Reusable search context: the transposition table is kept between calls."""
 
@@ -971,11 +984,8 @@ cdef class SolverCore:
         An immutable table (bytes, or a read-only array that owns its memory, as the
         package's own) is read where it is and remembered as checked; any other is
         copied, and the copy checked and read: changing the table later changes nothing."""
-        self.claim()
-        try:
+        with self.claimed():
             return self._set_objective(objective_, table, players_)
-        finally:
-            self.release()
 
     cdef object _set_objective(self, object objective_, object table, object players_):
         """set_objective, with the context claimed."""
@@ -1083,6 +1093,13 @@ cdef class SolverCore:
     cdef void release(self) noexcept:
         self.busy = False
 
+    def claimed(self):
+        """``with core.claimed():`` the context claimed for the block (claim, then release
+        however the block ends; a claim refused raises before the block)."""
+        cdef Claimed c = Claimed.__new__(Claimed)
+        c.core = self
+        return c
+
     @property
     def in_use(self):
         """Whether a thread is searching with this context now."""
@@ -1132,11 +1149,8 @@ cdef class SolverCore:
         a perfect guess would leave. Other moves start as they would. The values
         are exact whatever the guesses. Not with 3 players under max^n.
         """
-        self.claim()
-        try:
+        with self.claimed():
             return self._solve_moves(rnd, node_limit_, points_values, guesses)
-        finally:
-            self.release()
 
     cdef object _solve_moves(self, object rnd, object node_limit_, object points_values, object guesses):
         """solve_moves, with the context claimed."""
@@ -1222,11 +1236,8 @@ cdef class SolverCore:
         `guess`: MTD(f)'s first test there (that value, for the seat to move, in this
         objective's units; one search thread) instead of first_guess; the value is
         exact whatever it is (benchmarks/mtdf_floor.py). Not with 3 players under max^n."""
-        self.claim()
-        try:
+        with self.claimed():
             return self._value(rnd, node_limit_, guess)
-        finally:
-            self.release()
 
     cdef object _value(self, object rnd, object node_limit_, object guess):
         """value, with the context claimed."""
@@ -1262,11 +1273,8 @@ cdef class SolverCore:
 
     def debug_window(self, rnd, alpha_, beta_, node_limit_=0):
         """One search of the current (resolved) position with a given window: (result, nodes)."""
-        self.claim()
-        try:
+        with self.claimed():
             return self._debug_window(rnd, alpha_, beta_, node_limit_)
-        finally:
-            self.release()
 
     cdef object _debug_window(self, object rnd, object alpha_, object beta_, object node_limit_):
         """debug_window, with the context claimed."""
@@ -1303,11 +1311,8 @@ cdef class SolverCore:
         """Max^n (3 players only): (root vector, [(move, vector), ...], nodes, aborted),
         vectors of 3 entries per side in internal units (value_scale), from the
         current position's scores on; moves as solve_moves."""
-        self.claim()
-        try:
+        with self.claimed():
             return self._maxn_moves(rnd, node_limit_)
-        finally:
-            self.release()
 
     cdef object _maxn_moves(self, object rnd, object node_limit_):
         """maxn_moves, with the context claimed."""
@@ -1360,11 +1365,8 @@ cdef class SolverCore:
         move gained. Only the first V is searched (MTD(f)), from `value` if given
         (what solve_moves returned for the seat to move: a guess only, the line is
         the same whatever it is)."""
-        self.claim()
-        try:
+        with self.claimed():
             return self._principal_variation(rnd, max_len, node_limit_, value_)
-        finally:
-            self.release()
 
     cdef object _principal_variation(self, object rnd, object max_len, object node_limit_, object value_):
         """principal_variation, with the context claimed."""
