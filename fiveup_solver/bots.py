@@ -47,14 +47,14 @@ import re
 import sys
 
 from fiveup_solver import _core
-from fiveup_solver.errors import InconsistentObservationError, OptionError, check_players
+from fiveup_solver.errors import BotError, InconsistentObservationError, OptionError, check_players, short_repr
 from fiveup_solver.game import check_observation
 from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, METHODS, SearchBudget
 from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
-__all__ = ["BOTS", "bot_function", "check_bot", "choose", "parse_bot_list", "register_bot"]
+__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "choose", "parse_bot_list", "register_bot"]
 
 # a bot of one's own named by where it is: "package.module:function"
 _AGENT_PATH = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*):([A-Za-z_][A-Za-z0-9_]*)")
@@ -179,6 +179,21 @@ def choose(bot: str, obs, rng: _random.Random):
         raise InconsistentObservationError(f"observation scores must list the {_core.sides_of(obs.players)} "
                                            f"sides' scores for a bot to decide, not {list(obs.scores)}")
     return bot_function(bot)(obs, rng)
+
+
+def bot_move(bot: str, obs, rng: _random.Random, where: str):
+    """The move `bot` picks (:func:`choose`), checked: a bot that raises, or returns
+    anything but one of ``obs.legal_moves``, is one :class:`BotError` naming it, its seat
+    and ``where`` ("at round R action A ..."), with its own exception as the cause."""
+    try:
+        move = choose(bot, obs, rng)
+    except Exception as e:     # noqa: BLE001 -- whatever a bot raises is named as its failure
+        raise BotError(f"bot {bot[:60]!r} (seat {obs.seat}) {where}: raised {type(e).__name__}: "
+                       f"{' '.join(str(e).split())[:160]}") from e
+    if move not in obs.legal_moves:
+        raise BotError(f"bot {bot[:60]!r} (seat {obs.seat}) {where}: returned {short_repr(move)}, "
+                       f"not one of the {len(obs.legal_moves)} legal moves (a Move of obs.legal_moves)")
+    return move
 
 
 def _method_of(name: str):

@@ -27,8 +27,8 @@ import secrets
 import shutil
 import textwrap
 
-from fiveup_solver.bots import bot_function, check_bot, choose
-from fiveup_solver.errors import FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
+from fiveup_solver.bots import bot_function, bot_move, check_bot
+from fiveup_solver.errors import BotError, FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import DealSampler
@@ -162,7 +162,8 @@ class TerminalGame:
                     self.report_events(seat, move, events)
                     continue
                 return
-            move = choose(self.bots[seat], g.observation(seat), self.rngs[seat])
+            move = bot_move(self.bots[seat], g.observation(seat), self.rngs[seat],
+                            f"at round {len(g.rounds) - 1} action {len(g.current.moves)}")
             events = g.push(move)
             self.report_events(seat, move, events)
 
@@ -282,30 +283,39 @@ class TerminalGame:
                  f"bots {', '.join(f'seat {s}: {b}' for s, b in enumerate(self.bots) if s != self.seat)}. "
                  f"Type help for the commands.")
         self.say(f"round 0: seat {self.game.current.starter} starts")
-        self.advance()
-        if not self.finished:
-            self.prompt()
-        for line in lines:
-            if self.finished:
-                break
-            try:
-                changed = self.handle(line)
-            except FiveUpError as e:
-                self.say(f"error: {e}")
-                changed = False
-            if self.finished:
-                break
-            if changed:
+        failed = False
+        try:
+            self.advance()
+            if not self.finished:
                 self.prompt()
-            else:
-                self.out.write("> ")
-                self.out.flush()
+            for line in lines:
+                if self.finished:
+                    break
+                try:
+                    changed = self.handle(line)
+                except BotError:
+                    raise
+                except FiveUpError as e:
+                    self.say(f"error: {e}")
+                    changed = False
+                if self.finished:
+                    break
+                if changed:
+                    self.prompt()
+                else:
+                    self.out.write("> ")
+                    self.out.flush()
+        except BotError as e:
+            # a bot that cannot move (an agent of one's own that raised, or returned no legal
+            # move): the game cannot go on; what was played is kept
+            self.say(f"error: {e}")
+            failed = True
         self.say("")
         if self.secret_seed and self.finished:
             self.say(f"this game's seed was {self.seed}: --seed {self.seed} deals it again")
         if self.record_path:
             self.save(self.record_path)
-        return 0
+        return 2 if failed else 0
 
 
 def bots_for_seats(players: int, seat: int, bots: list) -> list:

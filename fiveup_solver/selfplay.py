@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from fiveup_solver.bots import bot_function, choose
-from fiveup_solver.errors import BotError, OptionError, check_seed, is_int, is_number, short_repr
+from fiveup_solver.bots import bot_function, bot_move
+from fiveup_solver.errors import OptionError, check_seed, is_int, is_number, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
 __all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_interval"]
@@ -62,24 +62,11 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
             if on_action is not None:
                 on_action(game, None, [])
         seat = game.to_move
-        obs = game.observation(seat)
-        try:
-            move = choose(bots[seat], obs, rngs[seat])
-        except Exception as e:     # noqa: BLE001 -- whatever a bot raises is named as its failure
-            raise BotError(f"{_where(bots[seat], seat, game, seed)}: raised {type(e).__name__}: "
-                           f"{' '.join(str(e).split())[:160]}") from e
-        if move not in obs.legal_moves:
-            raise BotError(f"{_where(bots[seat], seat, game, seed)}: returned {short_repr(move)}, "
-                           f"not one of the {len(obs.legal_moves)} legal moves (a Move of obs.legal_moves)")
+        move = bot_move(bots[seat], game.observation(seat), rngs[seat],
+                        f"at round {len(game.rounds) - 1} action {len(game.current.moves)} of the game with seed {seed}")
         events = game.push(move)
         if on_action is not None:
             on_action(game, move, events)
-
-
-def _where(bot: str, seat: int, game: Game, seed: int) -> str:
-    """Which bot failed where: its name and seat, the round and action, the game's seed."""
-    return (f"bot {bot[:60]!r} (seat {seat}) at round {len(game.rounds) - 1} action {len(game.current.moves)} "
-            f"of the game with seed {seed}")
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:

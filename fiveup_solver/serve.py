@@ -452,11 +452,17 @@ def _check_range(name: str, value, low, high):
         raise OptionError(f"{name} must be {low}..{high}, not {value}")
 
 
-def _check_bot_budgets(seats) -> None:
-    """A bot of a web game searches within a hint's limits: a bot named with a larger
-    budget (hint:1000000:1000000) held a worker for hours at its first move."""
-    for name in seats:
+def _check_web_bots(names) -> None:
+    """A web game's bots: the package's and the registered ones (:data:`BOTS`) and hint
+    bots with a budget, never ``MODULE:FUNCTION`` (a request must not make the server
+    load a module of its choosing); checked before any name is looked up. A hint bot
+    searches within a hint's limits: one named with a larger budget (hint:1000000:1000000)
+    held a worker for hours at its first move."""
+    for name in names:
         budget = SearchBudget.from_bot_name(name) if isinstance(name, str) else None
+        if isinstance(name, str) and name not in BOTS and budget is None and ":" in name:
+            raise OptionError(f"bot {name[:40]!r}: a web game takes the server's bots (GET /api/bots), "
+                              "not a module's function")
         if budget is not None:
             _check_range(f"bot {name}: samples", budget.samples, 1, HINT_MAX_SAMPLES)
             _check_range(f"bot {name}: time_ms", budget.time_ms, 1, HINT_MAX_TIME_MS)
@@ -703,8 +709,8 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
     @app.post("/api/games", summary="a new game (or one going on from a record): {id, view}")
     async def new_game(body: NewGameRequest):
+        _check_web_bots(body.bots)
         seats = bots_for_seats(body.players, body.seat, body.bots)
-        _check_bot_budgets(seats)
 
         def start():
             # no seed: TerminalGame draws a secret one, never sent (a known seed deals every tile)

@@ -157,3 +157,31 @@ def test_ladder_table_never_prints_minus_zero():
     table = r.format_table()
     assert "| mine | 0 | [0, 301] | +0 [-147, +0] | mine |" in table
     assert "-0" not in table.replace("-147", "")
+
+
+def test_a_failing_agent_ends_a_terminal_game_with_one_line_and_keeps_the_record(agents_dir, capsys):
+    # the person plays, the agent fails at its first decision: one error line, exit 2, and
+    # the record of what was played is still written
+    import io
+    from fiveup_solver.play import TerminalGame
+    out = io.StringIO()
+    game = TerminalGame(2, ["myagents:boom"], 0, 3, out=out, record_path=str(agents_dir / "game.json"))
+    assert game.run(["1"] * 5) == 2
+    text = out.getvalue()
+    errors = [line for line in text.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and errors[0].startswith("error: bot 'myagents:boom' (seat 1) at round 0 action ")
+    assert errors[0].endswith("raised ZeroDivisionError: division by zero") and "Traceback" not in text
+    record = json.loads((agents_dir / "game.json").read_text())
+    assert record["rounds"][0]["actions"][0]["seat"] == 0
+
+
+def test_bot_move_names_the_place_it_is_given(registered):
+    import random
+    from fiveup_solver.bots import bot_move
+    from fiveup_solver.game import Game
+    registered("nothing", lambda obs, rng: None)
+    g = Game(players=2, seed=1)
+    obs = g.observation(g.to_move)
+    assert bot_move("greedy", obs, random.Random(0), "here") in obs.legal_moves
+    with pytest.raises(BotError, match=r"^bot 'nothing' \(seat \d\) somewhere: returned None, not one of"):
+        bot_move("nothing", obs, random.Random(0), "somewhere")

@@ -676,6 +676,17 @@ def test_a_bot_of_a_web_game_searches_within_a_hints_limits(client):
     assert ok.status_code == 200, ok.text
 
 
+def test_a_web_game_never_imports_a_module_a_request_names(client):
+    # MODULE:FUNCTION bots are for one's own programs and command lines: a request naming
+    # one is refused before anything is imported
+    import sys
+    assert "wave" not in sys.modules
+    for bot in ("wave:open", "os:getcwd", "nosuchmodule:f"):
+        err = error_of(client.post("/api/games", json={"players": 2, "seat": 0, "bots": [bot], "seed": 6}), 400)
+        assert f"bot {bot!r}: a web game takes the server's bots" in err, err
+    assert "wave" not in sys.modules
+
+
 def test_a_finished_game_takes_no_undo(client):
     """An undo after the game's end left it neither over nor playable, and its record a view."""
     r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["greedy"], "seed": 3}).json()
