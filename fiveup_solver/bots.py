@@ -54,7 +54,8 @@ from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
-__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "choose", "parse_bot_list", "register_bot"]
+__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "choose", "names_a_module", "parse_bot_list",
+           "register_bot"]
 
 # a bot of one's own named by where it is: "package.module:function"
 _AGENT_PATH = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*):([A-Za-z_][A-Za-z0-9_]*)")
@@ -91,6 +92,13 @@ def register_bot(name: str, function) -> str:
         raise OptionError(f"a bot is a function (observation, rng) -> move, not {type(function).__name__}")
     BOTS[name] = decision(function)
     return name
+
+
+def names_a_module(name) -> bool:
+    """Whether ``name`` is a ``MODULE:FUNCTION`` bot (not a built-in, registered or
+    budget name): one that :func:`bot_function` would import."""
+    return (isinstance(name, str) and name not in BOTS and _AGENT_PATH.fullmatch(name) is not None
+            and SearchBudget.from_bot_name(name) is None)
 
 
 def _agent_at(name: str):
@@ -181,19 +189,26 @@ def choose(bot: str, obs, rng: _random.Random):
     return bot_function(bot)(obs, rng)
 
 
-def bot_move(bot: str, obs, rng: _random.Random, where: str):
+def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None):
     """The move `bot` picks (:func:`choose`), checked: a bot that raises, or returns
-    anything but one of ``obs.legal_moves``, is one :class:`BotError` naming it, its seat
-    and ``where`` ("at round R action A ..."), with its own exception as the cause."""
+    anything but one of ``obs.legal_moves``, is one :class:`BotError` naming it, its seat,
+    the round and action (from the observation) and ``game_seed`` when given, with its
+    own exception as the cause."""
     try:
         move = choose(bot, obs, rng)
     except Exception as e:     # noqa: BLE001 -- whatever a bot raises is named as its failure
-        raise BotError(f"bot {bot[:60]!r} (seat {obs.seat}) {where}: raised {type(e).__name__}: "
+        raise BotError(f"{_bot_at(bot, obs, game_seed)}: raised {type(e).__name__}: "
                        f"{' '.join(str(e).split())[:160]}") from e
     if move not in obs.legal_moves:
-        raise BotError(f"bot {bot[:60]!r} (seat {obs.seat}) {where}: returned {short_repr(move)}, "
+        raise BotError(f"{_bot_at(bot, obs, game_seed)}: returned {short_repr(move)}, "
                        f"not one of the {len(obs.legal_moves)} legal moves (a Move of obs.legal_moves)")
     return move
+
+
+def _bot_at(bot: str, obs, game_seed: int | None) -> str:
+    """Which bot failed where (formatted only when one has)."""
+    seed = "" if game_seed is None else f" of the game with seed {game_seed}"
+    return f"bot {bot[:60]!r} (seat {obs.seat}) at round {obs.round} action {len(obs.history)}{seed}"
 
 
 def _method_of(name: str):

@@ -162,8 +162,8 @@ class TerminalGame:
                     self.report_events(seat, move, events)
                     continue
                 return
-            move = bot_move(self.bots[seat], g.observation(seat), self.rngs[seat],
-                            f"at round {len(g.rounds) - 1} action {len(g.current.moves)}")
+            # (the game's seed is not named: it may be the secret one)
+            move = bot_move(self.bots[seat], g.observation(seat), self.rngs[seat])
             events = g.push(move)
             self.report_events(seat, move, events)
 

@@ -62,8 +62,7 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
             if on_action is not None:
                 on_action(game, None, [])
         seat = game.to_move
-        move = bot_move(bots[seat], game.observation(seat), rngs[seat],
-                        f"at round {len(game.rounds) - 1} action {len(game.current.moves)} of the game with seed {seed}")
+        move = bot_move(bots[seat], game.observation(seat), rngs[seat], seed)
         events = game.push(move)
         if on_action is not None:
             on_action(game, move, events)

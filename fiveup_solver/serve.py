@@ -53,7 +53,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fiveup_solver import __version__
 from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
-from fiveup_solver.bots import BOTS
+from fiveup_solver.bots import BOTS, names_a_module
 from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
@@ -460,7 +460,7 @@ def _check_web_bots(names) -> None:
     held a worker for hours at its first move."""
     for name in names:
         budget = SearchBudget.from_bot_name(name) if isinstance(name, str) else None
-        if isinstance(name, str) and name not in BOTS and budget is None and ":" in name:
+        if names_a_module(name):
             raise OptionError(f"bot {name[:40]!r}: a web game takes the server's bots (GET /api/bots), "
                               "not a module's function")
         if budget is not None:

@@ -182,6 +182,7 @@ def test_bot_move_names_the_place_it_is_given(registered):
     registered("nothing", lambda obs, rng: None)
     g = Game(players=2, seed=1)
     obs = g.observation(g.to_move)
-    assert bot_move("greedy", obs, random.Random(0), "here") in obs.legal_moves
-    with pytest.raises(BotError, match=r"^bot 'nothing' \(seat \d\) somewhere: returned None, not one of"):
-        bot_move("nothing", obs, random.Random(0), "somewhere")
+    assert bot_move("greedy", obs, random.Random(0)) in obs.legal_moves
+    with pytest.raises(BotError, match=r"^bot 'nothing' \(seat \d\) at round 0 action 0 of the game with seed 7: "
+                                       r"returned None, not one of"):
+        bot_move("nothing", obs, random.Random(0), 7)
