@@ -19,13 +19,14 @@ import numpy as np
 
 from fiveup_solver import _core
 from fiveup_solver.errors import OptionError, check_players, is_int as _is_int
-from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
+from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, check_observation
 from fiveup_solver.notation import ALL_TILES, Move, Port
 
 __all__ = [
     "DEFAULT_PARAMS", "NUM_ACTIONS", "DRAW_ACTION", "PASS_ACTION", "PLACEMENTS", "PORTS", "action_to_move",
-    "move_to_action", "max_round_actions", "outcome_returns", "check_params", "Encoder", "Table", "tiles_text",
-    "action_text", "DEAL", "STARTER", "PLAY", "DRAW", "OVER", "PHASE_NAMES", "HAND_SIZE",
+    "move_to_action", "max_round_actions", "outcome_returns", "utility_bound", "check_params", "Encoder", "Table",
+    "observation_tensor", "action_mask", "policy_agent", "tiles_text", "action_text", "DEAL", "STARTER", "PLAY",
+    "DRAW", "OVER", "PHASE_NAMES", "HAND_SIZE",
 ]
 
 DEFAULT_PARAMS = {"players": 2, "whole_game": True, "max_rounds": DEFAULT_MAX_ROUNDS}   # D6
@@ -201,6 +202,20 @@ class Encoder:
         self.pieces = pieces
         self.size = sum(int(np.prod(shape)) for _, shape in pieces)
 
+    def index(self, name: str) -> slice:
+        """Where the piece `name` lies in the flat tensor (the pieces in order: ``pieces``).
+
+        >>> Encoder(2, False).index("hand")
+        slice(11, 39, None)
+        """
+        i = 0
+        for piece, shape in self.pieces:
+            size = int(np.prod(shape))
+            if piece == name:
+                return slice(i, i + size)
+            i += size
+        raise OptionError(f"no piece {name!r} in the tensor (pieces: {', '.join(p for p, _ in self.pieces)})"[:200])
+
     def views(self, tensor: np.ndarray) -> dict:
         out, i = {}, 0
         for name, shape in self.pieces:
@@ -254,6 +269,53 @@ class Encoder:
                     row[k3 + t] = 1
                     row[k3 + 28 + (0 if tg < 0 else 1 + PORT_INDEX[(tg, tk)])] = 1
                 elif m.kind == "draw" and (s == player and self.private != "none" or self.private == "all"):
+                    row[k3 + m.tile.index] = 1
+
+    def fill_observation(self, views: dict, obs) -> None:
+        """Write an engine :class:`~fiveup_solver.game.Observation` (``Game.observation(seat)``,
+        what an agent of ``fiveup match`` gets) into the named views (zeroed first by the
+        caller): the tensor the adapters give that seat in that position, built from what the
+        seat knows alone. The round is in play (phase "play") unless the observation shows
+        it over ("over", the hands shown). Only for ``private="single"``."""
+        if self.private != "single":
+            raise OptionError(f"an observation holds one seat's tiles: the encoder's private must be "
+                              f"'single', not {self.private!r}")
+        moves = check_observation(obs)
+        if obs.players != self.players:
+            raise OptionError(f"an observation of {obs.players} players, not {self.players}")
+        n, player = self.players, obs.seat
+        playing = obs.status == "playing"
+        views["player"][player] = 1
+        views["phase"][PLAY if playing else OVER] = 1
+        if playing and obs.to_move is not None:
+            views["to_move"][obs.to_move] = 1
+        views["starter"][obs.starter] = 1
+        views["hand"][[t.index for t in obs.hand]] = 1
+        views["scores"][:] = obs.scores
+        views["round"][0] = obs.round
+        for s, m in moves:
+            if m.kind == "play":
+                views["board"][m.tile.index] = 1
+                views["placed_by"][s][m.tile.index] = 1
+        for p in obs.open_ports:
+            views["open_ports"][PORT_INDEX[(p.tile.index, p.index)]] = 1
+        views["end_sum"][0] = obs.end_sum
+        views["hand_sizes"][:] = obs.hand_sizes
+        views["boneyard_size"][0] = obs.boneyard_size
+        if obs.revealed is not None:
+            for s, hand in enumerate(obs.revealed):
+                views["revealed"][s][[t.index for t in hand]] = 1
+        if self.perfect_recall:
+            hist, k3 = views["history"], n + 3
+            for i, (s, m) in enumerate(moves):
+                row = hist[i]
+                row[s] = 1
+                row[n + ("play", "draw", "pass").index(m.kind)] = 1
+                if m.kind == "play":
+                    t, tg, tk = m.placement
+                    row[k3 + t] = 1
+                    row[k3 + 28 + (0 if tg < 0 else 1 + PORT_INDEX[(tg, tk)])] = 1
+                elif m.kind == "draw" and s == player and m.tile is not None:
                     row[k3 + m.tile.index] = 1
 
     # ------------------------------------------------------------------ string
@@ -326,6 +388,88 @@ def outcome_returns(game: Game, whole_game: bool) -> list:
     if n == 3:
         return [float(gain[s] - (sum(gain) - gain[s]) / 2) for s in range(n)]
     return [float(gain[sides[s]] - gain[1 - sides[s]]) for s in range(n)]
+
+
+_ENCODERS: dict = {}
+
+
+def observation_tensor(obs, perfect_recall: bool = False) -> np.ndarray:
+    """The adapters' tensor of what one seat knows (:class:`Encoder`, ``private="single"``),
+    from an engine :class:`~fiveup_solver.game.Observation`: the OpenSpiel observation
+    tensor (``perfect_recall=False``) or information-state tensor of the current round
+    (``True``), and the PettingZoo ``observation`` vector, of that seat in that position.
+
+    >>> g = Game(players=2, seed=1)
+    >>> x = observation_tensor(g.observation(g.to_move))
+    >>> x.shape, x.dtype.name, int(x[:2].sum()), int(x[Encoder(2, False).index("hand")].sum())
+    ((257,), 'float32', 1, 5)
+    """
+    if not isinstance(perfect_recall, bool):
+        raise OptionError(f"perfect_recall must be True or False, not {perfect_recall!r}"[:120])
+    check_observation(obs)
+    key = (obs.players, perfect_recall)
+    encoder = _ENCODERS.get(key)
+    if encoder is None:
+        encoder = _ENCODERS[key] = Encoder(obs.players, perfect_recall, "single")
+    tensor = np.zeros(encoder.size, np.float32)
+    encoder.fill_observation(encoder.views(tensor), obs)
+    return tensor
+
+
+def action_mask(obs) -> np.ndarray:
+    """The observation's legal moves as a 0/1 vector over the 450 action ids (int8), the
+    PettingZoo ``action_mask`` (all zeros when the seat is not to move)."""
+    check_observation(obs)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if obs.legal_moves:
+        mask[[move_to_action(m) for m in obs.legal_moves]] = 1
+    return mask
+
+
+def policy_agent(policy, perfect_recall: bool = False):
+    """An agent for matches, ladders and ``fiveup play`` (``agent(observation, rng) ->
+    Move``, see "Your own agent" in the documentation) from a policy over the adapters'
+    numbers: ``policy(tensor, mask, rng) -> action id``, where ``tensor`` is
+    :func:`observation_tensor`, ``mask`` :func:`action_mask` and ``rng`` the seat's own
+    ``random.Random``. A policy trained on the OpenSpiel or PettingZoo tensors plays as
+    it was trained; an action id outside the mask is an error naming it.
+
+    >>> import random
+    >>> first = policy_agent(lambda tensor, mask, rng: int(mask.nonzero()[0][0]))
+    >>> g = Game(players=2, seed=1)
+    >>> obs = g.observation(g.to_move)
+    >>> first(obs, random.Random(0)) in obs.legal_moves
+    True
+    """
+    if not callable(policy):
+        raise OptionError(f"policy must be a function (tensor, mask, rng) -> action id, not {policy!r}"[:120])
+    if not isinstance(perfect_recall, bool):
+        raise OptionError(f"perfect_recall must be True or False, not {perfect_recall!r}"[:120])
+
+    def agent(obs, rng):
+        tensor = observation_tensor(obs, perfect_recall)
+        legal = {move_to_action(m): m for m in obs.legal_moves}
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask[list(legal)] = 1
+        action = policy(tensor, mask, rng)
+        if isinstance(action, np.integer):
+            action = int(action)
+        if not _is_int(action) or action not in legal:
+            raise OptionError(f"the policy chose {action!r}"[:80] + f", not one of the {len(legal)} action ids "
+                              f"of its mask ({', '.join(map(str, sorted(legal)))})"[:160])
+        return legal[action]
+    agent.__name__ = getattr(policy, "__name__", "policy_agent")
+    agent.__doc__ = f"policy_agent({agent.__name__}): decides by the policy over the adapters' tensors"
+    return agent
+
+
+def utility_bound(players: int, whole_game: bool) -> float:
+    """The largest return of a seat in absolute value (:func:`outcome_returns`): 1 for a
+    whole game; for one round, a side gains at most 305 from 0, and with 4 players a
+    domino event may be negative (D4), by at most the partner's pips (all 28 tiles hold 168)."""
+    if whole_game:
+        return 1.0
+    return 305.0 + (170.0 if players == 4 else 0.0)
 
 
 def check_params(params) -> dict:

@@ -64,8 +64,9 @@ to draw is known to hold no playable tile), for OpenSpiel's ISMCTS;
 
 Limits: the information-state *tensor* holds the current round's history (the
 string holds every round); a resampled state keeps the earlier rounds as they
-were (their hidden draws play no part in what follows); states do not pickle
-(``random_sim_test(..., serialize=False)``): the engine's core objects do not.
+were (their hidden draws play no part in what follows). States pickle, copy and
+serialise (``pyspiel.serialize_game_and_state``, ``random_sim_test(..., serialize=True)``):
+the engine's games pickle as their deals and actions and are replayed on load.
 
 >>> move_to_action(Move.parse("6-6")), str(action_to_move(448)), str(action_to_move(449))
 (27, 'draw', 'pass')
@@ -84,7 +85,7 @@ from fiveup_solver import _core
 from fiveup_solver.encoding import (DEAL, DEFAULT_PARAMS, DRAW, DRAW_ACTION, HAND_SIZE, NUM_ACTIONS, OVER, PASS_ACTION,
                                     PHASE_NAMES, PLACEMENTS, PLAY, PORTS, STARTER, Encoder, Table, action_text,
                                     action_to_move, check_params, max_round_actions, move_to_action, outcome_returns,
-                                    tiles_text)
+                                    tiles_text, utility_bound)
 from fiveup_solver.errors import OptionError, check_seed
 from fiveup_solver.game import Game
 from fiveup_solver.inference import DealSampler
@@ -132,6 +133,13 @@ class _Engine:
         e.text_cache = dict(self.text_cache)
         e.samplers = {}
         return e
+
+    def __getstate__(self):
+        # pickled (OpenSpiel's serialisation pickles a Python state's attributes): the games
+        # pickle as their deals and actions (Game.__reduce__); the samplers are a cache
+        state = dict(self.__dict__)
+        state["samplers"] = {}
+        return state
 
     @property
     def phase(self) -> int:
@@ -205,14 +213,6 @@ class _Engine:
         return outcome_returns(self.game, self.whole_game)
 
 
-def _utility_bound(players: int, whole_game: bool) -> float:
-    if whole_game:
-        return 1.0
-    # a side gains at most 305 in a round from 0; with 4 players a domino event may be
-    # negative (D4), by at most the partner's pips (all 28 tiles hold 168)
-    return 305.0 + (170.0 if players == 4 else 0.0)
-
-
 def _require_pyspiel() -> None:
     if pyspiel is None:
         raise OptionError(f"the OpenSpiel adapter needs open_spiel: {INSTALL_HINT}")
@@ -252,7 +252,7 @@ class FiveUpGame(_GameBase):
         self.players, self.whole_game, self.max_rounds = n, p["whole_game"], p["max_rounds"]
         _, bone = _core.deal_shape(n)
         per_round = HAND_SIZE * n + 1 + max_round_actions(n) + bone
-        bound = _utility_bound(n, self.whole_game)
+        bound = utility_bound(n, self.whole_game)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=28,
@@ -461,6 +461,10 @@ class FiveUpObserver:
     def __init__(self, iig_obs_type, players: int, params=None):
         if params:
             raise OptionError(f"observation parameters are not supported, got {params!r}")
+        if not iig_obs_type.public_info:
+            # the tensors and strings always hold the public part (the board, scores, sizes)
+            raise OptionError("observations without the public information (public_info=False) are not "
+                              "offered: every tensor and string holds it")
         private = {pyspiel.PrivateInfoType.SINGLE_PLAYER: "single", pyspiel.PrivateInfoType.NONE: "none",
                    pyspiel.PrivateInfoType.ALL_PLAYERS: "all"}[iig_obs_type.private_info]
         self.encoder = Encoder(players, iig_obs_type.perfect_recall, private)

@@ -14,8 +14,9 @@ building an environment then raises :class:`~fiveup_solver.errors.OptionError`.
         e.step(action)
 
 ``env(**kw)`` is ``raw_env(**kw)`` in the usual wrappers (an illegal action ends the
-game with reward -1 for its agent, actions are bounds-checked, the order of calls
-is enforced). Options: ``players`` (2-4, default 2), ``whole_game`` (default True:
+game with the least return there is for its agent, worse than any legal outcome: -1
+for a whole game, -305 for a round, -475 for a 4-player round; the other agents get 0.
+Actions are bounds-checked, the order of calls is enforced). Options: ``players`` (2-4, default 2), ``whole_game`` (default True:
 to exactly 305; False: one round), ``max_rounds`` (default 1000, D6; a whole game not
 won by then is *truncated*), ``perfect_recall`` (default False: the observation of
 the position; True: adds the current round's history as the agent saw it),
@@ -53,7 +54,7 @@ from fiveup_solver.game import Game
 from fiveup_solver.notation import raw_to_display
 from fiveup_solver.encoding import (
     DEFAULT_PARAMS, NUM_ACTIONS, OVER, PLAY, Encoder, Table, action_to_move, check_params, move_to_action,
-    outcome_returns,
+    outcome_returns, utility_bound,
 )
 
 try:  # the extra is optional: the module imports without it
@@ -79,7 +80,9 @@ def env(**kwargs):
     """The environment in PettingZoo's usual wrappers (see the module doc)."""
     _require_pettingzoo()
     e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    # an illegal action must be worse than any legal outcome: the least return there is
+    # (-1 for a whole game; a round's points reach -305, with 4 players -475)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-utility_bound(e.players, e.whole_game))
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
@@ -99,7 +102,10 @@ class raw_env(AECEnv if AECEnv is not None else object):
             raise OptionError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.players, self.whole_game, self.max_rounds = p["players"], p["whole_game"], p["max_rounds"]
         self.render_mode = render_mode
-        self._encoder = Encoder(self.players, bool(perfect_recall), "single")
+        if not isinstance(perfect_recall, bool):
+            # a switch, as whole_game: "false" must not turn it on
+            raise OptionError(f"perfect_recall must be True or False, not {perfect_recall!r}"[:120])
+        self._encoder = Encoder(self.players, perfect_recall, "single")
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_spaces = {a: spaces.Dict({

@@ -7,6 +7,7 @@ Expected numbers come from the spec, from hand reasoning, or from
 """
 import copy
 import json
+import pickle
 import random
 import re
 
@@ -161,6 +162,20 @@ def test_invariants_along_random_games(players, seed):
             assert same_move(game.pop(), m, drawn)
             assert snapshot(game) == before
 
+        # pickled and deep-copied (replayed from its deals and actions): the same game, with
+        # the same events, seats and settings, that undoes and plays on alike
+        if rng.random() < 0.04:
+            for back in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+                assert snapshot(back) == before and back.events == game.events
+                assert (back.seed, back.seats, back.max_rounds) == (game.seed, game.seats, game.max_rounds)
+                assert [r.scores_before for r in back.rounds] == [r.scores_before for r in game.rounds]
+                m = rng.choice(back.legal_moves)
+                drawn = back.boneyard[0] if m.kind == "draw" else None
+                assert back.push(m) == game.push(m)
+                assert snapshot(back) == snapshot(game)
+                assert same_move(back.pop(), m, drawn)
+                game.pop()
+
         # a copy evolves independently of the original (once in a while: it is slow)
         if rng.random() < 0.15:
             c = game.copy()
@@ -184,6 +199,21 @@ def test_invariants_along_random_games(players, seed):
     assert positions > 20
     if max_rounds == 1000:
         assert game.game_over and max(game.scores) == TARGET
+
+
+def test_pickled_game_keeps_a_race_started_mid_way():
+    """A game started from given scores (analysis positions) pickles with them, ended
+    rounds and all (the record format has no starting scores: the pickle keeps them)."""
+    game = Game(players=4, seed=9, scores=[250, -15], starter=2, seats=list("abcd"), max_rounds=7)
+    rng = random.Random(9)
+    while not (game.game_over or game.unfinished):
+        if game.round_over:
+            game.next_round()
+        game.push(rng.choice(game.legal_moves))
+        if rng.random() < 0.1:
+            back = pickle.loads(pickle.dumps(game))
+            assert snapshot(back) == snapshot(game) and back.rounds[0].scores_before == (250, -15)
+            assert back.result() == game.result() and repr(back) == repr(game)
 
 
 # ---------------------------------------------------------------- record round trips

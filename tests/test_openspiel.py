@@ -187,8 +187,43 @@ def test_game_parameters_and_info():
 # --------------------------------------------------------------------------- OpenSpiel's checks
 @pytest.mark.parametrize("players", PLAYERS)
 def test_random_sim_test(players):
-    pyspiel.random_sim_test(fo.load_game(players, whole_game=False), num_sims=8, serialize=False, verbose=False)
-    pyspiel.random_sim_test(fo.load_game(players, whole_game=True), num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(fo.load_game(players, whole_game=False), num_sims=8, serialize=True, verbose=False)
+    pyspiel.random_sim_test(fo.load_game(players, whole_game=True), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_states_serialise_pickle_and_copy(players):
+    """OpenSpiel's serialisation pickles a Python state's attributes: the engine's games
+    pickle as deals and actions. Every kind of state (deal, starter, play, a draw's
+    chance node, a later round, the end) comes back the same and plays on the same."""
+    import copy
+    import pickle
+    game = fo.load_game(players, whole_game=True)
+    rng = random.Random(players)
+    state, seen = game.new_initial_state(), set()
+    steps = 0
+    while not state.is_terminal() and steps < 3000:
+        phase = state._e.phase
+        if phase not in seen or rng.random() < 0.02:
+            seen.add(phase)
+            text = pyspiel.serialize_game_and_state(game, state)
+            for back in (pyspiel.deserialize_game_and_state(text)[1], pickle.loads(pickle.dumps(state)),
+                         copy.deepcopy(state)):
+                assert back.history() == state.history() and str(back) == str(state)
+                assert back.current_player() == state.current_player()
+                if not state.is_chance_node():
+                    for p in range(players):
+                        assert back.information_state_string(p) == state.information_state_string(p)
+                        assert back.observation_tensor(p) == state.observation_tensor(p)
+                assert back.to_record() == state.to_record()
+                follow = random_action(state, random.Random(steps))
+                a, b = state.clone(), back.clone()
+                a.apply_action(follow)
+                b.apply_action(follow)
+                assert str(a) == str(b) and a.returns() == b.returns()
+        state.apply_action(random_action(state, rng))
+        steps += 1
+    assert {fo.DEAL, fo.PLAY, fo.DRAW} <= seen and len(state._e.base.rounds) > 1
 
 
 # --------------------------------------------------------------------------- against the engine
@@ -367,3 +402,74 @@ def test_module_imports_without_open_spiel():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
     assert len(lines) == 2 and all("pip install 'fiveup_solver[openspiel]'" in line for line in lines)
+
+
+def test_observations_without_the_public_part_are_refused():
+    game = fo.load_game(2, False)
+    with pytest.raises(OptionError, match="public_info=False"):
+        make_observation(game, pyspiel.IIGObservationType(public_info=False, perfect_recall=False,
+                                                          private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+
+
+# --------------------------------------------------------------------------- a trained policy as an agent
+@pytest.mark.parametrize("players", PLAYERS)
+def test_observation_tensor_is_the_adapters_tensor(players):
+    """encoding.observation_tensor, built from the engine's Observation of a seat alone, is
+    the OpenSpiel observation and information-state tensor of that seat, at every play
+    node of whole games (every seat, to move or not) and at the end of one-round games."""
+    from fiveup_solver.encoding import observation_tensor
+    checked = 0
+    for whole_game, seeds in ((True, range(1)), (False, range(3))):
+        game = fo.load_game(players, whole_game)
+        info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+        obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+        for seed in seeds:
+            rng = random.Random(1000 * players + seed)
+            state = game.new_initial_state()
+            while True:
+                over = state.is_terminal()
+                if (state._e.phase == fo.PLAY and rng.random() < 0.3) or over:
+                    for p in range(players):
+                        seen = state.engine_game.observation(p)
+                        info.set_from(state, p)
+                        obs.set_from(state, p)
+                        assert np.array_equal(observation_tensor(seen, True), info.tensor)
+                        assert np.array_equal(observation_tensor(seen), obs.tensor)
+                        checked += 1
+                if over:
+                    break
+                state.apply_action(random_action(state, rng))
+    assert checked > 50 * players
+
+
+def test_policy_agent_plays_matches_and_names_a_bad_action():
+    """A policy over tensors and masks plays through selfplay as any agent does; its games are
+    the engine's, and an action outside the mask stops the game with a BotError naming it."""
+    from fiveup_solver import bots
+    from fiveup_solver.encoding import DRAW_ACTION as DRAW, policy_agent
+    from fiveup_solver.errors import BotError
+    from fiveup_solver.selfplay import play_game
+
+    def lowest(tensor, mask, rng):
+        assert tensor.dtype == np.float32 and mask.dtype == np.int8 and mask.any()
+        return int(np.flatnonzero(mask)[0])
+
+    bots.register_bot("test_lowest_action", policy_agent(lowest))
+    for players in PLAYERS:
+        record = play_game(players, players, ["test_lowest_action"] + ["random"] * (players - 1)).to_record()
+        game = Game(players, deal=False)
+        for r in record["rounds"]:                       # replay: seat 0 always took its lowest action id
+            game.start_round([[Tile.parse(t) for t in h] for h in r["hands"]],
+                             [Tile.parse(t) for t in r["boneyard"]], r["starter"])
+            for a in r["actions"]:
+                if a["seat"] == 0:
+                    ids = sorted(move_to_action(m) for m in game.legal_moves)
+                    assert move_to_action(Move.from_action(a)) == ids[0]
+                game.push(Move.from_action(a))
+    bots.register_bot("test_bad_action", policy_agent(lambda tensor, mask, rng: DRAW + 1))
+    with pytest.raises(BotError, match=r"the policy chose 449, not one of the \d+ action ids"):
+        play_game(2, 1, ["test_bad_action", "random"])
+    bots.BOTS.pop("test_lowest_action")
+    bots.BOTS.pop("test_bad_action")
+    with pytest.raises(OptionError, match="policy must be a function"):
+        policy_agent(3)

@@ -215,3 +215,56 @@ def test_bad_actions_and_calls_are_option_errors():
         env.observe("player_9")
     env.step(np.int64(legal[0]))             # numpy integers are actions
     assert env.agent_selection in env.possible_agents
+
+
+def test_illegal_action_is_the_worst_outcome():
+    """The wrapper's penalty is the least return there is (a round's points reach -305, -475
+    with 4 players): an agent that is behind gains nothing by an illegal action."""
+    for players, whole_game, worst in ((2, True, -1), (2, False, -305), (3, False, -305), (4, False, -475)):
+        e = env(players=players, whole_game=whole_game)
+        e.reset(seed=2)
+        agent = e.agent_selection
+        bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            e.step(bad)
+        assert e.rewards[agent] == worst
+
+
+def test_perfect_recall_is_a_switch():
+    for value in ("false", 0, 1, None, "no"):
+        with pytest.raises(OptionError, match="perfect_recall must be True or False"):
+            raw_env(perfect_recall=value)
+
+
+def test_observations_are_the_engines_observation_tensors_and_the_env_copies():
+    """observe() is encoding.observation_tensor of the engine's Observation of that seat, at
+    every step and at the end; a copied or pickled environment plays on identically."""
+    import copy
+    import pickle
+    from fiveup_solver.encoding import action_mask, observation_tensor
+    for players in (2, 3, 4):
+        e = raw_env(players=players, whole_game=False, perfect_recall=True)
+        e.reset(seed=players)
+        rng = random.Random(players)
+        copied = final = None
+        for agent in e.agent_iter():
+            seat = e.agent_name_mapping[agent]
+            seen = e.game.observation(seat)
+            got = e.observe(agent)
+            assert np.array_equal(got["observation"], observation_tensor(seen, True))
+            assert np.array_equal(got["action_mask"], action_mask(seen))
+            _, _, terminated, truncated, _ = e.last()
+            action = None if terminated or truncated else rng.choice(np.flatnonzero(got["action_mask"]).tolist())
+            if copied is None and len(e.game.current.moves) == 3:
+                copied = [copy.deepcopy(e), pickle.loads(pickle.dumps(e))]
+                replay_from = len(e.game.current.moves)
+            e.step(action)
+            if final is None and all(e.terminations.values()):
+                final = dict(e.rewards)
+        assert copied is not None and final and any(final.values())
+        moves = e.game.current.moves[replay_from:]
+        for other in copied:
+            for s, m in moves:
+                other.step(move_to_action(m))
+            assert other.game.to_record() == e.game.to_record() and other.rewards == final
