@@ -2832,7 +2832,7 @@ def replay_one(spec: str, show: bool = False) -> int:
         for ref in _refs(inp):
             g = ref.resolve(pool)
             print(f"{ref!r}: the game whose record is (its position: the record's last action)")
-            print(json.dumps(g.to_record(), separators=(",", ":")) if g.rounds else "Game(players=2, deal=False)")
+            print(json.dumps(g.to_record(scores_kept_apart=True), separators=(",", ":")) if g.rounds else "Game(players=2, deal=False)")
     ctx = Ctx(verbose=True)
     f = run_input(fam, seed, w, i, pool, ctx)
     if f is None:

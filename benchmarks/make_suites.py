@@ -50,7 +50,7 @@ def near_target(seed):
         g.push(rng.choice(g.legal_moves))
     while g.round_over:
         g.pop()
-    return {"record": g.to_record(), "round": 0, "action": len(g.current.actions), "scores": scores}
+    return {"record": g.to_record(scores_kept_apart=True), "round": 0, "action": len(g.current.actions), "scores": scores}
 
 
 def hint_positions(players, count, seed):

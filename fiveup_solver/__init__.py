@@ -5,6 +5,14 @@
 >>> len(g.legal_moves) == len(g.hand(g.to_move))   # the starter may open with any tile
 True
 """
+try:
+    from fiveup_solver import _core  # noqa: F401  (the compiled core: every module stands on it)
+except ImportError as _missing:   # pragma: no cover - a source tree without its build
+    raise ImportError(
+        f"fiveup_solver's compiled core is missing from {__path__[0]}: this is the source tree, not an "
+        f"installed package; run from another directory (the installed package is then imported) "
+        f"or build it here with pip install -e ."
+    ) from _missing
 from fiveup_solver.errors import (
     BotError, CoreError, FiveUpError, IllegalMoveError, InconsistentObservationError, OptionError, ParseError, RecordError,
 )

@@ -312,8 +312,8 @@ class Game:
         return None if self.round_over else self.current.core.to_move
 
     def hand(self, seat: int) -> list:
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise OptionError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+        if not (_is_int(seat) and 0 <= seat < self.players):
+            raise OptionError(f"seat must be 0..{self.players - 1}, not {_short(seat)}")
         return [ALL_TILES[i] for i in self.current.core.hand(seat)]
 
     @property
@@ -381,7 +381,8 @@ class Game:
                                        else f"seat {seat} cannot draw: the boneyard is empty")
             nxt = ALL_TILES[core.boneyard_left[0]]
             if move.tile is not None and move.tile != nxt:
-                raise IllegalMoveError(f"draw {move.tile} is not the boneyard's next tile ({nxt})")
+                # the next tile is not named: the seats must not learn it from an error
+                raise IllegalMoveError(f"draw {move.tile} is not the boneyard's next tile")
             core.draw()
             done = Move.draw(nxt)
         elif move.kind == "pass":
@@ -450,8 +451,8 @@ class Game:
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> Observation:
         """What `seat` knows now: nothing of other hands or the boneyard order."""
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise OptionError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+        if not (_is_int(seat) and 0 <= seat < self.players):
+            raise OptionError(f"seat must be 0..{self.players - 1}, not {_short(seat)}")
         r = self.current
         core = r.core
         moves = tuple(self.legal_moves) if self.to_move == seat else ()
@@ -483,10 +484,22 @@ class Game:
         return {"winner": self.winner, "scores": list(self.scores), "rounds": self.round_ends(),
                 "events": [e.to_dict() for e in self.events]}
 
-    def to_record(self, view: int | None = None) -> dict:
-        """The game as a fiveup-record/1 object; with ``view`` a seat's view of it."""
+    def to_record(self, view: int | None = None, *, scores_kept_apart: bool = False) -> dict:
+        """The game as a fiveup-record/1 object; with ``view`` a seat's view of it.
+
+        A record's game starts from 0 (RECORD.md): a game started from other scores
+        is refused, since its replay would be another game, unless the caller keeps
+        them apart (``scores_kept_apart=True``, as the benchmark suites store a
+        position: its record, and its scores beside it)."""
         if view is not None and not (_is_int(view) and 0 <= view < self.players):
             raise OptionError(f"view must be a seat 0..{self.players - 1} or None, not {_short(view)}")
+        if not self.rounds:
+            raise OptionError("no round has been dealt: a record holds at least one round")
+        start = list(self.rounds[0].scores_before)
+        if any(start) and not scores_kept_apart:
+            # RECORD.md's games start from 0: its replay would be another game (pickle keeps it)
+            raise OptionError(f"a game started from scores {start} has no fiveup-record/1 (records start "
+                              f"from 0); pickle the Game to keep it")
         rounds = []
         for r in self.rounds:
             entry = {"starter": r.starter,

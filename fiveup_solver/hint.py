@@ -62,6 +62,7 @@ from fiveup_solver.parallel import in_worker, on_worker_start
 from fiveup_solver.solver import DEFAULT_SEARCH, MAX_THREADS, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
+           "set_default_threads",
            "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH", "SearchBudget"]
 
 
@@ -277,12 +278,15 @@ class HintMove:
     win_loss_stderr: float | None = None
     points_loss: float | None = None  # best move's points - this move's points, paired
     points_loss_stderr: float | None = None
+    win_stderr: float | None = None   # standard error of win (0.0: an exact value)
+    points_stderr: float | None = None  # standard error of points
 
     def to_dict(self) -> dict:
         return {"move": format_move(self.move), "value": self.value, "stderr": self.stderr, "rank": self.rank,
                 "win": self.win, "points": self.points, "loss": self.loss, "loss_stderr": self.loss_stderr,
                 "win_loss": self.win_loss, "win_loss_stderr": self.win_loss_stderr,
-                "points_loss": self.points_loss, "points_loss_stderr": self.points_loss_stderr}
+                "points_loss": self.points_loss, "points_loss_stderr": self.points_loss_stderr,
+                "win_stderr": self.win_stderr, "points_stderr": self.points_stderr}
 
 
 @dataclass(frozen=True)
@@ -374,18 +378,21 @@ def _ranked(per_world, wts, objective, legal, canon, roots) -> tuple:
         d = [b - v for b, v in zip(per_world[obj][best_root], per_world[obj][root])]
         return _mean_se(d, wts[obj])
 
+    def mean_se(obj, root):
+        return _mean_se(per_world[obj][root], wts[obj]) if obj in per_world else (None, None)
+
     moves = []
     for r, i in enumerate(order):
         c = canon[i]
         loss = paired(objective, c)
         wl = paired("win", c)
         pl = paired("points", c)
+        win, points = mean_se("win", c), mean_se("points", c)
         moves.append(HintMove(
-            legal[i], _r(stats[c][0]), _r(stats[c][1]), r + 1,
-            win=_r(_mean_se(per_world["win"][c], wts["win"])[0]) if "win" in per_world else None,
-            points=_r(_mean_se(per_world["points"][c], wts["points"])[0]) if "points" in per_world else None,
+            legal[i], _r(stats[c][0]), _r(stats[c][1]), r + 1, win=_r(win[0]), points=_r(points[0]),
             loss=_r(loss[0]), loss_stderr=_r(loss[1]), win_loss=_r(wl[0]), win_loss_stderr=_r(wl[1]),
-            points_loss=_r(pl[0]), points_loss_stderr=_r(pl[1])))
+            points_loss=_r(pl[0]), points_loss_stderr=_r(pl[1]), win_stderr=_r(win[1]),
+            points_stderr=_r(points[1])))
     return tuple(moves)
 
 
@@ -1064,7 +1071,9 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
                            points=of("points", canon[i]), loss=loss(objective, canon[i]), loss_stderr=0.0,
                            win_loss=loss("win", canon[i]), win_loss_stderr=0.0 if "win" in results else None,
                            points_loss=loss("points", canon[i]),
-                           points_loss_stderr=0.0 if "points" in results else None)
+                           points_loss_stderr=0.0 if "points" in results else None,
+                           win_stderr=0.0 if "win" in results else None,
+                           points_stderr=0.0 if "points" in results else None)
                   for r, i in enumerate(order))
     res = results[objective]
     budget["worlds"] = res.worlds
@@ -1093,11 +1102,15 @@ def _sampled_hint(obs, ds, legal, objective, both, options, budget, start) -> Hi
     def loss(obj, c, k):
         return _r(results[obj].loss(best, c)[k]) if obj in results else None
 
+    def se(obj, c):
+        return _r(results[obj].stderr[c]) if obj in results else None
+
     moves = tuple(HintMove(legal[i], _r(main.values[canon[i]]), _r(main.stderr[canon[i]]), r + 1,
                            win=of("win", canon[i]), points=of("points", canon[i]),
                            loss=loss(objective, canon[i], 0), loss_stderr=loss(objective, canon[i], 1),
                            win_loss=loss("win", canon[i], 0), win_loss_stderr=loss("win", canon[i], 1),
-                           points_loss=loss("points", canon[i], 0), points_loss_stderr=loss("points", canon[i], 1))
+                           points_loss=loss("points", canon[i], 0), points_loss_stderr=loss("points", canon[i], 1),
+                           win_stderr=se("win", canon[i]), points_stderr=se("points", canon[i]))
                   for r, i in enumerate(order))
     budget["estimate"] = "held-out"
     return Hint(obs.seat, moves, moves[0].move, "exact", main.sample_worlds, budget, time.perf_counter() - start,
@@ -1232,6 +1245,25 @@ def _default_hinter() -> Hinter:
             if _default is None:
                 _default = Hinter(threads=1) if in_worker() else Hinter()
     return _default
+
+
+def set_default_threads(threads: int) -> None:
+    """The search threads of the shared default :class:`Hinter` (1 to 64; it starts with
+    2, or 1 in a worker process), which :func:`hint`, :func:`position_value` and every
+    hint-based bot and level (``bots.choose("level5", ...)``) search with. An app that
+    gives the engine one core calls ``set_default_threads(1)``; results with a sample
+    budget are the same for any number of threads. A search running on the old default
+    finishes on it.
+
+    >>> set_default_threads(1)
+    >>> _default_hinter().threads
+    1
+    >>> set_default_threads(2)
+    """
+    global _default
+    made = Hinter(threads=threads)      # checks the number
+    with _default_made:
+        _default = made
 
 
 def position_value(obs, **options) -> PositionValue:

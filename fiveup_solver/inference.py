@@ -39,11 +39,11 @@ from fiveup_solver import _core, _sampler
 from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs
 from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, check_seed, is_int as _is_int,
                                   short_repr as _short)
-from fiveup_solver.game import check_observation  # public here too (it checks what the sampler reads)
-from fiveup_solver.notation import ALL_TILES, BONEYARD, Tile
+from fiveup_solver.game import Game, check_observation  # check_observation: public here too (the sampler's reads)
+from fiveup_solver.notation import ALL_TILES, BONEYARD, Move, Tile
 
 __all__ = ["BONEYARD", "Deal", "DealSampler", "check_observation", "observation_signature", "past_evidence",
-           "deals_from"]
+           "deals_from", "redeal_unseen"]
 
 @dataclass(frozen=True)
 class Deal:
@@ -532,6 +532,39 @@ def deals_from(ww: WeightedWorlds, ds, n: int, seed: int) -> list:
         hands = {s: tuple(ALL_TILES[t] for t in range(28) if (masks[s] >> t) & 1) for s in ds.hidden_seats}
         out.extend([Deal(hands, tuple(ALL_TILES[t] for t in bone))] * times)
     return out
+
+
+def redeal_unseen(game: Game, seat: int, seed: int) -> None:
+    """Deal the current round's tiles that `seat` has not seen again, in place:
+    the other hands and the boneyard's order drawn exactly uniformly among the
+    deals consistent with everything the seat has seen (:class:`DealSampler` on its
+    observation), and the round's actions replayed on that deal. What the seat saw
+    stays as it was; what it did not see is new.
+
+    For an app that lets a person undo (``Game.pop`` is an exact undo: after it the
+    person would know the boneyard's next tile and the bots' replies) or go on from
+    a saved view of theirs: call it after the undo or the load, with a seed nobody
+    can guess (``fiveup play`` and the browser app do so).
+
+    >>> g = Game(players=2, seed=3)
+    >>> seat = g.to_move
+    >>> _ = g.push(g.legal_moves[0])
+    >>> before = g.observation(seat)
+    >>> redeal_unseen(g, seat, seed=12345)
+    >>> g.observation(seat) == before
+    True
+    """
+    if not isinstance(game, Game) or not game.rounds:
+        raise OptionError(f"redeal_unseen needs a Game with a round dealt, not {_short(game)}")
+    seen = game.observation(seat)       # checks the seat
+    check_seed(seed)
+    hands, boneyard = DealSampler(seen).sample_round(seed)
+    old = game.rounds.pop()             # the round as it was: replayed on the new deal
+    first = not game.rounds
+    game.start_round(hands, boneyard, old.starter, scores=list(old.scores_before) if first else None)
+    for s, m in old.moves:
+        # another seat's draw takes the new boneyard's next tile (the seat never saw it)
+        game.push(Move.draw(None) if m.kind == "draw" and s != seat else m)
 
 
 def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, cache: dict | None = None) -> dict:

@@ -378,7 +378,8 @@ class FiveUpState(_StateBase):
 
     def to_record(self) -> dict:
         """The fiveup-record/1 of the game so far (the boneyard: tiles drawn, then the
-        rest in the order the engine was given)."""
+        rest in the order the engine was given); an OptionError while the first round
+        is being dealt (a record holds at least one round)."""
         return (self._e.game or self._e.base).to_record()
 
     # ------------------------------------------------------------------ resampling

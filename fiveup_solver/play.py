@@ -31,8 +31,8 @@ from fiveup_solver.bots import bot_function, bot_move, check_bot
 from fiveup_solver.errors import BotError, FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
-from fiveup_solver.inference import DealSampler
-from fiveup_solver.notation import Move, format_move, format_round_end, parse_move, raw_to_display
+from fiveup_solver.inference import redeal_unseen
+from fiveup_solver.notation import format_move, format_round_end, parse_move, raw_to_display
 
 __all__ = ["TerminalGame", "play_in_terminal"]
 
@@ -259,15 +259,8 @@ class TerminalGame:
         a game going on from the person's view would play the tiles its replay sampled
         with a seed anyone can use. The deal's seed flows from the game's seed and `why`
         (``undo/N``: the Nth undo)."""
-        g = self.game
         seed = random.Random(f"{self.seed}/{why}").getrandbits(63)
-        hands, boneyard = DealSampler(g.observation(self.seat)).sample_round(seed)
-        old = g.rounds.pop()                # the round as it was: replayed on the new deal
-        first = not g.rounds
-        g.start_round(hands, boneyard, old.starter, scores=list(old.scores_before) if first else None)
-        for s, m in old.moves:
-            # another seat's draw takes the new boneyard's next tile (the person never saw it)
-            g.push(Move.draw(None) if m.kind == "draw" and s != self.seat else m)
+        redeal_unseen(self.game, self.seat, seed)
 
     def save(self, path: str) -> None:
         try:

@@ -123,8 +123,9 @@ def model_hint_bot(budget: SearchBudget | None = None, *, model: OpponentModel |
     observation it had of each earlier round, whose evidence (computed once and
     kept) is its prior for each other seat in the rounds after.
 
-    The memory belongs to the bot's generator (one per seat and game, as
-    :func:`fiveup_solver.selfplay.play_game` gives them): a round number lower
+    The memory belongs to the bot's generator and seat (a generator per seat and
+    game, as :func:`fiveup_solver.selfplay.play_game` gives them, or one for all the
+    seats of a game; a fresh generator at every call forgets it): a round number lower
     than one remembered, or a history that does not continue the remembered one
     of the same round, starts a new game. ``budget``: how it searches (None: the
     default :class:`~fiveup_solver.hint.SearchBudget`; its beliefs are "model"
@@ -139,12 +140,14 @@ def model_hint_bot(budget: SearchBudget | None = None, *, model: OpponentModel |
 
     @decision
     def bot(obs, rng):
-        memory = _BOT_MEMORY
-        mem = memory.get(rng)
+        # per generator, then per seat: one generator shared by every seat of a game (an
+        # app's single Random) keeps each seat's memory apart instead of mixing them
+        memory = _BOT_MEMORY.setdefault(rng, {})
+        mem = memory.get(obs.seat)
         last = None if mem is None else mem["rounds"].get(obs.round)
         if mem is None or any(r > obs.round for r in mem["rounds"]) or (
                 last is not None and tuple(obs.history[:len(last.history)]) != tuple(last.history)):
-            mem = memory[rng] = {"rounds": {}, "cache": {}}
+            mem = memory[obs.seat] = {"rounds": {}, "cache": {}}
         mem["rounds"][obs.round] = obs
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]

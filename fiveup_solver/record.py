@@ -24,8 +24,8 @@ import threading
 from pathlib import Path
 
 from fiveup_solver import _core
-from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, ParseError, RecordError,
-                                  check_players, is_int as _is_int, short_repr as _short)
+from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, OptionError, ParseError, RecordError,
+                                  check_players, check_seed, is_int as _is_int, short_repr as _short)
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile, check_action  # check_action: public here too
@@ -285,39 +285,62 @@ def view_deal(record: dict, r: int, seed: int = 0):
         raise RecordError(f"round {r}: {e}") from None
 
 
-def game_from_record(record, *, check: bool = True) -> Game:
+def game_from_record(record, *, check: bool = True, seed: int = 0, max_rounds: int | None = None) -> Game:
     """Replay a record through the rules; raises RecordError at the first fault.
 
     A seat's view is replayed on deals filled in by :func:`view_deal`: its
     events and scores are exactly the true game's; its hidden tiles are one
     consistent possibility, not the truth.
+
+    A record holds neither the game's seed nor its round limit. ``seed`` is the
+    game's seed: it deals the rounds after the record's (:meth:`Game.next_round`)
+    and fills in a view's hidden tiles; give the seed the game was played with
+    to go on with its deals, and an unguessable one when a view is played on
+    (with the default 0 anyone holding the file can compute the tiles filled in).
+    ``max_rounds``: the round limit (D6; default 1000, or the record's rounds
+    if more).
+
+    >>> g = Game(players=2, seed=11, max_rounds=3)
+    >>> while not g.round_over:
+    ...     _ = g.push(g.legal_moves[0])
+    >>> h = game_from_record(g.to_record(), seed=11, max_rounds=3)
+    >>> _, _ = g.next_round(), h.next_round()
+    >>> h.hand(0) == g.hand(0), h.max_rounds
+    (True, 3)
     """
     game = None
-    for game, _, _ in positions(record, check=check):
+    for game, _, _ in positions(record, check=check, seed=seed, max_rounds=max_rounds):
         pass
     return game
 
 
-def positions(record, *, check: bool = True):
+def positions(record, *, check: bool = True, seed: int = 0, max_rounds: int | None = None):
     """Replay a record once, yielding ``(game, round, action)`` at every position:
     before each action of each round, and after a round's last action (``action``
     = the round's action count). The same :class:`Game` object is yielded each
     time, moved on between yields: copy it (``game.copy()``) to keep a position.
     The whole record is checked as it goes (RecordError at the first fault).
+    ``seed`` and ``max_rounds``: the game's, as :func:`game_from_record` takes them.
 
     >>> g = Game(players=2, seed=3)
     >>> _ = g.push(g.legal_moves[0])
     >>> [(r, i) for _, r, i in positions(g.to_record())]
     [(0, 0), (0, 1)]
     """
+    check_seed(seed)
+    if max_rounds is not None and (not _is_int(max_rounds) or max_rounds < 1):
+        raise OptionError(f"max_rounds must be an integer >= 1 or None, not {_short(max_rounds)}")
     if check:
         record = check_record(record)
     view = record.get("view")
     n = record["players"]
     rounds = record["rounds"]
-    # the record's rounds within the round limit (D6), not the limit itself: a game read back
-    # from its record goes on to its next round as the game did
-    game = Game(players=n, deal=False, seats=record.get("seats"), max_rounds=max(DEFAULT_MAX_ROUNDS, len(rounds)))
+    if max_rounds is not None and max_rounds < len(rounds):
+        raise OptionError(f"max_rounds {max_rounds} is below the record's {len(rounds)} rounds")
+    # without a limit: the record's rounds within the default one (D6), not the limit itself,
+    # so that a game read back from its record goes on to its next round as the game did
+    limit = max(DEFAULT_MAX_ROUNDS, len(rounds)) if max_rounds is None else max_rounds
+    game = Game(players=n, seed=seed, deal=False, seats=record.get("seats"), max_rounds=limit)
     if not rounds:
         yield game, None, None
         return
@@ -328,7 +351,7 @@ def positions(record, *, check: bool = True):
         if fixed is not None and rnd["starter"] != fixed:
             raise RecordError(f"round {r}: starter must be seat {fixed}, who emptied their hand in round {r - 1}")
         if view is not None:
-            hands, boneyard = view_deal(record, r)
+            hands, boneyard = view_deal(record, r, seed)
         else:
             hands = [[Tile.parse(t) for t in h] for h in rnd["hands"]]
             boneyard = [Tile.parse(t) for t in rnd["boneyard"]]
@@ -341,7 +364,12 @@ def positions(record, *, check: bool = True):
             if act["seat"] != game.to_move:
                 raise RecordError(f"{where}: seat {act['seat']} acted but seat {game.to_move} is to move")
             try:
-                game.push(action_to_move(act))
+                move = action_to_move(act)
+                if move.kind == "draw" and move.tile is not None and view is None and game.boneyard \
+                        and move.tile != game.boneyard[0]:
+                    # the record holds its boneyard: the tile expected may be named (Game.push does not)
+                    raise RecordError(f"draw {move.tile} is not the boneyard's next tile ({game.boneyard[0]})")
+                game.push(move)
             except FiveUpError as e:
                 raise RecordError(f"{where}: {e}") from None
         if not game.round_over and r < len(rounds) - 1:

@@ -44,11 +44,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Optional
 
-from fastapi import FastAPI
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
+try:
+    from fastapi import FastAPI
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import FileResponse, JSONResponse
+    from pydantic import BaseModel, ConfigDict, Field
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+except ImportError as _missing:   # the extra is optional: say which one
+    raise ImportError(f"the browser app needs the serve extra ({_missing.name} is missing): "
+                      f"pip install 'fiveup_solver[serve]'") from _missing
 
 from fiveup_solver import __version__
 from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
@@ -56,7 +60,6 @@ from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.bots import BOTS, names_a_module
 from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
-from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.hint import Hinter, SearchBudget
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import format_move, parse_move
@@ -195,8 +198,7 @@ class WebGame(TerminalGame):
                 raise OptionError(f"the record is seat {record['view']}'s view: play it as seat {record['view']}")
             if not record["rounds"]:
                 raise OptionError("the record has no rounds")
-            game = game_from_record(record)
-            game.seed, game.max_rounds = self.seed, DEFAULT_MAX_ROUNDS
+            game = game_from_record(record, seed=self.seed)
             game.seats = list(self.game.seats)
             self.game = game
             if self.from_view and not game.round_over:

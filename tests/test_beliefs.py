@@ -419,11 +419,13 @@ def test_the_model_bot_remembers_its_game():
     g2, other = greedy_positions(2, 2, seed=8, stop_after=6)
     first = g2.observation(g2.to_move)
     bot(first, rng)
-    assert _BOT_MEMORY[rng]["rounds"] == {0: first}
+    assert _BOT_MEMORY[rng][first.seat]["rounds"] == {0: first}
     # a round-0 position of another game (a history that does not continue the
-    # remembered one) starts a new memory
-    bot(other.observation(other.to_move), rng)
-    assert _BOT_MEMORY[rng]["rounds"] == {0: other.observation(other.to_move)}
+    # remembered one) starts a new memory for that seat
+    later = other.observation(other.to_move)
+    assert later.seat == first.seat and later.history[:len(first.history)] != first.history
+    bot(later, rng)
+    assert _BOT_MEMORY[rng][first.seat]["rounds"] == {0: later}
 
 
 # ------------------------------------------------------------------ bad options

@@ -76,6 +76,18 @@ def _cited_docs_paths():
                     yield path.relative_to(ROOT), cited
 
 
+def test_the_api_tour_runs_as_written():
+    """docs/api.md's tour is code to paste: every line of it runs, in order."""
+    from fiveup_solver import hint as hint_module
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    default = hint_module._default
+    try:
+        exec(compile(code, "docs/api.md", "exec"), {})
+    finally:
+        hint_module._default = default     # the tour sets the default hinter's threads
+
+
 def test_every_docs_page_the_code_cites_exists():
     cited = list(_cited_docs_paths())
     assert ("fiveup_solver/beliefs.py", "docs/beliefs.md") in [(str(p), c) for p, c in cited]

@@ -360,7 +360,8 @@ def test_cli_three_option(tmp_path, capsys):
     from fiveup_solver.cli import main
     game = build_game(PART)
     path = tmp_path / "g.json"
-    path.write_text(json.dumps(game.to_record()))
+    # (a record starts from 0: the command solves this deal and these actions from scores 0)
+    path.write_text(json.dumps(game.to_record(scores_kept_apart=True)))
     n = len(PART["actions"])
     assert main(["solve", str(path), "--round", "0", "--action", str(n), "--objective", "win", "--three", "maxn",
                  "--json"]) == 0
@@ -445,7 +446,7 @@ def test_analysis_judges_three_players_with_maxn_by_default(tmp_path, capsys):
     from fiveup_solver.cli import main
     assert ANALYSIS_SEARCH == "maxn" and AnalysisBudget().search_of_three == "maxn"
     assert AnalysisBudget(search="paranoid").search_of_three == "paranoid"
-    record = build_game(PART).to_record()
+    record = build_game(PART).to_record(scores_kept_apart=True)   # (replayed from scores 0)
     n = len(PART["actions"])
     small = dict(samples=4, world_nodes=500, luck_samples=2, dd_nodes=20_000)
     at = [(0, i) for i in range(n) if i >= n - 3]

@@ -215,7 +215,8 @@ def test_states_serialise_pickle_and_copy(players):
                     for p in range(players):
                         assert back.information_state_string(p) == state.information_state_string(p)
                         assert back.observation_tensor(p) == state.observation_tensor(p)
-                assert back.to_record() == state.to_record()
+                if (state._e.game or state._e.base).rounds:     # (no record before the first deal)
+                    assert back.to_record() == state.to_record()
                 follow = random_action(state, random.Random(steps))
                 a, b = state.clone(), back.clone()
                 a.apply_action(follow)

@@ -29,7 +29,7 @@ from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound, read_world, checked_round
 from fiveup_solver._solver cimport (
     SolverCore, SolverCtx, checked_core, set_root, set_root_side, terminal_or_search, cut_value, team_value, ended_value, enter_node, WIN, INF, MAX_PLY,
-    accepted_credit, keep_greedy, keep_greedy_placements, trunc_div, star1_window, star1_settled, VecMean, vm_add, vm_finish, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
+    accepted_credit, keep_greedy, keep_greedy_placements, trunc_div, star1_window, star1_settled, VecMean, vm_start, vm_add, vm_finish, maxn_child, maxn_scale, mx_win_vec, mx_ended, mx_cut, mx_better,
     OBJ_POINTS, begin_pass, signed_horizon, horizon_skips, horizon_stops, horizon_redo,
     NODE_GO, NODE_ABORTED,
 )
@@ -387,7 +387,7 @@ cdef int mxe_greedy(SolverCtx* S, const WorldJob* J, const Position* p, const ui
     cdef int v[3]
     cdef int i, w
     cdef VecMean acc
-    acc.weight = 0
+    vm_start(&acc)
     for i in range(n):
         w = mxe_after(S, J, p, moves[i], ply, rng, v)
         if S.aborted:
@@ -467,7 +467,7 @@ cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* 
             j = i + rng_below(rng, n - i)
             tmp = tiles[i]; tiles[i] = tiles[j]; tiles[j] = tmp
         outcomes = width
-    acc.weight = 0
+    vm_start(&acc)
     for k in range(outcomes):
         t = tiles[k]
         c = p[0]
@@ -1323,7 +1323,8 @@ cdef class WorldSearch:
                 else:
                     src, budget = w, world_budget(J, w)
                 sources.append(src)
-                shares.append(min(max(1, budget // J.world_nodes if J.world_nodes else 1), 2 ** 32 - 1))
+                shares.append(min(max(<uint64_t>1, budget // J.world_nodes if J.world_nodes else <uint64_t>1),
+                                  <uint64_t>0xFFFFFFFF))
                 members.append([w])
         finally:
             free(pos)

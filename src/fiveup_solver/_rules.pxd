@@ -309,6 +309,9 @@ cdef inline void score_blocked(Position* p, EventLog* log) noexcept nogil:
     cdef int order[4]
     cdef int i, j, k, s, o, credit, key_i, key_j
     cdef int n = p.players
+    for i in range(4):
+        sums[i] = 0                      # (seats past n stay unread; set for the compiler's sake)
+        order[i] = 0
     for i in range(n):
         s = (p.starter + i) % n          # clockwise from the starter
         sums[s] = mask_pips(p.hand[s])

@@ -185,6 +185,14 @@ ctypedef struct VecMean:
     int all_win                # every vector added so far is a win line, the same one
 
 
+cdef inline void vm_start(VecMean* a) noexcept nogil:
+    """An empty average (every field set: the compiler cannot see that vm_add fills them)."""
+    a.weight = 0
+    a.all_win = 0
+    a.sums[0] = a.sums[1] = a.sums[2] = 0
+    a.first[0] = a.first[1] = a.first[2] = 0
+
+
 cdef inline void vm_add(VecMean* a, const int* v, int win, long weight) noexcept nogil:
     cdef int k
     if a.weight == 0:

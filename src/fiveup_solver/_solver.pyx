@@ -1898,7 +1898,7 @@ cdef int maxn_search(SolverCtx* S, const Position* p, int ply, int bside, int bo
         # a seat read as greedy with tied largest credits: its coin picks each concrete
         # placement alike, so the vector is their weighted average (entry by entry,
         # truncated toward zero; a win line only when every one is the same win)
-        acc.weight = 0
+        vm_start(&acc)
         for i in range(n):
             c = &children[i]
             c[0] = p[0]

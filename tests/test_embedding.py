@@ -1,0 +1,254 @@
+"""What an app developer and a newcomer met (two reviews, docs/results/hardening.md): saving
+and going on with a game, hiding what a person has not seen, the hint bot's memory with one
+generator for every seat, the default hinter's threads, and the package's way in
+(``python -m fiveup_solver``, a source tree without its build, the browser app without its extra)."""
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fiveup_solver import Game, IllegalMoveError, Move, OptionError, RecordError, Tile
+from fiveup_solver import hint as hint_module
+from fiveup_solver.bots import choose
+from fiveup_solver.inference import DealSampler, redeal_unseen
+from fiveup_solver.policies import _BOT_MEMORY
+from fiveup_solver.record import game_from_record
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def play_round_out(game, rng):
+    while not game.round_over:
+        game.push(rng.choice(game.legal_moves))
+
+
+# ---------------------------------------------------------------- saving and going on
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_read_back_with_its_seed_deals_its_own_later_rounds(players):
+    """A record holds no seed: read back with the game's seed, the next round is the one the
+    game itself deals; with the default seed every game's next round is the same."""
+    nexts = []
+    for seed in (11, 12):
+        g = Game(players=players, seed=seed, max_rounds=5)
+        play_round_out(g, random.Random(seed))
+        if g.game_over:
+            continue
+        h = game_from_record(g.to_record(), seed=seed, max_rounds=5)
+        blind = game_from_record(g.to_record())          # the default seed: 0
+        assert (h.seed, h.max_rounds, blind.seed) == (seed, 5, 0)
+        g.next_round()
+        h.next_round()
+        blind.next_round()
+        assert [h.hand(s) for s in range(players)] == [g.hand(s) for s in range(players)]
+        assert h.boneyard == g.boneyard and h.current.starter == g.current.starter
+        nexts.append([sorted(blind.hand(s)) for s in range(players)] + [blind.boneyard])
+    assert len(nexts) == 2 and nexts[0] == nexts[1]      # no seed: both games go on alike
+
+
+def test_the_round_limit_and_seed_are_checked():
+    g = Game(players=2, seed=3)
+    play_round_out(g, random.Random(3))
+    record = g.to_record()
+    for bad, message in ((0, "max_rounds must be an integer >= 1"), (True, "max_rounds must be"),
+                         ("3", "max_rounds must be")):
+        with pytest.raises(OptionError, match=message):
+            game_from_record(record, max_rounds=bad)
+    with pytest.raises(OptionError, match="seed"):
+        game_from_record(record, seed=-1)
+    two = Game(players=2, seed=3)
+    while len(two.rounds) < 2 and not two.game_over:
+        play_round_out(two, random.Random(4))
+        if not two.game_over:
+            two.next_round()
+    if len(two.rounds) == 2:
+        with pytest.raises(OptionError, match="max_rounds 1 is below the record's 2 rounds"):
+            game_from_record(two.to_record(), max_rounds=1)
+
+
+def test_a_view_read_back_fills_the_unseen_tiles_from_the_seed():
+    """A seat's view read back fills what the seat did not see from the seed given: the same
+    seed the same tiles, other seeds other tiles (with the default, anyone can compute them)."""
+    g = Game(players=2, seed=21)
+    rng = random.Random(21)
+    for _ in range(4):
+        g.push(rng.choice(g.legal_moves))
+    view = g.to_record(view=0)
+    fills = {}
+    for seed in (0, 0, 5, 6, 7, 8):
+        h = game_from_record(view, seed=seed)
+        assert h.observation(0) == g.observation(0)
+        fills.setdefault(seed, set()).add((tuple(h.hand(1)), tuple(h.boneyard)))
+    assert len(fills[0]) == 1
+    assert len({f for seed, fs in fills.items() for f in fs}) > 2
+
+
+# ---------------------------------------------------------------- what a person has not seen
+def test_a_wrong_draw_does_not_name_the_next_tile():
+    g = Game(players=2, seed=1)
+    rng = random.Random(1)
+    while g.legal_moves != [Move.draw()]:
+        if g.round_over:
+            g.next_round()
+            continue
+        g.push(rng.choice(g.legal_moves))
+    nxt = g.boneyard[0]
+    wrong = next(t for t in g.boneyard[1:])
+    with pytest.raises(IllegalMoveError) as caught:
+        g.push(Move.draw(wrong))
+    assert str(caught.value) == f"draw {wrong} is not the boneyard's next tile" and str(nxt) not in str(caught.value)
+    # a record holds its boneyard: replaying one with a wrong draw names the tile expected
+    g.push(Move.draw())
+    record = g.to_record()
+    r = len(record["rounds"]) - 1
+    i = len(record["rounds"][r]["actions"]) - 1
+    record["rounds"][r]["actions"][i]["draw"] = str(wrong)
+    with pytest.raises(RecordError, match=rf"round {r} action {i}: draw {wrong} is not the boneyard's next tile "
+                                          rf"\({nxt}\)"):
+        game_from_record(record)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_redeal_unseen_keeps_what_the_seat_saw_and_deals_the_rest_again(players):
+    rng = random.Random(players)
+    g = Game(players=players, seed=40 + players)
+    steps = 0
+    while steps < 12 and not g.round_over:
+        g.push(rng.choice(g.legal_moves))
+        steps += 1
+    seat = 1
+    seen = g.observation(seat)
+    record = g.to_record()
+    others = set()
+    for seed in range(8):
+        h = g.copy()
+        redeal_unseen(h, seat, seed)
+        assert h.observation(seat) == seen                                 # all it saw, as it was
+        assert h.scores == g.scores and h.end_sum == g.end_sum and h.board == g.board
+        assert DealSampler(h.observation(seat)) is not None                # consistent
+        others.add(tuple(tuple(h.hand(s)) for s in range(players) if s != seat) + (tuple(h.boneyard),))
+        h2 = g.copy()
+        redeal_unseen(h2, seat, seed)
+        assert h2.to_record() == h.to_record()                             # the seed decides
+    assert len(others) > 4 and g.to_record() == record                     # the copies, not g
+    for bad in (True, players, -1):
+        with pytest.raises(OptionError, match="seat"):
+            redeal_unseen(g.copy(), bad, 1)
+    with pytest.raises(OptionError, match="seed"):
+        redeal_unseen(g.copy(), seat, -5)
+    with pytest.raises(OptionError, match="a Game with a round dealt"):
+        redeal_unseen(Game(players=2, deal=False), 0, 1)
+
+
+def test_a_bool_is_no_seat():
+    g = Game(players=2, seed=1)
+    for call in (g.observation, g.hand):
+        with pytest.raises(OptionError, match="seat must be 0..1, not True"):
+            call(True)
+
+
+# ---------------------------------------------------------------- the hint bot and the default hinter
+def test_the_hint_bot_with_one_generator_for_every_seat():
+    """An app's one Random for the whole game: the model hint bot keeps each seat's memory
+    apart (it mixed them and failed in round 1: "past observations must be seat 1's")."""
+    g = Game(players=2, seed=1)
+    rng = random.Random(0)
+    while len(g.rounds) < 3 and not g.game_over:
+        if g.round_over:
+            g.next_round()
+            continue
+        seat = g.to_move
+        move = choose("hint", g.observation(seat), rng)
+        assert move in g.legal_moves
+        g.push(move)
+    assert len(g.rounds) >= 2
+    assert set(_BOT_MEMORY[rng]) == {0, 1}
+    assert all(all(o.seat == s for o in mem["rounds"].values()) for s, mem in _BOT_MEMORY[rng].items())
+
+
+def test_set_default_threads():
+    g = Game(players=2, seed=5)
+    obs = g.observation(g.to_move)
+    saved = hint_module._default
+    try:
+        results = []
+        for threads in (1, 2):
+            hint_module.set_default_threads(threads)
+            assert hint_module._default_hinter().threads == threads
+            h = hint_module.hint(obs, samples=16, seed=3)
+            results.append([(str(m.move), m.value) for m in h.moves])
+        assert results[0] == results[1]          # a sample budget: the same hint on any number of threads
+        for bad in (0, 65, 1.5, "2", True):
+            with pytest.raises(OptionError, match="threads"):
+                hint_module.set_default_threads(bad)
+        assert hint_module._default_hinter().threads == 2   # a refused number changes nothing
+    finally:
+        hint_module._default = saved
+
+
+# ---------------------------------------------------------------- the way in
+def test_python_dash_m_runs_the_command_line():
+    out = subprocess.run([sys.executable, "-m", "fiveup_solver", "--version"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.startswith("fiveup ")
+
+
+def test_the_source_tree_without_its_build_says_so(tmp_path):
+    """A clone's fiveup_solver/ holds no compiled core: imported from there (a plain
+    `pip install .` run inside the clone) it says what is wrong in one line."""
+    shutil.copytree(ROOT / "fiveup_solver", tmp_path / "fiveup_solver",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "data", "static", "templates"))
+    out = subprocess.run([sys.executable, "-S", "-c", "import fiveup_solver"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode != 0
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: fiveup_solver's compiled core is missing from") and "pip install -e ." in last
+
+
+def test_the_browser_app_module_names_its_extra():
+    code = ("import sys; sys.modules['fastapi'] = None\n"
+            "try:\n    import fiveup_solver.serve\nexcept ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == ("the browser app needs the serve extra (fastapi is missing): "
+                                  "pip install 'fiveup_solver[serve]'")
+
+
+def test_a_tile_draw_of_the_record_is_parsed_as_written():
+    """(the record's draw is compared as a Tile: "b-a" is the same tile as "a-b")"""
+    g = Game(players=2, seed=1)
+    rng = random.Random(1)
+    while g.legal_moves != [Move.draw()]:
+        if g.round_over:
+            g.next_round()
+            continue
+        g.push(rng.choice(g.legal_moves))
+    g.push(Move.draw())
+    record = g.to_record()
+    r = len(record["rounds"]) - 1
+    drawn = Tile.parse(record["rounds"][r]["actions"][-1]["draw"])
+    record["rounds"][r]["actions"][-1]["draw"] = f"{drawn.hi}-{drawn.lo}"
+    assert game_from_record(record).to_record() == g.to_record()
+
+
+def test_both_currencies_carry_their_standard_errors():
+    """win_stderr and points_stderr: the objective's own is the move's stderr; the other
+    currency's is the standard error of its mean over the same worlds (checked against
+    the per-move value spread: positive where the values differ between worlds);
+    the exact method's are 0."""
+    g = Game(players=2, seed=6)
+    obs = g.observation(g.to_move)
+    for objective in ("win", "points"):
+        h = hint_module.hint(obs, samples=24, seed=2, objective=objective)
+        other = "points" if objective == "win" else "win"
+        for m in h.moves:
+            assert getattr(m, f"{objective}_stderr") == m.stderr
+            assert getattr(m, f"{other}_stderr") is not None and getattr(m, f"{other}_stderr") >= 0
+            d = m.to_dict()
+            assert d["win_stderr"] == m.win_stderr and d["points_stderr"] == m.points_stderr
+        assert any(getattr(m, f"{other}_stderr") > 0 for m in h.moves)
+        one = hint_module.hint(obs, samples=24, seed=2, objective=objective, both=False)
+        assert all(getattr(m, f"{other}_stderr") is None for m in one.moves)
