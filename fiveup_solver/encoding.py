@@ -259,17 +259,8 @@ class Encoder:
             for s, hand in enumerate(_left_hands(r)):
                 views["revealed"][s][list(hand)] = 1
         if self.perfect_recall:
-            hist, k3 = views["history"], n + 3
-            for i, (s, m) in enumerate(r.moves):
-                row = hist[i]
-                row[s] = 1
-                row[n + ("play", "draw", "pass").index(m.kind)] = 1
-                if m.kind == "play":
-                    t, tg, tk = m.placement
-                    row[k3 + t] = 1
-                    row[k3 + 28 + (0 if tg < 0 else 1 + PORT_INDEX[(tg, tk)])] = 1
-                elif m.kind == "draw" and (s == player and self.private != "none" or self.private == "all"):
-                    row[k3 + m.tile.index] = 1
+            self._fill_history(views["history"], r.moves, lambda s: s == player and self.private != "none"
+                               or self.private == "all")
 
     def fill_observation(self, views: dict, obs) -> None:
         """Write an engine :class:`~fiveup_solver.game.Observation` (``Game.observation(seat)``,
@@ -306,17 +297,24 @@ class Encoder:
             for s, hand in enumerate(obs.revealed):
                 views["revealed"][s][[t.index for t in hand]] = 1
         if self.perfect_recall:
-            hist, k3 = views["history"], n + 3
-            for i, (s, m) in enumerate(moves):
-                row = hist[i]
-                row[s] = 1
-                row[n + ("play", "draw", "pass").index(m.kind)] = 1
-                if m.kind == "play":
-                    t, tg, tk = m.placement
-                    row[k3 + t] = 1
-                    row[k3 + 28 + (0 if tg < 0 else 1 + PORT_INDEX[(tg, tk)])] = 1
-                elif m.kind == "draw" and s == player and m.tile is not None:
-                    row[k3 + m.tile.index] = 1
+            # the observation names the seat's own draws only (the others' tiles are None)
+            self._fill_history(views["history"], moves, lambda s: s == player)
+
+    def _fill_history(self, hist, moves, shows_draw) -> None:
+        """The round's actions, a row each: seat, kind, tile (a draw's when ``shows_draw(seat)``
+        and it is named) and port."""
+        n = self.players
+        k3 = n + 3
+        for i, (s, m) in enumerate(moves):
+            row = hist[i]
+            row[s] = 1
+            row[n + ("play", "draw", "pass").index(m.kind)] = 1
+            if m.kind == "play":
+                t, tg, tk = m.placement
+                row[k3 + t] = 1
+                row[k3 + 28 + (0 if tg < 0 else 1 + PORT_INDEX[(tg, tk)])] = 1
+            elif m.kind == "draw" and m.tile is not None and shows_draw(s):
+                row[k3 + m.tile.index] = 1
 
     # ------------------------------------------------------------------ string
     def round_text(self, round_log, index: int, player: int) -> str:

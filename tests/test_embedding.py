@@ -27,6 +27,18 @@ def play_round_out(game, rng):
         game.push(rng.choice(game.legal_moves))
 
 
+def game_at_a_draw(seed):
+    """A game played at random up to a position whose seat must draw."""
+    g = Game(players=2, seed=seed)
+    rng = random.Random(seed)
+    while g.legal_moves != [Move.draw()]:
+        if g.round_over:
+            g.next_round()
+            continue
+        g.push(rng.choice(g.legal_moves))
+    return g
+
+
 # ---------------------------------------------------------------- saving and going on
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_game_read_back_with_its_seed_deals_its_own_later_rounds(players):
@@ -89,13 +101,7 @@ def test_a_view_read_back_fills_the_unseen_tiles_from_the_seed():
 
 # ---------------------------------------------------------------- what a person has not seen
 def test_a_wrong_draw_does_not_name_the_next_tile():
-    g = Game(players=2, seed=1)
-    rng = random.Random(1)
-    while g.legal_moves != [Move.draw()]:
-        if g.round_over:
-            g.next_round()
-            continue
-        g.push(rng.choice(g.legal_moves))
+    g = game_at_a_draw(1)
     nxt = g.boneyard[0]
     wrong = next(t for t in g.boneyard[1:])
     with pytest.raises(IllegalMoveError) as caught:
@@ -219,13 +225,7 @@ def test_the_browser_app_module_names_its_extra():
 
 def test_a_tile_draw_of_the_record_is_parsed_as_written():
     """(the record's draw is compared as a Tile: "b-a" is the same tile as "a-b")"""
-    g = Game(players=2, seed=1)
-    rng = random.Random(1)
-    while g.legal_moves != [Move.draw()]:
-        if g.round_over:
-            g.next_round()
-            continue
-        g.push(rng.choice(g.legal_moves))
+    g = game_at_a_draw(1)
     g.push(Move.draw())
     record = g.to_record()
     r = len(record["rounds"]) - 1
