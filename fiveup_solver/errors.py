@@ -10,7 +10,7 @@ import math
 
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
-    "OptionError", "CoreError", "BotError", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
+    "OptionError", "CoreError", "BotError", "SearchStopped", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
     "check_seed", "SEED_RANGE", "MAX_SAMPLES",
 ]
 
@@ -41,6 +41,12 @@ class OptionError(FiveUpError):
 
 class CoreError(FiveUpError):
     """The Cython core refused a call: an argument out of range, or an action the rules do not allow."""
+
+
+class SearchStopped(Exception):
+    """A hint or position value stopped by :meth:`fiveup_solver.hint.Hinter.stop` (an app's
+    "cancel" from another thread). Not a :class:`FiveUpError`: nothing was wrong with
+    what the caller passed."""
 
 
 class BotError(FiveUpError):

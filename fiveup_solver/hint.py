@@ -44,6 +44,7 @@ True
 from __future__ import annotations
 
 import _thread
+import functools
 import math
 import re
 import threading
@@ -53,8 +54,8 @@ from typing import Callable
 
 from fiveup_solver import _alphamu, _core, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, Beliefs, OpponentModel, check_beliefs, search_plan
-from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError, check_seed,
-                                  is_digits, is_int, short_repr as _short)
+from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
+                                  SearchStopped, check_seed, is_digits, is_int, short_repr as _short)
 from fiveup_solver.game import Game, core_legal_moves
 from fiveup_solver.inference import DealSampler, past_evidence
 from fiveup_solver.notation import Move, format_move
@@ -62,7 +63,7 @@ from fiveup_solver.parallel import in_worker, on_worker_start
 from fiveup_solver.solver import DEFAULT_SEARCH, MAX_THREADS, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
-           "set_default_threads",
+           "set_default_threads", "stop_searches",
            "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH", "SearchBudget"]
 
 
@@ -422,6 +423,22 @@ def _base_round(ds: DealSampler, obs):
     return rnd
 
 
+def _stoppable(method):
+    """A Hinter call that :meth:`Hinter.stop` can stop: counted while it runs or waits."""
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        with self._stop_lock:
+            self._calls += 1
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            with self._stop_lock:
+                self._calls -= 1
+                if self._calls == 0:
+                    self._stopping = False      # a stop ends with the calls it stopped
+    return call
+
+
 class Hinter:
     """A reusable hint context (one search table per thread, kept between calls).
 
@@ -434,7 +451,34 @@ class Hinter:
             raise OptionError(f"tt_mb must be a number from 0.01 to 4096, not {tt_mb!r}")
         self._cores = [_solver.SolverCore(tt_mb) for _ in range(self.threads)]
         self._lock = threading.Lock()
+        # Hinter.stop, from any thread: the calls running or waiting, whether they are
+        # being stopped, and the searches under way (told to stop before their next world)
+        self._stop_lock = threading.Lock()
+        self._calls = 0
+        self._stopping = False
+        self._jobs = ()
 
+    def stop(self) -> bool:
+        """Stop the hints and position values that run on this Hinter now, or wait for it:
+        each raises :class:`~fiveup_solver.errors.SearchStopped` once its searches reach
+        their next world (or alphamu's next root move), within milliseconds at the default
+        budgets. For an app's "cancel" from another thread; a call that starts after they
+        have ended is not stopped. Returns whether there was a call to stop. The Hinter
+        stays as good as before. ``method="exact"`` cannot be stopped (bound it with
+        ``node_limit``); a single legal move is returned without a search.
+
+        >>> Hinter(threads=1).stop()        # nothing running
+        False
+        """
+        with self._stop_lock:
+            if self._calls == 0:
+                return False
+            self._stopping = True
+            for job in self._jobs:
+                job.stop()
+            return True
+
+    @_stoppable
     def hint(self, obs, *, method: str = "pimc", samples: int | None = None, time_ms: float | None = None,
              seed: int = 0, world_nodes: int | None = None,
              chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str | None = None, both: bool = True,
@@ -830,6 +874,7 @@ class Hinter:
             out.append((complete, rows, job))
         return out
 
+    @_stoppable
     def position_value(self, obs, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                        world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
                        chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win",
@@ -927,7 +972,29 @@ class Hinter:
 
     def _dispatch(self, jobs, players) -> None:
         """Every thread's core works through the world searches of `jobs` ([(objective,
-        WorldSearch)]) in order, switching its own objective between them."""
+        WorldSearch)]) in order, switching its own objective between them; SearchStopped
+        when :meth:`stop` stopped them (or had been called before they started)."""
+        with self._stop_lock:
+            if self._stopping:
+                raise SearchStopped("the search was stopped (Hinter.stop)")
+            self._jobs = tuple(job for _, job in jobs)
+        error = None
+        try:
+            self._run_jobs(jobs, players)
+        except Exception as e:      # noqa: BLE001 -- a stopped search's follower may refuse to start
+            error = e
+        finally:
+            with self._stop_lock:
+                self._jobs = ()
+                stopped = self._stopping
+        if stopped:
+            # (a second currency following a stopped first one refuses to start: the stop is the answer)
+            raise SearchStopped("the search was stopped (Hinter.stop)") from None
+        if error is not None:
+            raise error
+
+    def _run_jobs(self, jobs, players) -> None:
+        """_dispatch's work: the helper threads and this one through `jobs`."""
         # every objective set once here first (its table loaded and checked in this thread,
         # where an error is raised to the caller), ending with the first job's
         for core in self._cores:
@@ -1264,6 +1331,17 @@ def set_default_threads(threads: int) -> None:
     made = Hinter(threads=threads)      # checks the number
     with _default_made:
         _default = made
+
+
+def stop_searches() -> bool:
+    """:meth:`Hinter.stop` of the shared default Hinter (the one :func:`hint`,
+    :func:`position_value`, the hint-based bots and the levels use): an app's "cancel".
+
+    >>> stop_searches()
+    False
+    """
+    default = _default
+    return False if default is None else default.stop()
 
 
 def position_value(obs, **options) -> PositionValue:

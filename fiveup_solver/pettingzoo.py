@@ -16,11 +16,11 @@ building an environment then raises :class:`~fiveup_solver.errors.OptionError`.
 ``env(**kw)`` is ``raw_env(**kw)`` in the usual wrappers (an illegal action ends the
 game with the least return there is for its agent, worse than any legal outcome: -1
 for a whole game, -305 for a round, -475 for a 4-player round; the other agents get 0.
-Actions are bounds-checked, the order of calls is enforced). Options: ``players`` (2-4, default 2), ``whole_game`` (default True:
-to exactly 305; False: one round), ``max_rounds`` (default 1000, D6; a whole game not
-won by then is *truncated*), ``perfect_recall`` (default False: the observation of
-the position; True: adds the current round's history as the agent saw it),
-``render_mode`` (``"ansi"`` or None).
+Actions are bounds-checked, the order of calls is enforced). Options: ``players``
+(2-4, default 2), ``whole_game`` (default True: to exactly 305; False: one round),
+``max_rounds`` (default 1000, D6; a whole game not won by then is *truncated*),
+``perfect_recall`` (default False: the observation of the position; True: adds the
+current round's history as the agent saw it), ``render_mode`` (``"ansi"`` or None).
 
 Agents are ``player_0`` ... (seat numbers). The action space is ``Discrete(450)`` with
 the OpenSpiel adapter's mapping (:mod:`fiveup_solver.encoding`: 0-27 open with a

@@ -1,6 +1,7 @@
 """What an app developer and a newcomer met (two reviews, docs/results/hardening.md): saving
 and going on with a game, hiding what a person has not seen, the hint bot's memory with one
-generator for every seat, the default hinter's threads, and the package's way in
+generator for every seat, the default hinter's threads, cancelling a hint from another thread,
+and the package's way in
 (``python -m fiveup_solver``, a source tree without its build, the browser app without its extra)."""
 from __future__ import annotations
 
@@ -252,3 +253,86 @@ def test_both_currencies_carry_their_standard_errors():
         assert any(getattr(m, f"{other}_stderr") > 0 for m in h.moves)
         one = hint_module.hint(obs, samples=24, seed=2, objective=objective, both=False)
         assert all(getattr(m, f"{other}_stderr") is None for m in one.moves)
+
+
+# ---------------------------------------------------------------- cancelling a hint from another thread
+def _searching(hinter, calls=1):
+    """Wait (a hang guard, not a timing) until `hinter` runs a search and has `calls` calls."""
+    import time
+    for _ in range(6000):
+        if hinter._jobs and hinter._calls >= calls:
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def _in_thread(call):
+    import threading
+    out = {}
+
+    def run():
+        try:
+            out["result"] = call()
+        except BaseException as e:       # noqa: BLE001 -- what the call raised is the result here
+            out["result"] = e
+    t = threading.Thread(target=run)
+    t.start()
+    return t, out
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("method, budget", [("pimc", dict(samples=3000, world_nodes=1_000_000)),
+                                            ("expectimax", dict(samples=3000, world_nodes=1_000_000)),
+                                            ("alphamu", dict(samples=256, depth=3, world_nodes=2_000_000))])
+def test_a_hint_stopped_from_another_thread(threads, method, budget):
+    """Hinter.stop ends a hint that would run for minutes with SearchStopped (not a
+    FiveUpError), and the Hinter then hints as a fresh one does."""
+    from fiveup_solver import FiveUpError, SearchStopped
+    g = Game(players=2, seed=5)
+    obs = g.observation(g.to_move)
+    h = hint_module.Hinter(threads=threads)
+    t, out = _in_thread(lambda: h.hint(obs, method=method, seed=1, **budget))
+    assert _searching(h)
+    assert h.stop() is True
+    t.join(120)
+    assert not t.is_alive()
+    assert isinstance(out["result"], SearchStopped) and not isinstance(out["result"], FiveUpError)
+    after = h.hint(obs, samples=16, seed=2)
+    fresh = hint_module.Hinter(threads=threads).hint(obs, samples=16, seed=2)
+    assert [(str(m.move), m.value) for m in after.moves] == [(str(m.move), m.value) for m in fresh.moves]
+
+
+def test_stop_stops_the_waiting_calls_too_and_nothing_later():
+    from fiveup_solver import SearchStopped
+    g = Game(players=3, seed=8)
+    obs = g.observation(g.to_move)
+    h = hint_module.Hinter(threads=1)
+    assert h.stop() is False                               # nothing running: nothing to stop ...
+    assert h.hint(obs, samples=8, seed=1).samples == 8     # ... and the next call runs
+    first, out1 = _in_thread(lambda: h.position_value(obs, samples=3000, world_nodes=1_000_000, seed=1))
+    assert _searching(h)
+    second, out2 = _in_thread(lambda: h.hint(obs, samples=3000, world_nodes=1_000_000, seed=1))
+    assert _searching(h, calls=2)
+    assert h.stop() is True
+    for t in (first, second):
+        t.join(120)
+        assert not t.is_alive()
+    assert isinstance(out1["result"], SearchStopped) and isinstance(out2["result"], SearchStopped)
+    assert h.hint(obs, samples=8, seed=1).samples == 8     # a call after the stopped ones runs
+
+
+def test_stop_searches_stops_the_levels_and_module_hints():
+    from fiveup_solver import SearchStopped
+    g = Game(players=2, seed=9)
+    obs = g.observation(g.to_move)
+    saved = hint_module._default
+    try:
+        hint_module.set_default_threads(1)
+        t, out = _in_thread(lambda: hint_module.hint(obs, samples=3000, world_nodes=1_000_000))
+        assert _searching(hint_module._default_hinter())
+        assert hint_module.stop_searches() is True
+        t.join(120)
+        assert isinstance(out["result"], SearchStopped)
+        assert hint_module.stop_searches() is False
+    finally:
+        hint_module._default = saved
