@@ -274,6 +274,10 @@ class Encoder:
         moves = check_observation(obs)
         if obs.players != self.players:
             raise OptionError(f"an observation of {obs.players} players, not {self.players}")
+        self._fill_checked(views, obs, moves)
+
+    def _fill_checked(self, views: dict, obs, moves) -> None:
+        """fill_observation of a checked observation (its history as typed ``moves``)."""
         n, player = self.players, obs.seat
         playing = obs.status == "playing"
         views["player"][player] = 1
@@ -404,13 +408,17 @@ def observation_tensor(obs, perfect_recall: bool = False) -> np.ndarray:
     """
     if not isinstance(perfect_recall, bool):
         raise OptionError(f"perfect_recall must be True or False, not {perfect_recall!r}"[:120])
-    check_observation(obs)
+    return _tensor(obs, check_observation(obs), perfect_recall)
+
+
+def _tensor(obs, moves, perfect_recall: bool) -> np.ndarray:
+    """observation_tensor of a checked observation (``moves``: its typed history)."""
     key = (obs.players, perfect_recall)
     encoder = _ENCODERS.get(key)
     if encoder is None:
         encoder = _ENCODERS[key] = Encoder(obs.players, perfect_recall, "single")
     tensor = np.zeros(encoder.size, np.float32)
-    encoder.fill_observation(encoder.views(tensor), obs)
+    encoder._fill_checked(encoder.views(tensor), obs, moves)
     return tensor
 
 
@@ -418,10 +426,16 @@ def action_mask(obs) -> np.ndarray:
     """The observation's legal moves as a 0/1 vector over the 450 action ids (int8), the
     PettingZoo ``action_mask`` (all zeros when the seat is not to move)."""
     check_observation(obs)
+    return _mask(obs.legal_moves)[0]
+
+
+def _mask(legal_moves) -> tuple:
+    """(the action mask, {action id: move}) of checked legal moves."""
+    legal = {move_to_action(m): m for m in legal_moves}
     mask = np.zeros(NUM_ACTIONS, np.int8)
-    if obs.legal_moves:
-        mask[[move_to_action(m) for m in obs.legal_moves]] = 1
-    return mask
+    if legal:
+        mask[list(legal)] = 1
+    return mask, legal
 
 
 def policy_agent(policy, perfect_recall: bool = False):
@@ -445,10 +459,8 @@ def policy_agent(policy, perfect_recall: bool = False):
         raise OptionError(f"perfect_recall must be True or False, not {perfect_recall!r}"[:120])
 
     def agent(obs, rng):
-        tensor = observation_tensor(obs, perfect_recall)
-        legal = {move_to_action(m): m for m in obs.legal_moves}
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        mask[list(legal)] = 1
+        tensor = _tensor(obs, check_observation(obs), perfect_recall)     # checked once
+        mask, legal = _mask(obs.legal_moves)
         action = policy(tensor, mask, rng)
         if isinstance(action, np.integer):
             action = int(action)
