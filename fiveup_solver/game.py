@@ -493,6 +493,8 @@ class Game:
         position: its record, and its scores beside it)."""
         if view is not None and not (_is_int(view) and 0 <= view < self.players):
             raise OptionError(f"view must be a seat 0..{self.players - 1} or None, not {_short(view)}")
+        if not isinstance(scores_kept_apart, bool):
+            raise OptionError(f"scores_kept_apart must be True or False, not {_short(scores_kept_apart)}")
         if not self.rounds:
             raise OptionError("no round has been dealt: a record holds at least one round")
         start = list(self.rounds[0].scores_before)

@@ -220,6 +220,10 @@ def test_pickled_game_keeps_a_race_started_mid_way():
         game.to_record()
     with pytest.raises(OptionError, match="no round has been dealt"):
         Game(players=2, deal=False).to_record()
+    with pytest.raises(OptionError, match="scores_kept_apart must be True or False, not 1"):
+        game.to_record(scores_kept_apart=1)
+    assert game.to_record(scores_kept_apart=True)["rounds"][0]["hands"] == [
+        [str(t) for t in h] for h in game.rounds[0].hands]
 
 
 # ---------------------------------------------------------------- record round trips
