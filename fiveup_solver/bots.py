@@ -45,17 +45,20 @@ import os
 import random as _random
 import re
 import sys
+import time
 
 from fiveup_solver import _core
-from fiveup_solver.errors import BotError, InconsistentObservationError, OptionError, check_players, short_repr
+from fiveup_solver.errors import (BotError, InconsistentObservationError, OptionError, check_players, is_number,
+                                  short_repr)
 from fiveup_solver.game import check_observation
+from fiveup_solver.notation import format_number
 from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, METHODS, SearchBudget
 from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
-__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "choose", "names_a_module", "parse_bot_list",
-           "register_bot"]
+__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "check_move_time", "choose", "names_a_module",
+           "parse_bot_list", "register_bot"]
 
 # a bot of one's own named by where it is: "package.module:function"
 _AGENT_PATH = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*):([A-Za-z_][A-Za-z0-9_]*)")
@@ -178,6 +181,12 @@ BOTS = {"random": random_bot, "greedy": greedy_bot,
 
 def choose(bot: str, obs, rng: _random.Random):
     """The move `bot` picks from observation `obs` (the seat must be to move)."""
+    _check_choice(obs, rng)
+    return bot_function(bot)(obs, rng)
+
+
+def _check_choice(obs, rng) -> None:
+    """What a bot may be asked to decide from (choose)."""
     check_observation(obs)    # a bot reads only the observation: a malformed one is refused whole
     if not isinstance(rng, _random.Random):
         raise OptionError(f"rng must be a random.Random (the bot's seeded generator), not {type(rng).__name__}")
@@ -186,22 +195,36 @@ def choose(bot: str, obs, rng: _random.Random):
     if len(obs.scores) != _core.sides_of(obs.players):
         raise InconsistentObservationError(f"observation scores must list the {_core.sides_of(obs.players)} "
                                            f"sides' scores for a bot to decide, not {list(obs.scores)}")
-    return bot_function(bot)(obs, rng)
 
 
-def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None):
+def check_move_time(move_time, name: str = "move_time"):
+    """A time limit per move: None (none) or a finite number of seconds > 0."""
+    if move_time is not None and (not is_number(move_time) or move_time <= 0):
+        raise OptionError(f"{name} must be a number of seconds > 0, not {short_repr(move_time)}")
+    return move_time
+
+
+def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, move_time: float | None = None):
     """The move `bot` picks (:func:`choose`), checked: a bot that raises, or returns
-    anything but one of ``obs.legal_moves``, is one :class:`BotError` naming it, its seat,
-    the round and action (from the observation) and ``game_seed`` when given, with its
-    own exception as the cause."""
+    anything but one of ``obs.legal_moves``, or takes longer than ``move_time`` seconds
+    (wall clock, the bot's own call; None: no limit), is one :class:`BotError` naming it,
+    its seat, the round and action (from the observation) and ``game_seed`` when given,
+    with its own exception as the cause."""
     try:
-        move = choose(bot, obs, rng)
+        _check_choice(obs, rng)
+        function = bot_function(bot)
+        start = time.perf_counter()
+        move = function(obs, rng)
+        took = time.perf_counter() - start
     except Exception as e:     # noqa: BLE001 -- whatever a bot raises is named as its failure
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: raised {type(e).__name__}: "
                        f"{' '.join(str(e).split())[:160]}") from e
     if move not in obs.legal_moves:
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: returned {short_repr(move)}, "
                        f"not one of the {len(obs.legal_moves)} legal moves (a Move of obs.legal_moves)")
+    if move_time is not None and took > move_time:
+        raise BotError(f"{_bot_at(bot, obs, game_seed)}: took {took:.3f} s, over the limit of "
+                       f"{format_number(move_time, 'g')} s a move")
     return move
 
 

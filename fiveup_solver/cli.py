@@ -23,7 +23,7 @@ from fiveup_solver.analysis import (ANALYSIS_SEARCH, MIN_SAMPLES, AnalysisBudget
                                     plot_win_probability, to_html)
 from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
 from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, solver_report
-from fiveup_solver.bots import bot_function, parse_bot_list
+from fiveup_solver.bots import bot_function, check_move_time, parse_bot_list
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, check_seed
 from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
@@ -184,12 +184,14 @@ def cmd_match(args, out) -> int:
     workers = _workers(args.workers, args.ray)
     bot, other = parse_bot_list(args.bots, 2)
     ray = check_ray(args.ray)
+    check_move_time(args.move_time, "--move-time")
     records = []
     # duplicate units: pairs (sides swapped) with 2 and 4 players, triples (BOT alone in each seat) with 3
     stats = PairStats(sides=sides_of(args.players))
     bar = _progress(args.deals * stats.sides, "games")
     for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
-                                      max_pairs=args.deals, records=bool(args.records), ray=ray):
+                                      max_pairs=args.deals, records=bool(args.records), ray=ray,
+                                      move_time=args.move_time):
         stats.add(scores)
         records.extend(recs or [])
         if bar is not None:
@@ -201,7 +203,8 @@ def cmd_match(args, out) -> int:
     low, high = wilson_interval(stats.wins, stats.games)
     result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
               "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
-              "ci95": [low, high], "workers": workers, "pairs": stats.to_dict()}
+              "ci95": [low, high], "seed": args.seed, "move_time": args.move_time, "workers": workers,
+              "pairs": stats.to_dict()}
     if args.records:
         try:
             with open(args.records, "w", encoding="utf-8") as f:
@@ -242,10 +245,15 @@ def _progress(total: int, unit: str):
 
 
 def cmd_ladder(args, out) -> int:
+    if args.place is not None:
+        return _place_on_ladder(args, out)
+    for flag, v in (("--against", args.against), ("--ladder", args.ladder)):
+        if v is not None:
+            raise OptionError(f"{flag} is for placing one agent: give it with --place AGENT")
     if args.shipped:
         given = [flag for flag, v in (("--games", args.games), ("--entrants", args.entrants), ("--seed", args.seed),
                                       ("--workers", args.workers), ("--ray", args.ray), ("--out", args.out),
-                                      ("--journal", args.journal)) if v is not None]
+                                      ("--journal", args.journal), ("--move-time", args.move_time)) if v is not None]
         if given:      # the shipped ladder is read, not run: a run's options would be dropped
             raise OptionError(f"--shipped shows the shipped ladder; {given[0]} is for running one")
         res = ladder.load_ladder(args.players)
@@ -269,7 +277,7 @@ def cmd_ladder(args, out) -> int:
         try:
             res = ladder.run_ladder(args.players, entrants, games=args.games, seed=args.seed,
                                     workers=_workers(args.workers, args.ray), ray=args.ray, on_pair=on_pair,
-                                    journal=args.journal)
+                                    journal=args.journal, move_time=check_move_time(args.move_time, "--move-time"))
         finally:
             if bar is not None:
                 bar.close()
@@ -286,6 +294,47 @@ def cmd_ladder(args, out) -> int:
     out.write(f"Elo ladder, {res.players} players ({ladder.ANCHOR} = random play = 0), "
               f"{res.games_per_pairing} games per pairing, seed {res.seed}:\n\n")
     out.write(res.format_table())
+    return 0
+
+
+def _place_on_ladder(args, out) -> int:
+    """fiveup ladder --place AGENT: one agent against the levels of a measured ladder."""
+    for flag, v in (("--entrants", args.entrants), ("--shipped", args.shipped or None)):
+        if v is not None:
+            raise OptionError(f"--place plays one agent against a measured ladder; {flag} is for the ladder itself")
+    games = 100 if args.games is None else args.games
+    seed = 0 if args.seed is None else args.seed
+    if not 2 <= games <= 1_000_000 or games % 2:
+        raise OptionError(f"--games must be an even number from 2 to 1000000, not {games}")
+    if args.out:
+        check_output_path(args.out, "--out")
+    table = ladder.load_ladder(args.players, args.ladder) if args.ladder else ladder.load_ladder(args.players)
+    levels = [e.strip() for e in args.against.split(",")] if args.against else None
+    bar = _progress((len(levels) if levels else len(table.entrants)) * games, "games")
+
+    def on_pair(level, scores):
+        if bar is not None:
+            bar.set_postfix_str(f"v {level}")
+            bar.update(2)
+    try:
+        res = ladder.place_agent(args.place, args.players, levels=levels, games=games, seed=seed, table=table,
+                                 workers=_workers(args.workers, args.ray), ray=args.ray,
+                                 journal=str(args.journal) if args.journal else None, on_pair=on_pair,
+                                 move_time=check_move_time(args.move_time, "--move-time"))
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                json.dump(res.to_dict(), f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+    if args.json:
+        out.write(json.dumps(res.to_dict()) + "\n")
+    else:
+        out.write(res.format_text())
     return 0
 
 
@@ -313,7 +362,7 @@ def cmd_sprt(args, out) -> int:
     lower, upper = sprt_bounds(args.alpha, args.beta)
     res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
                max_games=args.max_games, seed=args.seed, workers=_workers(args.workers, args.ray), ray=args.ray,
-               on_pair=on_pair, journal=args.journal)
+               on_pair=on_pair, journal=args.journal, move_time=check_move_time(args.move_time, "--move-time"))
     if tty:
         progress.write("\n")
     if args.json:
@@ -925,7 +974,11 @@ def _match_arguments(p) -> None:
     p.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
     p.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
     p.add_argument("--seed", type=_seed, default=0, help="the match's seed: every deal and bot choice comes from it")
-    p.add_argument("--records", default=None, help="write every game's record here (JSON Lines)")
+    p.add_argument("--records", default=None,
+                   help="write every game's record here (JSON Lines; line u*S+k: unit u's game in seating k, "
+                        "S the seatings: 2, or 3 with 3 players)")
+    p.add_argument("--move-time", type=float, default=None, metavar="SECONDS",
+                   help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -944,6 +997,8 @@ def _sprt_arguments(p) -> None:
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs (triples)")
+    p.add_argument("--move-time", type=float, default=None, metavar="SECONDS",
+                   help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
     p.add_argument("--journal", default=None,
                    help="keep every pair's (triple's) scores in this JSON Lines file; a rerun with the same "
                         "journal, bots, players and seed resumes after its last pair")
@@ -961,8 +1016,16 @@ def _ladder_arguments(p) -> None:
     p.add_argument("--out", default=None, help="write the ladder (JSON) here")
     p.add_argument("--journal", default=None,
                    help="append every pair here (JSON Lines) and skip pairs already there: stop and resume")
+    p.add_argument("--move-time", type=float, default=None, metavar="SECONDS",
+                   help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
     p.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
-    p.add_argument("--json", action="store_true", help="print the ladder as JSON")
+    p.add_argument("--place", default=None, metavar="AGENT",
+                   help="place one agent (a bot, or MODULE:FUNCTION) on a measured ladder: --games games against "
+                        "each level, their Elo held fixed; no round-robin")
+    p.add_argument("--against", default=None, help="with --place: the levels to play, comma-separated (default: all)")
+    p.add_argument("--ladder", default=None, metavar="FILE",
+                   help="with --place: a ladder saved by --out (default: the one shipped for --players)")
+    p.add_argument("--json", action="store_true", help="print the ladder (or the placement) as JSON")
 
 
 def _perft_arguments(p) -> None:

@@ -33,14 +33,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fiveup_solver.bots import bot_function
+from fiveup_solver.bots import bot_function, check_move_time
 from fiveup_solver.errors import OptionError, check_seed, is_int as _is_int, short_repr as _short
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
 
 __all__ = ["LadderResult", "run_ladder", "fit_elo", "bootstrap_elo", "load_ladder", "ladder_path",
-           "DEFAULT_ENTRANTS", "ANCHOR"]
+           "Placement", "place_agent", "DEFAULT_ENTRANTS", "ANCHOR"]
 
 ANCHOR = "level1"                   # random play: 0 Elo
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo per natural-log unit of odds
@@ -260,14 +260,17 @@ def _read_journal(path: str, lines: list, players: int, seed: int) -> dict:
 
 
 def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int = 0, workers: int = 1,
-               ray: str | None = None, on_pair=None, journal: str | None = None) -> LadderResult:
+               ray: str | None = None, on_pair=None, journal: str | None = None,
+               move_time: float | None = None) -> LadderResult:
     """Play the round-robin and fit it. ``on_pair(a, b, scores)`` after every pair.
     With `journal` (a JSON Lines file), every pair is appended as it finishes and
-    pairs already there are not played again: a long ladder can stop and resume."""
+    pairs already there are not played again: a long ladder can stop and resume.
+    ``move_time``: seconds a bot may take over one move (match.play_pairs)."""
     if players not in (2, 4):
         raise OptionError(f"the ladder plays duplicate pairs: 2 or 4 players, not {_short(players)}")
     check_seed(seed)
     check_workers(workers)
+    check_move_time(move_time)
     ray = check_ray(ray)           # before anything runs or a journal is opened
     entrants = list(DEFAULT_ENTRANTS if entrants is None else entrants)
     if len(set(entrants)) != len(entrants) or len(entrants) < 2 or ANCHOR not in entrants:
@@ -287,7 +290,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
             if (a, b, k) in done:
                 counts[(a, b)][int(round(2 * sum(done[(a, b, k)])))] += 1
                 continue
-            jobs.append((players, a, b, k, *pair_seeds(s, k), 1000, False))
+            jobs.append((players, a, b, k, *pair_seeds(s, k), 1000, False, move_time))
             owner.append((a, b))
     log = open_journal(journal, size) if journal else None
     try:
@@ -301,3 +304,210 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
         if log is not None:
             log.close()
     return LadderResult(players, entrants, counts, games, seed).fit()
+
+
+# ---------------------------------------------------------------- one agent on a measured ladder
+def placement_seed(seed: int, level: str) -> int:
+    """The deal sequences of a placement's games against `level`: from the seed and the
+    level alone, so every agent placed with one seed meets the same deals (a duplicate
+    comparison of agents), and none of them are the ladder's own games."""
+    return random.Random(f"fiveup-place/{seed}/{level}").getrandbits(63)
+
+
+def _fit_one(levels_elo, scores, games, prior: float = 1.0) -> float:
+    """The agent's Elo against levels of fixed Elo: Newton's method on the 1-parameter
+    Bradley-Terry log-likelihood, one virtual drawn game per level (as :func:`fit_elo`)."""
+    r = np.asarray(levels_elo, float) / ELO_SCALE
+    w = np.asarray(scores, float) + 0.5 * prior
+    g = np.asarray(games, float) + prior
+    theta = float(np.sum(r * g) / np.sum(g))
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(r - theta))
+        grad = float(np.sum(w - g * p))
+        info = float(np.sum(g * p * (1.0 - p)))
+        step = max(-2.0, min(2.0, grad / info))     # info > 0: every level has a virtual game
+        theta += step
+        if abs(step) < 1e-12:
+            break
+    return theta * ELO_SCALE
+
+
+@dataclass
+class Placement:
+    """One agent's place on a measured ladder (:func:`place_agent`)."""
+
+    agent: str
+    players: int
+    levels: list                  # the levels it played, in the ladder's order
+    counts: dict                  # level -> pentanomial counts of the agent's pair scores
+    level_elo: dict               # every level of the ladder -> its Elo there (held fixed in the fit)
+    games_per_level: int
+    seed: int
+    ladder_seed: int              # the ladder table's own seed (its bootstrap's)
+    elo: float = 0.0
+    ci95: tuple = (0.0, 0.0)
+
+    def score(self, level: str) -> tuple:
+        """(the agent's score fraction against `level`, games)."""
+        c = self.counts[level]
+        pairs = sum(c)
+        return (sum(k * s for k, s in zip(c, PAIR_SCORES)) / (2 * pairs) if pairs else float("nan")), 2 * pairs
+
+    def neighbours(self) -> tuple:
+        """(the highest level of the ladder at or below the agent's Elo, the lowest above it),
+        played or not; None at an end."""
+        below = [n for n in self.level_elo if self.level_elo[n] <= self.elo]
+        above = [n for n in self.level_elo if self.level_elo[n] > self.elo]
+        return (max(below, key=self.level_elo.get) if below else None,
+                min(above, key=self.level_elo.get) if above else None)
+
+    def to_dict(self) -> dict:
+        return {"format": "fiveup-placement/1", "agent": self.agent, "players": self.players,
+                "elo": round(self.elo, 1), "ci95": [round(x, 1) for x in self.ci95],
+                "games_per_level": self.games_per_level, "seed": self.seed, "anchor": ANCHOR,
+                "levels": [{"name": n, "elo": round(self.level_elo[n], 1), "score": round(self.score(n)[0], 4),
+                            "games": self.score(n)[1], "pentanomial": list(map(int, self.counts[n]))}
+                           for n in self.levels],
+                "ladder": {n: round(e, 1) for n, e in self.level_elo.items()}}
+
+    def format_text(self) -> str:
+        lo, hi = self.ci95
+        below, above = self.neighbours()
+        where = (f"between {below} ({_whole(self.level_elo[below], '+')}) and {above} "
+                 f"({_whole(self.level_elo[above], '+')})" if below and above else
+                 f"above {below} ({_whole(self.level_elo[below], '+')})" if below else
+                 f"below {above} ({_whole(self.level_elo[above], '+')})")
+        lines = [f"{self.agent} on the {self.players}-player ladder ({ANCHOR} = random play = 0): "
+                 f"Elo {_whole(self.elo, '+')} [{_whole(lo, '+')}, {_whole(hi, '+')}], {where}", "",
+                 "| level | its Elo | agent's score | games | pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2) |",
+                 "|---|---|---|---|---|"]
+        for n in self.levels:
+            s, g = self.score(n)
+            lines.append(f"| {n} | {_whole(self.level_elo[n], '+')} | {100 * s:.1f} % | {g} | "
+                         f"{' '.join(str(int(x)) for x in self.counts[n])} |")
+        return "\n".join(lines) + "\n"
+
+    def fit(self, table: "LadderResult", resamples: int = 1000) -> "Placement":
+        """The agent's Elo with the levels' Elo held at the table's, and a 95 % percentile
+        interval from a parametric bootstrap that redraws both the agent's pairs against
+        each level and the ladder's own pairs (refitted: the levels' uncertainty is part of
+        the agent's)."""
+        played = [n for n in self.levels if sum(self.counts[n]) > 0]
+        if not played:
+            raise OptionError("a placement needs at least one pair played")
+
+        def totals(counts):
+            return ([sum(k * s for k, s in zip(counts[n], PAIR_SCORES)) for n in played],
+                    [2 * sum(counts[n]) for n in played])
+
+        scores, games = totals(self.counts)
+        self.elo = _fit_one([self.level_elo[n] for n in played], scores, games)
+        boot_levels = bootstrap_elo(table.counts, table.entrants, resamples=resamples, seed=table.seed)
+        col = [table.entrants.index(n) for n in played]
+        rng = np.random.default_rng([self.seed, 1])
+        boot = np.empty(resamples)
+        for r in range(resamples):
+            redrawn = {}
+            for n in played:
+                c = np.asarray(self.counts[n], float)
+                if np.count_nonzero(c) == 1:
+                    c = c + 0.5        # every pair alike: half a pair per outcome (bootstrap_elo)
+                redrawn[n] = list(rng.multinomial(int(sum(self.counts[n])), c / c.sum()))
+            s_r, g_r = totals(redrawn)
+            boot[r] = _fit_one(boot_levels[r, col], s_r, g_r)
+        lo, hi = np.percentile(boot, [2.5, 97.5])
+        self.ci95 = (float(lo), float(hi))
+        return self
+
+
+def _read_place_journal(path: str, lines: list, agent: str, players: int, seed: int) -> dict:
+    """{(level, k): scores} of the pairs already in a placement journal (its lines:
+    match.journal_lines); a line of another placement is refused, naming it."""
+    done = {}
+    for n, line in enumerate(lines, 1):
+        try:
+            r = json.loads(line)
+            other = (r["agent"], r["players"], r["seed"])
+            key, scores = (r["level"], int(r["pair"])), [float(x) for x in r["scores"]]
+        except (ValueError, KeyError, TypeError):
+            raise OptionError(f"journal {path} line {n}: not a placement journal line") from None
+        if other != (agent, players, seed):
+            raise OptionError(f"journal {path} line {n}: a pair of another placement (agent {_short(other[0], 40)}, "
+                              f"players {_short(other[1])}, seed {_short(other[2])}), not agent {_short(agent, 40)}, "
+                              f"players {players}, seed {seed}")
+        done[key] = scores
+    return done
+
+
+def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, seed: int = 0,
+                table: LadderResult | None = None, workers: int = 1, ray: str | None = None,
+                journal: str | None = None, on_pair=None, resamples: int = 1000,
+                move_time: float | None = None) -> Placement:
+    """Place one agent (a bot name, or ``MODULE:FUNCTION``) on a measured ladder without
+    playing the round-robin again: ``games`` games (``games / 2`` duplicate pairs) against
+    each of ``levels`` (default: every entrant of the table), fitted with the levels' Elo
+    held at the table's. ``table``: the ladder (default: the one shipped for ``players``,
+    :func:`load_ladder`). ``on_pair(level, scores)`` after every pair; with ``journal``
+    (JSON Lines) every pair is appended as it finishes and pairs already there are not
+    played again. ``move_time``: seconds a bot may take over one move (match.play_pairs).
+
+    The deals depend on ``seed``, the level and the pair alone: two agents placed with
+    the same seed meet the same deals."""
+    if players not in (2, 4) or isinstance(players, bool):
+        raise OptionError(f"a placement plays duplicate pairs: 2 or 4 players, not {_short(players)}")
+    check_seed(seed)
+    check_workers(workers)
+    check_move_time(move_time)
+    ray = check_ray(ray)
+    if not isinstance(agent, str):
+        raise OptionError(f"the agent is a bot name or MODULE:FUNCTION, not {_short(agent)}")
+    bot_function(agent)
+    if table is None:
+        table = load_ladder(players)
+    elif not isinstance(table, LadderResult):
+        raise OptionError(f"table must be a LadderResult (load_ladder), not {_short(table)}")
+    if table.players != players:
+        raise OptionError(f"the ladder table is of {table.players} players, not {players}")
+    if levels is None:
+        levels = list(table.entrants)
+    elif isinstance(levels, str) or not all(isinstance(n, str) for n in levels):
+        raise OptionError(f"levels must be a list of the ladder's entrants, not {_short(levels)}")
+    levels = list(levels)
+    unknown = [n for n in levels if n not in table.entrants]
+    if unknown:
+        raise OptionError(f"{_short(unknown[0], 40)} is not on the ladder (its entrants: {', '.join(table.entrants)})")
+    if not levels or len(set(levels)) != len(levels):
+        raise OptionError(f"levels must name distinct entrants of the ladder, at least one, not {_short(levels)}")
+    levels = [n for n in table.entrants if n in levels]        # the ladder's order
+    for n in levels:
+        bot_function(n)
+    if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
+        raise OptionError(f"games per level must be an even number from 2 to 1000000, not {_short(games)}")
+    if not _is_int(resamples) or not 100 <= resamples <= 100_000:
+        raise OptionError(f"resamples must be an integer from 100 to 100000, not {_short(resamples)}")
+    lines, size = journal_lines(journal) if journal else ([], 0)
+    done = _read_place_journal(journal, lines, agent, players, seed)
+    counts = {n: [0] * 5 for n in levels}
+    jobs, owner = [], []
+    for n in levels:
+        s = placement_seed(seed, n)
+        for k in range(games // 2):
+            if (n, k) in done:
+                counts[n][int(round(2 * sum(done[(n, k)])))] += 1
+                continue
+            jobs.append((players, agent, n, k, *pair_seeds(s, k), 1000, False, move_time))
+            owner.append(n)
+    log = open_journal(journal, size) if journal else None
+    try:
+        for n, (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
+            counts[n][int(round(2 * sum(scores)))] += 1
+            if log is not None:
+                write_journal(log, {"agent": agent, "players": players, "seed": seed, "level": n, "pair": k,
+                                    "scores": scores})
+            if on_pair is not None:
+                on_pair(n, scores)
+    finally:
+        if log is not None:
+            log.close()
+    return Placement(agent, players, levels, counts, {n: table.elo[n] for n in table.entrants}, games, seed,
+                     table.seed).fit(table, resamples)

@@ -45,7 +45,7 @@ import os
 import random
 from dataclasses import dataclass
 
-from fiveup_solver.bots import bot_function
+from fiveup_solver.bots import bot_function, check_move_time
 from fiveup_solver.errors import OptionError, check_players, check_seed, is_int as _is_int, is_number, short_repr as _short
 from fiveup_solver.notation import format_number
 from fiveup_solver.parallel import ordered_map
@@ -275,11 +275,13 @@ def _game_score(game, bot_side: int) -> float:
 
 def play_pair(job) -> tuple:
     """(unit index, [BOT's score with BOT on side 0, on side 1 (, on side 2)], records or None)
-    for one deal sequence."""
-    players, bot, other, index, deal_seed, bot_seed, max_rounds, want_records = job
+    for one deal sequence. The job: (players, bot, other, index, deal seed, bot seed,
+    max_rounds, want_records[, move_time])."""
+    players, bot, other, index, deal_seed, bot_seed, max_rounds, want_records, *limit = job
     scores, records = [], []
     for side, seats in enumerate(match_seatings(players, bot, other)):
-        game = play_game(players, deal_seed, seats, bot_seed=bot_seed, max_rounds=max_rounds)
+        game = play_game(players, deal_seed, seats, bot_seed=bot_seed, max_rounds=max_rounds,
+                         move_time=limit[0] if limit else None)
         scores.append(_game_score(game, side))
         if want_records:
             records.append(game.to_record())
@@ -293,18 +295,23 @@ def pair_seeds(seed: int, index: int) -> tuple:
 
 
 def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 1, max_pairs: int,
-               max_rounds: int = 1000, start: int = 0, records: bool = False, ray: str | None = None):
+               max_rounds: int = 1000, start: int = 0, records: bool = False, ray: str | None = None,
+               move_time: float | None = None):
     """Yield (index, scores, records) for units (pairs; triples with 3 players) start ..
     start + max_pairs - 1, in index order, played in `workers` processes or on Ray (the
-    results never depend on either)."""
+    results never depend on either). Unit k's deals and bot generators come from
+    :func:`pair_seeds` ``(seed, k)``; its games are played in the seatings of
+    :func:`~fiveup_solver.selfplay.match_seatings`, in order. ``move_time``: seconds a
+    bot may take over one move (a slower move stops the match with a BotError)."""
     check_players(players)
+    check_move_time(move_time)
     bot_function(bot)
     bot_function(other)
     for name, v in (("max_pairs", max_pairs), ("start", start)):
         if not _is_int(v) or v < 0:
             raise OptionError(f"{name} must be an integer >= 0, not {_short(v)}")
     check_seed(seed)
-    jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records)
+    jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records, move_time)
             for k in range(start, start + max_pairs))
     yield from ordered_map(play_pair, jobs, workers=workers, ray=ray)
 
@@ -412,14 +419,16 @@ def _journal_units(path: str, lines: list, want: dict) -> list:
 
 def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05,
          beta: float = 0.05, max_games: int = 20_000, seed: int = 0, workers: int = 1, ray: str | None = None,
-         on_pair=None, journal: str | None = None) -> SprtResult:
+         on_pair=None, journal: str | None = None, move_time: float | None = None) -> SprtResult:
     """Play pairs until the LLR of H1 (elo1) against H0 (elo0) leaves its bounds, or
     `max_games` games (whole units: with 2 sides an odd count plays one game fewer).
     ``on_pair(stats, llr)`` after every pair (for a progress line).
     With 3 players the units are triples and Elo is :func:`score_of_elo`'s with 3 sides.
     ``journal``: a file that keeps every unit's scores (:func:`read_journal`); a run with
-    the same journal, players, bots and seed resumes after its last unit."""
+    the same journal, players, bots and seed resumes after its last unit. ``move_time``:
+    seconds a bot may take over one move (:func:`play_pairs`)."""
     lower, upper = sprt_bounds(alpha, beta)
+    check_move_time(move_time)
     for name, x in (("elo0", elo0), ("elo1", elo1)):
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not -1000 <= x <= 1000:
             raise OptionError(f"{name} must be a number of Elo from -1000 to 1000, not {_short(x)}")
@@ -451,7 +460,8 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
         if not lines:                      # no header yet
             write_journal(log, {"players": players, "bot": bot, "other": other, "seed": seed})
     pairs = play_pairs(players, bot, other, seed, workers=workers, start=len(done),
-                       max_pairs=max(0, max(1, max_games // stats.sides) - len(done)), ray=ray)
+                       max_pairs=max(0, max(1, max_games // stats.sides) - len(done)), ray=ray,
+                       move_time=move_time)
     try:
         for index, scores, _ in pairs:
             stats.add(scores)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from fiveup_solver.bots import bot_function, bot_move
+from fiveup_solver.bots import bot_function, bot_move, check_move_time
 from fiveup_solver.errors import OptionError, check_seed, is_int, is_number, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
@@ -35,9 +35,11 @@ def _game_seeds(seed: int, games: int):
 
 def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
               max_rounds: int = DEFAULT_MAX_ROUNDS, on_action=None, scores=None,
-              starter: int | None = None) -> Game:
+              starter: int | None = None, move_time: float | None = None) -> Game:
     """Play one whole game; `bots` names one bot per seat (``scores``/``starter``:
-    start from a race already under way, see :class:`Game`).
+    start from a race already under way, see :class:`Game`). ``move_time``: a bot
+    that takes longer than this many seconds over a move stops the game with a
+    :class:`~fiveup_solver.errors.BotError` (None: no limit).
 
     ``on_action(game, move, events)`` is called after every action (for display),
     and with ``move=None`` when a round has been dealt.
@@ -49,6 +51,7 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
             bot_function(b)
     except (OptionError, TypeError):
         raise OptionError(f"play_game needs one known bot name per seat ({players}), not {list(bots)!r}") from None
+    check_move_time(move_time)
     game = Game(players=players, seed=seed, max_rounds=max_rounds,
                 seats=[f"{b}#{i}" for i, b in enumerate(bots)], scores=scores, starter=starter)
     rngs = [random.Random(f"{seed if bot_seed is None else bot_seed}/{s}") for s in range(players)]
@@ -62,7 +65,7 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
             if on_action is not None:
                 on_action(game, None, [])
         seat = game.to_move
-        move = bot_move(bots[seat], game.observation(seat), rngs[seat], seed)
+        move = bot_move(bots[seat], game.observation(seat), rngs[seat], seed, move_time)
         events = game.push(move)
         if on_action is not None:
             on_action(game, move, events)

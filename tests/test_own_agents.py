@@ -6,6 +6,7 @@ never a traceback or a silently wrong game.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import textwrap
 
@@ -33,6 +34,13 @@ AGENTS = textwrap.dedent('''
 
     def draws(obs, rng):
         return Move.draw()
+
+    def slow_late(obs, rng):
+        """Plays as lowest does, but sleeps 0.2 s over its moves at round 0's actions 3 to 8."""
+        if obs.round == 0 and 3 <= len(obs.history) <= 8:
+            import time
+            time.sleep(0.2)
+        return min(obs.legal_moves, key=str)
 ''')
 
 
@@ -186,3 +194,57 @@ def test_bot_move_names_the_place_it_is_given(registered):
     with pytest.raises(BotError, match=r"^bot 'nothing' \(seat \d\) at round 0 action 0 of the game with seed 7: "
                                        r"returned None, not one of"):
         bot_move("nothing", obs, random.Random(0), 7)
+
+
+def test_a_time_limit_per_move_names_the_slow_agent_and_where(agents_dir, capsys):
+    """--move-time: a move over the limit stops the run with one line naming the agent,
+    its seat, the move and the time taken; a limit the agent keeps changes nothing."""
+    for argv in (["match", "--bots", "myagents:slow_late,greedy", "--deals", "1", "--workers", "1"],
+                 ["sprt", "--bots", "myagents:slow_late,greedy", "--workers", "1", "--max-games", "2"],
+                 ["ladder", "--place", "myagents:slow_late", "--against", "level1", "--games", "2",
+                  "--workers", "1"],
+                 ["ladder", "--entrants", "level1,myagents:slow_late", "--games", "2", "--workers", "1"]):
+        assert main(argv + ["--move-time", "0.05"]) == 2, argv
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and err[0].startswith("error: bot 'myagents:slow_late' (seat "), err
+        assert re.search(r" at round 0 action [3-8] of the game with seed \d+: took ", err[0]), err
+        taken = float(err[0].split(": took ")[1].split(" s,")[0])
+        assert taken >= 0.2 and err[0].endswith(" s, over the limit of 0.05 s a move"), err
+    # two workers: the worker's error reaches the command line as the same one line
+    assert main(["match", "--bots", "greedy,myagents:slow_late", "--deals", "2", "--workers", "2",
+                 "--move-time", "0.05"]) == 2
+    assert capsys.readouterr().err.startswith("error: bot 'myagents:slow_late' (seat ")
+    # a limit kept: the same games as without one
+    free = [s for _, s, _ in play_pairs(2, "myagents:slow_late", "greedy", 3, max_pairs=2)]
+    timed = [s for _, s, _ in play_pairs(2, "myagents:slow_late", "greedy", 3, max_pairs=2, move_time=5.0)]
+    assert timed == free
+    with pytest.raises(BotError, match="over the limit of 0.1 s a move"):
+        play_game(2, 3, ["myagents:slow_late", "greedy"], move_time=0.1)
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), True, "1"])
+def test_a_time_limit_is_a_positive_number_of_seconds(bad, capsys):
+    with pytest.raises(OptionError, match="move_time must be a number of seconds > 0"):
+        play_game(2, 1, ["greedy", "random"], move_time=bad)
+    with pytest.raises(OptionError, match="move_time must be a number of seconds > 0"):
+        list(play_pairs(2, "greedy", "random", 1, max_pairs=1, move_time=bad))
+    if not isinstance(bad, (bool, str)):
+        assert main(["match", "--bots", "greedy,random", "--deals", "1", "--move-time", str(bad)]) == 2
+        assert capsys.readouterr().err.startswith("error: --move-time must be a number of seconds > 0, not ")
+
+
+def test_match_records_line_up_with_the_units_and_their_seeds(tmp_path, capsys):
+    """--records: line u*S + k is unit u's game in seating k, its deal from
+    match.pair_seeds(seed, u); the --json result names the seed."""
+    from fiveup_solver.match import pair_seeds
+    from fiveup_solver.selfplay import match_seatings
+    out = tmp_path / "games.jsonl"
+    assert main(["match", "--bots", "greedy,random", "--deals", "3", "--seed", "11", "--workers", "1",
+                 "--records", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == 11
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 6
+    for u in range(3):
+        deal_seed, bot_seed = pair_seeds(11, u)
+        for k, seats in enumerate(match_seatings(2, "greedy", "random")):
+            assert lines[2 * u + k] == play_game(2, deal_seed, seats, bot_seed=bot_seed).to_record()
