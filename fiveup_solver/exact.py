@@ -159,8 +159,9 @@ class _Search:
     """One exact search from one information set (its root scores fix the points' origin)."""
 
     def __init__(self, players: int, seat: int, root_scores: tuple, objective: str, opponent: str,
-                 node_limit: int, minimax: bool = True):
+                 node_limit: int, minimax: bool = True, stop=None):
         self.players, self.seat, self.objective, self.opponent = players, seat, objective, opponent
+        self.stop = stop            # a _exact.StopFlag (the C searches end with SearchStopped when set) or None
         self.minimax = minimax      # best defence: one-world nodes without draws by alpha-beta
         self.side = _core.side_of_seat(players, seat)
         self.root_scores = root_scores
@@ -372,7 +373,7 @@ def _greedy_c(search: _Search, node, roots, choosers, ordered: bool = False) -> 
     eq = _equity_array(search.players, search.side) if search.objective == "win" else _EMPTY
     vals, nodes, belief_states, aborted = _exact.greedy_search(
         node, choosers, roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores, eq,
-        search.node_limit, ordered)
+        search.node_limit, ordered, search.stop)
     if aborted:
         raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
                                f"(node_limit)")
@@ -386,7 +387,7 @@ def _defence_c(search: _Search, node, roots) -> tuple:
     eq = _equity_array(search.players, search.side) if search.objective == "win" else _EMPTY
     fronts, search.nodes, search.belief_states, aborted, stats = _exact.defence_search(
         [pos for pos, _ in node], roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores,
-        eq, search.node_limit, search.minimax)
+        eq, search.node_limit, search.minimax, search.stop)
     if aborted == 1:
         raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
                                f"(node_limit)")
@@ -459,14 +460,17 @@ def _check_options(objective, opponent, max_worlds, node_limit, players) -> None
 
 def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
                  max_worlds: int = DEFAULT_MAX_WORLDS, node_limit: int = DEFAULT_NODE_LIMIT,
-                 sampler: DealSampler | None = None, engine: str = "c") -> ExactResult:
+                 sampler: DealSampler | None = None, engine: str = "c", stop=None) -> ExactResult:
     """Exact value of every canonical placement of the observation's seat (see the module text).
     ``sampler``: the observation's :class:`DealSampler` when the caller has one. ``engine``:
     ``"c"`` the search in C (against greedy the belief-state search, against best defence the
     Pareto fronts), ``"python"`` the same search in Python (over the C walk against greedy),
-    kept as the oracle and to measure the one against the other."""
+    kept as the oracle and to measure the one against the other. ``stop``: a
+    ``fiveup_solver._exact.StopFlag``; setting it from another thread ends the C search with
+    :class:`~fiveup_solver.errors.SearchStopped` (what ``Hinter.stop`` does)."""
     if engine not in ("c", "python"):
         raise OptionError(f"engine must be c or python, not {_short(engine)}")
+    _check_stop(stop)
     start = time.perf_counter()
     _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
     ds = DealSampler(obs) if sampler is None else sampler
@@ -481,7 +485,7 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
         masks = [own if s == obs.seat else hands[s] for s in range(obs.players)]
         node.append((_exact.world_position(base, masks, bone), p))
     node = _normalised(node, 1.0)
-    search = _Search(obs.players, obs.seat, tuple(base.scores), objective, opponent, node_limit)
+    search = _Search(obs.players, obs.seat, tuple(base.scores), objective, opponent, node_limit, stop=stop)
     roots = [m for m, _, _ in _exact.moves(node[0][0])]
     if not roots:
         raise IllegalMoveError(f"seat {obs.seat} cannot place: its move (a draw or a pass) is forced")
@@ -506,6 +510,11 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
                        time.perf_counter() - start)
 
 
+def _check_stop(stop) -> None:
+    if stop is not None and not isinstance(stop, _exact.StopFlag):
+        raise OptionError(f"stop must be a fiveup_solver._exact.StopFlag or None, not {_short(stop)}")
+
+
 def _root(obs, ds: DealSampler):
     if obs.to_move != obs.seat:
         raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
@@ -524,7 +533,7 @@ def _mean_se(values: list) -> tuple:
 
 
 def response_values(obs, worlds: list, *, objective: str = "points", node_limit: int = DEFAULT_NODE_LIMIT,
-                    sampler: DealSampler | None = None, ordered: bool = False) -> tuple:
+                    sampler: DealSampler | None = None, ordered: bool = False, stop=None) -> tuple:
     """The best response against greedy on a given list of hidden worlds ``[(hands, boneyard mask,
     weight, chooses)]`` (hands as :meth:`DealSampler.exact_worlds` gives them): the seat's
     strategy maximises the weighted value over the worlds that choose; every world is valued
@@ -537,8 +546,9 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
     world fixes the draws too. The seat's information sets are unchanged (its own draws seen,
     the others' counted), so worlds whose orders differ only where the seat has not drawn stay
     in one belief state. With every order of every world of the posterior, each weighted by
-    its share, the weighted mean is again the exact value."""
+    its share, the weighted mean is again the exact value. ``stop`` as for :func:`exact_result`."""
     check_objective(objective)
+    _check_stop(stop)
     ds = DealSampler(obs) if sampler is None else sampler
     base, own = _root(obs, ds)
     node, choosers, index = [], [], {}
@@ -559,7 +569,7 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
         where.append(index[key])
     total = sum(p for _, p in node)
     node = [(pos, p / total) for pos, p in node]
-    search = _Search(obs.players, obs.seat, tuple(base.scores), objective, "greedy", node_limit)
+    search = _Search(obs.players, obs.seat, tuple(base.scores), objective, "greedy", node_limit, stop=stop)
     roots = [m for m, _, _ in _exact.moves(node[0][0])]
     if not roots:
         raise IllegalMoveError(f"seat {obs.seat} cannot place: its move (a draw or a pass) is forced")
@@ -569,16 +579,18 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
 
 def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAULT_SAMPLE_WORLDS, seed: int = 0,
                    node_limit: int = DEFAULT_NODE_LIMIT, sampler: DealSampler | None = None,
-                   sample_draws: bool = False) -> SampledResult:
+                   sample_draws: bool = False, stop=None) -> SampledResult:
     """The best response against greedy over ``sample_worlds`` hidden worlds drawn from the exact
     posterior (uniform beliefs) with ``seed``: an estimate with standard errors, for positions
     beyond exact reach (see :class:`SampledResult` for its halves and their biases). By default
     every later draw is still a chance event over each world's boneyard; with ``sample_draws``
     a sampled world fixes the boneyard's order too (the draws' outcomes sampled with the world),
     which removes the chance tree: the seat's strategy is still one choice per information set
-    (its own draws seen as they happen, the others' counted). ``node_limit`` as for the exact search."""
+    (its own draws seen as they happen, the others' counted). ``node_limit`` and ``stop`` as for
+    the exact search."""
     start = time.perf_counter()
     check_objective(objective)
+    _check_stop(stop)
     for name, value, low in (("sample_worlds", sample_worlds, 2), ("node_limit", node_limit, 1)):
         if not _is_int(value) or not low <= value <= 10 ** 12:
             raise OptionError(f"{name} must be an integer from {low} to 10^12, not {_short(value)}")
@@ -597,7 +609,7 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
         worlds.append(({s: masks[s] for s in ds.hidden_seats}, tuple(bone) if sample_draws else bone_mask, 1.0,
                        k < choose))
     values, nodes, belief_states = response_values(obs, worlds, objective=objective, node_limit=node_limit,
-                                                   sampler=ds, ordered=sample_draws)
+                                                   sampler=ds, ordered=sample_draws, stop=stop)
     held, held_se, ins, ins_se = {}, {}, {}, {}
     for m, vec in values.items():
         held[m], held_se[m] = _mean_se(vec[choose:])

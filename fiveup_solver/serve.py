@@ -45,9 +45,9 @@ from pathlib import Path
 from typing import Optional
 
 try:
-    from fastapi import FastAPI
+    from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import FileResponse, JSONResponse
+    from fastapi.responses import FileResponse, JSONResponse, Response
     from pydantic import BaseModel, ConfigDict, Field
     from starlette.exceptions import HTTPException as StarletteHTTPException
 except ImportError as _missing:   # the extra is optional: say which one
@@ -87,6 +87,7 @@ STATIC = Path(__file__).parent / "static"
 HINT_MAX_SAMPLES = 1024
 HINT_MAX_TIME_MS = 30_000
 HINT_MAX_WORLD_NODES = 1_000_000
+DISCONNECT_POLL_SECONDS = 0.1        # how often a running hint asks whether its client is still there
 SOLVE_DEFAULT_NODES = 20_000_000
 SOLVE_MAX_NODES = 200_000_000
 ANALYSIS_MAX_SAMPLES = 512
@@ -376,6 +377,7 @@ class _State:
         self.games: OrderedDict[str, WebGame] = OrderedDict()
         self.analyses: OrderedDict[str, AnalysisJob] = OrderedDict()
         self.tasks: set = set()
+        self.hints_stopped = 0       # hints stopped because their client went away
 
     @staticmethod
     def hinter():
@@ -386,6 +388,29 @@ class _State:
     async def run(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+
+    async def run_while_connected(self, request, hinter: Hinter, fn, *args):
+        """run(fn, *args), a search on `hinter`, stopped (Hinter.stop) when the client goes
+        away first: a hint nobody waits for gives its worker back instead of searching on
+        (up to a minute at the largest budget). Looked at every DISCONNECT_POLL_SECONDS; a
+        stop is repeated until the search has ended, so one that had not started yet when
+        the client left is stopped as it starts."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self.pool, functools.partial(fn, *args))
+        gone = False
+        while True:
+            done, _ = await asyncio.wait({future}, timeout=DISCONNECT_POLL_SECONDS)
+            if done:
+                break
+            if gone or await request.is_disconnected():
+                if not gone:
+                    self.hints_stopped += 1
+                gone = True
+                hinter.stop()
+        if gone:
+            future.exception()        # retrieved: a stopped search's SearchStopped is the expected end
+            return Response(status_code=499)      # nginx's "client closed request"; nobody reads it
+        return future.result()
 
     # ---- games: a cap, an idle expiry
     def purge_games(self) -> None:
@@ -688,7 +713,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     @app.get("/api/health", summary="the server answers")
     async def health():
         return {"status": "ok", "version": __version__, "workers": state.workers,
-                "games": len(state.games), "analyses": len(state.analyses)}
+                "games": len(state.games), "analyses": len(state.analyses), "hints_stopped": state.hints_stopped}
 
     @app.get("/api/bots", summary="the bot names a game may use (levels first)")
     async def bots():
@@ -696,8 +721,9 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
                 "bots": sorted(b for b in BOTS if b not in LEVELS)}
 
     @app.post("/api/hint", summary="the same JSON as `fiveup hint --json`")
-    async def api_hint(body: HintRequest):
-        return await state.run(lambda: hint_json(state.hinter(), body))
+    async def api_hint(body: HintRequest, request: Request):
+        hinter = state.hinter()
+        return await state.run_while_connected(request, hinter, hint_json, hinter, body)
 
     @app.post("/api/solve", summary="the same JSON as `fiveup solve --json`")
     async def api_solve(body: SolveRequest):

@@ -302,6 +302,54 @@ def test_a_hint_stopped_from_another_thread(threads, method, budget):
     assert [(str(m.move), m.value) for m in after.moves] == [(str(m.move), m.value) for m in fresh.moves]
 
 
+def _exact_slow_positions():
+    """(observation, options) of exact hints that run for seconds before their node limit:
+    against greedy (the review's position, about 14 s), its sampled estimate (4,000 worlds),
+    and best defence (found by a scan: greedy play from seed 4, 8 actions in; about 14 s)."""
+    import random
+    from pathlib import Path
+    from fiveup_solver.bots import choose
+    from fiveup_solver.record import game_at, load_record
+    slow = game_at(load_record(Path(__file__).parent / "data" / "exact_slow_position.json"), 1, 3)
+    g, rng = Game(players=2, seed=4), random.Random(4)
+    for _ in range(8):
+        g.push(choose("greedy", g.observation(g.to_move), rng))
+    return [(slow.observation(slow.to_move), {}), (slow.observation(slow.to_move), {"sample_worlds": 4000}),
+            (g.observation(g.to_move), {"opponent": "best-defence"})]
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_an_exact_hint_stopped_from_another_thread(case):
+    """method="exact" (the C searches poll a StopFlag with Ctrl-C, every 65,536 positions)
+    stops as the sampled methods do, and the Hinter then hints as a fresh one."""
+    from fiveup_solver import FiveUpError, SearchStopped
+    obs, options = _exact_slow_positions()[case]
+    h = hint_module.Hinter(threads=1)
+    t, out = _in_thread(lambda: h.hint(obs, method="exact", both=False, **options))
+    assert _searching(h)
+    assert h.stop() is True
+    t.join(120)
+    assert not t.is_alive()
+    assert isinstance(out["result"], SearchStopped) and not isinstance(out["result"], FiveUpError)
+    after = h.hint(obs, samples=16, seed=2)
+    fresh = hint_module.Hinter(threads=1).hint(obs, samples=16, seed=2)
+    assert [(str(m.move), m.value) for m in after.moves] == [(str(m.move), m.value) for m in fresh.moves]
+
+
+def test_a_stop_flag_is_checked_where_the_exact_search_takes_it():
+    from fiveup_solver import OptionError, SearchStopped, _exact, exact
+    obs = _exact_slow_positions()[0][0]
+    flag = _exact.StopFlag()
+    flag.stop()
+    assert flag.stopped
+    with pytest.raises(SearchStopped):
+        exact.exact_result(obs, stop=flag)             # set before it started: stops at its first look
+    with pytest.raises(OptionError, match="stop must be a fiveup_solver._exact.StopFlag or None, not 1"):
+        exact.exact_result(obs, stop=1)
+    with pytest.raises(OptionError, match="stop must be"):
+        exact.sampled_result(obs, stop="now")
+
+
 def test_stop_stops_the_waiting_calls_too_and_nothing_later():
     from fiveup_solver import SearchStopped
     g = Game(players=3, seed=8)

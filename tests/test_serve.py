@@ -825,3 +825,52 @@ def test_a_body_that_never_arrives_is_a_408(monkeypatch):
     assert sent[0]["status"] == 408
     body = json.loads(sent[1]["body"])
     assert body == {"error": "the request body did not arrive within 0.2 s"}
+
+
+def test_a_hint_whose_client_went_away_gives_its_worker_back():
+    """The largest hint a request may ask searches for up to a minute: a client that
+    closed its connection kept a worker (of one per core) searching for nobody. The
+    server now looks every 0.1 s whether the client is still there, and stops the search
+    when it is not (Hinter.stop); /api/health counts such hints. With one worker, a second
+    hint can only be answered once the first search has stopped."""
+    import socket
+    import threading
+    import time
+    import uvicorn
+    app = serve.create_app(workers=1)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(600):                                  # a hang guard, not a timing
+            if server.started:
+                break
+            time.sleep(0.05)
+        g = Game(players=2, seed=5)
+        record, seat = g.to_record(), g.to_move
+        body = json.dumps({"record": record, "seat": seat, "method": "expectimax", "samples": 1024,
+                           "world_nodes": 1_000_000}).encode()
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            time.sleep(0.5)                                   # the search is under way; the client leaves
+        for _ in range(1200):                                 # a hang guard
+            if app.state.fiveup.hints_stopped == 1:
+                break
+            time.sleep(0.05)
+        assert app.state.fiveup.hints_stopped == 1
+        import http.client
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        conn.request("POST", "/api/hint", json.dumps({"record": record, "seat": seat, "samples": 8}),
+                     {"Content-Type": "application/json", "Host": "127.0.0.1"})
+        answer = conn.getresponse()
+        assert answer.status == 200 and json.loads(answer.read())["seat"] == seat
+        conn.request("GET", "/api/health", headers={"Host": "127.0.0.1"})
+        assert json.loads(conn.getresponse().read())["hints_stopped"] == 1
+        conn.close()
+    finally:
+        server.should_exit = True
+        thread.join(30)

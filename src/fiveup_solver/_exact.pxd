@@ -30,6 +30,8 @@ ctypedef struct BeliefSearch:
     long long nodes         # world positions walked
     int interrupted         # Ctrl-C reached the main thread (interrupt_seen): stopped, to be raised
     int poll                # nodes to go before the next look for Ctrl-C
+    const int* stop         # a StopFlag's flag, looked at with Ctrl-C (NULL: none)
+    int stopped             # the flag was seen set: stopped, SearchStopped to be raised
     long long limit         # stop (aborted) past this many
     int aborted             # the node limit was passed
     int ordered             # 1: world positions keep the boneyard's order (sampled draws: every draw is
@@ -93,6 +95,7 @@ ctypedef struct DefenceSearch:
     int failed              # memory ran out
     int interrupted         # Ctrl-C reached the main thread (interrupt_seen): stopped, to be raised
     int poll                # nodes to go before the next look for Ctrl-C
+    int stopped             # pool.stop was seen set: stopped, SearchStopped to be raised
     # the memo: a node (its world ids, in the order of the positions' bytes) -> its Pareto front
     int* memo_ids           # world ids of the stored nodes, back to back
     long long memo_ids_n    # used

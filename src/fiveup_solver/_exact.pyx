@@ -20,7 +20,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
 from fiveup_solver._core cimport CoreRound
 from fiveup_solver._solver cimport accepted_credit
-from fiveup_solver.errors import CoreError
+from fiveup_solver.errors import CoreError, SearchStopped
 
 POSITION_BYTES = sizeof(Position)
 STATUS_PLAYING = ST_PLAYING
@@ -597,20 +597,47 @@ cdef extern from "Python.h":
     void PyErr_Clear()
 
 
-cdef bint interrupt_seen(int* poll) noexcept nogil:
+cdef bint interrupt_seen(int* poll, const int* stop, int* stopped) noexcept nogil:
     """Every 65,536 nodes: has Ctrl-C reached the main thread? (Its exception is cleared: the
     search stops and the caller raises KeyboardInterrupt.) A search of millions of positions
-    would otherwise hold Ctrl-C off to its end; other threads never see it (0)."""
+    would otherwise hold Ctrl-C off to its end; other threads never see it (0). At the same
+    look, a set StopFlag (`stop`, NULL for none) stops it too, with stopped[0] = 1."""
     cdef int got = 0
     poll[0] -= 1
     if poll[0] > 0:
         return False
     poll[0] = 65536
+    if stop != NULL and stop[0]:
+        stopped[0] = 1
+        return True
     with gil:
         if PyErr_CheckSignals() != 0:
             PyErr_Clear()
             got = 1
     return got
+
+
+cdef class StopFlag:
+    """Stops the exact searches given it (greedy_search, defence_search: ``stop=``) from
+    any thread: within 65,536 more nodes of theirs they end with SearchStopped."""
+
+    cdef int flag
+
+    def stop(self):
+        self.flag = 1
+
+    @property
+    def stopped(self):
+        return bool(self.flag)
+
+
+cdef const int* stop_flag_of(object stop) except? NULL:
+    """The flag of a StopFlag (NULL for None); anything else is a CoreError."""
+    if stop is None:
+        return NULL
+    if not isinstance(stop, StopFlag):
+        raise CoreError(f"stop must be a StopFlag or None, not {type(stop).__name__}")
+    return &(<StopFlag>stop).flag
 
 
 cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int origin,
@@ -623,8 +650,8 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
     cdef int i, n, k, total, seat, bone_n
     cdef uint32_t bm
     s.nodes += 1
-    if s.nodes > s.limit or interrupt_seen(&s.poll):
-        s.interrupted = s.nodes <= s.limit
+    if s.nodes > s.limit or interrupt_seen(&s.poll, s.stop, &s.stopped):
+        s.interrupted = s.nodes <= s.limit and not s.stopped
         s.aborted = 1
         return 1
     if s.path_n + 2 > MAX_PATH:
@@ -926,7 +953,7 @@ cdef void free_search(BeliefSearch* s) noexcept nogil:
     memset(s, 0, sizeof(BeliefSearch))
 
 
-def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, limit, ordered=False):
+def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, limit, ordered=False, stop=None):
     """The seat's best response against greedy from the belief state `node` ((position, p)
     pairs, the seat to place): for each canonical move in `moves`, the value of every world
     of `node` when the seat plays it and then the strategy that maximises the value over the
@@ -936,7 +963,8 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
     per side) x starter slot (side, then drawn). Returns (values: [list per move], nodes,
     belief states, aborted); a search that runs out of memory raises CoreError. ``ordered``:
     the worlds' boneyards are orders (:func:`world_position` with ``order``), every draw the
-    next tile of its world's order (sampled draws); else sets, every draw a chance node."""
+    next tile of its world's order (sampled draws); else sets, every draw a chance node.
+    ``stop``: a :class:`StopFlag` that ends the search with SearchStopped when set."""
     cdef BeliefSearch s
     cdef Position p
     cdef int i, n, mv, w
@@ -947,6 +975,7 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
     s.objective = checked_int(objective, 0, 1, "objective")
     s.limit = checked_int(limit, 0, 2 ** 62, "limit")
     s.ordered = 1 if ordered else 0
+    s.stop = stop_flag_of(stop)
     node = list(node)
     choosers = list(choosers)
     moves = [checked_int(m, 0, 255, "move") for m in moves]
@@ -1000,6 +1029,8 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
                 raise CoreError("the exact search ran out of memory")
             if s.interrupted:
                 raise KeyboardInterrupt
+            if s.stopped:
+                raise SearchStopped("the search was stopped (Hinter.stop)")
             if s.aborted:
                 break
             values.append([s.vec[i] for i in range(n)])
@@ -1275,8 +1306,8 @@ cdef double alphabeta(DefenceSearch* d, int w, double alpha, double beta) noexce
     cdef double a = alpha, b = beta, v, x, lower, upper
     d.nodes += 1
     d.stat[STAT_AB_NODES] += 1
-    if d.nodes > d.limit or interrupt_seen(&d.poll):
-        d.interrupted = d.nodes <= d.limit
+    if d.nodes > d.limit or interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
+        d.interrupted = d.nodes <= d.limit and not d.stopped
         d.aborted = 1
         return 0.0
     p = d.pool.worlds[w]            # a copy: interning a child may move the pool
@@ -1428,8 +1459,8 @@ cdef int node_front(DefenceSearch* d, long long node, int n, long long* at, int*
         count[0] = e.count
         return 0
     d.nodes += 1
-    if d.nodes > d.limit or interrupt_seen(&d.poll):
-        d.interrupted = d.nodes <= d.limit
+    if d.nodes > d.limit or interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
+        d.interrupted = d.nodes <= d.limit and not d.stopped
         d.aborted = 1
         return 1
     if not push_vecs(d, n):
@@ -1748,7 +1779,7 @@ STAT_NAMES = ("seat_decisions", "seat_draws", "seat_passes", "other_places", "ot
               "terminal_worlds", "all_over_nodes", "minimax_nodes", "alphabeta_nodes")
 
 
-def defence_search(node, moves, seat, objective, root_scores, equity, limit, minimax=True):
+def defence_search(node, moves, seat, objective, root_scores, equity, limit, minimax=True, stop=None):
     """Best defence (2 players) from the information set `node` (distinct world positions,
     the seat to place in each): for each canonical move in `moves`, the Pareto front of the
     node after it (a list of vectors, one value per world of `node`, in its order), as
@@ -1756,11 +1787,12 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit, min
     as for :func:`greedy_search`); ``minimax``: one-world nodes with no draw to come valued by
     alpha-beta (else by fronts, like any node). Returns (fronts, nodes, memo size, aborted: 0,
     1 past the limit at a node, 2 past it counting front vectors or their dominance tests,
-    stats: {kind: count}); a search that runs out of memory raises CoreError."""
+    stats: {kind: count}); a search that runs out of memory raises CoreError. ``stop``: a
+    :class:`StopFlag` that ends the search with SearchStopped when set."""
     cdef DefenceSearch d
     cdef Position p
     cdef uint8_t ms[MAX_MOVES]
-    cdef int i, j, n, nm, w, mv, cnt, nd, stop
+    cdef int i, j, n, nm, w, mv, cnt, nd, halt
     cdef long long C, at, idx
     cdef const double[::1] eq
     memset(&d, 0, sizeof(DefenceSearch))
@@ -1768,6 +1800,7 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit, min
         d.pool.seat = checked_int(seat, 0, 3, "seat")
         d.pool.objective = checked_int(objective, 0, 1, "objective")
         d.limit = checked_int(limit, 0, 2 ** 62, "limit")
+        d.pool.stop = stop_flag_of(stop)
         if minimax not in (True, False, 0, 1):
             raise CoreError(f"minimax must be True or False, not {minimax!r}")
         d.minimax = 1 if minimax else 0
@@ -1819,25 +1852,27 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit, min
         fronts = []
         for mv in moves:
             with nogil:
-                stop = 0
+                halt = 0
                 C = d.ids_n
                 if not push_ids(&d, n):
-                    stop = 1
+                    halt = 1
                 else:
                     d.ids_n += n
                     for i in range(n):
                         w = child_world(&d, d.ids[i], 0, mv)
                         if w < 0:
-                            stop = 1
+                            halt = 1
                             break
                         d.ids[C + i] = w
-                if not stop:
-                    stop = sub_front(&d, C, n, &at, &cnt, &nd, &idx)
+                if not halt:
+                    halt = sub_front(&d, C, n, &at, &cnt, &nd, &idx)
             if d.failed:
                 raise CoreError("the exact search ran out of memory")
             if d.interrupted:
                 raise KeyboardInterrupt
-            if stop or d.aborted:
+            if d.stopped:
+                raise SearchStopped("the search was stopped (Hinter.stop)")
+            if halt or d.aborted:
                 break
             fronts.append([tuple([d.arena[at + <long long>j * nd + d.ids[idx + i]] for i in range(n)])
                            for j in range(cnt)])
