@@ -200,7 +200,7 @@ def _check_choice(obs, rng) -> None:
 def check_move_time(move_time, name: str = "move_time"):
     """A time limit per move: None (none) or a finite number of seconds > 0."""
     if move_time is not None and (not is_number(move_time) or move_time <= 0):
-        raise OptionError(f"{name} must be a number of seconds > 0, not {short_repr(move_time)}")
+        raise OptionError(f"{name} must be a finite number of seconds > 0, not {short_repr(move_time)}")
     return move_time
 
 
@@ -223,7 +223,7 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: returned {short_repr(move)}, "
                        f"not one of the {len(obs.legal_moves)} legal moves (a Move of obs.legal_moves)")
     if move_time is not None and took > move_time:
-        raise BotError(f"{_bot_at(bot, obs, game_seed)}: took {took:.3f} s, over the limit of "
+        raise BotError(f"{_bot_at(bot, obs, game_seed)}: took {took:.3g} s, over the limit of "
                        f"{format_number(move_time, 'g')} s a move")
     return move
 

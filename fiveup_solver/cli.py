@@ -308,7 +308,17 @@ def _place_on_ladder(args, out) -> int:
         raise OptionError(f"--games must be an even number from 2 to 1000000, not {games}")
     if args.out:
         check_output_path(args.out, "--out")
-    table = ladder.load_ladder(args.players, args.ladder) if args.ladder else ladder.load_ladder(args.players)
+    if args.players not in (2, 4):
+        raise OptionError(f"--place plays duplicate pairs: --players 2 or 4, not {args.players}")
+    if args.ladder:
+        table = ladder.load_ladder(args.players, args.ladder)
+        if table.players != args.players:
+            raise OptionError(f"--ladder {args.ladder} is a {table.players}-player ladder: "
+                              f"add --players {table.players}")
+    else:
+        table = ladder.load_ladder(args.players)
+    if args.against is not None and not args.against.strip():
+        raise OptionError("--against names the levels to play, comma-separated (leave it out for all)")
     levels = [e.strip() for e in args.against.split(",")] if args.against else None
     bar = _progress((len(levels) if levels else len(table.entrants)) * games, "games")
 
@@ -366,7 +376,7 @@ def cmd_sprt(args, out) -> int:
     if tty:
         progress.write("\n")
     if args.json:
-        out.write(json.dumps(res.to_dict()) + "\n")
+        out.write(json.dumps({**res.to_dict(), "seed": args.seed, "move_time": args.move_time}) + "\n")
         return 0
     decision = res.decision if res.decision != "no decision" else f"no decision after {res.stats.games} games"
     out.write(f"{decision}: {bot} vs {other}, LLR {res.llr:+.3f} after {res.stats.games} games; "

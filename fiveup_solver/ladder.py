@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fiveup_solver.bots import bot_function, check_move_time
-from fiveup_solver.errors import OptionError, check_seed, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, check_seed, is_int as _is_int, is_number, short_repr as _short
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
 
 __all__ = ["LadderResult", "run_ladder", "fit_elo", "bootstrap_elo", "load_ladder", "ladder_path",
-           "Placement", "place_agent", "DEFAULT_ENTRANTS", "ANCHOR"]
+           "Placement", "place_agent", "placement_interval", "placement_seed", "DEFAULT_ENTRANTS", "ANCHOR"]
 
 ANCHOR = "level1"                   # random play: 0 Elo
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo per natural-log unit of odds
@@ -187,15 +187,52 @@ class LadderResult:
 
     @classmethod
     def from_dict(cls, d: dict) -> "LadderResult":
+        """A ladder table as ``to_dict`` writes it, checked whole: its format, players, seed,
+        entrants (distinct names, the anchor among them, finite Elo and intervals), pairings
+        (entrants' names, five pair counts >= 0 each), and Elo that are the fit of its own
+        pairings (a table edited by hand would place agents against Elo it never measured)."""
+        def bad(what):
+            return OptionError(f"not a ladder table ({what})")
         try:
+            if not isinstance(d, dict) or d.get("format") != "fiveup-ladder/1":
+                raise bad("its format is not fiveup-ladder/1: a file written by fiveup ladder --out")
+            players, seed, games = d["players"], d["seed"], d["games_per_pairing"]
+            if players not in (2, 4) or isinstance(players, bool):
+                raise bad(f"players {_short(players)}, not 2 or 4")
+            if not _is_int(seed) or not 0 <= seed < 2 ** 64:
+                raise bad(f"seed {_short(seed)}, not an integer from 0 to 2^64 - 1")
+            if not _is_int(games) or games < 2:
+                raise bad(f"games_per_pairing {_short(games)}")
             entrants = [e["name"] for e in d["entrants"]]
-            counts = {(p["a"], p["b"]): list(p["pentanomial"]) for p in d["pairings"]}
-            res = cls(d["players"], entrants, counts, d["games_per_pairing"], d["seed"])
-            res.elo = {e["name"]: float(e["elo"]) for e in d["entrants"]}
-            res.ci95 = {e["name"]: tuple(e["ci95"]) for e in d["entrants"]}
-            res.steps = list(d["steps"])
-        except (KeyError, TypeError, ValueError) as e:
-            raise OptionError(f"not a ladder table ({_short(e)})") from None
+            if (not all(isinstance(n, str) and n for n in entrants) or len(set(entrants)) != len(entrants)
+                    or ANCHOR not in entrants):
+                raise bad(f"its entrants must be distinct names including {ANCHOR}, not {_short(entrants, 80)}")
+            elo, ci95 = {}, {}
+            for e in d["entrants"]:
+                lo_hi = e["ci95"]
+                if (not is_number(e["elo"]) or not isinstance(lo_hi, list) or len(lo_hi) != 2
+                        or not all(is_number(x) for x in lo_hi)):
+                    raise bad(f"{e['name']}: its elo and ci95 must be finite numbers")
+                elo[e["name"]], ci95[e["name"]] = float(e["elo"]), tuple(float(x) for x in lo_hi)
+            counts = {}
+            for p in d["pairings"]:
+                a, b, c = p["a"], p["b"], p["pentanomial"]
+                if a not in elo or b not in elo or a == b:
+                    raise bad(f"a pairing {_short(a, 40)} v {_short(b, 40)} of entrants not in the table")
+                if not isinstance(c, list) or len(c) != 5 or not all(_is_int(x) and x >= 0 for x in c):
+                    raise bad(f"pairing {a} v {b}: its pentanomial must be five counts >= 0, not {_short(c)}")
+                counts[(a, b)] = list(c)
+            res = cls(players, entrants, counts, games, seed)
+            res.elo, res.ci95, res.steps = elo, ci95, list(d["steps"])
+        except OptionError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise bad(f"{type(e).__name__} {_short(str(e), 60)}") from None
+        refit = fit_elo(counts, entrants)
+        off = [n for n in entrants if abs(refit[n] - elo[n]) > 0.5]
+        if off:
+            raise bad(f"its Elo are not the fit of its pairings: {off[0]} {elo[off[0]]:+.1f} stored, "
+                      f"{refit[off[0]]:+.1f} fitted")
         return res
 
     def format_table(self) -> str:
@@ -218,7 +255,9 @@ def _whole(x: float, sign: str = "") -> str:
 
 
 def load_ladder(players: int = 2, path: str | None = None) -> LadderResult:
-    """The shipped ladder (or one saved by ``fiveup ladder --out``)."""
+    """The shipped ladder (or one saved by ``fiveup ladder --out``): 2 and 4 players."""
+    if players not in (2, 4) or isinstance(players, bool):
+        raise OptionError(f"a ladder is of duplicate pairs: 2 or 4 players, not {_short(players)}")
     shipped = path is None
     path = path or ladder_path(players)
     try:
@@ -233,30 +272,15 @@ def load_ladder(players: int = 2, path: str | None = None) -> LadderResult:
         raise OptionError(f"{path}: no ladder table ({e.strerror or _short(e)})") from None
     except ValueError as e:
         raise OptionError(f"{path}: no ladder table ({_short(e)})") from None
-    return LadderResult.from_dict(d)
+    try:
+        return LadderResult.from_dict(d)
+    except OptionError as e:
+        raise OptionError(f"{path}: {e}") from None
 
 
 # ---------------------------------------------------------------- the run
 def pairing_seed(seed: int, a: str, b: str) -> int:
     return random.Random(f"fiveup-ladder/{seed}/{a}/{b}").getrandbits(63)
-
-
-def _read_journal(path: str, lines: list, players: int, seed: int) -> dict:
-    """{(a, b, k): scores} of the pairs already in a journal of this ladder (its lines:
-    match.journal_lines)."""
-    done = {}
-    for n, line in enumerate(lines, 1):
-        try:
-            r = json.loads(line)
-            other = (r["players"], r["seed"])
-            key, scores = (r["a"], r["b"], int(r["pair"])), [float(x) for x in r["scores"]]
-        except (ValueError, KeyError, TypeError):
-            raise OptionError(f"journal {path} line {n}: not a ladder journal line") from None
-        if other != (players, seed):
-            raise OptionError(f"journal {path} line {n}: a pair of another ladder (players {other[0]}, seed "
-                              f"{_short(other[1])}), not players {players}, seed {seed}")
-        done[key] = scores
-    return done
 
 
 def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int = 0, workers: int = 1,
@@ -271,6 +295,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     check_seed(seed)
     check_workers(workers)
     check_move_time(move_time)
+    _check_journal(journal)
     ray = check_ray(ray)           # before anything runs or a journal is opened
     entrants = list(DEFAULT_ENTRANTS if entrants is None else entrants)
     if len(set(entrants)) != len(entrants) or len(entrants) < 2 or ANCHOR not in entrants:
@@ -281,7 +306,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
         raise OptionError(f"games per pairing must be an even number from 2 to 1000000, not {_short(games)}")
     pairings = [(a, b) for k, a in enumerate(entrants) for b in entrants[k + 1:]]
     lines, size = journal_lines(journal) if journal else ([], 0)           # the journal read once
-    done = _read_journal(journal, lines, players, seed)
+    done = _read_pairs(journal, lines, {"players": players, "seed": seed}, ("a", "b"), "ladder")
     counts = {p: [0] * 5 for p in pairings}
     jobs, owner = [], []
     for a, b in pairings:
@@ -292,21 +317,18 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
                 continue
             jobs.append((players, a, b, k, *pair_seeds(s, k), 1000, False, move_time))
             owner.append((a, b))
-    log = open_journal(journal, size) if journal else None
-    try:
-        for (a, b), (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
-            counts[(a, b)][int(round(2 * sum(scores)))] += 1
-            if log is not None:
-                write_journal(log, {"players": players, "seed": seed, "a": a, "b": b, "pair": k, "scores": scores})
-            if on_pair is not None:
-                on_pair(a, b, scores)
-    finally:
-        if log is not None:
-            log.close()
+    _play_into(counts, owner, jobs, workers, ray, open_journal(journal, size) if journal else None,
+               lambda ab, k, scores: {"players": players, "seed": seed, "a": ab[0], "b": ab[1], "pair": k,
+                                      "scores": scores},
+               None if on_pair is None else (lambda ab, scores: on_pair(ab[0], ab[1], scores)))
     return LadderResult(players, entrants, counts, games, seed).fit()
 
 
 # ---------------------------------------------------------------- one agent on a measured ladder
+LR_95 = 3.841458820694124           # the chi-squared(1) quantile of a 95 % likelihood-ratio interval
+_THETA_SPAN = 12_000.0 / ELO_SCALE  # the search range around the estimate, in natural-log units
+
+
 def placement_seed(seed: int, level: str) -> int:
     """The deal sequences of a placement's games against `level`: from the seed and the
     level alone, so every agent placed with one seed meets the same deals (a duplicate
@@ -314,22 +336,81 @@ def placement_seed(seed: int, level: str) -> int:
     return random.Random(f"fiveup-place/{seed}/{level}").getrandbits(63)
 
 
-def _fit_one(levels_elo, scores, games, prior: float = 1.0) -> float:
-    """The agent's Elo against levels of fixed Elo: Newton's method on the 1-parameter
-    Bradley-Terry log-likelihood, one virtual drawn game per level (as :func:`fit_elo`)."""
-    r = np.asarray(levels_elo, float) / ELO_SCALE
-    w = np.asarray(scores, float) + 0.5 * prior
-    g = np.asarray(games, float) + prior
+def _loglik(theta: float, r, w, g) -> float:
+    """Bernoulli log-likelihood of the agent's games (w of g won against levels at r, in
+    natural-log units; an unfinished game is half a win) at strength theta."""
+    x = theta - r
+    # log sigma(x) = -log(1 + e^-x), stable both ways
+    return float(np.sum(-w * np.logaddexp(0.0, -x) - (g - w) * np.logaddexp(0.0, x)))
+
+
+def _mle(r, w, g) -> float:
+    """The agent's strength (natural-log units) maximising _loglik: finite when it has both
+    won and lost something; +inf / -inf when it won / lost every game."""
+    if np.sum(w) <= 0:
+        return -math.inf
+    if np.sum(w) >= np.sum(g):
+        return math.inf
     theta = float(np.sum(r * g) / np.sum(g))
-    for _ in range(100):
+    for _ in range(200):
         p = 1.0 / (1.0 + np.exp(r - theta))
         grad = float(np.sum(w - g * p))
         info = float(np.sum(g * p * (1.0 - p)))
-        step = max(-2.0, min(2.0, grad / info))     # info > 0: every level has a virtual game
+        step = max(-2.0, min(2.0, grad / max(info, 1e-300)))     # damped: far from the levels too
         theta += step
         if abs(step) < 1e-12:
             break
-    return theta * ELO_SCALE
+    return theta
+
+
+def _lr_end(r, w, g, theta: float, peak: float, direction: int) -> float:
+    """Where the log-likelihood has fallen LR_95 / 2 below its peak, from theta in
+    `direction` (bisection; the function is concave, so the end is unique)."""
+    target = peak - LR_95 / 2.0
+    near, far = theta, theta + direction * _THETA_SPAN
+    if _loglik(far, r, w, g) >= target:
+        return far
+    for _ in range(200):
+        mid = (near + far) / 2.0
+        if _loglik(mid, r, w, g) >= target:
+            near = mid
+        else:
+            far = mid
+        if abs(far - near) < 1e-9:
+            break
+    return (near + far) / 2.0
+
+
+def placement_interval(levels_elo, scores, games) -> tuple:
+    """(Elo, low, high) of an agent that scored ``scores[i]`` of ``games[i]`` games against
+    levels of Elo ``levels_elo[i]`` held fixed: the maximum-likelihood Elo and its 95 %
+    likelihood-ratio interval, every game a Bernoulli trial. An agent that won every game
+    has Elo +inf and a finite low end only (lost every game: -inf, a finite high end).
+
+    >>> elo, low, high = placement_interval([100.0], [15], [20])   # 15 of 20 against +100
+    >>> round(elo, 1), round(elo - 100 - 400 * math.log10(15 / 5), 6)
+    (290.8, 0.0)
+    >>> round(low), round(high)
+    (126, 486)
+    """
+    r = np.asarray(levels_elo, float) / ELO_SCALE
+    w = np.asarray(scores, float)
+    g = np.asarray(games, float)
+    theta = _mle(r, w, g)
+    if math.isinf(theta):
+        # all won (lost): the likelihood rises toward 1 (its peak, log 1 = 0) for ever; the
+        # end on the other side, searched from far up (down), where it is at its peak
+        start = float(np.max(r) + _THETA_SPAN if theta > 0 else np.min(r) - _THETA_SPAN)
+        end = _lr_end(r, w, g, start, 0.0, -1 if theta > 0 else 1)
+        return (theta, end * ELO_SCALE, math.inf) if theta > 0 else (theta, -math.inf, end * ELO_SCALE)
+    peak = _loglik(theta, r, w, g)
+    return (theta * ELO_SCALE, _lr_end(r, w, g, theta, peak, -1) * ELO_SCALE,
+            _lr_end(r, w, g, theta, peak, 1) * ELO_SCALE)
+
+
+def _pair_points(counts) -> float:
+    """Games won in pentanomial counts (a pair scores 0, 1/2, 1, 3/2 or 2 games)."""
+    return sum(k * s for k, s in zip(counts, PAIR_SCORES))
 
 
 @dataclass
@@ -343,44 +424,71 @@ class Placement:
     level_elo: dict               # every level of the ladder -> its Elo there (held fixed in the fit)
     games_per_level: int
     seed: int
-    ladder_seed: int              # the ladder table's own seed (its bootstrap's)
-    elo: float = 0.0
+    ladder: dict = field(default_factory=dict)    # the ladder table's players, seed and games per pairing
+    elo: float = 0.0              # +inf / -inf: it won / lost every game (the interval is one-sided)
     ci95: tuple = (0.0, 0.0)
 
     def score(self, level: str) -> tuple:
         """(the agent's score fraction against `level`, games)."""
         c = self.counts[level]
         pairs = sum(c)
-        return (sum(k * s for k, s in zip(c, PAIR_SCORES)) / (2 * pairs) if pairs else float("nan")), 2 * pairs
+        return (_pair_points(c) / (2 * pairs) if pairs else float("nan")), 2 * pairs
 
-    def neighbours(self) -> tuple:
-        """(the highest level of the ladder at or below the agent's Elo, the lowest above it),
-        played or not; None at an end."""
-        below = [n for n in self.level_elo if self.level_elo[n] <= self.elo]
-        above = [n for n in self.level_elo if self.level_elo[n] > self.elo]
-        return (max(below, key=self.level_elo.get) if below else None,
-                min(above, key=self.level_elo.get) if above else None)
+    def where(self) -> str:
+        """Where the interval lies on the ladder, in words (the levels it includes, or the
+        two it lies between), whether or not the agent played them."""
+        lo, hi = self.ci95
+        order = sorted(self.level_elo, key=self.level_elo.get)
+        inside = [n for n in order if lo <= self.level_elo[n] <= hi]
+        tag = {n: f"{n} ({_whole(self.level_elo[n], '+')})" for n in order}
+        if inside:
+            span = tag[inside[0]] if len(inside) == 1 else f"{tag[inside[0]]} to {tag[inside[-1]]}"
+            return f"the interval includes {span}"
+        below = [n for n in order if self.level_elo[n] < lo]
+        above = [n for n in order if self.level_elo[n] > hi]
+        if below and above:
+            return f"between {tag[below[-1]]} and {tag[above[0]]}"
+        return f"above {tag[below[-1]]}" if below else f"below {tag[above[0]]}"
+
+    def format_elo(self) -> str:
+        lo, hi = self.ci95
+        if self.elo == math.inf:
+            return f"Elo {_whole(lo, '+')} or more (it won every game; 95 %)"
+        if self.elo == -math.inf:
+            return f"Elo {_whole(hi, '+')} or less (it lost every game; 95 %)"
+        return f"Elo {_whole(self.elo, '+')} [{_whole(lo, '+')}, {_whole(hi, '+')}]"
+
+    def swept(self) -> list:
+        """The levels against which every game went one way: (level, "won" or "lost")."""
+        out = []
+        for n in self.levels:
+            s, g = self.score(n)
+            if g and s in (0.0, 1.0):
+                out.append((n, "won" if s == 1.0 else "lost"))
+        return out
 
     def to_dict(self) -> dict:
+        def num(x):
+            return None if math.isinf(x) else round(x, 1)
         return {"format": "fiveup-placement/1", "agent": self.agent, "players": self.players,
-                "elo": round(self.elo, 1), "ci95": [round(x, 1) for x in self.ci95],
+                "elo": num(self.elo), "ci95": [num(x) for x in self.ci95],
+                "all_won": self.elo == math.inf, "all_lost": self.elo == -math.inf,
                 "games_per_level": self.games_per_level, "seed": self.seed, "anchor": ANCHOR,
                 "levels": [{"name": n, "elo": round(self.level_elo[n], 1), "score": round(self.score(n)[0], 4),
                             "games": self.score(n)[1], "pentanomial": list(map(int, self.counts[n]))}
                            for n in self.levels],
-                "ladder": {n: round(e, 1) for n, e in self.level_elo.items()}}
+                "ladder": {**self.ladder, "elo": {n: round(e, 1) for n, e in self.level_elo.items()}}}
 
     def format_text(self) -> str:
-        lo, hi = self.ci95
-        below, above = self.neighbours()
-        where = (f"between {below} ({_whole(self.level_elo[below], '+')}) and {above} "
-                 f"({_whole(self.level_elo[above], '+')})" if below and above else
-                 f"above {below} ({_whole(self.level_elo[below], '+')})" if below else
-                 f"below {above} ({_whole(self.level_elo[above], '+')})")
         lines = [f"{self.agent} on the {self.players}-player ladder ({ANCHOR} = random play = 0): "
-                 f"Elo {_whole(self.elo, '+')} [{_whole(lo, '+')}, {_whole(hi, '+')}], {where}", "",
-                 "| level | its Elo | agent's score | games | pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2) |",
-                 "|---|---|---|---|---|"]
+                 f"{self.format_elo()}; {self.where()}"]
+        swept = self.swept()
+        if swept:
+            parts = [f"it {how} every game against {', '.join(n for n, h in swept if h == how)}"
+                     for how in ("won", "lost") if any(h == how for _, h in swept)]
+            lines.append("; ".join(parts) + ": such a level bounds its Elo from one side only")
+        lines += ["", "| level | its Elo | agent's score | games | pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2) |",
+                  "|---|---|---|---|---|"]
         for n in self.levels:
             s, g = self.score(n)
             lines.append(f"| {n} | {_whole(self.level_elo[n], '+')} | {100 * s:.1f} % | {g} | "
@@ -388,55 +496,84 @@ class Placement:
         return "\n".join(lines) + "\n"
 
     def fit(self, table: "LadderResult", resamples: int = 1000) -> "Placement":
-        """The agent's Elo with the levels' Elo held at the table's, and a 95 % percentile
-        interval from a parametric bootstrap that redraws both the agent's pairs against
-        each level and the ladder's own pairs (refitted: the levels' uncertainty is part of
-        the agent's)."""
+        """The agent's Elo with the levels' Elo held at the table's (maximum likelihood,
+        every game a Bernoulli trial), and a 95 % interval: the likelihood-ratio interval
+        of its own games, widened by the levels' own uncertainty (the spread of the same
+        end over the ladder's bootstrap refits, ``resamples`` of them, added in quadrature).
+        Games as independent trials overstate the spread of duplicate pairs, whose two
+        games share the deals: the interval errs wide, not narrow."""
         played = [n for n in self.levels if sum(self.counts[n]) > 0]
         if not played:
             raise OptionError("a placement needs at least one pair played")
-
-        def totals(counts):
-            return ([sum(k * s for k, s in zip(counts[n], PAIR_SCORES)) for n in played],
-                    [2 * sum(counts[n]) for n in played])
-
-        scores, games = totals(self.counts)
-        self.elo = _fit_one([self.level_elo[n] for n in played], scores, games)
+        scores = [_pair_points(self.counts[n]) for n in played]
+        games = [2 * sum(self.counts[n]) for n in played]
+        self.elo, lo, hi = placement_interval([self.level_elo[n] for n in played], scores, games)
+        # the same ends with the levels' Elo from each refit of the ladder's redrawn pairs
         boot_levels = bootstrap_elo(table.counts, table.entrants, resamples=resamples, seed=table.seed)
         col = [table.entrants.index(n) for n in played]
-        rng = np.random.default_rng([self.seed, 1])
-        boot = np.empty(resamples)
-        for r in range(resamples):
-            redrawn = {}
-            for n in played:
-                c = np.asarray(self.counts[n], float)
-                if np.count_nonzero(c) == 1:
-                    c = c + 0.5        # every pair alike: half a pair per outcome (bootstrap_elo)
-                redrawn[n] = list(rng.multinomial(int(sum(self.counts[n])), c / c.sum()))
-            s_r, g_r = totals(redrawn)
-            boot[r] = _fit_one(boot_levels[r, col], s_r, g_r)
-        lo, hi = np.percentile(boot, [2.5, 97.5])
-        self.ci95 = (float(lo), float(hi))
+        z = 1.959964
+        w, g = np.asarray(scores, float), np.asarray(games, float)
+        if math.isinf(self.elo):
+            # the one finite end, with each refit's levels
+            k = 1 if self.elo > 0 else 2
+            spread = np.std([placement_interval(boot_levels[b, col], scores, games)[k] for b in range(resamples)])
+            lo, hi = (lo - z * float(spread), hi) if k == 1 else (lo, hi + z * float(spread))
+        else:
+            # its own games' half-widths and the levels' spread of the estimate, in quadrature
+            levels_sd = float(np.std([_mle(boot_levels[b, col] / ELO_SCALE, w, g) for b in range(resamples)])
+                              * ELO_SCALE)
+            lo = self.elo - math.hypot(self.elo - lo, z * levels_sd)
+            hi = self.elo + math.hypot(hi - self.elo, z * levels_sd)
+        self.ci95 = (lo, hi)
         return self
 
 
-def _read_place_journal(path: str, lines: list, agent: str, players: int, seed: int) -> dict:
-    """{(level, k): scores} of the pairs already in a placement journal (its lines:
-    match.journal_lines); a line of another placement is refused, naming it."""
+def _read_pairs(path: str, lines: list, header: dict, keys: tuple, what: str) -> dict:
+    """{(the `keys` fields of a line..., its pair): its two scores} of a journal's lines
+    (match.journal_lines), each of which must carry `header`'s fields with its values (a
+    pair of another run is refused, naming it), a pair number >= 0 and two scores of 0,
+    1/2 or 1 (the games of one seating each)."""
     done = {}
     for n, line in enumerate(lines, 1):
         try:
             r = json.loads(line)
-            other = (r["agent"], r["players"], r["seed"])
-            key, scores = (r["level"], int(r["pair"])), [float(x) for x in r["scores"]]
+            own = {k: r[k] for k in header}
+            key = tuple(r[k] for k in keys) + (r["pair"],)
+            scores = r["scores"]
         except (ValueError, KeyError, TypeError):
-            raise OptionError(f"journal {path} line {n}: not a placement journal line") from None
-        if other != (agent, players, seed):
-            raise OptionError(f"journal {path} line {n}: a pair of another placement (agent {_short(other[0], 40)}, "
-                              f"players {_short(other[1])}, seed {_short(other[2])}), not agent {_short(agent, 40)}, "
-                              f"players {players}, seed {seed}")
-        done[key] = scores
+            raise OptionError(f"journal {path} line {n}: not a {what} journal line") from None
+        if own != header:
+            def fields(d):
+                return ", ".join(f"{k} {_short(v, 40)}" for k, v in d.items())
+            raise OptionError(f"journal {path} line {n}: a pair of another {what} ({fields(own)}), "
+                              f"not {fields(header)}")
+        if (not all(isinstance(x, str) for x in key[:-1]) or not _is_int(key[-1]) or key[-1] < 0
+                or not isinstance(scores, list) or len(scores) != 2
+                or any(isinstance(x, bool) or x not in (0, 0.5, 1) for x in scores)):
+            raise OptionError(f"journal {path} line {n}: not a {what} journal line (a pair number >= 0 and "
+                              "two scores of 0, 0.5 or 1)")
+        done[key] = [float(x) for x in scores]
     return done
+
+
+def _check_journal(journal) -> None:
+    if journal is not None and not isinstance(journal, (str, os.PathLike)):
+        raise OptionError(f"journal must be a file name, not {_short(journal)}")
+
+
+def _play_into(counts: dict, owner: list, jobs: list, workers: int, ray, log, row, on_pair) -> None:
+    """Play `jobs` (match.play_pair's), each unit's pentanomial count into counts[owner],
+    its journal line ``row(owner, pair, scores)`` appended as it finishes."""
+    try:
+        for key, (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
+            counts[key][int(round(2 * sum(scores)))] += 1
+            if log is not None:
+                write_journal(log, row(key, k, scores))
+            if on_pair is not None:
+                on_pair(key, scores)
+    finally:
+        if log is not None:
+            log.close()
 
 
 def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, seed: int = 0,
@@ -446,10 +583,11 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     """Place one agent (a bot name, or ``MODULE:FUNCTION``) on a measured ladder without
     playing the round-robin again: ``games`` games (``games / 2`` duplicate pairs) against
     each of ``levels`` (default: every entrant of the table), fitted with the levels' Elo
-    held at the table's. ``table``: the ladder (default: the one shipped for ``players``,
-    :func:`load_ladder`). ``on_pair(level, scores)`` after every pair; with ``journal``
-    (JSON Lines) every pair is appended as it finishes and pairs already there are not
-    played again. ``move_time``: seconds a bot may take over one move (match.play_pairs).
+    held at the table's (:meth:`Placement.fit`). ``table``: the ladder (default: the one
+    shipped for ``players``, :func:`load_ladder`). ``on_pair(level, scores)`` after every
+    pair; with ``journal`` (JSON Lines) every pair is appended as it finishes and pairs
+    already there are not played again. ``move_time``: seconds a bot may take over one
+    move (match.play_pairs).
 
     The deals depend on ``seed``, the level and the pair alone: two agents placed with
     the same seed meet the same deals."""
@@ -458,6 +596,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     check_seed(seed)
     check_workers(workers)
     check_move_time(move_time)
+    _check_journal(journal)
     ray = check_ray(ray)
     if not isinstance(agent, str):
         raise OptionError(f"the agent is a bot name or MODULE:FUNCTION, not {_short(agent)}")
@@ -486,7 +625,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     if not _is_int(resamples) or not 100 <= resamples <= 100_000:
         raise OptionError(f"resamples must be an integer from 100 to 100000, not {_short(resamples)}")
     lines, size = journal_lines(journal) if journal else ([], 0)
-    done = _read_place_journal(journal, lines, agent, players, seed)
+    done = _read_pairs(journal, lines, {"agent": agent, "players": players, "seed": seed}, ("level",), "placement")
     counts = {n: [0] * 5 for n in levels}
     jobs, owner = [], []
     for n in levels:
@@ -497,17 +636,9 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
                 continue
             jobs.append((players, agent, n, k, *pair_seeds(s, k), 1000, False, move_time))
             owner.append(n)
-    log = open_journal(journal, size) if journal else None
-    try:
-        for n, (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
-            counts[n][int(round(2 * sum(scores)))] += 1
-            if log is not None:
-                write_journal(log, {"agent": agent, "players": players, "seed": seed, "level": n, "pair": k,
-                                    "scores": scores})
-            if on_pair is not None:
-                on_pair(n, scores)
-    finally:
-        if log is not None:
-            log.close()
+    _play_into(counts, owner, jobs, workers, ray, open_journal(journal, size) if journal else None,
+               lambda n, k, scores: {"agent": agent, "players": players, "seed": seed, "level": n, "pair": k,
+                                     "scores": scores}, on_pair)
     return Placement(agent, players, levels, counts, {n: table.elo[n] for n in table.entrants}, games, seed,
-                     table.seed).fit(table, resamples)
+                     {"players": table.players, "seed": table.seed,
+                      "games_per_pairing": table.games_per_pairing}).fit(table, resamples)

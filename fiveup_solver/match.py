@@ -276,12 +276,12 @@ def _game_score(game, bot_side: int) -> float:
 def play_pair(job) -> tuple:
     """(unit index, [BOT's score with BOT on side 0, on side 1 (, on side 2)], records or None)
     for one deal sequence. The job: (players, bot, other, index, deal seed, bot seed,
-    max_rounds, want_records[, move_time])."""
-    players, bot, other, index, deal_seed, bot_seed, max_rounds, want_records, *limit = job
+    max_rounds, want_records, move_time)."""
+    players, bot, other, index, deal_seed, bot_seed, max_rounds, want_records, move_time = job
     scores, records = [], []
     for side, seats in enumerate(match_seatings(players, bot, other)):
         game = play_game(players, deal_seed, seats, bot_seed=bot_seed, max_rounds=max_rounds,
-                         move_time=limit[0] if limit else None)
+                         move_time=move_time)
         scores.append(_game_score(game, side))
         if want_records:
             records.append(game.to_record())

@@ -224,13 +224,13 @@ def test_a_time_limit_per_move_names_the_slow_agent_and_where(agents_dir, capsys
 
 @pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), True, "1"])
 def test_a_time_limit_is_a_positive_number_of_seconds(bad, capsys):
-    with pytest.raises(OptionError, match="move_time must be a number of seconds > 0"):
+    with pytest.raises(OptionError, match="move_time must be a finite number of seconds > 0"):
         play_game(2, 1, ["greedy", "random"], move_time=bad)
-    with pytest.raises(OptionError, match="move_time must be a number of seconds > 0"):
+    with pytest.raises(OptionError, match="move_time must be a finite number of seconds > 0"):
         list(play_pairs(2, "greedy", "random", 1, max_pairs=1, move_time=bad))
     if not isinstance(bad, (bool, str)):
         assert main(["match", "--bots", "greedy,random", "--deals", "1", "--move-time", str(bad)]) == 2
-        assert capsys.readouterr().err.startswith("error: --move-time must be a number of seconds > 0, not ")
+        assert capsys.readouterr().err.startswith("error: --move-time must be a finite number of seconds > 0, not ")
 
 
 def test_match_records_line_up_with_the_units_and_their_seeds(tmp_path, capsys):

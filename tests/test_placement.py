@@ -2,21 +2,53 @@
 by hand, duplicate deals shared by every agent, the levels' own uncertainty, the journal."""
 import json
 import math
+import re
 
 import pytest
 
 from fiveup_solver import OptionError
 from fiveup_solver.cli import main
-from fiveup_solver.ladder import Placement, _fit_one, load_ladder, place_agent, placement_seed
+from fiveup_solver.ladder import Placement, load_ladder, place_agent, placement_interval, placement_seed
+
+
+def _binomial_lr_interval(wins, games):
+    """The 95 % likelihood-ratio interval of a win probability, by bisection (the test's own)."""
+    def loglik(p):
+        return wins * math.log(p) + (games - wins) * math.log(1 - p)
+    top = loglik(wins / games)
+    target = top - 3.841458820694124 / 2
+
+    def cross(a, b):          # loglik - target changes sign once in [a, b]
+        for _ in range(200):
+            m = (a + b) / 2
+            if (loglik(m) - target) * (loglik(a) - target) <= 0:
+                b = m
+            else:
+                a = m
+        return a
+    return cross(1e-12, wins / games), cross(wins / games, 1 - 1e-12)
+
+
+def elo_of(p, level=0.0):
+    return level + 400 * math.log10(p / (1 - p))
 
 
 def test_the_fit_against_fixed_levels_by_hand():
-    # one level at +100, 15 of 20 games and one virtual draw: 100 + 400 log10(15.5 / 5.5)
-    assert _fit_one([100.0], [15.0], [20]) == pytest.approx(100 + 400 * math.log10(15.5 / 5.5), abs=1e-6)
+    # one level at +100, 15 of 20 games: the level plus the logistic Elo of 15/20, and the
+    # binomial likelihood-ratio interval mapped the same way
+    elo, low, high = placement_interval([100.0], [15], [20])
+    assert elo == pytest.approx(100 + 400 * math.log10(15 / 5), abs=1e-6)
+    p_lo, p_hi = _binomial_lr_interval(15, 20)
+    assert (low, high) == pytest.approx((elo_of(p_lo, 100), elo_of(p_hi, 100)), abs=1e-4)
     # half the games against a level 200 below and one 200 above: the middle, by symmetry
-    assert _fit_one([0.0, 200.0], [10.0, 10.0], [20, 20]) == pytest.approx(100.0, abs=1e-6)
-    # a clean sweep stays finite: 20.5 of 21 against a level at 0
-    assert _fit_one([0.0], [20.0], [20]) == pytest.approx(400 * math.log10(20.5 / 0.5), abs=1e-6)
+    assert placement_interval([0.0, 200.0], [10, 10], [20, 20])[0] == pytest.approx(100.0, abs=1e-6)
+    # every game won against a level at 0: no estimate, a low end where P(20 wins) = e^(-1.92)
+    elo, low, high = placement_interval([0.0], [20], [20])
+    assert (elo, high) == (math.inf, math.inf)
+    assert low == pytest.approx(elo_of(math.exp(-3.841458820694124 / 2 / 20)), abs=1e-4)
+    elo, low, high = placement_interval([0.0], [0], [20])
+    assert (elo, low) == (-math.inf, -math.inf) and high == pytest.approx(-elo_of(math.exp(-1.9207294 / 20)),
+                                                                          abs=1e-3)
 
 
 def test_a_level_placed_against_itself_scores_every_pair_one():
@@ -46,12 +78,35 @@ def test_the_levels_own_uncertainty_is_part_of_the_agents_interval():
     equal: its Elo is level5's, and its interval is then the ladder's own interval for
     level5 (the shipped table: nothing the agent played can narrow it)."""
     table = load_ladder(2)
-    p = Placement("x", 2, ["level5"], {"level5": [0, 0, 100_000, 0, 0]}, dict(table.elo),
-                  200_000, 0, table.seed).fit(table)
+    p = Placement("x", 2, ["level5"], {"level5": [0, 0, 100_000, 0, 0]}, dict(table.elo), 200_000, 0).fit(table)
     assert p.elo == pytest.approx(table.elo["level5"], abs=0.5)
-    assert p.ci95[0] == pytest.approx(table.ci95["level5"][0], abs=2.0)
-    assert p.ci95[1] == pytest.approx(table.ci95["level5"][1], abs=2.0)
-    assert p.neighbours() == ("level5", "level6") or p.neighbours() == ("level4", "level5")
+    # (the table's interval is a percentile interval, the placement's a normal one: a few Elo apart)
+    assert p.ci95[0] == pytest.approx(table.ci95["level5"][0], abs=4.0)
+    assert p.ci95[1] == pytest.approx(table.ci95["level5"][1], abs=4.0)
+    assert p.where() == "the interval includes level5 (+388)"
+
+
+def test_a_swept_level_gives_a_one_sided_answer_and_says_so():
+    """Against levels it beat (or lost to) in every game an agent has no finite Elo: the
+    placement says so, with the one end the games give (a review: the bootstrap had drawn
+    results that never happened, and put the estimate outside its own interval)."""
+    res = place_agent("level8", levels=["level1"], games=4, seed=1)
+    assert res.counts["level1"] == [0, 0, 0, 0, 2] and res.elo == math.inf and res.ci95[1] == math.inf
+    # the games alone: P(10 wins) = e^(-1.92) at the low end; the level's own uncertainty lowers it
+    assert res.ci95[0] <= elo_of(math.exp(-3.841458820694124 / 2 / 4)) + 1e-6
+    text = res.format_text()
+    assert "Elo +" in text and "or more (it won every game; 95 %)" in text
+    assert "it won every game against level1: such a level bounds its Elo from one side only" in text
+    d = res.to_dict()
+    assert d["elo"] is None and d["ci95"][1] is None and d["all_won"] and not d["all_lost"]
+    low = place_agent("level1", levels=["level7", "level8"], games=4, seed=1)
+    assert low.elo == -math.inf and low.ci95[0] == -math.inf
+    assert "or less (it lost every game; 95 %)" in low.format_text()
+    # an estimate is always inside its interval
+    for agent, levels in (("level1", ["level1", "level2", "level5"]), ("level4", ["level3", "level5"]),
+                          ("level5", ["level1", "level6"])):
+        r = place_agent(agent, levels=levels, games=6, seed=2)
+        assert r.ci95[0] <= r.elo <= r.ci95[1], (agent, r.elo, r.ci95)
 
 
 def test_a_placement_journal_resumes_without_replaying(tmp_path):
@@ -126,3 +181,71 @@ def test_a_placement_round_trips_its_numbers():
     assert d["elo"] == round(res.elo, 1) and d["ci95"] == [round(x, 1) for x in res.ci95]
     assert [lv["games"] for lv in d["levels"]] == [2, 2]
     assert sum(sum(lv["pentanomial"]) for lv in d["levels"]) == 2
+
+
+def _edited(tmp_path, name, change):
+    d = load_ladder(2).to_dict()
+    change(d)
+    path = tmp_path / name
+    path.write_text(json.dumps(d))
+    return path
+
+
+@pytest.mark.parametrize("change, msg", [
+    (lambda d: d["pairings"][0].update(pentanomial=["1", 0, 0, 0, 0]), "pentanomial must be five counts >= 0"),
+    (lambda d: d["pairings"][0].update(pentanomial=[-1, 0, 0, 0, 0]), "pentanomial must be five counts >= 0"),
+    (lambda d: d["pairings"][0].update(pentanomial=[1, 0]), "pentanomial must be five counts >= 0"),
+    (lambda d: d["entrants"][3].update(elo=float("nan")), "level4: its elo and ci95 must be finite numbers"),
+    (lambda d: d["entrants"][3].update(elo=1000.0), "its Elo are not the fit of its pairings: level4 +1000.0 "
+                                                     "stored, +308.5 fitted"),
+    (lambda d: d.update(seed="s"), "seed 's', not an integer from 0 to 2^64 - 1"),
+    (lambda d: d.update(seed=-5), "seed -5, not an integer"),
+    (lambda d: d.update(format="something-else"), "its format is not fiveup-ladder/1"),
+    (lambda d: d.pop("entrants"), "KeyError"),
+    (lambda d: d["entrants"].pop(0), "including level1"),
+    (lambda d: d["entrants"].append(dict(d["entrants"][1])), "distinct names"),
+    (lambda d: d["pairings"].append({"a": "level1", "b": "nobody", "pentanomial": [0, 0, 1, 0, 0]}),
+     "a pairing 'level1' v 'nobody' of entrants not in the table"),
+])
+def test_a_ladder_file_is_checked_whole_and_named(tmp_path, capsys, change, msg):
+    """A review: a ladder file with strings or negative counts in a pentanomial, a NaN Elo
+    or a bad seed gave tracebacks; an Elo edited by hand was used as if measured."""
+    path = _edited(tmp_path, "edited.json", change)
+    assert main(["ladder", "--place", "level2", "--against", "level1", "--games", "2", "--workers", "1",
+                 "--ladder", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: not a ladder table (") and err.count("\n") == 1 and msg in err, err
+
+
+def test_a_placement_file_is_not_a_ladder_and_players_come_from_the_table(tmp_path, capsys):
+    placed = tmp_path / "placed.json"
+    assert main(["ladder", "--place", "level2", "--against", "level1", "--games", "2", "--workers", "1",
+                 "--out", str(placed)]) == 0
+    capsys.readouterr()
+    assert main(["ladder", "--place", "level2", "--ladder", str(placed), "--games", "2"]) == 2
+    assert "not a ladder table (its format is not fiveup-ladder/1" in capsys.readouterr().err
+    four = tmp_path / "four.json"
+    four.write_text(json.dumps(load_ladder(4).to_dict()))
+    assert main(["ladder", "--place", "level2", "--ladder", str(four), "--games", "2"]) == 2
+    assert capsys.readouterr().err == f"error: --ladder {four} is a 4-player ladder: add --players 4\n"
+    assert main(["ladder", "--place", "level2", "--players", "3", "--games", "2"]) == 2
+    assert capsys.readouterr().err == "error: --place plays duplicate pairs: --players 2 or 4, not 3\n"
+    assert main(["ladder", "--place", "level2", "--against", " ", "--games", "2"]) == 2
+    assert capsys.readouterr().err.startswith("error: --against names the levels to play")
+
+
+@pytest.mark.parametrize("line, msg", [
+    ({"scores": [5, 5]}, "two scores of 0, 0.5 or 1"), ({"scores": [-1, 0]}, "two scores"),
+    ({"scores": [1.0]}, "two scores"), ({"pair": 1.7}, "a pair number >= 0"), ({"pair": -1}, "a pair number"),
+    ({"level": 3}, "not a placement journal line"), ({"scores": [True, 0]}, "two scores"),
+])
+def test_every_journal_line_is_checked(tmp_path, line, msg):
+    """A review: a journal line with scores [5, 5] raised IndexError, [-1, 0] was counted as
+    a 3/2 pair, and one score or a pair of 1.7 were taken."""
+    journal = tmp_path / "j.jsonl"
+    row = {"agent": "level2", "players": 2, "seed": 4, "level": "level1", "pair": 0, "scores": [1.0, 0.0], **line}
+    journal.write_text(json.dumps(row) + "\n")
+    with pytest.raises(OptionError, match=f"journal {journal} line 1: .*{re.escape(msg)}"):
+        place_agent("level2", levels=["level1"], games=2, seed=4, journal=str(journal))
+    with pytest.raises(OptionError, match="journal must be a file name, not 5"):
+        place_agent("level2", levels=["level1"], games=2, seed=4, journal=5)

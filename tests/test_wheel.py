@@ -62,7 +62,8 @@ def test_the_wheel_ships_the_package_and_its_tables_only(dist):
     data = sorted(n for n in package if n.startswith("fiveup_solver/data/"))
     assert data == ["fiveup_solver/data/equity_2p.npz", "fiveup_solver/data/equity_2p_search.npy",
                     "fiveup_solver/data/equity_3p.npz", "fiveup_solver/data/equity_4p.npz",
-                    "fiveup_solver/data/equity_4p_search.npy", "fiveup_solver/data/ladder_2p.json"]
+                    "fiveup_solver/data/equity_4p_search.npy", "fiveup_solver/data/ladder_2p.json",
+                    "fiveup_solver/data/ladder_4p.json"]
     for core in ("_core", "_solver", "_sampler", "_hint", "_equity", "_beliefs"):
         assert any(n.startswith(f"fiveup_solver/{core}.") and n.endswith((".so", ".pyd")) for n in package), core
     assert not [n for n in package if n.endswith((".pyx", ".pxd", ".c"))]
