@@ -33,6 +33,8 @@ SCENARIOS = [
     (0.0, "all", 10), (250.0, "all", 10), (722.0, "all", 10), (900.0, "all", 10),
     (250.0, ["level3", "level4"], 40), (450.0, ["level5", "level6"], 40), (650.0, ["level7", "level8"], 40),
     (330.0, ["level3", "level4", "level5", "level6"], 200), (800.0, ["level8"], 200), (-100.0, ["level1"], 100),
+    # mostly one-sided: every game won (lost) in most runs
+    (1300.0, ["level1", "level2", "level3"], 10), (-400.0, ["level6", "level7", "level8"], 10),
 ]
 
 

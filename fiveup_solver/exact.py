@@ -471,6 +471,8 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
     if engine not in ("c", "python"):
         raise OptionError(f"engine must be c or python, not {_short(engine)}")
     _check_stop(stop)
+    if stop is not None and engine != "c":
+        raise OptionError("stop stops the C search: engine='python' (the oracle) takes no stop")
     start = time.perf_counter()
     _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
     ds = DealSampler(obs) if sampler is None else sampler

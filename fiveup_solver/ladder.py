@@ -363,11 +363,11 @@ def _mle(r, w, g) -> float:
     return theta
 
 
-def _lr_end(r, w, g, theta: float, peak: float, direction: int) -> float:
-    """Where the log-likelihood has fallen LR_95 / 2 below its peak, from theta in
-    `direction` (bisection; the function is concave, so the end is unique)."""
+def _lr_end(r, w, g, near: float, far: float, peak: float) -> float:
+    """Where the log-likelihood has fallen LR_95 / 2 below its peak, between `near` (where
+    it has not) and `far` (returned if it has not there either); bisection: the function is
+    concave, so the end is unique."""
     target = peak - LR_95 / 2.0
-    near, far = theta, theta + direction * _THETA_SPAN
     if _loglik(far, r, w, g) >= target:
         return far
     for _ in range(200):
@@ -393,19 +393,27 @@ def placement_interval(levels_elo, scores, games) -> tuple:
     >>> round(low), round(high)
     (126, 486)
     """
-    r = np.asarray(levels_elo, float) / ELO_SCALE
-    w = np.asarray(scores, float)
-    g = np.asarray(games, float)
+    try:
+        r = np.asarray(levels_elo, float) / ELO_SCALE
+        w = np.asarray(scores, float)
+        g = np.asarray(games, float)
+    except (TypeError, ValueError):
+        raise OptionError("levels_elo, scores and games must be lists of numbers") from None
+    if (r.ndim != 1 or not len(r) or w.shape != r.shape or g.shape != r.shape or not np.all(np.isfinite(r))
+            or not np.all(np.isfinite(g)) or np.any(g <= 0) or not np.all(np.isfinite(w)) or np.any(w < 0)
+            or np.any(w > g)):
+        raise OptionError("a placement needs, per level, a finite Elo and a score from 0 to its games (> 0)")
     theta = _mle(r, w, g)
-    if math.isinf(theta):
-        # all won (lost): the likelihood rises toward 1 (its peak, log 1 = 0) for ever; the
-        # end on the other side, searched from far up (down), where it is at its peak
-        start = float(np.max(r) + _THETA_SPAN if theta > 0 else np.min(r) - _THETA_SPAN)
-        end = _lr_end(r, w, g, start, 0.0, -1 if theta > 0 else 1)
-        return (theta, end * ELO_SCALE, math.inf) if theta > 0 else (theta, -math.inf, end * ELO_SCALE)
+    low_end, high_end = float(np.min(r)) - _THETA_SPAN, float(np.max(r)) + _THETA_SPAN
+    if theta == math.inf:
+        # every game won: the likelihood rises toward its peak (log 1 = 0) for ever; its
+        # low end lies somewhere below the far side of the levels
+        return theta, _lr_end(r, w, g, high_end, low_end, 0.0) * ELO_SCALE, math.inf
+    if theta == -math.inf:
+        return theta, -math.inf, _lr_end(r, w, g, low_end, high_end, 0.0) * ELO_SCALE
     peak = _loglik(theta, r, w, g)
-    return (theta * ELO_SCALE, _lr_end(r, w, g, theta, peak, -1) * ELO_SCALE,
-            _lr_end(r, w, g, theta, peak, 1) * ELO_SCALE)
+    return (theta * ELO_SCALE, _lr_end(r, w, g, theta, theta - _THETA_SPAN, peak) * ELO_SCALE,
+            _lr_end(r, w, g, theta, theta + _THETA_SPAN, peak) * ELO_SCALE)
 
 
 def _pair_points(counts) -> float:

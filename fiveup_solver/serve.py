@@ -59,7 +59,7 @@ from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.bots import BOTS, names_a_module
 from fiveup_solver.equity import equity_result
-from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.hint import Hinter, SearchBudget
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import format_move, parse_move
@@ -403,12 +403,12 @@ class _State:
             if done:
                 break
             if gone or await request.is_disconnected():
-                if not gone:
-                    self.hints_stopped += 1
                 gone = True
                 hinter.stop()
         if gone:
-            future.exception()        # retrieved: a stopped search's SearchStopped is the expected end
+            # (retrieved either way: a stopped search's SearchStopped is the expected end)
+            if isinstance(future.exception(), SearchStopped):
+                self.hints_stopped += 1
             return Response(status_code=499)      # nginx's "client closed request"; nobody reads it
         return future.result()
 

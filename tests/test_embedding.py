@@ -336,6 +336,44 @@ def test_an_exact_hint_stopped_from_another_thread(case):
     assert [(str(m.move), m.value) for m in after.moves] == [(str(m.move), m.value) for m in fresh.moves]
 
 
+def _jobs_at_least(hinter, n):
+    import time
+    for _ in range(6000):                     # a hang guard, not a timing
+        if len(hinter._jobs) >= n:
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def test_a_stop_reaches_every_call_running_on_one_hinter():
+    """A review: an exact hint replaced the Hinter's one slot of searches to stop with its
+    own, and cleared it when it ended: a pimc hint running beside it on the same Hinter
+    then ran on for 38 s after stop() (and of two exact hints only the later stopped)."""
+    from fiveup_solver import SearchStopped
+    from fiveup_solver.exact import SearchLimitError
+    slow = _exact_slow_positions()[0][0]
+    g = Game(players=2, seed=5)
+    obs = g.observation(g.to_move)
+    h = hint_module.Hinter(threads=1)
+    pimc, out_pimc = _in_thread(lambda: h.hint(obs, samples=3000, world_nodes=1_000_000, seed=1))
+    assert _jobs_at_least(h, 1)
+    n = len(h._jobs)
+    # an exact hint that ends at once (its node limit) beside it leaves the pimc search registered
+    with pytest.raises(SearchLimitError):
+        h.hint(slow, method="exact", both=False, node_limit=1000)
+    assert len(h._jobs) == n
+    first, out1 = _in_thread(lambda: h.hint(slow, method="exact", both=False))
+    assert _jobs_at_least(h, n + 1)
+    second, out2 = _in_thread(lambda: h.hint(slow, method="exact", both=False, sample_worlds=4000))
+    assert _jobs_at_least(h, n + 2)
+    assert h.stop() is True
+    for t in (pimc, first, second):
+        t.join(120)
+        assert not t.is_alive()
+    assert all(isinstance(o["result"], SearchStopped) for o in (out_pimc, out1, out2))
+    assert h._jobs == [] and h.hint(obs, samples=8, seed=1).samples == 8
+
+
 def test_a_stop_flag_is_checked_where_the_exact_search_takes_it():
     from fiveup_solver import OptionError, SearchStopped, _exact, exact
     obs = _exact_slow_positions()[0][0]
@@ -348,6 +386,8 @@ def test_a_stop_flag_is_checked_where_the_exact_search_takes_it():
         exact.exact_result(obs, stop=1)
     with pytest.raises(OptionError, match="stop must be"):
         exact.sampled_result(obs, stop="now")
+    with pytest.raises(OptionError, match="engine='python' .* takes no stop"):
+        exact.exact_result(obs, engine="python", stop=_exact.StopFlag())
 
 
 def test_stop_stops_the_waiting_calls_too_and_nothing_later():

@@ -51,6 +51,26 @@ def test_the_fit_against_fixed_levels_by_hand():
                                                                           abs=1e-3)
 
 
+def test_one_sided_ends_reach_past_the_levels():
+    """A review: with every game won, the low end was searched only down to the highest
+    level, so 2 wins of 2 against a level at 0 read "+0 or more"; the end is where
+    P(every game won) = e^(-1.92), wherever that is."""
+    for wins, level in ((2, 0.0), (4, 0.0), (20, 0.0)):
+        elo, low, high = placement_interval([level], [wins], [wins])
+        assert elo == high == math.inf
+        assert low == pytest.approx(elo_of(math.exp(-3.841458820694124 / 2 / wins), level), abs=1e-4)
+        elo, low, high = placement_interval([level], [0], [wins])
+        assert elo == low == -math.inf
+        assert high == pytest.approx(-elo_of(math.exp(-3.841458820694124 / 2 / wins), -level), abs=1e-4)
+    # two levels 1000 apart, 2 of 2 won against each: the end is below the higher level
+    _, low, _ = placement_interval([0.0, 1000.0], [2, 2], [2, 2])
+    assert low < 1000.0
+    for bad in (([100.0], [0], [0]), ([100.0], [3], [2]), ([100.0], [-1], [2]), ([], [], []),
+                ([float("nan")], [1], [2]), ([1.0, 2.0], [1], [2])):
+        with pytest.raises(OptionError, match="a placement needs"):
+            placement_interval(*bad)
+
+
 def test_a_level_placed_against_itself_scores_every_pair_one():
     res = place_agent("level5", levels=["level4", "level5"], games=4, seed=3)
     # the same bot on both sides of the same deals: each pair is one win and one loss
