@@ -266,28 +266,15 @@ def cmd_ladder(args, out) -> int:
             check_output_path(args.out, "--out")
         entrants = [e.strip() for e in args.entrants.split(",")] if args.entrants else None
         n = len(entrants) if entrants else len(ladder.DEFAULT_ENTRANTS)
-        bar = _progress(n * (n - 1) // 2 * args.games, "games")
         if args.journal:
             args.journal = str(args.journal)
-
-        def on_pair(a, b, scores):
-            if bar is not None:
-                bar.set_postfix_str(f"{a} v {b}")
-                bar.update(2)
-        try:
-            res = ladder.run_ladder(args.players, entrants, games=args.games, seed=args.seed,
-                                    workers=_workers(args.workers, args.ray), ray=args.ray, on_pair=on_pair,
-                                    journal=args.journal, move_time=check_move_time(args.move_time, "--move-time"))
-        finally:
-            if bar is not None:
-                bar.close()
+        res = _with_pair_bar(n * (n - 1) // 2 * args.games, lambda a, b: f"{a} v {b}",
+                             lambda on_pair: ladder.run_ladder(
+                                 args.players, entrants, games=args.games, seed=args.seed,
+                                 workers=_workers(args.workers, args.ray), ray=args.ray, on_pair=on_pair,
+                                 journal=args.journal, move_time=check_move_time(args.move_time, "--move-time")))
         if args.out:
-            try:
-                with open(args.out, "w", encoding="utf-8") as f:
-                    json.dump(res.to_dict(), f, indent=1)
-                    f.write("\n")
-            except OSError as e:
-                raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+            _write_json(args.out, res.to_dict())
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
@@ -320,32 +307,45 @@ def _place_on_ladder(args, out) -> int:
     if args.against is not None and not args.against.strip():
         raise OptionError("--against names the levels to play, comma-separated (leave it out for all)")
     levels = [e.strip() for e in args.against.split(",")] if args.against else None
-    bar = _progress((len(levels) if levels else len(table.entrants)) * games, "games")
-
-    def on_pair(level, scores):
-        if bar is not None:
-            bar.set_postfix_str(f"v {level}")
-            bar.update(2)
-    try:
-        res = ladder.place_agent(args.place, args.players, levels=levels, games=games, seed=seed, table=table,
-                                 workers=_workers(args.workers, args.ray), ray=args.ray,
-                                 journal=str(args.journal) if args.journal else None, on_pair=on_pair,
-                                 move_time=check_move_time(args.move_time, "--move-time"))
-    finally:
-        if bar is not None:
-            bar.close()
+    res = _with_pair_bar((len(levels) if levels else len(table.entrants)) * games, lambda level: f"v {level}",
+                         lambda on_pair: ladder.place_agent(
+                             args.place, args.players, levels=levels, games=games, seed=seed, table=table,
+                             workers=_workers(args.workers, args.ray), ray=args.ray,
+                             journal=str(args.journal) if args.journal else None, on_pair=on_pair,
+                             move_time=check_move_time(args.move_time, "--move-time")))
     if args.out:
-        try:
-            with open(args.out, "w", encoding="utf-8") as f:
-                json.dump(res.to_dict(), f, indent=1)
-                f.write("\n")
-        except OSError as e:
-            raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+        _write_json(args.out, res.to_dict())
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
     else:
         out.write(res.format_text())
     return 0
+
+
+def _with_pair_bar(games: int, label, run):
+    """run(on_pair) under a progress bar of `games` games, two a pair; on_pair(*key, scores)
+    names the pair by label(*key)."""
+    bar = _progress(games, "games")
+
+    def on_pair(*key_and_scores):
+        if bar is not None:
+            bar.set_postfix_str(label(*key_and_scores[:-1]))
+            bar.update(2)
+    try:
+        return run(on_pair)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _write_json(path: str, data: dict) -> None:
+    """--out FILE: `data` as indented JSON (a ladder, a placement)."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise OptionError(f"--out {path}: cannot write ({e.strerror or e})") from None
 
 
 def cmd_sprt(args, out) -> int:

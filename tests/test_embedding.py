@@ -287,11 +287,17 @@ def _in_thread(call):
 def test_a_hint_stopped_from_another_thread(threads, method, budget):
     """Hinter.stop ends a hint that would run for minutes with SearchStopped (not a
     FiveUpError), and the Hinter then hints as a fresh one does."""
-    from fiveup_solver import FiveUpError, SearchStopped
     g = Game(players=2, seed=5)
     obs = g.observation(g.to_move)
+    _stopped_then_as_fresh(obs, threads, lambda h: h.hint(obs, method=method, seed=1, **budget))
+
+
+def _stopped_then_as_fresh(obs, threads, call):
+    """call(hinter) in a thread, stopped once it searches: SearchStopped (not a
+    FiveUpError), and the Hinter then hints as a fresh one does."""
+    from fiveup_solver import FiveUpError, SearchStopped
     h = hint_module.Hinter(threads=threads)
-    t, out = _in_thread(lambda: h.hint(obs, method=method, seed=1, **budget))
+    t, out = _in_thread(lambda: call(h))
     assert _searching(h)
     assert h.stop() is True
     t.join(120)
@@ -322,18 +328,8 @@ def _exact_slow_positions():
 def test_an_exact_hint_stopped_from_another_thread(case):
     """method="exact" (the C searches poll a StopFlag with Ctrl-C, every 65,536 positions)
     stops as the sampled methods do, and the Hinter then hints as a fresh one."""
-    from fiveup_solver import FiveUpError, SearchStopped
     obs, options = _exact_slow_positions()[case]
-    h = hint_module.Hinter(threads=1)
-    t, out = _in_thread(lambda: h.hint(obs, method="exact", both=False, **options))
-    assert _searching(h)
-    assert h.stop() is True
-    t.join(120)
-    assert not t.is_alive()
-    assert isinstance(out["result"], SearchStopped) and not isinstance(out["result"], FiveUpError)
-    after = h.hint(obs, samples=16, seed=2)
-    fresh = hint_module.Hinter(threads=1).hint(obs, samples=16, seed=2)
-    assert [(str(m.move), m.value) for m in after.moves] == [(str(m.move), m.value) for m in fresh.moves]
+    _stopped_then_as_fresh(obs, 1, lambda h: h.hint(obs, method="exact", both=False, **options))
 
 
 def _jobs_at_least(hinter, n):

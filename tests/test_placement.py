@@ -269,3 +269,17 @@ def test_every_journal_line_is_checked(tmp_path, line, msg):
         place_agent("level2", levels=["level1"], games=2, seed=4, journal=str(journal))
     with pytest.raises(OptionError, match="journal must be a file name, not 5"):
         place_agent("level2", levels=["level1"], games=2, seed=4, journal=5)
+
+
+def test_the_coverage_benchmark_runs_a_small_slice(tmp_path, capsys):
+    """benchmarks/placement_coverage.py (its results: docs/results/ladder.md) on 3 runs a row."""
+    try:
+        from .bench_scripts import benchmark_script
+    except ImportError:
+        from bench_scripts import benchmark_script
+    out = tmp_path / "coverage.json"
+    assert benchmark_script("placement_coverage").main(["--runs", "3", "--resamples", "100", "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert len(rows) == 12 and all(r["runs"] == 3 and 0.0 <= r["coverage"] <= 1.0 for r in rows)
+    assert rows[-2]["one_sided"] >= 1        # +1300 against level1..level3 in 10 games: most runs won every game
+    assert "holds the truth in" in capsys.readouterr().out
