@@ -47,6 +47,16 @@ ELO_SCALE = 400.0 / math.log(10.0)  # Elo per natural-log unit of odds
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 
+def _pair_points(counts) -> float:
+    """Games won in pentanomial counts (a pair scores 0, 1/2, 1, 3/2 or 2 games)."""
+    return sum(k * s for k, s in zip(counts, PAIR_SCORES))
+
+
+def _is_pentanomial(c) -> bool:
+    """Five pair counts, whole numbers >= 0."""
+    return isinstance(c, list) and len(c) == 5 and all(_is_int(x) and x >= 0 for x in c)
+
+
 def _default_entrants() -> list:
     return list(LEVELS)
 
@@ -70,7 +80,7 @@ def _totals(counts: dict, names: list):
         if pairs == 0:
             continue
         pairings.append((index[a], index[b]))
-        scores.append(sum(k * s for k, s in zip(c, PAIR_SCORES)))
+        scores.append(_pair_points(c))
         games.append(2 * pairs)
     return pairings, scores, games
 
@@ -171,7 +181,7 @@ class LadderResult:
         if (a, b) in self.counts:
             c = self.counts[(a, b)]
             pairs = sum(c)
-            return sum(k * s for k, s in zip(c, PAIR_SCORES)) / (2 * pairs) if pairs else float("nan"), 2 * pairs
+            return _pair_points(c) / (2 * pairs) if pairs else float("nan"), 2 * pairs
         frac, games = self.score(b, a)
         return 1.0 - frac, games
 
@@ -219,7 +229,7 @@ class LadderResult:
                 a, b, c = p["a"], p["b"], p["pentanomial"]
                 if a not in elo or b not in elo or a == b:
                     raise bad(f"a pairing {_short(a, 40)} v {_short(b, 40)} of entrants not in the table")
-                if not isinstance(c, list) or len(c) != 5 or not all(_is_int(x) and x >= 0 for x in c):
+                if not _is_pentanomial(c):
                     raise bad(f"pairing {a} v {b}: its pentanomial must be five counts >= 0, not {_short(c)}")
                 counts[(a, b)] = list(c)
             res = cls(players, entrants, counts, games, seed)
@@ -416,11 +426,6 @@ def placement_interval(levels_elo, scores, games) -> tuple:
             _lr_end(r, w, g, theta, theta + _THETA_SPAN, peak) * ELO_SCALE)
 
 
-def _pair_points(counts) -> float:
-    """Games won in pentanomial counts (a pair scores 0, 1/2, 1, 3/2 or 2 games)."""
-    return sum(k * s for k, s in zip(counts, PAIR_SCORES))
-
-
 @dataclass
 class Placement:
     """One agent's place on a measured ladder (:func:`place_agent`)."""
@@ -503,6 +508,23 @@ class Placement:
                          f"{' '.join(str(int(x)) for x in self.counts[n])} |")
         return "\n".join(lines) + "\n"
 
+    def _check(self, table, resamples) -> None:
+        """What fit reads, for a Placement built by hand: the table, the levels (entrants of
+        it, each with five pair counts) and their finite Elo."""
+        if not isinstance(table, LadderResult):
+            raise OptionError(f"table must be a LadderResult (load_ladder), not {_short(table)}")
+        _check_resamples(resamples)
+        if isinstance(self.levels, str) or not isinstance(self.levels, (list, tuple)) or not self.levels:
+            raise OptionError(f"a placement's levels are a list of the ladder's entrants, not {_short(self.levels)}")
+        for n in self.levels:
+            if n not in table.entrants:
+                raise OptionError(f"{_short(n, 40)} is not on the ladder (its entrants: {', '.join(table.entrants)})")
+            if not isinstance(self.counts, dict) or not _is_pentanomial(self.counts.get(n)):
+                raise OptionError(f"{n}: a placement's counts are five pair counts >= 0 per level, not "
+                                  f"{_short(self.counts.get(n) if isinstance(self.counts, dict) else self.counts)}")
+            if not isinstance(self.level_elo, dict) or not is_number(self.level_elo.get(n)):
+                raise OptionError(f"{n}: a placement's level_elo holds each level's finite Elo")
+
     def fit(self, table: "LadderResult", resamples: int = 1000) -> "Placement":
         """The agent's Elo with the levels' Elo held at the table's (maximum likelihood,
         every game a Bernoulli trial), and a 95 % interval: the likelihood-ratio interval
@@ -510,6 +532,7 @@ class Placement:
         end over the ladder's bootstrap refits, ``resamples`` of them, added in quadrature).
         Games as independent trials overstate the spread of duplicate pairs, whose two
         games share the deals: the interval errs wide, not narrow."""
+        self._check(table, resamples)
         played = [n for n in self.levels if sum(self.counts[n]) > 0]
         if not played:
             raise OptionError("a placement needs at least one pair played")
@@ -534,6 +557,11 @@ class Placement:
             hi = self.elo + math.hypot(hi - self.elo, z * levels_sd)
         self.ci95 = (lo, hi)
         return self
+
+
+def _check_resamples(resamples) -> None:
+    if not _is_int(resamples) or not 100 <= resamples <= 100_000:
+        raise OptionError(f"resamples must be an integer from 100 to 100000, not {_short(resamples)}")
 
 
 def _read_pairs(path: str, lines: list, header: dict, keys: tuple, what: str) -> dict:
@@ -630,8 +658,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
         bot_function(n)
     if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per level must be an even number from 2 to 1000000, not {_short(games)}")
-    if not _is_int(resamples) or not 100 <= resamples <= 100_000:
-        raise OptionError(f"resamples must be an integer from 100 to 100000, not {_short(resamples)}")
+    _check_resamples(resamples)
     lines, size = journal_lines(journal) if journal else ([], 0)
     done = _read_pairs(journal, lines, {"agent": agent, "players": players, "seed": seed}, ("level",), "placement")
     counts = {n: [0] * 5 for n in levels}

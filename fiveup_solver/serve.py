@@ -395,8 +395,7 @@ class _State:
         (up to a minute at the largest budget). Looked at every DISCONNECT_POLL_SECONDS; a
         stop is repeated until the search has ended, so one that had not started yet when
         the client left is stopped as it starts."""
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.pool, functools.partial(fn, *args))
+        future = asyncio.ensure_future(self.run(fn, *args))
         gone = False
         while True:
             done, _ = await asyncio.wait({future}, timeout=DISCONNECT_POLL_SECONDS)

@@ -283,3 +283,26 @@ def test_the_coverage_benchmark_runs_a_small_slice(tmp_path, capsys):
     assert len(rows) == 12 and all(r["runs"] == 3 and 0.0 <= r["coverage"] <= 1.0 for r in rows)
     assert rows[-2]["one_sided"] >= 1        # +1300 against level1..level3 in 10 games: most runs won every game
     assert "holds the truth in" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("change, msg", [
+    (dict(counts={"level5": [1, 2]}), "level5: a placement's counts are five pair counts >= 0 per level, not [1, 2]"),
+    (dict(counts={}), "level5: a placement's counts are five pair counts >= 0 per level, not None"),
+    (dict(counts={"level5": [-1, 0, 3, 0, 0]}), "five pair counts >= 0"),
+    (dict(levels=["level9"], counts={"level9": [0, 0, 1, 0, 0]}), "'level9' is not on the ladder"),
+    (dict(levels="level5"), "a placement's levels are a list of the ladder's entrants, not 'level5'"),
+    (dict(level_elo={}), "level5: a placement's level_elo holds each level's finite Elo"),
+    (dict(counts={"level5": [0, 0, 0, 0, 0]}), "a placement needs at least one pair played"),
+])
+def test_a_placement_built_by_hand_is_checked_before_its_fit(change, msg):
+    table = load_ladder(2)
+    fields = {"agent": "x", "players": 2, "levels": ["level5"], "counts": {"level5": [0, 0, 3, 0, 0]},
+              "level_elo": dict(table.elo), "games_per_level": 6, "seed": 0, **change}
+    with pytest.raises(OptionError, match=re.escape(msg)):
+        Placement(**fields).fit(table)
+    good = Placement(**{**fields, "levels": ["level5"], "counts": {"level5": [0, 0, 3, 0, 0]},
+                        "level_elo": dict(table.elo)})
+    with pytest.raises(OptionError, match="table must be a LadderResult"):
+        good.fit("ladder.json")
+    with pytest.raises(OptionError, match="resamples must be an integer from 100"):
+        good.fit(table, resamples=0)
