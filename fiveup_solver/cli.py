@@ -16,28 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from tqdm import tqdm
-
-from fiveup_solver import __version__, equity, ladder
-from fiveup_solver.analysis import (ANALYSIS_SEARCH, MIN_SAMPLES, AnalysisBudget, analyze, format_text,
-                                    plot_win_probability, to_html)
-from fiveup_solver.beliefs import Beliefs, check_beliefs, describe
-from fiveup_solver.bench import SOLVER_SUITES, hint_report, run_playout_bench, solver_report
-from fiveup_solver.bots import bot_function, check_move_time, parse_bot_list
+from fiveup_solver import __version__
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, check_seed
-from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
-from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS, HINT_METHODS, METHODS, Hinter, SearchBudget
-from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
-from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of, sprt, sprt_bounds
 from fiveup_solver.notation import format_move, format_round_end, raw_to_display
-from fiveup_solver.parallel import check_ray, default_workers
-from fiveup_solver.play import bots_for_seats, play_in_terminal
-from fiveup_solver.rollout import HORIZONS
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
-from fiveup_solver.selfplay import game_seeds, play_game, wilson_interval
-from fiveup_solver.solver import DEFAULT_THREADS as SOLVER_THREADS, SEARCHES, Solver
-from fiveup_solver.svg import board_svg, svg_to_png
 
 __all__ = ["main"]
 
@@ -94,6 +77,8 @@ def _print_action(game, move, events, out) -> None:
 
 
 def cmd_demo(args, out) -> int:
+    from fiveup_solver.bots import parse_bot_list
+    from fiveup_solver.selfplay import play_game
     check_players(args.players, "--players")
     bots = parse_bot_list(args.bots, args.players)
     out.write(f"Exact 61 Five Up demo: {args.players} players, seed {args.seed}, bots {', '.join(bots)}\n")
@@ -139,6 +124,8 @@ def check_output_path(path, option: str) -> None:
 
 
 def cmd_selfplay(args, out) -> int:
+    from fiveup_solver.bots import parse_bot_list
+    from fiveup_solver.selfplay import game_seeds, play_game
     check_players(args.players, "--players")
     if args.out != "-":
         check_output_path(args.out, "--out")
@@ -173,6 +160,10 @@ def cmd_selfplay(args, out) -> int:
 
 
 def cmd_match(args, out) -> int:
+    from fiveup_solver.bots import check_move_time, parse_bot_list
+    from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of
+    from fiveup_solver.parallel import check_ray
+    from fiveup_solver.selfplay import wilson_interval
     check_players(args.players, "--players")
     if args.deals < 1:
         raise OptionError(f"--deals must be >= 1, not {args.deals}")
@@ -227,6 +218,7 @@ def cmd_match(args, out) -> int:
 
 
 def _workers(value, ray=None) -> int:
+    from fiveup_solver.parallel import default_workers
     if value is not None and ray is not None:     # on Ray the cluster sets the parallelism
         raise OptionError("--workers sets local worker processes; with --ray the cluster runs the games, "
                           "give one of them")
@@ -239,12 +231,15 @@ def _workers(value, ray=None) -> int:
 
 def _progress(total: int, unit: str):
     """A tqdm bar on stderr when it is a terminal, else None."""
+    from tqdm import tqdm
     if not sys.stderr.isatty():
         return None
     return tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
 
 
 def cmd_ladder(args, out) -> int:
+    from fiveup_solver import ladder
+    from fiveup_solver.bots import check_move_time
     if args.place is not None:
         return _place_on_ladder(args, out)
     for flag, v in (("--against", args.against), ("--ladder", args.ladder)):
@@ -286,6 +281,8 @@ def cmd_ladder(args, out) -> int:
 
 def _place_on_ladder(args, out) -> int:
     """fiveup ladder --place AGENT: one agent against the levels of a measured ladder."""
+    from fiveup_solver import ladder
+    from fiveup_solver.bots import check_move_time
     for flag, v in (("--entrants", args.entrants), ("--shipped", args.shipped or None)):
         if v is not None:
             raise OptionError(f"--place plays one agent against a measured ladder; {flag} is for the ladder itself")
@@ -349,6 +346,8 @@ def _write_json(path: str, data: dict) -> None:
 
 
 def cmd_sprt(args, out) -> int:
+    from fiveup_solver.bots import check_move_time, parse_bot_list
+    from fiveup_solver.match import format_elo, sprt, sprt_bounds
     check_players(args.players, "--players")
     if not 1 <= args.every <= 1_000_000_000:
         raise OptionError(f"--every must be 1..1000000000 pairs, not {args.every}")
@@ -405,6 +404,7 @@ def cmd_perft(args, out) -> int:
 
 
 def cmd_solve(args, out) -> int:
+    from fiveup_solver.solver import Solver
     if not 0 < args.tt_mb <= 16384:
         raise OptionError(f"--tt-mb must be in (0, 16384], not {args.tt_mb}")
     if not 0 <= args.node_limit < 2 ** 63:
@@ -463,6 +463,7 @@ def _observation_at(args):
 def _add_budget_flags(parser, *names) -> None:
     """The search-budget flags `names` (SearchBudget fields, and threads): flag, help and
     default from the one budget type (fiveup_solver.hint.BUDGET_FLAGS)."""
+    from fiveup_solver.hint import BUDGET_DEFAULTS, BUDGET_FLAGS
     for name in names:
         flag, kind, text = BUDGET_FLAGS[name]
         if isinstance(kind, tuple):
@@ -474,6 +475,7 @@ def _add_budget_flags(parser, *names) -> None:
 def _budget_of(args) -> SearchBudget:
     """The SearchBudget of `fiveup hint`'s flags (checked once, there); an error names
     the flag a user typed (``--time-ms``), not the API's field (``time_ms``)."""
+    from fiveup_solver.hint import BUDGET_FLAGS, SearchBudget
     try:
         return SearchBudget(method=args.method, samples=args.samples, time_ms=args.time_ms,
                             world_nodes=args.world_nodes, objective=args.objective, beliefs=args.beliefs,
@@ -487,6 +489,8 @@ def _budget_of(args) -> SearchBudget:
 
 
 def cmd_hint(args, out) -> int:
+    from fiveup_solver.beliefs import check_beliefs, describe
+    from fiveup_solver.hint import Hinter
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
     record, obs, r, i = _observation_at(args)
@@ -563,6 +567,7 @@ def cmd_hint(args, out) -> int:
 
 
 def cmd_analyze(args, out) -> int:
+    from fiveup_solver.analysis import AnalysisBudget, analyze, format_text, plot_win_probability, to_html
     if args.plot is not None:
         _need_extra("matplotlib", "--plot")
         if not args.plot.lower().endswith((".png", ".svg")):
@@ -609,6 +614,7 @@ def _need_extra(module: str, option: str) -> None:
 
 
 def cmd_show(args, out) -> int:
+    from fiveup_solver.svg import board_svg, svg_to_png
     if args.svg is not None and args.png is not None:
         raise OptionError("give --svg or --png, not both")
     for option, path, suffix in (("--svg", args.svg, ".svg"), ("--png", args.png, ".png")):
@@ -641,6 +647,7 @@ def cmd_show(args, out) -> int:
 
 
 def cmd_play(args, out) -> int:
+    from fiveup_solver.play import bots_for_seats, play_in_terminal
     check_players(args.players, "--players")
     if not 0 <= args.seat < args.players:
         raise OptionError(f"--seat must be 0..{args.players - 1}, not {args.seat}")
@@ -678,6 +685,7 @@ def _given(args, options, only=None) -> list:
 
 
 def cmd_equity(args, out) -> int:
+    from fiveup_solver import equity
     check_players(args.players, "--players")
     if args.action == "build":
         wrong = _given(args, _EQUITY_LOOKUP_ONLY)
@@ -708,6 +716,8 @@ def cmd_equity(args, out) -> int:
 
 
 def _equity_build(args, out) -> int:
+    from fiveup_solver import equity
+    from fiveup_solver.bots import bot_function
     if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
         raise OptionError(f"--rounds must be 1..10000000, not {args.rounds}")
     if args.near_rounds is not None and not 0 <= args.near_rounds <= 1_000_000:
@@ -779,6 +789,7 @@ def _write_npz(obj, path, option) -> None:
 
 def cmd_sample(args, out) -> int:
     # options the chosen output does not use are refused, not dropped
+    from fiveup_solver.inference import BONEYARD, DealSampler
     if args.probabilities and args.n is not None:
         raise OptionError("--n sets how many deals to list; --probabilities lists every tile's probabilities, "
                           "give one of them")
@@ -813,6 +824,8 @@ MARGINAL_WORLDS = 4096   # worlds behind the weighted marginals of `fiveup sampl
 def _sample_model(record, args, obs, out) -> int:
     """``fiveup sample --beliefs model``: weighted deals, or the weighted probabilities
     next to the exact uniform ones (``--probabilities``)."""
+    from fiveup_solver.beliefs import Beliefs, describe
+    from fiveup_solver.inference import BONEYARD, DealSampler, deals_from, past_evidence
     ds = DealSampler(obs, beliefs="model")
     evidence = past_evidence(obs, past_observations(record, args.seat, obs.round)) if obs.round else None
     beliefs = Beliefs(ds, None, evidence)
@@ -849,6 +862,7 @@ def write_deals(out, deals, as_json: bool) -> int:
 
 
 def cmd_bench(args, out) -> int:
+    from fiveup_solver.bench import run_playout_bench
     if args.solver is not None and args.hint is not None:   # each replaces the playout bench: one at a time
         raise OptionError("give --solver or --hint, not both (each is a benchmark of its own)")
     if args.solver is not None:
@@ -876,6 +890,7 @@ def cmd_bench(args, out) -> int:
 
 def _bench_hint(args, out) -> int:
 
+    from fiveup_solver.bench import hint_report
     path = Path(args.hint) / "hint_positions.json"
     if not path.is_file():
         raise OptionError(f"--hint {args.hint}: hint_positions.json is missing (it is in a source checkout's "
@@ -905,6 +920,7 @@ def _bench_hint(args, out) -> int:
 
 def _bench_solver(args, out) -> int:
 
+    from fiveup_solver.bench import SOLVER_SUITES, solver_report
     folder = Path(args.solver)
     missing = [n for n in SOLVER_SUITES if not (folder / f"{n}.json").is_file()]
     if missing:
@@ -1047,6 +1063,7 @@ def _perft_arguments(p) -> None:
 
 
 def _solve_arguments(p) -> None:
+    from fiveup_solver.solver import DEFAULT_THREADS as SOLVER_THREADS
     _record_file_arguments(p, "a full game record (every hand known)")
     p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
     p.add_argument("--action", type=int, required=True,
@@ -1062,6 +1079,8 @@ def _solve_arguments(p) -> None:
 
 
 def _hint_arguments(p) -> None:
+    from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
+    from fiveup_solver.hint import HINT_METHODS, METHODS
     _record_file_arguments(p, "a game record: the full one or the seat's view")
     p.add_argument("--seat", type=int, required=True, help="the seat to advise (it must be to move)")
     p.add_argument("--round", type=int, default=None, help="default: the record's last position")
@@ -1090,6 +1109,10 @@ def _hint_arguments(p) -> None:
 
 
 def _analyze_arguments(p) -> None:
+    from fiveup_solver.analysis import ANALYSIS_SEARCH, AnalysisBudget, MIN_SAMPLES
+    from fiveup_solver.hint import METHODS
+    from fiveup_solver.rollout import HORIZONS
+    from fiveup_solver.solver import SEARCHES
     _record_file_arguments(p, "a game record: the full one (every seat) or a seat's view (that seat)")
     p.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
     p.add_argument("--samples", type=int, default=AnalysisBudget.samples, help="sampled worlds per decision")
@@ -1273,7 +1296,13 @@ COMMANDS = (
 
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The parser of every command; given the arguments (main), only the options of the
+    command they name are added, so that a run imports only the modules its command needs
+    (each command's functions import them: the start-up of `fiveup solve` leaves out the
+    ladder, the analysis, the matches and tqdm; docs/results/performance.md)."""
+    every = argv is None
+    wanted = None if every else _command_named(argv)
     p = _Parser(prog="fiveup", description="Exact 61 Five Up: rules engine, solver and hints")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
@@ -1281,9 +1310,16 @@ def build_parser() -> argparse.ArgumentParser:
         # the one-line help is also the description ('%%' there is argparse's escape)
         parser = sub.add_parser(command.name, help=command.help, description=command.help.replace("%%", "%"),
                                 epilog=f"example:\n  {command.example}", formatter_class=_HelpFormatter)
-        command.arguments(parser)
+        if every or command.name == wanted:
+            command.arguments(parser)
         parser.set_defaults(func=command.run)
     return p
+
+
+def _command_named(argv) -> str | None:
+    """The command the arguments name: the first that is not an option (the only options
+    before it, --help and --version, take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 class _OutputError(OptionError):
@@ -1346,7 +1382,7 @@ def _named_as_options(text: str, parser, argv) -> str:
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     out = _Output(sys.stdout)
     try:
         args = parser.parse_args(argv)

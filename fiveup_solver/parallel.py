@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 
 from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
 
@@ -92,6 +91,9 @@ def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight
         for job in jobs:
             yield fn(job)
         return
+    # imported here: the process pool (multiprocessing) is 20-40 ms of every import of the
+    # hints, which need this module only for in_worker (tests/test_cli_startup.py)
+    from concurrent.futures import ProcessPoolExecutor
     pool = ProcessPoolExecutor(workers, initializer=_single_thread_search)
     window = deque()
     try:

@@ -662,27 +662,26 @@ def test_equity_build_with_near_target_sets(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,worker", [
-    (["selfplay", "--games", "2", "--out", "{missing}/games.jsonl"], "play_game"),
-    (["match", "--bots", "greedy,random", "--deals", "2", "--workers", "1", "--records", "{dir}"], "play_pairs"),
+    (["selfplay", "--games", "2", "--out", "{missing}/games.jsonl"], "selfplay.play_game"),
+    (["match", "--bots", "greedy,random", "--deals", "2", "--workers", "1", "--records", "{dir}"], "match.play_pairs"),
     (["ladder", "--games", "2", "--entrants", "level1,level5", "--workers", "1", "--out", "{missing}/l.json"],
      "ladder.run_ladder"),
-    (["analyze", "{record}", "--html", "{missing}/report.html"], "analyze"),
-    (["analyze", "{record}", "--plot", "{dir}"], "analyze"),
-    (["play", "--bots", "greedy", "--record", "{missing}/game.json"], "play_in_terminal"),
+    (["analyze", "{record}", "--html", "{missing}/report.html"], "analysis.analyze"),
+    (["analyze", "{record}", "--plot", "{dir}"], "analysis.analyze"),
+    (["play", "--bots", "greedy", "--record", "{missing}/game.json"], "play.play_in_terminal"),
 ])
 def test_an_output_file_that_cannot_be_written_fails_before_the_work(argv, worker, tmp_path, capsys,
                                                                      monkeypatch):
     """These commands wrote their file only at the end: a ladder of 25 minutes, an analysis or a
     whole game typed in the terminal ran first, then was lost to a missing directory."""
-    from fiveup_solver import cli
     g = Game(players=2, seed=3)
     (tmp_path / "g.json").write_text(json.dumps(g.to_record()))
     argv = [a.format(missing=tmp_path / "no-such-dir", dir=tmp_path, record=tmp_path / "g.json") for a in argv]
 
     def must_not_run(*a, **k):
         raise AssertionError(f"{worker} ran before the output path was checked")
-    target, _, name = worker.rpartition(".")
-    monkeypatch.setattr(getattr(cli, target) if target else cli, name, must_not_run)
+    # the command imports its worker from the worker's module when it runs
+    monkeypatch.setattr(f"fiveup_solver.{worker}", must_not_run)
     rc, out, err = run(capsys, argv)
     assert rc == 2 and out == ""
     assert err.startswith("error: --") and err.count("\n") == 1
@@ -765,16 +764,16 @@ def test_selfplay_writes_each_game_as_it_ends(tmp_path, monkeypatch, capsys):
     """A review: selfplay kept every game (and a list of every seed) until the end, so a
     long run printed nothing and Ctrl-C lost every finished game. Interrupted at its third
     game, the file holds the first two, whole."""
-    from fiveup_solver import cli as cli_module
+    from fiveup_solver import selfplay
     played = []
-    real = cli_module.play_game
+    real = selfplay.play_game
 
     def play(*args, **kwargs):
         if len(played) == 2:
             raise KeyboardInterrupt
         played.append(1)
         return real(*args, **kwargs)
-    monkeypatch.setattr(cli_module, "play_game", play)
+    monkeypatch.setattr(selfplay, "play_game", play)
     path = tmp_path / "games.jsonl"
     assert main(["selfplay", "--games", "1000000000", "--bots", "greedy", "--out", str(path)]) == 130
     lines = path.read_text().splitlines()
