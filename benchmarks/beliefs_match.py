@@ -82,7 +82,7 @@ def _told_hand_bot(obs, rng: random.Random):
     seed = rng.getrandbits(63)
     shuffle = random.Random(seed)
 
-    def told_plan(ww, n, _seed):
+    def told_plan(ww, n, _seed, check=None):
         worlds = []
         for k in range(n):
             order = boneyard[:]

@@ -97,6 +97,7 @@ MAX_ENGINE_WEIGHT = 1000         # |a|, |b| at most: engine values stay finite a
 DEFAULT_FLOOR = 0.05
 MIN_ESS_FRACTION = 0.5           # draw more worlds while the ESS is below this share of the worlds wanted
 MAX_CANDIDATE_FACTOR = 32        # ... up to this many times the worlds wanted
+PLAN_CHUNK = 8192                # worlds drawn or listed between two stop checks (weigh, search_plan)
 EVIDENCE_WORLDS = 256            # worlds per earlier round for its evidence
 GREEDY_BETA = 3.0                # credit models this sharp (or sharper) describe a greedy player
 
@@ -252,7 +253,8 @@ class WeightedWorlds:
             worlds = list(worlds)
         except TypeError:
             worlds = None
-        if worlds is None or not all(_is_int(k) and 0 <= k < self.candidates for k in worlds):
+        n = self.candidates
+        if worlds is None or not all(_is_int(k) and 0 <= k < n for k in worlds):
             raise OptionError(f"worlds must be candidate numbers from 0 to {self.candidates - 1}, not {_short(given)}")
         check_seed(seed)
         if not self.model.search_greedy:
@@ -260,7 +262,8 @@ class WeightedWorlds:
         p = self.greedy_probabilities()
         u = np.random.default_rng([int(seed) & (2 ** 64 - 1), 0x6EED]).random((self.candidates, 4))
         drawn = u < p
-        return [int(sum(1 << s for s in range(4) if drawn[k, s])) for k in worlds]
+        bits = drawn[np.asarray(worlds, dtype=np.int64)].astype(np.int64) @ np.array([1, 2, 4, 8], dtype=np.int64)
+        return bits.tolist()        # seat s drawn greedy in a world: bit s of its mask
 
     @property
     def candidates(self) -> int:
@@ -360,32 +363,41 @@ class Beliefs:
             raise RuntimeError(f"opponent model tables: {e}") from None
         self._bone_len = ds.obs.boneyard_size
 
-    def _draw(self, start: int, count: int, seed: int):
+    def _draw(self, start: int, count: int, seed: int, check=None):
+        """Worlds start .. start + count - 1, in parts of PLAN_CHUNK worlds (each world from
+        its own stream: the parts change nothing) with `check` called before each."""
         hands = np.zeros((count, 4), dtype=np.uint32)
         bone = np.zeros((count, 28), dtype=np.uint8)
         ll = np.zeros((count, 4, len(self.model.grid)), dtype=np.float64)
-        bad = self._worlds.draw(seed & (2 ** 64 - 1), start, ll, hands, bone)
-        if bad:
-            raise RuntimeError(f"{bad} past decisions were not legal in their worlds: the model tables are wrong")
+        for i in range(0, count, PLAN_CHUNK):
+            if check is not None:
+                check()
+            j = min(count, i + PLAN_CHUNK)
+            bad = self._worlds.draw(seed & (2 ** 64 - 1), start + i, ll[i:j], hands[i:j], bone[i:j])
+            if bad:
+                raise RuntimeError(f"{bad} past decisions were not legal in their worlds: the model tables are wrong")
         return hands, bone, ll
 
     def weigh(self, n: int, seed: int = 0, *, min_ess_fraction: float = MIN_ESS_FRACTION,
-              max_factor: int = MAX_CANDIDATE_FACTOR) -> WeightedWorlds:
+              max_factor: int = MAX_CANDIDATE_FACTOR, check=None) -> WeightedWorlds:
         """Worlds 0..n-1 (the hint's, for this seed) and their weights; more worlds
         (doubling) while the ESS is below ``min_ess_fraction * n``, up to
-        ``max_factor * n`` worlds."""
+        ``max_factor * n`` worlds. ``check``: None, or a function called before each
+        part of PLAN_CHUNK worlds, which stops the work by raising (a hint's stop)."""
+        if check is not None and not callable(check):
+            raise OptionError(f"check must be a function or None, not {_short(check)}")
         _check_worlds(n, "the number of worlds")
         check_seed(seed)
         if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
             raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
         if not _is_int(max_factor) or not 1 <= max_factor <= 1024:
             raise OptionError(f"max_factor must be an integer from 1 to 1024, not {_short(max_factor)}")
-        parts = [self._draw(0, n, seed)]
+        parts = [self._draw(0, n, seed, check)]
         m = n
         lw, ess = self._log_weights(np.concatenate([p[2] for p in parts]))
         while ess < min_ess_fraction * n and m < max_factor * n:
             step = min(m, max_factor * n - m)
-            parts.append(self._draw(m, step, seed))
+            parts.append(self._draw(m, step, seed, check))
             m += step
             lw, ess = self._log_weights(np.concatenate([p[2] for p in parts]))
         ll = np.concatenate([p[2] for p in parts])
@@ -437,7 +449,7 @@ class Beliefs:
         return out
 
 
-def search_plan(ww: WeightedWorlds, n: int, seed: int) -> tuple:
+def search_plan(ww: WeightedWorlds, n: int, seed: int, check=None) -> tuple:
     """The worlds a hint searches for a budget of n worlds, and their weights:
     ([(stream, hands, boneyard, greedy seats mask)], [weight] or None for equal
     weights). Each world carries the seats drawn greedy in it
@@ -447,16 +459,31 @@ def search_plan(ww: WeightedWorlds, n: int, seed: int) -> tuple:
     searched (the uniform hint's own worlds) and weighted by the model
     (importance sampling); with equal weights this is the uniform hint. When
     more worlds were drawn, n draws are resampled from all of them and each
-    distinct world is searched once, weighted by the times it was drawn."""
+    distinct world is searched once, weighted by the times it was drawn.
+    ``check``: as :meth:`Beliefs.weigh`'s, called before each part of the list."""
     if ww.candidates == n:
         w = ww.weights
         masks = ww.greedy_masks(range(n), seed)
-        worlds = [(k, *ww.world(k), masks[k]) for k in range(n)]
+        worlds = _plan_worlds(ww, list(range(n)), masks, check)
         same = bool(np.all(ww.log_weights == ww.log_weights[0]))
         return worlds, None if same else [float(x) for x in w]
     picks = ww.resample(n, seed)
     masks = ww.greedy_masks([k for k, _ in picks], seed)
-    return [(k, *ww.world(k), m) for (k, _), m in zip(picks, masks)], [float(c) for _, c in picks]
+    return _plan_worlds(ww, [k for k, _ in picks], masks, check), [float(c) for _, c in picks]
+
+
+def _plan_worlds(ww: WeightedWorlds, ks: list, masks: list, check) -> list:
+    """[(k, hand masks, boneyard order, greedy seats)] of the candidates `ks` (what
+    ``ww.world(k)`` gives, read from the arrays a part at a time)."""
+    out = []
+    for i in range(0, len(ks), PLAN_CHUNK):
+        if check is not None:
+            check()
+        part = np.asarray(ks[i:i + PLAN_CHUNK], dtype=np.int64)
+        hands = ww.hands[part, :ww.players].tolist()
+        bones = ww.boneyard[part, :ww.bone_len].tolist()
+        out.extend(zip(ks[i:i + PLAN_CHUNK], hands, bones, masks[i:i + PLAN_CHUNK]))
+    return out
 
 
 def tile_names(mask: int) -> list:

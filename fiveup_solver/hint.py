@@ -54,7 +54,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Callable
 
 from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exact_search
-from fiveup_solver.beliefs import BELIEFS, Beliefs, OpponentModel, check_beliefs, search_plan
+from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
                                   SearchStopped, check_seed, is_digits, is_int, short_repr as _short)
 from fiveup_solver.game import Game, core_legal_moves
@@ -103,6 +103,9 @@ TIME_BUDGET_WORLDS = 256      # beliefs="model" under time_ms: weighted draws pr
 # uniform beliefs under time_ms: the most draws (where worlds are solved in microseconds, more draws only
 # add summary time in Python, about a microsecond each, well below the estimate's noise)
 TIME_BUDGET_DRAWS = 16_384
+# time_ms with both currencies: the first search's share of the time; the second gets the
+# rest, in the worlds the first searched (as many as it reaches: docs/results/performance.md)
+FIRST_CURRENCY_TIME_SHARE = 0.75
 DEFAULT_DEPTH = 1             # alphamu: the seat's later decisions chosen jointly (docs/alphamu.md: measured)
 ALPHAMU_SAMPLES = 48          # alphamu: worlds per hint (as PIMC: the same worlds, the method alone differs)
 ALPHAMU_LEAF_NODES = 2_000    # alphamu: search nodes per leaf (a world after the last joint decision)
@@ -459,6 +462,13 @@ class Hinter:
         self._stopping = False
         self._jobs = []         # every running call's searches (each call adds and removes its own)
 
+    def _check_stop(self) -> None:
+        """SearchStopped when :meth:`stop` is stopping this Hinter's calls: checked by a hint's
+        planning (its worlds drawn, weighed and listed a part at a time), which a large
+        ``samples`` makes long (seconds at 10^5 worlds)."""
+        if self._stopping:
+            raise SearchStopped("the search was stopped (Hinter.stop)")
+
     def stop(self) -> bool:
         """Stop the hints and position values that run on this Hinter now, or wait for it:
         each raises :class:`~fiveup_solver.errors.SearchStopped` once its searches reach
@@ -497,7 +507,9 @@ class Hinter:
         node budget cut it; straight to the pass that solved it where it was
         solved): the ranking is unchanged and the second currency costs about a
         third of the first (docs/results/performance.md). Under a time budget the
-        second search gets the worlds the first found. ``both=False`` and a second
+        first search gets FIRST_CURRENCY_TIME_SHARE of the time and the second the
+        rest, in the worlds the first found, as many as it reaches
+        (``budget["second_currency_searches"]`` draws). ``both=False`` and a second
         hint with the other objective give the second currency searched as deep as
         its own budget goes.
 
@@ -601,8 +613,8 @@ class Hinter:
         worlds, weights, belief = None, None, None
         if beliefs == "model":
             draws = samples if samples is not None else TIME_BUDGET_WORLDS
-            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(draws, seed)
-            worlds, weights = search_plan(ww, draws, seed)
+            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(draws, seed, check=self._check_stop)
+            worlds, weights = search_plan(ww, draws, seed, check=self._check_stop)
             n_worlds = len(worlds)
             belief = dict(ww.summary(), distinct_worlds=len(worlds),
                           plan="weighted" if ww.candidates == draws else "resampled",
@@ -617,10 +629,10 @@ class Hinter:
             # drawn k times is searched once with k times the nodes (the same budget, not k
             # equal searches), its values standing for each of its draws
             if worlds is None:
-                worlds = [(k, hands[:obs.players], bone) for k, (hands, bone) in
-                          enumerate(ds.counter.worlds(n_worlds, (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM))]
+                worlds = _uniform_worlds(ds, n_worlds, seed, self._check_stop)
             resampled = belief is not None and belief["plan"] == "resampled"
-            grouped = _group_draws(worlds, [int(round(w)) for w in weights] if resampled else None)
+            grouped = _group_draws(worlds, [int(round(w)) for w in weights] if resampled else None,
+                                   self._check_stop)
             budget["distinct_worlds"] = len(grouped.worlds)
             if belief is not None:
                 belief["searches"] = len(grouped.worlds)
@@ -643,8 +655,10 @@ class Hinter:
                 # a time budget: worlds are drawn until the time is up; a repeated draw takes
                 # its world's values (searched again, with more nodes, when its draws double)
                 job = []
+                deadline = start + seconds      # the hint's own end, its planning included
                 results = self._search(obs, base, ds, roots, method, objective, world_nodes, chance_width, seed,
-                                       n_worlds, seconds, worlds=worlds, search=search, job_out=job)
+                                       n_worlds, seconds * (FIRST_CURRENCY_TIME_SHARE if both else 1.0),
+                                       worlds=worlds, search=search, job_out=job)
                 extra = None
                 budget["searches"] = len(job[0].searched_draws())
                 budget["distinct_worlds"] = job[0].distinct_worlds
@@ -664,10 +678,13 @@ class Hinter:
                 # horizon), and standing for the same draws
                 sources, shares, members = job[0].group_plan()
                 horizon = {r[0]: (r[1], r[2]) for r in results}
+                # within the hint's time: the worlds it reaches, in the first search's order
+                # (at least one a thread)
                 by_objective[other] = _Draws(sources, shares, members).expand(self._search(
-                    obs, base, ds, roots, method, other, world_nodes, chance_width, seed, len(sources), 0.0,
-                    search=search, shares=shares, source=(job[0], sources),
-                    horizons=[horizon[w] for w in sources]))
+                    obs, base, ds, roots, method, other, world_nodes, chance_width, seed, len(sources),
+                    max(1e-6, deadline - time.perf_counter()), search=search, shares=shares,
+                    source=(job[0], sources), horizons=[horizon[w] for w in sources]))
+                budget["second_currency_searches"] = len(by_objective[other])
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)
         # per objective and root: each world's value in the objective's unit (and its weight)
         per_world = {obj: {root: [_SHIFT[obj] + _SCALE[obj] * r[4][k] for r in rs]
@@ -686,14 +703,13 @@ class Hinter:
         if worlds is None:
             # the uniform hint's own worlds, made explicit so a stage can start anywhere:
             # world k from stream (seed, k) (_sampler.world_stream), searched with stream k
-            worlds = [(k, hands[:obs.players], bone) for k, (hands, bone) in
-                      enumerate(ds.counter.worlds(stages[-1], (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM))]
+            worlds = _uniform_worlds(ds, stages[-1], seed, self._check_stop)
         objectives = (objective, "win" if objective == "points" else "points")[:2 if both else 1]
         # the plan's draws grouped as the one-shot hint groups them (a world drawn k times:
         # one search with k times the nodes); a group is searched in the stage of its first
         # draw, and its values join the hint stage by stage, draw by draw
         grouped = _group_draws(worlds, [int(round(w)) for w in weights]
-                               if belief is not None and belief["plan"] == "resampled" else None)
+                               if belief is not None and belief["plan"] == "resampled" else None, self._check_stop)
         searched = {obj: [] for obj in objectives}
         done, groups_done = 0, 0
         for end in stages:
@@ -745,16 +761,15 @@ class Hinter:
         budget["front_cap"] = ALPHAMU_FRONT_CAP
         belief = None
         if beliefs == "model":
-            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(n, seed)
-            plan, weights = search_plan(ww, n, seed)
+            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(n, seed, check=self._check_stop)
+            plan, weights = search_plan(ww, n, seed, check=self._check_stop)
             worlds = [(hands, bone, greedy) for _, hands, bone, greedy in plan]
             belief = dict(ww.summary(), distinct_worlds=len(worlds),
                           plan="weighted" if ww.candidates == n else "resampled",
                           greedy_worlds={str(s): sum(1 for w in worlds if (w[2] >> s) & 1) for s in ds.hidden_seats})
         else:
             # the uniform hint's own worlds: world k from stream (seed, k) (_sampler.world_stream)
-            worlds = [(hands[:obs.players], bone, 0)
-                      for hands, bone in ds.counter.worlds(n, (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM)]
+            worlds = [(hands, bone, 0) for _, hands, bone in _uniform_worlds(ds, n, seed, self._check_stop)]
             weights = None
         # a world drawn twice is searched once, with the weight of both (its entries are
         # equal in every vector: the front is the same) and, as PIMC's, the leaf budget of
@@ -911,14 +926,13 @@ class Hinter:
             raise IllegalMoveError("the round is over: the position has no value left to search")
         weights, counts = None, None
         if beliefs == "model":
-            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(samples, seed)
-            worlds, weights = search_plan(ww, samples, seed)
+            ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(samples, seed, check=self._check_stop)
+            worlds, weights = search_plan(ww, samples, seed, check=self._check_stop)
             if ww.candidates != samples:        # resampled: each entry stands for its draws
                 counts = [int(round(w)) for w in weights]
         else:
-            worlds = [(k, hands[:obs.players], bone) for k, (hands, bone) in
-                      enumerate(ds.counter.worlds(samples, (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM))]
-        grouped = _group_draws(worlds, counts)      # a world drawn k times: one search, k x the nodes
+            worlds = _uniform_worlds(ds, samples, seed, self._check_stop)
+        grouped = _group_draws(worlds, counts, self._check_stop)    # a world drawn k times: one search, k x the nodes
         with self._lock:
             results = grouped.expand(self._search(obs, ds.replayed, ds, [], method, objective, world_nodes,
                                                   chance_width, seed, len(grouped.worlds), 0.0, observer=obs.seat,
@@ -1086,12 +1100,27 @@ class _Draws:
         return out
 
 
-def _group_draws(worlds: list, counts: list | None = None) -> _Draws:
+def _uniform_worlds(ds, n: int, seed: int, check) -> list:
+    """The uniform hint's own n worlds, [(k, hand masks, boneyard order)]: world k from
+    stream (seed, k) (_sampler.world_stream), made PLAN_CHUNK at a time with `check`
+    (Hinter._check_stop) called before each part."""
+    stream = (seed & (2 ** 64 - 1)) ^ _WORLD_STREAM
+    out = []
+    for start in range(0, n, PLAN_CHUNK):
+        check()
+        part = ds.counter.worlds(min(PLAN_CHUNK, n - start), stream, start)
+        out.extend((start + i, hands[:ds.players], bone) for i, (hands, bone) in enumerate(part))
+    return out
+
+
+def _group_draws(worlds: list, counts: list | None = None, check=None) -> _Draws:
     """Group `worlds` (``(stream, hands, boneyard[, greedy seats])``) that are the same deal
     with the same opponent model; ``counts``: the draws each entry already stands for (a
-    resampled plan's), else 1 each."""
+    resampled plan's), else 1 each; ``check``: called before each PLAN_CHUNK worlds."""
     index, distinct, shares, members = {}, [], [], []
     for i, w in enumerate(worlds):
+        if check is not None and i % PLAN_CHUNK == 0:
+            check()
         key = (tuple(w[1]), tuple(w[2]), tuple(w[3:]))
         j = index.get(key)
         if j is None:
@@ -1310,6 +1339,7 @@ def _value_one_world(solver_core, base, roots, method, world_nodes, chance_width
 
 
 _default: Hinter | None = None
+_retired: list = []       # defaults set_default_threads replaced while a call ran on them
 
 
 def _worker_hinter() -> None:
@@ -1343,7 +1373,7 @@ def set_default_threads(threads: int) -> None:
     hint-based bot and level (``bots.choose("level5", ...)``) search with. An app that
     gives the engine one core calls ``set_default_threads(1)``; results with a sample
     budget are the same for any number of threads. A search running on the old default
-    finishes on it.
+    finishes on it, and :func:`stop_searches` still reaches it.
 
     >>> set_default_threads(1)
     >>> _default_hinter().threads
@@ -1353,18 +1383,25 @@ def set_default_threads(threads: int) -> None:
     global _default
     made = Hinter(threads=threads)      # checks the number
     with _default_made:
+        if _default is not None:
+            _retired.append(_default)
+        # the replaced defaults that still run a call (stop_searches stops them too)
+        _retired[:] = [h for h in _retired if h._calls]
         _default = made
 
 
 def stop_searches() -> bool:
     """:meth:`Hinter.stop` of the shared default Hinter (the one :func:`hint`,
     :func:`position_value`, the hint-based bots and the levels use): an app's "cancel".
+    It also stops the calls still running on a default that :func:`set_default_threads`
+    has replaced. Returns whether there was a call to stop.
 
     >>> stop_searches()
     False
     """
-    default = _default
-    return False if default is None else default.stop()
+    with _default_made:
+        hinters = [h for h in (_default, *_retired) if h is not None]
+    return any([h.stop() for h in hinters])      # (a list: every one is stopped)
 
 
 def position_value(obs, **options) -> PositionValue:

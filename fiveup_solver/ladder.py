@@ -177,13 +177,25 @@ class LadderResult:
         return self
 
     def score(self, a: str, b: str) -> tuple:
-        """(a's score fraction v b, games)."""
+        """(a's score fraction v b, games): of the pairing the ladder played, either way round.
+
+        >>> ladder = load_ladder()
+        >>> frac, games = ladder.score("level8", "level1")
+        >>> games == ladder.games_per_pairing, frac > 0.9, round(frac + ladder.score("level1", "level8")[0], 9)
+        (True, True, 1.0)
+        """
+        for name in (a, b):
+            if name not in self.entrants:
+                raise OptionError(f"{_short(name)} is not on this ladder: its entrants are "
+                                  f"{', '.join(self.entrants)}")
         if (a, b) in self.counts:
             c = self.counts[(a, b)]
             pairs = sum(c)
             return _pair_points(c) / (2 * pairs) if pairs else float("nan"), 2 * pairs
-        frac, games = self.score(b, a)
-        return 1.0 - frac, games
+        if (b, a) in self.counts:
+            frac, games = self.score(b, a)
+            return 1.0 - frac, games
+        raise OptionError(f"the ladder played no games of {a} against {b}")
 
     def to_dict(self) -> dict:
         return {"format": "fiveup-ladder/1", "players": self.players, "anchor": ANCHOR,

@@ -420,3 +420,89 @@ def test_stop_searches_stops_the_levels_and_module_hints():
         assert hint_module.stop_searches() is False
     finally:
         hint_module._default = saved
+
+
+def test_stop_searches_reaches_a_default_that_set_default_threads_replaced():
+    """A review: after set_default_threads (an app's settings change), stop_searches stopped
+    only the new default, and a hint already running on the old one ran to its end."""
+    from fiveup_solver import SearchStopped
+    g = Game(players=2, seed=9)
+    obs = g.observation(g.to_move)
+    saved, saved_retired = hint_module._default, list(hint_module._retired)
+    try:
+        hint_module.set_default_threads(1)
+        old = hint_module._default_hinter()
+        t, out = _in_thread(lambda: hint_module.hint(obs, samples=3000, world_nodes=1_000_000))
+        assert _searching(old)
+        hint_module.set_default_threads(2)
+        assert hint_module._default_hinter() is not old and old in hint_module._retired
+        assert hint_module.stop_searches() is True
+        t.join(120)
+        assert isinstance(out["result"], SearchStopped)
+        hint_module.set_default_threads(1)
+        assert old not in hint_module._retired          # no call runs on it: not kept
+        assert hint_module.stop_searches() is False
+    finally:
+        hint_module._default, hint_module._retired[:] = saved, saved_retired
+
+
+@pytest.mark.parametrize("beliefs", ["model", "uniform"])
+@pytest.mark.parametrize("method", ["pimc", "expectimax", "staged", "value"])   # (alphamu: 256 worlds at most)
+def test_a_stop_reaches_a_hint_while_it_plans_its_worlds(monkeypatch, beliefs, method):
+    """A review: the worlds of a hint are drawn, weighed and listed before the first search,
+    and that took seconds (26 s for 10^6 samples) with no look at a stop. The planning looks
+    a part (beliefs.PLAN_CHUNK worlds) at a time: a stop that comes while the first part is
+    made ends the hint at the next part, before any world is searched."""
+    from fiveup_solver import SearchStopped
+    from fiveup_solver.beliefs import PLAN_CHUNK
+    g = Game(players=2, seed=8)
+    for _ in range(3):
+        g.push(g.legal_moves[0])
+    obs = g.observation(g.to_move)
+    assert len(obs.legal_moves) == 3        # (a single move is returned without a plan)
+    h = hint_module.Hinter(threads=1)
+    checks = []
+    real_check = hint_module.Hinter._check_stop
+
+    def check(self):
+        checks.append(1)
+        real_check(self)
+        if len(checks) == 1:
+            assert self.stop() is True          # the stop comes while the first part is made
+    monkeypatch.setattr(hint_module.Hinter, "_check_stop", check)
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a world was searched after the stop")
+    monkeypatch.setattr(hint_module._hint, "WorldSearch", no_search)
+    samples = 3 * PLAN_CHUNK
+    with pytest.raises(SearchStopped):
+        if method == "value":
+            h.position_value(obs, samples=samples, beliefs=beliefs, seed=1)
+        elif method == "staged":
+            h.hint(obs, samples=samples, beliefs=beliefs, seed=1, stages=(8, samples), settled=lambda hint: False)
+        else:
+            h.hint(obs, method=method, samples=samples, beliefs=beliefs, seed=1)
+    assert len(checks) == 2         # stopped at the next part: none of the rest was made
+    monkeypatch.undo()
+    assert h.hint(obs, samples=8, seed=1).samples == 8
+
+
+def test_weigh_calls_its_check_before_each_part_and_stops_where_it_raises():
+    from fiveup_solver.beliefs import PLAN_CHUNK, Beliefs
+    g = Game(players=4, seed=2)
+    for _ in range(6):
+        g.push(g.legal_moves[0])
+    beliefs = Beliefs(DealSampler(g.observation(g.to_move)))
+    calls = []
+    beliefs.weigh(2 * PLAN_CHUNK + 1, 1, min_ess_fraction=0, check=lambda: calls.append(1))
+    assert len(calls) == 3
+
+    def third():
+        calls.append(1)
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        beliefs.weigh(4 * PLAN_CHUNK, 1, min_ess_fraction=0, check=third)
+    assert len(calls) == 6
+    with pytest.raises(OptionError, match="^check must be a function or None, not 5$"):
+        beliefs.weigh(10, check=5)

@@ -266,3 +266,18 @@ def test_a_pairing_that_always_scored_the_same_has_a_real_interval():
     again = LadderResult(2, ["level1", "b"], spread, 4, 0).fit(resamples=400)
     boot = fiveup_solver.ladder.bootstrap_elo(spread, ["level1", "b"], resamples=400, seed=0)
     assert again.ci95["b"] == pytest.approx(tuple(np.percentile(boot[:, 1], [2.5, 97.5])))
+
+
+def test_the_score_of_a_pairing_not_played_is_one_line():
+    """A review: score() of a pairing the ladder never played (a level against itself, a name
+    not on it) called itself the other way round until the RecursionError."""
+    ladder = load_ladder()
+    frac, games = ladder.score("level2", "level7")
+    back, games_back = ladder.score("level7", "level2")
+    assert games == games_back == 2 * sum(ladder.counts[("level2", "level7")])
+    assert frac + back == pytest.approx(1) and frac < 0.5
+    with pytest.raises(OptionError, match="^the ladder played no games of level8 against level8$"):
+        ladder.score("level8", "level8")
+    for a, b in (("level1", "level9"), ("hint", "level1"), (["level1"], "level2")):
+        with pytest.raises(OptionError, match="is not on this ladder: its entrants are level1, "):
+            ladder.score(a, b)

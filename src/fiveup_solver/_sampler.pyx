@@ -265,17 +265,20 @@ cdef class DealCounter:
             out.append([cls[i] for i in range(self.n_items)])
         return out
 
-    def worlds(self, n_, seed_):
-        """n deals as they stand now: (hand masks per seat, boneyard tile order)."""
+    def worlds(self, n_, seed_, start_=0):
+        """n deals as they stand now: (hand masks per seat, boneyard tile order); deal k
+        from stream (seed, start + k), so that a long list can be made in parts."""
         cdef long n = checked_int(n_, 0, 10 ** 9, "the number of samples")
         cdef uint64_t seed = checked_u64(seed_, "seed")
+        cdef long start = checked_int(start_, 0, 2 ** 40, "start")
         cdef Rng rng
         cdef uint32_t hands[4]
         cdef uint8_t bone[28]
-        cdef int k, b
+        cdef long k
+        cdef int b
         out = []
         for k in range(n):
-            seed_stream(&rng, seed, k)
+            seed_stream(&rng, seed, start + k)
             hands[0] = hands[1] = hands[2] = hands[3] = 0
             b = self.sample_world(&rng, hands, bone)
             if b < 0:
