@@ -15,7 +15,7 @@ except ImportError as _missing:   # pragma: no cover - a source tree without its
     ) from _missing
 from fiveup_solver.errors import (
     BotError, CoreError, FiveUpError, IllegalMoveError, InconsistentObservationError, OptionError, ParseError, RecordError,
-    SearchStopped,
+    SearchStopped, WorkerError,
 )
 from fiveup_solver.notation import (
     ALL_TILES, TARGET_RAW, Event, Move, Port, Tile, format_move, format_port, format_tile, parse_move,
@@ -29,7 +29,7 @@ from fiveup_solver.record import (
 __all__ = [
     "ALL_TILES", "TARGET_RAW", "Event", "BotError", "CoreError", "FiveUpError", "IllegalMoveError",
     "InconsistentObservationError", "Move", "OptionError",
-    "ParseError", "Port", "RecordError", "SearchStopped", "Tile", "format_move", "format_port", "format_tile",
+    "ParseError", "Port", "RecordError", "SearchStopped", "WorkerError", "Tile", "format_move", "format_port", "format_tile",
     "parse_move", "parse_port", "parse_tile", "raw_to_display", "Game", "Observation",
     "check_record", "game_at", "game_from_record", "load_record", "replay", "save_record",
 ]

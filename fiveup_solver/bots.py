@@ -48,16 +48,17 @@ import sys
 import time
 
 from fiveup_solver import _core
-from fiveup_solver.errors import (BotError, InconsistentObservationError, OptionError, check_players, is_number,
-                                  short_repr)
+from fiveup_solver.errors import (BotError, IllegalMoveError, InconsistentObservationError, OptionError, check_players,
+                                  is_number, short_repr)
 from fiveup_solver.game import check_observation
-from fiveup_solver.notation import format_number
+from fiveup_solver.inference import DealSampler, check_decision
+from fiveup_solver.notation import Move, format_move, format_number
 from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, METHODS, SearchBudget
 from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
-__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "check_move_time", "choose", "names_a_module",
+__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "check_move_time", "choose", "choose_in_game", "names_a_module",
            "parse_bot_list", "register_bot"]
 
 # a bot of one's own named by where it is: "package.module:function"
@@ -180,7 +181,27 @@ BOTS = {"random": random_bot, "greedy": greedy_bot,
 
 
 def choose(bot: str, obs, rng: _random.Random):
-    """The move `bot` picks from observation `obs` (the seat must be to move)."""
+    """The move `bot` picks from observation `obs` (the seat must be to move). The
+    observation is checked whole first, for every bot as for a hint: fields that do not
+    follow from its history (its hand, scores, board, legal moves, end sums) are one
+    :class:`~fiveup_solver.errors.InconsistentObservationError`.
+
+    >>> import random
+    >>> from fiveup_solver import Game
+    >>> g = Game(players=2, seed=4)
+    >>> choose("greedy", g.observation(g.to_move), random.Random(1)) in g.legal_moves
+    True
+    """
+    _check_choice(obs, rng)
+    check_decision(DealSampler(obs), obs)     # the replay of its history must give its every field
+    return bot_function(bot)(obs, rng)
+
+
+def choose_in_game(bot: str, obs, rng: _random.Random):
+    """:func:`choose` for an observation that a :class:`~fiveup_solver.game.Game` made
+    (``game.observation(seat)``), which needs no replay to be trusted: the rollouts of
+    the analysis and the equity tables' games, where the check would cost more than
+    the cheap bots' decisions."""
     _check_choice(obs, rng)
     return bot_function(bot)(obs, rng)
 
@@ -191,7 +212,8 @@ def _check_choice(obs, rng) -> None:
     if not isinstance(rng, _random.Random):
         raise OptionError(f"rng must be a random.Random (the bot's seeded generator), not {type(rng).__name__}")
     if not obs.legal_moves:
-        raise OptionError(f"seat {obs.seat} is not to move")
+        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
+                               else "the round is over: no move to choose")
     if len(obs.scores) != _core.sides_of(obs.players):
         raise InconsistentObservationError(f"observation scores must list the {_core.sides_of(obs.players)} "
                                            f"sides' scores for a bot to decide, not {list(obs.scores)}")
@@ -209,19 +231,26 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
     anything but one of ``obs.legal_moves``, or takes longer than ``move_time`` seconds
     (wall clock, the bot's own call; None: no limit), is one :class:`BotError` naming it,
     its seat, the round and action (from the observation) and ``game_seed`` when given,
-    with its own exception as the cause."""
+    with its own exception as the cause. The legal moves are read before the bot runs:
+    what it returns is checked against them (as text: a Move, equal to one of them),
+    not against an observation or a move object it could have changed."""
     try:
         _check_choice(obs, rng)
         function = bot_function(bot)
+        legal = {format_move(m) for m in obs.legal_moves}
         start = time.perf_counter()
         move = function(obs, rng)
         took = time.perf_counter() - start
-    except Exception as e:     # noqa: BLE001 -- whatever a bot raises is named as its failure
+    except (Exception, SystemExit) as e:   # noqa: BLE001 -- whatever a bot raises (sys.exit too) is its failure
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: raised {type(e).__name__}: "
                        f"{' '.join(str(e).split())[:160]}") from e
-    if move not in obs.legal_moves:
+    try:
+        text = format_move(move) if type(move) is Move else None
+    except Exception:      # noqa: BLE001 -- a Move whose fields the bot changed
+        text = None
+    if text not in legal:
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: returned {short_repr(move)}, "
-                       f"not one of the {len(obs.legal_moves)} legal moves (a Move of obs.legal_moves)")
+                       f"not one of the {len(legal)} legal moves (a Move of obs.legal_moves)")
     if move_time is not None and took > move_time:
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: took {took:.3g} s, over the limit of "
                        f"{format_number(move_time, 'g')} s a move")

@@ -14,7 +14,7 @@ import random
 import numpy as np
 from tqdm import tqdm
 
-from fiveup_solver.bots import choose
+from fiveup_solver.bots import choose_in_game
 from fiveup_solver.equity import (DEFAULT_BOT, DEFAULT_NEAR_ROUNDS, DEFAULT_ROUNDS, RoundSamples, _check_players,
                                   _sides, near_anchors)
 from fiveup_solver.errors import OptionError, check_seed, is_int as _is_int, short_repr as _short
@@ -46,7 +46,7 @@ def play_sample_round(players: int, seed: int, index: int, bot: str = DEFAULT_BO
     events = []
     while not game.round_over:
         seat = game.to_move
-        for e in game.push(choose(bot, game.observation(seat), rngs[seat])):
+        for e in game.push(choose_in_game(bot, game.observation(seat), rngs[seat])):
             events.append(((e.side - start_side) % sides, e.raw))
     nxt = None if game.game_over else game.next_starter()
     end = -1 if nxt is None else (game.current.core.side_of(nxt) - start_side) % sides

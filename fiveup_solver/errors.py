@@ -10,7 +10,7 @@ import math
 
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
-    "OptionError", "CoreError", "BotError", "SearchStopped", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
+    "OptionError", "CoreError", "BotError", "WorkerError", "SearchStopped", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
     "check_seed", "SEED_RANGE", "MAX_SAMPLES",
 ]
 
@@ -53,6 +53,12 @@ class BotError(FiveUpError):
     """A bot (an agent of one's own, most likely) failed in a game: it raised, or returned
     something that is not one of the legal moves. The message names the bot, the seat and
     where in which game; the bot's own exception is the ``__cause__``."""
+
+
+class WorkerError(FiveUpError):
+    """A worker process of a parallel run (``workers`` > 1) died abruptly: a crash in native
+    code, or a process exit, in what it ran (an agent of one's own, most likely). The
+    message names the first job that had not finished."""
 
 
 def short_repr(value, limit: int = 40) -> str:

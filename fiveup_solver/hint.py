@@ -58,7 +58,7 @@ from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, c
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
                                   SearchStopped, check_seed, is_digits, is_int, short_repr as _short)
 from fiveup_solver.game import Game, core_legal_moves
-from fiveup_solver.inference import DealSampler, past_evidence
+from fiveup_solver.inference import DealSampler, check_decision, past_evidence
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.parallel import in_worker, on_worker_start
 from fiveup_solver.solver import DEFAULT_SEARCH, MAX_THREADS, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
@@ -189,7 +189,7 @@ objective='win', beliefs=None, search=None, depth=None)
         'alphamu'
         >>> SearchBudget.from_bot_name("hint-alphamu@50ms").time_ms
         50.0
-        >>> SearchBudget.from_bot_name("hint-alphamu-d3").depth      # alphamu at depth 3 (1 to 9; d0: PIMC)
+        >>> SearchBudget.from_bot_name("hint-alphamu-d3").depth      # alphamu at depth 3 (1 to ALPHAMU_MAX_DEPTH, 8; d0: PIMC)
         3
         """
         name = str(name)
@@ -412,19 +412,9 @@ def _check_int(name, value, low, high=None):
 def _base_round(ds: DealSampler, obs):
     """The observer's position with some consistent deal filled in (its hidden part
     is replaced world by world, so which deal does not matter). The observation's
-    legal moves must be exactly the position's: they are what the hint ranks."""
-    rnd = ds.replayed
-    true_moves = core_legal_moves(rnd)
-    given = list(obs.legal_moves)
-    if len(set(given)) != len(given) or set(given) != set(true_moves):
-        wrong = [str(m) for m in given if m not in true_moves][:3]
-        missing = [str(m) for m in true_moves if m not in given][:3]
-        raise InconsistentObservationError(
-            f"seat {obs.seat}'s legal_moves are not the position's ({len(given)} given, {len(true_moves)} legal"
-            + (f"; not legal: {', '.join(wrong)}" if wrong else "")
-            + (f"; missing: {', '.join(missing)}" if missing else "")
-            + ("; listed twice" if len(set(given)) != len(given) else "") + ")")
-    return rnd
+    legal moves must be exactly the position's, and its end sums the board's: they
+    are what the hint ranks (inference.check_decision)."""
+    return check_decision(ds, obs)
 
 
 def _stoppable(method):
@@ -1244,12 +1234,16 @@ _VALUE_DEFAULTS = {**_HINT_DEFAULTS, "samples": DEFAULT_SAMPLES, "objective": "w
 
 def _check_stages(stages, settled, method, samples, time_ms) -> tuple:
     """The checked ``stages`` of a staged hint (see :meth:`Hinter.hint`)."""
-    if stages is None or settled is None or not callable(settled):
+    if stages is None or settled is None:
         raise OptionError("a staged hint takes both stages (world counts) and settled (a function of a hint)")
+    if not callable(settled):
+        raise OptionError(f"settled must be a function of a hint (True: stop here), not {_short(settled)}")
     if method not in _WORLD_METHODS:
         raise OptionError(f"stages apply to the methods {', '.join(_WORLD_METHODS)}, not {_short(method)}")
-    if samples is None or time_ms is not None:
+    if time_ms is not None:
         raise OptionError("stages need a sample budget (samples), not a time budget")
+    if samples is None:
+        raise OptionError("stages need a sample budget: give samples, the last stage's world count")
     try:
         stages = tuple(stages)
     except TypeError:
@@ -1370,7 +1364,7 @@ def _default_hinter() -> Hinter:
 def set_default_threads(threads: int) -> None:
     """The search threads of the shared default :class:`Hinter` (1 to 64; it starts with
     2, or 1 in a worker process), which :func:`hint`, :func:`position_value` and every
-    hint-based bot and level (``bots.choose("level5", ...)``) search with. An app that
+    hint-based bot and level (``bots.choose("level6", ...)``) search with. An app that
     gives the engine one core calls ``set_default_threads(1)``; results with a sample
     budget are the same for any number of threads. A search running on the old default
     finishes on it, and :func:`stop_searches` still reaches it.

@@ -39,11 +39,11 @@ from fiveup_solver import _core, _sampler
 from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs
 from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, check_seed, is_int as _is_int,
                                   short_repr as _short)
-from fiveup_solver.game import Game, check_observation  # check_observation: public here too (the sampler's reads)
+from fiveup_solver.game import Game, check_observation, core_legal_moves  # check_observation: public here too (the sampler's reads)
 from fiveup_solver.notation import ALL_TILES, BONEYARD, Move, Tile
 
-__all__ = ["BONEYARD", "Deal", "DealSampler", "check_observation", "observation_signature", "past_evidence",
-           "deals_from", "redeal_unseen"]
+__all__ = ["BONEYARD", "Deal", "DealSampler", "check_decision", "check_observation", "observation_signature",
+           "past_evidence", "deals_from", "redeal_unseen"]
 
 @dataclass(frozen=True)
 class Deal:
@@ -591,3 +591,34 @@ def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, 
         for s, e in ev.items():
             total[s] = total.get(s, 0.0) + e
     return total
+
+
+
+def check_decision(ds: DealSampler, obs):
+    """The observer's position (``ds.replayed``, some consistent deal filled in) when
+    the observation's legal moves are exactly the position's, and its end sums after
+    them the board's: what a hint ranks and a bot chooses from. Otherwise one
+    :class:`InconsistentObservationError` naming the difference."""
+    rnd = ds.replayed
+    true_moves = core_legal_moves(rnd)
+    given = list(obs.legal_moves)
+    if len(set(given)) != len(given) or set(given) != set(true_moves):
+        wrong = [str(m) for m in given if m not in true_moves][:3]
+        missing = [str(m) for m in true_moves if m not in given][:3]
+        raise InconsistentObservationError(
+            f"seat {obs.seat}'s legal_moves are not the position's ({len(given)} given, {len(true_moves)} legal"
+            + (f"; not legal: {', '.join(wrong)}" if wrong else "")
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + ("; listed twice" if len(set(given)) != len(given) else "") + ")")
+    for move, given_sum in zip(given, obs.end_sums_after):
+        # a draw or a pass leaves the board as it is (Game.observation)
+        if move.kind == "play":
+            trial = rnd.copy()
+            trial.place(*move.placement)
+            true_sum = trial.end_sum
+        else:
+            true_sum = rnd.end_sum
+        if given_sum != true_sum:
+            raise InconsistentObservationError(f"seat {obs.seat}'s end sum after {move} is {true_sum}, "
+                                               f"not {_short(given_sum)}")
+    return rnd

@@ -113,12 +113,16 @@ def elo_of_score(score: float, sides: int = 2) -> float:
     (190.8, 0.0)
     >>> round(elo_of_score(0.25, sides=3), 1), round(elo_of_score(0.5, sides=3), 1)
     (-70.4, 120.4)
+    >>> elo_of_score(1 / 3, sides=3)
+    0.0
     """
     _check_sides(sides)
     if not is_number(score) or not 0.0 <= score <= 1.0:
         raise OptionError(f"a mean score is a number from 0 to 1, not {_short(score)}")
     s = min(max(score, 1e-9), 1 - 1e-9)
-    return 400.0 * math.log10((sides - 1) * s / (1.0 - s)) + 0.0   # + 0.0: no -0.0
+    # rounded to 1e-9 Elo: a score of exactly 1/sides is Elo 0, not the -1.9e-14 of the
+    # floats' rounding (a review: in match JSON); + 0.0: no -0.0
+    return round(400.0 * math.log10((sides - 1) * s / (1.0 - s)), 9) + 0.0
 
 
 

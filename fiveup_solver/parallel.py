@@ -14,9 +14,10 @@ results never depend on where or how many ways it runs.
 from __future__ import annotations
 
 import os
+import pickle
 from collections import deque
 
-from fiveup_solver.errors import OptionError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, WorkerError, is_int as _is_int, short_repr as _short
 
 __all__ = ["ordered_map", "default_workers", "check_workers", "check_ray"]
 
@@ -75,7 +76,43 @@ def _single_thread_search():
 
 def _call(fn, job):
     _single_thread_search()
-    return fn(job)
+    return _in_process(fn, job)
+
+
+def _in_process(fn, job):
+    """fn(job) in a worker process. A FiveUpError's cause (a BotError's: the agent's own
+    exception) does not cross to the parent as __cause__ (the pool puts its remote
+    traceback there): it travels as an attribute, pickled or, if it cannot be, as a
+    RuntimeError naming it, and ordered_map makes it the cause again."""
+    try:
+        return fn(job)
+    except FiveUpError as e:
+        cause = e.__cause__
+        if cause is not None:
+            try:
+                pickle.loads(pickle.dumps(cause))
+            except Exception:       # noqa: BLE001 -- whatever fails to pickle is named instead
+                cause = RuntimeError(f"{type(cause).__name__}: {' '.join(str(cause).split())[:160]}")
+            e._worker_cause = cause
+        raise
+
+
+def _result(future, job):
+    """A worker's result, or its error as in one process: a FiveUpError with its own
+    cause; a worker that died (a crash in native code, os._exit) one line naming the job."""
+    from concurrent.futures import BrokenExecutor     # (the pool's BrokenProcessPool)
+    try:
+        return future.result()
+    except FiveUpError as e:
+        cause = getattr(e, "_worker_cause", None)
+        if cause is not None:
+            del e._worker_cause
+            raise e from cause
+        raise
+    except BrokenExecutor:
+        raise WorkerError(f"a worker process died abruptly (a crash in native code, or os._exit or "
+                          f"sys.exit in a thread of an agent?) while running its jobs; the first not "
+                          f"finished: {_short(job, 160)}") from None
 
 
 def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight: int = 2):
@@ -98,11 +135,11 @@ def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight
     window = deque()
     try:
         for job in jobs:
-            window.append(pool.submit(fn, job))
+            window.append((pool.submit(_in_process, fn, job), job))
             if len(window) >= in_flight * workers:
-                yield window.popleft().result()
+                yield _result(*window.popleft())
         while window:
-            yield window.popleft().result()
+            yield _result(*window.popleft())
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 

@@ -20,7 +20,8 @@ Actions are bounds-checked, the order of calls is enforced). Options: ``players`
 (2-4, default 2), ``whole_game`` (default True: to exactly 305; False: one round),
 ``max_rounds`` (default 1000, D6; a whole game not won by then is *truncated*),
 ``perfect_recall`` (default False: the observation of the position; True: adds the
-current round's history as the agent saw it), ``render_mode`` (``"ansi"`` or None).
+current round's history as the agent saw it), ``render_mode`` (``"ansi"``: ``render()``
+returns the table as text; ``"human"``: prints it; or None).
 
 Agents are ``player_0`` ... (seat numbers). The action space is ``Discrete(450)`` with
 the OpenSpiel adapter's mapping (:mod:`fiveup_solver.encoding`: 0-27 open with a
@@ -91,15 +92,15 @@ def env(**kwargs):
 class raw_env(AECEnv if AECEnv is not None else object):
     """The AEC environment without wrappers."""
 
-    metadata = {"render_modes": ["ansi"], "name": ENV_NAME, "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"], "name": ENV_NAME, "is_parallelizable": False}
 
     def __init__(self, players: int = 2, whole_game: bool = True, max_rounds: int = DEFAULT_PARAMS["max_rounds"],
                  perfect_recall: bool = False, render_mode: str | None = None):
         _require_pettingzoo()
         super().__init__()
         p = check_params({"players": players, "whole_game": whole_game, "max_rounds": max_rounds})
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise OptionError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         self.players, self.whole_game, self.max_rounds = p["players"], p["whole_game"], p["max_rounds"]
         self.render_mode = render_mode
         if not isinstance(perfect_recall, bool):
@@ -188,6 +189,9 @@ class raw_env(AECEnv if AECEnv is not None else object):
     def render(self):
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.render_mode == "human":
+            print(self.board_text())        # PettingZoo's convention: "human" shows it, returns None
             return None
         return self.board_text()
 

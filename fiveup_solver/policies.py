@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import OpponentModel, check_beliefs
-from fiveup_solver.errors import OptionError, is_number, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, is_number, short_repr as _short
 from fiveup_solver.game import Observation
 from fiveup_solver.hint import SearchBudget
 # module attributes, read at each decision: a caller may replace hint.hint or inference.past_evidence
@@ -35,7 +35,8 @@ __all__ = ["random_bot", "greedy_bot", "hint_bot", "model_hint_bot", "softmax_ch
 def decision(fn):
     """``fn``, a decision function ``(observation, rng) -> move``, refusing with a one-line
     OptionError what it cannot decide from: an ``rng`` that is not a random.Random (the
-    bot's seeded generator), anything but an Observation, a seat that is not to move.
+    bot's seeded generator), anything but an Observation; an IllegalMoveError for a
+    seat that is not to move.
     Every bot's decision function is one (:func:`fiveup_solver.bots.bot_function`)."""
     @functools.wraps(fn)
     def decide(obs, rng):
@@ -44,7 +45,9 @@ def decision(fn):
         if not isinstance(obs, Observation):
             raise OptionError(f"a bot decides from an Observation, not {_short(obs)}")
         if not obs.legal_moves:
-            raise OptionError(f"seat {obs.seat} is not to move")
+            # as a hint says it (hint.Hinter.hint)
+            raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
+                                   else "the round is over: no move to choose")
         return fn(obs, rng)
     return decide
 

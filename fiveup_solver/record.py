@@ -112,20 +112,27 @@ def dumps_record(record: dict) -> str:
 def save_record(record: dict, path) -> None:
     """Write `record` to `path` as indented JSON. Written whole to a file beside it and
     then renamed over it: a reader (another thread or process) finds the old record or
-    the new one, never a half-written file."""
+    the new one, never a half-written file. A path that cannot be written is one
+    :class:`RecordError` naming it."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise RecordError(f"save_record takes a file path, not {type(path).__name__}")
     path = Path(path)
     text = json.dumps(record, indent=1) + "\n"
-    if path.exists() and not path.is_file():
-        # a device, a pipe or a directory (an error): written (or refused) where it is
-        path.write_text(text, encoding="utf-8")
-        return
-    part = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.part")
     try:
-        part.write_text(text, encoding="utf-8")
-        os.replace(part, path)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
+        if path.exists() and not path.is_file():
+            # a device, a pipe or a directory (an error): written (or refused) where it is
+            path.write_text(text, encoding="utf-8")
+            return
+        part = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.part")
+        try:
+            part.write_text(text, encoding="utf-8")
+            os.replace(part, path)
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
+    except OSError as e:
+        # as load_record names a file it cannot read: the path given, not the part file
+        raise RecordError(f"{path}: cannot write ({e.strerror or e})") from None
 
 
 def _tiles(value, where: str, size: int | None = None) -> list:

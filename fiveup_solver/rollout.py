@@ -52,7 +52,7 @@ import time
 from dataclasses import dataclass
 
 from fiveup_solver import _core
-from fiveup_solver.bots import bot_function, choose
+from fiveup_solver.bots import bot_function, choose_in_game
 from fiveup_solver.equity import win_probabilities
 from fiveup_solver.errors import IllegalMoveError, OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
@@ -206,7 +206,7 @@ def playout(game, move: Move, seat: int, bot: str, bot_seed: int, horizon: str =
             if horizon == "round":
                 return _round_start_equity(game, side), points, actions, 0
         s = game.to_move
-        game.push(choose(bot, game.observation(s), rngs[s]))
+        game.push(choose_in_game(bot, game.observation(s), rngs[s]))
         actions += 1
     won = 1 if game.winner == side else 0
     return won, points, actions, int(game.winner is None)

@@ -173,11 +173,15 @@ def test_bad_stages_of_a_hint_are_refused():
                        (dict(stages=(8, 12), settled=ok), "ending at samples"),
                        (dict(stages=(0, 16), settled=ok), "increasing"),
                        (dict(stages=8, settled=ok), "increasing"),
-                       (dict(stages=(8, 16), settled="yes"), "both stages")):
+                       # a review: both were given, the message said "takes both"
+                       (dict(stages=(8, 16), settled="yes"), "^settled must be a function of a hint")):
         with pytest.raises(OptionError, match=text):
             h.hint(obs, samples=16, **opts)
-    with pytest.raises(OptionError, match="sample budget"):
+    with pytest.raises(OptionError, match="^stages need a sample budget \\(samples\\), not a time budget$"):
         h.hint(obs, time_ms=50, stages=(8, 16), settled=ok)
+    # a review: no budget at all was said to be "a time budget"
+    with pytest.raises(OptionError, match="^stages need a sample budget: give samples"):
+        h.hint(obs, stages=(8, 16), settled=ok)
     with pytest.raises(OptionError, match="stages apply to the methods pimc, expectimax"):
         h.hint(obs, method="alphamu", samples=16, stages=(8, 16), settled=ok)
 

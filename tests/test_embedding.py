@@ -5,7 +5,9 @@ and the package's way in
 (``python -m fiveup_solver``, a source tree without its build, the browser app without its extra)."""
 from __future__ import annotations
 
+import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -506,3 +508,63 @@ def test_weigh_calls_its_check_before_each_part_and_stops_where_it_raises():
     assert len(calls) == 6
     with pytest.raises(OptionError, match="^check must be a function or None, not 5$"):
         beliefs.weigh(10, check=5)
+
+
+def _edited_observations():
+    """A 4-player observation (seed 2, nine actions in) and copies with one field edited
+    by hand so that it no longer follows from the history: (what was edited, the copy)."""
+    from dataclasses import replace
+    g = Game(players=4, seed=2)
+    for _ in range(9):
+        g.push(g.legal_moves[0])
+    obs = g.observation(g.to_move)
+    assert [str(m) for m in obs.legal_moves] == ["1-2@1-1:lineB", "1-2@1-6:low", "2-5@0-5:high"]
+    assert obs.end_sums_after == (8, 9, 5)        # the board's, as Game.observation gives them
+    hand = tuple(t for t in obs.hand if str(t) != "1-2") + (Tile.parse("3-3"),)
+    return obs, [
+        ("end sums", replace(obs, end_sums_after=(25, 9, 5)), "end sum after 1-2@1-1:lineB is 8, not 25"),
+        ("legal moves", replace(obs, legal_moves=obs.legal_moves[:1], end_sums_after=(8,)),
+         "legal_moves are not the position's (1 given, 3 legal; missing: 1-2@1-6:low, 2-5@0-5:high)"),
+        ("hand", replace(obs, hand=hand), "legal_moves are not the position's"),
+        ("scores", replace(obs, scores=(5, 0)), "scores [5, 0] do not follow"),
+        ("hand sizes", replace(obs, hand_sizes=(5, 5, 5, 5)), "hand sizes [5, 5, 5, 5] do not follow"),
+    ]
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "level1", "level3", "level5", "level6", "hint:2:100"])
+def test_every_bot_refuses_an_observation_edited_by_hand(bot):
+    """A review: the greedy and random levels (level1-5 too) chose from an observation whose
+    hand, scores, hand sizes or end sums had been edited (level1 played a tile not in the
+    hand, level5 followed made-up end sums), where the hint levels refused it; and a hint
+    took any end sums. choose() now checks the observation whole for every bot."""
+    from fiveup_solver import InconsistentObservationError
+    obs, edited = _edited_observations()
+    assert choose(bot, obs, random.Random(0)) in obs.legal_moves
+    for what, bad, message in edited:
+        with pytest.raises(InconsistentObservationError, match=re.escape(message)):
+            choose(bot, bad, random.Random(0))
+
+
+def test_a_hint_refuses_end_sums_edited_by_hand():
+    from fiveup_solver import InconsistentObservationError
+    _, edited = _edited_observations()
+    what, bad, message = edited[0]
+    with pytest.raises(InconsistentObservationError, match=re.escape(message)):
+        hint_module.hint(bad, samples=4, seed=1)
+
+
+def test_a_record_that_cannot_be_saved_is_one_line_naming_its_path(tmp_path):
+    """A review: save_record to a missing directory raised FileNotFoundError naming the
+    hidden part file beside the path, and onto a directory IsADirectoryError."""
+    from fiveup_solver import save_record
+    record = Game(players=2, seed=1).to_record()
+    missing = tmp_path / "no-such-dir" / "game.json"
+    with pytest.raises(RecordError, match=f"^{re.escape(str(missing))}: cannot write \\(No such file or directory\\)$"):
+        save_record(record, missing)
+    with pytest.raises(RecordError, match=f"^{re.escape(str(tmp_path))}: cannot write \\(Is a directory\\)$"):
+        save_record(record, tmp_path)
+    with pytest.raises(RecordError, match="^save_record takes a file path, not int$"):
+        save_record(record, 5)
+    assert list(tmp_path.iterdir()) == []         # no part file left behind
+    save_record(record, tmp_path / "game.json")
+    assert json.loads((tmp_path / "game.json").read_text()) == record

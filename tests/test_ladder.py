@@ -193,9 +193,11 @@ def test_shipped_4_player_ladder_is_its_own_fit_of_todays_recipes():
 
 def test_every_decision_function_refuses_what_it_cannot_decide_from():
     """A bot's decision function, called directly (as bot_function and level_bot give it),
-    refuses with one-line OptionErrors: a seat not to move (levels 1-5, random and greedy
-    raised IndexError), an rng that is not a random.Random (AttributeError, TypeError),
-    something that is not an Observation."""
+    refuses with one-line errors: a seat not to move (levels 1-5, random and greedy
+    raised IndexError; an IllegalMoveError, as a hint's), an rng that is not a
+    random.Random (AttributeError, TypeError), something that is not an Observation
+    (OptionErrors)."""
+    from fiveup_solver import IllegalMoveError
     from fiveup_solver.policies import greedy_bot, hint_bot, random_bot
     from fiveup_solver.hint import SearchBudget
     g = Game(players=2, seed=5)
@@ -204,7 +206,7 @@ def test_every_decision_function_refuses_what_it_cannot_decide_from():
     functions = [bot_function(n) for n in ("random", "greedy", "hint:2:100", "level1", "level5")]
     functions += [random_bot, greedy_bot, hint_bot(fast), level_bot("level3")]
     for fn in functions:
-        with pytest.raises(OptionError, match="not to move"):
+        with pytest.raises(IllegalMoveError, match=f"^seat {other.seat} is not to move$"):
             fn(other, random.Random(1))
         with pytest.raises(OptionError, match="random.Random"):
             fn(mover, None)

@@ -35,6 +35,31 @@ AGENTS = textwrap.dedent('''
     def draws(obs, rng):
         return Move.draw()
 
+    def quits(obs, rng):
+        raise SystemExit(0)
+
+    def dies(obs, rng):
+        import os
+        os._exit(7)
+
+    class _Everything:
+        def __eq__(self, other):
+            return True
+
+        def __hash__(self):
+            return 0
+
+    def equal_to_all(obs, rng):
+        return _Everything()
+
+    def rewrites(obs, rng):
+        """Makes its own observation say that 6-6 is legal, then plays it."""
+        object.__setattr__(obs, "legal_moves", (Move.parse("6-6"),))
+        return Move.parse("6-6")
+
+    def keyerror(obs, rng):
+        raise KeyError("mine")
+
     def slow_late(obs, rng):
         """Plays as lowest does, but sleeps 0.2 s over its moves at round 0's actions 3 to 8."""
         if obs.round == 0 and 3 <= len(obs.history) <= 8:
@@ -124,6 +149,12 @@ def test_an_agent_that_cannot_be_found_is_one_line(agents_dir, capsys, name, mes
     ("boom", "raised ZeroDivisionError: division by zero"),
     ("nothing", "returned None, not one of the"),
     ("draws", "returned Move.parse('draw'), not one of the"),
+    # a review: SystemExit(0) ended a match silently with exit status 0, as if it had won
+    ("quits", "raised SystemExit: 0"),
+    # a review: the check asked the returned object (equal to anything) and the observation
+    # the agent had rewritten, and the error came later, naming no bot
+    ("equal_to_all", "returned <myagents._Everything object at"),
+    ("rewrites", "returned Move.parse('6-6'), not one of the"),
 ])
 def test_a_failing_agent_is_named_with_its_seat_and_place(agents_dir, capsys, agent, what):
     for workers in ("1", "2"):
@@ -248,3 +279,26 @@ def test_match_records_line_up_with_the_units_and_their_seeds(tmp_path, capsys):
         deal_seed, bot_seed = pair_seeds(11, u)
         for k, seats in enumerate(match_seatings(2, "greedy", "random")):
             assert lines[2 * u + k] == play_game(2, deal_seed, seats, bot_seed=bot_seed).to_record()
+
+
+def test_a_worker_that_dies_is_one_line_naming_the_job(agents_dir, capsys):
+    """A review: an agent that ends its process (a crash in native code, os._exit) in a
+    worker gave the pool's BrokenProcessPool traceback, exit status 1."""
+    for argv in (["match", "--bots", "greedy,myagents:dies", "--deals", "2", "--workers", "2"],
+                 ["sprt", "--bots", "myagents:dies,greedy", "--max-games", "4", "--workers", "2"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: a worker process died abruptly") and "myagents:dies" in err, err
+        assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_with_workers_a_bot_error_keeps_the_agents_own_exception(agents_dir, monkeypatch):
+    """A review: with workers the cause was the pool's _RemoteTraceback, not the agent's
+    KeyError (docs/matches.md promises the agent's own exception)."""
+    monkeypatch.setenv("PYTHONPATH", str(agents_dir))    # the workers import myagents too
+    monkeypatch.syspath_prepend(str(agents_dir))
+    for workers in (1, 2):
+        with pytest.raises(BotError) as info:
+            list(play_pairs(2, "myagents:keyerror", "greedy", 1, workers=workers, max_pairs=2))
+        assert isinstance(info.value.__cause__, KeyError) and info.value.__cause__.args == ("mine",), workers
+        assert str(info.value).startswith("bot 'myagents:keyerror' (seat ")

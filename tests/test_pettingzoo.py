@@ -14,7 +14,7 @@ import sys  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from fiveup_solver import ALL_TILES, Game, OptionError, _core  # noqa: E402
 from fiveup_solver.openspiel import DRAW_ACTION, NUM_ACTIONS, Encoder, action_to_move, move_to_action  # noqa: E402
@@ -176,8 +176,20 @@ def test_ansi_render_shows_the_board():
     assert str(action_to_move(27)) == str(ALL_TILES[27])
 
 
+def test_pettingzoos_render_test_and_the_human_mode(capsys):
+    """A review: PettingZoo's render_test builds the environment with render_mode="human"
+    first, which was refused. "human" prints the table (and returns None, PettingZoo's
+    convention); the render test passes for both modes."""
+    render_test(lambda render_mode=None: env(players=3, render_mode=render_mode))
+    e = raw_env(players=2, render_mode="human")
+    e.reset(seed=4)
+    capsys.readouterr()
+    assert e.render() is None
+    assert capsys.readouterr().out == e.board_text() + "\n"
+
+
 def test_bad_options():
-    for kw in ({"players": 1}, {"whole_game": "yes"}, {"max_rounds": 0}, {"render_mode": "human"}):
+    for kw in ({"players": 1}, {"whole_game": "yes"}, {"max_rounds": 0}, {"render_mode": "rgb_array"}):
         with pytest.raises(OptionError):
             raw_env(**kw)
 
