@@ -7,7 +7,8 @@ those with at least two legal moves. Each is hinted with ``time_ms`` on a reused
 ``Hinter()`` (2 threads), for each of both=True/False and model/uniform beliefs; the
 overshoot is the call's wall time less the budget. With both currencies the report
 also gives the share of the draws the second currency covered
-(``budget["second_currency_searches"]``, where the build reports it).
+(``budget["second_currency_searches"]``, where the build reports it); every row keeps
+each position's draws of the first currency (``Hint.samples``).
 """
 from __future__ import annotations
 
@@ -49,17 +50,18 @@ def main(argv=None) -> int:
     for both in (True, False):
         for beliefs in ("model", "uniform"):
             for players in (2, 4):
-                over, cover = [], []
+                over, cover, draws = [], [], []
                 for obs in (o for o in obs_list if o.players == players):
                     t0 = time.perf_counter()
                     h = hinter.hint(obs, time_ms=budget, beliefs=beliefs, seed=1, both=both)
                     over.append(1000 * (time.perf_counter() - t0) - budget)
+                    draws.append(h.samples)
                     if both and "second_currency_searches" in h.budget:
                         cover.append(h.budget["second_currency_searches"] / h.samples)
                 over.sort()
                 row = {"both": both, "beliefs": beliefs, "players": players, "positions": len(over),
                        "median_ms": statistics.median(over), "p90_ms": over[int(0.9 * len(over))],
-                       "max_ms": over[-1], "overshoot_ms": over}
+                       "max_ms": over[-1], "overshoot_ms": over, "first_currency_draws": draws}
                 if cover:
                     row["second_currency_cover_median"] = statistics.median(cover)
                     row["second_currency_cover_min"] = min(cover)

@@ -121,6 +121,18 @@ def check_output_path(path, option: str) -> None:
         raise OptionError(f"{option} {path}: cannot write (Is a directory)")
     if not p.parent.is_dir():
         raise OptionError(f"{option} {path}: cannot write (No such file or directory)")
+    existed = p.exists()
+    if existed and not p.is_file():
+        return          # a device or a pipe: written where it is (opening a pipe would wait)
+    try:
+        # a folder the file cannot be made in (/proc, a read-only mount): an analysis of
+        # seconds ran first, then failed at its write (a review)
+        with open(p, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        raise OptionError(f"{option} {path}: cannot write ({e.strerror or e})") from None
+    if not existed:
+        p.unlink(missing_ok=True)
 
 
 def cmd_selfplay(args, out) -> int:
@@ -562,7 +574,8 @@ def cmd_hint(args, out) -> int:
                   f"{h.samples} worlds)\n")
     if len(h.moves) > 1:
         out.write("win: the chance that the seat's side wins the game\n"
-                  "pts: expected raw points this round, side less others (5 raw = 1 display point)\n")
+                  "pts: expected raw points this round, side less others (5 raw = 1 display point; "
+                  "a world where the game is won or lost counts +-1000)\n")
     return 0
 
 
@@ -621,6 +634,8 @@ def cmd_show(args, out) -> int:
         # the picture's format is the option's: a name saying another would mislabel the file
         if path is not None and not path.lower().endswith(suffix):
             raise OptionError(f"{option} {path}: give a {suffix} file name")
+        if path is not None:
+            check_output_path(path, option)
     record = load_record(args.file, args.game)
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
@@ -631,8 +646,8 @@ def cmd_show(args, out) -> int:
     i = len(rounds[r]["actions"]) if args.action is None and 0 <= r < len(rounds) else args.action
     game = game_at(record, r, i)
     last = next((m for _, m in reversed(game.current.moves) if m.kind == "play"), None)
-    picture = board_svg(game, lastmove=last, size=args.size, flipped=args.flipped,
-                        title=f"round {r}, before action {i}")
+    at = "at its end" if i == len(rounds[r]["actions"]) and game.round_over else f"before action {i}"
+    picture = board_svg(game, lastmove=last, size=args.size, flipped=args.flipped, title=f"round {r}, {at}")
     if args.png is not None:
         svg_to_png(picture, args.png)
     elif args.svg is not None:

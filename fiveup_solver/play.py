@@ -224,8 +224,12 @@ class TerminalGame:
         h = hint(self.game.observation(self.seat), samples=self.hint_samples, seed=len(self.game.current.moves))
         # each move keeps its own number from the move list, so typing the number a hint shows plays that move
         number = {m: k for k, m in enumerate(self.game.legal_moves, 1)}
-        self.say(f"engine ({h.objective} objective, {h.samples} sampled worlds), best first; "
-                 f"the numbers are the move numbers:")
+        if h.samples == 0:
+            # one legal move: returned unsearched (a review: "0 sampled worlds" read as a failure)
+            self.say("engine: one legal move, nothing to search:")
+        else:
+            self.say(f"engine ({h.objective} objective, {h.samples} sampled worlds), best first; "
+                     f"the numbers are the move numbers:")
         for m in h.moves:
             k = number[m.move]
             if m.value is None:
@@ -263,13 +267,19 @@ class TerminalGame:
         redeal_unseen(self.game, self.seat, seed)
 
     def save(self, path: str) -> None:
+        """The whole record once the game is over; before that, the person's view of it
+        (as the browser app saves it): the bots' hands and the boneyard's order stay
+        hidden while the game can go on."""
+        g = self.game
+        over = g.game_over or g.unfinished
         try:
             with open(path, "w", encoding="utf-8") as f:
-                json.dump(self.game.to_record(), f)
+                json.dump(g.to_record() if over else g.to_record(view=self.seat), f)
                 f.write("\n")
         except OSError as e:
             raise OptionError(f"cannot write {path}: {e.strerror}") from None
-        self.say(f"saved the record to {path}")
+        self.say(f"saved the record to {path}" if over else f"saved your view of the record to {path} "
+                 f"(the other hands and the boneyard stay hidden until the game is over)")
 
     def run(self, lines) -> int:
         self.say(f"Exact 61 Five Up, {self.players} players: you are seat {self.seat}; "

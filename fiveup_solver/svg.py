@@ -814,8 +814,11 @@ def svg_to_png(svg_text: str, path) -> str:
     except (ImportError, OSError):
         raise OptionError("PNG output needs cairosvg: install the analysis extra: "
                           "pip install 'fiveup_solver[analysis]'") from None
+    png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
     try:
-        cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), write_to=path)
+        # written here, not by cairo: its write error is a status code (a review)
+        with open(path, "wb") as f:
+            f.write(png)
     except OSError as e:
-        raise OptionError(f"cannot write {_short(path, 80)}: {' '.join(str(e).split())}") from None
+        raise OptionError(f"cannot write {_short(path, 80)} ({e.strerror or e})") from None
     return path

@@ -878,7 +878,8 @@ def test_small_things_a_review_found(tmp_path, capsys, monkeypatch):
     assert main(["hint", str(record), "--seat", "0", "--round", "0", "--action", "0", "--samples", "4"]) == 0
     assert capsys.readouterr().out.endswith("win: the chance that the seat's side wins the game\n"
                                             "pts: expected raw points this round, side less others "
-                                            "(5 raw = 1 display point)\n")
+                                            "(5 raw = 1 display point; a world where the game is won or "
+                                            "lost counts +-1000)\n")
     monkeypatch.chdir(tmp_path)
     assert main(["bench", "--solver"]) == 2
     assert "a source checkout's benchmarks/data" in capsys.readouterr().err
@@ -891,3 +892,21 @@ def test_every_players_option_refuses_alike(argv, capsys):
     engine's own line elsewhere."""
     assert main(argv + ["--players", "5"]) == 2
     assert capsys.readouterr().err == "error: --players must be 2, 3 or 4, not 5\n"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc (Linux): a folder no file can be made in")
+def test_an_output_file_in_a_folder_that_takes_none_fails_before_the_work(tmp_path, capsys, monkeypatch):
+    """A review: `analyze --html /proc/r.html` ran the whole analysis, then failed at its
+    write (the text report lost too); `show --png` there printed cairo's status code."""
+    record = tmp_path / "g.json"
+    record.write_text(json.dumps(Game(players=2, seed=3).to_record()))
+
+    def must_not_run(*a, **k):
+        raise AssertionError("the analysis ran before the output path was checked")
+    monkeypatch.setattr("fiveup_solver.analysis.analyze", must_not_run)
+    for argv, option in ((["analyze", str(record), "--html", "/proc/r.html"], "--html"),
+                         (["show", str(record), "--png", "/proc/x.png"], "--png"),
+                         (["show", str(record), "--svg", "/proc/x.svg"], "--svg")):
+        rc, out, err = run(capsys, argv)
+        assert rc == 2 and out == ""
+        assert err == f"error: {option} {argv[-1]}: cannot write (No such file or directory)\n", err
