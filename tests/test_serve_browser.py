@@ -8,6 +8,7 @@ screenshots of docs/serve.md there.
 """
 import json
 import os
+import re
 import socket
 import threading
 import time
@@ -279,6 +280,22 @@ def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp
     assert page.locator("#movelist li.act").count() == len(g.current.moves)
     page.keyboard.press("End")
     page.wait_for_selector(f'#movelist li.current[data-k="{len(g.current.moves) - 1}"]')
+    # a review: where the played move is the best only its red arrow is drawn, under a legend
+    # that named a green one too
+    kinds = set()
+    items = page.locator("#movelist li.act")
+    for k in range(items.count()):
+        items.nth(k).click()
+        page.wait_for_selector("body[data-state=ready]")
+        text = page.locator("#decision").inner_text()
+        m = re.search(r"played (\S+)\n.*? best (\S+);", text, re.S)
+        if m is None:
+            continue            # another seat's action, or a forced one
+        played, best = m.groups()
+        assert text.strip().splitlines()[-1] == ("red arrow: played, the best move" if played == best
+                                                 else "red arrow: played; green: best"), text
+        kinds.add(played == best)
+    assert kinds == {True, False}
     # a bad record file is one line in the error bar
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "fiveup-record/1", "players": 9, "rounds": []}')

@@ -249,7 +249,8 @@ function decisionText(a, d) {
     ` best ${d.best}; played loses ${d.loss_win.toFixed(1)} ± ${d.stderr_win.toFixed(1)} win-% and ${d.loss_points.toFixed(1)} points`
     + `; with best play the side wins ${(100 * d.win).toFixed(1)} %`));
   if (d.dd_best) out.push(el("p", { class: "small", text: `double dummy (every hand known): best ${d.dd_best.join(", ")}; played loses ${d.dd_loss_win.toFixed(1)} win-%` }));
-  out.push(el("p", { class: "small", text: "red arrow: played; green: best" }));
+  // a review: where the played move is the best, only its red arrow is drawn
+  out.push(el("p", { class: "small", text: d.best === a.text ? "red arrow: played, the best move" : "red arrow: played; green: best" }));
   return out;
 }
 
