@@ -255,7 +255,7 @@ class WeightedWorlds:
             worlds = None
         n = self.candidates
         if worlds is None or not all(_is_int(k) and 0 <= k < n for k in worlds):
-            raise OptionError(f"worlds must be candidate numbers from 0 to {self.candidates - 1}, not {_short(given)}")
+            raise OptionError(f"worlds must be candidate numbers from 0 to {n - 1}, not {_short(given)}")
         check_seed(seed)
         if not self.model.search_greedy:
             return [0] * len(worlds)

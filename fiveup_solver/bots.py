@@ -48,9 +48,9 @@ import sys
 import time
 
 from fiveup_solver import _core
-from fiveup_solver.errors import (BotError, IllegalMoveError, InconsistentObservationError, OptionError, check_players,
-                                  is_number, short_repr)
-from fiveup_solver.game import check_observation
+from fiveup_solver.errors import (BotError, InconsistentObservationError, OptionError, check_players, is_number,
+                                  short_repr)
+from fiveup_solver.game import check_observation, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.notation import Move, format_move, format_number
 from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, METHODS, SearchBudget
@@ -212,8 +212,7 @@ def _check_choice(obs, rng) -> None:
     if not isinstance(rng, _random.Random):
         raise OptionError(f"rng must be a random.Random (the bot's seeded generator), not {type(rng).__name__}")
     if not obs.legal_moves:
-        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
-                               else "the round is over: no move to choose")
+        raise not_to_move(obs, "choose")
     if len(obs.scores) != _core.sides_of(obs.players):
         raise InconsistentObservationError(f"observation scores must list the {_core.sides_of(obs.players)} "
                                            f"sides' scores for a bot to decide, not {list(obs.scores)}")

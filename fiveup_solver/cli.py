@@ -14,13 +14,16 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from fiveup_solver import __version__
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, check_seed
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.notation import format_move, format_round_end, raw_to_display
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
+
+if TYPE_CHECKING:      # the commands import what they run (build_parser); annotations only
+    from fiveup_solver.hint import SearchBudget
 
 __all__ = ["main"]
 

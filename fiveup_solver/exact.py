@@ -58,6 +58,7 @@ import numpy as np
 from fiveup_solver import _core, _exact
 from fiveup_solver.equity import load_table, win_probabilities
 from fiveup_solver.errors import IllegalMoveError, OptionError, check_seed, is_int as _is_int, short_repr as _short
+from fiveup_solver.game import not_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.solver import check_objective
 
@@ -477,8 +478,7 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
     _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
     ds = DealSampler(obs) if sampler is None else sampler
     if obs.to_move != obs.seat:
-        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
-                               else "the round is over: no move to value")
+        raise not_to_move(obs, "value")
     base = ds.replayed
     worlds = ds.exact_worlds(max_worlds)
     own = sum(1 << t for t in base.hand(obs.seat))
@@ -519,8 +519,7 @@ def _check_stop(stop) -> None:
 
 def _root(obs, ds: DealSampler):
     if obs.to_move != obs.seat:
-        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
-                               else "the round is over: no move to value")
+        raise not_to_move(obs, "value")
     base = ds.replayed
     return base, sum(1 << t for t in base.hand(obs.seat))
 

@@ -27,7 +27,7 @@ from fiveup_solver.notation import (ALL_TILES, NEGATIVE_SCORE_PLAYERS, Event, Mo
                                    raw_to_display)
 from fiveup_solver.svg import board_svg
 
-__all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS", "check_observation"]
+__all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS", "check_observation", "not_to_move"]
 
 DEFAULT_MAX_ROUNDS = 1000  # D6: simulations stop a game as unfinished after this many rounds
 
@@ -531,6 +531,13 @@ def _rebuilt_game(players, seed, seats, max_rounds, rounds) -> Game:
         for action in actions:
             game.push(Move.from_action(action))
     return game
+
+
+def not_to_move(obs, what: str) -> IllegalMoveError:
+    """The one error for an observation whose seat has no move to ``what`` (hint, choose,
+    value, judge): another seat is to move, or the round is over."""
+    return IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
+                            else f"the round is over: no move to {what}")
 
 
 def core_legal_moves(core) -> list:

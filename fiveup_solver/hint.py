@@ -57,7 +57,7 @@ from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exa
 from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
                                   SearchStopped, check_seed, is_digits, is_int, short_repr as _short)
-from fiveup_solver.game import Game, core_legal_moves
+from fiveup_solver.game import Game, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision, past_evidence
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.parallel import in_worker, on_worker_start
@@ -409,14 +409,6 @@ def _check_int(name, value, low, high=None):
     return value
 
 
-def _base_round(ds: DealSampler, obs):
-    """The observer's position with some consistent deal filled in (its hidden part
-    is replaced world by world, so which deal does not matter). The observation's
-    legal moves must be exactly the position's, and its end sums the board's: they
-    are what the hint ranks (inference.check_decision)."""
-    return check_decision(ds, obs)
-
-
 def _stoppable(method):
     """A Hinter call that :meth:`Hinter.stop` can stop: counted while it runs or waits."""
     @functools.wraps(method)
@@ -574,12 +566,11 @@ class Hinter:
         # its history (replayed by the core on a consistent deal) and its legal moves
         ds = DealSampler(obs)
         if obs.to_move != obs.seat:
-            raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
-                                   else "the round is over: no move to hint")
+            raise not_to_move(obs, "hint")
         if obs.players not in METHODS[method].players:
             raise OptionError(f"method {method!r} searches {' or '.join(map(str, METHODS[method].players))} "
                               f"players, not {obs.players}")
-        base = _base_round(ds, obs)
+        base = check_decision(ds, obs)
         legal = list(obs.legal_moves)
         budget = {"samples": samples, "time_ms": time_ms, "world_nodes": world_nodes, "threads": self.threads}
         if METHODS[method].chance_width:
@@ -1151,9 +1142,8 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
         options.update(sample_worlds=sample_worlds, seed=seed, sample_draws=bool(sample_draws))
     ds = DealSampler(obs)
     if obs.to_move != obs.seat:
-        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
-                               else "the round is over: no move to hint")
-    _base_round(ds, obs)
+        raise not_to_move(obs, "hint")
+    check_decision(ds, obs)
     legal = list(obs.legal_moves)
     budget = dict(options)
     options["stop"] = stop

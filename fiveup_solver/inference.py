@@ -593,7 +593,6 @@ def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, 
     return total
 
 
-
 def check_decision(ds: DealSampler, obs):
     """The observer's position (``ds.replayed``, some consistent deal filled in) when
     the observation's legal moves are exactly the position's, and its end sums after

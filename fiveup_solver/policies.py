@@ -22,8 +22,8 @@ from dataclasses import replace
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import OpponentModel, check_beliefs
-from fiveup_solver.errors import IllegalMoveError, OptionError, is_number, short_repr as _short
-from fiveup_solver.game import Observation
+from fiveup_solver.errors import OptionError, is_number, short_repr as _short
+from fiveup_solver.game import Observation, not_to_move
 from fiveup_solver.hint import SearchBudget
 # module attributes, read at each decision: a caller may replace hint.hint or inference.past_evidence
 from fiveup_solver import hint as hints, inference
@@ -46,8 +46,7 @@ def decision(fn):
             raise OptionError(f"a bot decides from an Observation, not {_short(obs)}")
         if not obs.legal_moves:
             # as a hint says it (hint.Hinter.hint)
-            raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
-                                   else "the round is over: no move to choose")
+            raise not_to_move(obs, "choose")
         return fn(obs, rng)
     return decide
 

@@ -54,10 +54,9 @@ from dataclasses import dataclass
 from fiveup_solver import _core
 from fiveup_solver.bots import bot_function, choose_in_game
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import IllegalMoveError, OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
-from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
-from fiveup_solver.hint import _base_round
-from fiveup_solver.inference import DealSampler
+from fiveup_solver.errors import OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move, not_to_move
+from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.parallel import ordered_map
 
@@ -268,9 +267,8 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
     check_seed(seed)
     ds = DealSampler(obs)                   # the observation is checked whole (InconsistentObservationError)
     if obs.to_move != obs.seat:
-        raise IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
-                               else "the round is over: no move to judge")
-    _base_round(ds, obs)                    # and its legal moves are the position's, as a hint checks them
+        raise not_to_move(obs, "judge")
+    check_decision(ds, obs)                 # and its legal moves are the position's, as a hint checks them
     legal = list(obs.legal_moves)
     if candidates is None:
         chosen = legal

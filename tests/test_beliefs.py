@@ -710,7 +710,7 @@ def test_model_hint_searches_the_drawn_greedy_seats():
     (PIMC and expectimax): its values are those of the same world searched with
     seat 1 greedy when it was drawn greedy, and with every seat perfect otherwise."""
     from fiveup_solver.beliefs import search_plan
-    from fiveup_solver.hint import _base_round
+    from fiveup_solver.inference import check_decision
     views, obs = _mid_round_view(0, "greedy", 4)
     ds = DealSampler(obs)
     ww = Beliefs(ds, None, past_evidence(obs, views)).weigh(16, seed=2)
@@ -721,7 +721,7 @@ def test_model_hint_searches_the_drawn_greedy_seats():
 
     for method in ("pimc", "expectimax"):
         def values(ws):
-            res = hinter._search(obs, _base_round(ds, obs), ds, roots, method, "win", 3000, 6, 2, len(ws), 0.0,
+            res = hinter._search(obs, check_decision(ds, obs), ds, roots, method, "win", 3000, 6, 2, len(ws), 0.0,
                                  worlds=ws)
             return {r[0]: r[4] for r in res}
         mixed = values(worlds)
@@ -796,7 +796,7 @@ def test_world_search_refuses_bad_per_world_greedy_masks():
     """A world's greedy mask is checked where the search takes it: one-line errors."""
     from fiveup_solver.beliefs import search_plan
     from fiveup_solver.errors import CoreError
-    from fiveup_solver.hint import _base_round
+    from fiveup_solver.inference import check_decision
     g = greedy_positions(2, 1, seed=90)[0]
     obs = g.observation(g.to_move)
     ds = DealSampler(obs)
@@ -814,7 +814,7 @@ def test_world_search_refuses_bad_per_world_greedy_masks():
     hinter = Hinter(threads=1)
     for ws, text in cases:
         with pytest.raises(CoreError, match=text) as e:
-            hinter._search(obs, _base_round(ds, obs), ds, roots, "pimc", "win", 200, 6, 1, len(ws), 0.0, worlds=ws)
+            hinter._search(obs, check_decision(ds, obs), ds, roots, "pimc", "win", 200, 6, 1, len(ws), 0.0, worlds=ws)
         assert "\n" not in str(e.value)
 
 
