@@ -597,7 +597,19 @@ def check_decision(ds: DealSampler, obs):
     """The observer's position (``ds.replayed``, some consistent deal filled in) when
     the observation's legal moves are exactly the position's, and its end sums after
     them the board's: what a hint ranks and a bot chooses from. Otherwise one
-    :class:`InconsistentObservationError` naming the difference."""
+    :class:`InconsistentObservationError` naming the difference.
+
+    >>> from fiveup_solver import Game
+    >>> g = Game(players=2, seed=4)
+    >>> obs = g.observation(g.to_move)
+    >>> check_decision(DealSampler(obs), obs).to_move == g.to_move
+    True
+    """
+    if not isinstance(ds, DealSampler):
+        raise OptionError(f"check_decision takes a DealSampler, not {_short(ds)}")
+    if obs is not ds.obs:
+        # another observation's moves would be checked against this one's replay
+        raise OptionError("check_decision takes the observation its DealSampler was made from")
     rnd = ds.replayed
     true_moves = core_legal_moves(rnd)
     given = list(obs.legal_moves)

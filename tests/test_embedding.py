@@ -568,3 +568,14 @@ def test_a_record_that_cannot_be_saved_is_one_line_naming_its_path(tmp_path):
     assert list(tmp_path.iterdir()) == []         # no part file left behind
     save_record(record, tmp_path / "game.json")
     assert json.loads((tmp_path / "game.json").read_text()) == record
+
+
+def test_check_decision_refuses_what_it_cannot_check():
+    from fiveup_solver.inference import check_decision
+    obs, edited = _edited_observations()
+    ds = DealSampler(obs)
+    assert check_decision(ds, obs) is ds.replayed
+    with pytest.raises(OptionError, match="^check_decision takes a DealSampler, not 'x'$"):
+        check_decision("x", obs)
+    with pytest.raises(OptionError, match="^check_decision takes the observation its DealSampler was made from$"):
+        check_decision(ds, edited[0][1])
