@@ -40,9 +40,10 @@ For each analysed seat and each of its actions:
   guess.
 * **Luck** (gnubg style, in win-% points for the seat's side): at each deal,
   the seat's win probability once it has seen its hand (its position value)
-  minus the race-equity table's value at the round's start (the expectation
-  over all deals, and over the starter when it was drawn); at each of its
-  draw sequences, its position value after the draws minus before.
+  minus the same judge's value before the deal (``Hinter.deal_value``: its
+  mean over random deals at the round's scores, and over the starter when it
+  was drawn), so that deal luck averages zero; at each of its draw sequences,
+  its position value after the draws minus before.
 * **Per seat**: decisions judged, total and mean loss, error rate (share of
   judged decisions with a mark), marks per kind, accuracy, luck, result and
   luck-adjusted result.
@@ -68,7 +69,6 @@ from tqdm import tqdm
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
-from fiveup_solver.equity import win_probabilities
 from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as _short
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import METHODS, Hinter, SearchBudget
@@ -133,7 +133,7 @@ class AnalysisBudget:
     min_samples: int | None = None
     method: str = "pimc"          # the search judge's method (fiveup_solver.hint.METHODS: pimc, expectimax, alphamu)
     world_nodes: int = 20_000     # search nodes per world
-    luck_samples: int = 48        # worlds per position value (the luck of deals and draws)
+    luck_samples: int = 48        # worlds per position value, and deals per deal value (the luck of deals and draws)
     dd_nodes: int = 2_000_000     # node limit of each double-dummy solve (0: none)
     threads: int = 2
     beliefs: str | None = None    # how the hidden worlds are weighted (fiveup_solver.beliefs; None: the default)
@@ -450,6 +450,13 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
         return hinter.position_value(game.observation(seat), seed=seed_of(r, i), past=past(game, seat, r),
                                      budget=budget.luck_budget()).value
 
+    def deal_value(game, seat, r, starter):
+        # the same judge before the deal: its mean over random deals at these scores (and
+        # starters, when drawn), not the race-equity table's value, which its values do not
+        # average to (docs/results/analysis.md: deal luck not centred)
+        return hinter.deal_value(n, list(game.current.scores_before), seat, starter=starter, seed=seed_of(r, 0),
+                                 past=past(game, seat, r), budget=budget.luck_budget()).value
+
     winner = None
     for game, r, i in positions(record, check=False):
         if r is None:
@@ -460,13 +467,10 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
             # the starter was drawn (D1) in the first round and after a block: chance too
             starter_drawn = r == 0 or game.rounds[r - 1].core.status != "domino"
             for seat in luck_seats:
-                side = _core.side_of_seat(n, seat)
-                w = win_probabilities(n, list(game.current.scores_before),
-                                      None if starter_drawn else game.current.starter)[side] \
-                    if all(x % 5 == 0 and x < 305 for x in game.current.scores_before) else None
-                if w is not None and not game.round_over:
+                if not game.round_over:
+                    before = deal_value(game, seat, r, None if starter_drawn else game.current.starter)
                     after = value(game, seat, r, i)
-                    luck.append(LuckEvent(r, 0, seat, "deal", w, after, 100 * (after - w)))
+                    luck.append(LuckEvent(r, 0, seat, "deal", before, after, 100 * (after - before)))
         if i >= len(actions):
             continue
         act = actions[i]

@@ -1139,7 +1139,7 @@ def _analyze_arguments(p) -> None:
                         f"up to --samples) once the mark and best move are settled (default: {MIN_SAMPLES}, at most "
                         "--samples; --min-samples equal to --samples searches every world)")
     p.add_argument("--luck-samples", type=int, default=AnalysisBudget.luck_samples,
-                   help="sampled worlds per luck value")
+                   help="sampled worlds per luck value (and random deals per value before a deal)")
     p.add_argument("--dd-nodes", type=int, default=AnalysisBudget.dd_nodes,
                    help="node limit of each double-dummy solve")
     _add_budget_flags(p, "threads")

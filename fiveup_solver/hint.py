@@ -56,14 +56,16 @@ from typing import Callable
 from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
-                                  SearchStopped, check_seed, is_digits, is_int, short_repr as _short)
+                                  SearchStopped, check_players, check_seed, is_digits, is_int,
+                                  short_repr as _short)
 from fiveup_solver.game import Game, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision, past_evidence
 from fiveup_solver.notation import Move, format_move
 from fiveup_solver.parallel import in_worker, on_worker_start
 from fiveup_solver.solver import DEFAULT_SEARCH, MAX_THREADS, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
 
-__all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "world_values",
+__all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "deal_value",
+           "world_values",
            "set_default_threads", "stop_searches",
            "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH", "SearchBudget"]
 
@@ -452,8 +454,8 @@ class Hinter:
             raise SearchStopped("the search was stopped (Hinter.stop)")
 
     def stop(self) -> bool:
-        """Stop the hints and position values that run on this Hinter now, or wait for it:
-        each raises :class:`~fiveup_solver.errors.SearchStopped` once its searches reach
+        """Stop the hints, position values and deal values that run on this Hinter now, or
+        wait for it: each raises :class:`~fiveup_solver.errors.SearchStopped` once its searches reach
         their next world (or alphamu's next root move), within milliseconds at the default
         budgets. For an app's "cancel" from another thread; a call that starts after they
         have ended is not stopped. Returns whether there was a call to stop. The Hinter
@@ -884,7 +886,9 @@ class Hinter:
         here for the seat's team (the mover's forced draws and passes included).
         For luck and win-probability graphs: the seat need not be to move.
         ``beliefs``/``model``/``past``/``search`` as for :meth:`hint`; ``budget``: a
-        :class:`SearchBudget` instead of those fields (its time_ms does not apply)."""
+        :class:`SearchBudget` instead of those fields (without a time_ms)."""
+        if isinstance(budget, SearchBudget) and budget.time_ms is not None:
+            raise OptionError("a position value takes samples (an integer >= 1), not a time budget")
         if budget is not None and budget.samples is None:
             budget = replace(budget, samples=DEFAULT_SAMPLES)
         if budget is not None and budget.objective is None:
@@ -905,6 +909,21 @@ class Hinter:
         ds = DealSampler(obs)
         if obs.to_move is None:
             raise IllegalMoveError("the round is over: the position has no value left to search")
+        grouped, weights = self._value_plan(obs, ds, samples, seed, beliefs, model, past)
+        with self._lock:
+            results = grouped.expand(self._search(obs, ds.replayed, ds, [], method, objective, world_nodes,
+                                                  chance_width, seed, len(grouped.worlds), 0.0, observer=obs.seat,
+                                                  worlds=grouped.worlds, search=search, shares=grouped.shares))
+        if not results:
+            raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
+        mean, se = _mean_se([_world_value(objective, r[4][0]) for r in results],
+                            None if weights is None else [weights[r[0]] for r in results])
+        return PositionValue(obs.seat, objective, _r(mean), _r(se), len(results),
+                             sum(r[3] for r in results), time.perf_counter() - start, beliefs)
+
+    def _value_plan(self, obs, ds, samples, seed, beliefs, model, past) -> tuple:
+        """A position value's worlds: (their draws grouped, the weights of a weighted
+        plan or None)."""
         weights, counts = None, None
         if beliefs == "model":
             ww = Beliefs(ds, model, _evidence(obs, past, model)).weigh(samples, seed, check=self._check_stop)
@@ -913,18 +932,91 @@ class Hinter:
                 counts = [int(round(w)) for w in weights]
         else:
             worlds = _uniform_worlds(ds, samples, seed, self._check_stop)
-        grouped = _group_draws(worlds, counts, self._check_stop)    # a world drawn k times: one search, k x the nodes
-        with self._lock:
-            results = grouped.expand(self._search(obs, ds.replayed, ds, [], method, objective, world_nodes,
-                                                  chance_width, seed, len(grouped.worlds), 0.0, observer=obs.seat,
-                                                  worlds=grouped.worlds, search=search, shares=grouped.shares))
-        if not results:
-            raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
-        scale, shift = (1.0 / (2 * _solver.WIN_VALUE), 0.5) if objective == "win" else (1.0, 0.0)
-        mean, se = _mean_se([shift + scale * r[4][0] for r in results],
-                            None if weights is None else [weights[r[0]] for r in results])
-        return PositionValue(obs.seat, objective, _r(mean), _r(se), len(results),
-                             sum(r[3] for r in results), time.perf_counter() - start, beliefs)
+        # a world drawn k times: one search, k x the nodes
+        return _group_draws(worlds, counts, self._check_stop), weights
+
+    @_stoppable
+    def deal_value(self, players: int, scores, seat: int, *, starter: int | None = None,
+                   samples: int = DEFAULT_SAMPLES, seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
+                   method: str = "pimc", chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win",
+                   beliefs: str | None = None, model: OpponentModel | None = None, past=None,
+                   search: str | None = None, budget: SearchBudget | None = None) -> "PositionValue":
+        """What a round not yet dealt is worth to ``seat`` by this judge: the mean, over
+        ``samples`` random deals at ``scores`` (one per side), of :meth:`position_value`
+        of the seat once it has seen its hand, each deal valued in one world sampled
+        from the seat's view. The starter is ``starter``, or drawn for every deal when
+        None (RULES D1: the first round, and after a blocked round).
+
+        This is the position value's own expectation before the deal: a position value
+        averages world values over the deals the seat cannot tell apart, so its mean
+        over random hands is the mean world value over random deals. The deal luck of
+        :mod:`fiveup_solver.analysis` is measured from it (docs/analysis.md); the
+        race-equity table's value at the round's start is another valuation, from the
+        bots' games, which the judge's values do not average to.
+
+        ``past``: with model beliefs, the earlier rounds' evidence per seat
+        (:func:`fiveup_solver.inference.past_evidence`), as the seat read them; other
+        options as :meth:`position_value` (``budget.samples``: the deals). The deals
+        and their worlds are searched together on the Hinter's threads.
+
+        >>> v = Hinter(threads=1).deal_value(2, [0, 0], 0, samples=8, seed=1)
+        >>> 0 < v.value < 1 and v.samples == 8
+        True
+        """
+        if isinstance(budget, SearchBudget) and budget.time_ms is not None:
+            raise OptionError("a deal value takes samples (the deals: an integer >= 1), not a time budget")
+        if budget is not None and budget.samples is None:
+            budget = replace(budget, samples=DEFAULT_SAMPLES)
+        if budget is not None and budget.objective is None:
+            budget = replace(budget, objective="win")
+        b = _budget(budget, _defaults=_VALUE_DEFAULTS, method=method, samples=samples, world_nodes=world_nodes,
+                    chance_width=chance_width, objective=objective, beliefs=beliefs, search=search)
+        method, samples, world_nodes, chance_width = b.method, b.samples, b.world_nodes, b.chance_width
+        objective, search = check_objective(b.objective), check_search(b.search)
+        beliefs = _check_beliefs(b.beliefs, model, past)
+        if method not in _WORLD_METHODS:
+            raise OptionError(f"method must be one of {', '.join(_WORLD_METHODS)}, not {_short(method)}")
+        if samples is None or b.time_ms is not None:
+            raise OptionError("a deal value takes samples (the deals: an integer >= 1), not a time budget")
+        if past is not None and not isinstance(past, dict):
+            raise OptionError(f"past must be the earlier rounds' evidence per seat (inference.past_evidence), "
+                              f"not {_short(past)}")
+        check_players(players)
+        if not is_int(seat) or not 0 <= seat < players:
+            raise OptionError(f"seat must be 0..{players - 1}, not {_short(seat)}")
+        check_seed(seed)
+        start = time.perf_counter()
+        values, nodes = [], 0
+        for first in range(0, samples, DEAL_CHUNK):
+            # DEAL_CHUNK deals at a time: a stop is seen between them, and memory stays bounded
+            self._check_stop()
+            jobs, plans = [], []
+            for k in range(first, min(first + DEAL_CHUNK, samples)):
+                # deal k: its own game (scores and starter checked there), its world from seed k
+                deal_seed = (seed * 1_000_003 + k) & (2 ** 64 - 1)
+                g = Game(players=players, seed=deal_seed, scores=list(scores) if scores is not None else None,
+                         starter=starter)
+                obs = g.observation(seat)
+                ds = DealSampler(obs)
+                grouped, weights = self._value_plan(obs, ds, 1, deal_seed, beliefs, model, past)
+                plans.append((grouped, weights))
+                jobs.append((objective, _hint.WorldSearch(
+                    ds.replayed, ds.counter, ds.hidden_seats, [], METHODS[method].code, world_nodes, chance_width,
+                    deal_seed, len(grouped.worlds), 1, 0.0, seat, grouped.worlds, shares=grouped.shares)))
+            with self._lock:
+                for core in self._cores:
+                    set_core_search(core, search)
+                self._dispatch(jobs, players)
+            for (grouped, weights), (_, job) in zip(plans, jobs):
+                results = grouped.expand(job.results())
+                if not results:     # pragma: no cover - a fresh deal always has a world
+                    raise InconsistentObservationError(f"no world could be searched for seat {seat}")
+                values.append(_mean_se([_world_value(objective, r[4][0]) for r in results],
+                                       None if weights is None else [weights[r[0]] for r in results])[0])
+                nodes += sum(r[3] for r in results)
+        mean, se = _mean_se(values)
+        return PositionValue(seat, objective, _r(mean), _r(se), samples, nodes, time.perf_counter() - start,
+                             beliefs)
 
     def _search(self, obs, base, ds, roots, method, objective, world_nodes, chance_width, seed, n_worlds,
                 seconds, observer=None, worlds=None, search="paranoid", shares=None, job_out=None,
@@ -1269,6 +1361,15 @@ def _check_beliefs(beliefs, model, past) -> str:
     return beliefs
 
 
+DEAL_CHUNK = 256      # deals of a deal value searched in one dispatch
+
+
+def _world_value(objective: str, v: int) -> float:
+    """A world search's root value in the position value's units: P(win) under "win"
+    (from +-WIN_VALUE), raw points under "points"."""
+    return 0.5 + v / (2 * _solver.WIN_VALUE) if objective == "win" else float(v)
+
+
 def _evidence(obs, past, model):
     """The earlier rounds' evidence per seat (None: no earlier rounds given)."""
     if past is None or isinstance(past, dict):
@@ -1399,6 +1500,17 @@ def position_value(obs, **options) -> PositionValue:
     True
     """
     return _default_hinter().position_value(obs, **options)
+
+
+def deal_value(players: int, scores, seat: int, **options) -> PositionValue:
+    """A round not yet dealt, valued for ``seat`` by the position values' own judge
+    (see :meth:`Hinter.deal_value`), with the shared default :class:`Hinter`.
+
+    >>> v = deal_value(2, [0, 0], 1, starter=0, samples=8, seed=1)
+    >>> 0 < v.value < 1 and v.samples == 8
+    True
+    """
+    return _default_hinter().deal_value(players, scores, seat, **options)
 
 
 def hint(obs, **options) -> Hint:

@@ -217,7 +217,9 @@ class DealSampler:
                                if k >= slot.cover and when < p)
             if revealed is not None and t not in revealed[slot.seat]:
                 return False
-            if any(_matches(t, w) for k, (_, w) in enumerate(voids[slot.seat]) if k >= slot.cover):
+            seat_voids = voids[slot.seat]
+            # (no generator where the seat has shown no void: every slot at a round's start)
+            if seat_voids and any(_matches(t, w) for k, (_, w) in enumerate(seat_voids) if k >= slot.cover):
                 return False
             return not (strict and _matches(t, open_now))
 

@@ -764,6 +764,16 @@ API_ERRORS = [
     # a record object instead of a path was a TypeError from pathlib
     (lambda: load_record(small()), RecordError, ["file path", "dict"]),
     (lambda: load_record(None), RecordError, ["file path", "NoneType"]),
+    # a value before the deal (deal luck): the game it deals checks players, scores and starter
+    (lambda: fiveup_solver.hint.deal_value(5, [0, 0], 0), OptionError, ["players", "2, 3 or 4", "5"]),
+    (lambda: fiveup_solver.hint.deal_value(2, [0, 0], 2), OptionError, ["seat", "0..1", "2"]),
+    (lambda: fiveup_solver.hint.deal_value(2, [0, 0], True), OptionError, ["seat", "True"]),
+    (lambda: fiveup_solver.hint.deal_value(2, [3, 0], 0), OptionError, ["multiples of 5", "[3, 0]"]),
+    (lambda: fiveup_solver.hint.deal_value(2, [0, 0], 0, starter=2), OptionError, ["starter", "2"]),
+    (lambda: fiveup_solver.hint.deal_value(2, [0, 0], 0, samples=0), OptionError, ["samples"]),
+    (lambda: fiveup_solver.hint.deal_value(2, [0, 0], 0, past=[]), OptionError, ["past", "evidence"]),
+    (lambda: fiveup_solver.hint.deal_value(2, [0, 0], 0, budget=fiveup_solver.hint.SearchBudget(samples=None, time_ms=50)),
+     OptionError, ["deal value", "samples", "not a time budget"]),
 ]
 
 
