@@ -1,6 +1,6 @@
 """Is the analysis's deal luck centred on zero? Its mean over random deals, by seat.
 
-    python benchmarks/luck_bias.py [--deals 40] [--json FILE]
+    python benchmarks/luck_bias.py [--deals 40] [--first-seed 5000] [--states 0,1,2,3] [--json FILE]
 
 The analysis values a seat's deal luck as its win probability once it has seen its
 hand (``hint.position_value`` with the analysis's luck budget, PIMC) minus a value
@@ -42,16 +42,19 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--json", default=None)
+    ap.add_argument("--first-seed", type=int, default=5000, help="deal k is Game(seed=FIRST_SEED + k)")
+    ap.add_argument("--states", default=None, help="only these states, by index (0-3), comma-separated")
     args = ap.parse_args(argv)
     budget = AnalysisBudget().luck_budget()
     hinter = Hinter()
     rows = []
-    for players, scores in STATES:
+    states = STATES if args.states is None else [STATES[int(i)] for i in args.states.split(",")]
+    for players, scores in states:
         luck = {"table": ([], []), "judge": ([], [])}     # (the starter's, the other seats')
         sums = []
         for k in range(args.deals):
             starter = k % players
-            g = Game(players=players, seed=5000 + k, scores=list(scores), starter=starter)
+            g = Game(players=players, seed=args.first_seed + k, scores=list(scores), starter=starter)
             table = win_probabilities(players, list(scores), starter=starter)
             side_value = {}
             for seat in range(players):
@@ -77,7 +80,7 @@ def main(argv=None) -> int:
                   f"{100 * r['other_luck'][0]:+.1f} +- {100 * r['other_luck'][1]:.1f}", flush=True)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"luck_samples": budget.samples, "rows": rows}, f, indent=1)
+            json.dump({"luck_samples": budget.samples, "first_seed": args.first_seed, "rows": rows}, f, indent=1)
             f.write("\n")
     return 0
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import functools
+import hashlib
 import math
 import re
 import threading
@@ -65,8 +66,7 @@ from fiveup_solver.parallel import in_worker, on_worker_start
 from fiveup_solver.solver import DEFAULT_SEARCH, MAX_THREADS, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "deal_value",
-           "world_values",
-           "set_default_threads", "stop_searches",
+           "world_values", "set_default_threads", "stop_searches",
            "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH", "SearchBudget"]
 
 
@@ -117,7 +117,7 @@ ALPHAMU_FRONT_CAP = 16        # alphamu: value vectors kept per Pareto front (th
 @dataclass(frozen=True)
 class SearchBudget:
     """How hard and how a hint searches: one type, checked once when it is made, read by
-    :meth:`Hinter.hint` and :meth:`Hinter.position_value`, the hint bots (a bot name
+    :meth:`Hinter.hint`, :meth:`Hinter.position_value` and :meth:`Hinter.deal_value`, the hint bots (a bot name
     ``hint:S:N`` parses into one, :meth:`from_bot_name`), the bot levels
     (:attr:`fiveup_solver.levels.Level.budget`), the analysis
     (:meth:`fiveup_solver.analysis.AnalysisBudget.search_budget`) and the command
@@ -887,7 +887,9 @@ class Hinter:
         For luck and win-probability graphs: the seat need not be to move.
         ``beliefs``/``model``/``past``/``search`` as for :meth:`hint`; ``budget``: a
         :class:`SearchBudget` instead of those fields (without a time_ms)."""
-        if isinstance(budget, SearchBudget) and budget.time_ms is not None:
+        if budget is not None and not isinstance(budget, SearchBudget):
+            raise OptionError(f"budget must be a SearchBudget, not {type(budget).__name__}")
+        if budget is not None and budget.time_ms is not None:
             raise OptionError("a position value takes samples (an integer >= 1), not a time budget")
         if budget is not None and budget.samples is None:
             budget = replace(budget, samples=DEFAULT_SAMPLES)
@@ -916,7 +918,7 @@ class Hinter:
                                                   worlds=grouped.worlds, search=search, shares=grouped.shares))
         if not results:
             raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
-        mean, se = _mean_se([_world_value(objective, r[4][0]) for r in results],
+        mean, se = _mean_se([_SHIFT[objective] + _SCALE[objective] * r[4][0] for r in results],
                             None if weights is None else [weights[r[0]] for r in results])
         return PositionValue(obs.seat, objective, _r(mean), _r(se), len(results),
                              sum(r[3] for r in results), time.perf_counter() - start, beliefs)
@@ -942,10 +944,12 @@ class Hinter:
                    beliefs: str | None = None, model: OpponentModel | None = None, past=None,
                    search: str | None = None, budget: SearchBudget | None = None) -> "PositionValue":
         """What a round not yet dealt is worth to ``seat`` by this judge: the mean, over
-        ``samples`` random deals at ``scores`` (one per side), of :meth:`position_value`
-        of the seat once it has seen its hand, each deal valued in one world sampled
-        from the seat's view. The starter is ``starter``, or drawn for every deal when
-        None (RULES D1: the first round, and after a blocked round).
+        ``samples`` random deals at ``scores`` (one per side; None: 0 each, as
+        :class:`~fiveup_solver.game.Game` takes them), of :meth:`position_value` of the
+        seat once it has seen its hand, each deal valued in one world sampled from the
+        seat's view. The starter is ``starter``, or drawn for every deal when None
+        (RULES D1: the first round, and after a blocked round). Deal k is
+        ``Game(players, deal_value_seed(seed, k), scores=scores, starter=starter)``.
 
         This is the position value's own expectation before the deal: a position value
         averages world values over the deals the seat cannot tell apart, so its mean
@@ -963,7 +967,9 @@ class Hinter:
         >>> 0 < v.value < 1 and v.samples == 8
         True
         """
-        if isinstance(budget, SearchBudget) and budget.time_ms is not None:
+        if budget is not None and not isinstance(budget, SearchBudget):
+            raise OptionError(f"budget must be a SearchBudget, not {type(budget).__name__}")
+        if budget is not None and budget.time_ms is not None:
             raise OptionError("a deal value takes samples (the deals: an integer >= 1), not a time budget")
         if budget is not None and budget.samples is None:
             budget = replace(budget, samples=DEFAULT_SAMPLES)
@@ -976,8 +982,8 @@ class Hinter:
         beliefs = _check_beliefs(b.beliefs, model, past)
         if method not in _WORLD_METHODS:
             raise OptionError(f"method must be one of {', '.join(_WORLD_METHODS)}, not {_short(method)}")
-        if samples is None or b.time_ms is not None:
-            raise OptionError("a deal value takes samples (the deals: an integer >= 1), not a time budget")
+        if samples is None:
+            raise OptionError("a deal value takes samples (the deals): an integer >= 1, not None")
         if past is not None and not isinstance(past, dict):
             raise OptionError(f"past must be the earlier rounds' evidence per seat (inference.past_evidence), "
                               f"not {_short(past)}")
@@ -992,10 +998,9 @@ class Hinter:
             self._check_stop()
             jobs, plans = [], []
             for k in range(first, min(first + DEAL_CHUNK, samples)):
-                # deal k: its own game (scores and starter checked there), its world from seed k
-                deal_seed = (seed * 1_000_003 + k) & (2 ** 64 - 1)
-                g = Game(players=players, seed=deal_seed, scores=list(scores) if scores is not None else None,
-                         starter=starter)
+                # deal k: its own game (scores and starter checked there), its world from the same seed
+                deal_seed = deal_value_seed(seed, k)
+                g = Game(players=players, seed=deal_seed, scores=scores, starter=starter)
                 obs = g.observation(seat)
                 ds = DealSampler(obs)
                 grouped, weights = self._value_plan(obs, ds, 1, deal_seed, beliefs, model, past)
@@ -1011,7 +1016,7 @@ class Hinter:
                 results = grouped.expand(job.results())
                 if not results:     # pragma: no cover - a fresh deal always has a world
                     raise InconsistentObservationError(f"no world could be searched for seat {seat}")
-                values.append(_mean_se([_world_value(objective, r[4][0]) for r in results],
+                values.append(_mean_se([_SHIFT[objective] + _SCALE[objective] * r[4][0] for r in results],
                                        None if weights is None else [weights[r[0]] for r in results])[0])
                 nodes += sum(r[3] for r in results)
         mean, se = _mean_se(values)
@@ -1364,10 +1369,16 @@ def _check_beliefs(beliefs, model, past) -> str:
 DEAL_CHUNK = 256      # deals of a deal value searched in one dispatch
 
 
-def _world_value(objective: str, v: int) -> float:
-    """A world search's root value in the position value's units: P(win) under "win"
-    (from +-WIN_VALUE), raw points under "points"."""
-    return 0.5 + v / (2 * _solver.WIN_VALUE) if objective == "win" else float(v)
+def deal_value_seed(seed: int, k: int) -> int:
+    """The seed of deal k of a deal value with ``seed`` (its game's and its world's): a
+    hash tagged with the purpose, so that no deal value deals a game that a match or a
+    self-play run of a small seed deals (as ``seed * c + k`` would, with seed 0).
+
+    >>> deal_value_seed(0, 0) != 0 and deal_value_seed(0, 1) != deal_value_seed(1, 0)
+    True
+    """
+    digest = hashlib.blake2b(f"fiveup-deal-value/{seed}/{k}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
 
 
 def _evidence(obs, past, model):

@@ -3,6 +3,7 @@ so that it averages zero over random deals; the race-equity table's value, which
 analysis used before, is another valuation and does not (docs/results/analysis.md)."""
 from __future__ import annotations
 
+import hashlib
 import statistics
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from fiveup_solver import Game
 from fiveup_solver.analysis import AnalysisBudget, _seed_of, analyze
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.hint import Hinter, SearchBudget
+from fiveup_solver.hint import Hinter, SearchBudget, deal_value_seed
 from fiveup_solver.record import positions
 from fiveup_solver.selfplay import play_game
 
@@ -22,17 +23,20 @@ def _budget(samples, world_nodes=1_000, beliefs=None):
 @pytest.mark.parametrize("players,scores,starter", [(2, [0, 0], 1), (2, [150, 75], None), (3, [0, 10, 20], 2),
                                                      (4, [0, 0], None)])
 def test_a_deal_value_is_the_mean_of_position_values_over_its_deals(players, scores, starter):
-    """As documented: deal k is Game(players, seed * 1_000_003 + k, scores, starter) and
-    is valued by the seat's position value in one world, seeded by that deal's seed."""
+    """As documented: deal k is Game(players, its seed, scores, starter), its seed the
+    first 8 bytes (little-endian) of BLAKE2b of "fiveup-deal-value/{seed}/{k}", and is
+    valued by the seat's position value in one world, from the same seed."""
     hinter = Hinter(threads=1)
     seed, deals = 5, 6
+    seeds = [int.from_bytes(hashlib.blake2b(f"fiveup-deal-value/{seed}/{k}".encode(), digest_size=8).digest(),
+                            "little") for k in range(deals)]
+    assert seeds == [deal_value_seed(seed, k) for k in range(deals)]
     for seat in range(players):
         got = hinter.deal_value(players, scores, seat, starter=starter, seed=seed, budget=_budget(deals))
         values = []
         for k in range(deals):
-            g = Game(players=players, seed=seed * 1_000_003 + k, scores=scores, starter=starter)
-            values.append(hinter.position_value(g.observation(seat), seed=seed * 1_000_003 + k,
-                                                budget=_budget(1)).value)
+            g = Game(players=players, seed=seeds[k], scores=scores, starter=starter)
+            values.append(hinter.position_value(g.observation(seat), seed=seeds[k], budget=_budget(1)).value)
         assert got.samples == deals
         assert got.value == pytest.approx(statistics.mean(values), abs=1e-6)
         assert got.stderr == pytest.approx(statistics.stdev(values) / deals ** 0.5, abs=1e-6)
@@ -60,6 +64,17 @@ def test_deal_luck_averages_zero_where_the_tables_value_did_not():
         assert abs(mean - judge.value) < 3 * se, (seat, mean, judge)
         if seat == 0:
             assert abs(mean - table[0]) > 3 * se, (mean, table)
+
+
+def test_a_deal_value_never_deals_a_small_seeds_game():
+    """A review: deal k was Game(seed * 1_000_003 + k), so the deal value of an analysis
+    with seed 0 dealt Game(seed=0..47), the very games of self-play and matches of small
+    seeds (its "before" held the round's own deal)."""
+    small = {tuple(tuple(Game(players=2, seed=s).current.core.hand(q)) for q in range(2)) for s in range(200)}
+    for seed in range(3):
+        for k in range(48):
+            g = Game(players=2, seed=deal_value_seed(seed, k))
+            assert tuple(tuple(g.current.core.hand(q)) for q in range(2)) not in small
 
 
 def test_an_analysis_measures_deal_luck_from_the_judges_deal_value():

@@ -66,6 +66,14 @@ AGENTS = textwrap.dedent('''
             import time
             time.sleep(0.2)
         return min(obs.legal_moves, key=str)
+
+    def hangs_late(obs, rng):
+        """Plays as lowest does, but does not return for 20 s at its first move of round 0's
+        actions 3 to 8 (as good as never, for a run with a limit of 0.05 s a move)."""
+        if obs.round == 0 and 3 <= len(obs.history) <= 8:
+            import time
+            time.sleep(20)
+        return min(obs.legal_moves, key=str)
 ''')
 
 
@@ -251,6 +259,57 @@ def test_a_time_limit_per_move_names_the_slow_agent_and_where(agents_dir, capsys
     assert timed == free
     with pytest.raises(BotError, match="over the limit of 0.1 s a move"):
         play_game(2, 3, ["myagents:slow_late", "greedy"], move_time=0.1)
+
+
+def test_a_time_limit_stops_a_run_whose_bot_does_not_return(agents_dir, capsys):
+    """A review: --move-time was checked when the move returned, so a bot that never
+    returns hung the run. Now a call still running after move_wait(limit) (the limit
+    and as much again, at least a second more) is stopped by an alarm signal, and the
+    run stops with one line; in a worker process as in the run's own."""
+    import signal
+    import time
+
+    from fiveup_solver.bots import move_wait
+    assert move_wait(0.05) == pytest.approx(1.05) and move_wait(3) == 6
+    for workers in ("1", "2"):
+        assert main(["match", "--bots", "myagents:hangs_late,greedy", "--deals", "1", "--workers", workers,
+                     "--move-time", "0.05"]) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and err[0].startswith("error: bot 'myagents:hangs_late' (seat "), err
+        assert re.search(r" at round 0 action [3-8] of the game with seed \d+: no move after 1.05 s, over the limit "
+                         r"of 0.05 s a move \(stopped there\)$", err[0]), err
+    with pytest.raises(BotError, match="no move after 1.05 s"):
+        play_game(2, 3, ["myagents:hangs_late", "greedy"], move_time=0.05)
+    # the process's own alarm handler and timer are as they were
+    assert signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None) and signal.getitimer(signal.ITIMER_REAL) == (0, 0)
+    # a real-time timer of the caller's own is left alone: the call is then timed when it returns
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30)
+        with pytest.raises(BotError, match=r"took 0.2\d* s, over the limit of 0.05 s a move"):
+            play_game(2, 3, ["myagents:slow_late", "greedy"], move_time=0.05)
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 30 and not fired
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    del time
+
+
+@pytest.mark.parametrize("agent, what", [("boom", "raised ZeroDivisionError: division by zero"),
+                                         ("quits", "raised SystemExit: 0"),
+                                         ("nothing", "returned None, not one of the")])
+def test_a_failing_agent_under_a_time_limit_is_named_as_without_one(agents_dir, capsys, agent, what):
+    """Under a limit the bot runs in a thread of its own: what it raises or returns is
+    judged in the run's thread, as without a limit, with its own exception as the cause."""
+    assert main(["match", "--bots", f"greedy,myagents:{agent}", "--deals", "1", "--workers", "1",
+                 "--move-time", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: bot 'myagents:{agent}' (seat ") and what in err and err.count("\n") == 1
+    if agent == "boom":
+        with pytest.raises(BotError) as info:
+            play_game(2, 3, ["myagents:boom", "greedy"], move_time=5)
+        assert isinstance(info.value.__cause__, ZeroDivisionError)
 
 
 @pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), True, "1"])
