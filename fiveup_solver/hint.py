@@ -887,25 +887,10 @@ class Hinter:
         For luck and win-probability graphs: the seat need not be to move.
         ``beliefs``/``model``/``past``/``search`` as for :meth:`hint`; ``budget``: a
         :class:`SearchBudget` instead of those fields (without a time_ms)."""
-        if budget is not None and not isinstance(budget, SearchBudget):
-            raise OptionError(f"budget must be a SearchBudget, not {type(budget).__name__}")
-        if budget is not None and budget.time_ms is not None:
-            raise OptionError("a position value takes samples (an integer >= 1), not a time budget")
-        if budget is not None and budget.samples is None:
-            budget = replace(budget, samples=DEFAULT_SAMPLES)
-        if budget is not None and budget.objective is None:
-            budget = replace(budget, objective="win")
-        b = _budget(budget, _defaults=_VALUE_DEFAULTS, method=method, samples=samples, world_nodes=world_nodes,
-                    chance_width=chance_width, objective=objective, beliefs=beliefs, search=search)
-        method, samples, world_nodes, chance_width = b.method, b.samples, b.world_nodes, b.chance_width
-        objective, search = check_objective(b.objective), check_search(b.search)
-        beliefs = _check_beliefs(b.beliefs, model, past)
-        if method not in _WORLD_METHODS:
-            raise OptionError(f"method must be one of {', '.join(_WORLD_METHODS)}, not {_short(method)}")
-        if world_nodes is None:
-            world_nodes = DEFAULT_WORLD_NODES
-        if samples is None or b.time_ms is not None:
-            raise OptionError("a position value takes samples (an integer >= 1), not a time budget")
+        method, samples, world_nodes, chance_width, objective, search, beliefs = _value_options(
+            "a position value takes samples (an integer >= 1)", budget, method=method, samples=samples,
+            world_nodes=world_nodes, chance_width=chance_width, objective=objective, beliefs=beliefs, model=model,
+            past=past, search=search)
         check_seed(seed)
         start = time.perf_counter()
         ds = DealSampler(obs)
@@ -967,23 +952,10 @@ class Hinter:
         >>> 0 < v.value < 1 and v.samples == 8
         True
         """
-        if budget is not None and not isinstance(budget, SearchBudget):
-            raise OptionError(f"budget must be a SearchBudget, not {type(budget).__name__}")
-        if budget is not None and budget.time_ms is not None:
-            raise OptionError("a deal value takes samples (the deals: an integer >= 1), not a time budget")
-        if budget is not None and budget.samples is None:
-            budget = replace(budget, samples=DEFAULT_SAMPLES)
-        if budget is not None and budget.objective is None:
-            budget = replace(budget, objective="win")
-        b = _budget(budget, _defaults=_VALUE_DEFAULTS, method=method, samples=samples, world_nodes=world_nodes,
-                    chance_width=chance_width, objective=objective, beliefs=beliefs, search=search)
-        method, samples, world_nodes, chance_width = b.method, b.samples, b.world_nodes, b.chance_width
-        objective, search = check_objective(b.objective), check_search(b.search)
-        beliefs = _check_beliefs(b.beliefs, model, past)
-        if method not in _WORLD_METHODS:
-            raise OptionError(f"method must be one of {', '.join(_WORLD_METHODS)}, not {_short(method)}")
-        if samples is None:
-            raise OptionError("a deal value takes samples (the deals): an integer >= 1, not None")
+        method, samples, world_nodes, chance_width, objective, search, beliefs = _value_options(
+            "a deal value takes samples (the deals: an integer >= 1)", budget, method=method, samples=samples,
+            world_nodes=world_nodes, chance_width=chance_width, objective=objective, beliefs=beliefs, model=model,
+            past=past, search=search)
         if past is not None and not isinstance(past, dict):
             raise OptionError(f"past must be the earlier rounds' evidence per seat (inference.past_evidence), "
                               f"not {_short(past)}")
@@ -1352,6 +1324,29 @@ def _budget(budget, _defaults=_HINT_DEFAULTS, **fields) -> SearchBudget:
         given = ", ".join(k for k, v in fields.items() if v != _defaults[k])
         raise OptionError(f"give the budget or its fields ({given}), not both")
     return budget
+
+
+def _value_options(takes: str, budget, *, model, past, **fields) -> tuple:
+    """The checked options of a position or a deal value, from ``budget`` or its
+    fields: (method, samples, world_nodes, chance_width, objective, search, beliefs).
+    ``takes``: what the value takes, said where a time budget or no samples is given."""
+    if budget is not None and not isinstance(budget, SearchBudget):
+        raise OptionError(f"budget must be a SearchBudget, not {type(budget).__name__}")
+    if budget is not None and budget.time_ms is not None:
+        raise OptionError(f"{takes}, not a time budget")
+    if budget is not None and budget.samples is None:
+        budget = replace(budget, samples=DEFAULT_SAMPLES)
+    if budget is not None and budget.objective is None:
+        budget = replace(budget, objective="win")
+    b = _budget(budget, _defaults=_VALUE_DEFAULTS, **fields)
+    beliefs = _check_beliefs(b.beliefs, model, past)
+    if b.method not in _WORLD_METHODS:
+        raise OptionError(f"method must be one of {', '.join(_WORLD_METHODS)}, not {_short(b.method)}")
+    if b.samples is None:
+        raise OptionError(f"{takes}, not None")
+    world_nodes = DEFAULT_WORLD_NODES if b.world_nodes is None else b.world_nodes
+    return (b.method, b.samples, world_nodes, b.chance_width, check_objective(b.objective), check_search(b.search),
+            beliefs)
 
 
 def _check_beliefs(beliefs, model, past) -> str:

@@ -132,3 +132,12 @@ def test_a_deal_value_stopped_from_another_thread():
     small = dict(samples=6, seed=2, world_nodes=1_000)
     after, fresh = hinter.deal_value(2, [0, 0], 1, **small), Hinter(threads=2).deal_value(2, [0, 0], 1, **small)
     assert (after.value, after.stderr, after.nodes) == (fresh.value, fresh.stderr, fresh.nodes)
+
+
+def test_a_budget_without_world_nodes_takes_the_default_as_keywords_do():
+    """A SearchBudget leaves world_nodes None: a position value and a deal value then
+    search DEFAULT_WORLD_NODES a world, as their keyword defaults do."""
+    hinter = Hinter(threads=1)
+    by_budget = hinter.deal_value(2, [0, 0], 1, seed=4, budget=SearchBudget(samples=3))
+    by_keywords = hinter.deal_value(2, [0, 0], 1, seed=4, samples=3)
+    assert (by_budget.value, by_budget.nodes) == (by_keywords.value, by_keywords.nodes)
