@@ -361,3 +361,23 @@ def test_with_workers_a_bot_error_keeps_the_agents_own_exception(agents_dir, mon
             list(play_pairs(2, "myagents:keyerror", "greedy", 1, workers=workers, max_pairs=2))
         assert isinstance(info.value.__cause__, KeyError) and info.value.__cause__.args == ("mine",), workers
         assert str(info.value).startswith("bot 'myagents:keyerror' (seat ")
+
+
+def test_a_hint_stopped_by_the_move_alarm_leaves_the_shared_hinter_as_fresh(registered):
+    """The alarm's exception can come in the middle of a compiled world search (it is
+    seen where the search looks for Ctrl-C): the search stops, and the shared Hinter
+    then hints as a fresh one does."""
+    from fiveup_solver import hint as hint_module
+    from fiveup_solver.game import Game
+
+    def ponders(obs, rng):
+        hint_module.hint(obs, samples=200_000, world_nodes=1_000_000, seed=1)
+        return obs.legal_moves[0]
+    registered("ponders", ponders)
+    with pytest.raises(BotError, match="no move after 1.05 s"):
+        play_game(2, 3, ["ponders", "greedy"], move_time=0.05)
+    g = Game(players=2, seed=5)
+    obs = g.observation(g.to_move)
+    after = hint_module.hint(obs, samples=16, seed=2)
+    fresh = hint_module.Hinter().hint(obs, samples=16, seed=2)
+    assert [(str(m.move), m.value) for m in after.moves] == [(str(m.move), m.value) for m in fresh.moves]
