@@ -77,7 +77,7 @@ from fiveup_solver.notation import Move, format_move, format_number, format_seat
 from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
 from fiveup_solver.solver import MAX_THREADS, Solver, WIN_VALUE, check_search
-from fiveup_solver.svg import board_svg
+from fiveup_solver.svg import arrow_groups, board_svg
 
 __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
            "JUDGES", "accuracy", "judgement_settled"]
@@ -917,10 +917,14 @@ def to_html(a: Analysis, record) -> str:
         for game, r, i in positions(record, check=False):
             d = marked.get((r, i))
             if d is not None:
-                arrows = [(Move.parse(d.played), "#cc0000")]
-                if d.best and d.best != d.played:
-                    arrows.append((Move.parse(d.best), "#1a7f37"))
-                boards[(r, i)] = board_svg(game, arrows=arrows, size=480)
+                played = (Move.parse(d.played), "#cc0000")
+                best = [(Move.parse(d.best), "#1a7f37")] if d.best and d.best != d.played else []
+                if len(arrow_groups([played, *best])) == 1:
+                    boards[(r, i)] = [board_svg(game, arrows=[played, *best], size=480)]
+                else:
+                    # played and best on one end: a board each (a review: one ghost was pushed aside)
+                    boards[(r, i)] = [board_svg(game, arrows=[played], size=360, title="played"),
+                                      board_svg(game, arrows=best, size=360, title="best")]
     e = escape
 
     def table_rows(columns, rows, classes=None):
@@ -931,10 +935,13 @@ def to_html(a: Analysis, record) -> str:
                                lambda r: f' class="{r["mark"]}"' if r["mark"] else "")
     pictures = []
     for (r, i), d in marked.items():
-        pictures.append(f'<figure id="d{r}-{i}" class="board"><figcaption>Round {r}, action {i}: {e(a.seat_text(d.seat))}, '
+        pair = len(boards[(r, i)]) > 1
+        pictures.append(f'<figure id="d{r}-{i}" class="board" data-boards="{len(boards[(r, i)])}"><figcaption>'
+                        f"Round {r}, action {i}: {e(a.seat_text(d.seat))}, "
                         f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
-                        f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best</figcaption>"
-                        f"{boards[(r, i)]}</figure>")
+                        f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best"
+                        + ("; on the same end, so a board each" if pair else "")
+                        + f"</figcaption>{''.join(boards[(r, i)])}</figure>")
     return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(
         players=a.players, view="" if a.view is None else f" ({e(a.seat_text(a.view))}'s view)",
         result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,

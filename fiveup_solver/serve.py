@@ -66,7 +66,7 @@ from fiveup_solver.notation import format_move, parse_move
 from fiveup_solver.play import TerminalGame, bots_for_seats
 from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
 from fiveup_solver.solver import Solver
-from fiveup_solver.svg import board_svg
+from fiveup_solver.svg import arrow_groups, board_svg
 
 __all__ = ["create_app", "run", "MAX_BODY_BYTES", "MAX_GAMES", "GAME_IDLE_SECONDS", "MAX_ANALYSES",
            "ANALYSIS_KEEP_SECONDS", "DEFAULT_HOST", "DEFAULT_PORT"]
@@ -539,12 +539,16 @@ def position_json(body: PositionRequest) -> dict:
     last = next((m for _, m in reversed(r.moves) if m.kind == "play"), None)
     hands = [[str(t) for t in game.hand(s)] if view is None or s == view else None for s in range(game.players)]
     legal = game.legal_moves if view is None or game.to_move == view else []
+    title = f"round {body.round}, before action {body.action}"
+    groups = arrow_groups(_arrows(body.arrows))
+    # arrows on one end: a board each, its title naming its arrow's move
+    boards = [board_svg(game, lastmove=last, arrows=g, size=size,
+                        title=title if len(groups) == 1 else f"{title}: {format_move(g[0][0])}") for g in groups]
     return {"round": body.round, "action": body.action, "to_move": game.to_move, "scores": list(game.scores),
             "scores_before": list(r.scores_before), "end_sum": game.end_sum, "round_over": game.round_over,
             "hands": hands, "hand_sizes": [len(game.hand(s)) for s in range(game.players)],
             "boneyard_size": r.core.boneyard_size, "legal_moves": [format_move(m) for m in legal],
-            "board": board_svg(game, lastmove=last, arrows=_arrows(body.arrows), size=size,
-                               title=f"round {body.round}, before action {body.action}")}
+            "board": boards[0], "boards": boards}
 
 
 class _Guard:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fiveup_solver.errors import FiveUpError, OptionError, short_repr as _short
 from fiveup_solver.notation import Move, Port, Tile
 
-__all__ = ["TileBox", "layout", "board_svg", "svg_to_png", "DEFAULT_BOUNDS"]
+__all__ = ["TileBox", "layout", "board_svg", "arrow_groups", "svg_to_png", "DEFAULT_BOUNDS"]
 
 
 def _escape(text: str) -> str:
@@ -557,6 +557,25 @@ def _find_placed(board: _Board, move: Move, what: str, by_tile: bool = False):
     if placed[1] == move or (by_tile and move.at is None):
         return placed
     raise OptionError(f"{what} {move}: {move.tile} is on the board as {placed[1]}")
+
+
+def arrow_groups(arrows) -> list:
+    """The boards a set of arrows is drawn on: one board with them all, or, when two of
+    them are placements at the same open port (a played and a best move on one end),
+    one board each, so that every ghost tile lies at its own end (on one board the
+    second would be pushed aside). ``arrows`` as :func:`board_svg` takes them; each
+    group is a list of ``(Move, colour)`` pairs.
+
+    >>> [len(g) for g in arrow_groups(["1-1@1-5:low", "1-3@1-5:low"])]
+    [1, 1]
+    >>> [len(g) for g in arrow_groups(["1-1@1-5:low", "5-6@1-5:high"])]
+    [2]
+    """
+    items = _arrow_items(arrows)
+    ports = [str(m.at) for m, _ in items if m.at is not None]
+    if len(ports) == len(set(ports)):
+        return [items]
+    return [[item] for item in items]
 
 
 def _ghosts(board: _Board, arrows) -> list:

@@ -353,6 +353,25 @@ def test_board_and_position(client):
     assert [h is None for h in p["hands"]] == [s != seat for s in range(2)] and p["legal_moves"]
 
 
+def test_the_analysis_boards_position_gives_a_board_each_for_one_end(client):
+    """Arrows on one open end (played and best there): a board each, titled by its move
+    (tests/test_shared_end_boards.py); one arrow: one board, as before."""
+    try:
+        from .test_shared_end_boards import shared_end_position
+    except ImportError:
+        from test_shared_end_boards import shared_end_position
+    g, a, b = shared_end_position()
+    rec, i = g.to_record(), len(g.current.actions)
+    p = client.post("/api/position", json={"record": rec, "round": 0, "action": i,
+                                           "arrows": [[str(a), "#cc0000"], [str(b), "#1a7f37"]]}).json()
+    assert len(p["boards"]) == 2 and p["board"] == p["boards"][0]
+    titles = [s.split("<title>")[1].split("</title>")[0] for s in p["boards"]]
+    assert titles == [f"round 0, before action {i}: {a}", f"round 0, before action {i}: {b}"]
+    one = client.post("/api/position", json={"record": rec, "round": 0, "action": i,
+                                             "arrows": [[str(a), "#cc0000"]]}).json()
+    assert one["boards"] == [one["board"]] and f"<title>round 0, before action {i}</title>" in one["board"]
+
+
 # --------------------------------------------------------------------------- bad input: 4xx, one line
 GOOD = Game(players=2, seed=5).to_record()
 

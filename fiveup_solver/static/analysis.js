@@ -227,7 +227,9 @@ async function draw() {
   try {
     const p = await position(a.r, a.i, arrows);
     if (actions[cursor] !== a) return;
-    $("aboard").innerHTML = p.board;
+    // arrows on one end come as a board each (the server's arrow_groups), side by side
+    $("aboard").innerHTML = p.boards.join("");
+    $("aboard").classList.toggle("pair", p.boards.length > 1);
     $("aboard").dataset.round = a.r;
     $("aboard").dataset.action = a.i;
     const toMove = p.to_move === null ? "round over" : `${seatText(p.to_move)} to move`;
