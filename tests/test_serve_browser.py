@@ -395,3 +395,47 @@ def test_a_seats_view_on_the_analysis_board_names_the_seats(page, server, tmp_pa
     assert cells[0] == "seat 0 (Ann)" and cells[8] == "-"       # net luck: not known in a view
     first = page.locator("#movelist li.act").first.inner_text()
     assert first.startswith(("seat 0 (Ann): ", "seat 1 (the bot): "))
+
+
+def test_moves_on_one_end_are_drawn_a_board_each(page, server, tmp_path):
+    """A review: the played move and another on the same open end were drawn on one board,
+    the second ghost pushed away from its end. Trying such a move (what if) on the
+    analysis board now shows a board each, side by side, titled by its move."""
+    import random
+
+    from fiveup_solver.bots import choose
+    try:
+        from .test_shared_end_boards import shared_end_position
+    except ImportError:
+        from test_shared_end_boards import shared_end_position
+    g, a, b = shared_end_position()
+    r, i = 0, len(g.current.actions)
+    g.push(a)
+    rng = random.Random(2)
+    while not g.round_over:
+        g.push(choose("greedy", g.observation(g.to_move), rng))
+    path = tmp_path / "pair.json"
+    path.write_text(json.dumps(g.to_record()))
+    page.goto(f"{server['url']}/analysis")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#run:enabled")
+    page.select_option("#strength", "quick")
+    page.click("#run")
+    page.wait_for_selector("#board-view:not([hidden])", timeout=120_000)
+    page.wait_for_selector("body[data-state=ready]")
+    page.click(f'#movelist li[data-round="{r}"][data-action="{i}"]')
+    page.wait_for_selector(f'#aboard[data-round="{r}"][data-action="{i}"]')
+    page.wait_for_selector("body[data-state=ready]")
+    assert page.locator("#aboard svg").count() == 1 and "pair" not in page.locator("#aboard").get_attribute("class")
+    page.locator(f'#whatif button.link[data-move="{b}"]').click()
+    page.wait_for_selector("#aboard.pair")
+    assert page.locator("#aboard svg title").all_text_contents() == [f"round {r}, before action {i}: {a}",
+                                                                    f"round {r}, before action {i}: {b}"]
+    boards = page.locator("#aboard svg").all()
+    assert [[g.get_attribute("data-ghost") for g in s.locator("[data-ghost]").all()] for s in boards] == \
+        [[str(a)], [str(b)]]
+    # side by side, each within the board area
+    boxes = [s.bounding_box() for s in boards]
+    area = page.locator("#aboard").bounding_box()
+    assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] + 1
+    assert all(area["x"] - 1 <= x["x"] and x["x"] + x["width"] <= area["x"] + area["width"] + 1 for x in boxes)
