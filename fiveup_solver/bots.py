@@ -44,9 +44,7 @@ import importlib
 import os
 import random as _random
 import re
-import signal
 import sys
-import threading
 import time
 
 from fiveup_solver import _core
@@ -232,28 +230,19 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
     anything but one of ``obs.legal_moves``, or takes longer than ``move_time`` seconds
     (wall clock, the bot's own call; None: no limit), is one :class:`BotError` naming it,
     its seat, the round and action (from the observation) and ``game_seed`` when given,
-    with its own exception as the cause. Under a limit, a call still running after
-    :func:`move_wait` seconds is stopped there by an alarm signal, where it can be (in the
-    main thread of a POSIX process whose real-time timer is free; elsewhere the time is
-    checked when the call returns). The legal moves are read before the bot runs:
+    with its own exception as the cause. The legal moves are read before the bot runs:
     what it returns is checked against them (as text: a Move, equal to one of them),
     not against an observation or a move object it could have changed."""
     try:
         _check_choice(obs, rng)
         function = bot_function(bot)
         legal = {format_move(m) for m in obs.legal_moves}
-        if move_time is None:
-            start = time.perf_counter()
-            move = function(obs, rng)
-            took = time.perf_counter() - start
-        else:
-            move, took = _timed_call(function, obs, rng, move_wait(move_time))
+        start = time.perf_counter()
+        move = function(obs, rng)
+        took = time.perf_counter() - start
     except (Exception, SystemExit) as e:   # noqa: BLE001 -- whatever a bot raises (sys.exit too) is its failure
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: raised {type(e).__name__}: "
                        f"{' '.join(str(e).split())[:160]}") from e
-    if took is None:
-        raise BotError(f"{_bot_at(bot, obs, game_seed)}: no move after {format_number(move_wait(move_time), 'g')} s, "
-                       f"over the limit of {format_number(move_time, 'g')} s a move (stopped there)")
     try:
         text = format_move(move) if type(move) is Move else None
     except Exception:      # noqa: BLE001 -- a Move whose fields the bot changed
@@ -265,53 +254,6 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: took {took:.3g} s, over the limit of "
                        f"{format_number(move_time, 'g')} s a move")
     return move
-
-
-def move_wait(move_time: float) -> float:
-    """How long a bot's move under a limit of ``move_time`` seconds may run before it is
-    stopped: the limit and as much again, at least a second more (a bot that returns
-    within that has its time said)."""
-    return move_time + max(1.0, move_time)
-
-
-class _MoveStopped(BaseException):
-    """Raised in a bot's call by _timed_call's alarm (a BaseException: an agent's
-    ``except Exception`` does not keep it)."""
-
-
-def _stop_move(signum, frame):
-    raise _MoveStopped()
-
-
-def _timed_call(function, obs, rng, wait: float) -> tuple:
-    """(function(obs, rng), the seconds it took), or (None, None) when the call was
-    stopped after `wait` seconds: by an alarm signal (SIGALRM) in the main thread of a
-    POSIX process whose real-time timer is free (a match's process, or its worker
-    processes). Elsewhere the call runs to its end and its time is checked then."""
-    if (threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer")
-            or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0)):
-        start = time.perf_counter()
-        move = function(obs, rng)
-        return move, time.perf_counter() - start
-    previous = signal.signal(signal.SIGALRM, _stop_move)
-    try:
-        try:
-            start = time.perf_counter()
-            signal.setitimer(signal.ITIMER_REAL, wait)
-            move = function(obs, rng)
-            took = time.perf_counter() - start
-        finally:
-            while True:
-                try:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-                    break
-                except _MoveStopped:
-                    pass        # the alarm came just as the call ended: it was over its time anyway
-    except _MoveStopped:
-        return None, None
-    finally:
-        signal.signal(signal.SIGALRM, previous)
-    return move, took
 
 
 def _bot_at(bot: str, obs, game_seed: int | None) -> str:

@@ -561,19 +561,22 @@ def _find_placed(board: _Board, move: Move, what: str, by_tile: bool = False):
 
 def arrow_groups(arrows) -> list:
     """The boards a set of arrows is drawn on: one board with them all, or, when two of
-    them are placements at the same open port (a played and a best move on one end),
-    one board each, so that every ghost tile lies at its own end (on one board the
-    second would be pushed aside). ``arrows`` as :func:`board_svg` takes them; each
-    group is a list of ``(Move, colour)`` pairs.
+    them are placements at the same open port or two openings (a played and a best
+    move on one end), one board each, so that every ghost tile lies at its own end
+    (on one board the second would be pushed aside). ``arrows`` as :func:`board_svg`
+    takes them; each group is a list of ``(Move, colour)`` pairs.
 
     >>> [len(g) for g in arrow_groups(["1-1@1-5:low", "1-3@1-5:low"])]
     [1, 1]
     >>> [len(g) for g in arrow_groups(["1-1@1-5:low", "5-6@1-5:high"])]
     [2]
+    >>> [len(g) for g in arrow_groups(["0-0", "5-5"])]      # two openings
+    [1, 1]
     """
     items = _arrow_items(arrows)
-    ports = [str(m.at) for m, _ in items if m.at is not None]
-    if len(ports) == len(set(ports)):
+    # opening tiles (no port) all lie in the middle of an empty board: one end too
+    ends = ["opening" if m.at is None else str(m.at) for m, _ in items]
+    if len(ends) == len(set(ends)):
         return [items]
     return [[item] for item in items]
 
