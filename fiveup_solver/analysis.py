@@ -935,13 +935,13 @@ def to_html(a: Analysis, record) -> str:
                                lambda r: f' class="{r["mark"]}"' if r["mark"] else "")
     pictures = []
     for (r, i), d in marked.items():
-        pair = len(boards[(r, i)]) > 1
-        pictures.append(f'<figure id="d{r}-{i}" class="board" data-boards="{len(boards[(r, i)])}"><figcaption>'
+        shown = boards[(r, i)]
+        pictures.append(f'<figure id="d{r}-{i}" class="board" data-boards="{len(shown)}"><figcaption>'
                         f"Round {r}, action {i}: {e(a.seat_text(d.seat))}, "
                         f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
                         f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best"
-                        + ("; on the same end, so a board each" if pair else "")
-                        + f"</figcaption>{''.join(boards[(r, i)])}</figure>")
+                        + ("; on the same end, so a board each" if len(shown) > 1 else "")
+                        + f"</figcaption>{''.join(shown)}</figure>")
     return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(
         players=a.players, view="" if a.view is None else f" ({e(a.seat_text(a.view))}'s view)",
         result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,

@@ -371,6 +371,13 @@ _SCALE = {"points": 1.0, "win": 1.0 / (2 * _solver.WIN_VALUE)}
 _SHIFT = {"points": 0.0, "win": 0.5}
 
 
+def _root_mean(objective, results, weights) -> tuple:
+    """(mean, standard error) of a value's world results at the root, in the objective's
+    unit, weighted by a weighted plan's weights (None: equal)."""
+    return _mean_se([_SHIFT[objective] + _SCALE[objective] * r[4][0] for r in results],
+                    None if weights is None else [weights[r[0]] for r in results])
+
+
 def _ranked(per_world, wts, objective, legal, canon, roots) -> tuple:
     """HintMoves best first from each root's per-world values ({objective: {root: [value]}},
     in the objective's unit) and the worlds' weights ({objective: [weight] or None})."""
@@ -903,8 +910,7 @@ class Hinter:
                                                   worlds=grouped.worlds, search=search, shares=grouped.shares))
         if not results:
             raise InconsistentObservationError(f"no world could be searched for seat {obs.seat}")
-        mean, se = _mean_se([_SHIFT[objective] + _SCALE[objective] * r[4][0] for r in results],
-                            None if weights is None else [weights[r[0]] for r in results])
+        mean, se = _root_mean(objective, results, weights)
         return PositionValue(obs.seat, objective, _r(mean), _r(se), len(results),
                              sum(r[3] for r in results), time.perf_counter() - start, beliefs)
 
@@ -988,8 +994,7 @@ class Hinter:
                 results = grouped.expand(job.results())
                 if not results:     # pragma: no cover - a fresh deal always has a world
                     raise InconsistentObservationError(f"no world could be searched for seat {seat}")
-                values.append(_mean_se([_SHIFT[objective] + _SCALE[objective] * r[4][0] for r in results],
-                                       None if weights is None else [weights[r[0]] for r in results])[0])
+                values.append(_root_mean(objective, results, weights)[0])
                 nodes += sum(r[3] for r in results)
         mean, se = _mean_se(values)
         return PositionValue(seat, objective, _r(mean), _r(se), samples, nodes, time.perf_counter() - start,
