@@ -53,12 +53,13 @@ from fiveup_solver.errors import (BotError, InconsistentObservationError, Option
 from fiveup_solver.game import check_observation, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.notation import Move, format_move, format_number
+from fiveup_solver.parallel import arm_move_stop, disarm_move_stop
 from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, METHODS, SearchBudget
 from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
-__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "check_move_time", "choose", "choose_in_game", "names_a_module",
+__all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "check_move_time", "stop_after", "choose", "choose_in_game", "names_a_module",
            "parse_bot_list", "register_bot"]
 
 # a bot of one's own named by where it is: "package.module:function"
@@ -225,6 +226,14 @@ def check_move_time(move_time, name: str = "move_time"):
     return move_time
 
 
+def stop_after(move_time: float) -> float:
+    """When a move over ``move_time`` is stopped where it can be (in a worker process
+    of a match, a ladder or an SPRT): at twice the limit and a second. A move that
+    returns before is judged by the time it took; the margin keeps a move slightly
+    over the limit a "took" error with its time, and allows for a busy machine."""
+    return 2 * move_time + 1.0
+
+
 def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, move_time: float | None = None):
     """The move `bot` picks (:func:`choose`), checked: a bot that raises, or returns
     anything but one of ``obs.legal_moves``, or takes longer than ``move_time`` seconds
@@ -232,13 +241,29 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
     its seat, the round and action (from the observation) and ``game_seed`` when given,
     with its own exception as the cause. The legal moves are read before the bot runs:
     what it returns is checked against them (as text: a Move, equal to one of them),
-    not against an observation or a move object it could have changed."""
+    not against an observation or a move object it could have changed. In a worker
+    process of a run that stops hung moves (``parallel.ordered_map(stop_hung=True)``:
+    a match, an SPRT or a ladder with a limit), a move that has not returned at
+    :func:`stop_after` ``(move_time)`` ends the worker, and the run fails with one
+    BotError saying so."""
     try:
         _check_choice(obs, rng)
         function = bot_function(bot)
         legal = {format_move(m) for m in obs.legal_moves}
+        armed = False
+        if move_time is not None:
+            # where, read before the bot runs (what it does to its observation cannot change
+            # it); the message formatted only if the move is stopped
+            where = (bot, obs.seat, obs.round, len(obs.history), game_seed)
+            armed = arm_move_stop(stop_after(move_time), lambda: (
+                f"{_where(*where)}: did not return within {stop_after(move_time):.3g} s (the limit is "
+                f"{format_number(move_time, 'g')} s a move); its worker process was stopped"))
         start = time.perf_counter()
-        move = function(obs, rng)
+        try:
+            move = function(obs, rng)
+        finally:
+            if armed:
+                disarm_move_stop()
         took = time.perf_counter() - start
     except (Exception, SystemExit) as e:   # noqa: BLE001 -- whatever a bot raises (sys.exit too) is its failure
         raise BotError(f"{_bot_at(bot, obs, game_seed)}: raised {type(e).__name__}: "
@@ -258,8 +283,12 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
 
 def _bot_at(bot: str, obs, game_seed: int | None) -> str:
     """Which bot failed where (formatted only when one has)."""
+    return _where(bot, obs.seat, obs.round, len(obs.history), game_seed)
+
+
+def _where(bot: str, seat: int, rnd: int, action: int, game_seed: int | None) -> str:
     seed = "" if game_seed is None else f" of the game with seed {game_seed}"
-    return f"bot {bot[:60]!r} (seat {obs.seat}) at round {obs.round} action {len(obs.history)}{seed}"
+    return f"bot {bot[:60]!r} (seat {seat}) at round {rnd} action {action}{seed}"
 
 
 def _method_of(name: str):

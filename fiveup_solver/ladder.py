@@ -612,8 +612,11 @@ def _check_journal(journal) -> None:
 def _play_into(counts: dict, owner: list, jobs: list, workers: int, ray, log, row, on_pair) -> None:
     """Play `jobs` (match.play_pair's), each unit's pentanomial count into counts[owner],
     its journal line ``row(owner, pair, scores)`` appended as it finishes."""
+    # a job's last field is its move_time: with a limit, a move that never returns is stopped
+    stop_hung = any(job[-1] is not None for job in jobs)
     try:
-        for key, (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray)):
+        for key, (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray,
+                                                          stop_hung=stop_hung)):
             counts[key][int(round(2 * sum(scores)))] += 1
             if log is not None:
                 write_journal(log, row(key, k, scores))

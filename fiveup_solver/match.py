@@ -317,7 +317,7 @@ def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 
     check_seed(seed)
     jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records, move_time)
             for k in range(start, start + max_pairs))
-    yield from ordered_map(play_pair, jobs, workers=workers, ray=ray)
+    yield from ordered_map(play_pair, jobs, workers=workers, ray=ray, stop_hung=move_time is not None)
 
 
 @dataclass

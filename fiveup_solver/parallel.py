@@ -6,7 +6,10 @@ With ``workers=1`` it runs in this process; with more, in worker processes
 (one search thread each: two processes use two cores better than one process
 with two threads); with ``ray="auto"`` or ``ray="ADDRESS"`` on a Ray cluster
 (the optional ``[ray]`` extra). A job carries every seed it needs, so the
-results never depend on where or how many ways it runs.
+results never depend on where or how many ways it runs. With
+``stop_hung=True`` the jobs run in worker processes even with one worker, and a
+bot move armed with :func:`arm_move_stop` that outlives its deadline ends its
+worker: the run fails with that move's BotError instead of waiting for good.
 
 >>> list(ordered_map(abs, [-3, 1, -2]))
 [3, 1, 2]
@@ -15,11 +18,16 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
+import tempfile
+import threading
+import time
 from collections import deque
 
-from fiveup_solver.errors import FiveUpError, OptionError, WorkerError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import (BotError, FiveUpError, OptionError, WorkerError, is_int as _is_int,
+                                  short_repr as _short)
 
-__all__ = ["ordered_map", "default_workers", "check_workers", "check_ray"]
+__all__ = ["ordered_map", "default_workers", "check_workers", "check_ray", "arm_move_stop", "disarm_move_stop"]
 
 
 def default_workers() -> int:
@@ -52,6 +60,8 @@ def check_ray(ray) -> str | None:
 
 _WORKER_SETUP = []      # functions a worker process runs first (hint: one search thread per process)
 _in_worker = False
+_stop_reports = None    # in a worker of a run with a move watchdog: where it leaves its message
+_watchdog = None        # that worker's _MoveWatchdog, started by its first arm_move_stop
 
 
 def on_worker_start(fn) -> None:
@@ -72,6 +82,113 @@ def _single_thread_search():
     _in_worker = True
     for fn in _WORKER_SETUP:
         fn()
+
+
+def _worker_start(stop_reports=None):
+    """A local worker process's start: one search thread; with `stop_reports` (a
+    directory), the move watchdog may stop this process (arm_move_stop)."""
+    global _stop_reports
+    _stop_reports = stop_reports
+    _single_thread_search()
+
+
+class _MoveWatchdog:
+    """A thread of a worker process that ends the process when a bot's move outlives
+    its deadline. A bot that never returns cannot be stopped from inside the process
+    without its cooperation (an exception raised into it from outside can land inside
+    a hint's threaded search and leave the run waiting for good,
+    docs/matches.md); ending the whole worker stops every thread at once, and the
+    parent reads the message this leaves and raises it as the BotError."""
+
+    def __init__(self, reports: str):
+        self._reports = reports
+        self._cond = threading.Condition()
+        self._deadline = None       # time.monotonic() when the armed move is over; None: none armed
+        self._describe = None       # the armed move's message, formatted only when it is needed
+        self._wake = float("inf")   # when the watcher next looks without being told (inf: it waits to be)
+        threading.Thread(target=self._watch, name="fiveup-move-watchdog", daemon=True).start()
+
+    def arm(self, seconds: float, describe) -> None:
+        deadline = time.monotonic() + seconds
+        with self._cond:
+            self._deadline = deadline
+            self._describe = describe
+            if deadline < self._wake:
+                # told only when it would look too late: one bot move after another costs
+                # the lock, not a wake-up of the watcher each
+                self._cond.notify()
+
+    def disarm(self) -> None:
+        with self._cond:
+            self._deadline = None
+
+    def _watch(self) -> None:
+        with self._cond:
+            while True:
+                if self._deadline is None:
+                    self._wake = float("inf")
+                    self._cond.wait()
+                    continue
+                left = self._deadline - time.monotonic()
+                if left <= 0:
+                    self._stop()
+                self._wake = self._deadline
+                self._cond.wait(left)
+
+    def _stop(self) -> None:
+        try:
+            message = str(self._describe())
+        except Exception as e:      # noqa: BLE001 -- the process ends either way; say what is known
+            message = f"a bot's move did not return in time (its description failed: {type(e).__name__})"
+        try:
+            path = os.path.join(self._reports, f"{os.getpid()}.txt")
+            with open(path + ".part", "w", encoding="utf-8") as f:
+                f.write(message)
+            os.replace(path + ".part", path)
+        finally:
+            os._exit(STOPPED_EXIT)
+
+
+STOPPED_EXIT = 86       # a worker process's exit status when its move watchdog ended it
+
+
+def arm_move_stop(seconds: float, describe) -> bool:
+    """In a worker process of a run with a move watchdog (``ordered_map(...,
+    stop_hung=True)``): end this process if the move now starting has not returned
+    within `seconds`, the run then failing with the BotError ``describe()`` (a
+    function returning its one-line message, called only then). True when armed;
+    False elsewhere (this process, or a Ray worker: nothing is armed there)."""
+    global _watchdog
+    if _stop_reports is None:
+        return False
+    if _watchdog is None:
+        _watchdog = _MoveWatchdog(_stop_reports)
+    _watchdog.arm(seconds, describe)
+    return True
+
+
+def disarm_move_stop() -> None:
+    """The armed move has returned (arm_move_stop)."""
+    if _watchdog is not None:
+        _watchdog.disarm()
+
+
+def _stopped_move(reports: str | None):
+    """The BotError a worker's move watchdog left in `reports` (the first, by name),
+    or None when none did."""
+    if reports is None:
+        return None
+    try:
+        names = sorted(n for n in os.listdir(reports) if n.endswith(".txt"))
+    except OSError:
+        return None
+    for name in names:
+        try:
+            with open(os.path.join(reports, name), encoding="utf-8") as f:
+                return BotError(" ".join(f.read().split())[:400])
+        except OSError:
+            continue
+    return None
 
 
 def _call(fn, job):
@@ -97,9 +214,10 @@ def _in_process(fn, job):
         raise
 
 
-def _result(future, job):
+def _result(future, job, reports=None):
     """A worker's result, or its error as in one process: a FiveUpError with its own
-    cause; a worker that died (a crash in native code, os._exit) one line naming the job."""
+    cause; a worker its move watchdog ended, the BotError it left in `reports`; a worker
+    that died otherwise (a crash in native code, os._exit) one line naming the job."""
     from concurrent.futures import BrokenExecutor     # (the pool's BrokenProcessPool)
     try:
         return future.result()
@@ -110,38 +228,48 @@ def _result(future, job):
             raise e from cause
         raise
     except BrokenExecutor:
+        stopped = _stopped_move(reports)
+        if stopped is not None:
+            raise stopped from None
         raise WorkerError(f"a worker process died abruptly (a crash in native code, or os._exit or "
                           f"sys.exit in a thread of an agent?) while running its jobs; the first not "
                           f"finished: {_short(job, 160)}") from None
 
 
-def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight: int = 2):
+def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight: int = 2,
+                stop_hung: bool = False):
     """Yield fn(job) for each job, in order. `fn` must be a module-level function
     (it is sent to other processes by name). Closing the generator early cancels
-    the jobs it no longer needs."""
+    the jobs it no longer needs. ``stop_hung``: the jobs run in worker processes
+    even with one worker, where a bot move armed with :func:`arm_move_stop` that
+    outlives its deadline ends its worker and the run fails with that move's
+    BotError (on Ray nothing is armed)."""
     check_workers(workers)
     ray = check_ray(ray)
     if ray is not None:
         yield from _ray_map(fn, jobs, ray, in_flight)
         return
-    if workers == 1:
+    if workers == 1 and not stop_hung:
         for job in jobs:
             yield fn(job)
         return
     # imported here: the process pool (multiprocessing) is 20-40 ms of every import of the
     # hints, which need this module only for in_worker (tests/test_cli_startup.py)
     from concurrent.futures import ProcessPoolExecutor
-    pool = ProcessPoolExecutor(workers, initializer=_single_thread_search)
+    reports = tempfile.mkdtemp(prefix="fiveup-stops-") if stop_hung else None
+    pool = ProcessPoolExecutor(workers, initializer=_worker_start, initargs=(reports,))
     window = deque()
     try:
         for job in jobs:
             window.append((pool.submit(_in_process, fn, job), job))
             if len(window) >= in_flight * workers:
-                yield _result(*window.popleft())
+                yield _result(*window.popleft(), reports)
         while window:
-            yield _result(*window.popleft())
+            yield _result(*window.popleft(), reports)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        if reports is not None:
+            shutil.rmtree(reports, ignore_errors=True)
 
 
 def _ray_map(fn, jobs, address: str, in_flight: int):
