@@ -229,9 +229,13 @@ class DealSampler:
 
         # classes: slots of one seat with the same allowed items, and the boneyard
         groups: dict = {}
+        cols: dict = {}     # a slot's items depend on its seat, arrival and cover alone: a dealt hand's slots share them
         for idx, slot in enumerate(slots):
-            col = (slot.seat, tuple(allowed(it, slot, False) for it in items),
-                   tuple(allowed(it, slot, True) for it in items) if strict_now else ())
+            sig = (slot.seat, slot.arrival, slot.cover)
+            col = cols.get(sig)
+            if col is None:
+                col = cols[sig] = (slot.seat, tuple(allowed(it, slot, False) for it in items),
+                                   tuple(allowed(it, slot, True) for it in items) if strict_now else ())
             groups.setdefault(col, []).append(idx)
         class_keys = list(groups)
         self._class_slots = [groups[k] for k in class_keys]
