@@ -256,8 +256,8 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
             # it); the message formatted only if the move is stopped
             where = (bot, obs.seat, obs.round, len(obs.history), game_seed)
             armed = arm_move_stop(stop_after(move_time), lambda: (
-                f"{_where(*where)}: did not return within {stop_after(move_time):.3g} s (the limit is "
-                f"{format_number(move_time, 'g')} s a move); its worker process was stopped"))
+                f"{_where(*where)}: did not return within {format_number(stop_after(move_time), 'g')} s "
+                f"(the limit is {format_number(move_time, 'g')} s a move); its worker process was stopped"))
         start = time.perf_counter()
         try:
             move = function(obs, rng)

@@ -84,12 +84,29 @@ def _single_thread_search():
         fn()
 
 
-def _worker_start(stop_reports=None):
-    """A local worker process's start: one search thread; with `stop_reports` (a
-    directory), the move watchdog may stop this process (arm_move_stop)."""
+def _worker_start(stop_reports=None, one_thread: bool = True):
+    """A local worker process's start: one search thread (`one_thread`: other workers
+    fill the cores; a single worker searches with the hint's threads, as the run would
+    in its own process); with `stop_reports` (a directory), the move watchdog may stop
+    this process (arm_move_stop). A worker whose parent has gone ends itself."""
     global _stop_reports
     _stop_reports = stop_reports
-    _single_thread_search()
+    threading.Thread(target=_end_with_parent, args=(os.getppid(), stop_reports), name="fiveup-parent-watch",
+                     daemon=True).start()
+    if one_thread:
+        _single_thread_search()
+
+
+def _end_with_parent(parent: int, stop_reports) -> None:
+    """A worker's thread: end the worker within a second of its parent's end (a parent
+    killed, by SIGKILL say, leaves its pool's workers waiting for jobs for good), and
+    remove the stop messages' directory the parent can no longer remove."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            if stop_reports is not None:
+                shutil.rmtree(stop_reports, ignore_errors=True)
+            os._exit(STOPPED_EXIT)
 
 
 class _MoveWatchdog:
@@ -129,11 +146,12 @@ class _MoveWatchdog:
                     self._wake = float("inf")
                     self._cond.wait()
                     continue
-                left = self._deadline - time.monotonic()
-                if left <= 0:
+                now = time.monotonic()
+                if now >= self._deadline:
                     self._stop()
-                self._wake = self._deadline
-                self._cond.wait(left)
+                # an hour at most at a time: a limit of 1e308 s is a deadline past what a wait takes
+                self._wake = min(self._deadline, now + 3600.0)
+                self._cond.wait(self._wake - now)
 
     def _stop(self) -> None:
         try:
@@ -256,20 +274,37 @@ def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight
     # imported here: the process pool (multiprocessing) is 20-40 ms of every import of the
     # hints, which need this module only for in_worker (tests/test_cli_startup.py)
     from concurrent.futures import ProcessPoolExecutor
-    reports = tempfile.mkdtemp(prefix="fiveup-stops-") if stop_hung else None
-    pool = ProcessPoolExecutor(workers, initializer=_worker_start, initargs=(reports,))
-    window = deque()
+    reports, pool, finished = None, None, False
     try:
+        reports = tempfile.mkdtemp(prefix="fiveup-stops-") if stop_hung else None
+        pool = ProcessPoolExecutor(workers, initializer=_worker_start, initargs=(reports, workers > 1))
+        window = deque()
         for job in jobs:
             window.append((pool.submit(_in_process, fn, job), job))
             if len(window) >= in_flight * workers:
                 yield _result(*window.popleft(), reports)
         while window:
             yield _result(*window.popleft(), reports)
+        finished = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            if not finished:
+                # an error, Ctrl-C or the generator closed early: jobs already sent to a worker
+                # cannot be cancelled, and one may never return (a hung bot); end the workers
+                _terminate_workers(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
         if reports is not None:
             shutil.rmtree(reports, ignore_errors=True)
+
+
+def _terminate_workers(pool) -> None:
+    """End a process pool's workers now (what they run is no longer wanted). The pool
+    has no public way to in Python 3.11 (3.14's terminate_workers): its process table."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+        except (OSError, ValueError, AttributeError):      # already gone, or closed
+            pass
 
 
 def _ray_map(fn, jobs, address: str, in_flight: int):

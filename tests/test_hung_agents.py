@@ -15,11 +15,12 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import pytest
 
 from fiveup_solver.bots import stop_after
-from fiveup_solver.parallel import arm_move_stop, disarm_move_stop
+from fiveup_solver.parallel import arm_move_stop, disarm_move_stop, in_worker, ordered_map
 
 AGENTS = textwrap.dedent('''
     import time
@@ -28,6 +29,14 @@ AGENTS = textwrap.dedent('''
         """Never returns from its move at round 0 action 3 (waits, releasing the interpreter)."""
         while obs.round == 0 and len(obs.history) == 3:
             time.sleep(0.05)
+        return min(obs.legal_moves, key=str)
+
+    def marks_then_sleeps(obs, rng):
+        """Leaves a file named "hung" when its move at round 0 action 3 starts, then never returns."""
+        if obs.round == 0 and len(obs.history) == 3:
+            open("hung", "w").close()
+            while True:
+                time.sleep(0.05)
         return min(obs.legal_moves, key=str)
 
     def spins(obs, rng):
@@ -66,7 +75,7 @@ def _stopped_line(move_time: float) -> str:
     """The end of the one line a stopped move gives, from the rule stated in the docs:
     stopped at twice the limit and a second."""
     limit = 2 * move_time + 1
-    return f": did not return within {limit:.3g} s (the limit is {move_time:g} s a move); its worker process was stopped"
+    return f": did not return within {limit:g} s (the limit is {move_time:g} s a move); its worker process was stopped"
 
 
 def test_the_stop_comes_at_twice_the_limit_and_a_second():
@@ -140,3 +149,78 @@ def test_nothing_is_armed_outside_a_worker_of_a_stopping_run():
     assert arm_move_stop(0.01, lambda: "never") is False
     disarm_move_stop()
     assert not any(t.name == "fiveup-move-watchdog" for t in threading.enumerate())
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+def _wait_for(what, test, seconds: float = SAFETY) -> None:
+    """Wait for a state (not a speed: the safety bound only keeps a failure from hanging)."""
+    end = time.monotonic() + seconds
+    while not test():
+        if time.monotonic() > end:
+            pytest.fail(f"{what} did not happen within {seconds} s")
+        time.sleep(0.05)
+
+
+def _start_hung(agents, move_time: str, workers: str = "1") -> subprocess.Popen:
+    """A match whose agent hangs at round 0 action 3, started once the agent has hung."""
+    proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver", "match", "--bots",
+                             "hangers:marks_then_sleeps,greedy", "--deals", "50", "--workers", workers,
+                             "--move-time", move_time], cwd=agents, env={**os.environ, "TMPDIR": str(agents)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_for("the agent's hang", lambda: (agents / "hung").exists() or proc.poll() is not None)
+    assert proc.poll() is None, proc.communicate()
+    return proc
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_ends_a_run_whose_bot_hangs_and_its_workers(agents, workers):
+    """Ctrl-C (SIGINT to the terminal's process group) while a move hangs under a long limit:
+    the run ends with its one-line message and exit 130, its workers with it (the jobs
+    already sent to a worker are not waited for), and it leaves no directory behind."""
+    proc = _start_hung(agents, "100", workers)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=SAFETY)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("the run did not end after Ctrl-C")
+    assert proc.returncode == 130 and err.strip().splitlines()[-1] == "error: interrupted", err[-2000:]
+    _wait_for("the workers' end", lambda: not _group_alive(proc.pid))
+    assert glob.glob(os.path.join(agents, "fiveup-stops-*")) == []
+
+
+def test_workers_end_when_their_parent_is_killed(agents):
+    """A parent killed outright (SIGKILL: no clean-up of its own) leaves no worker behind:
+    each ends within about a second of noticing, the hung one too, and the stop
+    messages' directory goes with them."""
+    proc = _start_hung(agents, "100")
+    proc.kill()
+    proc.communicate()
+    _wait_for("the workers' end", lambda: not _group_alive(proc.pid))
+    assert glob.glob(os.path.join(agents, "fiveup-stops-*")) == []
+
+
+def _worker_view(job):
+    """In a worker: (whether it searches with one thread, the watchdog thread's life after
+    arming a deadline too far for a wait)."""
+    armed = arm_move_stop(job, lambda: "never")
+    time.sleep(0.05)
+    alive = any(t.name == "fiveup-move-watchdog" and t.is_alive() for t in threading.enumerate())
+    disarm_move_stop()
+    return in_worker(), armed, alive
+
+
+def test_one_worker_keeps_the_hint_threads_and_any_limit_is_watched():
+    """A single worker searches as the run's own process would (the hint's threads: a bot
+    at a time budget plays as strong as without a limit); with two, one thread each.
+    A limit of 1e308 s (a finite number) keeps the watchdog alive."""
+    assert list(ordered_map(_worker_view, [1e308], workers=1, stop_hung=True)) == [(False, True, True)]
+    assert list(ordered_map(_worker_view, [1e308, 5.0], workers=2, stop_hung=True)) == [(True, True, True)] * 2
+    assert list(ordered_map(_worker_view, [5.0], workers=2)) == [(True, False, False)]
