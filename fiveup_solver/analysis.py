@@ -50,7 +50,7 @@ For each analysed seat and each of its actions:
 
 Accuracy is lichess's per-move formula on the win-% loss L,
 ``103.1668 * exp(-0.04354 * L) - 3.1669`` clipped to 0..100, averaged over
-the judged decisions. Marks: lichess's 5 / 10 / 15 win-% points (see README
+the judged decisions. Marks: lichess's 5 / 10 / 15 win-% points (see docs/analysis.md
 for the distribution of losses that supports keeping them).
 """
 from __future__ import annotations
@@ -312,6 +312,7 @@ SEAT_COLUMNS = (
     Column("marks.inaccuracy", "inacc", "inaccuracies", "", 5),
     Column("marks.mistake", "mist", "mistakes", "", 5),
     Column("marks.blunder", "blund", "blunders", "", 5),
+    Column("luck_win", "own", "own luck", "+.1f", 6),
     Column("luck_win_net", "luck", "net luck", "+.1f", 7),
     Column("result", "result", "result", ".0f", 6),
     Column("luck_adjusted", "adj.", "luck-adjusted", ".1f", 6),
@@ -463,14 +464,19 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
             break
         actions = rounds[r]["actions"]
         if i == 0:
-            drawing.clear()
             # the starter was drawn (D1) in the first round and after a block: chance too
             starter_drawn = r == 0 or game.rounds[r - 1].core.status != "domino"
             for seat in luck_seats:
                 if not game.round_over:
                     before = deal_value(game, seat, r, None if starter_drawn else game.current.starter)
+                    if seat in drawing:
+                        # its draws blocked the last round (no pass follows them, D2): they are
+                        # valued at the round's end, the value before this deal
+                        luck.append(_draws_to_end(r - 1, len(rounds[r - 1]["actions"]), seat,
+                                                  drawing.pop(seat), before))
                     after = value(game, seat, r, i)
                     luck.append(LuckEvent(r, 0, seat, "deal", before, after, 100 * (after - before)))
+            drawing.clear()
         if i >= len(actions):
             continue
         act = actions[i]
@@ -491,8 +497,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
                 luck.append(LuckEvent(r, i, seat, "draw", before, after, 100 * (after - before)))
             if seat not in who:
                 continue
-            legal = game.legal_moves
-            if move.kind == "pass" or len(legal) == 1:
+            if move.kind == "pass" or _one_choice(game):
                 decisions.append(Decision(r, i, seat, _action_text(act), True))
             else:
                 decisions.append(_judge(hinter, solver, game, seat, move, budget, seed_of(r, i), WIN_VALUE,
@@ -505,6 +510,13 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     if bar is not None:
         bar.close()
     winner = final.winner
+    for seat in sorted(drawing):
+        # draws that blocked the record's last round: valued at the game's end (the game's
+        # result; an unfinished one's equal share, D6), unless the record stops mid-round
+        if final.round_over:
+            r = len(rounds) - 1
+            end = 1.0 / _core.sides_of(n) if winner is None else float(winner == _core.side_of_seat(n, seat))
+            luck.append(_draws_to_end(r, len(rounds[r]["actions"]), seat, drawing[seat], end))
     summaries = _summaries(n, who, decisions, luck, winner, final.unfinished or winner is None,
                            every_seat=len(luck_seats) == n)
     names = record.get("seats")
@@ -512,6 +524,12 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
         summary.name = None if names is None else names[seat]
     return Analysis(n, summaries, decisions, luck, budget, seed, view, winner, time.perf_counter() - started,
                     None if names is None else tuple(names))
+
+
+def _draws_to_end(r: int, end: int, seat: int, before: float, after: float) -> LuckEvent:
+    """The luck of a draw sequence that ended round r (blocked after the last draw):
+    the value at the round's end (after) minus the value before the draws."""
+    return LuckEvent(r, end, seat, "draw", before, after, 100 * (after - before))
 
 
 def _seed_of(seed: int, r: int, i: int) -> int:
@@ -594,11 +612,22 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
         if (r, i) == (round, action):
             break
     move = action_to_move(act)
-    if move.kind != "play" or len(game.legal_moves) == 1:
+    if move.kind != "play" or _one_choice(game):
         return Decision(round, action, seat, _action_text(act), True)
     solver = None if view is not None else _double_dummy_solver(budget)
     return _judge(Hinter(threads=budget.threads), solver, game, seat, move, budget, _seed_of(seed, round, action),
                   WIN_VALUE, _Past(record, budget)(game, seat, round))
+
+
+def _one_choice(game) -> bool:
+    """Whether the seat to move has one choice only: one legal move, or placements that
+    all lead to the same position (one tile on a double's two branch ports, RULES §3.4:
+    the hint searches them as one)."""
+    legal = game.legal_moves
+    if len(legal) == 1:
+        return True
+    return (all(m.kind == "play" for m in legal)
+            and len({_core.canonical_of(*m.placement) for m in legal}) == 1)
 
 
 def _action_text(act: dict) -> str:
@@ -635,7 +664,10 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
             d.dd_best = sorted(m for m, v in res.values.items() if v == best_v)
             d.dd_loss_win = round(100 * (best_v - res.values[played_text]) / (2 * win_value), 3)
             if res.points:
-                d.dd_loss_points = max(res.points.values()) - res.points[played_text]
+                # against the best moves (as the win-% loss): none when the played move is one
+                # of them, else the most points any of them scores
+                d.dd_loss_points = (0 if played_text in d.dd_best
+                                    else max(res.points[m] for m in d.dd_best) - res.points[played_text])
     return d
 
 
@@ -814,8 +846,8 @@ def format_text(a: Analysis) -> str:
     for row in (v.to_dict() for v in a.seats.values()):
         lines.append(" ".join(f"{c.cell(row):>{c.width}}" for c in SEAT_COLUMNS))
     lines.append("")
-    lines.append("(loss and luck in win-% points of the seat's side; luck: its side's chance events minus "
-                 "the other sides' mean; adj.: result minus luck"
+    lines.append("(loss and luck in win-% points of the seat's side; own: the seat's own chance events; "
+                 "luck: its side's chance events minus the other sides' mean; adj.: result minus luck"
                  + ("; a seat's view knows no other seat's luck: '-')" if a.view is not None else ")"))
     marked = [d for d in a.decisions if d.mark]
     if marked:

@@ -34,9 +34,12 @@ def test_every_column_reads_a_json_key():
 def test_the_text_table_is_the_columns():
     lines = analysis.format_text(_analysis()).splitlines()
     # the widths and formats of the columns, written out by hand
-    assert lines[3] == ("seat side judged loss win-%   mean loss pts accuracy inacc  mist blund    luck result   adj. name")
-    assert lines[4] == ("   0    0     10       12.5   1.25       33        -     0     0     0    -3.2    100      - Ann")
-    assert lines[5] == ("   1    1      9        2.0   0.22       -4     88.8     2     1     0    +4.0      0   -4.0 greedy")
+    assert lines[3] == ("seat side judged loss win-%   mean loss pts accuracy inacc  mist blund    own    luck result   adj. "
+                        "name")
+    assert lines[4] == ("   0    0     10       12.5   1.25       33        -     0     0     0   +2.5    -3.2    100      - "
+                        "Ann")
+    assert lines[5] == ("   1    1      9        2.0   0.22       -4     88.8     2     1     0   +0.0    +4.0      0   -4.0 "
+                        "greedy")
 
 
 def test_marked_decisions_name_their_seat():
