@@ -110,6 +110,17 @@ class RoundSamples:
     def rounds(self) -> int:
         return len(self.end)
 
+    def _check_layout(self) -> None:
+        """ValueError unless the arrays index each other: round i's events are
+        ``ev_offset[i]:ev_offset[i+1]``, from 0, never decreasing, to the events' end."""
+        off = np.asarray(self.ev_offset)
+        if off.ndim != 1 or off.dtype.kind not in "iu" or len(off) != len(self.end) + 1:
+            raise ValueError(f"ev_offset must be {len(self.end) + 1} integers, one more than the rounds")
+        if len(self.ev_side) != len(self.ev_raw) or (len(off) and (off[0] != 0 or off[-1] != len(self.ev_side))):
+            raise ValueError("ev_offset must run from 0 to the number of events")
+        if np.any(np.diff(off) < 0):
+            raise ValueError("ev_offset must never decrease")
+
     def save(self, path: str) -> None:
         set_offset = self.set_offset if self.set_offset is not None else np.array([0, self.rounds], np.int32)
         np.savez_compressed(path, ev_offset=self.ev_offset, ev_side=self.ev_side, ev_raw=self.ev_raw,
@@ -125,13 +136,15 @@ class RoundSamples:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 set_offset = z["set_offset"] if "set_offset" in z.files else None
-                return cls(meta["players"], meta["bot"], meta["seed"], z["ev_offset"], z["ev_side"], z["ev_raw"],
-                           z["end"], set_offset, tuple(tuple(a) for a in meta.get("anchors", ())))
+                samples = cls(meta["players"], meta["bot"], meta["seed"], z["ev_offset"], z["ev_side"], z["ev_raw"],
+                              z["end"], set_offset, tuple(tuple(a) for a in meta.get("anchors", ())))
+            samples._check_layout()
+            return samples
         except OSError as e:
             raise OptionError(f"{path}: cannot read round samples ({e.strerror or _short(e)})") from None
         except (ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
             raise OptionError(f"{path}: not a round-samples file (.npz from fiveup equity build): "
-                              f"{_short(e, 60)}") from None
+                              f"{type(e).__name__}: {' '.join(str(e).split())[:120]}") from None
 
     @classmethod
     def concat(cls, parts: list) -> "RoundSamples":
@@ -211,6 +224,31 @@ class EquityTable:
     sweeps: int = 0
     stuck: int = 0           # states from which no sampled round ever leads on (valued 0)
 
+    def __post_init__(self):
+        # the solver reads these values at its leaves (search_values): a table with values
+        # that are no probabilities would give answers that mean nothing, not an error
+        sides = _sides(_check_players(self.players))
+        shape = (SCORE_LEVELS,) * sides + (sides, sides)
+        win = self.win
+        if not isinstance(win, np.ndarray) or win.dtype.kind != "f" or win.shape != shape:
+            raise OptionError(f"an equity table's win must be a float array of shape {shape}, not "
+                              f"{_short(getattr(win, 'shape', win))} {getattr(win, 'dtype', type(win).__name__)}")
+        # (NaN fails: a minimum with NaN is NaN, and NaN compares false; the sides' sums
+        # as column adds: numpy's sum over a short last axis is several times slower)
+        cells = win.reshape(-1, sides)
+        total = cells[:, 0].copy()
+        for side in range(1, sides):
+            total += cells[:, side]
+        if not (win.min() >= 0.0 and win.max() <= 1.0 and total.max() <= 1.0 + 1e-6):
+            raise OptionError("an equity table's win must hold probabilities (each 0..1, each state's sides "
+                              "summing to at most 1)")
+        for name in ("rounds", "seed", "sweeps", "stuck"):
+            v = getattr(self, name)
+            if not is_int(v) or v < 0:
+                raise OptionError(f"an equity table's {name} must be an integer >= 0, not {_short(v)}")
+        if not isinstance(self.bot, str):
+            raise OptionError(f"an equity table's bot must be a bot name, not {_short(self.bot)}")
+
     @property
     def sides(self) -> int:
         return _sides(self.players)
@@ -259,21 +297,32 @@ class EquityTable:
 
     @classmethod
     def load(cls, path: str) -> "EquityTable":
+        """Read a table written by `save`; any other file is a one-line OptionError."""
         try:
-            with np.load(path) as z:
+            # allow_pickle=False: a file that is not ours must not run code on load
+            with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
-                win0 = z["win_starter0"].astype(np.float64) / 65535.0
+                stored = z["win_starter0"]
+            if stored.dtype != np.uint16:
+                raise ValueError(f"win_starter0 of type {stored.dtype}, not uint16")
+            win0 = stored.astype(np.float64) / 65535.0
             # rounding each side to 1/65535 can push a state's sum just above 1: scale it back
             total = win0.sum(axis=-1, keepdims=True)
             win0 = win0 / np.maximum(total, 1.0)
+            if not isinstance(meta, dict):
+                raise ValueError("its meta is not a JSON object")
             players = meta["players"]
             sides = _sides(_check_players(players))
             if win0.shape != (SCORE_LEVELS,) * sides + (sides,):
                 raise ValueError(f"a table of shape {win0.shape}")
-        except (OSError, KeyError, ValueError, TypeError) as e:
-            raise OptionError(f"{path}: not an equity table ({e})"[:200]) from None
-        return cls(players, _with_all_starters(win0), meta["rounds"], meta["bot"], meta["seed"],
-                   meta.get("sweeps", 0), meta.get("stuck", 0))
+            return cls(players, _with_all_starters(win0), meta["rounds"], meta["bot"], meta["seed"],
+                       meta.get("sweeps", 0), meta.get("stuck", 0))
+        except OSError as e:
+            raise OptionError(f"{path}: cannot read an equity table ({e.strerror or _short(e)})") from None
+        except (KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as e:
+            # (an OptionError of the checks above is a ValueError: named with the file too)
+            raise OptionError(f"{path}: not an equity table ({type(e).__name__}: "
+                              f"{' '.join(str(e).split())[:120]})") from None
 
 
 def _with_all_starters(win0):

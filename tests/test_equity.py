@@ -328,6 +328,9 @@ def test_solve_equity_checks_its_arrays():
         (2, order, s.ev_offset, s.ev_side, np.array([99], np.int16), s.end, w),  # level out of range
         (2, order, s.ev_offset, s.ev_side, lv, np.array([5], np.int8), w),     # end side out of range
         (2, order, s.ev_offset, s.ev_side, lv, s.end, w[:-1]),                 # table size
+        # offsets that start below 0 (a review's fuzzing: read before the arrays, a crash)
+        (2, order, np.array([-2 ** 31, 1], np.int32), s.ev_side, lv, s.end, w),
+        (2, order, np.array([-3, 1], np.int32), s.ev_side, lv, s.end, w),
     ]
     for args in cases:
         with pytest.raises(CoreError):
@@ -358,6 +361,84 @@ def test_equity_table_file_errors(tmp_path):
                         meta=np.array(json.dumps({"players": 2, "rounds": 1, "bot": "x", "seed": 0})))
     with pytest.raises(OptionError, match="not an equity table"):
         EquityTable.load(str(tmp_path / "shape.npz"))
+
+
+def test_round_samples_files_that_do_not_index_their_events_are_one_line(tmp_path):
+    """A samples file whose offsets start below 0 (it crashed the build) or decrease, or
+    whose arrays disagree in length, is refused on load, naming the file."""
+    one = dict(ev_side=np.array([0], np.int8), ev_raw=np.array([5], np.int16), end=np.array([0], np.int8))
+    for name, offsets in [("below", [-2 ** 31, 1]), ("minus3", [-3, 1]), ("past", [0, 2]), ("floats", [0.0, 1.0])]:
+        RoundSamples(2, "greedy", 0, np.array(offsets), **one).save(str(tmp_path / f"{name}.npz"))
+        with pytest.raises(OptionError, match=rf"^{tmp_path}/{name}.npz: not a round-samples file .*ev_offset"):
+            RoundSamples.load(str(tmp_path / f"{name}.npz"))
+    RoundSamples(2, "greedy", 0, np.array([0, 1, 0], np.int32), np.array([0], np.int8), np.array([5], np.int16),
+                 np.array([0, 0], np.int8)).save(str(tmp_path / "down.npz"))
+    with pytest.raises(OptionError, match="ev_offset must run from 0 to the number of events"):
+        RoundSamples.load(str(tmp_path / "down.npz"))
+    RoundSamples(2, "greedy", 0, np.array([0, 2, 1], np.int32), np.array([0, 0], np.int8), np.array([5], np.int16),
+                 np.array([0, 0], np.int8)).save(str(tmp_path / "lengths.npz"))
+    with pytest.raises(OptionError, match="ev_offset must run from 0"):
+        RoundSamples.load(str(tmp_path / "lengths.npz"))
+    RoundSamples(2, "greedy", 0, np.array([0, 2, 1], np.int32), np.array([0], np.int8), np.array([5], np.int16),
+                 np.array([0, 0], np.int8)).save(str(tmp_path / "decrease.npz"))
+    with pytest.raises(OptionError, match="ev_offset must never decrease"):
+        RoundSamples.load(str(tmp_path / "decrease.npz"))
+
+
+def _table_file(path, win0, **meta):
+    meta = {"players": 2, "rounds": 1, "bot": "x", "seed": 0, **meta}
+    np.savez_compressed(path, win_starter0=win0, meta=np.array(json.dumps(meta)))
+    return str(path)
+
+
+def test_equity_table_files_with_values_that_are_no_probabilities_are_refused(tmp_path):
+    """A table's values must be what save writes (uint16 fractions): a float file holding
+    NaN or negative values printed nonsense and made the solver's win values meaningless."""
+    good = np.full((61, 61, 2), 30000, np.uint16)
+    assert EquityTable.load(_table_file(tmp_path / "good.npz", good)).probabilities([0, 0], 0) == pytest.approx(
+        [30000 / 65535] * 2)
+    for name, win0 in [("nan", np.full((61, 61, 2), np.nan)), ("negative", np.full((61, 61, 2), -0.5)),
+                       ("floats", np.full((61, 61, 2), 0.5))]:
+        with pytest.raises(OptionError, match=rf"{name}.npz: not an equity table \(ValueError: win_starter0 of type"):
+            EquityTable.load(_table_file(tmp_path / f"{name}.npz", win0))
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    zipped = tmp_path / "cut.npz"
+    zipped.write_bytes(open(_table_file(tmp_path / "whole.npz", good), "rb").read()[:200])
+    cases = [(str(empty), "EOFError"), (str(zipped), "BadZipFile"),
+             (_table_file(tmp_path / "no_rounds.npz", good, rounds=None), "rounds must be an integer >= 0"),
+             (_table_file(tmp_path / "abc.npz", good, rounds="abc"), "rounds must be an integer >= 0"),
+             (_table_file(tmp_path / "bot.npz", good, bot=7), "bot must be a bot name")]
+    for path, what in cases:
+        with pytest.raises(OptionError, match=rf"^{path}: not an equity table \(.*{what}"):
+            EquityTable.load(path)
+    np.savez_compressed(tmp_path / "no_meta_key.npz", win_starter0=good,
+                        meta=np.array(json.dumps({"players": 2, "bot": "x", "seed": 0})))
+    with pytest.raises(OptionError, match="not an equity table \\(KeyError: 'rounds'"):
+        EquityTable.load(str(tmp_path / "no_meta_key.npz"))
+
+
+def test_an_equity_table_made_in_python_holds_probabilities():
+    """The API's EquityTable (the solver's win objective reads it): NaN, values outside
+    0..1, sides summing above 1 or another shape are one OptionError, not a value of -999."""
+    ok = np.full((61, 61, 2, 2), 0.5)
+    EquityTable(2, ok, 1, "x", 0)
+    bad = [(np.full((61, 61, 2, 2), np.nan), "must hold probabilities"),
+           (np.full((61, 61, 2, 2), -0.1), "must hold probabilities"),
+           (np.full((61, 61, 2, 2), 0.6), "must hold probabilities"),
+           (np.zeros(3), "must be a float array of shape"),
+           (np.zeros((61, 61, 2, 2), np.int64), "must be a float array of shape"),
+           ([[0.5]], "must be a float array of shape")]
+    for win, what in bad:
+        with pytest.raises(OptionError, match=what):
+            EquityTable(2, win, 1, "x", 0)
+    for kwargs, what in [({"rounds": -1}, "rounds must be"), ({"seed": 1.5}, "seed must be"),
+                         ({"bot": None}, "bot must be")]:
+        args = {"rounds": 1, "bot": "x", "seed": 0, **kwargs}
+        with pytest.raises(OptionError, match=what):
+            EquityTable(2, ok, args["rounds"], args["bot"], args["seed"])
+    with pytest.raises(OptionError):
+        EquityTable("2", ok, 1, "x", 0)
 
 
 # ------------------------------------------------------------ the shipped solver forms

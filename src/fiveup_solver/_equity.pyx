@@ -104,8 +104,10 @@ cdef _solve(int sides, const int[::1] order, const int[::1] ev_offset, const sig
         n_states *= LEVELS
     if W.shape[0] != n_states * sides * sides or order.shape[0] != n_states:
         raise CoreError("equity table of the wrong size")
-    if ev_offset.shape[0] != n_rounds + 1 or n_rounds == 0 or ev_offset[n_rounds] != ev_side.shape[0] \
-            or ev_side.shape[0] != ev_level.shape[0]:
+    # offsets from 0, never decreasing (below), ending at the events' count: every round's
+    # events are inside the arrays
+    if ev_offset.shape[0] != n_rounds + 1 or n_rounds == 0 or ev_offset[0] != 0 \
+            or ev_offset[n_rounds] != ev_side.shape[0] or ev_side.shape[0] != ev_level.shape[0]:
         raise CoreError("round samples of inconsistent sizes")
     for s in range(ev_side.shape[0]):
         if not 0 <= ev_side[s] < sides or not -TARGET_LEVEL <= ev_level[s] <= TARGET_LEVEL:
