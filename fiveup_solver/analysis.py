@@ -69,7 +69,7 @@ from tqdm import tqdm
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
-from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, check_seed, is_int, is_number, short_repr as _short
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import past_evidence
@@ -104,6 +104,8 @@ def accuracy(loss_win: float) -> float:
     >>> accuracy(0.0) > 99.99, round(accuracy(10.0), 1), accuracy(100.0)
     (True, 63.6, 0.0)
     """
+    if not is_number(loss_win):
+        raise OptionError(f"loss_win must be a finite number of win-% points, not {_short(loss_win)}")
     a = 103.1668 * math.exp(-0.04354 * max(0.0, loss_win)) - 3.1669
     return max(0.0, min(100.0, a))
 

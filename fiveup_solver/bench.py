@@ -19,7 +19,7 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.equity import search_values
-from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_int, short_repr as _short
 from fiveup_solver.game import Game, action_to_move
 from fiveup_solver.hint import Hinter, METHODS
 from fiveup_solver.inference import DealSampler
@@ -89,24 +89,52 @@ def run_playout_bench(rounds: int = 200_000, reference_rounds: int = 600, seed: 
 
 
 def load_suite(path) -> list:
-    """Games at the positions of a benchmark suite file (benchmarks/data/*.json)."""
+    """Games at the positions of a benchmark suite file (benchmarks/data/*.json). A file
+    that cannot be read or is not a suite, or a position that is not one (a broken record,
+    an action that is not in it), is one OptionError naming the file and the position."""
 
-    with open(path, encoding="utf-8") as f:
-        positions = json.load(f)
+    try:
+        with open(path, "rb") as f:
+            positions = json.loads(f.read().decode("utf-8"))
+    except OSError as e:
+        raise OptionError(f"{path}: cannot read the suite ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:
+        raise OptionError(f"{path}: not a suite (not UTF-8 text: byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise OptionError(f"{path}: not a suite (not valid JSON: line {e.lineno} column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise OptionError(f"{path}: not a suite (not valid JSON: nested too deeply)") from None
+    except ValueError as e:  # e.g. an integer with more digits than Python converts
+        raise OptionError(f"{path}: not a suite (not valid JSON: {str(e).splitlines()[0][:80]})") from None
     games = []
-    for p in _suite_entries(path, positions, ("record", "round", "action")):
-        if "scores" not in p:
-            games.append(game_at(p["record"], p["round"], p["action"]))
-            continue
-        # a one-round position that starts from given scores (records always start at 0)
-        rnd = check_record(p["record"])["rounds"][0]
-        g = Game(players=p["record"]["players"], deal=False)
-        g.start_round([[Tile.parse(t) for t in h] for h in rnd["hands"]],
-                      [Tile.parse(t) for t in rnd["boneyard"]], rnd["starter"], scores=p["scores"])
-        for act in rnd["actions"][: p["action"]]:
-            g.push(action_to_move(act))
-        games.append(g)
+    for i, p in enumerate(_suite_entries(path, positions, ("record", "round", "action"))):
+        try:
+            games.append(_suite_game(p))
+        except FiveUpError as e:
+            raise OptionError(f"{path}: position {i}: {e}") from None
     return games
+
+
+def _suite_game(p: dict) -> Game:
+    """The game at one position of a suite (its entry checked by _suite_entries)."""
+    if "scores" not in p:
+        return game_at(p["record"], p["round"], p["action"])
+    # a one-round position that starts from given scores (records always start at 0): the
+    # full record's first round, every hand known, up to an action in it
+    record = check_record(p["record"])
+    if record.get("view") is not None:
+        raise OptionError(f"a position from given scores needs the full record, not seat {record['view']}'s view")
+    if p["round"] != 0:
+        raise OptionError(f"a position from given scores is in round 0, not round {_short(p['round'])}")
+    rnd = record["rounds"][0]
+    if not 0 <= p["action"] <= len(rnd["actions"]):
+        raise OptionError(f"round 0: action {_short(p['action'])} is not in 0..{len(rnd['actions'])}")
+    g = Game(players=record["players"], deal=False)
+    g.start_round([[Tile.parse(t) for t in h] for h in rnd["hands"]],
+                  [Tile.parse(t) for t in rnd["boneyard"]], rnd["starter"], scores=p["scores"])
+    for act in rnd["actions"][: p["action"]]:
+        g.push(action_to_move(act))
+    return g
 
 
 def _stats(values) -> dict:

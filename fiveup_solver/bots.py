@@ -48,8 +48,8 @@ import sys
 import time
 
 from fiveup_solver import _core
-from fiveup_solver.errors import (BotError, InconsistentObservationError, OptionError, check_players, is_number,
-                                  short_repr)
+from fiveup_solver.errors import (BotError, InconsistentObservationError, OptionError, check_players, check_seed,
+                                  is_number, short_repr)
 from fiveup_solver.game import check_observation, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.notation import Move, format_move, format_number
@@ -246,9 +246,13 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
     a match, an SPRT or a ladder with a limit), a move that has not returned at
     :func:`stop_after` ``(move_time)`` ends the worker, and the run fails with one
     BotError saying so."""
+    # the caller's arguments first: a bad one is the caller's typed error, not the bot's failure
+    _check_choice(obs, rng)
+    function = bot_function(bot)
+    check_move_time(move_time)
+    if game_seed is not None:
+        check_seed(game_seed, "game_seed")
     try:
-        _check_choice(obs, rng)
-        function = bot_function(bot)
         legal = {format_move(m) for m in obs.legal_moves}
         armed = False
         if move_time is not None:

@@ -118,24 +118,26 @@ def cmd_replay(args, out) -> int:
 def check_output_path(path, option: str) -> None:
     """Refuse an output file that cannot be written before the work that fills it (a ladder,
     a match, an analysis, a whole game in the terminal), not after it: a directory, or a file
-    in a directory that does not exist. The same words as the write's own error."""
+    in a directory that does not exist. The same words as the write's own error; so is a
+    path the system refuses to look at (a name too long, a loop of links)."""
     p = Path(path)
-    if p.is_dir():
-        raise OptionError(f"{option} {path}: cannot write (Is a directory)")
-    if not p.parent.is_dir():
-        raise OptionError(f"{option} {path}: cannot write (No such file or directory)")
-    existed = p.exists()
-    if existed and not p.is_file():
-        return          # a device or a pipe: written where it is (opening a pipe would wait)
     try:
+        # (is_dir and exists raise OSError on a name too long: a traceback, a fuzz campaign)
+        if p.is_dir():
+            raise OptionError(f"{option} {path}: cannot write (Is a directory)")
+        if not p.parent.is_dir():
+            raise OptionError(f"{option} {path}: cannot write (No such file or directory)")
+        existed = p.exists()
+        if existed and not p.is_file():
+            return          # a device or a pipe: written where it is (opening a pipe would wait)
         # a folder the file cannot be made in (/proc, a read-only mount): an analysis of
         # seconds ran first, then failed at its write (a review)
         with open(p, "a", encoding="utf-8"):
             pass
+        if not existed:
+            p.unlink(missing_ok=True)
     except OSError as e:
         raise OptionError(f"{option} {path}: cannot write ({e.strerror or e})") from None
-    if not existed:
-        p.unlink(missing_ok=True)
 
 
 def cmd_selfplay(args, out) -> int:
@@ -783,15 +785,19 @@ _SHIPPED_SAMPLES = "<shipped>"   # ``--samples`` without a file: the checkout's 
 
 def _check_npz_target(path, option) -> None:
     """What `_write_npz` would fail on, checked first: the path is a directory, or one of its
-    folders is a file (missing folders are made)."""
+    folders is a file (missing folders are made), or the system refuses to look at it (a
+    name too long, in $FIVEUP_CACHE_DIR too)."""
     p = Path(path)
-    if p.is_dir():
-        raise OptionError(f"{option} {path}: cannot write (Is a directory)")
-    folder = p.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    if not folder.is_dir():
-        raise OptionError(f"{option} {path}: cannot write (Not a directory)")
+    try:
+        if p.is_dir():
+            raise OptionError(f"{option} {path}: cannot write (Is a directory)")
+        folder = p.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir():
+            raise OptionError(f"{option} {path}: cannot write (Not a directory)")
+    except OSError as e:
+        raise OptionError(f"{option} {path}: cannot write ({e.strerror or e})") from None
 
 
 def _write_npz(obj, path, option) -> None:
@@ -906,11 +912,19 @@ def cmd_bench(args, out) -> int:
     return 0
 
 
+def _is_file(path: Path, option: str, folder) -> bool:
+    """Path.is_file, a folder the system refuses to look in (a name too long) one line naming it."""
+    try:
+        return path.is_file()
+    except OSError as e:
+        raise OptionError(f"{option} {folder}: cannot read ({e.strerror or e})") from None
+
+
 def _bench_hint(args, out) -> int:
 
     from fiveup_solver.bench import hint_report
     path = Path(args.hint) / "hint_positions.json"
-    if not path.is_file():
+    if not _is_file(path, "--hint", args.hint):
         raise OptionError(f"--hint {args.hint}: hint_positions.json is missing (it is in a source checkout's "
                           "benchmarks/data: give that folder)")
     report = hint_report(path)
@@ -940,7 +954,7 @@ def _bench_solver(args, out) -> int:
 
     from fiveup_solver.bench import SOLVER_SUITES, solver_report
     folder = Path(args.solver)
-    missing = [n for n in SOLVER_SUITES if not (folder / f"{n}.json").is_file()]
+    missing = [n for n in SOLVER_SUITES if not _is_file(folder / f"{n}.json", "--solver", folder)]
     if missing:
         raise OptionError(f"--solver {folder}: suite files missing ({', '.join(m + '.json' for m in missing)}; "
                           "they are in a source checkout's benchmarks/data: give that folder)")

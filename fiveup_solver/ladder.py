@@ -45,6 +45,7 @@ __all__ = ["LadderResult", "run_ladder", "fit_elo", "bootstrap_elo", "load_ladde
 ANCHOR = "level1"                   # random play: 0 Elo
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo per natural-log unit of odds
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
+MAX_PAIRS = 10 ** 9                 # most pairs one pentanomial count holds (a run plays 500,000 a pairing at most)
 
 
 def _pair_points(counts) -> float:
@@ -53,8 +54,8 @@ def _pair_points(counts) -> float:
 
 
 def _is_pentanomial(c) -> bool:
-    """Five pair counts, whole numbers >= 0."""
-    return isinstance(c, list) and len(c) == 5 and all(_is_int(x) and x >= 0 for x in c)
+    """Five pair counts, whole numbers from 0 to MAX_PAIRS."""
+    return isinstance(c, (list, tuple)) and len(c) == 5 and all(_is_int(x) and 0 <= x <= MAX_PAIRS for x in c)
 
 
 def _default_entrants() -> list:
@@ -119,10 +120,33 @@ def _fit(n: int, pairings, scores, games, anchor: int, prior: float = 1.0) -> li
     return list(theta * ELO_SCALE)
 
 
+def _check_fit(counts, names, anchor, prior) -> list:
+    """`names` as a list, once what a fit reads is checked: ``counts`` a dict {(a, b): five
+    pair counts from 0 to MAX_PAIRS}, ``names`` distinct entrant names with ``anchor``
+    among them, ``prior`` a finite number of virtual games > 0."""
+    if (isinstance(names, str) or not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names)
+            or len(set(names)) != len(names)):
+        raise OptionError(f"names must be a list of distinct entrant names, not {_short(names)}")
+    if not isinstance(anchor, str) or anchor not in names:
+        raise OptionError(f"the anchor {_short(anchor)} is not an entrant")
+    if not isinstance(counts, dict):
+        raise OptionError(f"counts must be a dict {{(a, b): pentanomial}}, not {_short(counts)}")
+    for key, c in counts.items():
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise OptionError(f"counts: a pairing is a tuple (a, b) of entrants, not {_short(key)}")
+        if not _is_pentanomial(c):
+            raise OptionError(f"counts: pairing {_short(key[0])} v {_short(key[1])}: its pentanomial must be five "
+                              f"counts >= 0 (at most 10^9 each), not {_short(c)}")
+    if not is_number(prior) or prior <= 0:
+        raise OptionError(f"prior must be a finite number > 0 (virtual drawn games a pairing), not {_short(prior)}")
+    return list(names)
+
+
 def fit_elo(counts: dict, names: list, anchor: str = ANCHOR, prior: float = 1.0) -> dict:
-    """Elo of every entrant (anchor = 0) from pentanomial counts per pairing."""
-    if anchor not in names:
-        raise OptionError(f"the anchor {anchor!r} is not an entrant")
+    """Elo of every entrant (anchor = 0) from pentanomial counts per pairing: ``counts``
+    {(a, b): pairs scoring 0, 1/2, 1, 3/2, 2 for a}, each count an integer from 0 to
+    10^9 (MAX_PAIRS); ``prior`` virtual drawn games a pairing (> 0)."""
+    names = _check_fit(counts, names, anchor, prior)
     pairings, scores, games = _totals(counts, names)
     elo = _fit(len(names), pairings, scores, games, names.index(anchor), prior)
     return dict(zip(names, elo))
@@ -130,7 +154,12 @@ def fit_elo(counts: dict, names: list, anchor: str = ANCHOR, prior: float = 1.0)
 
 def bootstrap_elo(counts: dict, names: list, anchor: str = ANCHOR, *, resamples: int = 1000, seed: int = 0,
                   prior: float = 1.0):
-    """Bootstrap fits: a (resamples x entrants) array of Elo, pairs redrawn per pairing."""
+    """Bootstrap fits: a (resamples x entrants) array of Elo, pairs redrawn per pairing.
+    ``resamples``: an integer from 100 to 100000 (the array's rows; each is a fit); ``seed``:
+    an integer from 0 to 2^64 - 1; the rest as :func:`fit_elo`."""
+    names = _check_fit(counts, names, anchor, prior)
+    _check_resamples(resamples)
+    check_seed(seed)
     rng = np.random.default_rng(seed)
     keys = [k for k, c in counts.items() if sum(c) > 0]
     out = np.empty((resamples, len(names)))
@@ -211,7 +240,8 @@ class LadderResult:
     def from_dict(cls, d: dict) -> "LadderResult":
         """A ladder table as ``to_dict`` writes it, checked whole: its format, players, seed,
         entrants (distinct names, the anchor among them, finite Elo and intervals), pairings
-        (entrants' names, five pair counts >= 0 each), and Elo that are the fit of its own
+        (entrants' names, five pair counts from 0 to 10^9 each), steps (one between each two
+        neighbours, the difference of their Elo), and Elo that are the fit of its own
         pairings (a table edited by hand would place agents against Elo it never measured)."""
         def bad(what):
             return OptionError(f"not a ladder table ({what})")
@@ -242,10 +272,10 @@ class LadderResult:
                 if a not in elo or b not in elo or a == b:
                     raise bad(f"a pairing {_short(a, 40)} v {_short(b, 40)} of entrants not in the table")
                 if not _is_pentanomial(c):
-                    raise bad(f"pairing {a} v {b}: its pentanomial must be five counts >= 0, not {_short(c)}")
+                    raise bad(f"pairing {a} v {b}: its pentanomial must be five counts >= 0 (at most 10^9 each), "
+                              f"not {_short(c)}")
                 counts[(a, b)] = list(c)
-            res = cls(players, entrants, counts, games, seed)
-            res.elo, res.ci95, res.steps = elo, ci95, list(d["steps"])
+            steps = d["steps"]
         except OptionError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as e:
@@ -255,6 +285,8 @@ class LadderResult:
         if off:
             raise bad(f"its Elo are not the fit of its pairings: {off[0]} {elo[off[0]]:+.1f} stored, "
                       f"{refit[off[0]]:+.1f} fitted")
+        res = cls(players, entrants, counts, games, seed)
+        res.elo, res.ci95, res.steps = elo, ci95, _read_steps(steps, entrants, elo, bad)
         return res
 
     def format_table(self) -> str:
@@ -269,6 +301,30 @@ class LadderResult:
             recipe = LEVELS[n].summary if n in LEVELS else n
             lines.append(f"| {n} | {_whole(self.elo[n])} | [{_whole(lo)}, {_whole(hi)}] | {step} | {recipe} |")
         return "\n".join(lines) + "\n"
+
+
+def _read_steps(steps, entrants: list, elo: dict, bad) -> list:
+    """A ladder file's "steps", checked (LadderResult.from_dict): one per neighbouring pair of
+    entrants, in order, each with a finite elo that is the difference of theirs (to the
+    0.1 both are rounded to), a ci95 of two finite numbers and a significant true or false;
+    ``bad(what)`` is the error raised."""
+    if not isinstance(steps, list) or len(steps) != len(entrants) - 1:
+        raise bad(f"its steps must be a list of the {len(entrants) - 1} steps between neighbouring entrants, "
+                  f"not {_short(steps)}")
+    out = []
+    for k, s in enumerate(steps):
+        a, b = entrants[k], entrants[k + 1]
+        if (not isinstance(s, dict) or s.get("from") != a or s.get("to") != b or not is_number(s.get("elo"))
+                or not isinstance(s.get("ci95"), list) or len(s["ci95"]) != 2
+                or not all(is_number(x) for x in s["ci95"]) or not isinstance(s.get("significant"), bool)):
+            raise bad(f"steps[{k}] must be the step from {a} to {b}: a finite elo, a ci95 of two finite numbers "
+                      f"and significant true or false, not {_short(s)}")
+        if abs(s["elo"] - (elo[b] - elo[a])) > 0.2:
+            raise bad(f"steps[{k}]: its elo {s['elo']:+.1f} is not {b}'s Elo less {a}'s, "
+                      f"{elo[b] - elo[a]:+.1f}")
+        out.append({"from": a, "to": b, "elo": float(s["elo"]), "ci95": [float(x) for x in s["ci95"]],
+                    "significant": s["significant"]})
+    return out
 
 
 def _whole(x: float, sign: str = "") -> str:
@@ -532,8 +588,9 @@ class Placement:
             if n not in table.entrants:
                 raise OptionError(f"{_short(n, 40)} is not on the ladder (its entrants: {', '.join(table.entrants)})")
             if not isinstance(self.counts, dict) or not _is_pentanomial(self.counts.get(n)):
+                got = self.counts.get(n) if isinstance(self.counts, dict) else self.counts
                 raise OptionError(f"{n}: a placement's counts are five pair counts >= 0 per level, not "
-                                  f"{_short(self.counts.get(n) if isinstance(self.counts, dict) else self.counts)}")
+                                  f"{_short(got)} (at most 10^9 each)")
             if not isinstance(self.level_elo, dict) or not is_number(self.level_elo.get(n)):
                 raise OptionError(f"{n}: a placement's level_elo holds each level's finite Elo")
 

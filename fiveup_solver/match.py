@@ -146,8 +146,15 @@ class PairStats:
 
     def __post_init__(self):
         _check_sides(self.sides)
+        bins = self.sides * self.sides + 1
         if self.counts is None:
-            self.counts = [0] * (self.sides * self.sides + 1)
+            self.counts = [0] * bins
+        elif (not isinstance(self.counts, list) or len(self.counts) != bins
+              or not all(_is_int(c) and c >= 0 for c in self.counts)):
+            raise OptionError(f"counts must be None or a list of {bins} unit counts >= 0, not {_short(self.counts)}")
+        for name in ("games", "wins", "unfinished"):
+            if not _is_int(getattr(self, name)) or getattr(self, name) < 0:
+                raise OptionError(f"{name} must be an integer >= 0, not {_short(getattr(self, name))}")
 
     @property
     def _step(self) -> float:
@@ -360,7 +367,9 @@ def journal_lines(path: str) -> tuple:
         text = data[:size].decode("utf-8")
     except UnicodeDecodeError:
         raise OptionError(f"journal {path}: not a journal (not UTF-8 text)") from None
-    return [line for line in text.splitlines() if line.strip()], size
+    # lines end at "\n", "\r\n" or "\r" only: str.splitlines also splits at U+2028, U+2029
+    # and U+0085, which a JSON string may hold raw (a raw "\r" or "\n" it never holds)
+    return [line for line in text.replace("\r", "\n").split("\n") if line.strip()], size
 
 
 def open_journal(path: str, size: int):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -31,9 +32,23 @@ from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile, check_action  # check_action: public here too
 
 __all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "check_action", "game_from_record",
-           "past_observations", "positions", "replay", "save_record", "game_at", "observation_at", "dumps_record"]
+           "past_observations", "positions", "replay", "save_record", "game_at", "observation_at", "dumps_record",
+           "MAX_RECORD_BYTES"]
 
 FORMAT = "fiveup-record/1"
+
+# The most one game's record may take: a record file, or one line of a file of JSON Lines
+# (which may hold any number of such lines: load_record reads a larger file a line at a
+# time and keeps only the chosen game). A game of 1000 rounds (the simulations' limit)
+# takes 2 to 3 MB as indented JSON, about 1 MB as one line. Reading stops one byte past
+# the limit in a file that is not such lines (a reading of /dev/zero grew without bound).
+MAX_RECORD_BYTES = 32 * 2 ** 20
+
+# JSON Lines end at "\n", "\r\n" or "\r", and only there: str.splitlines also splits at
+# U+2028, U+2029 and U+0085, which a JSON string may hold raw (a seat's name written with
+# ensure_ascii=False). A raw "\r" or "\n" is never inside a JSON string.
+_LINE_END = re.compile(r"[\r\n]")
+_LINE_END_BYTES = re.compile(rb"[\r\n]")
 
 
 def parse_record_text(data: bytes | str, name: str = "record", game: int | None = None) -> dict:
@@ -54,23 +69,46 @@ def parse_record_text(data: bytes | str, name: str = "record", game: int | None 
     data = data.removeprefix("\ufeff")
     if not data.strip():
         raise RecordError(f"{name}: empty file")
-    if game is not None and (not _is_int(game) or game < 0):
-        raise RecordError(f"the game number (--game) counts from 0, not {_short(game)}")
-    lines = [line for line in data.splitlines() if line.strip()]
+    _check_game_number(game)
+    lines = [line for line in _LINE_END.split(data) if line.strip()]
     try:
-        objs = [_json_object(data, name)]
+        obj = _json_object(data, name)
     except RecordError:
-        if len(lines) < 2 or not lines[0].lstrip().startswith("{") or not lines[0].rstrip().endswith("}"):
+        if len(lines) < 2 or not _one_line_object(lines[0]):
             raise
         # JSON Lines: one record a line
-        objs = [_json_object(line, f"{name} line {k}") for k, line in enumerate(lines, 1)]
+        return _game_of_lines(lines, name, game)
+    if game is not None and game >= 1:
+        raise RecordError(f"{name}: no game {game} (it holds 1: --game 0 to 0)")
+    return obj
+
+
+def _check_game_number(game) -> None:
+    if game is not None and (not _is_int(game) or game < 0):
+        raise RecordError(f"the game number (--game) counts from 0, not {_short(game)}")
+
+
+def _one_line_object(line: str) -> bool:
+    return line.lstrip().startswith("{") and line.rstrip().endswith("}")
+
+
+def _game_of_lines(lines, name: str, game: int | None) -> dict:
+    """Game `game` (None: the only one) of JSON Lines: `lines`, the text of each non-blank
+    line, are each checked to be a JSON object; only the chosen one is kept."""
+    chosen, count = None, 0
+    for count, line in enumerate(lines, 1):
+        obj = _json_object(line, f"{name} line {count}")
+        if game is None or count - 1 == game:
+            chosen = obj
+    if count == 0:
+        raise RecordError(f"{name}: empty file")
     if game is None:
-        if len(objs) > 1:
-            raise RecordError(f"{name}: {len(objs)} games (JSON Lines): choose one with --game K, 0 to {len(objs) - 1}")
-        return objs[0]
-    if game >= len(objs):
-        raise RecordError(f"{name}: no game {game} (it holds {len(objs)}: --game 0 to {len(objs) - 1})")
-    return objs[game]
+        if count > 1:
+            raise RecordError(f"{name}: {count} games (JSON Lines): choose one with --game K, 0 to {count - 1}")
+        return chosen
+    if game >= count:
+        raise RecordError(f"{name}: no game {game} (it holds {count}: --game 0 to {count - 1})")
+    return chosen
 
 
 def _json_object(text: str, name: str) -> dict:
@@ -93,16 +131,87 @@ def _reject_constant(name):
 
 def load_record(path, game: int | None = None) -> dict:
     """Read and check a record file; returns the record object (tiles normalised).
-    ``game``: the game to read from a file of JSON Lines (parse_record_text)."""
+    ``game``: the game to read from a file of JSON Lines (parse_record_text).
+
+    A file of one game takes at most :data:`MAX_RECORD_BYTES` (32 MiB); a file of JSON
+    Lines may be larger, each line (game) at most that: it is read a line at a time, and
+    only the chosen game is kept. A file that cannot be read is one :class:`RecordError`."""
     if not isinstance(path, (str, os.PathLike)):
         raise RecordError(f"load_record takes a file path, not {type(path).__name__} "
                           f"(a record object: check_record or replay)")
     path = Path(path)
+    name = str(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+            if len(data) <= MAX_RECORD_BYTES:
+                record = parse_record_text(data, name, game)
+            else:       # JSON Lines or refused: the rest is read a line at a time
+                _check_game_number(game)
+                record = _game_of_lines(_big_file_lines(f, data, name), name, game)
     except OSError as e:
         raise RecordError(f"{path}: cannot read ({e.strerror or e})") from None
-    return check_record(parse_record_text(data, str(path), game))
+    except MemoryError:
+        raise RecordError(f"{path}: cannot read (out of memory)") from None
+    except RecordError:
+        raise
+    except ValueError as e:      # a path with a NUL character (a caller's, not a command line's)
+        raise RecordError(f"{_short(str(path), 80)}: cannot read ({str(e)[:80]})") from None
+    return check_record(record)
+
+
+def _big_file_lines(f, head: bytes, name: str):
+    """The non-blank lines (text) of a record file larger than MAX_RECORD_BYTES, whose first
+    bytes `head` are read from `f`: such a file can only be JSON Lines, each line a game of
+    at most that size. Read a line at a time: a file of no line ends (/dev/zero) ends at
+    MAX_RECORD_BYTES + 1 bytes, with one line naming the limit."""
+    limit = MAX_RECORD_BYTES
+    first = True
+    for offset, line in _byte_lines(f, head, limit):
+        if len(line) > limit:
+            if first:
+                raise RecordError(f"{name}: larger than {limit / 2 ** 20:g} MiB, the most a record file of one game "
+                                  f"takes (a file of several games holds one a line, JSON Lines)")
+            raise RecordError(f"{name}: the line at byte {offset} is larger than {limit / 2 ** 20:g} MiB, "
+                              f"the most one game's record takes")
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"{name}: not UTF-8 text (byte {offset + e.start})") from None
+        if offset == 0:
+            text = text.removeprefix("\ufeff")
+        if not text.strip():
+            continue
+        if first and not _one_line_object(text):
+            raise RecordError(f"{name}: larger than {limit / 2 ** 20:g} MiB, the most a record file of one game "
+                              f"takes (a file of several games holds one a line, JSON Lines)")
+        first = False
+        yield text
+
+
+def _byte_lines(f, head: bytes, limit: int, chunk_size: int = 2 ** 20):
+    """(offset in the file, bytes) of every line of `f` (its first bytes, `head`, already
+    read), without its line end ("\\r\\n" gives an empty line after it, which readers skip as
+    blank). A line longer than `limit` is yielded as its first limit + 1 bytes, and the
+    reading ends: never more than that is held."""
+    pieces, held, start, pos = [], 0, 0, 0       # the line so far; its bytes; its offset; the chunk's
+    chunk = head
+    while chunk:
+        at = 0
+        for m in _LINE_END_BYTES.finditer(chunk):
+            pieces.append(chunk[at:m.start()])
+            yield start, b"".join(pieces)
+            pieces, held, at, start = [], 0, m.end(), pos + m.end()
+        if at < len(chunk):
+            pieces.append(chunk[at:])
+            held += len(chunk) - at
+            if held > limit:
+                yield start, b"".join(pieces)[:limit + 1]
+                return
+        pos += len(chunk)
+        chunk = f.read(chunk_size)
+    if pieces:
+        yield start, b"".join(pieces)
 
 
 def dumps_record(record: dict) -> str:

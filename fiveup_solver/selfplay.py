@@ -11,10 +11,14 @@ from __future__ import annotations
 import random
 
 from fiveup_solver.bots import bot_function, bot_move, check_move_time
-from fiveup_solver.errors import OptionError, check_seed, is_int, is_number, short_repr
+from fiveup_solver.errors import OptionError, check_players, check_seed, is_int, is_number, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
-__all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_interval"]
+__all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_interval", "MAX_GAMES"]
+
+# most games a win rate counts (2^53: every count up to it is exact in a float, and the
+# interval's n * n stays far inside a float's range)
+MAX_GAMES = 2 ** 53
 
 
 def game_seeds(seed: int, games: int):
@@ -44,6 +48,12 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
     ``on_action(game, move, events)`` is called after every action (for display),
     and with ``move=None`` when a round has been dealt.
     """
+    check_players(players)
+    if isinstance(bots, str) or not isinstance(bots, (list, tuple)):
+        raise OptionError(f"bots must be a list of one bot name per seat ({players}), not {short_repr(bots)}")
+    if bot_seed is not None:
+        check_seed(bot_seed, "bot_seed")
+    _check_callback(on_action, "on_action")
     try:
         if len(bots) != players:
             raise OptionError("wrong number of bots")
@@ -71,8 +81,14 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
             on_action(game, move, events)
 
 
+def _check_callback(function, name: str) -> None:
+    if function is not None and not callable(function):
+        raise OptionError(f"{name} must be a function or None, not {short_repr(function)}")
+
+
 def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:
-    """95% Wilson score interval of a win rate.
+    """95% Wilson score interval of a win rate: ``wins`` (a number: a tie may count half)
+    of ``n`` games (an integer from 0 to :data:`MAX_GAMES`).
 
     >>> [round(x, 3) for x in wilson_interval(70, 100)]
     [0.604, 0.781]
@@ -83,7 +99,9 @@ def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:
     >>> wilson_interval(10, 10)[1], wilson_interval(0, 10)[0]
     (1.0, 0.0)
     """
-    if not is_int(n) or not is_number(wins) or not 0 <= wins <= n:
+    if not is_int(n) or not 0 <= n <= MAX_GAMES:
+        raise OptionError(f"a win rate's games n must be an integer from 0 to 2^53, not {short_repr(n)}")
+    if not is_number(wins) or not 0 <= wins <= n:
         # wins may count a tie as half a win; games is a count
         raise OptionError(f"a win rate needs a number of wins from 0 to the games (an integer), not "
                           f"{short_repr(wins)} of {short_repr(n)}")
@@ -99,7 +117,15 @@ def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:
 
 def match_seatings(players: int, bot: str, other: str) -> list:
     """Seatings that give `bot` and `other` the same deals from every seat:
-    2 and 4 players swap the sides; 3 players put `bot` in each seat in turn."""
+    2 and 4 players swap the sides; 3 players put `bot` in each seat in turn.
+
+    >>> match_seatings(2, "a", "b"), match_seatings(3, "a", "b")[2]
+    ([['a', 'b'], ['b', 'a']], ['b', 'b', 'a'])
+    """
+    check_players(players)
+    for name, value in (("bot", bot), ("other", other)):
+        if not isinstance(value, str):
+            raise OptionError(f"{name} must be a bot name (a string), not {short_repr(value)}")
     if players == 3:
         return [[bot if s == k else other for s in range(3)] for k in range(3)]
     return [[bot if s % 2 == k else other for s in range(players)] for k in range(2)]
@@ -115,6 +141,7 @@ def play_match(players: int, bot: str, other: str, deals: int, seed: int = 0, *,
     >>> r["games"], 0 <= r["wins"] <= 4
     (4, True)
     """
+    _check_callback(on_game, "on_game")
     wins = games = unfinished = 0
     for deal_seed, bot_seed in game_seeds(seed, deals):
         # seating k puts `bot` on side k (seats k, k + 2 with 4 players): the side, not

@@ -853,6 +853,11 @@ def _listen(host: str, port: int) -> socket.socket:
         if s is not None:
             s.close()
         raise OptionError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    except UnicodeError as e:
+        # a name the IDNA codec refuses before any lookup: an empty label (a..b), one of
+        # over 63 characters, a character no host name holds
+        reason = " ".join(str(e.__cause__ or e).split())[:80]
+        raise OptionError(f"cannot serve on {host}:{port}: not a host name ({reason})") from None
 
 
 def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool = False, *, out=None) -> int:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
 from fiveup_solver.equity import EquityTable, search_values
-from fiveup_solver.errors import IllegalMoveError, OptionError, is_int, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, is_int, is_number, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.notation import ALL_TILES
 
@@ -87,10 +87,15 @@ def _unit(v, scale: int):
 
 def win_probability(value: float) -> float:
     """A win-objective value (1000 x (P(win) - P(loss))) as the probability of winning.
+    ``value`` is a finite number from -1000 to 1000 (``WIN_VALUE``); anything else is no
+    such value (a points value, a node-limited None) and an OptionError.
 
     >>> win_probability(0), win_probability(1000), win_probability(-500)
     (0.5, 1.0, 0.25)
     """
+    if not is_number(value) or not -WIN_VALUE <= value <= WIN_VALUE:
+        raise OptionError(f"value must be a win-objective value, a number from -{WIN_VALUE} to {WIN_VALUE}, "
+                          f"not {_short(value)}")
     return (WIN_VALUE + value) / (2 * WIN_VALUE)
 
 

@@ -173,7 +173,10 @@ def _start_hung(agents, move_time: str, workers: str = "1") -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "fiveup_solver", "match", "--bots",
                              "hangers:marks_then_sleeps,greedy", "--deals", "50", "--workers", workers,
                              "--move-time", move_time], cwd=agents, env={**os.environ, "TMPDIR": str(agents)},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # as from a terminal: a test runner's worker may ignore SIGINT, and a child
+                            # inherits that (Python then installs no KeyboardInterrupt handler)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     _wait_for("the agent's hang", lambda: (agents / "hung").exists() or proc.poll() is not None)
     assert proc.poll() is None, proc.communicate()
     return proc

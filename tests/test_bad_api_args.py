@@ -1,0 +1,268 @@
+"""Bad arguments to the public API from a fuzz campaign: each is one typed error naming the
+argument (never a TypeError, OverflowError, MemoryError or hang from deep inside, nor an
+impossible value returned), and good arguments give what they gave before."""
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from fiveup_solver.cli import main
+from fiveup_solver.errors import OptionError
+from fiveup_solver.ladder import LadderResult, bootstrap_elo, fit_elo, load_ladder
+from fiveup_solver.selfplay import match_seatings, play_game, play_match, wilson_interval
+from fiveup_solver.solver import win_probability
+
+NAN = float("nan")
+
+
+# ---------------------------------------------------------------- selfplay
+@pytest.mark.parametrize("players", [1.5, -1, 0, 1, 5, True, None, "2"])
+def test_match_seatings_checks_players(players):
+    with pytest.raises(OptionError, match=r"^players must be 2, 3 or 4, not "):
+        match_seatings(players, "greedy", "random")
+
+
+def test_match_seatings_of_a_huge_player_count_is_refused_before_any_loop():
+    """It built 2^31-seat lists until the memory ran out (a hang); a subprocess with a
+    timeout keeps a regression from hanging the suite."""
+    code = ("from fiveup_solver.selfplay import match_seatings\n"
+            "try:\n    match_seatings(2 ** 31, 'greedy', 'random')\n"
+            "except Exception as e:\n    print(type(e).__name__, e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout == "OptionError players must be 2, 3 or 4, not 2147483648\n", out
+
+
+@pytest.mark.parametrize("bot, other, name", [(None, "random", "bot"), ("greedy", 3, "other"),
+                                              (["greedy"], "random", "bot")])
+def test_match_seatings_checks_the_bot_names(bot, other, name):
+    with pytest.raises(OptionError, match=rf"^{name} must be a bot name \(a string\), not "):
+        match_seatings(2, bot, other)
+
+
+def test_match_seatings_are_the_documented_ones():
+    assert match_seatings(2, "a", "b") == [["a", "b"], ["b", "a"]]
+    assert match_seatings(4, "a", "b") == [["a", "b", "a", "b"], ["b", "a", "b", "a"]]
+    assert match_seatings(3, "a", "b") == [["a", "b", "b"], ["b", "a", "b"], ["b", "b", "a"]]
+
+
+@pytest.mark.parametrize("wins, n, match", [
+    (3, 10 ** 400, r"^a win rate's games n must be an integer from 0 to 2\^53, not "),
+    (3, 2 ** 53 + 1, r"games n must be an integer from 0 to 2\^53"),
+    (3, 10.0, r"games n must be an integer"), (0, True, r"games n must be an integer"),
+    (0, -1, r"games n must be an integer"), (3, None, r"games n must be an integer"),
+    (None, 10, r"^a win rate needs a number of wins from 0 to the games"),
+    (NAN, 10, r"number of wins"), (11, 10, r"number of wins"), (-1, 10, r"number of wins"),
+    (10 ** 400, 10, r"number of wins"), ("3", 10, r"number of wins"),
+])
+def test_wilson_interval_checks_wins_and_games(wins, n, match):
+    with pytest.raises(OptionError, match=match):
+        wilson_interval(wins, n)
+
+
+def test_wilson_interval_values_unchanged():
+    # 5 of 10, z = 1.959964: centre 1/2, half-width z sqrt(1/40 + z^2/400) / (1 + z^2/10) = 0.26341
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(0.23659, abs=1e-5) and high == pytest.approx(0.76341, abs=1e-5)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(10, 10)[1] == 1.0 and wilson_interval(0, 10)[0] == 0.0
+    low, high = wilson_interval(2 ** 52, 2 ** 53)       # the largest count: still a float interval
+    assert 0.4999 < low < 0.5 < high < 0.5001
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"bots": None}, r"^bots must be a list of one bot name per seat \(2\), not None$"),
+    ({"bots": "greedy"}, r"^bots must be a list"),
+    ({"bots": iter(["greedy", "random"])}, r"^bots must be a list"),
+    ({"bots": [None, "random"]}, r"one known bot name per seat"),
+    ({"players": 1.5}, r"^players must be 2, 3 or 4, not 1.5$"),
+    ({"bot_seed": -1}, r"^bot_seed must be an integer from 0 to 2\^64-1, not -1$"),
+    ({"bot_seed": "s"}, r"^bot_seed must be an integer"),
+    ({"on_action": 5}, r"^on_action must be a function or None, not 5$"),
+])
+def test_play_game_checks_its_arguments(kwargs, match):
+    args = {"players": 2, "seed": 1, "bots": ["greedy", "random"], **kwargs}
+    with pytest.raises(OptionError, match=match):
+        play_game(args.pop("players"), args.pop("seed"), args.pop("bots"), **args)
+
+
+def test_play_match_checks_on_game():
+    with pytest.raises(OptionError, match=r"^on_game must be a function or None, not 'x'$"):
+        play_match(2, "greedy", "random", 1, on_game="x")
+
+
+def test_play_game_still_plays_the_same_game():
+    one = play_game(2, 5, ["greedy", "random"])
+    two = play_game(2, 5, ("greedy", "random"), bot_seed=None, on_action=lambda *a: None)
+    assert one.to_record() == two.to_record() and (one.game_over or one.unfinished)
+
+
+# ---------------------------------------------------------------- solver
+@pytest.mark.parametrize("value", [5000, -1000.5, NAN, float("inf"), None, 10 ** 400, "0", True])
+def test_win_probability_takes_a_win_objective_value_only(value):
+    with pytest.raises(OptionError, match=r"^value must be a win-objective value, a number from -1000 to 1000, "):
+        win_probability(value)
+
+
+def test_win_probability_values_unchanged():
+    assert (win_probability(0), win_probability(1000), win_probability(-1000)) == (0.5, 1.0, 0.0)
+    assert win_probability(250) == 0.625 and win_probability(-500.0) == 0.25
+
+
+# ---------------------------------------------------------------- ladder
+COUNTS = {("a", "b"): [0, 0, 4, 2, 4]}       # 15 of 20 games for a
+
+
+@pytest.mark.parametrize("counts, names, kwargs, match", [
+    (None, ["a", "b"], {}, r"^counts must be a dict \{\(a, b\): pentanomial\}, not None$"),
+    ([[0, 0, 4, 2, 4]], ["a", "b"], {}, r"^counts must be a dict"),
+    ({"ab": [0, 0, 4, 2, 4]}, ["a", "b"], {}, r"^counts: a pairing is a tuple \(a, b\) of entrants, not 'ab'$"),
+    ({("a", "b"): [0, 0, 4, 2]}, ["a", "b"], {}, r"^counts: pairing 'a' v 'b': its pentanomial must be five counts"),
+    ({("a", "b"): [10 ** 400, 0, 0, 0, 0]}, ["a", "b"], {}, r"pentanomial must be five counts >= 0 \(at most 10\^9"),
+    ({("a", "b"): [10 ** 9 + 1, 0, 0, 0, 0]}, ["a", "b"], {}, r"at most 10\^9 each"),
+    ({("a", "b"): [-1, 0, 0, 0, 0]}, ["a", "b"], {}, r"pentanomial must be five counts"),
+    ({("a", "b"): [1.0, 0, 0, 0, 0]}, ["a", "b"], {}, r"pentanomial must be five counts"),
+    ({("a", "b"): None}, ["a", "b"], {}, r"pentanomial must be five counts"),
+    (COUNTS, None, {}, r"^names must be a list of distinct entrant names, not None$"),
+    (COUNTS, "ab", {}, r"^names must be a list"), (COUNTS, ["a", "a", "b"], {}, r"^names must be a list"),
+    (COUNTS, ["a", 3], {}, r"^names must be a list"),
+    (COUNTS, ["a", "b"], {"anchor": None}, r"^the anchor None is not an entrant$"),
+    (COUNTS, ["a", "b"], {"anchor": "c"}, r"^the anchor 'c' is not an entrant$"),
+    (COUNTS, ["a", "b"], {"prior": 0}, r"^prior must be a finite number > 0"),
+    (COUNTS, ["a", "b"], {"prior": NAN}, r"^prior must be a finite number > 0"),
+    (COUNTS, ["a", "b"], {"prior": "1"}, r"^prior must be a finite number > 0"),
+])
+def test_fit_elo_and_bootstrap_check_their_arguments(counts, names, kwargs, match):
+    kwargs = {"anchor": "b", **kwargs}
+    with pytest.raises(OptionError, match=match):
+        fit_elo(counts, names, **kwargs)
+    with pytest.raises(OptionError, match=match):
+        bootstrap_elo(counts, names, **kwargs, resamples=100)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"resamples": -1}, r"^resamples must be an integer from 100 to 100000, not -1$"),
+    ({"resamples": 2 ** 31}, r"^resamples must be an integer from 100 to 100000, not 2147483648$"),
+    ({"resamples": 99}, r"^resamples must be"), ({"resamples": 500.0}, r"^resamples must be"),
+    ({"seed": -1}, r"^seed must be an integer from 0 to 2\^64-1, not -1$"),
+    ({"seed": 2 ** 64}, r"^seed must be an integer"), ({"seed": None}, r"^seed must be an integer"),
+])
+def test_bootstrap_elo_bounds_resamples_and_seed(kwargs, match):
+    with pytest.raises(OptionError, match=match):
+        bootstrap_elo(COUNTS, ["a", "b"], "b", **kwargs)
+
+
+def test_fit_and_bootstrap_values_unchanged():
+    # with the virtual draw a scored 15.5 of 21: 400 log10(15.5 / 5.5)
+    elo = fit_elo(COUNTS, ["a", "b"], anchor="b")
+    assert elo["b"] == 0.0 and elo["a"] == pytest.approx(400 * math.log10(15.5 / 5.5), abs=1e-6)
+    assert fit_elo({("a", "b"): (0, 0, 4, 2, 4)}, ("a", "b"), anchor="b") == pytest.approx(elo)
+    boot = bootstrap_elo(COUNTS, ["a", "b"], "b", resamples=100, seed=3)
+    assert boot.shape == (100, 2) and np.all(boot[:, 1] == 0.0)
+    assert np.array_equal(boot, bootstrap_elo(COUNTS, ["a", "b"], "b", resamples=100, seed=3))
+
+
+def _ladder_file(tmp_path, change):
+    d = load_ladder(2).to_dict()
+    change(d)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(d))
+    return path
+
+
+def test_a_huge_count_in_a_ladder_file_is_one_line(tmp_path, capsys):
+    """It was `OverflowError: int too large to convert to float` from the fit."""
+    path = _ladder_file(tmp_path, lambda d: d["pairings"][0].update(pentanomial=[10 ** 400, 0, 0, 0, 0]))
+    assert main(["ladder", "--place", "greedy", "--ladder", str(path), "--against", "level1", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(
+        f"error: {path}: not a ladder table (pairing level1 v level2: its pentanomial must be five counts >= 0 "
+        "(at most 10^9 each), not [1000"), err
+
+
+def _set_step(k, **fields):
+    return lambda d: d["steps"][k].update(fields)
+
+
+@pytest.mark.parametrize("change, msg", [
+    (lambda d: d.update(steps=None), "its steps must be a list of the 7 steps between neighbouring entrants, not None"),
+    (lambda d: d.update(steps="abc"), "its steps must be a list of the 7 steps"),
+    (lambda d: d.update(steps=[]), "its steps must be a list of the 7 steps"),
+    (lambda d: d["steps"].pop(), "its steps must be a list of the 7 steps"),
+    (lambda d: d.update(steps=[1] * 7), "steps[0] must be the step from level1 to level2: a finite elo, "
+                                        "a ci95 of two finite numbers and significant true or false, not 1"),
+    (lambda d: d.pop("steps"), "KeyError"),
+    (_set_step(0, elo=None), "steps[0] must be the step from level1 to level2"),
+    (_set_step(1, elo=NAN), "steps[1] must be the step from level2 to level3"),
+    (_set_step(1, elo=10 ** 400), "steps[1] must be the step"),
+    (_set_step(2, ci95=[1.0]), "steps[2] must be the step"), (_set_step(2, ci95=None), "steps[2] must be the step"),
+    (_set_step(2, ci95=[1.0, "x"]), "steps[2] must be the step"),
+    (_set_step(3, significant=1), "steps[3] must be the step"), (_set_step(3, to="level9"), "steps[3] must be"),
+    (lambda d: d["steps"][4].pop("from"), "steps[4] must be the step from level5 to level6"),
+    (lambda d: d["steps"].reverse(), "steps[0] must be the step from level1 to level2"),
+    (lambda d: d["steps"][2].update(elo=d["steps"][2]["elo"] + 5), "steps[2]: its elo +119.8 is not level4's Elo "
+                                                                    "less level3's, +114.8"),
+])
+def test_a_ladder_file_with_bad_steps_is_one_line_naming_the_file_and_field(tmp_path, change, msg):
+    """from_dict never read "steps": format_table() raised TypeError, KeyError or IndexError."""
+    path = _ladder_file(tmp_path, change)
+    with pytest.raises(OptionError) as err:
+        load_ladder(2, str(path)).format_table()
+    text = str(err.value)
+    assert text.startswith(f"{path}: not a ladder table (") and "\n" not in text and msg in text, text
+
+
+def test_a_ladder_round_trips_its_steps_and_table():
+    shipped = load_ladder(2)
+    back = LadderResult.from_dict(json.loads(json.dumps(shipped.to_dict())))
+    assert back.steps == shipped.steps and back.format_table() == shipped.format_table()
+    assert shipped.steps[0] == {"from": "level1", "to": "level2", "elo": 139.5, "ci95": [108.4, 170.1],
+                                "significant": True}
+
+
+# ---------------------------------------------------------------- match.PairStats, analysis.accuracy, bots.bot_move
+def test_pair_stats_refuses_counts_that_are_no_counts():
+    from fiveup_solver.match import PairStats
+    assert PairStats(2).counts == [0, 0, 0, 0, 0] and PairStats(3).counts == [0] * 10
+    for kwargs, what in [({"counts": True}, "counts must be None or a list of 5"),
+                         ({"counts": [0, 0, 0, 0]}, "counts must be None or a list of 5"),
+                         ({"counts": [0, -1, 0, 0, 0]}, "counts must be None or a list of 5"),
+                         ({"counts": [0, 0.5, 0, 0, 0]}, "counts must be None or a list of 5"),
+                         ({"games": -1}, "games must be an integer >= 0"),
+                         ({"wins": 1.5}, "wins must be an integer >= 0"),
+                         ({"unfinished": None}, "unfinished must be an integer >= 0")]:
+        with pytest.raises(OptionError, match=what):
+            PairStats(2, **kwargs)
+
+
+@pytest.mark.parametrize("bad", [10 ** 400, float("nan"), float("inf"), None, "3", True])
+def test_accuracy_takes_a_finite_loss(bad):
+    from fiveup_solver.analysis import accuracy
+    with pytest.raises(OptionError, match="loss_win must be a finite number of win-% points"):
+        accuracy(bad)
+    # lichess's formula by hand: 103.1668 exp(-0.04354 * 10) - 3.1669
+    assert accuracy(10) == pytest.approx(103.1668 * 0.6470058 - 3.1669, abs=1e-4)   # exp(-0.4354) = 0.6470058
+
+
+def test_bot_move_refuses_the_callers_bad_arguments_as_their_own_errors():
+    """Bad arguments of the caller are typed errors naming them, not a BotError blaming a bot
+    (nor an AttributeError from formatting one)."""
+    import random
+
+    from fiveup_solver import InconsistentObservationError
+    from fiveup_solver.bots import bot_move
+    from fiveup_solver.game import Game
+    obs = Game(players=2, seed=1).observation(Game(players=2, seed=1).to_move)
+    with pytest.raises(InconsistentObservationError, match="expected an Observation"):
+        bot_move("greedy", None, random.Random(0))
+    with pytest.raises(OptionError, match="rng must be a random.Random"):
+        bot_move("greedy", obs, None)
+    with pytest.raises(OptionError):
+        bot_move(None, obs, random.Random(0))
+    with pytest.raises(OptionError, match="move_time must be a finite number of seconds > 0"):
+        bot_move("greedy", obs, random.Random(0), move_time=-1)
+    with pytest.raises(OptionError, match="game_seed"):
+        bot_move("greedy", obs, random.Random(0), game_seed=-5)
+    assert bot_move("greedy", obs, random.Random(0), 7, 5.0) in obs.legal_moves
