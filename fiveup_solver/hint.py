@@ -46,13 +46,20 @@ from __future__ import annotations
 import _thread
 import contextlib
 import functools
-import hashlib
 import math
 import re
 import threading
 import time
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Callable
+
+try:
+    # CPython's own BLAKE2 (what hashlib falls back to), without hashlib's OpenSSL: loading
+    # that took 3 ms and 4 MB in every process that imports the hints (as random.py takes
+    # _sha512)
+    from _blake2 import blake2b as _blake2b
+except ImportError:     # pragma: no cover - another Python
+    from hashlib import blake2b as _blake2b
 
 from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, search_plan
@@ -1377,7 +1384,7 @@ def deal_value_seed(seed: int, k: int) -> int:
     >>> deal_value_seed(0, 0) != 0 and deal_value_seed(0, 1) != deal_value_seed(1, 0)
     True
     """
-    digest = hashlib.blake2b(f"fiveup-deal-value/{seed}/{k}".encode(), digest_size=8).digest()
+    digest = _blake2b(f"fiveup-deal-value/{seed}/{k}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
 
 

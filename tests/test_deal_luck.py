@@ -141,3 +141,14 @@ def test_a_budget_without_world_nodes_takes_the_default_as_keywords_do():
     by_budget = hinter.deal_value(2, [0, 0], 1, seed=4, budget=SearchBudget(samples=3))
     by_keywords = hinter.deal_value(2, [0, 0], 1, seed=4, samples=3)
     assert (by_budget.value, by_budget.nodes) == (by_keywords.value, by_keywords.nodes)
+
+
+def test_deal_value_seeds_are_blake2b_of_their_tag():
+    """deal_value_seed(seed, k): BLAKE2b (8 bytes, little-endian) of "fiveup-deal-value/{seed}/{k}",
+    computed here with hashlib (the package takes CPython's own BLAKE2, without OpenSSL)."""
+    import hashlib
+
+    from fiveup_solver.hint import deal_value_seed
+    for seed, k in [(0, 0), (5, 3), (2 ** 64 - 1, 47)]:
+        tag = f"fiveup-deal-value/{seed}/{k}".encode()
+        assert deal_value_seed(seed, k) == int.from_bytes(hashlib.blake2b(tag, digest_size=8).digest(), "little")
