@@ -19,7 +19,7 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.equity import search_values
-from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_int, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_int, json_fault, short_repr as _short
 from fiveup_solver.game import Game, action_to_move
 from fiveup_solver.hint import Hinter, METHODS
 from fiveup_solver.inference import DealSampler
@@ -100,12 +100,8 @@ def load_suite(path) -> list:
         raise OptionError(f"{path}: cannot read the suite ({e.strerror or e})") from None
     except UnicodeDecodeError as e:
         raise OptionError(f"{path}: not a suite (not UTF-8 text: byte {e.start})") from None
-    except json.JSONDecodeError as e:
-        raise OptionError(f"{path}: not a suite (not valid JSON: line {e.lineno} column {e.colno}: {e.msg})") from None
-    except RecursionError:
-        raise OptionError(f"{path}: not a suite (not valid JSON: nested too deeply)") from None
-    except ValueError as e:  # e.g. an integer with more digits than Python converts
-        raise OptionError(f"{path}: not a suite (not valid JSON: {str(e).splitlines()[0][:80]})") from None
+    except (ValueError, RecursionError) as e:
+        raise OptionError(f"{path}: not a suite (not valid JSON: {json_fault(e)})") from None
     games = []
     for i, p in enumerate(_suite_entries(path, positions, ("record", "round", "action"))):
         try:

@@ -11,7 +11,7 @@ import math
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
     "OptionError", "CoreError", "BotError", "WorkerError", "SearchStopped", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
-    "check_seed", "SEED_RANGE", "MAX_SAMPLES",
+    "check_seed", "SEED_RANGE", "MAX_SAMPLES", "json_fault",
 ]
 
 
@@ -59,6 +59,26 @@ class WorkerError(FiveUpError):
     """A worker process of a parallel run (``workers`` > 1) died abruptly: a crash in native
     code, or a process exit, in what it ran (an agent of one's own, most likely). The
     message names the first job that had not finished."""
+
+
+def json_fault(e: BaseException) -> str:
+    """What is wrong with a JSON text, in words, from what ``json.loads`` raised on it: a
+    JSONDecodeError (where and what), a RecursionError (nested too deeply) or another
+    ValueError (an integer with more digits than Python converts).
+
+    >>> import json
+    >>> try:
+    ...     json.loads('{"a": }')
+    ... except ValueError as e:
+    ...     json_fault(e)
+    'line 1 column 7: Expecting value'
+    """
+    if isinstance(e, RecursionError):
+        return "nested too deeply"
+    lineno, colno, msg = (getattr(e, k, None) for k in ("lineno", "colno", "msg"))
+    if lineno is not None:
+        return f"line {lineno} column {colno}: {msg}"
+    return (str(e).splitlines() or [type(e).__name__])[0][:80]
 
 
 def short_repr(value, limit: int = 40) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, OptionError, ParseError, RecordError,
-                                  check_players, check_seed, is_int as _is_int, short_repr as _short)
+                                  check_players, check_seed, is_int as _is_int, json_fault, short_repr as _short)
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile, check_action  # check_action: public here too
@@ -114,12 +114,8 @@ def _game_of_lines(lines, name: str, game: int | None) -> dict:
 def _json_object(text: str, name: str) -> dict:
     try:
         obj = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{name}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
-    except RecursionError:
-        raise RecordError(f"{name}: not valid JSON (nested too deeply)") from None
-    except ValueError as e:  # e.g. an integer with more digits than Python converts
-        raise RecordError(f"{name}: not valid JSON ({str(e).splitlines()[0][:80]})") from None
+    except (ValueError, RecursionError) as e:
+        raise RecordError(f"{name}: not valid JSON ({json_fault(e)})") from None
     if not isinstance(obj, dict):
         raise RecordError(f"{name}: a record is a JSON object, not {type(obj).__name__}")
     return obj
