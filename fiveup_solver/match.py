@@ -349,6 +349,9 @@ class SprtResult:
                 "win_rate": self.win_rate, "win_ci95": list(self.win_interval())}
 
 
+JOURNAL_LINE_BYTES = 2 ** 20     # the most one journal line takes (a unit's line: well under 1 KiB)
+
+
 def journal_lines(path: str) -> tuple:
     """(lines, size): the complete lines of a JSON Lines journal and the bytes they take
     (([], 0) when there is none). A last line without its newline is a run killed while
@@ -357,14 +360,25 @@ def journal_lines(path: str) -> tuple:
     UTF-8 text, is one OptionError."""
     if not os.path.exists(path):
         return [], 0
+    complete = []
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            # a line at a time, each at most JOURNAL_LINE_BYTES: a file that is no journal
+            # (/dev/zero, a large file of no line ends) is refused without reading it all
+            while True:
+                line = f.readline(JOURNAL_LINE_BYTES + 1)
+                if not line.endswith(b"\n"):
+                    if len(line) > JOURNAL_LINE_BYTES:
+                        raise OptionError(f"journal {path}: not a journal (line {len(complete) + 1} is longer "
+                                          f"than {JOURNAL_LINE_BYTES // 2 ** 10} KiB)")
+                    break       # the end, or a last line without its newline (above)
+                complete.append(line)
     except OSError as e:
         raise OptionError(f"journal {path}: cannot read ({e.strerror or e})") from None
-    size = data.rfind(b"\n") + 1
+    data = b"".join(complete)
+    size = len(data)
     try:
-        text = data[:size].decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise OptionError(f"journal {path}: not a journal (not UTF-8 text)") from None
     # lines end at "\n", "\r\n" or "\r" only: str.splitlines also splits at U+2028, U+2029

@@ -316,3 +316,24 @@ def test_serve_a_host_name_idna_refuses_is_one_line(capsys, host, reason):
     assert error_line(capsys, ["serve", "--host", host, "--port", "0"]) == \
         f"cannot serve on {host}:0: not a host name ({reason})"
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+@pytest.mark.parametrize("argv", [["sprt", "--bots", "greedy,random", "--max-games", "2", "--journal", "/dev/zero"],
+                                  ["ladder", "--entrants", "level1,greedy", "--games", "2", "--journal", "/dev/zero"]])
+def test_a_journal_of_endless_zeros_is_refused_in_bounded_memory(argv):
+    """A journal is read a line at a time, each line at most 1 MiB (match.JOURNAL_LINE_BYTES):
+    /dev/zero is refused at once, in a child whose memory is capped at 1 GiB."""
+    proc = run_capped(argv)
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr[-2000:]
+    assert proc.stderr == "error: journal /dev/zero: not a journal (line 1 is longer than 1024 KiB)\n"
+
+
+def test_a_journal_line_longer_than_the_limit_is_refused_and_complete_lines_are_read(tmp_path):
+    from fiveup_solver.match import JOURNAL_LINE_BYTES, journal_lines
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": 2}\r\n{"c": 3')         # the last line cut while written
+    assert journal_lines(str(path)) == (['{"a": 1}', '{"b": 2}'], 19)
+    path.write_bytes(b'{"a": 1}\n' + b"x" * (JOURNAL_LINE_BYTES + 5) + b"\n")
+    with pytest.raises(OptionError, match=r"not a journal \(line 2 is longer than 1024 KiB\)"):
+        journal_lines(str(path))
