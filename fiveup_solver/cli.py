@@ -1413,6 +1413,15 @@ def _named_as_options(text: str, parser, argv) -> str:
     return text
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _one_line(text: str) -> str:
+    """An error on one line whatever it quotes: a file name or a value holding a newline
+    (or another control character) is shown escaped, as repr shows it."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+
+
 def main(argv=None) -> int:
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     out = _Output(sys.stdout)
@@ -1426,7 +1435,7 @@ def main(argv=None) -> int:
     except FiveUpError as e:
         if isinstance(e, _OutputError):
             _drop_stdout()
-        sys.stderr.write(f"error: {_named_as_options(str(e), parser, argv)}\n")
+        sys.stderr.write(f"error: {_one_line(_named_as_options(str(e), parser, argv))}\n")
         return 2
     except RecursionError:
         sys.stderr.write("error: input nested too deeply\n")

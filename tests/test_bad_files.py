@@ -337,3 +337,10 @@ def test_a_journal_line_longer_than_the_limit_is_refused_and_complete_lines_are_
     path.write_bytes(b'{"a": 1}\n' + b"x" * (JOURNAL_LINE_BYTES + 5) + b"\n")
     with pytest.raises(OptionError, match=r"not a journal \(line 2 is longer than 1024 KiB\)"):
         journal_lines(str(path))
+
+
+@pytest.mark.parametrize("name, shown", [("a\nb.json", "a\\nb.json"), ("c\rd\te\x1b.json", "c\\rd\\te\\x1b.json")])
+def test_a_file_name_with_control_characters_is_shown_escaped_on_one_line(capsys, tmp_path, name, shown):
+    # the name is quoted in the message; its newline must not split the one error line
+    message = error_line(capsys, ["replay", str(tmp_path / name)])
+    assert message == f"{tmp_path}/{shown}: cannot read (No such file or directory)"
