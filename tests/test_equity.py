@@ -505,3 +505,29 @@ def _read_only_view(a):
     v = a.view()
     v.setflags(write=False)
     return v
+
+
+def test_the_three_player_search_form_follows_its_definition():
+    """The 3-player solver form is computed, not shipped: per state, starter t (0..2, and 3:
+    drawn, the mean of the three) and side s, round(1000 x (P(s wins) - P(another side wins))),
+    kept inside (-1000, 1000). Checked here state by state from the table's probabilities,
+    at the corners, at states around each chunk boundary and at random states."""
+    from fiveup_solver import equity
+    table = equity.load_table(3)
+    form = table.search_values().reshape(equity.SCORE_LEVELS ** 3, 4, 3)
+    assert form.dtype == np.int16 and not table.search_values().flags.writeable
+    levels = equity.SCORE_LEVELS
+    states = {0, levels ** 3 - 1, levels - 1, levels ** 2}
+    for edge in range(equity.SEARCH_CHUNK, levels ** 3, 7 * equity.SEARCH_CHUNK):
+        states |= {edge - 1, edge}
+    states |= set(np.random.default_rng(3).integers(0, levels ** 3, 300).tolist())
+    for state in sorted(states):
+        a, rest = divmod(state, levels ** 2)
+        b, c = divmod(rest, levels)
+        scores = [5 * a, 5 * b, 5 * c]
+        for t, starter in enumerate([0, 1, 2, None]):
+            p = table.probabilities(scores, starter)
+            for s in range(3):
+                want = round(1000 * (p[s] - (sum(p) - p[s])))
+                want = max(-999, min(999, want))
+                assert abs(int(form[state, t, s]) - want) <= 1, (scores, starter, s)
