@@ -101,15 +101,25 @@ class DealSampler:
     (:meth:`sample_rounds`) stay uniform.
     """
 
-    def __init__(self, obs, *, check_summary: bool = True, beliefs: str = "uniform", model=None):
+    def __init__(self, obs, *, check_summary: bool = True, beliefs: str = "uniform", model=None,
+                 drawing: bool = False):
         """``check_summary=False``: the observation gives only its history, hand and
         revealed hands (a record view's round); its summary fields (to move, hand
-        sizes, board, scores) are not compared with the replay."""
+        sizes, board, scores) are not compared with the replay.
+        ``drawing``: the seat to move (another seat) has chosen to draw and its tile is
+        not yet picked (OpenSpiel's chance node): it holds no tile playable now, and
+        nothing more is known; the deals are those of the observation with that void."""
         self.beliefs = check_beliefs(beliefs)
         if model is not None and (self.beliefs != "model" or not isinstance(model, OpponentModel)):
             raise OptionError("model must be an OpponentModel, and is for beliefs='model'")
         self.model = model
         self._actions = check_observation(obs)
+        if not isinstance(drawing, bool):
+            raise OptionError(f"drawing must be True or False, not {drawing!r}"[:120])
+        if drawing and (obs.status != "playing" or obs.to_move == obs.seat or obs.boneyard_size == 0):
+            raise OptionError(f"drawing: seat {obs.seat}'s observation has no other seat about to draw "
+                              f"(status {obs.status}, seat {obs.to_move} to move, boneyard {obs.boneyard_size})")
+        self._drawing = drawing
         self._check_summary = check_summary
         self.obs = obs
         self.seat = obs.seat
@@ -185,6 +195,14 @@ class DealSampler:
         if obs.status == "blocked" and obs.revealed is None:
             for s in self.hidden_seats:
                 voids[s].append((end, open_now))
+        if self._drawing:
+            # the drawer's new draw: nothing it holds fits now, nor the tile of a sequence
+            # still going on (it draws again), whose slot knew nothing
+            drawer = obs.to_move
+            voids[drawer].append((end, open_now))
+            for k, slot in enumerate(slots):
+                if slot.seat == drawer and slot.cover == 10 ** 6:
+                    slots[k] = _Slot(drawer, slot.arrival, len(voids[drawer]) - 1, slot.action)
         for s in self.hidden_seats:
             slots[:0] = [_Slot(s, -1, 0, -1) for _ in range(hand_size)]
         self._slots = slots

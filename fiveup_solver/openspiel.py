@@ -86,7 +86,7 @@ from fiveup_solver.encoding import (DEAL, DEFAULT_PARAMS, DRAW, DRAW_ACTION, HAN
                                     PHASE_NAMES, PLACEMENTS, PLAY, PORTS, STARTER, Encoder, Table, action_text,
                                     action_to_move, check_params, max_round_actions, move_to_action, outcome_returns,
                                     tiles_text, utility_bound)
-from fiveup_solver.errors import OptionError, check_seed
+from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import ALL_TILES, Move
@@ -399,8 +399,9 @@ class FiveUpState(_StateBase):
         """:meth:`resample_from_infostate` with an explicit integer seed (deterministic)."""
         e = self._e
         n = e.players
-        if not 0 <= player < n:
-            raise OptionError(f"player must be 0..{n - 1}, not {player!r}")
+        if not is_int(player) or not 0 <= player < n:
+            raise OptionError(f"player must be 0..{n - 1}, not {_short(player)}")
+        check_seed(seed)
         history = self.history()
         start = e.round_starts[-1]
         actions = list(history[:start])
@@ -421,19 +422,16 @@ class FiveUpState(_StateBase):
             key = (player, e.actions)     # the state may have moved on since the last call
             sampler = e.samplers.get(key)
             if sampler is None:
-                seen = game
-                if e.pending and player != game.to_move:
-                    # another seat has begun to draw: it holds no playable tile, which the engine's
-                    # observation shows once the draw is made (its tile stays hidden from `player`)
-                    seen = game.copy()
-                    seen.push(Move.draw())
-                obs = seen.observation(player)
-                if seen.game_over:
+                obs = game.observation(player)
+                if game.game_over:
                     # the final score (305) is outside what the sampler's checks accept; scores
                     # play no part in the inference, so it reads the round's starting ones
                     sampler = DealSampler(replace(obs, scores=obs.scores_before), check_summary=False)
                 else:
-                    sampler = DealSampler(obs)
+                    # another seat has begun to draw: it holds no playable tile, and no more is
+                    # known (the engine's draw is not made: its tile, and a round it would end,
+                    # are chance's to come)
+                    sampler = DealSampler(obs, drawing=e.pending and player != game.to_move)
                 e.samplers = {key: sampler}
             hands, bone = sampler.sample_round(seed)
             for s in range(n):

@@ -349,6 +349,98 @@ def test_resampler_is_the_exact_sampler():
         assert abs(counts[tile] / n - probs[1]) < 0.09, (tile, counts[tile] / n, probs[1], probs[BONEYARD])
 
 
+@pytest.mark.parametrize("player, seed, message", [("a", 1, "player must be 0..1"), (True, 1, "player must be 0..1"),
+                                                    (0, -1, "seed must be an integer"), (0, 1.5, "seed must be")])
+def test_resample_refuses_bad_arguments(player, seed, message):
+    state = play_random(fo.load_game(2, False), 0, stop=lambda s: s.engine_game is not None)
+    with pytest.raises(OptionError, match=message):
+        state.resample(player, seed)
+
+
+def _last_draw_pending(seed):
+    """A 3-player random game stopped where a seat has chosen to draw the boneyard's last
+    tile and the engine's draw would block the round (every hand shown): None if it has none."""
+    game = fo.load_game(3, False)
+
+    def stop(s):
+        e = s._e
+        if not (e.pending and len(e.game.boneyard) == 1):
+            return False
+        after = e.game.copy()
+        after.push(Move.draw())
+        return after.round_over
+    state = play_random(game, seed, stop=stop)
+    return None if state.is_terminal() else state
+
+
+@pytest.mark.parametrize("seed", [232, 431, 555])
+def test_a_pending_draw_is_resampled_from_what_the_player_knows(seed):
+    """While another seat's draw waits on chance, the player knows only that the drawer holds
+    no tile that fits now. The resampled worlds must be the player's pre-draw worlds with that
+    void, uniform: compared here with the pre-draw DealSampler's worlds kept where the drawer
+    could not place (rejection keeps them uniform). The engine's own next draw, made early,
+    would have shown every hand (a block), and the third seat's true hand every time."""
+    state = _last_draw_pending(seed)
+    assert state is not None
+    g = state.engine_game
+    drawer = g.to_move
+    opens = {p.value for p in g.open_ports()}
+
+    def fits(hand):
+        return any(t.lo in opens or t.hi in opens for t in hand)
+
+    def current(hands, bone):
+        w = Game(3, deal=False)
+        w.start_round(hands, bone, g.current.starter)
+        for _, m in g.current.moves:
+            w.push(Move.draw() if m.kind == "draw" else m)
+        return w
+
+    n = 300
+    for player in (s for s in range(3) if s != drawer):
+        third = 3 - player - drawer
+        got = Counter()
+        for k in range(n):
+            other = state.resample(player, k)
+            w = other.engine_game
+            assert not fits(w.hand(drawer)), "the drawer could have placed"
+            assert other.information_state_string(player) == state.information_state_string(player)
+            got.update(w.hand(third))
+        pre, want, k = DealSampler(g.observation(player)), Counter(), 0
+        while sum(want.values()) < n * len(g.hand(third)):
+            w = current(*pre.sample_round(k))
+            k += 1
+            if not fits(w.hand(drawer)):
+                want.update(w.hand(third))
+        for tile in set(got) | set(want):
+            assert abs(got[tile] - want[tile]) / n < 0.15, (player, str(tile), got[tile] / n, want[tile] / n)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_pending_draw_resamples_a_drawer_that_cannot_place(players):
+    """At every pending draw of random games (the first of a sequence, and one after tiles
+    already drawn that did not fit), no resampled world lets the drawer place now."""
+    game = fo.load_game(players, False)
+    checked = again = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            e = state._e
+            if e.pending:
+                g = e.game
+                opens = {p.value for p in g.open_ports()}
+                again += bool(g.current.moves) and g.current.moves[-1] == (g.to_move, g.current.moves[-1][1]) \
+                    and g.current.moves[-1][1].kind == "draw"
+                for player in range(players):
+                    if player != g.to_move:
+                        w = state.resample(player, seed).engine_game
+                        assert not any(t.lo in opens or t.hi in opens for t in w.hand(g.to_move))
+                        checked += 1
+            state.apply_action(random_action(state, rng))
+    assert checked > 50 and again > 5
+
+
 # --------------------------------------------------------------------------- ISMCTS
 def _ismcts(game, seed, sims=12, resampler=None):
     rs = np.random.RandomState(seed)

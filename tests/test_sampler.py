@@ -701,3 +701,13 @@ def test_the_sampler_refuses_counts_and_seeds_out_of_range():
         with pytest.raises(OptionError, match="seed"):
             ds.sample_rounds(1, seed=bad)
     assert len(ds.sample(2, seed=2 ** 64 - 1)) == 2 and len(ds.sample(1, seed=0)) == 1
+
+
+def test_drawing_is_refused_where_no_other_seat_is_about_to_draw():
+    from fiveup_solver.errors import OptionError
+    g = Game(players=3, seed=4)
+    me = g.to_move
+    with pytest.raises(OptionError, match="no other seat about to draw"):
+        DealSampler(g.observation(me), drawing=True)           # the observer itself is to move
+    with pytest.raises(OptionError, match="drawing must be True or False"):
+        DealSampler(g.observation((me + 1) % 3), drawing=1)
