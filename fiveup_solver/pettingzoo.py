@@ -16,7 +16,9 @@ building an environment then raises :class:`~fiveup_solver.errors.OptionError`.
 ``env(**kw)`` is ``raw_env(**kw)`` in the usual wrappers (an illegal action ends the
 game with the least return there is for its agent, worse than any legal outcome: -1
 for a whole game, -305 for a round, -475 for a 4-player round; the other agents get 0.
-Actions are bounds-checked, the order of calls is enforced). Options: ``players``
+An action that is no action id, 999 or -1 or 2.5, and step() or observe() before
+reset() are one-line OptionErrors; after an illegal action the game is over in the
+observations and the text too). Options: ``players``
 (2-4, default 2), ``whole_game`` (default True: to exactly 305; False: one round),
 ``max_rounds`` (default 1000, D6; a whole game not won by then is *truncated*),
 ``perfect_recall`` (default False: the observation of the position; True: adds the
@@ -83,10 +85,46 @@ def env(**kwargs):
     e = raw_env(**kwargs)
     # an illegal action must be worse than any legal outcome: the least return there is
     # (-1 for a whole game; a round's points reach -305, with 4 players -475)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-utility_bound(e.players, e.whole_game))
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    e = _TerminateIllegal(e, illegal_reward=-utility_bound(e.players, e.whole_game))
+    e = _CheckActions(e)
+    e = _OrderEnforcing(e)
     return e
+
+
+if AECEnv is not None:
+    class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
+        """PettingZoo's illegal-move rule, and the game then over for the environment too: its
+        observations (phase, an all-zero mask) and its text say so."""
+
+        def step(self, action):
+            super().step(action)
+            if self._terminated:
+                self.env.unwrapped._over = self.env.unwrapped._illegal = True
+
+    class _CheckActions(wrappers.BaseWrapper):
+        """An action that is no action id (999, -1, 2.5, "3", True) is refused as raw_env refuses
+        it, a one-line OptionError, before the illegal-move rule reads the action mask with it
+        (an IndexError, or -1 read as the last action; PettingZoo's own bounds check is an
+        assert, gone under python -O). An action id that is not legal now ends the game there."""
+
+        def step(self, action):
+            agent = self.agent_selection
+            if not (self.terminations.get(agent) or self.truncations.get(agent)):
+                action_to_move(action)
+            super().step(action)
+
+    class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+        """PettingZoo's order checks, with step() or observe() before reset() a one-line OptionError."""
+
+        def step(self, action):
+            if not self._has_reset:
+                raise OptionError("reset() the environment before step() or observe()")
+            super().step(action)
+
+        def observe(self, agent):
+            if not self._has_reset:
+                raise OptionError("reset() the environment before step() or observe()")
+            return super().observe(agent)
 
 
 class raw_env(AECEnv if AECEnv is not None else object):
@@ -129,6 +167,7 @@ class raw_env(AECEnv if AECEnv is not None else object):
             self._rng = random.Random(check_seed(seed))
         self.game = Game(self.players, seed=self._rng.getrandbits(63), max_rounds=self.max_rounds)
         self._over = False
+        self._illegal = False       # ended by an illegal action (env()'s wrapper)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -217,7 +256,9 @@ class raw_env(AECEnv if AECEnv is not None else object):
             events = ", ".join(f"{e.kind} {'+' if e.raw >= 0 else ''}{e.raw}{'' if e.accepted else ' rejected'}"
                                for e in r.events[-1])
             lines.append(f"Last: seat {s} {shown}" + (f" ({events})" if events else ""))
-        if self._over:
+        if self._illegal:
+            lines.append("Game over: an illegal action")
+        elif self._over:
             lines.append("Game over: " + ("unfinished" if g.winner is None and self.whole_game
                                            else f"side {g.winner} wins" if g.winner is not None else "round over"))
         return "\n".join(lines)

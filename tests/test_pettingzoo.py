@@ -229,6 +229,49 @@ def test_bad_actions_and_calls_are_option_errors():
     assert env.agent_selection in env.possible_agents
 
 
+@pytest.mark.parametrize("bad", [999, NUM_ACTIONS, -1, 2.5, "3", None, True, float("nan")])
+def test_the_wrapped_env_refuses_what_is_no_action_id(bad):
+    """env()'s wrappers read the action mask with the action: 999 was an AssertionError (an
+    IndexError under python -O), -1 read the mask's last entry and ended the game as an
+    illegal move. Each is a one-line OptionError, and the game goes on."""
+    e = env(players=2)
+    with pytest.raises(OptionError, match="reset"):
+        e.step(0)
+    with pytest.raises(OptionError, match="reset"):
+        e.observe("player_0")
+    e.reset(seed=4)
+    agent = e.agent_selection
+    with pytest.raises(OptionError, match=r"action must be an integer 0\.\.449"):
+        e.step(bad)
+    assert not any(e.terminations.values()) and e.agent_selection == agent
+    legal = int(np.flatnonzero(e.observe(agent)["action_mask"])[0])
+    e.step(legal)
+    assert e.agent_selection in e.possible_agents
+
+
+def test_after_an_illegal_action_the_env_shows_the_game_over():
+    """TerminateIllegalWrapper ends the episode without the raw env knowing: it still showed
+    the phase of play, a mask of legal actions and "to move"."""
+    e = env(players=2)
+    e.reset(seed=2)
+    agent = e.agent_selection
+    bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(bad)
+    over = raw_env(players=2)
+    over.reset(seed=2)
+    over._over = True
+    for a in e.possible_agents:
+        obs = e.observe(a)
+        assert not obs["action_mask"].any()
+        # the phase: the encoding of a game over (the raw env told it is over, same deal)
+        assert np.array_equal(obs["observation"], over.observe(a)["observation"])
+    assert e.unwrapped.board_text().endswith("Game over: an illegal action")
+    e.reset(seed=2)
+    assert e.observe(e.agent_selection)["action_mask"].any() and "Game over" not in e.unwrapped.board_text()
+
+
 def test_illegal_action_is_the_worst_outcome():
     """The wrapper's penalty is the least return there is (a round's points reach -305, -475
     with 4 players): an agent that is behind gains nothing by an illegal action."""
