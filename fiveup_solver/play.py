@@ -56,18 +56,23 @@ class TerminalGame:
 
     def __init__(self, players: int = 2, bots=None, seat: int = 0, seed: int | None = 0, *, out, record_path=None,
                  hint_samples: int = 32):
-        """``seed`` None: one drawn in secret (the seed deals every hidden tile, so a seed
-        the person knows hides nothing), said at the game's end."""
+        """``bots``: the other seats' bots in seat order (a shorter list repeats), or one name
+        per seat (the person's own unused); None: the hint bot. ``seed`` None: one drawn in
+        secret (the seed deals every hidden tile, so a seed the person knows hides nothing),
+        said at the game's end."""
         check_players(players)
         self.secret_seed = seed is None
         if seed is None:
             seed = secrets.randbits(63)
         if not _is_int(seat) or not 0 <= seat < players:
             raise OptionError(f"--seat must be 0..{players - 1}, not {seat!r}")
-        bots = list(bots or ["hint"])
+        bots = list(bots or ["hint"]) if isinstance(bots, (list, tuple)) or bots is None else bots
+        if not isinstance(bots, list) or len(bots) != players:
+            # the other seats' bots in seat order (a shorter list repeats), as fiveup play takes them
+            bots = bots_for_seats(players, seat, bots)
         for b in bots:
             bot_function(b)
-        self.bots = [bots[i % len(bots)] for i in range(players)]
+        self.bots = bots[:]
         self.bots[seat] = "you"
         self.players, self.seat, self.seed = players, seat, seed
         self.out = out
@@ -90,11 +95,12 @@ class TerminalGame:
         self.out.write(text + "\n")
         self.out.flush()
 
-    def scores_text(self) -> str:
+    def scores_text(self, scores=None) -> str:
+        """The scores now, or ``scores`` (those after one event of several: a blocked round's)."""
         g = self.game
         side = g.current.core.side_of(self.seat)
         return ", ".join(f"side {s}{' (you)' if s == side else ''} {x} raw ({raw_to_display(x)})"
-                         for s, x in enumerate(g.scores))
+                         for s, x in enumerate(g.scores if scores is None else scores))
 
     def show(self) -> None:
         g = self.game
@@ -125,7 +131,7 @@ class TerminalGame:
             self.say(f"{who} pass{'es' if seat != self.seat else ''}")
         for e in events:
             verdict = "" if e.accepted else " REJECTED (above 305)"
-            self.say(f"  {e.kind} event: side {e.side} {e.raw:+d} raw{verdict}; scores {self.scores_text()}")
+            self.say(f"  {e.kind} event: side {e.side} {e.raw:+d} raw{verdict}; scores {self.scores_text(e.scores)}")
 
     # ------------------------------------------------------------ flow
     def advance(self) -> None:
@@ -313,6 +319,15 @@ class TerminalGame:
             # move): the game cannot go on; what was played is kept
             self.say(f"error: {e}")
             failed = True
+        except KeyboardInterrupt:
+            # Ctrl-C: what was played is kept, as at the end of the input; the exit stays 130
+            if self.record_path:
+                self.say("")
+                try:
+                    self.save(self.record_path)
+                except FiveUpError as e:
+                    self.say(f"error: {e}")
+            raise
         self.say("")
         if self.secret_seed and self.finished:
             self.say(f"this game's seed was {self.seed}: --seed {self.seed} deals it again")

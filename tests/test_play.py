@@ -253,3 +253,46 @@ def test_a_narrow_terminal_breaks_lines_between_words():
     assert all(len(line) <= 60 for line in lines), max(lines, key=len)
     assert sum(1 for line in lines if re.search(r"win +\d+\.\d %.*\(rank \d\)$", line)) == 5
     assert "0 raw (0)" in text.replace("\n    ", " ")          # a score is never cut inside
+
+
+def test_each_event_of_a_blocked_round_shows_the_scores_after_it():
+    """A blocked round's credits are several events of one action: each line showed the
+    scores after the last. This game (4 players, seed 0, the person seat 1 against random
+    bots) blocks in round 4 with side 1 at 115 raw; its block credits +20 then +15 are
+    accepted (115 + 20 = 135 < 305, 135 + 15 = 150), so the lines read 135, then 150."""
+    out = io.StringIO()
+    moves = "4 4 3 1 1 5 1 1 4 4 1 1 1 2 1 2 4 3 1 1 5 1 1 2".split()
+    TerminalGame(4, ["random"], 1, 0, out=out).run(iter(moves))
+    lines = [line for line in out.getvalue().splitlines() if "block event" in line]
+    assert [re.search(r"side 1 (\+\d+) raw; scores side 0 165 raw \(33\), side 1 \(you\) (\d+) raw", line).groups()
+            for line in lines] == [("+20", "135"), ("+15", "150")]
+
+
+def test_ctrl_c_keeps_the_game_in_the_record(tmp_path):
+    """Ctrl-C at the prompt (KeyboardInterrupt from the input) saved nothing, though Ctrl-D
+    and quit write the record: now the person's view is written and the interrupt goes on."""
+    record = tmp_path / "r.json"
+    out = io.StringIO()
+
+    def typed():
+        yield "1"
+        raise KeyboardInterrupt
+    game = TerminalGame(2, ["random"], 0, 3, out=out, record_path=str(record))
+    with pytest.raises(KeyboardInterrupt):
+        game.run(typed())
+    rec = json.loads(record.read_text())
+    assert rec["rounds"][0]["actions"], "the move typed before Ctrl-C is in the record"
+    assert "saved your view of the record" in out.getvalue()
+    replay(rec)
+
+
+@pytest.mark.parametrize("players, seat, bots, want", [
+    (3, 1, ["level1", "level2"], ["level1", "you", "level2"]),
+    (4, 1, ["level1", "level2", "level3"], ["level1", "you", "level2", "level3"]),
+    (4, 3, ["greedy"], ["greedy", "greedy", "greedy", "you"]),
+    (3, 2, ["random", "greedy", "level1"], ["random", "greedy", "you"]),     # one per seat, as the CLI gives them
+])
+def test_the_other_seats_bots_are_given_in_seat_order(players, seat, bots, want):
+    """TerminalGame took a shorter list by seat index and then put the person over one of
+    them: level2 was lost when the person was seat 1 of 3."""
+    assert TerminalGame(players, bots, seat, 0, out=io.StringIO()).bots == want
