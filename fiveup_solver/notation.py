@@ -136,6 +136,15 @@ class Move:
     """An action of the seat to move: ``play`` (opening when ``at`` is None), ``draw`` or ``pass``.
 
     A draw's tile is decided by the boneyard, so a draw move usually has ``tile=None``.
+    A draw that came with its tile (a round's history, ``Game.pop``) is written ``draw``
+    as any draw is: the text of a move is what a seat chooses, and a draw's tile, which
+    other seats must not see, is written only in a record's ``draw`` field
+    (``to_action``). So ``Move.parse(str(m)) == m`` holds for every legal move, not for
+    a draw with its tile:
+
+    >>> m = Move.draw(Tile.parse("2-5"))
+    >>> str(m), Move.parse(str(m)) == Move.draw(), m.to_action(0)
+    ('draw', True, {'seat': 0, 'draw': '2-5'})
     """
 
     kind: str
