@@ -168,10 +168,17 @@ class TerminalGame:
                     self.report_events(seat, move, events)
                     continue
                 return
+            if self.stop_requested():
+                return              # a bot is to move: advance() again goes on from here
             # (the game's seed is not named: it may be the secret one)
             move = bot_move(self.bots[seat], g.observation(seat), self.rngs[seat])
             events = g.push(move)
             self.report_events(seat, move, events)
+
+    def stop_requested(self) -> bool:
+        """Whether advance() stops before the next bot's move (the browser app's game, when
+        nobody waits for it any more); the terminal's game never does."""
+        return False
 
     def prompt(self) -> None:
         self.show()

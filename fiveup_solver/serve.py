@@ -210,6 +210,24 @@ class WebGame(TerminalGame):
         self.lock = threading.Lock()
         self.touched = time.monotonic()
         self.steps: list = []
+        # set when nobody waits for the bots' replies any more (the client left, the server
+        # stops): advance() stops before the next bot's move, and goes on at the next view
+        self.stopped = threading.Event()
+
+    def stop_requested(self) -> bool:
+        return self.stopped.is_set()
+
+    @property
+    def bots_to_move(self) -> bool:
+        """Stopped with the bots' replies not all made: a view asked for goes on with them."""
+        g = self.game
+        return not self.finished and (g.round_over or g.to_move != self.seat)
+
+    def go_on(self) -> dict:
+        """The bots' replies left when a request was stopped, then the view."""
+        self.stopped.clear()
+        self.advance()
+        return self.view()
 
     def say(self, text: str = "") -> None:   # the terminal's text is not wanted here
         pass
@@ -389,12 +407,13 @@ class _State:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
 
-    async def run_while_connected(self, request, hinter: Hinter, fn, *args):
-        """run(fn, *args), a search on `hinter`, stopped (Hinter.stop) when the client goes
-        away first: a hint nobody waits for gives its worker back instead of searching on
-        (up to a minute at the largest budget). Looked at every DISCONNECT_POLL_SECONDS; a
-        stop is repeated until the search has ended, so one that had not started yet when
-        the client left is stopped as it starts."""
+    async def run_while_connected(self, request, stop, fn, *args):
+        """run(fn, *args), stopped by ``stop()`` when the client goes away first: a hint
+        nobody waits for (``Hinter.stop``) gives its worker back instead of searching on (up
+        to a minute at the largest budget), and so do a game's bot replies (``WebGame.stopped``:
+        after the bot move being made). Looked at every DISCONNECT_POLL_SECONDS; a stop is
+        repeated until the call has ended, so one that had not started yet when the client
+        left is stopped as it starts."""
         future = asyncio.ensure_future(self.run(fn, *args))
         gone = False
         while True:
@@ -403,7 +422,7 @@ class _State:
                 break
             if gone or await request.is_disconnected():
                 gone = True
-                hinter.stop()
+                stop()
         if gone:
             # (retrieved either way: a stopped search's SearchStopped is the expected end)
             if isinstance(future.exception(), SearchStopped):
@@ -649,6 +668,8 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         yield
         for job in state.analyses.values():
             job.cancel()
+        for game in list(state.games.values()):
+            game.stopped.set()          # bot replies being made stop after their current move
         state.pool.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="fiveup_solver", version=__version__, docs_url=None, redoc_url=None,
@@ -690,6 +711,17 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
             return _error(404, f"no such page: {_short(request.url.path, 80)}")
         if exc.status_code == 405:
             return _error(405, f"{request.method} is not allowed on {_short(request.url.path, 80)}")
+        cause = exc.__cause__
+        if exc.status_code == 400 and cause is not None and str(exc.detail).startswith("There was an error parsing"):
+            # FastAPI's words for a body its JSON reader refused beyond a syntax error: say why
+            if isinstance(cause, RecursionError):
+                return _error(400, "malformed JSON: nested too deeply")
+            if isinstance(cause, UnicodeDecodeError):
+                return _error(400, f"malformed JSON: not UTF-8 text (byte 0x{cause.object[cause.start]:02x} "
+                                   f"at offset {cause.start})")
+            if isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+                return _error(400, "malformed JSON: a number of more than 4,300 digits")
+            return _error(400, f"malformed JSON: {' '.join(str(cause).split())[:120]}")
         return _error(exc.status_code, str(exc.detail))
 
     # ---- the Host check (DNS rebinding) and the body size limit, before anything else
@@ -726,7 +758,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     @app.post("/api/hint", summary="the same JSON as `fiveup hint --json`")
     async def api_hint(body: HintRequest, request: Request):
         hinter = state.hinter()
-        return await state.run_while_connected(request, hinter, hint_json, hinter, body)
+        return await state.run_while_connected(request, hinter.stop, hint_json, hinter, body)
 
     @app.post("/api/solve", summary="the same JSON as `fiveup solve --json`")
     async def api_solve(body: SolveRequest):
@@ -739,33 +771,45 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         return equity_result(players, scores, starter)
 
     @app.post("/api/games", summary="a new game (or one going on from a record): {id, view}")
-    async def new_game(body: NewGameRequest):
+    async def new_game(body: NewGameRequest, request: Request):
         _check_web_bots(body.bots)
         seats = bots_for_seats(body.players, body.seat, body.bots)
+        stop = threading.Event()
 
         def start():
             # no seed: TerminalGame draws a secret one, never sent (a known seed deals every tile)
             game = WebGame(body.players, seats, body.seat, body.seed, record=body.record)
+            game.stopped = stop
             game.advance()
             return game, game.view()
-        game, view = await state.run(start)
+        answer = await state.run_while_connected(request, stop.set, start)
+        if isinstance(answer, Response):
+            return answer               # the client left: the game is not kept
+        game, view = answer
         game.steps = []
         return {"id": state.add_game(game), "view": view}
 
     @app.get("/api/games/{game_id}", summary="the person's view: {view}")
-    async def get_game(game_id: str):
+    async def get_game(game_id: str, request: Request):
         game = state.game(game_id)
-        return {"view": await state.run(_locked, game, game.view)}
+        if game.bots_to_move:
+            # a move whose client left stopped before the bots' replies: they are made now
+            answer = await state.run_while_connected(request, game.stopped.set, _locked, game, game.go_on)
+            return answer if isinstance(answer, Response) else {"view": answer}
+        # a view is built at once: it does not wait for a search worker
+        return {"view": _locked(game, game.view)}
 
     @app.post("/api/games/{game_id}/moves", summary="the person's move; {view} once the bots have replied")
-    async def play_move(game_id: str, body: MoveRequest):
+    async def play_move(game_id: str, body: MoveRequest, request: Request):
         game = state.game(game_id)
 
         def move():
             game.steps = []
+            game.stopped.clear()
             game.play(body.move)
             return game.view()
-        return {"view": await state.run(_locked, game, move)}
+        answer = await state.run_while_connected(request, game.stopped.set, _locked, game, move)
+        return answer if isinstance(answer, Response) else {"view": answer}
 
     @app.post("/api/games/{game_id}/undo", summary="take back the person's last move of the round: {view}")
     async def undo(game_id: str):
@@ -781,7 +825,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
              summary="fiveup-record/1 so far: the person's view, the whole game once it is over")
     async def game_record(game_id: str):
         game = state.game(game_id)
-        return await state.run(_locked, game, game.record)
+        return _locked(game, game.record)       # at once: no search worker is needed
 
     @app.post("/api/analyses", summary="start an analysis (`fiveup analyze --json`) in the background: {id}")
     async def new_analysis(body: AnalysisRequest):

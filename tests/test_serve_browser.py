@@ -439,3 +439,100 @@ def test_moves_on_one_end_are_drawn_a_board_each(page, server, tmp_path):
     area = page.locator("#aboard").bounding_box()
     assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] + 1
     assert all(area["x"] - 1 <= x["x"] and x["x"] + x["width"] <= area["x"] + area["width"] + 1 for x in boxes)
+
+
+def _one_move_play(g, seat_not):
+    """(round, action, move) of the first placement made where it was the only legal move,
+    by a seat other than ``seat_not``, in the game's last round; None if there is none."""
+    from fiveup_solver import Game
+    rec = g.to_record()
+    replayed = Game(players=g.players, deal=False)
+    r = len(rec["rounds"]) - 1
+    from fiveup_solver.record import game_at
+    for i, a in enumerate(rec["rounds"][r]["actions"]):
+        if a["seat"] != seat_not and "play" in a:
+            at = game_at(rec, r, i)
+            if len(at.legal_moves) == 1:
+                return r, i, str(at.legal_moves[0])
+    del replayed
+    return None
+
+
+def test_the_analysis_board_on_a_phone_with_long_names_and_a_forced_move_evaluated(page, server, tmp_path):
+    """Reviews: on a phone the analysis was wider than the screen (the summary table), long
+    seat names made it 2,600 px wide at any width; Evaluate at another seat's position with
+    one legal move, then that move, threw on its null value; a record with no actions left
+    the page "running" with an empty board."""
+    import random
+
+    from fiveup_solver import Game
+    from fiveup_solver.bots import choose
+    names = ["Ann" + "x" * 60, "Bob" + "y" * 60, "Cy" + "z" * 60]
+    for seed in range(40):
+        g = Game(players=3, seed=seed, seats=names)
+        rng = random.Random(seed)
+        while not g.round_over:
+            g.push(choose("greedy", g.observation(g.to_move), rng))
+        forced = _one_move_play(g, 0)
+        if forced is not None:
+            break
+    assert forced is not None
+    r, i, move = forced
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(g.to_record()))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{server['url']}/analysis")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#run:enabled")
+    page.select_option("#strength", "quick")
+    page.select_option("#seat", "0")
+    page.click("#run")
+    page.wait_for_selector("#board-view:not([hidden])", timeout=120_000)
+    page.wait_for_selector("body[data-state=ready]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "analysis_phone_long_names.png")
+    page.click(f'#movelist li[data-round="{r}"][data-action="{i}"]')
+    page.wait_for_selector(f'#aboard[data-round="{r}"][data-action="{i}"]')
+    page.wait_for_selector("body[data-state=ready]")
+    page.click("#evaluate")
+    page.wait_for_selector("#evaluate", state="detached", timeout=120_000)
+    page.wait_for_selector("body[data-state=ready]")
+    page.locator(f'#whatif button.link[data-move="{move}"]').click()
+    page.wait_for_selector("#whatif-value:has-text('forced')")
+    assert page.locator("#whatif-value").inner_text().startswith(f"{move}: forced (the only legal move)")
+    assert page.locator("#error").is_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # a record saved before any action: said so, and the page is ready
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps(Game(players=2, seed=3).to_record()))
+    page.goto(f"{server['url']}/analysis")
+    page.set_input_files("#file", str(empty))
+    page.wait_for_selector("#run:enabled")
+    page.select_option("#strength", "quick")
+    page.click("#run")
+    page.wait_for_selector("body[data-state=ready]", timeout=120_000)
+    assert page.locator("#pos-info").inner_text() == "This record has no actions yet: nothing to analyse."
+
+
+def test_a_second_tab_whose_view_is_old_shows_the_game_as_it_is(page, context, server):
+    """Two tabs on one game: after tab A moved, tab B's move was refused and B went on
+    offering its old moves until reloaded. B now shows the refusal and the game as the
+    server has it, and its next move is a legal one."""
+    assert new_game(page, server, seed=4) == "ready"
+    gid = page.evaluate("new URLSearchParams(location.search).get('game')")
+    other = context.new_page()
+    other.set_viewport_size({"width": 1200, "height": 900})
+    other.goto(f"{server['url']}/?delay=0&game={gid}")
+    assert wait_turn(other) == "ready"
+    stale = other.locator("#moves button").first.get_attribute("data-move")
+    click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    assert wait_turn(page) == "ready"
+    game = server["app"].state.fiveup.games[gid]
+    click_move(other, stale)
+    other.wait_for_selector("#error:not([hidden])")
+    assert "is not legal here" in other.locator("#error").inner_text() or "not to move" in other.locator("#error").inner_text()
+    other.wait_for_function("n => document.querySelectorAll('#moves button').length === n",
+                            arg=len(game.view()["legal_moves"]))
+    shown = sorted(other.locator("#moves button").evaluate_all("bs => bs.map(b => b.dataset.move)"))
+    assert shown == sorted(game.view()["legal_moves"])
+    other.close()

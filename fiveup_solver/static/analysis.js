@@ -91,6 +91,12 @@ function build() {
   buildSummary();
   $("pick").hidden = true;
   $("board-view").hidden = false;
+  if (!actions.length) {
+    // a record saved before anything was played: there is no move to show
+    $("pos-info").textContent = "This record has no actions yet: nothing to analyse.";
+    setState("ready");
+    return;
+  }
   const first = actions.findIndex((a) => a.decision && !a.decision.forced);
   go(first >= 0 ? first : 0);
 }
@@ -267,16 +273,23 @@ function whatIfPanel(a, p) {
     const v = byMove.get(m);
     return el("tr", { class: `${m === a.text ? "played" : ""}${whatIf === m ? " tried" : ""}` },
       el("td", {}, el("button", { type: "button", class: "link", "data-move": m, onclick: () => { whatIf = m; draw(); } }, m)),
-      el("td", { text: v && v.win !== null ? (100 * v.win).toFixed(1) : "" }),
+      el("td", { text: v ? (v.win !== null ? (100 * v.win).toFixed(1) : "forced") : "" }),
       el("td", { text: v && v.points !== null ? v.points.toFixed(1) : "" }));
   });
-  rows.sort((x, y) => Number(y.children[1].textContent || -1) - Number(x.children[1].textContent || -1));
+  const winOf = (row) => { const x = parseFloat(row.children[1].textContent); return Number.isNaN(x) ? -1 : x; };
+  rows.sort((x, y) => winOf(y) - winOf(x));
   const tried = whatIf && byMove.get(whatIf);
   box.replaceChildren(
     el("h3", { text: "What if" }),
-    el("p", { class: "small", id: "whatif-value", text: whatIf ? (tried ? `${whatIf}: win ${(100 * tried.win).toFixed(1)} %, ${tried.points.toFixed(1)} points${arrowNote(whatIf, a, a.decision)}` : `${whatIf}: evaluate the position to see its value`) : "click a legal move to see it on the board and its value" }),
+    el("p", { class: "small", id: "whatif-value", text: whatIf ? (tried ? `${whatIf}: ${valueText(tried)}${arrowNote(whatIf, a, a.decision)}` : `${whatIf}: evaluate the position to see its value`) : "click a legal move to see it on the board and its value" }),
     el("table", { class: "hint-table" }, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win %" }), el("th", { text: "points" })), ...rows),
     known ? "" : el("button", { type: "button", id: "evaluate", onclick: () => evaluate(a, p) }, `Evaluate for ${seatText(p.to_move)}`));
+}
+
+function valueText(m) {
+  // the only legal move is not valued (the hint answers null): it is forced
+  if (m.win === null || m.points === null) return "forced (the only legal move)";
+  return `win ${(100 * m.win).toFixed(1)} %, ${m.points.toFixed(1)} points`;
 }
 
 function arrowNote(move, a, d) {
@@ -329,8 +342,8 @@ async function init() {
   const gameId = params.get("game");
   if (gameId) {
     try {
-      const rec = await api("GET", `/api/games/${gameId}/record`);
-      const g = await api("GET", `/api/games/${gameId}`);
+      const rec = await api("GET", `/api/games/${encodeURIComponent(gameId)}/record`);
+      const g = await api("GET", `/api/games/${encodeURIComponent(gameId)}`);
       setRecord(rec, `The game just played (${rec.view === undefined ? "finished: every hand known" : "your view: not finished"})`);
       $("seat").value = String(g.view.seat);
     } catch (e) {

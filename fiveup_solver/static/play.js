@@ -207,6 +207,15 @@ async function play(move) {
     await show(r.view);
   } catch (e) {
     showError(e.message);
+    // the game may have moved on elsewhere (another tab): show it as the server has it
+    try {
+      const r = await api("GET", `/api/games/${game.id}`);
+      if (positionKey(r.view) !== positionKey(game.view) || r.view.round !== game.view.round) {
+        relog(r.view);
+        await show({ ...r.view, last_moves: [] });
+        return;
+      }
+    } catch (_) { /* the error shown is the move's */ }
     render();
   } finally {
     busy = false;
@@ -321,7 +330,7 @@ async function init() {
   const resume = params.get("game");
   if (resume) {
     try {
-      const r = await api("GET", `/api/games/${resume}`);
+      const r = await api("GET", `/api/games/${encodeURIComponent(resume)}`);
       game = { id: resume, view: null };
       $("setup").hidden = true;
       $("table").hidden = false;
