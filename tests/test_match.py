@@ -190,9 +190,27 @@ def test_a_sweep_has_a_real_interval_and_infinite_elo(capsys):
     low, high = st.interval()
     assert high == 1.0 and low == pytest.approx(1 - 1.959964 * math.sqrt(0.065 / 10), abs=1e-12)
     assert st.elo_interval()[0] == pytest.approx(400 * math.log10(low / (1 - low)))
-    # with some spread the interval is the plain one (unchanged)
+    # one pair split: its observed variance, (1 x (1/2 - 21/22)^2 + 10 x (1 - 21/22)^2) / 11 =
+    # 0.0207, is below the prior's (counts [0.5, 0.5, 1.5, 0.5, 10.5], total 13.5: mean
+    # 11.75 / 13.5, variance 0.0712): the interval takes the larger (a review: the plain one
+    # covered 85 % at 10 pairs, and its lower bound sat above the sweep's)
     st.add([0, 1])
-    assert st.interval()[0] == pytest.approx(st.score - 1.959964 * math.sqrt(st.variance / 11), abs=1e-12)
+    m = 11.75 / 13.5
+    prior = sum(c * (x - m) ** 2 for c, x in zip([0.5, 0.5, 1.5, 0.5, 10.5], [0, 0.25, 0.5, 0.75, 1])) / 13.5
+    assert st.variance == pytest.approx(((1 / 2 - 21 / 22) ** 2 + 10 * (1 - 21 / 22) ** 2) / 11)
+    assert st.interval()[0] == pytest.approx(21 / 22 - 1.959964 * math.sqrt(prior / 11), abs=1e-12)
+    # a worse record never gets a higher lower bound: 9 won and 1 split against 10 won
+    worse = PairStats()
+    for _ in range(9):
+        worse.add([1, 1])
+    worse.add([0, 1])
+    assert worse.interval()[0] < low
+    # with much spread the observed variance is the larger: the plain interval
+    wide = PairStats()
+    for scores in ([1, 1], [0, 0], [1, 1], [0, 0], [1, 0], [1, 1]):
+        wide.add(scores)
+    assert wide.variance > wide._prior_variance()
+    assert wide.interval()[0] == pytest.approx(wide.score - 1.959964 * math.sqrt(wide.variance / 6), abs=1e-12)
     # the text says +inf, not the clamp's number, for a sweep; the JSON keeps numbers
     assert main(["sprt", "--bots", "greedy,random", "--max-games", "40", "--workers", "1", "--every", "100"]) == 0
     lines = capsys.readouterr().out.splitlines()
