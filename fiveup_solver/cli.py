@@ -1236,7 +1236,8 @@ def _equity_arguments(p) -> None:
                    help="build: where to save the round samples (default: rounds_Np.npz beside the table)")
     p.add_argument("--out", default=None,
                    help="build: where to write the table (default: equity_Np.npz in the user cache directory, "
-                        "$FIVEUP_CACHE_DIR or ~/.cache/fiveup_solver; never the installed package)")
+                        "$FIVEUP_CACHE_DIR, else $XDG_CACHE_HOME/fiveup_solver, else ~/.cache/fiveup_solver; "
+                        "never the installed package)")
     p.add_argument("--quiet", action="store_true", help="build: no progress bar")
 
 
@@ -1274,7 +1275,7 @@ COMMANDS = (
     Command("demo", "a seeded game between built-in bots, turn by turn",
             _demo_arguments, cmd_demo,
             "fiveup demo --players 3 --bots hint,greedy,random --seed 4"),
-    Command("replay", "replay a full record: summary or RECORD.md JSON",
+    Command("replay", "replay a record (full, or a seat's view): summary or RECORD.md JSON",
             _replay_arguments, cmd_replay,
             "fiveup selfplay --seed 2 --out game.json && fiveup replay game.json"),
     Command("selfplay", "play whole games between bots, JSON Lines records",

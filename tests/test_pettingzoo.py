@@ -209,15 +209,17 @@ def test_module_imports_without_pettingzoo():
     assert len(lines) == 2 and all("pip install 'fiveup_solver[pettingzoo]'" in line for line in lines)
 
 
+def refuses_calls_before_reset(e) -> None:
+    for call in (lambda: e.step(0), lambda: e.observe("player_0")):
+        with pytest.raises(OptionError, match="reset"):
+            call()
+
+
 def test_bad_actions_and_calls_are_option_errors():
     """step(0.9) played action 0 and step(True) action 1; step or observe before reset,
     and an unknown agent, raised AttributeError and KeyError."""
-    from fiveup_solver import OptionError
     env = raw_env(players=2)
-    with pytest.raises(OptionError, match="reset"):
-        env.step(0)
-    with pytest.raises(OptionError, match="reset"):
-        env.observe("player_0")
+    refuses_calls_before_reset(env)
     env.reset(seed=3)
     legal = [a for a, ok in enumerate(env.observe(env.agent_selection)["action_mask"]) if ok]
     for bad in (float(legal[0]) + 0.1, True, None, [legal[0]], "x", float("nan")):
@@ -235,10 +237,7 @@ def test_the_wrapped_env_refuses_what_is_no_action_id(bad):
     IndexError under python -O), -1 read the mask's last entry and ended the game as an
     illegal move. Each is a one-line OptionError, and the game goes on."""
     e = env(players=2)
-    with pytest.raises(OptionError, match="reset"):
-        e.step(0)
-    with pytest.raises(OptionError, match="reset"):
-        e.observe("player_0")
+    refuses_calls_before_reset(e)
     e.reset(seed=4)
     agent = e.agent_selection
     with pytest.raises(OptionError, match=r"action must be an integer 0\.\.449"):
@@ -249,16 +248,22 @@ def test_the_wrapped_env_refuses_what_is_no_action_id(bad):
     assert e.agent_selection in e.possible_agents
 
 
-def test_after_an_illegal_action_the_env_shows_the_game_over():
-    """TerminateIllegalWrapper ends the episode without the raw env knowing: it still showed
-    the phase of play, a mask of legal actions and "to move"."""
-    e = env(players=2)
-    e.reset(seed=2)
+def illegal_step(e) -> str:
+    """The agent to move plays its first illegal action (PettingZoo's warning silenced): the agent."""
     agent = e.agent_selection
     bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         e.step(bad)
+    return agent
+
+
+def test_after_an_illegal_action_the_env_shows_the_game_over():
+    """TerminateIllegalWrapper ends the episode without the raw env knowing: it still showed
+    the phase of play, a mask of legal actions and "to move"."""
+    e = env(players=2)
+    e.reset(seed=2)
+    illegal_step(e)
     over = raw_env(players=2)
     over.reset(seed=2)
     over._over = True
@@ -278,11 +283,7 @@ def test_illegal_action_is_the_worst_outcome():
     for players, whole_game, worst in ((2, True, -1), (2, False, -305), (3, False, -305), (4, False, -475)):
         e = env(players=players, whole_game=whole_game)
         e.reset(seed=2)
-        agent = e.agent_selection
-        bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            e.step(bad)
+        agent = illegal_step(e)          # (then e.rewards: the step replaces the dict)
         assert e.rewards[agent] == worst
 
 

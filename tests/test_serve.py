@@ -1,6 +1,7 @@
 """The browser app's JSON API (``fiveup serve``, issue 22) through FastAPI's TestClient: every
 endpoint, every error path (a 4xx with one line, never a 500), honesty on whole games, a
 whole game whose saved record replays with ``fiveup replay``, and the same JSON as the CLI."""
+import contextlib
 import json
 import re
 import subprocess
@@ -853,21 +854,9 @@ def test_a_hint_whose_client_went_away_gives_its_worker_back():
     when it is not (Hinter.stop); /api/health counts such hints. With one worker, a second
     hint can only be answered once the first search has stopped."""
     import socket
-    import threading
     import time
-    import uvicorn
     app = serve.create_app(workers=1)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(600):                                  # a hang guard, not a timing
-            if server.started:
-                break
-            time.sleep(0.05)
+    with live_server(app) as port:
         g = Game(players=2, seed=5)
         record, seat = g.to_record(), g.to_move
         body = json.dumps({"record": record, "seat": seat, "method": "expectimax", "samples": 1024,
@@ -890,31 +879,15 @@ def test_a_hint_whose_client_went_away_gives_its_worker_back():
         conn.request("GET", "/api/health", headers={"Host": "127.0.0.1"})
         assert json.loads(conn.getresponse().read())["hints_stopped"] == 1
         conn.close()
-    finally:
-        server.should_exit = True
-        thread.join(30)
 
 
-def test_bot_replies_whose_client_went_away_stop_and_go_on_at_the_next_view():
-    """A move's request makes every bot reply up to the person's next decision: with slow
-    bots, a client that left kept a worker making them for nobody (102 s was measured with
-    three large expectimax bots), its game answered 409 all that while, and reads waited
-    for a worker too. Now the replies stop after the bot move being made when the client
-    has gone; the next view of the game makes the rest; views and records need no worker."""
-    import http.client
+@contextlib.contextmanager
+def live_server(app):
+    """``app`` served by uvicorn on a free port of 127.0.0.1 in a thread: yields the port."""
     import socket
     import threading
     import time
     import uvicorn
-    from fiveup_solver import bots as bots_module
-    moves_made = []
-
-    def slow(obs, rng):
-        moves_made.append(time.monotonic())
-        time.sleep(0.3)
-        return obs.legal_moves[0]
-    bots_module.register_bot("test-slow-web", slow)
-    app = serve.create_app(workers=1)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -926,51 +899,81 @@ def test_bot_replies_whose_client_went_away_stop_and_go_on_at_the_next_view():
             if server.started:
                 break
             time.sleep(0.05)
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        headers = {"Content-Type": "application/json", "Host": "127.0.0.1"}
-        conn.request("POST", "/api/games", json.dumps({"players": 4, "seat": 0, "bots": ["test-slow-web"]}), headers)
-        answer = conn.getresponse()
-        assert answer.status == 200
-        created = json.loads(answer.read())
-        gid, view = created["id"], created["view"]
-        game = app.state.fiveup.games[gid]
-        assert view["legal_moves"] and not game.bots_to_move
-        body = json.dumps({"move": view["legal_moves"][0]}).encode()
-        before = len(moves_made)
-        with socket.create_connection(("127.0.0.1", port)) as s:
-            s.sendall(f"POST /api/games/{gid}/moves HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode()
-                      + b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode()
-                      + b"\r\n\r\n" + body)
-            for _ in range(600):                              # the first bot reply has begun
-                if len(moves_made) > before:
-                    break
-                time.sleep(0.01)
-        for _ in range(1200):                                 # a hang guard: the stopped request ends
-            if not game.lock.locked():
-                break
-            time.sleep(0.05)
-        assert not game.lock.locked()
-        if game.finished or not game.bots_to_move:
-            pytest.skip("the person's move ended the game's need for bot replies")   # pragma: no cover
-        made = len(moves_made)
-        assert made - before < 3, "the bots replied on for a client that had gone"
-        time.sleep(0.5)
-        assert len(moves_made) == made                        # stopped: nothing more is searched
-        # reads answer at once, from the event loop, while a bot is still to move
-        conn.request("GET", f"/api/games/{gid}/record", headers=headers)
-        answer = conn.getresponse()
-        assert answer.status == 200 and json.loads(answer.read())["players"] == 4
-        conn.request("GET", f"/api/games/{gid}", headers=headers)
-        answer = conn.getresponse()
-        assert answer.status == 200
-        view = json.loads(answer.read())["view"]
-        assert view["game_over"] or (view["to_move"] == 0 and view["legal_moves"])
-        assert len(moves_made) > made and not game.bots_to_move
-        conn.close()
+        yield port
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def test_bot_replies_whose_client_went_away_stop_and_go_on_at_the_next_view():
+    """A move's request makes every bot reply up to the person's next decision: with slow
+    bots, a client that left kept a worker making them for nobody (102 s was measured with
+    three large expectimax bots), its game answered 409 all that while, and reads waited
+    for a worker too. Now the replies stop after the bot move being made when the client
+    has gone; the next view of the game makes the rest; views and records need no worker."""
+    import time
+    from fiveup_solver import bots as bots_module
+    moves_made = []
+
+    def slow(obs, rng):
+        moves_made.append(time.monotonic())
+        time.sleep(0.3)
+        return obs.legal_moves[0]
+    bots_module.register_bot("test-slow-web", slow)
+    app = serve.create_app(workers=1)
+    try:
+        with live_server(app) as port:
+            _stop_and_go_on(app, port, moves_made)
+    finally:
         bots_module.BOTS.pop("test-slow-web", None)
+
+
+def _stop_and_go_on(app, port, moves_made):
+    """The test above on a live server: a game, a move whose client leaves, the next view."""
+    import http.client
+    import socket
+    import time
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"Content-Type": "application/json", "Host": "127.0.0.1"}
+    conn.request("POST", "/api/games", json.dumps({"players": 4, "seat": 0, "bots": ["test-slow-web"]}), headers)
+    answer = conn.getresponse()
+    assert answer.status == 200
+    created = json.loads(answer.read())
+    gid, view = created["id"], created["view"]
+    game = app.state.fiveup.games[gid]
+    assert view["legal_moves"] and not game.bots_to_move
+    body = json.dumps({"move": view["legal_moves"][0]}).encode()
+    before = len(moves_made)
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(f"POST /api/games/{gid}/moves HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode()
+                  + b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode()
+                  + b"\r\n\r\n" + body)
+        for _ in range(600):                              # the first bot reply has begun
+            if len(moves_made) > before:
+                break
+            time.sleep(0.01)
+    for _ in range(1200):                                 # a hang guard: the stopped request ends
+        if not game.lock.locked():
+            break
+        time.sleep(0.05)
+    assert not game.lock.locked()
+    if game.finished or not game.bots_to_move:
+        pytest.skip("the person's move ended the game's need for bot replies")   # pragma: no cover
+    made = len(moves_made)
+    assert made - before < 3, "the bots replied on for a client that had gone"
+    time.sleep(0.5)
+    assert len(moves_made) == made                        # stopped: nothing more is searched
+    # reads answer at once, from the event loop, while a bot is still to move
+    conn.request("GET", f"/api/games/{gid}/record", headers=headers)
+    answer = conn.getresponse()
+    assert answer.status == 200 and json.loads(answer.read())["players"] == 4
+    conn.request("GET", f"/api/games/{gid}", headers=headers)
+    answer = conn.getresponse()
+    assert answer.status == 200
+    view = json.loads(answer.read())["view"]
+    assert view["game_over"] or (view["to_move"] == 0 and view["legal_moves"])
+    assert len(moves_made) > made and not game.bots_to_move
+    conn.close()
 
 
 @pytest.mark.parametrize("body, message", [

@@ -101,6 +101,19 @@ def new_game(page, server, seed=SEED, players=2):
     return wait_turn(page)
 
 
+def analyse_file(page, server, path, seat=None, wait_for="#board-view:not([hidden])") -> None:
+    """A record file analysed on the analysis page at the quick strength (for ``seat``)."""
+    page.goto(f"{server['url']}/analysis")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#run:enabled")
+    page.select_option("#strength", "quick")
+    if seat is not None:
+        page.select_option("#seat", str(seat))
+    page.click("#run")
+    page.wait_for_selector(wait_for, timeout=120_000)
+    page.wait_for_selector("body[data-state=ready]")
+
+
 def click_move(page, move: str) -> None:
     """A move by clicks: the tile in the hand, then the highlighted open end (none for the opening)."""
     tile, _, port = move.partition("@")
@@ -416,13 +429,7 @@ def test_moves_on_one_end_are_drawn_a_board_each(page, server, tmp_path):
         g.push(choose("greedy", g.observation(g.to_move), rng))
     path = tmp_path / "pair.json"
     path.write_text(json.dumps(g.to_record()))
-    page.goto(f"{server['url']}/analysis")
-    page.set_input_files("#file", str(path))
-    page.wait_for_selector("#run:enabled")
-    page.select_option("#strength", "quick")
-    page.click("#run")
-    page.wait_for_selector("#board-view:not([hidden])", timeout=120_000)
-    page.wait_for_selector("body[data-state=ready]")
+    analyse_file(page, server, path)
     page.click(f'#movelist li[data-round="{r}"][data-action="{i}"]')
     page.wait_for_selector(f'#aboard[data-round="{r}"][data-action="{i}"]')
     page.wait_for_selector("body[data-state=ready]")
@@ -481,14 +488,7 @@ def test_the_analysis_board_on_a_phone_with_long_names_and_a_forced_move_evaluat
     path = tmp_path / "names.json"
     path.write_text(json.dumps(g.to_record()))
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{server['url']}/analysis")
-    page.set_input_files("#file", str(path))
-    page.wait_for_selector("#run:enabled")
-    page.select_option("#strength", "quick")
-    page.select_option("#seat", "0")
-    page.click("#run")
-    page.wait_for_selector("#board-view:not([hidden])", timeout=120_000)
-    page.wait_for_selector("body[data-state=ready]")
+    analyse_file(page, server, path, seat=0)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "analysis_phone_long_names.png")
     page.click(f'#movelist li[data-round="{r}"][data-action="{i}"]')
@@ -505,12 +505,7 @@ def test_the_analysis_board_on_a_phone_with_long_names_and_a_forced_move_evaluat
     # a record saved before any action: said so, and the page is ready
     empty = tmp_path / "empty.json"
     empty.write_text(json.dumps(Game(players=2, seed=3).to_record()))
-    page.goto(f"{server['url']}/analysis")
-    page.set_input_files("#file", str(empty))
-    page.wait_for_selector("#run:enabled")
-    page.select_option("#strength", "quick")
-    page.click("#run")
-    page.wait_for_selector("body[data-state=ready]", timeout=120_000)
+    analyse_file(page, server, empty, wait_for="body[data-state=ready]")
     assert page.locator("#pos-info").inner_text() == "This record has no actions yet: nothing to analyse."
 
 
