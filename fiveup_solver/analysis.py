@@ -850,7 +850,9 @@ def format_text(a: Analysis) -> str:
     lines.append("")
     lines.append("(loss and luck in win-% points of the seat's side; own: the seat's own chance events; "
                  "luck: its side's chance events minus the other sides' mean; adj.: result minus luck"
-                 + ("; a seat's view knows no other seat's luck: '-')" if a.view is not None else ")"))
+                 + ("; a seat's view knows no other seat's luck: '-'" if a.view is not None else "")
+                 + "; pts: raw points of the round, 5 raw = 1 display point, a world where the game is won "
+                   "or lost counting +-1000)")
     marked = [d for d in a.decisions if d.mark]
     if marked:
         lines.append("")
@@ -861,10 +863,15 @@ def format_text(a: Analysis) -> str:
                 dd = f"; all hands known: best {', '.join(d.dd_best)}, loss {d.dd_loss_win:.1f} win-%"
             lines.append(f"  round {d.round} action {d.action} {a.seat_text(d.seat)}: {d.mark}: played {d.played}, "
                          f"best {d.best}: -{d.loss_win:.1f} +- {d.stderr_win:.1f} win-%, "
-                         f"{-d.loss_points:+.0f} pts{worlds_of(d)}{dd}")
+                         f"{-d.loss_points:+.0f}{_points_error(d)} pts{worlds_of(d)}{dd}")
     else:
         lines.append("no marked decisions")
     return "\n".join(lines) + "\n"
+
+
+def _points_error(d) -> str:
+    """" +- 12" of a decision's points loss (nothing where it has none)."""
+    return f" +- {d.stderr_points:.0f}" if d.stderr_points else ""
 
 
 def win_curve(a: Analysis) -> list:
@@ -885,6 +892,7 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     if fmt is None:
         if not isinstance(path, str) or not path.lower().endswith((".png", ".svg")):
             raise OptionError(f"--plot {path}: give a .png or .svg file name")
@@ -913,6 +921,7 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     for name, c in colours.items():
         ax.scatter([], [], s=40, color=c, edgecolor="black", linewidth=0.5, label=name)
     ax.set_ylim(0, 100)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))   # decisions are counted: no 2.5
     ax.set_xlabel("judged decisions (grey lines: new round)")
     ax.set_title("Win probability over the game")
     # the legend under the axes: inside them it covered points near 100 %

@@ -108,6 +108,11 @@ def load_suite(path) -> list:
             games.append(_suite_game(p))
         except FiveUpError as e:
             raise OptionError(f"{path}: position {i}: {e}") from None
+        if games[-1].round_over:
+            raise OptionError(f"{path}: position {i}: the round is over there (nothing to search)")
+    if not games:
+        # (its statistics have no median, its speed no time to divide by)
+        raise OptionError(f"{path}: the suite has no positions")
     return games
 
 

@@ -166,6 +166,8 @@ def cmd_selfplay(args, out) -> int:
             f.flush()
             if bar is not None:
                 bar.update(1)
+    except BrokenPipeError:
+        raise               # a reader that has read enough (| head): main's quiet exit 0
     except OSError as e:
         raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
     finally:
@@ -449,7 +451,8 @@ def cmd_solve(args, out) -> int:
     for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
         win = f"win {100 * res.win[move]:5.1f} %  " if move in res.win else ""
         pts = f"{_signed(res.points[move]):>5} pts" if move in res.points else ""
-        out.write(f"  {move:<20} {win}{pts}{'  best' if move in res.best else ''}\n")
+        # best by the solve's objective: with points, a move of a lower win chance can be it
+        out.write(f"  {move:<20} {win}{pts}{f'  best ({res.objective})' if move in res.best else ''}\n")
     out.write(f"principal variation: {' '.join(res.pv)}\n")
     return 0
 
@@ -543,6 +546,9 @@ def cmd_hint(args, out) -> int:
         out.write(f"seat {h.seat} to move, round {r} action {i}: exact best response against "
                   f"{h.budget['opponent']}, objective {h.objective}, {h.samples} hidden worlds (all), "
                   f"{h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+    elif h.samples == 0 and len(h.moves) == 1:
+        # (a review: "0 sampled worlds, 0 nodes" read as a failure, as it did in fiveup play)
+        out.write(f"seat {h.seat} to move, round {r} action {i}: one legal move, nothing to search\n")
     else:
         three = f", 3 players: {h.search}" if obs.players == 3 else ""
         depth = f" depth {h.budget['depth_reached']}" if "depth_reached" in h.budget else ""
@@ -558,9 +564,10 @@ def cmd_hint(args, out) -> int:
         if m.value is None:
             out.write(f"  {m.rank:>2}. {format_move(m.move):<22} forced\n")
             continue
-        # both currencies; the difference to the best move with its paired standard error
-        win = f"win {100 * m.win:5.1f} %" if m.win is not None else ""
-        pts = f"{m.points:+7.1f} pts" if m.points is not None else ""
+        # both currencies with their standard errors (none shown for an exact value); the
+        # difference to the best move with its paired standard error
+        win = f"win {100 * m.win:5.1f}{_plus_minus(m.win_stderr, 100)} %" if m.win is not None else ""
+        pts = f"{m.points:+7.1f}{_plus_minus(m.points_stderr, 1)} pts" if m.points is not None else ""
         if m.rank == 1:
             diff = "best"
         elif h.objective == "win":
@@ -581,7 +588,14 @@ def cmd_hint(args, out) -> int:
         out.write("win: the chance that the seat's side wins the game\n"
                   "pts: expected raw points this round, side less others (5 raw = 1 display point; "
                   "a world where the game is won or lost counts +-1000)\n")
+        if any(m.win_stderr or m.points_stderr for m in h.moves):
+            out.write("+-: a standard error over the worlds searched\n")
     return 0
+
+
+def _plus_minus(stderr, scale) -> str:
+    """" +- 2.4" of a standard error (times ``scale``); nothing for none or an exact value (0)."""
+    return f" +- {scale * stderr:.1f}" if stderr else ""
 
 
 def cmd_analyze(args, out) -> int:
@@ -889,6 +903,12 @@ def cmd_bench(args, out) -> int:
     from fiveup_solver.bench import run_playout_bench
     if args.solver is not None and args.hint is not None:   # each replaces the playout bench: one at a time
         raise OptionError("give --solver or --hint, not both (each is a benchmark of its own)")
+    wrong = _given(args, _BENCH_PLAYOUT_ONLY)
+    if wrong and (args.solver is not None or args.hint is not None):
+        # read by the playout bench alone: with --solver or --hint they were silently dropped
+        which = "an option" if len(wrong) == 1 else "options"
+        raise OptionError(f"{', '.join(wrong)}: {which} of the playout bench, not of "
+                          f"{'--solver' if args.solver is not None else '--hint'}")
     if args.solver is not None:
         return _bench_solver(args, out)
     if args.hint is not None:
@@ -910,6 +930,10 @@ def cmd_bench(args, out) -> int:
     if "reference_missing" in result:
         out.write(f"note: {result['reference_missing']}\n")
     return 0
+
+
+_BENCH_PLAYOUT_ONLY = (("rounds", "--rounds", 200_000), ("reference_rounds", "--reference-rounds", 600),
+                       ("seed", "--seed", 1))
 
 
 def _is_file(path: Path, option: str, folder) -> bool:

@@ -279,9 +279,11 @@ class EquityTable:
     def _search_values(self):
         sides = self.sides
         states = self.win.reshape(-1, sides, sides)
-        # an array that owns its memory, so that once read-only it is immutable and a
-        # SolverCore reads it without a private copy (SolverCore.set_objective)
-        out = np.empty((len(states), sides + 1, sides), dtype=np.int16)
+        # `flat` owns its memory (a reshape of it would be a view): once read-only it is
+        # immutable, and a SolverCore reads it without a private copy and its check of every
+        # value at each set_objective (SolverCore.set_objective)
+        flat = np.empty(len(states) * (sides + 1) * sides, dtype=np.int16)
+        out = flat.reshape(len(states), sides + 1, sides)
         # SEARCH_CHUNK states at a time: the same arithmetic for each state, without
         # float temporaries of the whole table (the 3-player one: 0.25 s and 80 MB -> 0.05 s)
         for first in range(0, len(states), SEARCH_CHUNK):
@@ -291,7 +293,7 @@ class EquityTable:
             total = w.sum(axis=2, keepdims=True)
             v = np.rint(WIN_VALUE * (2 * w - total))
             out[first:first + SEARCH_CHUNK] = np.clip(v, -(WIN_VALUE - 1), WIN_VALUE - 1, out=v)
-        return out.reshape(-1)
+        return flat
 
     def save(self, path: str) -> None:
         """Only the starter-side-0 slice is stored (uint16): the others follow from it
@@ -361,11 +363,12 @@ def _score_levels(players: int, scores) -> list:
     levels = []
     for s, x in enumerate(scores):
         if not is_int(x) or not -30000 <= x < TARGET_RAW:
-            raise OptionError(f"score {s} must be an integer from -30000 to {TARGET_RAW - 1}, not {_short(x)}")
+            raise OptionError(f"side {s}'s score must be an integer from -30000 to {TARGET_RAW - 1}, not {_short(x)}")
         if x % SCORE_STEP:
-            raise OptionError(f"score {s} ({x}) is not a multiple of {SCORE_STEP}")
+            raise OptionError(f"side {s}'s score {x} is not a multiple of {SCORE_STEP}")
         if x < 0 and players != NEGATIVE_SCORE_PLAYERS:
-            raise OptionError(f"score {s} ({x}) is below 0, which occurs only with 4 players (a partner's pips, D4)")
+            raise OptionError(f"side {s}'s score {x} is below 0, which occurs only with 4 players "
+                              f"(a partner's pips, D4)")
         levels.append(max(0, x // SCORE_STEP))     # below 0 (D4, 4 players only): read as 0
     return levels
 

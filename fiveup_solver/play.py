@@ -248,8 +248,12 @@ class TerminalGame:
             if m.value is None:
                 self.say(f"  {k:>2}. {format_move(m.move)} (the only move)")
                 continue
-            self.say(f"  {k:>2}. {format_move(m.move):<16} win {100 * m.win:5.1f} %  {m.points:+6.1f} pts"
-                     f"  (rank {m.rank})")
+            self.say(f"  {k:>2}. {format_move(m.move):<15} win {100 * m.win:4.1f} % +-{100 * (m.win_stderr or 0):.1f}"
+                     f"  {m.points:+5.1f} pts +-{m.points_stderr or 0:.1f}  #{m.rank}")
+        if h.samples:
+            self.say("win: your side's chance to win the game; pts: raw points of this round, your side "
+                     "less the others (5 raw = 1 display point; a world won or lost counts +-1000); "
+                     "+-: standard errors; #: rank")
 
     def undo(self) -> None:
         g = self.game

@@ -280,6 +280,10 @@ def suite_cases(full, view):
         ([{**at, "scores": [1000, 0]}], "position 0: scores must be 2 integers from -30000 to 304"),
         ([at, {"record": {**full, "rounds": None}, "round": 0, "action": 0}], "position 1: rounds must be a list"),
         ([{"record": full, "round": 0, "action": n + 1}], f"position 0: round 0: action {n + 1} is not in 0..{n}"),
+        # (a review: an empty suite was an IndexError's traceback in bench --solver; a position
+        # at its round's end an error naming neither the file nor the position)
+        ([], "the suite has no positions"),
+        ([{"record": full, "round": 0, "action": n}], "position 0: the round is over there (nothing to search)"),
     ]
 
 
@@ -299,13 +303,32 @@ def test_load_suite_reads_a_position_from_given_scores(tmp_path, suite_records):
     assert len(load_suite(ROOT / "benchmarks" / "data" / "near_target.json")) == 100
 
 
-@pytest.mark.parametrize("case", [0, 1, 3, 4, 5])
+@pytest.mark.parametrize("case", [0, 1, 3, 4, 5, 10, 11])
 def test_bench_solver_names_the_bad_suite_file(capsys, tmp_path, suite_records, case):
     content, message = suite_cases(*suite_records)[case]
     for name in ("openings_4p", "midround", "near_target"):
         write_suite(tmp_path / f"{name}.json", [])
     path = write_suite(tmp_path / "openings_2p.json", content)
     assert error_line(capsys, ["bench", "--solver", str(tmp_path)]) == f"{path}: {message}"
+
+
+@pytest.mark.parametrize("mode", ["--solver", "--hint"])
+@pytest.mark.parametrize("option", [["--rounds", "5"], ["--reference-rounds", "7"], ["--seed", "3"]])
+def test_bench_refuses_the_playout_options_with_another_benchmark(capsys, mode, option):
+    """--rounds, --reference-rounds and --seed were silently dropped by --solver and --hint."""
+    assert error_line(capsys, ["bench", mode, "benchmarks/data", *option]) == \
+        f"{option[0]}: an option of the playout bench, not of {mode}"
+
+
+def test_selfplay_into_a_closed_pipe_ends_quietly():
+    """`fiveup selfplay | head -c 5` exited 2 with "cannot write (Broken pipe)": main's quiet
+    exit 0 for a reader that has read enough was caught first by the command's OSError."""
+    reader = subprocess.Popen([sys.executable, "-m", "fiveup_solver.cli", "selfplay", "--games", "200",
+                               "--bots", "greedy"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    reader.stdout.read(5)
+    reader.stdout.close()
+    err = reader.stderr.read().decode()
+    assert reader.wait(timeout=120) == 0 and err == ""
 
 
 # ---------------------------------------------------------------- 5. serve --host

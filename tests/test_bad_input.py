@@ -755,7 +755,7 @@ API_ERRORS = [
     # a score below 0 needs a partner's pips (RULES §3.3, D4): with 2 or 3 players no game has it
     (lambda: Game(players=2, seed=1, scores=[-5, 0]), OptionError, ["below 0", "4 players", "[-5, 0]"]),
     (lambda: Game(players=3, seed=1, scores=[0, 0, -10]), OptionError, ["below 0", "[0, 0, -10]"]),
-    (lambda: fiveup_solver.equity.win_probabilities(2, [-5, 0]), OptionError, ["score 0", "-5", "below 0"]),
+    (lambda: fiveup_solver.equity.win_probabilities(2, [-5, 0]), OptionError, ["side 0's score", "-5", "below 0"]),
     (lambda: Game(players=3, seed=1).to_record(view=-1), OptionError, ["view", "0..2", "-1"]),
     (lambda: Game(players=2, seed=1).to_record(view="0"), OptionError, ["view"]),
     # a bot's generator that is not a random.Random was an AttributeError from inside the bot

@@ -590,8 +590,10 @@ def test_hint_and_solve_report_both_currencies(tmp_path, capsys):
     assert rc == 0 and "objective win" in out
     lines = [line for line in out.splitlines() if re.match(r"^\s+\d+\. ", line)]
     assert len(lines) == len(g.legal_moves)
-    assert all(re.search(r"win +\d+\.\d %", line) and " pts" in line for line in lines)
+    # each value with its standard error (a review: only the differences carried one)
+    assert all(re.search(r"win +\d+\.\d \+- \d+\.\d %  +[+-]\d+\.\d \+- \d+\.\d pts", line) for line in lines)
     assert "best" in lines[0] and all("win-%" in line for line in lines[1:])
+    assert out.endswith("+-: a standard error over the worlds searched\n")
     rc, out, err = run(capsys, ["hint", str(full), "--seat", "1", "--round", "0", "--action", str(i),
                                 "--samples", "12", "--objective", "win", "--json"])
     d = json.loads(out)
@@ -879,7 +881,7 @@ def test_small_things_a_review_found(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().out.endswith("win: the chance that the seat's side wins the game\n"
                                             "pts: expected raw points this round, side less others "
                                             "(5 raw = 1 display point; a world where the game is won or "
-                                            "lost counts +-1000)\n")
+                                            "lost counts +-1000)\n+-: a standard error over the worlds searched\n")
     monkeypatch.chdir(tmp_path)
     assert main(["bench", "--solver"]) == 2
     assert "a source checkout's benchmarks/data" in capsys.readouterr().err

@@ -144,7 +144,7 @@ def test_the_play_transcript_is_what_fiveup_play_prints():
     assert proc.returncode == 0, proc.stderr
     assert shown.replace("> hint\n", "> ") in proc.stdout   # piped input is not echoed
     # the sentence under it names the move on the rank-2 line by its number
-    rank2 = re.search(r"^\s+(\d+)\. (\S+) .*\(rank 2\)$", shown, re.M)
+    rank2 = re.search(r"^\s+(\d+)\. (\S+) .*#2$", shown, re.M)
     said = re.search(r"Typing `(\d+)` here plays (\S+), the second-best move\.", page)
     assert said and (said.group(1), said.group(2)) == (rank2.group(1), rank2.group(2))
 

@@ -516,6 +516,8 @@ def test_the_three_player_search_form_follows_its_definition():
     table = equity.load_table(3)
     form = table.search_values().reshape(equity.SCORE_LEVELS ** 3, 4, 3)
     assert form.dtype == np.int16 and not table.search_values().flags.writeable
+    # an array of its own (a view was copied and checked whole at every switch to the win objective)
+    assert table.search_values().base is None and equity.search_values(3).base is None
     levels = equity.SCORE_LEVELS
     states = {0, levels ** 3 - 1, levels - 1, levels ** 2}
     for edge in range(equity.SEARCH_CHUNK, levels ** 3, 7 * equity.SEARCH_CHUNK):

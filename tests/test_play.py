@@ -98,7 +98,8 @@ def test_typing_the_number_a_hint_shows_plays_that_move():
     tg = TerminalGame(2, ["greedy"], 0, 5, out=out, hint_samples=8)
     tg.advance()
     checked = differed = 0
-    line_re = re.compile(r"^ +(\d+)\. (\S+)(?: +win +[\d.]+ %.*\(rank (\d+)\)| \(the only move\))$")
+    line_re = re.compile(r"^ +(\d+)\. (\S+)(?: +win +[\d.]+ % \+-[\d.]+ +[+-][\d.]+ pts \+-[\d.]+  #(\d+)"
+                         r"| \(the only move\))$")
     while not tg.finished and checked < 12:
         legal = tg.game.legal_moves
         out.seek(0)
@@ -245,13 +246,13 @@ def test_a_narrow_terminal_breaks_lines_between_words():
     child.expect("> ")
     first = child.before
     child.sendline("hint")
-    child.expect(r"\(rank 5\)\r\n> ")
+    child.expect(r"#: rank\r\n> ")
     text = (first + child.before + child.after).replace("\r", "")
     child.sendline("quit")
     child.expect(pexpect.EOF)
     lines = text.split("\n")
     assert all(len(line) <= 60 for line in lines), max(lines, key=len)
-    assert sum(1 for line in lines if re.search(r"win +\d+\.\d %.*\(rank \d\)$", line)) == 5
+    assert sum(1 for line in lines if re.search(r"win +\d+\.\d % \+-\d+\.\d .* #\d$", line)) == 5
     assert "0 raw (0)" in text.replace("\n    ", " ")          # a score is never cut inside
 
 
