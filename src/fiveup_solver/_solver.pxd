@@ -81,6 +81,9 @@ ctypedef struct SolverCtx:
                                # 1; 0 only in tests, which check that it changes no value and no node count
     int reply_order            # Solver calls: moves where the table is asked ordered by credit less the next
                                # seat's best reply (reply_credit): 1; 0 only in tests (the same values)
+    int watch_signals          # Solver calls (begin_call): every 65,536 nodes, a look for Ctrl-C (it reaches
+                               # the main thread only); 0 in hint worlds (their own loop looks) and helpers
+    int interrupted            # Ctrl-C was seen: the search stopped (aborted = 1), the caller raises it
 
 cdef extern from *:
     """
@@ -100,10 +103,16 @@ cdef enum:
     NODE_ABORTED = 1           # the node limit is reached: the result is not usable
     NODE_CUT = 2               # the depth limit is reached: value it with cut_value
 
+cdef int signal_seen(SolverCtx* S) noexcept nogil
+
 cdef inline int enter_node(SolverCtx* S, int ply) noexcept nogil:
     """Count a node and say whether the search goes on here (one place for every search)."""
     S.nodes += 1
     if S.node_limit and (S.nodes > S.node_limit or (S.stop != NULL and load_flag(S.stop))):
+        S.aborted = 1
+        return NODE_ABORTED
+    if (S.nodes & 0xFFFF) == 0 and S.watch_signals and signal_seen(S):
+        # Ctrl-C: a solve of millions of nodes held it off to its end (94 s measured)
         S.aborted = 1
         return NODE_ABORTED
     if ply >= S.max_ply:

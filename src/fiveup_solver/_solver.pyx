@@ -807,11 +807,31 @@ cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept no
     return rel_score(S, p, team)
 
 
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()        # with the GIL; -1 with the handler's exception set (Ctrl-C)
+    void PyErr_Clear()
+
+
+cdef int signal_seen(SolverCtx* S) noexcept nogil:
+    """Has Ctrl-C reached the main thread? Then S.interrupted is set, the handler's exception
+    cleared (the search stops: the caller raises KeyboardInterrupt once it has). In another
+    thread PyErr_CheckSignals does nothing (0)."""
+    cdef int got = 0
+    with gil:
+        if PyErr_CheckSignals() != 0:
+            PyErr_Clear()
+            got = 1
+    S.interrupted = got
+    return got
+
+
 cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
     """A new solve call: fresh node count and limit, a new table generation."""
     S.nodes = 0
     S.helper_nodes = 0
     S.aborted = 0
+    S.interrupted = 0
+    S.watch_signals = 1
     S.cut = 0
     S.node_limit = node_limit
     S.generation = (S.generation + 1) & 0xFF
@@ -842,6 +862,10 @@ cdef class Claimed:
 
     def __exit__(self, exc_type, exc, tb):
         self.core.release()
+        if exc_type is None and self.core.ctx.interrupted:
+            # the search saw Ctrl-C and stopped (its result is not used): the interrupt goes on
+            self.core.ctx.interrupted = 0
+            raise KeyboardInterrupt
         return False
 
 
@@ -910,6 +934,8 @@ cdef class SolverCore:
         self.ctx.aborted = 0
         self.ctx.cut = 0
         self.ctx.node_limit = 0
+        self.ctx.watch_signals = 0      # a hint world: the hint's own loop looks for Ctrl-C
+        self.ctx.interrupted = 0
 
     def __dealloc__(self):
         cdef int h
@@ -1558,6 +1584,7 @@ cdef int smp_mtdf(SolverCtx* S, const Position* c) noexcept nogil:
         H.order_seed = <uint32_t>(h + 1) * <uint32_t>0x85EBCA6B
         H.stop = &S.stop_flag
         H.node_limit = <uint64_t>0xFFFFFFFFFFFFFFFF    # never reached: it turns on the stop check
+        H.watch_signals = 0           # (Ctrl-C is the main thread's: the helpers end with its search)
         H.nodes = 0
         H.aborted = 0
         H.cut = 0
