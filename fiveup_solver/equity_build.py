@@ -58,6 +58,9 @@ def _play_job(job):
     return play_sample_round(players, seed, index, bot, anchor)
 
 
+MAX_SAMPLE_ROUNDS = 10_000_000     # sample rounds one build plays (each kept in memory until the table is built)
+
+
 def collect_rounds(players: int, rounds: int, seed: int = 0, *, bot: str = DEFAULT_BOT, start: int = 0,
                    progress: bool = False, anchor=None, workers: int = 1, desc: str | None = None) -> RoundSamples:
     """Play sample rounds ``start .. start + rounds - 1`` (each seeded by its index alone,
@@ -108,10 +111,16 @@ def collect_samples(players: int, rounds: int | None = None, near_rounds: int | 
             raise OptionError(f"{name} must be a whole number >= 0, not {_short(v)}")
     if rounds < 1:
         raise OptionError("rounds must be at least 1 (the 0 : 0 set)")
+    anchors = near_anchors(players) if near_rounds else []
+    total = rounds + near_rounds * len(anchors)
+    if total > MAX_SAMPLE_ROUNDS:
+        # every round's events are held until the table is built: 3 players' 2,743 anchors
+        # times --near-rounds 1000000 asked for about 300 GB before a round was played
+        raise OptionError(f"{total:,} sample rounds ({rounds:,} at 0 : 0 and {near_rounds:,} at each of "
+                          f"{len(anchors):,} near-target anchors) are over the {MAX_SAMPLE_ROUNDS:,} a build holds")
     base = collect_rounds(players, rounds, seed, bot=bot, workers=workers, progress=progress)
     if near_rounds == 0:
         return base
-    anchors = near_anchors(players)
     jobs = [(players, seed, i, bot, a) for a in anchors for i in range(near_rounds)]
     results = _map(_play_job, jobs, workers, progress, f"near-target rounds ({players} players)")
     sets = [_samples_of(players, bot, seed, results[j * near_rounds:(j + 1) * near_rounds])

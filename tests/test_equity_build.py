@@ -138,3 +138,17 @@ def test_a_negative_score_is_said_to_be_read_as_zero(capsys):
     assert rc == 0 and "negative" not in text
     rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--starter", "x"])
     assert rc == 2 and err == "error: --starter must be a seat number or 'drawn', not 'x'\n"
+
+
+def test_a_build_that_would_not_fit_in_memory_is_refused_before_it_plays(capsys):
+    """A review: --near-rounds is per anchor (195 with 2 or 4 players, 2,743 with 3), and every
+    round is kept until the table is built: 3 players with --near-rounds 1000000 asked for
+    2.7 billion rounds (about 300 GB) before saying anything."""
+    from fiveup_solver.cli import main
+    assert main(["equity", "build", "--players", "3", "--rounds", "10", "--near-rounds", "1000000"]) == 2
+    assert capsys.readouterr().err == ("error: 2,743,000,010 sample rounds (10 at 0 : 0 and 1,000,000 at each of "
+                                       "2,743 near-target anchors) are over the 10,000,000 a build holds\n")
+    from fiveup_solver.equity_build import collect_samples
+    from fiveup_solver.errors import OptionError
+    with pytest.raises(OptionError, match=r"^19,500,001 sample rounds \(1 at 0 : 0 and 100,000 at each of 195 "):
+        collect_samples(2, rounds=1, near_rounds=100_000)          # 1 + 100,000 x 195
