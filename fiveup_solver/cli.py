@@ -178,6 +178,23 @@ def cmd_selfplay(args, out) -> int:
     return 0
 
 
+def _open_output(path: str, option: str):
+    """A file an option names, opened for writing (one line naming it if it cannot be)."""
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as e:
+        raise OptionError(f"{option} {path}: cannot write ({e.strerror or e})") from None
+
+
+def _write_lines(f, path: str, option: str, lines) -> None:
+    """Lines written and flushed (a full disk is one line naming the option and file)."""
+    try:
+        f.writelines(lines)
+        f.flush()
+    except OSError as e:
+        raise OptionError(f"{option} {path}: cannot write ({e.strerror or e})") from None
+
+
 def cmd_match(args, out) -> int:
     from fiveup_solver.bots import check_move_time, parse_bot_list
     from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of
@@ -195,32 +212,34 @@ def cmd_match(args, out) -> int:
     bot, other = parse_bot_list(args.bots, 2)
     ray = check_ray(args.ray)
     check_move_time(args.move_time, "--move-time")
-    records = []
+    # the records are written as each unit ends (a long match kept them all in memory, and
+    # Ctrl-C lost them); the units arrive in order
+    records = _open_output(args.records, "--records") if args.records else None
     # duplicate units: pairs (sides swapped) with 2 and 4 players, triples (BOT alone in each seat) with 3
     stats = PairStats(sides=sides_of(args.players))
     bar = _progress(args.deals * stats.sides, "games")
-    for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
-                                      max_pairs=args.deals, records=bool(args.records), ray=ray,
-                                      move_time=args.move_time):
-        stats.add(scores)
-        records.extend(recs or [])
+    try:
+        for _, scores, recs in play_pairs(args.players, bot, other, args.seed, workers=workers,
+                                          max_pairs=args.deals, records=bool(args.records), ray=ray,
+                                          move_time=args.move_time):
+            stats.add(scores)
+            if records is not None and recs:
+                _write_lines(records, args.records, "--records",
+                             [json.dumps(r, separators=(",", ":")) + "\n" for r in recs])
+            if bar is not None:
+                lo, hi = wilson_interval(stats.wins, stats.games)
+                bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
+                bar.update(stats.sides)
+    finally:
         if bar is not None:
-            lo, hi = wilson_interval(stats.wins, stats.games)
-            bar.set_postfix_str(f"win {100 * stats.wins / stats.games:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}]")
-            bar.update(stats.sides)
-    if bar is not None:
-        bar.close()
+            bar.close()
+        if records is not None:
+            records.close()
     low, high = wilson_interval(stats.wins, stats.games)
     result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
               "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.wins / stats.games,
               "ci95": [low, high], "seed": args.seed, "move_time": args.move_time, "workers": workers,
               "pairs": stats.to_dict()}
-    if args.records:
-        try:
-            with open(args.records, "w", encoding="utf-8") as f:
-                f.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
-        except OSError as e:
-            raise OptionError(f"--records {args.records}: cannot write ({e.strerror or e})") from None
     if args.json:
         out.write(json.dumps(result) + "\n")
     else:

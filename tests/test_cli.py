@@ -938,3 +938,23 @@ def test_an_output_file_in_a_folder_that_takes_none_fails_before_the_work(tmp_pa
         rc, out, err = run(capsys, argv)
         assert rc == 2 and out == ""
         assert err == f"error: {option} {argv[-1]}: cannot write (No such file or directory)\n", err
+
+
+def test_match_writes_each_units_records_as_it_ends(tmp_path, monkeypatch):
+    """A review: `fiveup match --records` kept every record until the match's end (10 to 15 KB
+    a game) and Ctrl-C lost them all. Interrupted after its second pair, the file holds the
+    first two pairs' four games, whole."""
+    from fiveup_solver import match
+    real = match.play_pairs
+
+    def pairs(*args, **kwargs):
+        for k, unit in enumerate(real(*args, **kwargs)):
+            if k == 2:
+                raise KeyboardInterrupt
+            yield unit
+    monkeypatch.setattr(match, "play_pairs", pairs)
+    path = tmp_path / "records.jsonl"
+    assert main(["match", "--bots", "greedy,random", "--deals", "1000", "--workers", "1",
+                 "--records", str(path)]) == 130
+    lines = path.read_text().splitlines()
+    assert len(lines) == 4 and all(json.loads(line)["format"] == "fiveup-record/1" for line in lines)
