@@ -33,6 +33,8 @@ ctypedef struct SolverCtx:
     uint64_t mask              # n_entries - 1
     uint64_t nodes             # nodes searched since the counter was reset
     uint64_t node_limit        # 0 = none; otherwise stop (aborted = 1) after this many
+    uint64_t next_check        # the node count at which enter_node next looks at the limit, the stop flag and
+                               # Ctrl-C (node_checks); 0 whenever any of them changes: the next node looks
     int aborted                # a node limit was hit: the result is not exact
     int use_tt                 # transposition table on/off (for tests and benchmarks)
     int use_pruning            # exact-target pruning on/off (the gap bounds: in hint worlds only)
@@ -70,8 +72,8 @@ ctypedef struct SolverCtx:
     int mx_maxsum              # max^n: an upper bound of the sum of a value vector's 3 entries
     int mx_minv                # max^n: a lower bound of every entry of a value vector
     int eq_maxsum              # the largest sum of the 3 sides' values in the 3-player equity table
-    int* stop                  # a helper thread's stop flag (set by the main thread; NULL: none); read only
-                               # where node_limit is set, so a helper gets node_limit = ~0
+    int* stop                  # a helper thread's stop flag (set by the main thread; NULL: none); read
+                               # every STOP_CHECK_NODES nodes
     uint32_t order_seed        # 0: the plain move order; else a helper thread's own tie order (Lazy SMP)
     SolverCtx* helpers         # Lazy SMP: n_helpers contexts searching with this one (same table), or NULL
     int n_helpers              # helper threads of a Solver call's large searches (0: this thread alone)
@@ -103,16 +105,18 @@ cdef enum:
     NODE_ABORTED = 1           # the node limit is reached: the result is not usable
     NODE_CUT = 2               # the depth limit is reached: value it with cut_value
 
-cdef int signal_seen(SolverCtx* S) noexcept nogil
+cdef enum:
+    SIGNAL_CHECK_NODES = 65536 # a Solver call looks for Ctrl-C this often (about 4 ms of search)
+    STOP_CHECK_NODES = 1024    # a helper thread looks at its stop flag this often
+
+cdef int node_checks(SolverCtx* S) noexcept nogil
 
 cdef inline int enter_node(SolverCtx* S, int ply) noexcept nogil:
-    """Count a node and say whether the search goes on here (one place for every search)."""
+    """Count a node and say whether the search goes on here (one place for every search).
+    One compare a node: the node limit, a helper's stop flag and Ctrl-C are looked at
+    only when the count reaches next_check (node_checks)."""
     S.nodes += 1
-    if S.node_limit and (S.nodes > S.node_limit or (S.stop != NULL and load_flag(S.stop))):
-        S.aborted = 1
-        return NODE_ABORTED
-    if (S.nodes & 0xFFFF) == 0 and S.watch_signals and signal_seen(S):
-        # Ctrl-C: a solve of millions of nodes held it off to its end (94 s measured)
+    if S.nodes >= S.next_check and node_checks(S):
         S.aborted = 1
         return NODE_ABORTED
     if ply >= S.max_ply:
@@ -242,6 +246,7 @@ cdef inline void begin_pass(SolverCtx* S, int depth, uint64_t node_limit) noexce
     S.max_ply = depth
     S.cut = 0
     S.node_limit = node_limit
+    S.next_check = 0
 
 
 cdef inline bint horizon_skips(int depth, int horizon) noexcept nogil:

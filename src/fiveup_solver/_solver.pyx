@@ -825,9 +825,30 @@ cdef int signal_seen(SolverCtx* S) noexcept nogil:
     return got
 
 
+cdef int node_checks(SolverCtx* S) noexcept nogil:
+    """enter_node at next_check: 1 when the search stops here (the node limit passed, a
+    helper's stop flag set, Ctrl-C seen by a Solver call); else the next count to look at.
+    A limit stops the search at the same node as a look at every node would."""
+    cdef uint64_t step = SIGNAL_CHECK_NODES
+    if S.node_limit and S.nodes > S.node_limit:
+        return 1
+    if S.stop != NULL:
+        if load_flag(S.stop):
+            return 1
+        step = STOP_CHECK_NODES
+    if S.watch_signals and S.nodes >= S.next_check and S.next_check and signal_seen(S):
+        # Ctrl-C: a solve of millions of nodes held it off to its end (94 s measured)
+        return 1
+    S.next_check = S.nodes + step
+    if S.node_limit and S.next_check > S.node_limit + 1:
+        S.next_check = S.node_limit + 1
+    return 0
+
+
 cdef inline void begin_call(SolverCtx* S, uint64_t node_limit) noexcept nogil:
     """A new solve call: fresh node count and limit, a new table generation."""
     S.nodes = 0
+    S.next_check = 0
     S.helper_nodes = 0
     S.aborted = 0
     S.interrupted = 0
@@ -931,6 +952,7 @@ cdef class SolverCore:
         self.ctx.solver_call = 0
         self.ctx.points_order = 0
         self.ctx.nodes = 0
+        self.ctx.next_check = 0
         self.ctx.aborted = 0
         self.ctx.cut = 0
         self.ctx.node_limit = 0
@@ -1583,7 +1605,8 @@ cdef int smp_mtdf(SolverCtx* S, const Position* c) noexcept nogil:
         H.n_helpers = 0
         H.order_seed = <uint32_t>(h + 1) * <uint32_t>0x85EBCA6B
         H.stop = &S.stop_flag
-        H.node_limit = <uint64_t>0xFFFFFFFFFFFFFFFF    # never reached: it turns on the stop check
+        H.node_limit = 0              # none: a helper ends when the main search sets its stop flag
+        H.next_check = 0
         H.watch_signals = 0           # (Ctrl-C is the main thread's: the helpers end with its search)
         H.nodes = 0
         H.aborted = 0
