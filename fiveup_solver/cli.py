@@ -443,8 +443,8 @@ def cmd_perft(args, out) -> int:
 
 def cmd_solve(args, out) -> int:
     from fiveup_solver.solver import Solver
-    if not 0 < args.tt_mb <= 16384:
-        raise OptionError(f"--tt-mb must be in (0, 16384], not {args.tt_mb}")
+    if not 0.001 <= args.tt_mb <= 16384:      # (the Solver's own range: one message for both)
+        raise OptionError(f"--tt-mb must be between 0.001 and 16384, not {args.tt_mb}")
     if not 0 <= args.node_limit < 2 ** 63:
         raise OptionError(f"--node-limit must be >= 0, not {args.node_limit}")
     record = load_record(args.file, args.game)

@@ -367,3 +367,12 @@ def test_a_file_name_with_control_characters_is_shown_escaped_on_one_line(capsys
     # the name is quoted in the message; its newline must not split the one error line
     message = error_line(capsys, ["replay", str(tmp_path / name)])
     assert message == f"{tmp_path}/{shown}: cannot read (No such file or directory)"
+
+
+@pytest.mark.parametrize("size", ["0.0001", "0", "-1", "16385", "nan"])
+def test_solve_tt_mb_out_of_range_is_one_line(capsys, size):
+    """A review: --tt-mb 0.0001 passed the command's own check "(0, 16384]" and then failed the
+    Solver's, with another range in its message."""
+    record = ROOT / "tests" / "data" / "maxn_slow_position.json"
+    assert error_line(capsys, ["solve", str(record), "--round", "0", "--action", "0", "--tt-mb", size]) == \
+        f"--tt-mb must be between 0.001 and 16384, not {float(size)}"
