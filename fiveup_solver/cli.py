@@ -530,6 +530,8 @@ def _budget_of(args) -> SearchBudget:
 def cmd_hint(args, out) -> int:
     from fiveup_solver.beliefs import check_beliefs, describe
     from fiveup_solver.hint import Hinter
+    from fiveup_solver.play import fit_to_terminal
+    out = _Fitted(out, fit_to_terminal)         # a narrow terminal: rows break between words
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")
     record, obs, r, i = _observation_at(args)
@@ -579,9 +581,10 @@ def cmd_hint(args, out) -> int:
                   f"{h.samples} sampled worlds{searched}, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
         out.write(describe(h.belief) + "\n")
+    column = max(len(format_move(m.move)) for m in h.moves)      # the moves' column: the longest
     for m in h.moves:
         if m.value is None:
-            out.write(f"  {m.rank:>2}. {format_move(m.move):<22} forced\n")
+            out.write(f"  {m.rank:>2}. {format_move(m.move):<{column}} forced\n")
             continue
         # both currencies with their standard errors (none shown for an exact value); the
         # difference to the best move with its paired standard error
@@ -593,7 +596,7 @@ def cmd_hint(args, out) -> int:
             diff = f"{-100 * m.loss:+6.1f} +- {100 * m.loss_stderr:.1f} win-%"
         else:
             diff = f"{-m.loss:+6.1f} +- {m.loss_stderr:.1f} pts"
-        out.write(f"  {m.rank:>2}. {format_move(m.move):<22} {win}  {pts}   {diff}\n")
+        out.write(f"  {m.rank:>2}. {format_move(m.move):<{column}}  {win}  {pts}   {diff}\n")
     if h.method == "exact" and "sample_worlds" in h.budget:
         out.write(f"best: {format_move(h.best)}  (an estimate: +- are standard errors over the judging worlds)\n")
     elif h.method == "exact":
@@ -1426,6 +1429,19 @@ class _Output:
 
     def __getattr__(self, name):
         return getattr(self.stream, name)
+
+
+class _Fitted:
+    """An output whose lines are fitted to its terminal (``fit``) as they are written whole."""
+
+    def __init__(self, out, fit):
+        self.out, self.fit = out, fit
+
+    def write(self, text: str) -> int:
+        return self.out.write(self.fit(text[:-1], self.out) + "\n" if text.endswith("\n") else text)
+
+    def __getattr__(self, name):
+        return getattr(self.out, name)
 
 
 def _drop_stdout() -> None:

@@ -51,6 +51,21 @@ def _terminal_columns(out) -> int:
         return shutil.get_terminal_size((80, 24)).columns
 
 
+def fit_to_terminal(text: str, out) -> str:
+    """``text`` with each line longer than the terminal ``out`` writes to broken between
+    words, its rest indented (unchanged where ``out`` is no terminal). A terminal breaks a
+    long line anywhere: "35 raw (" / "7)", "-7" / ".1 +- 3.0 win-%" read as other numbers."""
+    if not (out.isatty() if hasattr(out, "isatty") else False):
+        return text
+    width = max(20, _terminal_columns(out) - 1)
+    # a value and its standard error ("+10.6 +- 2.5") stay on one line: the spaces around
+    # "+-" are not break points (a stand-in while the line is filled)
+    glued = text.replace(" +- ", "\x00+-\x00")
+    return "\n".join(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
+                                   break_on_hyphens=False) or line
+                     for line in glued.split("\n")).replace("\x00", " ")
+
+
 class TerminalGame:
     """One person (``seat``) against bots; input lines in, text out."""
 
@@ -86,13 +101,7 @@ class TerminalGame:
 
     # ------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
-        if self.out.isatty() if hasattr(self.out, "isatty") else False:
-            # a terminal breaks a long line anywhere ("35 raw (" / "7)", "1" / "-6@3-6:high"):
-            # break it between words instead, to the terminal's width
-            width = max(20, _terminal_columns(self.out) - 1)
-            text = "\n".join(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
-                                            break_on_hyphens=False) or line for line in text.split("\n"))
-        self.out.write(text + "\n")
+        self.out.write(fit_to_terminal(text, self.out) + "\n")
         self.out.flush()
 
     def scores_text(self, scores=None) -> str:
