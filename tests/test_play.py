@@ -297,3 +297,19 @@ def test_the_other_seats_bots_are_given_in_seat_order(players, seat, bots, want)
     """TerminalGame took a shorter list by seat index and then put the person over one of
     them: level2 was lost when the person was seat 1 of 3."""
     assert TerminalGame(players, bots, seat, 0, out=io.StringIO()).bots == want
+
+
+def test_a_value_and_its_error_stay_on_one_line_in_a_narrow_terminal(monkeypatch):
+    """A review: at 60 columns `fiveup hint` rows broke inside numbers ("-7" / ".1 +- 3.0"):
+    the terminal's own wrap. Lines now break between words, and never between a value and
+    its standard error (the spaces around "+-" are not break points)."""
+    from fiveup_solver import play
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(play, "_terminal_columns", lambda out: 41)
+    row = "   2. 4-6  win  53.3 +- 1.2 %     +7.9 +- 2.9 pts     -1.9 +- 1.1 win-%"
+    lines = play.fit_to_terminal(row, Terminal()).split("\n")
+    assert lines == ["   2. 4-6  win  53.3 +- 1.2 %", "    +7.9 +- 2.9 pts     -1.9 +- 1.1", "    win-%"]
+    assert play.fit_to_terminal(row, io.StringIO()) == row            # not a terminal: as it is
