@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 from fiveup_solver import __version__
 from fiveup_solver.errors import FiveUpError, OptionError, check_players, check_seed
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
-from fiveup_solver.notation import format_move, format_round_end, raw_to_display
+from fiveup_solver.notation import fit_to_terminal, format_move, format_round_end, raw_to_display
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
 
 if TYPE_CHECKING:      # the commands import what they run (build_parser); annotations only
@@ -530,7 +530,6 @@ def _budget_of(args) -> SearchBudget:
 def cmd_hint(args, out) -> int:
     from fiveup_solver.beliefs import check_beliefs, describe
     from fiveup_solver.hint import Hinter
-    from fiveup_solver.play import fit_to_terminal
     out = _Fitted(out, fit_to_terminal)         # a narrow terminal: rows break between words
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")

@@ -11,6 +11,9 @@ Port.parse('4-4:lineB')
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import textwrap
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
@@ -20,6 +23,7 @@ __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
     "raw_to_display", "format_number", "format_seat", "format_round_end", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
+    "fit_to_terminal",
 ]
 
 TARGET_RAW = 305
@@ -378,3 +382,27 @@ def check_action(act, i: int, n: int, view=None, where: str | None = None) -> di
     except ParseError as e:
         raise RecordError(f"{where}: {e}") from None
     return out
+
+
+def _terminal_columns(out) -> int:
+    """The width of the terminal `out` writes to (the terminal's own: an exported COLUMNS,
+    as test runners set, may not be it), 80 when it cannot be asked."""
+    try:
+        return os.get_terminal_size(out.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return shutil.get_terminal_size((80, 24)).columns
+
+
+def fit_to_terminal(text: str, out) -> str:
+    """``text`` with each line longer than the terminal ``out`` writes to broken between
+    words, its rest indented (unchanged where ``out`` is no terminal). A terminal breaks a
+    long line anywhere: "35 raw (" / "7)", "-7" / ".1 +- 3.0 win-%" read as other numbers."""
+    if not (out.isatty() if hasattr(out, "isatty") else False):
+        return text
+    width = max(20, _terminal_columns(out) - 1)
+    # a value and its standard error ("+10.6 +- 2.5") stay on one line: the spaces around
+    # "+-" are not break points (a stand-in while the line is filled)
+    glued = text.replace(" +- ", "\x00+-\x00")
+    return "\n".join(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
+                                   break_on_hyphens=False) or line
+                     for line in glued.split("\n")).replace("\x00", " ")

@@ -21,18 +21,15 @@ the format ``fiveup replay`` and ``fiveup analyze`` read.
 from __future__ import annotations
 
 import json
-import os
 import random
 import secrets
-import shutil
-import textwrap
 
 from fiveup_solver.bots import bot_function, bot_move, check_bot
 from fiveup_solver.errors import BotError, FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
-from fiveup_solver.notation import format_move, format_round_end, parse_move, raw_to_display
+from fiveup_solver.notation import fit_to_terminal, format_move, format_round_end, parse_move, raw_to_display
 
 __all__ = ["TerminalGame", "play_in_terminal"]
 
@@ -40,30 +37,6 @@ HELP = ("commands: a move number, or a move in record notation (3-4@4-4:lineB);\
         "  hint, undo, save FILE, board, help (?), quit (q, exit)")
 # what a command may also be typed as (in any case)
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
-
-
-def _terminal_columns(out) -> int:
-    """The width of the terminal `out` writes to (the terminal's own: an exported COLUMNS,
-    as test runners set, may not be it), 80 when it cannot be asked."""
-    try:
-        return os.get_terminal_size(out.fileno()).columns
-    except (AttributeError, ValueError, OSError):
-        return shutil.get_terminal_size((80, 24)).columns
-
-
-def fit_to_terminal(text: str, out) -> str:
-    """``text`` with each line longer than the terminal ``out`` writes to broken between
-    words, its rest indented (unchanged where ``out`` is no terminal). A terminal breaks a
-    long line anywhere: "35 raw (" / "7)", "-7" / ".1 +- 3.0 win-%" read as other numbers."""
-    if not (out.isatty() if hasattr(out, "isatty") else False):
-        return text
-    width = max(20, _terminal_columns(out) - 1)
-    # a value and its standard error ("+10.6 +- 2.5") stay on one line: the spaces around
-    # "+-" are not break points (a stand-in while the line is filled)
-    glued = text.replace(" +- ", "\x00+-\x00")
-    return "\n".join(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
-                                   break_on_hyphens=False) or line
-                     for line in glued.split("\n")).replace("\x00", " ")
 
 
 class TerminalGame:

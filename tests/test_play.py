@@ -303,13 +303,13 @@ def test_a_value_and_its_error_stay_on_one_line_in_a_narrow_terminal(monkeypatch
     """A review: at 60 columns `fiveup hint` rows broke inside numbers ("-7" / ".1 +- 3.0"):
     the terminal's own wrap. Lines now break between words, and never between a value and
     its standard error (the spaces around "+-" are not break points)."""
-    from fiveup_solver import play
+    from fiveup_solver import notation
 
     class Terminal(io.StringIO):
         def isatty(self):
             return True
-    monkeypatch.setattr(play, "_terminal_columns", lambda out: 41)
+    monkeypatch.setattr(notation, "_terminal_columns", lambda out: 41)
     row = "   2. 4-6  win  53.3 +- 1.2 %     +7.9 +- 2.9 pts     -1.9 +- 1.1 win-%"
-    lines = play.fit_to_terminal(row, Terminal()).split("\n")
+    lines = notation.fit_to_terminal(row, Terminal()).split("\n")
     assert lines == ["   2. 4-6  win  53.3 +- 1.2 %", "    +7.9 +- 2.9 pts     -1.9 +- 1.1", "    win-%"]
-    assert play.fit_to_terminal(row, io.StringIO()) == row            # not a terminal: as it is
+    assert notation.fit_to_terminal(row, io.StringIO()) == row            # not a terminal: as it is
