@@ -886,8 +886,8 @@ def win_curve(a: Analysis) -> list:
 
 
 def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
-    """Side 0's win probability over the game's judged decisions (2 sides; with 3
-    players each side's own), rounds separated, marks shown. PNG or SVG by the
+    """Side 0's win probability over the game's judged decisions (2 sides; in a seat's
+    view its own side's; with 3 players each side's own), rounds separated, marks shown. PNG or SVG by the
     file name's suffix (or `fmt` for a file object)."""
     import matplotlib
     matplotlib.use("Agg")
@@ -900,19 +900,23 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     curve = win_curve(a)
     fig, ax = plt.subplots(figsize=(9, 3.6), dpi=110)
     colours = {"inaccuracy": "#e6b800", "mistake": "#e67300", "blunder": "#cc0000"}
+    # two sides: side 0's chance, or in a seat's view its own side's (the only seat judged there)
+    shown = 0 if a.view is None or a.players == 3 else _core.side_of_seat(a.players, a.view)
+
+    def height(p0, w):      # a point's height: its side's chance (3 players), else the shown side's
+        return 100 * (w if p0 is None else (p0 if shown == 0 else 1 - p0))
     if a.players == 3:
         for side in range(3):
             pts = [(k, 100 * w) for k, _, _, s, _, w, _ in curve if s == side]
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", lw=1, label=f"side {side}")
         ax.set_ylabel("own side's win probability (%)")
     else:
-        ax.plot([c[0] for c in curve], [100 * c[4] for c in curve], color="tab:blue", lw=1.2, marker=".",
-                ms=3, label="side 0")
-        ax.set_ylabel("side 0's win probability (%)")
+        ax.plot([c[0] for c in curve], [height(c[4], c[5]) for c in curve], color="tab:blue",
+                lw=1.2, marker=".", ms=3, label=f"side {shown}")
+        ax.set_ylabel(f"side {shown}'s win probability (%)")
     for k, r, seat, side, p0, w, mark in curve:
         if mark:
-            y = 100 * (p0 if p0 is not None else w)
-            ax.scatter([k], [y], s=40, color=colours[mark], zorder=3, edgecolor="black", linewidth=0.5)
+            ax.scatter([k], [height(p0, w)], s=40, color=colours[mark], zorder=3, edgecolor="black", linewidth=0.5)
     prev = None
     for k, r, *_ in curve:
         if prev is not None and r != prev:

@@ -441,3 +441,21 @@ def test_net_luck_is_the_same_whichever_seats_are_analysed():
         view = analyze(g.to_record(view=0), budget=FAST, seed=1)
         assert view.seats[0].luck_win_net is None and view.seats[0].luck_adjusted is None
         assert view.seats[0].luck_win == whole.seats[0].luck_win
+
+
+def test_a_seats_view_plots_its_own_sides_chance(tmp_path):
+    """A review: the plot of seat 1's view showed side 0's curve, every point 1 - what the
+    judge gave seat 1. Its own side's chance is plotted now."""
+    pytest.importorskip("matplotlib")
+    import io
+
+    import matplotlib
+    from fiveup_solver.analysis import plot_win_probability
+    g = play_game(2, 12, ["greedy", "greedy"], max_rounds=1)
+    a = analyze(g.to_record(view=1), budget=FAST, seed=1)
+    out = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none"}):      # text as text, to read it back
+        plot_win_probability(a, out, fmt="svg")
+    svg = out.getvalue()
+    assert "side 1&#x27;s win probability (%)" in svg or "side 1's win probability (%)" in svg
+    assert "side 0" not in svg
