@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 
 import pytest
 
@@ -242,6 +243,10 @@ def test_cli_analyze(tmp_path, capsys):
     out = capsys.readouterr().out
     assert record["seats"] == ["seat0", "seat1"]       # Game's default names: not repeated after the number
     assert f"round {r} action {i} seat {seat}: blunder" in out and "accuracy" in out
+    # the marked decision's points loss with its standard error, and what its points are
+    line = next(x for x in out.splitlines() if f"round {r} action {i} seat {seat}: blunder" in x)
+    assert re.search(r"win-%, [+-]\d+ \+- \d+ pts", line), line
+    assert "pts: raw points of the round, 5 raw = 1 display point" in out
     assert main(args + ["--json", "--plot", str(tmp_path / "w.png")]) == 0
     d = json.loads(capsys.readouterr().out)
     assert set(d["seats"]) == {"0", "1"}

@@ -600,6 +600,9 @@ def test_hint_and_solve_report_both_currencies(tmp_path, capsys):
     assert d["objective"] == "win"
     for m in d["moves"]:
         assert 0 <= m["win"] <= 1 and m["value"] == m["win"] and m["loss"] >= 0 and m["loss_stderr"] >= 0
+    # the text marks the best move by the objective it is best by (points by default)
+    rc, out, err = run(capsys, ["solve", str(full), "--round", "0", "--action", str(i)])
+    assert rc == 0 and "objective points" in out and "  best (points)\n" in out and "  best\n" not in out
     rc, out, err = run(capsys, ["solve", str(full), "--round", "0", "--action", str(i), "--objective", "win",
                                 "--json"])
     d = json.loads(out)
