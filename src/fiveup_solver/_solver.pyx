@@ -821,7 +821,8 @@ cdef int signal_seen(SolverCtx* S) noexcept nogil:
         if PyErr_CheckSignals() != 0:
             PyErr_Clear()
             got = 1
-    S.interrupted = got
+    if got:
+        S.interrupted = 1       # kept until the caller raises it (later looks see no signal)
     return got
 
 
@@ -836,8 +837,11 @@ cdef int node_checks(SolverCtx* S) noexcept nogil:
         if load_flag(S.stop):
             return 1
         step = STOP_CHECK_NODES
-    if S.watch_signals and S.nodes >= S.next_check and S.next_check and signal_seen(S):
-        # Ctrl-C: a solve of millions of nodes held it off to its end (94 s measured)
+    if S.interrupted:
+        return 1                # (every node after Ctrl-C stops too, as after a limit)
+    if S.watch_signals and S.next_check and signal_seen(S):
+        # Ctrl-C: a solve of millions of nodes held it off to its end (94 s measured); not at
+        # next_check 0, which only asks for the next count after a reset
         return 1
     S.next_check = S.nodes + step
     if S.node_limit and S.next_check > S.node_limit + 1:
