@@ -154,10 +154,7 @@ def cmd_selfplay(args, out) -> int:
     seeds = game_seeds(args.seed, args.games)
     # each game's line is written as it ends (a long run shows its games, keeps none in
     # memory, and Ctrl-C leaves every finished game in the file)
-    try:
-        f = out if args.out == "-" else open(args.out, "w", encoding="utf-8")
-    except OSError as e:
-        raise OptionError(f"--out {args.out}: cannot write ({e.strerror or e})") from None
+    f = out if args.out == "-" else _open_output(args.out, "--out")
     bar = _progress(args.games, "game") if args.out != "-" else None
     try:
         for deal_seed, bot_seed in seeds:
