@@ -181,16 +181,18 @@ def test_board_examples_branch_ports_are_two_choices():
 # that is a positive multiple of 5, so no event happens before the final
 # action and the scores are still the example's scores_before when it comes.
 #
-# Where an example's hands_left cannot occur in a real round, a hand with the
-# same pip sum is used instead (the events depend on the hand sums only):
-#  - "pairs: ..." lists 0-4 in the hands of seat 0 AND seat 3, but each tile
-#    exists once: seat 3 keeps 2-3 + 2-2 (9 pips, like 2-3 + 0-4).
-#  - blocked rounds: a pip value v shown on an odd number of left-over
-#    non-double tiles is shown on an odd number of non-doubles on the (full)
-#    board, so some port of value v is open there, and the left-over tile with
-#    v could be placed: the round would not be blocked.  The 4-player example
-#    also lists 0-1 twice; the 3-player one has 1 on 1-5 only.  The hands used
-#    keep every example sum and use doubles (which change no parity).
+# The domino examples' hands_left are used exactly.  The blocked examples'
+# hands_left cannot be left over at a block of a real (28-tile) round, so those
+# positions keep hands with the example's pip sums (the credits depend on the
+# sums only): every value v is on 6 non-doubles, so if v shows on an odd number
+# of left-over non-doubles it shows on an odd number of board non-doubles; the
+# board's connections pair v-ports, so an odd number of v-ports stays
+# unconnected, and one of them is open (a double's branch only when one of its
+# line ports is), so the left-over tile with v could be placed: no block.  The
+# spec's hands fail this (e.g. for 1: only 0-1 is left in the 4-player example,
+# only 1-5 in the 3-player ones); test_blocked_example_hands_fail_the_parity_check
+# computes it.  Their open_values ([5], [0]) go with those impossible hands; the
+# positions' own open values are listed in POSITIONS and checked instead.
 
 POSITIONS = {
     # ---------------------------------------------------------------- pairs4
@@ -308,6 +310,7 @@ POSITIONS = {
                ["6-6", "0-0", "1-6", "3-3", "2-5"], ["1-2", "2-2", "0-5", "0-3", "1-4"]],
         boneyard=["3-5", "4-5", "2-6", "2-3", "3-4", "4-6", "3-6", "4-4"],
         hands_left=[["0-1", "0-2"], ["5-5"], ["6-6"], ["1-2", "2-2"]],
+        open_values=[3, 4],     # open: 2-3:high 3-3:lineB 3-5:low 3-6:low 4-4:lineB 4-5:low
         moves=[
             "0-4",              # s1: 0 + 4 = 4
             "0-0@0-4:low",      # s2: 0 + 4 = 4
@@ -357,6 +360,7 @@ POSITIONS = {
         boneyard=["0-6", "2-6", "5-5", "5-6", "0-0", "3-4", "1-2", "1-6", "1-4", "4-5", "1-3",
                   "4-6", "0-4"],
         hands_left=[["3-3"], ["1-1", "2-2"], ["4-4", "6-6"]],
+        open_values=[0, 5],     # open: 0-0:lineB 0-6:low 5-5:branchA 5-5:branchB
         moves=[
             "0-2",              # s1: 0 + 2 = 2
             "0-1@0-2:low",      # s2: 1 + 2 = 3
@@ -409,6 +413,7 @@ POSITIONS = {
         boneyard=["2-6", "0-2", "2-3", "1-4", "2-4", "3-4", "0-6", "4-6", "5-6", "5-5", "0-0",
                   "4-5", "1-5"],
         hands_left=[["3-3"], ["1-1", "2-2"], ["4-4", "6-6"]],
+        open_values=[0, 5],
         moves=[
             "1-6",              # s0: 1 + 6 = 7
             "3-6@1-6:high",     # s1: 1 + 3 = 4
@@ -468,13 +473,41 @@ def test_every_example_has_a_position():
     assert sorted(names) == sorted(EXAMPLE_POSITION)
 
 
+def _parity_values(hands):
+    """Values shown on an odd number of the non-doubles in `hands` (see the note above
+    POSITIONS: such hands cannot all be left over at a block of a 28-tile round)."""
+    odd = set()
+    for tile in (t for h in hands for t in h):
+        a, b = (int(x) for x in tile.split("-"))
+        if a != b:
+            odd ^= {a}
+            odd ^= {b}
+    return sorted(odd)
+
+
 def _left_hands_match(case, pos):
-    """The designed left-over hands have the example's pip sums; where the
-    example's own hands are possible they are exactly those."""
+    """The designed left-over hands are the example's own; only a blocked example whose
+    hands are impossible (parity, see above) has a substitute with its pip sums."""
     mine = pos["hands_left"]
     theirs = case["hands_left"]
-    assert [sum(map(pips, h)) for h in mine] == [sum(map(pips, h)) for h in theirs]
+    if "hand_sums" in case and _parity_values(theirs):
+        assert [sum(map(pips, h)) for h in mine] == [sum(map(pips, h)) for h in theirs]
+        assert _parity_values(mine) == []
+    else:
+        assert [sorted(h) for h in mine] == [sorted(h) for h in theirs]
     return mine
+
+
+def test_blocked_example_hands_fail_the_parity_check():
+    """The substitutes above are needed exactly for the 3 blocked examples (value 1 on one
+    left-over non-double); the domino examples' hands are used as they are."""
+    assert [_parity_values(c["hands_left"]) for c in EX["blocked_rounds"]] == \
+        [[0, 1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4]]
+    for c in EX["blocked_rounds"]:
+        # the example itself is consistent: no left-over tile shows an open value
+        shown = {int(x) for h in c["hands_left"] for t in h for x in t.split("-")}
+        assert not shown & set(c["open_values"])
+        assert [sum(map(pips, h)) for h in c["hands_left"]] == c["hand_sums"]
 
 
 def _play_position(case, key):
@@ -532,6 +565,9 @@ def test_blocked_example(case):
     # blocked (RULES §5.4): boneyard empty and no left-over tile fits an open port
     assert game.boneyard == []
     open_values = {port_value(str(p)) for p in game.open_ports()}
+    pos = POSITIONS[key]
+    exact = pos["hands_left"] == case["hands_left"]
+    assert sorted(open_values) == (case["open_values"] if exact else pos["open_values"])
     for s in range(n):
         for t in game.hand(s):
             assert not {t.lo, t.hi} & open_values
