@@ -4,7 +4,8 @@
 draws the current round's board as players lay it out: the opening tile in the
 middle, the line running left and right of it, doubles across their line, each
 spinner's branches at right angles to its line, long lines bent by 90 degrees
-before they run off the picture or into other tiles. The scoring open ends carry
+before they run off the picture or into other tiles; a tile is never drawn against
+one it is not joined to (it would read as joined). The scoring open ends carry
 a badge with the value they count, and the end sum is written under the board.
 
 ``layout(moves) -> list[TileBox]`` gives the geometry alone (for tests and other
@@ -55,7 +56,6 @@ _RUNWAY = 6                              # unit cells of free line looked for ah
 _RESERVE_FIRST = 50                      # weight of the cell right in front of an open port
 _RESERVE_NEAR = 4                        # weight of the cells a double or the next straight tile there would need
 _SLIDE = 12                              # cost of a tile slid along its port's face
-_CLEARANCE = 3                           # cost of touching a tile other than the parent
 _COLOURS = ("#2f9e44", "#e03131", "#1971c2", "#f08c00", "#9c36b5")
 _COLOUR_RE = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|rgba?\([0-9., %]{1,40}\))$")
 
@@ -77,8 +77,8 @@ class TileBox:
 
     ``x0, y0, x1, y1``: its rectangle (y grows downwards); ``halves``: ``((value, cx, cy), (value, cx, cy))``,
     the half that touches its parent first; ``line``: the direction ``(dx, dy)`` the line ran in where the
-    tile was attached (the opening: ``(1, 0)``); ``detached``: no room next to its port was found, so it is
-    drawn apart with a dashed connector.
+    tile was attached (the opening: ``(1, 0)``); ``detached``: no room next to its port (clear of the other
+    tiles) was found, so it is drawn apart with a dashed connector.
     """
 
     tile: Tile
@@ -298,11 +298,18 @@ class _Board:
         return n
 
     def cost(self, tile: Tile, cand: _Cand, parent_key, limit=None) -> float:
-        """How bad a placement is (None: it covers a tile). Straight lines, free ports and the bounds are liked.
-        Once the cost reaches `limit` (the best so far) it is returned without the rest."""
+        """How bad a placement is (None: it covers a tile or touches one it is not joined to). Straight lines,
+        free ports and the bounds are liked. Once the cost reaches `limit` (the best so far) it is returned
+        without the rest."""
         occ = self.occ
         own = self.cells(cand.rect)
         if any(c in occ for c in own):
+            return None
+        # a tile against one it is not joined to, edge to edge or corner to corner, reads as joined to it
+        # (a branch that turned ran its end tile against the line beside it): at least a unit apart
+        x0, y0, x1, y1 = cand.rect
+        parent = self.index.get(parent_key[0]) if parent_key is not None else None
+        if any(occ.get(c, parent) != parent for c in self.cells((x0 - 1, y0 - 1, x1 + 1, y1 + 1))):
             return None
         own = set(own)
         skip = parent_key          # the tile's own ports reserve nothing yet
@@ -325,11 +332,6 @@ class _Board:
         if cand.turned:
             cost += 2
         cost += cand.penalty
-        # a gap between lines that do not touch by the rules keeps the picture readable
-        x0, y0, x1, y1 = cand.rect
-        parent = self.index.get(parent_key[0]) if parent_key is not None else None
-        near = {occ.get(c) for c in self.cells((x0 - 1, y0 - 1, x1 + 1, y1 + 1))} - {None, parent}
-        cost += _CLEARANCE * len(near)
         if cand.main is not None and (limit is None or cost < limit):
             r = self.runway(cand.ports[cand.main], own, skip)
             cost += 8 if r == 0 else 4 if r == 1 else (_RUNWAY - r) * 0.3
@@ -386,9 +388,20 @@ class _Board:
             for c in self.cells(rect):
                 self.res.setdefault(c, {})[key] = w
 
-    def _unreserve(self, key) -> None:
+    def swap_branches(self, double: Tile) -> None:
+        """Let a spinner's two unopened branches trade sides (by the rules either may be opened first)."""
+        a, b = (double, "branchA"), (double, "branchB")
+        for key in (a, b):
+            self._unreserve(key, first=True)
+        self.anchor[a], self.anchor[b] = self.anchor[b], self.anchor[a]
+        for key in (a, b):
+            self._reserve(key, self.anchor[key])
+
+    def _unreserve(self, key, first: bool = False) -> None:
+        """Free the cells a port reserved (its first cell too when `first`: a tile there covers it anyway)."""
         anchor = self.anchor[key]
-        for c in self.cells(_double_area(anchor)) + self.cells(_ahead(anchor, 1)):
+        for c in self.cells(_double_area(anchor)) + self.cells(_ahead(anchor, 1)) + \
+                (self.cells(_ahead(anchor)) if first else ()):
             held = self.res.get(c)
             if held and key in held:
                 del held[key]
@@ -482,7 +495,17 @@ def _lay(moves, bounds) -> _Board:
             raise OptionError(f"move {i} ({move}): the first placement must open the board (no '@')")
         port = _open_port_for(board, tile, move, f"move {i} ({move})")
         key = (port.tile, port.name)
-        board.put(tile, move, board.choose(tile, port.value, key), key)
+        cand = board.choose(tile, port.value, key)
+        other = (port.tile, "branchB" if port.name == "branchA" else "branchA")
+        if cand.detached and port.name.startswith("branch") and other not in board.linked:
+            # the spinner's first branch finds no room on its side: open it on the other side
+            board.swap_branches(port.tile)
+            swapped = board.choose(tile, port.value, key)
+            if swapped.detached:
+                board.swap_branches(port.tile)
+            else:
+                cand = swapped
+        board.put(tile, move, cand, key)
     return board
 
 
@@ -504,7 +527,8 @@ def layout(moves, *, bounds=DEFAULT_BOUNDS) -> list:
     """The tiles of a board (a Game's current round, or its placements in order) as :class:`TileBox` es.
 
     Each placement is laid in order, next to the port it attaches to: straight on when there is room,
-    otherwise bent by 90 degrees (or slid along the port's face), never over another tile. `bounds`
+    otherwise bent by 90 degrees (or slid along the port's face), never over another tile nor against one
+    it is not joined to (edge or corner: at least half a tile's short side apart). `bounds`
     (half units, x0 y0 x1 y1) is where lines should stay. The layout of a prefix of the moves is a prefix
     of the layout, except when the longer board had to be laid out again in wider bounds to find room.
 
