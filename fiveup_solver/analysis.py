@@ -287,6 +287,9 @@ class Column:
     fmt: str = ""     # format spec of the value; None shows as "-"
     width: int = 0    # text table width (right-aligned)
     html_cell: Callable | None = None   # (row) -> HTML of the cell, when it is more than the escaped value
+    # which text table shows it (the seats' text summary is two tables, each within 80 columns
+    # with a short name: the play, then the luck); None: both (the seat and its name)
+    text_table: int | None = 0
 
     def value(self, row: dict):
         for part in self.key.split("."):
@@ -304,8 +307,8 @@ class Column:
 # The per-seat summary: the text table (format_text), the HTML report (to_html) and the JSON
 # (Analysis.to_dict "seats") read these; a new column is one row here (and its SeatSummary field).
 SEAT_COLUMNS = (
-    Column("seat", "seat", "seat", "", 4),
-    Column("side", "side", "side", "", 4),
+    Column("seat", "seat", "seat", "", 4, text_table=None),
+    Column("side", "side", "side", "", 4, text_table=None),
     Column("decisions", "judged", "judged", "", 6),
     Column("loss_win", "loss win-%", "loss win-%", ".1f", 10),
     Column("loss_win_mean", "mean", "mean", ".2f", 6),
@@ -314,11 +317,11 @@ SEAT_COLUMNS = (
     Column("marks.inaccuracy", "inacc", "inaccuracies", "", 5),
     Column("marks.mistake", "mist", "mistakes", "", 5),
     Column("marks.blunder", "blund", "blunders", "", 5),
-    Column("luck_win", "own", "own luck", "+.1f", 6),
-    Column("luck_win_net", "luck", "net luck", "+.1f", 7),
-    Column("result", "result", "result", ".0f", 6),
-    Column("luck_adjusted", "adj.", "luck-adjusted", ".1f", 6),
-    Column("name", "name", "name", "", 0),       # last: a name's length varies
+    Column("luck_win", "own", "own luck", "+.1f", 6, text_table=1),
+    Column("luck_win_net", "luck", "net luck", "+.1f", 7, text_table=1),
+    Column("result", "result", "result", ".0f", 6, text_table=1),
+    Column("luck_adjusted", "adj.", "luck-adjusted", ".1f", 6, text_table=1),
+    Column("name", "name", "name", "", 0, text_table=None),       # last: a name's length varies
 )
 
 
@@ -512,12 +515,26 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     if bar is not None:
         bar.close()
     winner = final.winner
+    next_round = None
     for seat in sorted(drawing):
-        # draws that blocked the record's last round: valued at the game's end (the game's
-        # result; an unfinished one's equal share, D6), unless the record stops mid-round
+        # draws that blocked the record's last round (unless it stops mid-round): valued at
+        # the round's end, as those of any other round: the game's result when it ends there,
+        # an equal share when it stopped at its round limit (D6), else the value before the
+        # next deal at these scores (a record may stop between rounds of a game that goes
+        # on: an equal share there moved one seat's luck by 49 win-% points, a review found)
         if final.round_over:
             r = len(rounds) - 1
-            end = 1.0 / _core.sides_of(n) if winner is None else float(winner == _core.side_of_seat(n, seat))
+            if winner is not None:
+                end = float(winner == _core.side_of_seat(n, seat))
+            elif final.unfinished:
+                end = 1.0 / _core.sides_of(n)
+            else:
+                # the game's next round started (its deal is not looked at): the value before
+                # its deal, as for every other round; after a block the starter is drawn (D1)
+                if next_round is None:
+                    next_round = game_from_record(record, check=False)
+                    next_round.next_round()
+                end = deal_value(next_round, seat, r + 1, None)
             luck.append(_draws_to_end(r, len(rounds[r]["actions"]), seat, drawing[seat], end))
     summaries = _summaries(n, who, decisions, luck, winner, final.unfinished or winner is None,
                            every_seat=len(luck_seats) == n)
@@ -844,15 +861,18 @@ def format_text(a: Analysis) -> str:
     lines = [f"{a.players}-player game" + (f", {a.seat_text(a.view)}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
              + f"; {judge_text(a)}; seed {a.seed}", cost_text(a), ""]
-    lines.append(" ".join(f"{c.text:>{c.width}}" for c in SEAT_COLUMNS))
-    for row in (v.to_dict() for v in a.seats.values()):
-        lines.append(" ".join(f"{c.cell(row):>{c.width}}" for c in SEAT_COLUMNS))
-    lines.append("")
+    rows = [v.to_dict() for v in a.seats.values()]
+    for table in sorted({c.text_table for c in SEAT_COLUMNS} - {None}):
+        columns = [c for c in SEAT_COLUMNS if c.text_table in (None, table)]
+        lines.append(" ".join(f"{c.text:>{c.width}}" for c in columns))
+        lines.extend(" ".join(f"{c.cell(row):>{c.width}}" for c in columns) for row in rows)
+        lines.append("")
     lines.append("(loss and luck in win-% points of the seat's side; own: the seat's own chance events; "
                  "luck: its side's chance events minus the other sides' mean; adj.: result minus luck"
                  + ("; a seat's view knows no other seat's luck: '-'" if a.view is not None else "")
                  + "; pts: raw points of the round, 5 raw = 1 display point, a world where the game is won "
-                   "or lost counting +-1000)")
+                   "or lost counting +-1000; losses are against the move best in win-%, so a points loss is "
+                   "negative where the move played scores more points)")
     marked = [d for d in a.decisions if d.mark]
     if marked:
         lines.append("")
@@ -908,7 +928,9 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     if a.players == 3:
         for side in range(3):
             pts = [(k, 100 * w) for k, _, _, s, _, w, _ in curve if s == side]
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", lw=1, label=f"side {side}")
+            if pts or a.view is None:      # a view judges its own side only: no empty sides listed
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", lw=1, label=f"side {side}",
+                        color=f"C{side}")
         ax.set_ylabel("own side's win probability (%)")
     else:
         ax.plot([c[0] for c in curve], [height(c[4], c[5]) for c in curve], color="tab:blue",
@@ -925,6 +947,9 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     for name, c in colours.items():
         ax.scatter([], [], s=40, color=c, edgecolor="black", linewidth=0.5, label=name)
     ax.set_ylim(0, 100)
+    if len(curve) < 2:
+        # no span to scale to (matplotlib's ticks of one point read -0.04 .. 0.04)
+        ax.set_xlim(-0.5, 1.5)
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))   # decisions are counted: no 2.5
     ax.set_xlabel("judged decisions (grey lines: new round)")
     ax.set_title("Win probability over the game")

@@ -12,12 +12,13 @@ import os
 import re
 import shutil
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from fiveup_solver import __version__
-from fiveup_solver.errors import FiveUpError, OptionError, check_players, check_seed
+from fiveup_solver.errors import FiveUpError, OptionError, RecordError, check_players, check_seed
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.notation import fit_to_terminal, format_move, format_round_end, raw_to_display
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
@@ -193,7 +194,7 @@ def _write_lines(f, path: str, option: str, lines) -> None:
 
 
 def cmd_match(args, out) -> int:
-    from fiveup_solver.bots import check_move_time, parse_bot_list
+    from fiveup_solver.bots import check_bot, check_move_time, parse_bot_list
     from fiveup_solver.match import PairStats, format_elo, play_pairs, sides_of
     from fiveup_solver.parallel import check_ray
     from fiveup_solver.selfplay import wilson_interval
@@ -207,6 +208,8 @@ def cmd_match(args, out) -> int:
         check_output_path(args.records, "--records")
     workers = _workers(args.workers, args.ray)
     bot, other = parse_bot_list(args.bots, 2)
+    check_bot(bot, args.players)          # a bot that cannot play this many: refused before a game
+    check_bot(other, args.players)
     ray = check_ray(args.ray)
     check_move_time(args.move_time, "--move-time")
     # the records are written as each unit ends (a long match kept them all in memory, and
@@ -240,6 +243,7 @@ def cmd_match(args, out) -> int:
     if args.json:
         out.write(json.dumps(result) + "\n")
     else:
+        out = _Fitted(out, fit_to_terminal)     # a narrow terminal: lines break between words
         low, high = result["ci95"]
         out.write(f"{bot} vs {other}, {args.players} players: {result['wins']}/{result['games']} games won "
                   f"({100 * result['win_rate']:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%), "
@@ -350,7 +354,7 @@ def _place_on_ladder(args, out) -> int:
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
     else:
-        out.write(res.format_text())
+        _Fitted(out, fit_to_terminal).write(res.format_text())
     return 0
 
 
@@ -381,12 +385,14 @@ def _write_json(path: str, data: dict) -> None:
 
 
 def cmd_sprt(args, out) -> int:
-    from fiveup_solver.bots import check_move_time, parse_bot_list
+    from fiveup_solver.bots import check_bot, check_move_time, parse_bot_list
     from fiveup_solver.match import format_elo, sprt, sprt_bounds
     check_players(args.players, "--players")
     if not 1 <= args.every <= 1_000_000_000:
         raise OptionError(f"--every must be 1..1000000000 pairs, not {args.every}")
     bot, other = parse_bot_list(args.bots, 2)
+    check_bot(bot, args.players)
+    check_bot(other, args.players)
     # with --json, stdout holds the one JSON object: the progress goes to stderr
     progress = sys.stderr if args.json else out
     tty = progress.isatty() if hasattr(progress, "isatty") else False
@@ -410,9 +416,13 @@ def cmd_sprt(args, out) -> int:
     if tty:
         progress.write("\n")
     if args.json:
-        out.write(json.dumps({**res.to_dict(), "seed": args.seed, "move_time": args.move_time}) + "\n")
+        # the test it is the result of, named as `fiveup match --json` names its match
+        test = {"players": args.players, "bot": bot, "other": other, "elo0": args.elo0, "elo1": args.elo1,
+                "alpha": args.alpha, "beta": args.beta, "max_games": args.max_games}
+        out.write(json.dumps({**test, **res.to_dict(), "seed": args.seed, "move_time": args.move_time}) + "\n")
         return 0
     decision = res.decision if res.decision != "no decision" else f"no decision after {res.stats.games} games"
+    out = _Fitted(out, fit_to_terminal)
     out.write(f"{decision}: {bot} vs {other}, LLR {res.llr:+.3f} after {res.stats.games} games; "
               "Elo {} [{}, {}]\n".format(*(format_elo(x, 1, res.stats.sides)
                                              for x in (res.stats.elo, *res.stats.elo_interval()))))
@@ -539,6 +549,15 @@ def cmd_hint(args, out) -> int:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
     if args.method == "exact":
+        # the flags the exact method does not take, named as typed (the API's checks name its fields)
+        given = [flag for flag, v in (("--samples", args.samples), ("--time-ms", args.time_ms),
+                                      ("--world-nodes", args.world_nodes), ("--three", args.three),
+                                      ("--depth", args.depth)) if v is not None]
+        if given:
+            raise OptionError(f"{', '.join(given)}: not {'an option' if len(given) == 1 else 'options'} of "
+                              f"--method exact (it solves every world whole; its bound is --node-limit)")
+        if args.beliefs == "model":
+            raise OptionError("--method exact weighs the hidden worlds uniformly: --beliefs model does not apply")
         exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit,
                  "sample_worlds": args.sample_worlds, "seed": args.seed,
                  "sample_draws": True if args.sample_draws else None}
@@ -573,19 +592,26 @@ def cmd_hint(args, out) -> int:
         distinct = h.budget.get("distinct_worlds")
         searched = (f" ({distinct} distinct" + (f", {h.budget['searches']} searches" if "searches" in h.budget else "")
                     + ")") if distinct is not None and distinct < h.samples else ""
+        # a time budget's second currency covers the worlds it reached, maybe fewer: said
+        second = h.budget.get("second_currency_searches")
+        other = "points" if h.objective == "win" else "win"
+        fewer = f", {other} from {second} of them" if second is not None and second < h.samples else ""
         out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{depth}{three}, objective {h.objective}, "
-                  f"{h.samples} sampled worlds{searched}, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+                  f"{h.samples} sampled worlds{searched}{fewer}, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
         out.write(describe(h.belief) + "\n")
     column = max(len(format_move(m.move)) for m in h.moves)      # the moves' column: the longest
+    # a sampled value shows its standard error even when it is 0 (every world agreed): only
+    # an exact value shows none
+    sampled = h.method != "exact" or "sample_worlds" in h.budget
     for m in h.moves:
         if m.value is None:
             out.write(f"  {m.rank:>2}. {format_move(m.move):<{column}} forced\n")
             continue
         # both currencies with their standard errors (none shown for an exact value); the
         # difference to the best move with its paired standard error
-        win = f"win {100 * m.win:5.1f}{_plus_minus(m.win_stderr, 100)} %" if m.win is not None else ""
-        pts = f"{m.points:+7.1f}{_plus_minus(m.points_stderr, 1)} pts" if m.points is not None else ""
+        win = f"win {100 * m.win:5.1f}{_plus_minus(m.win_stderr, 100, sampled)} %" if m.win is not None else ""
+        pts = f"{m.points:+7.1f}{_plus_minus(m.points_stderr, 1, sampled)} pts" if m.points is not None else ""
         if m.rank == 1:
             diff = "best"
         elif h.objective == "win":
@@ -606,14 +632,15 @@ def cmd_hint(args, out) -> int:
         out.write("win: the chance that the seat's side wins the game\n"
                   "pts: expected raw points this round, side less others (5 raw = 1 display point; "
                   "a world where the game is won or lost counts +-1000)\n")
-        if any(m.win_stderr or m.points_stderr for m in h.moves):
+        if sampled:
             out.write("+-: a standard error over the worlds searched\n")
     return 0
 
 
-def _plus_minus(stderr, scale) -> str:
-    """" +- 2.4" of a standard error (times ``scale``); nothing for none or an exact value (0)."""
-    return f" +- {scale * stderr:.1f}" if stderr else ""
+def _plus_minus(stderr, scale, sampled: bool = False) -> str:
+    """" +- 2.4" of a standard error (times ``scale``); nothing for none, or for 0 unless the
+    value is ``sampled`` (an exact value has no error; a sampled one whose worlds agreed has 0)."""
+    return f" +- {scale * stderr:.1f}" if stderr or (sampled and stderr is not None) else ""
 
 
 def cmd_analyze(args, out) -> int:
@@ -654,7 +681,7 @@ def cmd_analyze(args, out) -> int:
     if args.json:
         out.write(json.dumps(a.to_dict()) + "\n")
         return 0
-    out.write(format_text(a))
+    _Fitted(out, fit_to_terminal).write(format_text(a))    # a narrow terminal: notes break between words
     return 0
 
 
@@ -724,7 +751,7 @@ def cmd_serve(args, out) -> int:
 _EQUITY_BUILD_ONLY = (("rounds", "--rounds", None), ("near_rounds", "--near-rounds", None),
                       ("workers", "--workers", 1), ("seed", "--seed", 0), ("bot", "--bot", "hint-uniform"),
                       ("samples", "--samples", None), ("save_samples", "--save-samples", None),
-                      ("out", "--out", None), ("quiet", "--quiet", False))
+                      ("out", "--out", None), ("bootstrap", "--bootstrap", None), ("quiet", "--quiet", False))
 _EQUITY_LOOKUP_ONLY = (("scores", "--scores", None), ("starter", "--starter", None), ("json", "--json", False),
                        ("table", "--table", None))
 # with --samples the rounds are read, not played: the self-play options have nothing to do
@@ -755,13 +782,21 @@ def cmd_equity(args, out) -> int:
     if args.json:
         out.write(json.dumps(res) + "\n")
         return 0
+    out = _Fitted(out, fit_to_terminal)         # a narrow terminal: the notes break between words
     scores, starter, win = res["scores"], res["starter"], res["win"]
     who = "drawn" if starter is None else f"seat {starter}"
     out.write(f"{args.players} players, scores {_fmt_scores(scores)}, starter {who}:\n")
+    stderr = res["stderr"]
     for side, p in enumerate(win):
-        out.write(f"  side {side}: win {100 * p:5.1f} %\n")
+        err = "" if stderr is None else f" +- {100 * stderr[side]:.1f}"
+        out.write(f"  side {side}: win {100 * p:5.1f} %{err}\n")
     out.write(f"  unfinished (D6): {100 * res['unfinished']:.2f} %   ({args.table or 'the shipped table'}: "
               f"{res['rounds_sampled']:,} rounds of {res['bot']} self-play)\n")
+    if stderr is None:
+        out.write("  (this table has no standard errors: 'fiveup equity build --bootstrap N' adds them)\n")
+    else:
+        out.write(f"  +-: the table's standard error from its sampling ({res['bootstrap']} bootstrap tables), "
+                  f"not how well its bots model players (docs/equity.md)\n")
     if any(x < 0 for x in scores):
         out.write("  (a negative score is looked up as 0: the tables start at 0, docs/equity.md)\n")
     return 0
@@ -776,6 +811,9 @@ def _equity_build(args, out) -> int:
         raise OptionError(f"--near-rounds must be 0..1000000, not {args.near_rounds}")
     if not 1 <= args.workers <= 256:
         raise OptionError(f"--workers must be 1..256, not {args.workers}")
+    replicates = equity.DEFAULT_BOOTSTRAP[args.players] if args.bootstrap is None else args.bootstrap
+    if replicates != 0 and not 2 <= replicates <= 10_000:
+        raise OptionError(f"--bootstrap must be 0 (no standard errors) or 2..10000, not {replicates}")
     for name, value in (("--out", args.out), ("--save-samples", args.save_samples)):
         if value is not None and not value.endswith(".npz"):
             raise OptionError(f"{name} {value}: the file name must end in .npz")
@@ -806,9 +844,19 @@ def _equity_build(args, out) -> int:
         _write_npz(samples, saved, "--save-samples")
         out.write(f"{args.players} players: {samples.rounds:,} round samples -> {saved}\n")
     table = equity.build_table(samples)
+    if replicates:
+        bar = None if args.quiet else _progress(replicates, "table")
+        try:
+            table = equity.with_bootstrap_errors(table, samples, replicates,
+                                                 progress=None if bar is None else bar.update)
+        finally:
+            if bar is not None:
+                bar.close()
     _write_npz(table, path, "--out")
     equity.load_table.cache_clear()   # in case --out replaced a shipped table in this process
-    out.write(f"{args.players} players: table from {samples.rounds:,} rounds ({table.sweeps} sweep{'s' if table.sweeps != 1 else ''}) -> {path}\n")
+    errors = f", standard errors from {replicates} bootstrap tables" if replicates else ""
+    out.write(f"{args.players} players: table from {samples.rounds:,} rounds ({table.sweeps} sweep{'s' if table.sweeps != 1 else ''}"
+              f"{errors}) -> {path}\n")
     return 0
 
 
@@ -1031,6 +1079,14 @@ class Command:
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """A command's --help: its description and example as written, and every option's
     default after its help unless the help already says it."""
+
+    def _fill_text(self, text, width, indent):
+        # a line of words is wrapped to the terminal (a command's description was one line
+        # of up to 115 columns); an indented line, an example command, stays as written
+        return "\n".join(indent + line if not line or line.startswith(" ") else
+                         textwrap.fill(line, width, initial_indent=indent, subsequent_indent=indent,
+                                       break_on_hyphens=False, break_long_words=False)
+                         for line in text.splitlines())
 
     def _get_help_string(self, action):
         text = action.help or ""
@@ -1281,6 +1337,10 @@ def _equity_arguments(p) -> None:
                    help="build: where to write the table (default: equity_Np.npz in the user cache directory, "
                         "$FIVEUP_CACHE_DIR, else $XDG_CACHE_HOME/fiveup_solver, else ~/.cache/fiveup_solver; "
                         "never the installed package)")
+    p.add_argument("--bootstrap", type=int, default=None, metavar="N",
+                   help="build: tables from N bootstrap copies of the rounds give each probability its standard "
+                        "error (default: 100 with 2 or 4 players, 16 with 3, whose tables take ~100 x longer; "
+                        "0: none)")
     p.add_argument("--quiet", action="store_true", help="build: no progress bar")
 
 
@@ -1330,7 +1390,7 @@ COMMANDS = (
     Command("sprt", "is BOT stronger than OTHER? duplicate pairs (triples with 3 players: BOT alone in each seat) "
             "until the SPRT decides",
             _sprt_arguments, cmd_sprt,
-            "fiveup sprt --bots greedy,random --elo0 0 --elo1 200 --max-games 200 --workers 1"),
+            "fiveup sprt --bots greedy,random --elo1 200 --max-games 200 --workers 1"),
     Command("ladder", "the Elo ladder of the bot levels: a round-robin of duplicate pairs, "
             "Bradley-Terry fit with 95%% intervals",
             _ladder_arguments, cmd_ladder,
@@ -1385,7 +1445,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     for command in COMMANDS:
         # the one-line help is also the description ('%%' there is argparse's escape)
         parser = sub.add_parser(command.name, help=command.help, description=command.help.replace("%%", "%"),
-                                epilog=f"example:\n  {command.example}", formatter_class=_HelpFormatter)
+                                epilog="example:\n" + "".join(f"  {step}\n" for step in command.example.split(" && ")),
+                                formatter_class=_HelpFormatter)
         if every or command.name == wanted:
             command.arguments(parser)
         parser.set_defaults(func=command.run)
@@ -1492,7 +1553,10 @@ def main(argv=None) -> int:
     except FiveUpError as e:
         if isinstance(e, _OutputError):
             _drop_stdout()
-        sys.stderr.write(f"error: {_one_line(_named_as_options(str(e), parser, argv))}\n")
+        # a record's own fields keep their names ("round 0 action 3: seat must be 0..1" is the
+        # record's seat, not the --seat option)
+        text = str(e) if isinstance(e, RecordError) else _named_as_options(str(e), parser, argv)
+        sys.stderr.write(f"error: {_one_line(text)}\n")
         return 2
     except RecursionError:
         sys.stderr.write("error: input nested too deeply\n")

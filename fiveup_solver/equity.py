@@ -48,6 +48,7 @@ True
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
@@ -59,11 +60,11 @@ import numpy as np
 
 from fiveup_solver import _equity
 from fiveup_solver._solver import WIN_VALUE
-from fiveup_solver.errors import OptionError, is_int, check_players, short_repr as _short
-from fiveup_solver.notation import NEGATIVE_SCORE_PLAYERS, TARGET_RAW
+from fiveup_solver.errors import OptionError, control_character, is_int, check_players, short_repr as _short
+from fiveup_solver.notation import LOWEST_SCORE, NEGATIVE_SCORE_PLAYERS, TARGET_RAW
 
 __all__ = ["RoundSamples", "EquityTable", "near_anchors", "state_sets",
-           "build_table", "load_table", "win_probabilities",
+           "build_table", "with_bootstrap_errors", "load_table", "win_probabilities",
            "equity_of_scores", "equity_result", "SCORE_STEP", "SCORE_LEVELS", "DATA_DIR"]
 
 SCORE_STEP = 5                                   # every event is a multiple of 5 raw
@@ -182,6 +183,23 @@ class RoundSamples:
         joined.anchors = tuple(tuple(int(x) for x in a) for a in anchors)
         return joined
 
+    def resampled(self, rng) -> "RoundSamples":
+        """A bootstrap copy: each set's rounds drawn again with replacement from that
+        set (as many as it has), with `rng` (a numpy Generator)."""
+        sets = self.set_offset if self.set_offset is not None else np.array([0, self.rounds], np.int32)
+        picks = np.concatenate([rng.integers(int(a), int(b), int(b) - int(a))
+                                for a, b in zip(sets[:-1], sets[1:])])
+        off = np.asarray(self.ev_offset, dtype=np.int64)
+        lengths = off[picks + 1] - off[picks]
+        new_off = np.zeros(len(picks) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=new_off[1:])
+        # every event of the picked rounds, in order: round i's events start at off[picks[i]]
+        events = np.repeat(off[picks] - new_off[:-1], lengths) + np.arange(int(new_off[-1]))
+        return RoundSamples(self.players, self.bot, self.seed, new_off.astype(np.int32),
+                            np.asarray(self.ev_side)[events], np.asarray(self.ev_raw)[events],
+                            np.asarray(self.end)[picks], None if self.set_offset is None else sets.copy(),
+                            self.anchors)
+
 
 def near_anchors(players: int, near_from: int = NEAR_FROM, far_anchor: int = FAR_ANCHOR) -> list:
     """The anchor scores (raw per side, the starter's side first) of the near-target
@@ -224,6 +242,11 @@ class EquityTable:
     seed: int
     sweeps: int = 0
     stuck: int = 0           # states from which no sampled round ever leads on (valued 0)
+    # the bootstrap's standard errors of `win` (see `with_bootstrap_errors`), shape
+    # ``(61,) * sides + (sides + 1, sides)``: the starter's side, or drawn (the last), then
+    # each side; None for a table built without them
+    stderr: "object" = None
+    bootstrap: int = 0       # bootstrap replicates behind `stderr` (0: none)
 
     def __post_init__(self):
         # the solver reads these values at its leaves (search_values): a table with values
@@ -243,11 +266,26 @@ class EquityTable:
         if not (win.min() >= 0.0 and win.max() <= 1.0 and total.max() <= 1.0 + 1e-6):
             raise OptionError("an equity table's win must hold probabilities (each 0..1, each state's sides "
                               "summing to at most 1)")
+        if self.stderr is not None:
+            err = self.stderr
+            err_shape = (SCORE_LEVELS,) * sides + (sides + 1, sides)
+            if not isinstance(err, np.ndarray) or err.dtype.kind != "f" or err.shape != err_shape:
+                raise OptionError(f"an equity table's stderr must be a float array of shape {err_shape}, not "
+                                  f"{_short(getattr(err, 'shape', err))} {getattr(err, 'dtype', type(err).__name__)}")
+            # the spread of a probability is at most 1/2 (NaN fails as above)
+            if not (err.min() >= 0.0 and err.max() <= 0.5):
+                raise OptionError("an equity table's stderr must hold standard errors of probabilities (0..0.5)")
+            if not is_int(self.bootstrap) or not 2 <= self.bootstrap <= 10_000:
+                raise OptionError(f"an equity table's stderr needs its bootstrap replicates (2 to 10000), "
+                                  f"not {_short(self.bootstrap)}")
+        elif self.bootstrap != 0:
+            raise OptionError(f"an equity table without stderr has no bootstrap replicates, not {_short(self.bootstrap)}")
         for name in ("rounds", "seed", "sweeps", "stuck"):
             v = getattr(self, name)
             if not is_int(v) or v < 0:
                 raise OptionError(f"an equity table's {name} must be an integer >= 0, not {_short(v)}")
-        if not isinstance(self.bot, str):
+        if not isinstance(self.bot, str) or control_character(self.bot) is not None:
+            # (printed by fiveup equity: no control character)
             raise OptionError(f"an equity table's bot must be a bot name, not {_short(self.bot)}")
 
     @property
@@ -264,6 +302,19 @@ class EquityTable:
         if not is_int(starter) or not 0 <= starter < self.players:
             raise OptionError(f"starter must be a seat 0..{self.players - 1} or None (drawn), not {_short(starter)}")
         return [float(x) for x in np.asarray(cell[_side_of_seat(self.players, starter)])]
+
+    def standard_errors(self, scores, starter=None):
+        """The standard errors of `probabilities(scores, starter)` from the table's own
+        sampling (a bootstrap over its rounds: `with_bootstrap_errors`), or None for a
+        table built without them. They do not include how far the bots' play is from
+        the players' (docs/equity.md, the calibration)."""
+        levels = _score_levels(self.players, scores)
+        if starter is not None and (not is_int(starter) or not 0 <= starter < self.players):
+            raise OptionError(f"starter must be a seat 0..{self.players - 1} or None (drawn), not {_short(starter)}")
+        if self.stderr is None:
+            return None
+        row = self.sides if starter is None else _side_of_seat(self.players, starter)
+        return [float(x) for x in self.stderr[tuple(levels)][row]]
 
     def search_values(self):
         """The solver's int16 table: per state, starter (side, or drawn), side s:
@@ -300,9 +351,15 @@ class EquityTable:
         by relabelling the sides, exactly, since every sample is kept relative to
         its starter (see :func:`_with_all_starters`)."""
         q = np.rint(np.clip(self.win[..., 0, :], 0.0, 1.0) * 65535).astype(np.uint16)
-        np.savez_compressed(path, win_starter0=q, meta=np.array(json.dumps(
+        arrays = {"win_starter0": q}
+        if self.stderr is not None:
+            # the starter-0 slice follows the same relabelling as `win`; drawn does not
+            # (a mean over starters: its spread is its own), so it is stored too
+            for name, part in (("stderr_starter0", self.stderr[..., 0, :]), ("stderr_drawn", self.stderr[..., -1, :])):
+                arrays[name] = np.rint(np.clip(part, 0.0, 0.5) * 65535).astype(np.uint16)
+        np.savez_compressed(path, **arrays, meta=np.array(json.dumps(
             {"players": self.players, "rounds": self.rounds, "bot": self.bot, "seed": self.seed,
-             "sweeps": self.sweeps, "stuck": self.stuck})))
+             "sweeps": self.sweeps, "stuck": self.stuck, "bootstrap": self.bootstrap})))
 
     @classmethod
     def load(cls, path: str) -> "EquityTable":
@@ -312,8 +369,10 @@ class EquityTable:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 stored = z["win_starter0"]
-            if stored.dtype != np.uint16:
-                raise ValueError(f"win_starter0 of type {stored.dtype}, not uint16")
+                errors = [z[name] for name in ("stderr_starter0", "stderr_drawn") if name in z.files]
+            for name, a in zip(("win_starter0", "stderr_starter0", "stderr_drawn"), [stored] + errors):
+                if a.dtype != np.uint16:
+                    raise ValueError(f"{name} of type {a.dtype}, not uint16")
             win0 = stored.astype(np.float64) / 65535.0
             # rounding each side to 1/65535 can push a state's sum just above 1: scale it back
             total = win0.sum(axis=-1, keepdims=True)
@@ -324,8 +383,14 @@ class EquityTable:
             sides = _sides(_check_players(players))
             if win0.shape != (SCORE_LEVELS,) * sides + (sides,):
                 raise ValueError(f"a table of shape {win0.shape}")
+            stderr = None
+            if errors:
+                if len(errors) != 2 or any(a.shape != win0.shape for a in errors):
+                    raise ValueError("stderr_starter0 and stderr_drawn must both be there, each of the table's shape")
+                err0, err_drawn = (a.astype(np.float64) / 65535.0 for a in errors)
+                stderr = np.concatenate([_with_all_starters(err0), err_drawn[..., None, :]], axis=-2)
             return cls(players, _with_all_starters(win0), meta["rounds"], meta["bot"], meta["seed"],
-                       meta.get("sweeps", 0), meta.get("stuck", 0))
+                       meta.get("sweeps", 0), meta.get("stuck", 0), stderr, meta.get("bootstrap", 0))
         except OSError as e:
             raise OptionError(f"{path}: cannot read an equity table ({e.strerror or _short(e)})") from None
         except (KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as e:
@@ -362,8 +427,9 @@ def _score_levels(players: int, scores) -> list:
         raise OptionError(f"scores must list {sides} raw scores (one per side), not {_short(scores)}")
     levels = []
     for s, x in enumerate(scores):
-        if not is_int(x) or not -30000 <= x < TARGET_RAW:
-            raise OptionError(f"side {s}'s score must be an integer from -30000 to {TARGET_RAW - 1}, not {_short(x)}")
+        if not is_int(x) or not LOWEST_SCORE <= x < TARGET_RAW:
+            raise OptionError(f"side {s}'s score must be an integer from {LOWEST_SCORE} to "
+                              f"{TARGET_RAW - 1}, not {_short(x)}")
         if x % SCORE_STEP:
             raise OptionError(f"side {s}'s score {x} is not a multiple of {SCORE_STEP}")
         if x < 0 and players != NEGATIVE_SCORE_PLAYERS:
@@ -399,8 +465,41 @@ def build_table(samples: RoundSamples, *, tol: float = 1e-10, max_sweeps: int = 
         set_offset, set_of)
     if not monotone and change > tol:
         raise OptionError(f"the equity fixed point did not converge in {sweeps} sweeps (last change {change:.2e})")
+    # a sure win summed from its rounds' shares, or solved from a loop, can come out a
+    # rounding step above 1 (1.0000000000000007), which is no probability
+    np.clip(win, 0.0, 1.0, out=win)
     return EquityTable(samples.players, win.reshape((SCORE_LEVELS,) * sides + (sides, sides)),
                        samples.rounds, samples.bot, samples.seed, sweeps, stuck)
+
+
+BOOTSTRAP_STREAM = 0xB0075   # the bootstrap's random stream, beside the samples' seed
+DEFAULT_BOOTSTRAP = {2: 100, 3: 16, 4: 100}   # `equity build`'s replicates (a 3-player build is ~100 x slower)
+
+
+def with_bootstrap_errors(table: EquityTable, samples: RoundSamples, replicates: int, *,
+                          progress=None) -> EquityTable:
+    """`table` (built from `samples`) with the standard errors of its probabilities: the
+    spread of the tables built from `replicates` bootstrap copies of the samples (each
+    sample set's rounds drawn again with replacement), seeded by the samples' seed.
+    `progress` (if given) is called with 1 after each replicate."""
+    if not is_int(replicates) or not 2 <= replicates <= 10_000:
+        raise OptionError(f"bootstrap replicates must be 2..10000, not {_short(replicates)}")
+    rng = np.random.default_rng([samples.seed, BOOTSTRAP_STREAM])
+    mean = m2 = None
+    for k in range(1, replicates + 1):
+        win = build_table(samples.resampled(rng)).win
+        x = np.concatenate([win, win.mean(axis=-2, keepdims=True)], axis=-2)   # the starters, then drawn
+        if mean is None:
+            mean, m2 = x, np.zeros_like(x)
+        else:
+            # Welford's update: one pass, no table kept per replicate
+            delta = x - mean
+            mean += delta / k
+            m2 += delta * (x - mean)
+        if progress is not None:
+            progress(1)
+    stderr = np.minimum(np.sqrt(m2 / (replicates - 1)), 0.5)
+    return dataclasses.replace(table, stderr=stderr, bootstrap=replicates)
 
 
 def table_path(players: int) -> str:
@@ -520,10 +619,13 @@ def equity_result(players, scores_text, starter_text=None, table_file=None) -> d
         if table.players != players:
             raise OptionError(f"--table {table_file} is a {table.players}-player table, not {players}")
     win = table.probabilities(scores, starter)
+    stderr = table.standard_errors(scores, starter)
     unfinished = max(0.0, 1.0 - sum(win))
     return {"players": players, "scores": scores, "starter": starter,
-            "win": [round(p, 6) for p in win], "unfinished": round(unfinished, 6),
-            "rounds_sampled": table.rounds, "bot": table.bot}
+            "win": [round(p, 6) for p in win],
+            "stderr": None if stderr is None else [round(e, 6) for e in stderr],
+            "unfinished": round(unfinished, 6),
+            "rounds_sampled": table.rounds, "bootstrap": table.bootstrap, "bot": table.bot}
 
 
 def _int_text(name, text, what: str = "an integer") -> int:

@@ -7,6 +7,7 @@ True
 from __future__ import annotations
 
 import math
+import unicodedata
 
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
@@ -106,6 +107,13 @@ def is_digits(text) -> bool:
     (True, False, False, False, False)
     """
     return isinstance(text, str) and text.isascii() and text.isdigit()
+
+
+def control_character(text: str):
+    """The first control character of `text` (C0 or C1: a newline, a carriage return, an
+    escape, NEL: what starts a line or drives a terminal), or None. (U+2028 and U+2029
+    separate lines in Python's splitlines, not in a terminal: JSON allows them raw.)"""
+    return next((c for c in text if unicodedata.category(c) == "Cc"), None)
 
 
 def is_number(x) -> bool:

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
-                                  check_players, check_seed, is_int as _is_int, short_repr as _short)
-from fiveup_solver.notation import (ALL_TILES, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile, check_action,
+                                  check_players, check_seed, control_character, is_int as _is_int, short_repr as _short)
+from fiveup_solver.notation import (ALL_TILES, LOWEST_SCORE, MIN_SCORE, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile,
+                                   check_action,
                                    raw_to_display)
 from fiveup_solver.svg import board_svg
 
@@ -151,6 +152,10 @@ class Game:
         seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
         if len(seats) != players or not all(isinstance(s, str) for s in seats):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
+        for i, name in enumerate(seats):      # (printed in reports: no line of their own)
+            if control_character(name) is not None:
+                raise OptionError(f"seats[{i}] {_short(name)}: a name may not hold a control character "
+                                  f"({control_character(name)!r})")
         if not _is_int(max_rounds) or max_rounds < 1:
             raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
         if not isinstance(deal, bool):
@@ -292,8 +297,8 @@ class Game:
             if self.rounds:
                 raise IllegalMoveError("scores carry over from the previous round")
             if not isinstance(scores, (list, tuple)) or len(scores) != self.sides or not all(
-                    isinstance(x, int) and not isinstance(x, bool) and -30000 <= x < 305 for x in scores):
-                raise IllegalMoveError(f"scores must be {self.sides} integers from -30000 to 304")
+                    isinstance(x, int) and not isinstance(x, bool) and MIN_SCORE <= x < 305 for x in scores):
+                raise IllegalMoveError(f"scores must be {self.sides} integers from {MIN_SCORE} to 304")
             if any(x % 5 for x in scores):   # every credit is a multiple of 5 (RULES §4, §5): no other score exists
                 raise IllegalMoveError(f"scores must be multiples of 5 (raw points), not {list(scores)}")
             if self.players != NEGATIVE_SCORE_PLAYERS and min(scores) < 0:
@@ -632,8 +637,8 @@ def check_observation(obs) -> list:
         v = getattr(obs, name)
         # a won game's scores hold the winner's exact 305 (one side only); a round starts below it
         top = 305 if name == "scores" and obs.status == "won" else 304
-        if not all(_is_int(x) and -30000 <= x <= top for x in v):
-            raise bad(f"{name} must be integers from -30000 to {top}"
+        if not all(_is_int(x) and LOWEST_SCORE <= x <= top for x in v):
+            raise bad(f"{name} must be integers from {LOWEST_SCORE} to {top}"
                       + (" (305: the winner's, with a won status)" if name == "scores" else "")
                       + f", not {_short(v)}")
     if not _is_int(obs.boneyard_size) or not 0 <= obs.boneyard_size <= bone_size:

@@ -115,6 +115,10 @@ TIME_BUDGET_DRAWS = 16_384
 # time_ms with both currencies: the first search's share of the time; the second gets the
 # rest, in the worlds the first searched (as many as it reaches: docs/results/performance.md)
 FIRST_CURRENCY_TIME_SHARE = 0.75
+# ... and at least this part of the time, when the first search ran past its share (on a busy
+# machine): without it the second currency could rest on one world a thread, its standard
+# error 0 from two agreeing draws (a review)
+SECOND_CURRENCY_MIN_SHARE = 0.125
 DEFAULT_DEPTH = 1             # alphamu: the seat's later decisions chosen jointly (docs/alphamu.md: measured)
 ALPHAMU_SAMPLES = 48          # alphamu: worlds per hint (as PIMC: the same worlds, the method alone differs)
 ALPHAMU_LEAF_NODES = 2_000    # alphamu: search nodes per leaf (a world after the last joint decision)
@@ -559,6 +563,10 @@ class Hinter:
         if method == "exact":
             if search is not None:
                 raise OptionError("method 'exact' plays the other seats by --opponent: no search option")
+            # (a review: these were taken and ignored, a --world-nodes bound silently not applied)
+            if world_nodes is not None or chance_width != DEFAULT_CHANCE_WIDTH:
+                raise OptionError("world_nodes and chance_width are not options of method 'exact': it solves "
+                                  "every world whole (its bound is node_limit)")
             with self._exact_stop() as stop:
                 return _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, opponent,
                                    max_worlds, node_limit, sample_worlds, seed, sample_draws, stop)
@@ -679,7 +687,8 @@ class Hinter:
                 # (at least one a thread)
                 by_objective[other] = _Draws(sources, shares, members).expand(self._search(
                     obs, base, ds, roots, method, other, world_nodes, chance_width, seed, len(sources),
-                    max(1e-6, deadline - time.perf_counter()), search=search, shares=shares,
+                    max(seconds * SECOND_CURRENCY_MIN_SHARE, deadline - time.perf_counter()), search=search,
+                    shares=shares,
                     source=(job[0], sources), horizons=[horizon[w] for w in sources]))
                 budget["second_currency_searches"] = len(by_objective[other])
         nodes = sum(r[3] for rs in by_objective.values() for r in rs)

@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fiveup_solver.bots import bot_function, check_move_time
-from fiveup_solver.errors import OptionError, check_seed, is_int as _is_int, is_number, short_repr as _short
+from fiveup_solver.bots import check_bot, check_move_time
+from fiveup_solver.errors import (OptionError, check_seed, control_character, is_int as _is_int, is_number,
+                                  short_repr as _short)
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
@@ -236,12 +237,14 @@ class LadderResult:
         raise OptionError(f"the ladder played no games of {a} against {b}")
 
     def to_dict(self) -> dict:
+        # 3 decimals: a value kept to 0.1 and shown to a whole Elo rounds twice (79.46 kept as
+        # 79.5 read +80, where the fit says +79)
         return {"format": "fiveup-ladder/1", "players": self.players, "anchor": ANCHOR,
                 "games_per_pairing": self.games_per_pairing, "seed": self.seed,
-                "entrants": [{"name": n, "elo": round(self.elo[n], 1),
-                              "ci95": [round(x, 1) for x in self.ci95[n]],
+                "entrants": [{"name": n, "elo": round(self.elo[n], 3),
+                              "ci95": [round(x, 3) for x in self.ci95[n]],
                               "recipe": LEVELS[n].to_dict() if n in LEVELS else None} for n in self.entrants],
-                "steps": [{**s, "elo": round(s["elo"], 1), "ci95": [round(x, 1) for x in s["ci95"]]}
+                "steps": [{**s, "elo": round(s["elo"], 3), "ci95": [round(x, 3) for x in s["ci95"]]}
                           for s in self.steps],
                 "pairings": [{"a": a, "b": b, "pentanomial": list(map(int, c))} for (a, b), c in self.counts.items()]}
 
@@ -265,9 +268,12 @@ class LadderResult:
             if not _is_int(games) or games < 2:
                 raise bad(f"games_per_pairing {_short(games)}")
             entrants = [e["name"] for e in d["entrants"]]
-            if (not all(isinstance(n, str) and n for n in entrants) or len(set(entrants)) != len(entrants)
-                    or ANCHOR not in entrants):
-                raise bad(f"its entrants must be distinct names including {ANCHOR}, not {_short(entrants, 80)}")
+            # (at least two: a table of the anchor alone has no fit; a name is printed in the
+            # tables, so no control character in it)
+            if (not all(isinstance(n, str) and n and control_character(n) is None for n in entrants)
+                    or len(set(entrants)) != len(entrants) or ANCHOR not in entrants or len(entrants) < 2):
+                raise bad(f"its entrants must be at least 2 distinct names including {ANCHOR}, without control "
+                          f"characters, not {_short(entrants, 80)}")
             elo, ci95 = {}, {}
             for e in d["entrants"]:
                 lo_hi = e["ci95"]
@@ -388,7 +394,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     if len(set(entrants)) != len(entrants) or len(entrants) < 2 or ANCHOR not in entrants:
         raise OptionError(f"a ladder needs at least 2 distinct entrants including {ANCHOR}, not {_short(entrants)}")
     for e in entrants:
-        bot_function(e)
+        check_bot(e, players)      # (a bot of other player counts: refused before any pairing is played)
     if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per pairing must be an even number from 2 to 1000000, not {_short(games)}")
     pairings = [(a, b) for k, a in enumerate(entrants) for b in entrants[k + 1:]]
@@ -718,7 +724,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     ray = check_ray(ray)
     if not isinstance(agent, str):
         raise OptionError(f"the agent is a bot name or MODULE:FUNCTION, not {_short(agent)}")
-    bot_function(agent)
+    check_bot(agent, players)
     if table is None:
         table = load_ladder(players)
     elif not isinstance(table, LadderResult):
@@ -737,7 +743,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
         raise OptionError(f"levels must name distinct entrants of the ladder, at least one, not {_short(levels)}")
     levels = [n for n in table.entrants if n in levels]        # the ladder's order
     for n in levels:
-        bot_function(n)
+        check_bot(n, players)
     if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per level must be an even number from 2 to 1000000, not {_short(games)}")
     _check_resamples(resamples)

@@ -45,7 +45,7 @@ import os
 import random
 from dataclasses import dataclass
 
-from fiveup_solver.bots import bot_function, check_move_time
+from fiveup_solver.bots import check_bot, check_move_time
 from fiveup_solver.errors import OptionError, check_players, check_seed, is_int as _is_int, is_number, short_repr as _short
 from fiveup_solver.notation import format_number
 from fiveup_solver.parallel import ordered_map
@@ -318,8 +318,8 @@ def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 
     bot may take over one move (a slower move stops the match with a BotError)."""
     check_players(players)
     check_move_time(move_time)
-    bot_function(bot)
-    bot_function(other)
+    check_bot(bot, players)
+    check_bot(other, players)
     for name, v in (("max_pairs", max_pairs), ("start", start)):
         if not _is_int(v) or v < 0:
             raise OptionError(f"{name} must be an integer >= 0, not {_short(v)}")
@@ -373,6 +373,12 @@ def journal_lines(path: str) -> tuple:
                     if len(line) > JOURNAL_LINE_BYTES:
                         raise OptionError(f"journal {path}: not a journal (line {len(complete) + 1} is longer "
                                           f"than {JOURNAL_LINE_BYTES // 2 ** 10} KiB)")
+                    if line.strip() and not complete:
+                        # no whole line, so no header to check: cut off as a killed run's last
+                        # line, any such file (a text without a newline, lines ending in "\r"
+                        # only) was emptied and overwritten (a review)
+                        raise OptionError(f"journal {path}: not a journal, or one whose header a stop cut "
+                                          f"(no whole line: remove it to start again)")
                     break       # the end, or a last line without its newline (above)
                 complete.append(line)
     except OSError as e:
@@ -425,11 +431,12 @@ def read_journal(path, players: int, bot: str, other: str, seed: int) -> list:
 def _journal_units(path: str, lines: list, want: dict) -> list:
     """read_journal of a journal's lines (journal_lines), its header `want`."""
     units = []
+    sides = sides_of(want["players"])
     for n, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
-        except ValueError:
-            raise OptionError(f"journal {path} line {n}: not JSON") from None
+        except (ValueError, RecursionError):
+            raise OptionError(f"journal {path} line {n}: not JSON (or nested too deeply)") from None
         if n == 1:
             if row != want:
                 # name the fields that differ (the whole headers, cut to a line, hid them)
@@ -439,9 +446,11 @@ def _journal_units(path: str, lines: list, want: dict) -> list:
                         for k in sorted(set(row) | set(want), key=str) if row.get(k) != want.get(k)]
                 raise OptionError(f"journal {path} is of another match: " + "; ".join(diff))
             continue
-        if not isinstance(row, dict) or row.get("index") != len(units) or not isinstance(row.get("scores"), list):
+        scores = row.get("scores") if isinstance(row, dict) else None
+        if (not isinstance(row, dict) or row.get("index") != len(units) or not isinstance(scores, list)
+                or len(scores) != sides or not all(is_number(x) and 0 <= x <= 1 for x in scores)):
             raise OptionError(f"journal {path} line {n}: expected unit {len(units)} as "
-                              f'{{"index": {len(units)}, "scores": [...]}}')
+                              f'{{"index": {len(units)}, "scores": [...]}} ({sides} game scores from 0 to 1)')
         units.append(row["scores"])
     return units
 
@@ -472,25 +481,31 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
                           f"players), not {max_games}")
     stats = PairStats(sides=sides_of(players))
     llr = 0.0
-    bot_function(bot)      # bad names refused before a journal is started
-    bot_function(other)
+    check_bot(bot, players)      # bad names, and bots of other player counts, refused before a journal
+    check_bot(other, players)
     if journal is not None and not isinstance(journal, str):
         raise OptionError(f"journal must be a file name, not {_short(journal)}")
     lines, size = ([], 0) if journal is None else journal_lines(journal)     # the journal read once
     done = _journal_units(journal, lines, {"players": players, "bot": bot, "other": other, "seed": seed})
-    for scores in done:
+    units = max(1, max_games // stats.sides)
+    # the journaled units are the test's first ones, taken one at a time with the bounds
+    # looked at after each, as when they were played: a resumed run ends where one
+    # uninterrupted run of these settings ends (its bounds and cap may differ from the run
+    # that wrote the journal: a unit's scores do not depend on them)
+    for scores in done[:units]:
         stats.add(scores)
-    llr = stats.llr(elo0, elo1)
-    if done and (llr >= upper or llr <= lower):
-        return SprtResult("H1 accepted" if llr >= upper else "H0 accepted", llr, (lower, upper), stats)
+        llr = stats.llr(elo0, elo1)
+        if llr >= upper or llr <= lower:
+            return SprtResult("H1 accepted" if llr >= upper else "H0 accepted", llr, (lower, upper), stats)
+    if len(done) >= units:
+        return SprtResult("no decision", llr, (lower, upper), stats)
     log = None
     if journal is not None:
         log = open_journal(journal, size)
         if not lines:                      # no header yet
             write_journal(log, {"players": players, "bot": bot, "other": other, "seed": seed})
     pairs = play_pairs(players, bot, other, seed, workers=workers, start=len(done),
-                       max_pairs=max(0, max(1, max_games // stats.sides) - len(done)), ray=ray,
-                       move_time=move_time)
+                       max_pairs=units - len(done), ray=ray, move_time=move_time)
     try:
         for index, scores, _ in pairs:
             stats.add(scores)

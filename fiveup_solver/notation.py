@@ -22,11 +22,15 @@ from fiveup_solver.errors import ParseError, RecordError, is_int as _is_int, sho
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "format_number", "format_seat", "format_round_end", "TARGET_RAW", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
+    "raw_to_display", "format_number", "format_seat", "format_round_end", "TARGET_RAW", "MIN_SCORE", "LOWEST_SCORE", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
     "fit_to_terminal",
 ]
 
 TARGET_RAW = 305
+# the lowest raw score a game starts from (Game(scores=)); D4 sets no floor: scores a game
+# reaches are kept down to _core.LOWEST_SCORE, a billion lower, which no game reaches
+MIN_SCORE = -1_000_000_000
+LOWEST_SCORE = _core.LOWEST_SCORE
 NEGATIVE_SCORE_PLAYERS = 4      # only a partner's pips (RULES §3.3, D4) take a score below 0
 BONEYARD = "boneyard"   # where an unseen tile lies when no seat holds it (the key next to the seats)
 # port names and tile numbers are the core's (one home): a port is a name here, an index there
@@ -365,7 +369,9 @@ def check_action(act, i: int, n: int, view=None, where: str | None = None) -> di
     try:
         if "play" in act:
             out["play"] = str(Tile.parse(act["play"]))
-            if "at" in act:
+            # an opening is a play without `at` (RECORD.md); `"at": null` says the same (the
+            # spec's own examples write openings so), and is read as the opening
+            if act.get("at") is not None:
                 out["at"] = str(Port.parse(act["at"]))
         elif "draw" in act:
             if view is not None and seat != view:
@@ -395,7 +401,8 @@ def _terminal_columns(out) -> int:
 
 def fit_to_terminal(text: str, out) -> str:
     """``text`` with each line longer than the terminal ``out`` writes to broken between
-    words, its rest indented (unchanged where ``out`` is no terminal). A terminal breaks a
+    words, its rest indented (unchanged where ``out`` is no terminal; a Markdown table's
+    rows are kept whole). A terminal breaks a
     long line anywhere: "35 raw (" / "7)", "-7" / ".1 +- 3.0 win-%" read as other numbers."""
     if not (out.isatty() if hasattr(out, "isatty") else False):
         return text
@@ -403,6 +410,8 @@ def fit_to_terminal(text: str, out) -> str:
     # a value and its standard error ("+10.6 +- 2.5") stay on one line: the spaces around
     # "+-" are not break points (a stand-in while the line is filled)
     glued = text.replace(" +- ", "\x00+-\x00")
-    return "\n".join(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
+    # a Markdown table's row ("| level | ...") stays whole: broken, it is no row
+    return "\n".join(line if line.startswith("|") else
+                     textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
                                    break_on_hyphens=False) or line
                      for line in glued.split("\n")).replace("\x00", " ")

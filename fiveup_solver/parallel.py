@@ -307,6 +307,23 @@ def _terminate_workers(pool) -> None:
             pass
 
 
+def _ray_result(ray, ref, job):
+    """A Ray task's result, or its error as in one process (as `_result` does for the
+    pool): Ray raises a FiveUpError of a task as its own subclass whose text is the
+    remote traceback; the task's own error, with its cause, is raised instead."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as e:
+        cause = getattr(e, "cause", None)
+        if isinstance(cause, FiveUpError):
+            worker_cause = getattr(cause, "_worker_cause", None)
+            if worker_cause is not None:
+                del cause._worker_cause
+            raise cause from worker_cause
+        raise WorkerError(f"a Ray task failed ({type(cause).__name__}: "
+                          f"{' '.join(str(cause).split())[:160]}) while running {_short(job, 160)}") from None
+
+
 def _ray_map(fn, jobs, address: str, in_flight: int):
     import ray as _ray
     started = False
@@ -328,13 +345,13 @@ def _ray_map(fn, jobs, address: str, in_flight: int):
         window = deque()
         try:
             for job in jobs:
-                window.append(remote.remote(fn, job))
+                window.append((remote.remote(fn, job), job))
                 if len(window) >= in_flight * cpus:
-                    yield _ray.get(window.popleft())
+                    yield _ray_result(_ray, *window.popleft())
             while window:
-                yield _ray.get(window.popleft())
+                yield _ray_result(_ray, *window.popleft())
         finally:
-            for ref in window:
+            for ref, _ in window:
                 _ray.cancel(ref, force=True)
     finally:
         if started:

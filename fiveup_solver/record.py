@@ -26,7 +26,8 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, OptionError, ParseError, RecordError,
-                                  check_players, check_seed, is_int as _is_int, json_fault, short_repr as _short)
+                                  check_players, check_seed, control_character, is_int as _is_int, json_fault,
+                                  short_repr as _short)
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile, check_action  # check_action: public here too
@@ -277,6 +278,12 @@ def check_record(record) -> dict:
     if seats is not None and (not isinstance(seats, list) or len(seats) != n
                               or not all(isinstance(s, str) for s in seats)):
         raise RecordError(f"seats must be a list of {n} names")
+    for i, name in enumerate(seats or ()):
+        # a name is printed in reports and tables: a newline in it would print lines the
+        # report never wrote (a review made a fake "blunder" line so)
+        if control_character(name) is not None:
+            raise RecordError(f"seats[{i}] {_short(name)}: a name may not hold a control character "
+                              f"({control_character(name)!r})")
     view = record.get("view")
     if view is not None and (not _is_int(view) or not 0 <= view < n):
         raise RecordError(f"view must be a seat 0..{n - 1}, not {_short(view)}")
@@ -356,6 +363,14 @@ def _check_round(rnd, r: int, n: int, view) -> dict:
             raise RecordError(f"{where}: revealed must list {n} hands")
         out["revealed"] = [[str(t) for t in _tiles(h, f"{where}: revealed hand of seat {s}")]
                            for s, h in enumerate(rev)]
+        # each tile exists once: in one revealed hand, once (the sampler reads them as sets)
+        seen = {}
+        for s, h in enumerate(out["revealed"]):
+            for t in h:
+                if t in seen:
+                    again = "twice" if seen[t] == s else f"and seat {seen[t]}'s too"
+                    raise RecordError(f"{where}: revealed hand of seat {s} holds {t} {again}")
+                seen[t] = s
     return out
 
 
@@ -374,7 +389,7 @@ def view_deal(record: dict, r: int, seed: int = 0):
     n, seat, rnd = record["players"], record["view"], record["rounds"][r]
     hand = [Tile.parse(t) for t in rnd["hands"][seat]]
     draws = 0
-    for a in rnd["actions"]:
+    for i, a in enumerate(rnd["actions"]):
         if "draw" in a:
             draws += 1
             if a["seat"] == seat:
@@ -382,7 +397,7 @@ def view_deal(record: dict, r: int, seed: int = 0):
         elif "play" in a and a["seat"] == seat:
             tile = Tile.parse(a["play"])
             if tile not in hand:
-                raise RecordError(f"round {r}: seat {seat} plays {tile}, which it does not hold")
+                raise RecordError(f"round {r} action {i}: seat {seat} plays {tile}, which it does not hold")
             hand.remove(tile)
     revealed = rnd.get("revealed")
     pseudo = Observation(

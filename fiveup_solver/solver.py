@@ -269,14 +269,16 @@ class Solver:
         elif self.both:
             other = "win" if self.objective == "points" else "points"
             set_core_objective(self.core, other, game.players, self.equity)
-            _, other_values, other_nodes, aborted, _, _ = self._solve_values(
+            # (its own flag: the first search finished, its values exact whatever this one does;
+            # a review found exact=False beside exact values when only this one was cut)
+            _, other_values, other_nodes, other_aborted, _, _ = self._solve_values(
                 core, canon if other == "win" and self._seeded(game.players) else None)
             set_core_objective(self.core, self.objective, game.players, self.equity)
             nodes += other_nodes
-            if not aborted:
+            if not other_aborted:
                 by_objective[other] = other_values
         win = {m: win_probability(v) for m, v in by_objective.get("win", {}).items()}
-        return SolveResult(seat, value, values, best, pv, nodes, time.perf_counter() - t0, exact=not aborted,
+        return SolveResult(seat, value, values, best, pv, nodes, time.perf_counter() - t0, exact=True,
                            objective=self.objective, win=win, points=dict(by_objective.get("points", {})),
                            search=self.search, vectors=vectors)
 

@@ -13,8 +13,11 @@ definition of tests/reference_minimax.py, extended with chance nodes:
   other team's, plus the value of the state after it.  An accepted event that
   makes a side's score exactly 305 ends the game: the action is then worth
   +1000 (root's team) or -1000 (other team), and points gained earlier on the
-  line are dropped (as in reference_minimax the recursion carries a
-  (value, is_win) pair; a gain is only added to a value that is not a win).
+  line are dropped. The recursion carries the points banked from the root
+  (``base``): a line's value is its points from the root, or +-1000 instead of
+  them, so a chance node averages what each line is worth from the root (a
+  review: adding the banked points to an average that mixes wins counted them
+  on the winning outcomes too).
 * Decision node (the seat to move can place): max over its placements for a
   seat of the root's team, min for the others.  After a draw of a placeable
   tile the reference rules only offer that tile's placements (RULES §5.2).
@@ -76,8 +79,9 @@ def _gain(parent: R.RoundState, child: R.RoundState, root: int) -> int:
                for side, (before, after) in enumerate(zip(parent.scores, child.scores)))
 
 
-def _line(parent, child, root, budget, greedy=()):
-    """(value, is_win) for the root team of the action parent -> child, then best play."""
+def _line(parent, child, root, budget, greedy=(), base=0):
+    """(value, is_win) for the root team of the action parent -> child, then best play:
+    the points from the root (`base` banked before it), or +-WIN instead of them."""
     budget[0] -= 1
     if budget[0] < 0:
         raise TooBig()
@@ -85,12 +89,11 @@ def _line(parent, child, root, budget, greedy=()):
         budget[_REJECTED] += 1
     if child.winner is not None:
         return (WIN if M._side_sign(parent.players, root, child.winner) > 0 else -WIN), True
-    gain = _gain(parent, child, root)
-    if child.over:
-        return gain, False
-    v, is_win = _node(child, root, budget, greedy)
     # a line that is no win stays one: inside +-(WIN - 1)
-    return (v, True) if is_win else (max(-(WIN - 1), min(WIN - 1, gain + v)), False)
+    banked = max(-(WIN - 1), min(WIN - 1, base + _gain(parent, child, root)))
+    if child.over:
+        return banked, False
+    return _node(child, root, budget, greedy, banked)
 
 
 def _mean(outs):
@@ -100,7 +103,7 @@ def _mean(outs):
     return value, all(w for _, w in outs) and abs(value) == WIN
 
 
-def _node(state, root, budget, greedy=()):
+def _node(state, root, budget, greedy=(), base=0):
     """(value, is_win) of a state that is not over, for the root team. Seats in
     `greedy` place for the largest accepted credit (M.greedy_moves), every tied
     concrete placement alike: the average of those lines, as a chance node."""
@@ -108,7 +111,7 @@ def _node(state, root, budget, greedy=()):
     if moves[0][0] == "draw":
         # chance node: every tile left in the boneyard equally likely
         left = state.boneyard_left()
-        outs = [_line(state, draw_tile(state, t), root, budget, greedy) for t in left]
+        outs = [_line(state, draw_tile(state, t), root, budget, greedy, base) for t in left]
         total = sum(v for v, _ in outs)
         value = trunc_div(total, len(outs))
         is_win = all(w for _, w in outs) and abs(value) == WIN
@@ -123,14 +126,14 @@ def _node(state, root, budget, greedy=()):
         for move in M.greedy_moves(state):
             child = state.copy()
             child._do(move)
-            outs.append(_line(state, child, root, budget, greedy))
+            outs.append(_line(state, child, root, budget, greedy, base))
         return _mean(outs)
     maximise = M._team_of(state.players, root, state.turn) == 0
     best = None
     for move in moves:  # placements, or the single pass
         child = state.copy()
         child._do(move)
-        cand = _line(state, child, root, budget, greedy)
+        cand = _line(state, child, root, budget, greedy, base)
         if best is None or (cand[0] > best[0] if maximise else cand[0] < best[0]):
             best = cand
     return best

@@ -464,3 +464,31 @@ def test_a_seats_view_plots_its_own_sides_chance(tmp_path):
     svg = out.getvalue()
     assert "side 1&#x27;s win probability (%)" in svg or "side 1's win probability (%)" in svg
     assert "side 0" not in svg
+
+
+def test_the_plot_of_few_decisions_and_of_a_three_player_view(tmp_path):
+    """A review: with 0 or 1 judged decisions the x axis read -0.045 .. 0.045; a 3-player
+    view's legend listed all three sides where only its own has a line."""
+    pytest.importorskip("matplotlib")
+    import io
+    import re
+
+    import matplotlib
+    from fiveup_solver.analysis import plot_win_probability, win_curve
+
+    def svg_of(a):
+        out = io.StringIO()
+        with matplotlib.rc_context({"svg.fonttype": "none"}):
+            plot_win_probability(a, out, fmt="svg")
+        return out.getvalue()
+    game = play_game(2, 12, ["greedy", "greedy"], max_rounds=1)
+    record = game.to_record()
+    record["rounds"][0]["actions"] = record["rounds"][0]["actions"][:1]     # one decision: the opening
+    a = analyze(record, budget=FAST, seed=1)
+    assert len(win_curve(a)) <= 1
+    ticks = re.findall(r"<text[^>]*>([^<]*)</text>", svg_of(a))
+    assert not [t for t in ticks if re.fullmatch(r"[−-]?0\.\d+", t)], ticks      # no fractional decision
+    g3 = play_game(3, 4, ["greedy"] * 3, max_rounds=1)
+    view = analyze(g3.to_record(view=1), budget=FAST, seed=1)
+    svg = svg_of(view)
+    assert "side 1" in svg and "side 0" not in svg and "side 2" not in svg

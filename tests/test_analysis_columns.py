@@ -33,13 +33,38 @@ def test_every_column_reads_a_json_key():
 
 def test_the_text_table_is_the_columns():
     lines = analysis.format_text(_analysis()).splitlines()
-    # the widths and formats of the columns, written out by hand
-    assert lines[3] == ("seat side judged loss win-%   mean loss pts accuracy inacc  mist blund    own    luck result   adj. "
-                        "name")
-    assert lines[4] == ("   0    0     10       12.5   1.25       33        -     0     0     0   +2.5    -3.2    100      - "
-                        "Ann")
-    assert lines[5] == ("   1    1      9        2.0   0.22       -4     88.8     2     1     0   +0.0    +4.0      0   -4.0 "
-                        "greedy")
+    # the widths and formats of the columns, written out by hand: two tables, the play and
+    # the luck, each within 80 columns with a name of up to 8 characters (a review: one table
+    # of 111 columns broke in an 80-column terminal)
+    assert lines[3] == "seat side judged loss win-%   mean loss pts accuracy inacc  mist blund name"
+    assert lines[4] == "   0    0     10       12.5   1.25       33        -     0     0     0 Ann"
+    assert lines[5] == "   1    1      9        2.0   0.22       -4     88.8     2     1     0 greedy"
+    assert lines[6] == ""
+    assert lines[7] == "seat side    own    luck result   adj. name"
+    assert lines[8] == "   0    0   +2.5    -3.2    100      - Ann"
+    assert lines[9] == "   1    1   +0.0    +4.0      0   -4.0 greedy"
+    assert len(lines[3]) - len("name") + len("greedy#1") <= 79
+
+
+def test_the_text_report_fits_a_narrow_terminal(tmp_path):
+    """`fiveup analyze` in a terminal breaks its notes between words, as hint and play do;
+    its tables stay whole (a pseudo-terminal of 80 columns)."""
+    import json
+    import sys
+    pexpect = pytest.importorskip("pexpect")
+    record = play_game(2, 3, ["greedy", "greedy"], max_rounds=1).to_record()
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(record))
+    child = pexpect.spawn(sys.executable, ["-m", "fiveup_solver.cli", "analyze", str(path), "--samples", "8",
+                                           "--luck-samples", "4", "--dd-nodes", "1000", "--quiet"],
+                          dimensions=(24, 80), encoding="utf-8", timeout=300)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    lines = child.before.replace("\r\n", "\n").splitlines()
+    assert max(len(line) for line in lines) <= 79 and any(line.startswith("    ") for line in lines[:3])
+    assert "seat side judged loss win-%   mean loss pts accuracy inacc  mist blund name" in lines
+    assert "seat side    own    luck result   adj. name" in lines
 
 
 def test_marked_decisions_name_their_seat():

@@ -49,15 +49,27 @@ def test_draws_that_block_a_round_are_luck_valued_at_the_next_deal():
     assert a.seats[seat].luck_win == pytest.approx(sum(e.luck for e in a.luck if e.seat == seat), abs=1e-3)
 
 
-def test_draws_that_block_the_last_round_of_an_unfinished_game_end_at_an_equal_share():
-    # seed 113: round 1, the last one allowed, blocks after one draw of seat 0; nobody won
+def test_draws_that_block_the_last_round_of_a_record_end_at_the_next_deals_value():
+    """A review: the draws that blocked a record's last round were valued against an equal
+    share (as at the round limit, D6) whenever nobody had won. A record does not carry its
+    round limit: one that stops between rounds of a game that goes on (cut short, or from
+    selfplay --max-rounds) gave those draws up to 50 win-% points of luck (+49.8 where the
+    whole record gives +0.9). They are valued as any other round's: before the next deal."""
+    # seed 113: round 1 blocks after one draw of seat 0; nobody won
     game = play_game(2, 113, ["greedy", "greedy"], max_rounds=2)
     assert game.rounds[1].core.status == "blocked" and game.winner is None
     seat, first = _trailing_draws(game, 1)
     assert seat == 0 and len(game.rounds[1].moves) - first == 1
-    a = analyze(game.to_record(), budget=FAST, seed=3)
+    record = game.to_record()
+    a = analyze(record, budget=FAST, seed=3)
     (end,) = [e for e in a.luck if e.kind == "draw" and e.round == 1 and e.action == len(game.rounds[1].moves)]
-    assert end.seat == 0 and end.after == 0.5       # D6: an unfinished game is an equal share of 2 sides
+    assert end.seat == 0 and end.after != 0.5
+    # the same game played on: the same draws' luck to the round's end, to the same value
+    # (the judge's value before round 2's deal)
+    whole = play_game(2, 113, ["greedy", "greedy"], max_rounds=3)
+    b = analyze(whole.to_record(), budget=FAST, seed=3)
+    (same,) = [e for e in b.luck if e.kind == "draw" and e.round == 1 and e.action == len(game.rounds[1].moves)]
+    assert same.after == pytest.approx(end.after) and same.before == pytest.approx(end.before)
 
 
 def _branch_choice():

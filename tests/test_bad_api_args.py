@@ -218,7 +218,7 @@ def test_a_ladder_round_trips_its_steps_and_table():
     shipped = load_ladder(2)
     back = LadderResult.from_dict(json.loads(json.dumps(shipped.to_dict())))
     assert back.steps == shipped.steps and back.format_table() == shipped.format_table()
-    assert shipped.steps[0] == {"from": "level1", "to": "level2", "elo": 139.5, "ci95": [108.4, 170.1],
+    assert shipped.steps[0] == {"from": "level1", "to": "level2", "elo": 139.526, "ci95": [108.36, 170.102],
                                 "significant": True}
 
 

@@ -24,7 +24,9 @@ from fiveup_solver.selfplay import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = "a" * 300        # a file name over NAME_MAX (255 bytes): stat fails with errno 36
-NAMES = ["Ann\u2028Bob", "Cy\u2029Di\x85"]   # what str.splitlines splits at, raw in a JSON string
+# what str.splitlines splits at, raw in a JSON string (NEL, U+0085, too: a control character,
+# refused in a seat's name, so the journal test below carries it)
+NAMES = ["Ann\u2028Bob", "Cy\u2029Di"]
 
 needs_matplotlib = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
                                       reason="--plot and --html need the analysis extra")
@@ -204,7 +206,7 @@ def test_a_path_that_cannot_be_read_is_one_record_error(tmp_path):
 
 def test_json_lines_with_raw_u2028_in_a_seat_name_are_read(tmp_path, games, capsys):
     text = json_lines(games)
-    assert "\u2028" in text and "\u2029" in text and "\x85" in text     # raw, not escaped
+    assert "\u2028" in text and "\u2029" in text     # raw, not escaped
     path = tmp_path / "games.jsonl"
     path.write_text(text, encoding="utf-8")
     for k in range(3):
@@ -277,7 +279,7 @@ def suite_cases(full, view):
         ([{**at, "action": 10 ** 6}], f"position 0: round 0: action 1000000 is not in 0..{n}"),
         ([{**at, "action": -1}], f"position 0: round 0: action -1 is not in 0..{n}"),
         ([{**at, "round": 1}], "position 0: a position from given scores is in round 0, not round 1"),
-        ([{**at, "scores": [1000, 0]}], "position 0: scores must be 2 integers from -30000 to 304"),
+        ([{**at, "scores": [1000, 0]}], "position 0: scores must be 2 integers from -1000000000 to 304"),
         ([at, {"record": {**full, "rounds": None}, "round": 0, "action": 0}], "position 1: rounds must be a list"),
         ([{"record": full, "round": 0, "action": n + 1}], f"position 0: round 0: action {n + 1} is not in 0..{n}"),
         # (a review: an empty suite was an IndexError's traceback in bench --solver; a position

@@ -873,3 +873,85 @@ def test_the_seat_and_round_end_formatters_refuse_what_they_cannot_say():
         with pytest.raises(ParseError, match="a round's end"):
             format_round_end(end)
     assert format_round_end({"end": "blocked", "winner": 1}) == "blocked, side 1 held the lightest hand"
+
+
+def test_an_opening_written_with_at_null_is_the_opening():
+    """RECORD.md: a `play` without `at` is the opening; the spec's own examples write it as
+    `"at": null`, which the reader refused ("bad port None"). It is read as the opening;
+    a later play with `"at": null` is an opening out of turn, refused naming its action."""
+    with_null = copy.deepcopy(SMALL)
+    with_null["rounds"][0]["actions"][0]["at"] = None
+    assert replay(with_null) == replay(SMALL)
+    later = copy.deepcopy(SMALL)
+    later["rounds"][0]["actions"][1]["at"] = None
+    with pytest.raises(RecordError, match=r"^round 0 action 1: "):
+        replay(later)
+
+
+def test_a_record_field_is_not_renamed_as_an_option(tmp_path, capsys):
+    """A review: a record whose action names seat 5 was reported by analyze and hint as
+    "round 0 action 3: --seat must be 0..1, not 5", as if the user's option were wrong
+    (replay said "seat"). A record's errors keep the record's names."""
+    bad = small()
+    bad["rounds"][0]["actions"][3]["seat"] = 5
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    for argv in (["replay", str(path)], ["analyze", str(path)], ["hint", str(path), "--seat", "0"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err == "error: round 0 action 3: seat must be 0..1, not 5\n", argv
+
+
+@pytest.mark.parametrize("name", ["Bob\nround 0 action 0 seat 0 (Ann): blunder", "Bob\x1b[31m", "Bob\rx", "\x85"])
+def test_a_seat_name_with_a_control_character_is_refused(name, tmp_path, capsys):
+    """A review: a seat name holding a newline printed raw in the analysis report, where a
+    crafted record added a fake "blunder" line for another seat. Names are printed in
+    reports and tables: a control character (or line separator) in one is refused."""
+    bad = small()
+    bad["seats"] = ["Ann", name]
+    with pytest.raises(RecordError, match=r"^seats\[1\] .*: a name may not hold a control character"):
+        replay(bad)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    assert main(["analyze", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: seats[1] ") and err.count("\n") == 1
+    with pytest.raises(OptionError, match=r"^seats\[1\] .*: a name may not hold a control character"):
+        Game(players=2, seats=["Ann", name])
+    Game(players=2, seats=["Ann", "Bøb ★ ☃"])                     # any other text is a name
+
+
+def _view_record():
+    game = play_game(2, 5, ["greedy", "greedy"], max_rounds=1)
+    return game.to_record(view=0)
+
+
+def test_a_views_own_play_of_a_tile_it_does_not_hold_names_its_action():
+    """A review: the error named the round only; RECORD.md asks for the round and action."""
+    rec = _view_record()
+    actions = rec["rounds"][0]["actions"]
+    mine = next(i for i, a in enumerate(actions) if a["seat"] == 0 and "play" in a)
+    theirs = next(a["play"] for a in actions if a["seat"] == 1 and "play" in a)
+    actions[mine] = {**actions[mine], "play": theirs}
+    with pytest.raises(RecordError, match=rf"^round 0 action {mine}: seat 0 plays {theirs}, which it does not hold$"):
+        replay(rec)
+
+
+def test_a_views_revealed_hands_hold_each_tile_once():
+    """A review: a revealed hand of ["0-0", "0-0", "0-0"] for a seat left with one tile was
+    accepted (the sampler read it as a set)."""
+    rec = _view_record()
+    rnd = rec["rounds"][0]
+    left = next(s for s, h in enumerate(rnd["revealed"]) if h)
+    tile = rnd["revealed"][left][0]
+    twice = copy.deepcopy(rec)
+    twice["rounds"][0]["revealed"][left] = [tile] * 3
+    with pytest.raises(RecordError, match=rf"^round 0: revealed hand of seat {left} holds {tile} twice$"):
+        replay(twice)
+    other = 1 - left
+    shared = copy.deepcopy(rec)
+    shared["rounds"][0]["revealed"][other] = shared["rounds"][0]["revealed"][other] + [tile]
+    first, second = sorted((left, other))
+    with pytest.raises(RecordError, match=rf"revealed hand of seat {second} holds {tile} and seat {first}'s too$"):
+        replay(shared)
+    replay(rec)                                  # the view as written replays

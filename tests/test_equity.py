@@ -221,6 +221,86 @@ def test_table_round_trip(tmp_path):
     assert np.allclose(t.win, u.win, atol=1e-5) and u.rounds == 3
 
 
+# ------------------------------------------------------------ standard errors by the bootstrap
+def test_bootstrap_standard_error_of_a_one_round_race():
+    # n rounds of one event each: in k of them the starter's side scores 305 at once (wins),
+    # in the others the other side does. From 0 : 0 with side 0 starting, P(side 0 wins) is
+    # the fraction k / n, and over bootstrap copies of the rounds that fraction is a binomial
+    # mean: its standard deviation is sqrt(p (1 - p) / n). With a drawn starter side 0 wins
+    # with k / n when it starts and 1 - k / n when the other does: 1/2 in every copy, spread 0.
+    from fiveup_solver.equity import with_bootstrap_errors
+    n, k = 50, 15
+    rounds = [([(0, 305)], -1)] * k + [([(1, 305)], -1)] * (n - k)
+    s = samples(2, rounds)
+    t = with_bootstrap_errors(build_table(s), s, 300)
+    p = k / n
+    expected = (p * (1 - p) / n) ** 0.5                       # 0.0648
+    se = t.standard_errors([0, 0], 0)
+    # 300 replicates: the estimate's own relative spread is about 1 / sqrt(600) = 4 %
+    assert se[0] == pytest.approx(expected, rel=0.15) and se[1] == pytest.approx(se[0], abs=1e-12)
+    assert t.standard_errors([0, 0], 1) == pytest.approx(se, abs=1e-12)   # the relabelled starter
+    assert t.standard_errors([0, 0]) == pytest.approx([0.0, 0.0], abs=1e-12)
+    assert t.probabilities([0, 0], 0) == pytest.approx([p, 1 - p])   # the values are the table's own
+    assert t.bootstrap == 300
+    # the same seed, the same errors; a table without them says so
+    assert np.array_equal(with_bootstrap_errors(build_table(s), s, 300).stderr, t.stderr)
+    assert build_table(s).standard_errors([0, 0], 0) is None
+
+
+def test_a_bootstrap_copy_draws_each_sets_rounds_from_that_set():
+    # set 0: rounds scoring 5 (side 0); set 1: rounds scoring 10 (side 1), 2 events each
+    base = samples(2, [([(0, 5)], 0)] * 6)
+    near = samples(2, [([(1, 10), (1, 10)], 1)] * 3)
+    joined = base.with_sets([near], [(240, 150)])
+    copy = joined.resampled(np.random.default_rng(3))
+    copy._check_layout()
+    assert list(copy.set_offset) == [0, 6, 9] and copy.anchors == joined.anchors
+    first = copy.ev_offset[6]
+    assert set(copy.ev_raw[:first].tolist()) == {5} and set(copy.ev_raw[first:].tolist()) == {10}
+    assert list(np.diff(copy.ev_offset)) == [1] * 6 + [2] * 3
+    # with distinct rounds a copy repeats some and leaves some out
+    marked = samples(2, [([(0, 5 * (i + 1))], 0) for i in range(40)])
+    drawn = marked.resampled(np.random.default_rng(0)).ev_raw.tolist()
+    assert len(drawn) == 40 and set(drawn) <= set(marked.ev_raw.tolist()) and len(set(drawn)) < 40
+
+
+def test_standard_errors_round_trip_and_are_checked(tmp_path):
+    from fiveup_solver.equity import with_bootstrap_errors
+    s = samples(2, [([(0, 10)], 0), ([(1, 10)], 1), ([(0, 5)], 0), ([(1, 305)], -1)])
+    t = with_bootstrap_errors(build_table(s), s, 20)
+    t.save(tmp_path / "t.npz")
+    u = EquityTable.load(str(tmp_path / "t.npz"))
+    assert u.bootstrap == 20 and np.allclose(u.stderr, t.stderr, atol=1e-5)
+    for scores, starter in (([300, 300], 0), ([295, 300], 1), ([100, 5], None)):
+        assert u.standard_errors(scores, starter) == pytest.approx(t.standard_errors(scores, starter), abs=1e-5)
+    with pytest.raises(OptionError, match="bootstrap replicates must be 2..10000"):
+        with_bootstrap_errors(build_table(s), s, 1)
+    with pytest.raises(OptionError, match="stderr must hold standard errors"):
+        EquityTable(2, t.win, 4, "test", 0, stderr=np.full_like(t.stderr, 0.7), bootstrap=20)
+    with pytest.raises(OptionError, match="stderr must be a float array of shape"):
+        EquityTable(2, t.win, 4, "test", 0, stderr=t.stderr[..., :2, :], bootstrap=20)
+    with pytest.raises(OptionError, match="needs its bootstrap replicates \\(2 to 10000\\)"):
+        EquityTable(2, t.win, 4, "test", 0, stderr=t.stderr, bootstrap=0)
+    with pytest.raises(OptionError, match="without stderr has no bootstrap"):
+        EquityTable(2, t.win, 4, "test", 0, bootstrap=5)
+    # a file with one of the two error arrays is not a table
+    with np.load(tmp_path / "t.npz") as z:
+        parts = {name: z[name] for name in z.files if name != "stderr_drawn"}
+    np.savez(tmp_path / "half.npz", **parts)
+    with pytest.raises(OptionError, match="half.npz: not an equity table .*stderr_drawn"):
+        EquityTable.load(str(tmp_path / "half.npz"))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shipped_tables_carry_standard_errors(players):
+    t = load_table(players)
+    assert t.stderr is not None and t.bootstrap >= 16
+    # the starter's own edge is known to a fraction of a per cent at 0 : 0, the
+    # near-target states (few rounds per anchor) far less well
+    assert max(t.standard_errors([0] * t.sides, 0)) < 0.01
+    assert 0 < max(t.standard_errors([0] * t.sides, 0)) < max(t.standard_errors([290] * t.sides, 0))
+
+
 # ------------------------------------------------------------ the win objective against the oracle
 def _random_table(players, seed):
     """A table with random win probabilities: every leaf distinct, so a wrong lookup shows."""
@@ -533,3 +613,16 @@ def test_the_three_player_search_form_follows_its_definition():
                 want = round(1000 * (p[s] - (sum(p) - p[s])))
                 want = max(-999, min(999, want))
                 assert abs(int(form[state, t, s]) - want) <= 1, (scores, starter, s)
+
+
+def test_an_equity_tables_printed_fields_are_checked(tmp_path):
+    """A review: a crafted table's bot name with a newline and an escape printed as it was,
+    and its bootstrap count had no bound (a 401-digit count was printed)."""
+    t = build_table(samples(2, [([(0, 5)], 0)]))
+    with pytest.raises(OptionError, match="bot must be a bot name"):
+        EquityTable(2, t.win, 1, "hint\n  side 0: win 100.0 %\x1b[0m", 0)
+    s = samples(2, [([(0, 5)], 0), ([(1, 5)], 1)])
+    from fiveup_solver.equity import with_bootstrap_errors
+    good = with_bootstrap_errors(build_table(s), s, 3)
+    with pytest.raises(OptionError, match=r"bootstrap replicates \(2 to 10000\)"):
+        EquityTable(2, good.win, 2, "test", 0, stderr=good.stderr, bootstrap=10 ** 400)

@@ -35,11 +35,14 @@ def test_the_package_ships_tables_not_samples():
 
 def test_the_shipped_samples_rebuild_the_shipped_table(tmp_path, capsys):
     out = tmp_path / "t.npz"
-    rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--samples", "--out", str(out)])
-    assert rc == 0 and err == "" and f"-> {out}" in text
+    # (without the bootstrap's 100 tables, a minute here: the values do not depend on them)
+    rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--samples", "--out", str(out),
+                                 "--bootstrap", "0"])
+    assert rc == 0 and err == "" and f"-> {out}" in text and "bootstrap" not in text
     built, shipped = equity.EquityTable.load(str(out)), equity.load_table(2)
     assert built.rounds == shipped.rounds == 19_700
     assert np.array_equal(built.win, shipped.win)
+    assert built.stderr is None and shipped.bootstrap == equity.DEFAULT_BOOTSTRAP[2]
 
 
 def test_a_build_without_out_writes_to_the_cache_directory(tmp_path, monkeypatch, capsys):
@@ -60,6 +63,11 @@ def test_a_build_without_out_writes_to_the_cache_directory(tmp_path, monkeypatch
     assert json.loads(text)["win"] == [round(p, 6) for p in built.probabilities([250, 280], None)]
     rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "250,280", "--table", table])
     assert rc == 0 and f"({table}: 3 rounds of greedy self-play)" in text
+    # a build gives each probability its standard error (the default bootstrap)
+    assert built.bootstrap == 100
+    se = built.standard_errors([250, 280], None)
+    assert f"side 0: win {100 * built.probabilities([250, 280], None)[0]:5.1f} % +- {100 * se[0]:.1f}\n" in text
+    assert "+-: the table's standard error from its sampling (100 bootstrap tables)" in text
     rc, text, err = run(capsys, ["equity", "--players", "4", "--scores", "0,0", "--table", table])
     assert rc == 2 and err == f"error: --table {table} is a 2-player table, not 4\n"
     rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--table", table])
@@ -152,3 +160,28 @@ def test_a_build_that_would_not_fit_in_memory_is_refused_before_it_plays(capsys)
     from fiveup_solver.errors import OptionError
     with pytest.raises(OptionError, match=r"^19,500,001 sample rounds \(1 at 0 : 0 and 100,000 at each of 195 "):
         collect_samples(2, rounds=1, near_rounds=100_000)          # 1 + 100,000 x 195
+
+
+def test_standard_errors_in_the_lookup_and_the_bootstrap_option(tmp_path, capsys):
+    """A review: `fiveup equity` gave its probabilities without saying how well the table
+    knows them. The shipped tables carry a bootstrap's standard errors; a table without
+    them says how to add them."""
+    rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "290,290", "--starter", "0", "--json"])
+    res = json.loads(text)
+    t = equity.load_table(2)
+    assert rc == 0 and res["bootstrap"] == t.bootstrap
+    assert res["stderr"] == [round(e, 6) for e in t.standard_errors([290, 290], 0)]
+    rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "290,290", "--starter", "0"])
+    assert rc == 0 and " % +- " in text.splitlines()[1]
+    out = tmp_path / "bare.npz"
+    assert run(capsys, ["equity", "build", "--players", "2", "--rounds", "2", "--near-rounds", "0", "--bot",
+                        "random", "--quiet", "--bootstrap", "0", "--out", str(out)])[0] == 0
+    rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--table", str(out)])
+    assert rc == 0 and "+-" not in text and "--bootstrap N' adds them" in text
+    rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--table", str(out), "--json"])
+    assert json.loads(text)["stderr"] is None and json.loads(text)["bootstrap"] == 0
+    for value in ("1", "-3", "10001"):
+        rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--samples", "--bootstrap", value])
+        assert rc == 2 and err == f"error: --bootstrap must be 0 (no standard errors) or 2..10000, not {value}\n"
+    rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--bootstrap", "5"])
+    assert rc == 2 and "--bootstrap: options of 'fiveup equity build'" in err

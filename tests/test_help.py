@@ -82,7 +82,10 @@ def test_every_commands_example_works_as_written(command, tmp_path, monkeypatch,
     person: their examples only parse)."""
     monkeypatch.chdir(tmp_path)
     code, out, _ = _help(capsys, [command.name, "--help"])
-    assert f"example:\n  {command.example}\n" in out
+    # a command of several steps shows one a line (each within 80 columns)
+    steps = command.example.split(" && ")
+    assert "example:\n" + "".join(f"  {step}\n" for step in steps) in out
+    assert all(len(step) <= 78 for step in steps)
     for line in command.example.split(" && "):
         argv = line.split()
         assert argv[0] == "fiveup"

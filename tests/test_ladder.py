@@ -306,4 +306,48 @@ def test_the_shipped_intervals_are_centred_on_the_fit():
         again = LadderResult(table.players, table.entrants, table.counts, table.games_per_pairing,
                              table.seed).fit()
         for name in table.entrants:
-            assert [round(x, 1) for x in again.ci95[name]] == list(table.ci95[name]), (players, name)
+            assert [round(x, 3) for x in again.ci95[name]] == list(table.ci95[name]), (players, name)
+
+
+def test_the_shipped_tables_print_as_the_docs_show_them():
+    """A review: `fiveup ladder --shipped` rounded the file's Elo (kept to 0.1) again to whole
+    numbers, and two steps read +80 and +104 where the fit and docs/results/ladder.md say +79
+    and +105 (and an interval end +80 for +79). The files keep 3 decimals now: every row of
+    both printed tables is the docs' row (level, Elo, interval, step)."""
+    import re
+    from pathlib import Path
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "results" / "ladder.md").read_text()
+    # the docs' two ladder tables, in order: 2 players, then 4
+    rows = re.findall(r"^\| `(level\d)` \| (\d+) \| (\[[^]]*\]) \| \**([^|*]*?)\** \|$", docs, re.M)
+    documented = [rows[:8], rows[8:16]]
+    for players, want in zip((2, 4), documented):
+        printed = re.findall(r"^\| (level\d) \| (\d+) \| (\[[^]]*\]) \| ([^|]*?) \|", load_ladder(players).format_table(),
+                             re.M)
+        assert [tuple(r) for r in printed] == [tuple(r) for r in want], players
+
+
+def test_crafted_ladder_files_are_refused_in_one_line(tmp_path, capsys):
+    """A review: a ladder file of the anchor alone made `ladder --place` a numpy traceback
+    (an empty fit), and an entrant name holding a newline and an escape printed a forged
+    table row."""
+    import copy
+    from fiveup_solver.cli import main
+    shipped = load_ladder(2).to_dict()
+    alone = copy.deepcopy(shipped)
+    alone["entrants"] = alone["entrants"][:1]
+    alone["steps"], alone["pairings"] = [], []
+    forged = copy.deepcopy(shipped)
+    name = "level2\n| level9 | 9999 | [0, 0] |\x1b[31m"
+    forged["entrants"][1]["name"] = name
+    for p in forged["pairings"]:
+        p["a"], p["b"] = (name if p["a"] == "level2" else p["a"]), (name if p["b"] == "level2" else p["b"])
+    for s in forged["steps"]:
+        s["from"], s["to"] = (name if s["from"] == "level2" else s["from"]), (name if s["to"] == "level2" else s["to"])
+    for data in (alone, forged):
+        with pytest.raises(OptionError, match="at least 2 distinct names including level1, without control"):
+            LadderResult.from_dict(data)
+        path = tmp_path / "l.json"
+        path.write_text(json.dumps(data))
+        assert main(["ladder", "--place", "greedy", "--ladder", str(path), "--games", "2"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1

@@ -178,6 +178,27 @@ def test_sprt_journal_resumes_where_it_stopped(tmp_path):
     assert not (tmp_path / "new.jsonl").exists()
 
 
+def test_a_resumed_sprt_is_the_sequential_test_of_its_own_settings(tmp_path):
+    """A review: a resumed SPRT added every journaled unit and looked at its bounds once:
+    a journal of 20 games resumed with elo1 100 accepted H1 after 40 games, where the same
+    test uninterrupted stops at its first crossing; resumed with --max-games 6 it reported
+    20 games. The journal's units are taken one at a time now, bounds after each, at most
+    the cap: the result is an uninterrupted run's with the resuming settings."""
+    path = str(tmp_path / "sprt.jsonl")
+    first = sprt(2, "greedy", "random", elo0=0, elo1=5, max_games=20, seed=3, journal=path)
+    assert first.decision == "no decision" and first.stats.pairs == 10
+    for settings in ({"elo0": 0, "elo1": 100}, {"elo0": -400, "elo1": -300}, {"elo0": 0, "elo1": 5, "max_games": 6},
+                     {"elo0": 0, "elo1": 5, "max_games": 20}, {"elo0": 0, "elo1": 5, "max_games": 24}):
+        settings = {"max_games": 20, **settings}
+        whole = sprt(2, "greedy", "random", seed=3, **settings)
+        resumed = sprt(2, "greedy", "random", seed=3, journal=path, **settings)
+        assert (resumed.decision, resumed.stats.counts, resumed.llr) == (whole.decision, whole.stats.counts,
+                                                                         pytest.approx(whole.llr)), settings
+        assert resumed.stats.games <= settings["max_games"]
+    # elo1 100 decides within the journal, before its last unit
+    assert sprt(2, "greedy", "random", seed=3, journal=path, elo0=0, elo1=100).stats.pairs < 10
+
+
 def test_a_sweep_has_a_real_interval_and_infinite_elo(capsys):
     """Ten pairs all won (score 1, no spread): the interval uses the LLR's prior instead
     of a point. By hand: counts + 1/2 each = [0.5, 0.5, 0.5, 0.5, 10.5] (total 12.5) over
@@ -251,6 +272,10 @@ def test_sprt_json_is_one_json_object_and_an_infinite_elo_is_null(capsys):
     d = json.loads(captured.out)                      # the whole of stdout: one object
     assert d["decision"] == "H1 accepted" and "pairs" in captured.err
     assert d["score"] == 1.0 and d["elo"] is None and d["elo_ci95"][1] is None and d["elo_ci95"][0] > 0
+    # a review: the object did not say which test it is the result of
+    assert {k: d[k] for k in ("players", "bot", "other", "elo0", "elo1", "alpha", "beta", "max_games")} == {
+        "players": 2, "bot": "greedy", "other": "random", "elo0": 0.0, "elo1": 100.0, "alpha": 0.05, "beta": 0.05,
+        "max_games": 20000}
     st = PairStats()
     st.add([1, 0])
     st.add([1, 1])
@@ -382,3 +407,66 @@ def test_the_score_interval_covers_the_true_score(pairs, p):
             lo, hi = st.interval()
             covered += chance * (lo <= p <= hi)
     assert covered >= 0.92, covered
+
+
+@pytest.mark.parametrize("argv", [
+    ["match", "--players", "3", "--bots", "hint-alphamu,greedy", "--deals", "1"],
+    ["match", "--players", "4", "--bots", "greedy,hint-alphamu", "--deals", "1"],
+    ["sprt", "--players", "4", "--bots", "hint-alphamu,greedy", "--max-games", "4"],
+])
+def test_a_bot_of_another_player_count_is_refused_before_a_game(argv, capsys, monkeypatch):
+    """A review: match and sprt checked their bots against 2 players and the ladder not at
+    all: 'hint-alphamu' (2 players only) started a 3- or 4-player match and failed at its
+    first decision, reading as the bot's crash; a ladder played every pairing before it."""
+    from fiveup_solver import match as match_module
+    from fiveup_solver.cli import main
+
+    def must_not_play(*a, **k):
+        raise AssertionError("a game was played")
+    monkeypatch.setattr(match_module, "play_pair", must_not_play)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: bot 'hint-alphamu': method 'alphamu' searches 2 players, not ")
+    assert err.count("\n") == 1
+
+
+def test_the_library_refuses_a_bot_of_another_player_count():
+    from fiveup_solver.ladder import place_agent, run_ladder
+    with pytest.raises(OptionError, match="searches 2 players, not 4"):
+        list(play_pairs(4, "hint-alphamu", "greedy", 0, max_pairs=1))
+    with pytest.raises(OptionError, match="searches 2 players, not 3"):
+        sprt(3, "greedy", "hint-alphamu", max_games=3)
+    with pytest.raises(OptionError, match="searches 2 players, not 4"):
+        run_ladder(4, ["level1", "hint-alphamu"], games=2)
+    with pytest.raises(OptionError, match="searches 2 players, not 4"):
+        place_agent("hint-alphamu", 4, games=2)
+
+
+def test_a_file_with_no_whole_line_is_not_taken_for_a_journal(tmp_path, capsys):
+    """A review: a file with no "\\n" (a text without a newline at its end, a journal of
+    another match written with "\\r" line ends) was read as no lines and a killed run's cut
+    line: emptied and overwritten, exit 0. It is refused, and left as it was."""
+    for content in ('{"players": 2, "bot": "x", "other": "y", "seed": 9}\r{"index": 0, "scores": [1, 0]}\r',
+                    "my notes, no newline at the end"):
+        path = tmp_path / "notes.txt"
+        path.write_text(content, newline="")
+        with pytest.raises(OptionError, match="not a journal, or one whose header a stop cut"):
+            sprt(2, "greedy", "random", max_games=4, seed=3, journal=str(path))
+        assert main(["sprt", "--bots", "greedy,random", "--max-games", "4", "--journal", str(path)]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+        assert path.read_bytes().decode() == content
+    from fiveup_solver.ladder import run_ladder
+    with pytest.raises(OptionError, match="not a journal"):
+        run_ladder(2, ["level1", "level2"], games=2, journal=str(path))
+    assert path.read_bytes().decode() == content
+
+
+@pytest.mark.parametrize("unit", ['{"index": 0, "scores": ["a", 1]}', '{"index": 0, "scores": [1]}',
+                                  '{"index": 0, "scores": [2, 0]}', '[' * 100_000 + ']' * 100_000])
+def test_a_journal_unit_that_is_no_unit_is_named_with_its_line(unit, tmp_path):
+    """A review: bad unit scores, or a line nested too deeply, failed with one line naming
+    neither the journal nor the line."""
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"players": 2, "bot": "greedy", "other": "random", "seed": 3}\n' + unit + "\n")
+    with pytest.raises(OptionError, match=rf"^journal {path} line 2: "):
+        sprt(2, "greedy", "random", max_games=4, seed=3, journal=str(path))

@@ -50,11 +50,22 @@ def test_pairs_on_local_ray_match_local_processes():
         ray_ladder = run_ladder(2, ["level1", "level2", "level5"], games=4, seed=3, ray="auto")
         # a function Ray's workers can import by name (this test module is not on their path)
         magnitudes = list(ordered_map(abs, range(-5, 5), ray="auto"))
+        # a review: a task's FiveUpError came back as Ray's subclass of it, whose text is the
+        # remote traceback (3 KB in the one-line error); it is the task's own error now, and
+        # any other error one line naming the job
+        from fiveup_solver.errors import FiveUpError, WorkerError, check_players
+        with pytest.raises(OptionError) as task_error:
+            list(ordered_map(check_players, [2, 7], ray="auto"))
+        import math
+        with pytest.raises(WorkerError, match=r"^a Ray task failed \(ValueError: math domain error\) while running -1$"):
+            list(ordered_map(math.sqrt, [1, -1], ray="auto"))
     finally:
         ray.shutdown()
     assert on_ray == local
     assert ray_ladder.counts == local_ladder.counts and ray_ladder.elo == local_ladder.elo
     assert magnitudes == [abs(x) for x in range(-5, 5)]
+    assert str(task_error.value) == "players must be 2, 3 or 4, not 7" and type(task_error.value) is OptionError
+    assert isinstance(task_error.value, FiveUpError)
 
 
 def test_missing_ray_extra_is_named(monkeypatch, capsys):

@@ -313,3 +313,26 @@ def test_a_value_and_its_error_stay_on_one_line_in_a_narrow_terminal(monkeypatch
     lines = notation.fit_to_terminal(row, Terminal()).split("\n")
     assert lines == ["   2. 4-6  win  53.3 +- 1.2 %", "    +7.9 +- 2.9 pts     -1.9 +- 1.1", "    win-%"]
     assert notation.fit_to_terminal(row, io.StringIO()) == row            # not a terminal: as it is
+
+
+def test_match_and_placement_text_fit_the_terminal_and_tables_stay_whole(monkeypatch):
+    """A review: `fiveup match` and `sprt` result lines (84 to 98 columns) and the ladder
+    placement's text broke mid-word in an 80-column terminal. They are fitted as hint's
+    are; a Markdown table's row is never broken (broken, it is no row)."""
+    from fiveup_solver import notation
+    from fiveup_solver.cli import main
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(notation, "_terminal_columns", lambda out: 60)
+    table = "| level | its Elo | agent's score | games | pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2) |"
+    assert notation.fit_to_terminal(table + "\n" + "word " * 20, Terminal()).split("\n")[0] == table
+    for argv in (["match", "--bots", "greedy,random", "--deals", "2", "--workers", "1"],
+                 ["sprt", "--bots", "greedy,random", "--max-games", "4", "--workers", "1"]):
+        term = Terminal()
+        monkeypatch.setattr("sys.stdout", term)
+        assert main(argv) == 0
+        # (sprt's progress line on a terminal is cut to the terminal's own width: not these)
+        lines = [line for line in term.getvalue().splitlines() if line.strip() and not line.startswith("pairs ")]
+        assert len(lines) >= 3 and max(map(len, lines)) <= 59, lines

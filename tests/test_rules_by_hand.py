@@ -114,3 +114,83 @@ def test_the_first_starter_is_a_fair_draw():
         expected = 1200 / players
         chi2 = sum((c - expected) ** 2 / expected for c in counts)
         assert chi2 < critical[players], (players, counts)
+
+
+def test_d4_scores_have_no_floor_over_hundreds_of_rounds():
+    """D4: a negative net event is applied and a score has no floor. The core kept scores in
+    16 bits and refused any below -30000: a legal game of 600 such rounds stopped at round 546.
+
+    The round (tests/data/d4_negative_round.json, 4 players, seat 1 starts):
+    - action 20, seat 1 plays 2-3 on 2-2:lineB with end sum 5: +5 for side 1;
+    - action 24, seat 1 places its last tile 2-4 on 2-6:low, end sum 11: P = 0;
+      opponents seat 0 (4-4: 8) and seat 2 (0-5: 5): O = round(13) = 15;
+      partner seat 3 keeps 3-6 5-6 4-5 3-5 1-4 3-4 5-5 0-0 6-6 1-1 (9 + 11 + 9 + 8 + 5 + 7
+      + 10 + 0 + 12 + 2 = 73): D = round(73) = 75; the event is 0 + 15 - 75 = -60.
+    Side 1: 5 - 60 = -55 a round, side 0 nothing. Seat 1 emptied its hand, so it starts the
+    next round (RULES 2.5): the same round again is legal, and 600 of them leave side 1 at
+    600 x -55 = -33000."""
+    import copy
+    import json
+    from pathlib import Path
+    from fiveup_solver.record import game_from_record, replay
+    one = json.loads((Path(__file__).parent / "data" / "d4_negative_round.json").read_text())
+    events = replay({"format": "fiveup-record/1", "players": 4, "rounds": [one]})["events"]
+    assert [(e["action"], e["side"], e["end_sum"], e["raw"]) for e in events] == [(20, 1, 5, 5), (24, 1, 11, -60)]
+    record = {"format": "fiveup-record/1", "players": 4, "rounds": [copy.deepcopy(one) for _ in range(600)]}
+    out = replay(record)
+    assert out["scores"] == [0, -33000] and out["winner"] is None
+    assert out["rounds"][-1] == {"end": "domino", "seat": 1}
+    game = game_from_record(record)
+    game.next_round()                          # round 601 starts at -33000
+    assert game.scores == [0, -33000] and game.to_move == 1
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_a_score_far_below_zero_plays_as_one_at_the_old_floor(seed, objective):
+    """D4 with 32-bit scores (4 players: the only ones whose scores go below 0): a side at
+    the new bound (-1,000,000,000) is as far from 305 as one at -30000 (no round brings
+    either near it), so every move's value is the same; a 16-bit value or a sum that
+    wrapped would show here."""
+    from fiveup_solver.notation import MIN_SCORE
+    from fiveup_solver.solver import Solver
+    results = []
+    for low in (-30000, MIN_SCORE, MIN_SCORE + 5):
+        game = Game(players=4, seed=seed, scores=[low, 300], starter=0)
+        while len(game.current.moves) < 8 or len(game.legal_moves) < 2:
+            game.push(game.legal_moves[0])
+        results.append({str(m): v for m, v in Solver(objective=objective).solve(game).values.items()})
+    assert results[0] == results[1] == results[2] and len(results[0]) >= 2
+
+
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_a_reused_solver_tells_scores_apart_that_differ_by_a_multiple_of_65536(objective):
+    """A review of the 32-bit scores: the solver's key kept each score's low 16 bits, and a
+    Solver keeps its table between solves: after [290, 0] (15 raw from 305), the same deal at
+    [290 - 327,680, 0] read its values (win '3-3': 999 for 37)."""
+    from fiveup_solver.solver import Solver
+    near = Game(players=4, seed=3, scores=[290, 0], starter=0)
+    far = Game(players=4, seed=3, scores=[290 - 5 * 65536, 0], starter=0)
+    fresh = Solver(tt_mb=4, objective=objective, both=False).solve(far).values
+    reused = Solver(tt_mb=4, objective=objective, both=False)
+    assert reused.solve(near).values != fresh                 # the target matters there
+    assert reused.solve(far).values == fresh
+
+
+def test_a_game_started_at_the_lowest_start_score_goes_on():
+    """A review: a game started at MIN_SCORE took a side below it with a partner's pips (D4),
+    and then next_round() and the game's own observation refused the score it had reached.
+    Games start at MIN_SCORE or above; scores are kept a billion lower."""
+    import random
+    from fiveup_solver.notation import LOWEST_SCORE, MIN_SCORE
+    assert LOWEST_SCORE <= MIN_SCORE - 10 ** 9
+    g = Game(players=4, seed=22, scores=[0, MIN_SCORE], starter=0)
+    rng = random.Random(22)
+    while not g.round_over:
+        g.push(rng.choice(g.legal_moves))
+    assert g.scores[1] < MIN_SCORE                            # (this deal's domino: -10)
+    g.observation(0).to_dict()
+    g.next_round()
+    assert g.scores[1] < MIN_SCORE and not g.round_over
+    with pytest.raises(Exception, match="from -1000000000 to 304"):
+        Game(players=4, seed=22, scores=[0, MIN_SCORE - 5], starter=0)

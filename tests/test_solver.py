@@ -703,3 +703,35 @@ def test_forget_makes_the_next_solve_a_new_solvers():
         cut += not a.exact
         finished += a.exact
     assert cut and finished          # the limit cut some of these solves and not others
+
+
+def test_a_solve_whose_second_currency_is_cut_is_still_exact():
+    """A review: under a node limit, a solve whose first search finished but whose second
+    currency's was cut said exact=False beside its exact values (the docs: a cut result
+    has value None and no values). The flag is the first search's; the second currency
+    is left out when cut."""
+    import random as _random
+    from fiveup_solver import Game
+    from fiveup_solver.solver import Solver
+    seen_cut_second = 0
+    for seed in range(40):
+        # late positions (11 tiles or fewer in hands, a short boneyard), scores near 305
+        rng = _random.Random(seed)
+        game = Game(2, rng.randrange(10 ** 6), scores=[rng.randrange(250, 305, 5), rng.randrange(0, 305, 5)],
+                    starter=rng.randrange(2))
+        while not game.round_over and not (sum(len(game.hand(s)) for s in range(2)) <= 11
+                                           and len(game.boneyard) <= 4 and len(game.legal_moves) >= 2
+                                           and all(m.kind == "play" for m in game.legal_moves)):
+            game.push(rng.choice(game.legal_moves))
+        if game.round_over:
+            continue
+        for objective in ("points", "win"):
+            for limit in (5, 20, 100):
+                r = Solver(tt_mb=4, objective=objective, node_limit=limit).solve(game)
+                if r.exact:
+                    whole = Solver(tt_mb=4, objective=objective).solve(game)
+                    assert r.values == whole.values and r.value == whole.value
+                    seen_cut_second += not (r.points if objective == "win" else r.win)
+                else:
+                    assert r.value is None and r.values == {}
+    assert seen_cut_second > 0          # the case the review found occurs here

@@ -138,14 +138,17 @@ cdef int checked_players(players) except -1:
     return players
 
 
+LOWEST_SCORE = SCORE_FLOOR   # the lowest raw score the core keeps (D4 has no floor; see _rules.pxd)
+
+
 cdef list checked_scores(scores, int sides, str what, int high=TARGET - 1):
-    """Raw scores per side: exactly `sides` integers from -30000 to `high` (int16 in the core)."""
+    """Raw scores per side: exactly `sides` integers from LOWEST_SCORE to `high`."""
     try:
         values = list(scores)
     except TypeError:
         raise CoreError(f"{what} must be a list of {sides} integers, not {type(scores).__name__}") from None
-    if len(values) != sides or not all(_is_int(x) and -30000 <= x <= high for x in values):
-        raise CoreError(f"{what} must be {sides} integers from -30000 to {high}, not {values!r}"[:200])
+    if len(values) != sides or not all(_is_int(x) and SCORE_FLOOR <= x <= high for x in values):
+        raise CoreError(f"{what} must be {sides} integers from {SCORE_FLOOR} to {high}, not {values!r}"[:200])
     return values
 
 
@@ -378,7 +381,7 @@ cdef class CoreRound:
 
     def set_scores(self, scores):
         """Overwrite the current position's scores (an analysis position whose
-        round start is unknown). Raises CoreError outside -30000..304."""
+        round start is unknown). Raises CoreError outside LOWEST_SCORE..304."""
         cdef Position* p = &self.top().pos
         values = checked_scores(scores, p.sides, "scores")
         for i in range(p.sides):

@@ -69,6 +69,8 @@ cdef int load(object pos, Position* out) except -1:
           and out.board < (1 << N_TILES))
     for s in range(4):
         ok = ok and out.hand[s] < (1 << N_TILES) and not (seen & out.hand[s]) and (s < out.players or not out.hand[s])
+        # (a score the core keeps: TARGET - score must not overflow)
+        ok = ok and SCORE_FLOOR <= out.score[s] <= TARGET
         seen |= out.hand[s]
     for i in range(7):
         # a double's state is DS_NONE exactly while the double is off the board: the
@@ -429,7 +431,7 @@ cdef inline uint64_t world_hash(const Position* p, uint8_t chooser) noexcept nog
         h = fiveup_mix64(h ^ p.boneyard[i] ^ (<uint64_t>i << 8))
     for i in range(7):
         h = fiveup_mix64(h ^ (<uint64_t>p.open_ends[i] << 8 | p.double_state[i]) ^ (<uint64_t>i << 20))
-    for i in range(4):
+    for i in range(4):      # (a score's low 16 bits: same_world compares the whole)
         h = fiveup_mix64(h ^ <uint64_t><uint16_t>p.score[i] ^ (<uint64_t>i << 20))
     h = fiveup_mix64(h ^ p.to_move ^ (<uint64_t>p.status << 8) ^ (<uint64_t>p.end_seat << 16)
                      ^ (<uint64_t>p.starter << 24))
@@ -1008,7 +1010,7 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
             s.node_probs[i] = float(prob)
         root_scores = list(root_scores)
         for i in range(s.sides):
-            s.root_score[i] = checked_int(root_scores[i], -30000, 30000, "root score")
+            s.root_score[i] = checked_int(root_scores[i], SCORE_FLOOR, TARGET, "root score")
         if s.objective == OBJ_WIN:
             try:
                 eq = equity
@@ -1840,7 +1842,7 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit, min
                 raise CoreError("a best-defence node lists distinct world positions in sorted order")
         root_scores = list(root_scores)
         for i in range(d.pool.sides):
-            d.pool.root_score[i] = checked_int(root_scores[i], -30000, 30000, "root score")
+            d.pool.root_score[i] = checked_int(root_scores[i], SCORE_FLOOR, TARGET, "root score")
         if d.pool.objective == OBJ_WIN:
             try:
                 eq = equity

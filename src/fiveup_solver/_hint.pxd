@@ -67,9 +67,9 @@ ctypedef struct WorldJob:
     uint8_t* finished          # per world: 1 once its search (or repeat) is finished (read by depth_of)
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
-                      int ply, Rng* rng) noexcept nogil
+                      int ply, Rng* rng, int origin) noexcept nogil
 cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
-                        int ply, Rng* rng, int nested) noexcept nogil
+                        int ply, Rng* rng, int nested, int origin) noexcept nogil
 cdef int mxe_after(SolverCtx* S, const WorldJob* J, const Position* p, uint8_t move, int ply, Rng* rng,
                    int* out) noexcept nogil
 cdef int mxe_settle(SolverCtx* S, const WorldJob* J, Position* c, int ply, Rng* rng, int* out) noexcept nogil

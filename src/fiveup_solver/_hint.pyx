@@ -82,42 +82,58 @@ cdef double now_seconds() noexcept nogil:
 
 
 # ---------------------------------------------------------------- expectimax
+cdef inline int clamp_line(int v) noexcept nogil:
+    """A line that is no win stays one: inside +-(WIN - 1)."""
+    return -(WIN - 1) if v < -(WIN - 1) else (WIN - 1 if v > WIN - 1 else v)
+
+
+cdef inline int banked(const SolverCtx* S, const Position* c, int team, int origin) noexcept nogil:
+    """`team`'s points from the search's root (whose team value was `origin`) to c."""
+    return clamp_line(team_value(S, c, team) - origin)
+
+
+cdef inline int cut_from_root(const SolverCtx* S, const Position* p, int team, bint maximise,
+                              int origin) noexcept nogil:
+    """A horizon at p from the root: the points banked to p and cut_value's estimate of
+    the rest (for p's mover: `maximise` when that is `team`)."""
+    cdef int v = cut_value(S, p)
+    return clamp_line(banked(S, p, team, origin) + (v if maximise else -v))
+
+
+# Values below are from the world's root: a line is worth its points from the root, or
+# +-WIN instead of them when the game is won on it. A chance node averages those: with
+# values relative to each node, the points banked above a chance node were added to its
+# average, on the outcomes that win as well (a review: 512 for 502.5).
 cdef inline int settle(SolverCtx* S, const WorldJob* J, Position* c, int team, int alpha, int beta,
-                       int ply, Rng* rng) noexcept nogil:
-    """Value for `team` (relative to c's own scores) after a placement: passes are
+                       int ply, Rng* rng, int origin) noexcept nogil:
+    """Value for `team` (from the root: `origin`) after a placement: passes are
     made here; a seat that cannot place with tiles left in the boneyard draws
     (a chance node)."""
     while c.status == ST_PLAYING and not can_place(c):
         if not boneyard_empty(c):
-            return expecti_chance(S, J, c, team, alpha, beta, ply, rng, 0)
+            return expecti_chance(S, J, c, team, alpha, beta, ply, rng, 0, origin)
         pass_turn(c)
     if c.status == ST_WON:
         return WIN if S.side_team[side_of(c, c.end_seat)] == team else -WIN
     if c.status != ST_PLAYING:
-        return ended_value(S, c, team, 0)
-    return expecti_node(S, J, c, team, alpha, beta, ply, rng)
+        return ended_value(S, c, team, banked(S, c, team, origin))
+    return expecti_node(S, J, c, team, alpha, beta, ply, rng, origin)
 
 
 cdef inline int after_placement(SolverCtx* S, const WorldJob* J, const Position* p, uint8_t move, int team,
-                                int alpha, int beta, int ply, Rng* rng) noexcept nogil:
-    """Value for `team` of placing `move` in p: the points it banks plus the rest."""
+                                int alpha, int beta, int ply, Rng* rng, int origin) noexcept nogil:
+    """Value for `team` (from the root: `origin`) of placing `move` in p."""
     cdef Position c = p[0]
-    cdef int gain, r
     place(&c, move, NULL)
     if c.status == ST_WON:
         return WIN if S.side_team[side_of(&c, c.end_seat)] == team else -WIN
-    gain = team_value(S, &c, team) - team_value(S, p, team)
     if c.status != ST_PLAYING:
-        return ended_value(S, &c, team, gain)
-    r = settle(S, J, &c, team, alpha - gain, beta - gain, ply + 1, rng)
-    if r >= WIN or r <= -WIN:
-        return r
-    # an average that mixes wins with points is no win: it stays inside (-WIN, WIN)
-    return r + gain if -WIN < r + gain < WIN else (WIN - 1 if r + gain > 0 else -(WIN - 1))
+        return ended_value(S, &c, team, banked(S, &c, team, origin))
+    return settle(S, J, &c, team, alpha, beta, ply + 1, rng, origin)
 
 
 cdef int expecti_greedy(SolverCtx* S, const WorldJob* J, Position* p, const uint8_t* moves, int n, int team,
-                        int alpha, int beta, int ply, Rng* rng) noexcept nogil:
+                        int alpha, int beta, int ply, Rng* rng, int origin) noexcept nogil:
     """A greedy seat's tied moves, each concrete placement alike: their weighted
     average for `team`, truncated toward zero (Star1 over [-WIN, WIN], fail-soft), as
     greedy_chance in the solver's search."""
@@ -130,7 +146,7 @@ cdef int expecti_greedy(SolverCtx* S, const WorldJob* J, Position* p, const uint
         w = move_multiplicity(p, moves[i])
         rest -= w
         star1_window(alpha, beta, total, done, rest, w, &lo_w, &hi_w)
-        v = after_placement(S, J, p, moves[i], team, lo_w, hi_w, ply, rng)
+        v = after_placement(S, J, p, moves[i], team, lo_w, hi_w, ply, rng, origin)
         if S.aborted:
             return 0
         done += <long>w * v
@@ -140,7 +156,7 @@ cdef int expecti_greedy(SolverCtx* S, const WorldJob* J, Position* p, const uint
 
 
 cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
-                      int ply, Rng* rng) noexcept nogil:
+                      int ply, Rng* rng, int origin) noexcept nogil:
     """A seat that can place: the best of its placements for its team (values are
     kept from `team`'s point of view: max for team, min for the others)."""
     cdef uint8_t moves[MAX_MOVES]
@@ -150,7 +166,7 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
     cdef bint maximise = S.side_team[side_of(p, p.to_move)] == team
     v = enter_node(S, ply)
     if v != NODE_GO:
-        return 0 if v == NODE_ABORTED else (cut_value(S, p) if maximise else -cut_value(S, p))
+        return 0 if v == NODE_ABORTED else cut_from_root(S, p, team, maximise, origin)
     n = gen_moves(p, moves)
     gap = TARGET - p.score[side_of(p, p.to_move)]
     greedy = (S.greedy_seats >> p.to_move) & 1
@@ -167,10 +183,10 @@ cdef int expecti_node(SolverCtx* S, const WorldJob* J, Position* p, int team, in
         # searched, and its own coin picks among them (the average, as the solver's search)
         n = keep_greedy(moves, credits, n)
         if n > 1:
-            return expecti_greedy(S, J, p, moves, n, team, alpha, beta, ply, rng)
+            return expecti_greedy(S, J, p, moves, n, team, alpha, beta, ply, rng, origin)
     best = -INF if maximise else INF
     for i in range(n):
-        v = after_placement(S, J, p, moves[i], team, alpha, beta, ply, rng)
+        v = after_placement(S, J, p, moves[i], team, alpha, beta, ply, rng, origin)
         if S.aborted:
             return 0
         if maximise:
@@ -201,7 +217,7 @@ ctypedef struct DrawMemo:
 
 
 cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
-                        int ply, Rng* rng, int nested) noexcept nogil:
+                        int ply, Rng* rng, int nested, int origin) noexcept nogil:
     """The seat to move draws: each tile of the boneyard equally likely. A drawn
     tile that fits must be placed at once (its ports are the seat's choice);
     otherwise the seat draws again (another chance node).
@@ -210,11 +226,11 @@ cdef int expecti_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, 
     [-WIN, WIN], the average is at most (done + (n-k) WIN)/n and at least
     (done - (n-k) WIN)/n; each outcome is searched with the window that keeps
     these bounds decisive, and the node stops as soon as one is."""
-    return draw_chance(S, J, p, team, alpha, beta, ply, rng, nested, NULL, 0)
+    return draw_chance(S, J, p, team, alpha, beta, ply, rng, nested, NULL, 0, origin)
 
 
 cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int alpha, int beta,
-                     int ply, Rng* rng, int nested, DrawMemo* memo, uint32_t drawn) noexcept nogil:
+                     int ply, Rng* rng, int nested, DrawMemo* memo, uint32_t drawn, int origin) noexcept nogil:
     """expecti_chance, with the draw memo of the run of draws it belongs to.
 
     A seat that cannot place draws until a tile fits: the board does not change
@@ -238,7 +254,7 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
     v = enter_node(S, ply)      # a chance node is a node: draws and their forced placements stop at the horizon
     if v != NODE_GO:
         maximise = S.side_team[side_of(p, p.to_move)] == team
-        return 0 if v == NODE_ABORTED else (cut_value(S, p) if maximise else -cut_value(S, p))
+        return 0 if v == NODE_ABORTED else cut_from_root(S, p, team, maximise, origin)
     for i in range(n):
         tiles[i] = p.boneyard[p.bone_next + i]
     if not nested:
@@ -270,7 +286,7 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
         if c.status == ST_WON:
             v = WIN if S.side_team[side_of(&c, c.end_seat)] == team else -WIN
         elif c.status != ST_PLAYING:
-            v = ended_value(S, &c, team, team_value(S, &c, team) - team_value(S, p, team))
+            v = ended_value(S, &c, team, banked(S, &c, team, origin))
         elif can_place(&c):
             # the drawn tile must be placed now: only its own placements
             m = tile_moves(&c, t, moves)
@@ -280,10 +296,10 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
                 # a greedy seat places it by credit, its coin among ties
                 m = keep_greedy_placements(&c, moves, m)
                 if m > 1:
-                    best = expecti_greedy(S, J, &c, moves, m, team, lo_w, hi_w, ply, rng)
+                    best = expecti_greedy(S, J, &c, moves, m, team, lo_w, hi_w, ply, rng, origin)
                     m = 0
             for i in range(m):
-                v = after_placement(S, J, &c, moves[i], team, lo_w, hi_w, ply, rng)
+                v = after_placement(S, J, &c, moves[i], team, lo_w, hi_w, ply, rng, origin)
                 if S.aborted:
                     return 0
                 if (maximise and v > best) or (not maximise and v < best):
@@ -304,15 +320,15 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
                 if memo.known[key]:
                     v = memo.value[key]
                 else:
-                    v = draw_chance(S, J, &c, team, -WIN, WIN, ply, rng, 1, memo, key)
+                    v = draw_chance(S, J, &c, team, -WIN, WIN, ply, rng, 1, memo, key, origin)
                     if S.aborted:
                         return 0
                     memo.known[key] = 1
                     memo.value[key] = v
             else:
-                v = draw_chance(S, J, &c, team, lo_w, hi_w, ply, rng, 1, NULL, 0)
+                v = draw_chance(S, J, &c, team, lo_w, hi_w, ply, rng, 1, NULL, 0, origin)
         else:
-            v = settle(S, J, &c, team, lo_w, hi_w, ply, rng)
+            v = settle(S, J, &c, team, lo_w, hi_w, ply, rng, origin)
         if S.aborted:
             return 0
         done += v
@@ -545,12 +561,12 @@ cdef inline int world_value(SolverCtx* S, const WorldJob* J, const Position* pos
         if J.method == METHOD_PIMC:
             resolve_turn(&c)
             return terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, pos, 0))
-        return settle(S, J, &c, 0, -WIN, WIN, 0, rng)
+        return settle(S, J, &c, 0, -WIN, WIN, 0, rng, team_value(S, pos, 0))
     if J.method == METHOD_PIMC:
         place(&c, J.moves[i], NULL)
         resolve_turn(&c)
         return terminal_or_search(S, &c, 0, team_value(S, &c, 0) - team_value(S, pos, 0))
-    return after_placement(S, J, pos, J.moves[i], 0, -WIN, WIN, 0, rng)
+    return after_placement(S, J, pos, J.moves[i], 0, -WIN, WIN, 0, rng, team_value(S, pos, 0))
 
 
 cdef inline uint64_t times_draws(uint64_t budget, uint64_t k) noexcept nogil:

@@ -42,6 +42,10 @@ cdef enum:
     N_TILES = 28
     HAND_SIZE = 5               # tiles dealt to each seat (RULES §2)
     TARGET = 305                # exact raw target (61 display points)
+    # the lowest raw score kept: D4 sets no floor; a game starts at notation.MIN_SCORE
+    # (-1,000,000,000) or above, and a round costs a side at most a few hundred raw: no
+    # game reaches this (int32 scores; TARGET - SCORE_FLOOR still fits an int)
+    SCORE_FLOOR = -2000000000
     NO_SEAT = 255
 
 # State of the double of one pip value (RULES §3.2-§3.4).
@@ -93,7 +97,7 @@ ctypedef struct Position:
     uint8_t boneyard[28]      # undealt tiles in draw order; [bone_next, bone_len) still there
     uint8_t bone_next         # index of the next tile to draw
     uint8_t bone_len          # number of tiles in this round's boneyard
-    int16_t score[4]          # raw score per side (may be negative, D4)
+    int32_t score[4]          # raw score per side (may be negative, D4: 16 bits ran out after ~550 rounds)
     uint8_t players           # 2, 3 or 4
     uint8_t sides             # number of sides: 2 for 2 or 4 players, 3 for 3
     uint8_t to_move           # seat to act

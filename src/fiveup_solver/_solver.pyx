@@ -87,6 +87,14 @@ cdef inline uint64_t position_hash(const SolverCtx* S, const Position* p, int pl
                 | (<uint64_t>p.starter << 52) | (<uint64_t>p.players << 56)
                 | (<uint64_t>S.side_team[0] << 60) | (<uint64_t>S.side_team[1] << 61)
                 | (<uint64_t>S.side_team[2] << 62)) + <uint64_t>0xD6E8FEB86659FD93)
+    # the scores' high bits (0 for a score that fits 16 bits: the same keys as before for
+    # those): a table kept between solves holds positions whose scores differ by 65,536
+    # or more (a review: [290, 0] and [290 - 327,680, 0] shared their entries)
+    cdef uint64_t high = ((<uint64_t>(<uint32_t>(p.score[0] - <int16_t>p.score[0]) >> 16))
+                          | (<uint64_t>(<uint32_t>(p.score[1] - <int16_t>p.score[1]) >> 16) << 16)
+                          | (<uint64_t>(<uint32_t>(p.score[2] - <int16_t>p.score[2]) >> 16) << 32))
+    # (times an odd constant: one-to-one, and 0 for scores within 16 bits, so no branch)
+    h ^= high * <uint64_t>0x9E3779B97F4A7C15
     h ^= S.bone_hash[p.bone_next] ^ S.salt
     if S.objective == OBJ_WIN:
         h ^= WIN_KEY      # the same position has other values under another objective
