@@ -155,7 +155,9 @@ def bot_function(name: str):
     # a well-formed budget name with a number out of range: say which number
     base, sep, rest = name.partition(":")
     if sep and re.fullmatch(r"[0-9]+:[0-9]+", rest) and SearchBudget.from_bot_name(base + ":1:1") is not None:
-        raise OptionError(f"bot {name[:40]!r}: SAMPLES and NODES must each be at least 1")
+        too_long = max(map(len, rest.split(":"))) > 4000
+        raise OptionError(f"bot {name[:40]!r}: SAMPLES and NODES must each be "
+                          + ("a number of at most 4000 digits" if too_long else "at least 1"))
     timed = re.fullmatch(r"([a-z0-9-]+)@([0-9]+(?:\.[0-9]+)?)ms", name)
     if timed and SearchBudget.from_bot_name(timed.group(1) + "@1ms") is not None:
         raise OptionError(f"bot {name[:40]!r}: the time per decision must be 1 to 3600000 ms")

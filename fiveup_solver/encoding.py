@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fiveup_solver import _core
-from fiveup_solver.errors import OptionError, check_players, is_int as _is_int
+from fiveup_solver.errors import OptionError, check_players, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, check_observation
 from fiveup_solver.notation import ALL_TILES, Move, Port
 
@@ -51,7 +51,7 @@ _PLACE_ID = {p: PLACE_BASE + i for i, p in enumerate(PLACEMENTS)}
 def move_to_action(move: Move) -> int:
     """The action id of a concrete engine move (a draw's tile, if named, is ignored)."""
     if not isinstance(move, Move):
-        raise OptionError(f"not a move: {move!r}")
+        raise OptionError(f"not a move: {_short(move)}")
     if move.kind == "draw":
         return DRAW_ACTION
     if move.kind == "pass":
@@ -68,7 +68,7 @@ def move_to_action(move: Move) -> int:
 def action_to_move(action: int) -> Move:
     """The concrete engine move of an action id (inverse of :func:`move_to_action`)."""
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
-        raise OptionError(f"action must be an integer 0..{NUM_ACTIONS - 1}, not {action!r}")
+        raise OptionError(f"action must be an integer 0..{NUM_ACTIONS - 1}, not {_short(action)}")
     action = int(action)
     if action == DRAW_ACTION:
         return Move.draw()
@@ -185,7 +185,7 @@ class Encoder:
 
     def __init__(self, players: int, perfect_recall: bool, private: str = "single"):
         if private not in ("single", "none", "all"):
-            raise OptionError(f"private must be single, none or all, not {private!r}")
+            raise OptionError(f"private must be single, none or all, not {_short(private)}")
         n, sides = players, _core.sides_of(players)
         self.players, self.perfect_recall, self.private = n, bool(perfect_recall), private
         pieces = [("player", (n,)), ("phase", (5,)), ("to_move", (n,)), ("starter", (n,))]
@@ -407,7 +407,7 @@ def observation_tensor(obs, perfect_recall: bool = False) -> np.ndarray:
     ((257,), 'float32', 1, 5)
     """
     if not isinstance(perfect_recall, bool):
-        raise OptionError(f"perfect_recall must be True or False, not {perfect_recall!r}"[:120])
+        raise OptionError(f"perfect_recall must be True or False, not {_short(perfect_recall)}")
     return _tensor(obs, check_observation(obs), perfect_recall)
 
 
@@ -454,9 +454,9 @@ def policy_agent(policy, perfect_recall: bool = False):
     True
     """
     if not callable(policy):
-        raise OptionError(f"policy must be a function (tensor, mask, rng) -> action id, not {policy!r}"[:120])
+        raise OptionError(f"policy must be a function (tensor, mask, rng) -> action id, not {_short(policy)}")
     if not isinstance(perfect_recall, bool):
-        raise OptionError(f"perfect_recall must be True or False, not {perfect_recall!r}"[:120])
+        raise OptionError(f"perfect_recall must be True or False, not {_short(perfect_recall)}")
 
     def agent(obs, rng):
         tensor = _tensor(obs, check_observation(obs), perfect_recall)     # checked once
@@ -465,7 +465,7 @@ def policy_agent(policy, perfect_recall: bool = False):
         if isinstance(action, np.integer):
             action = int(action)
         if not _is_int(action) or action not in legal:
-            raise OptionError(f"the policy chose {action!r}"[:80] + f", not one of the {len(legal)} action ids "
+            raise OptionError(f"the policy chose {_short(action)}" + f", not one of the {len(legal)} action ids "
                               f"of its mask ({', '.join(map(str, sorted(legal)))})"[:160])
         return legal[action]
     agent.__name__ = getattr(policy, "__name__", "policy_agent")
@@ -492,8 +492,8 @@ def check_params(params) -> dict:
     players, whole, max_rounds = params["players"], params["whole_game"], params["max_rounds"]
     check_players(players)
     if not isinstance(whole, bool):
-        raise OptionError(f"whole_game must be true or false, not {whole!r}")
+        raise OptionError(f"whole_game must be true or false, not {_short(whole)}")
     if not _is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_PARAM:
         # OpenSpiel keeps it (and the game length it bounds) in a C++ int
-        raise OptionError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS_PARAM}, not {max_rounds!r}"[:120])
+        raise OptionError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS_PARAM}, not {_short(max_rounds)}")
     return {"players": players, "whole_game": whole, "max_rounds": max_rounds}

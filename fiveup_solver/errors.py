@@ -7,6 +7,7 @@ True
 from __future__ import annotations
 
 import math
+import numbers
 import unicodedata
 
 __all__ = [
@@ -167,5 +168,7 @@ def check_seed(seed, name: str = "seed", error=OptionError) -> int:
     fiveup_solver.errors.OptionError: seed must be an integer from 0 to 2^64-1, not 18446744073709551616
     """
     if not is_int(seed) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise error(f"{name} must be an integer from 0 to 2^64-1, not {short_repr(seed)}")
+        # another integer type (numpy's) is named as such: its value may be in range
+        kind = "" if is_int(seed) or not isinstance(seed, numbers.Integral) else f" (a {type(seed).__module__}.{type(seed).__name__}: give int(seed))"
+        raise error(f"{name} must be an integer from 0 to 2^64-1, not {short_repr(seed)}{kind}")
     return seed

@@ -291,7 +291,7 @@ class Game:
         if fixed is not None and starter != fixed:
             raise IllegalMoveError(f"starter must be seat {fixed}, who emptied their hand last round")
         if not (_is_int(starter) and 0 <= starter < self.players):
-            raise IllegalMoveError(f"starter {starter!r} is not a seat")
+            raise IllegalMoveError(f"starter {_short(starter)} is not a seat")
         _check_deal(self.players, hands, boneyard)
         if scores is not None:
             if self.rounds:

@@ -166,7 +166,7 @@ class SearchBudget:
             _check_int("samples", self.samples, 1, MAX_SAMPLES)
         if self.time_ms is not None and (not isinstance(self.time_ms, (int, float)) or isinstance(self.time_ms, bool)
                                          or not 1 <= self.time_ms <= 3_600_000):
-            raise OptionError(f"time_ms must be a number from 1 to 3600000, not {self.time_ms!r}")
+            raise OptionError(f"time_ms must be a number from 1 to 3600000, not {_short(self.time_ms)}")
         if self.world_nodes is not None:
             _check_int("world_nodes", self.world_nodes, 1, 2 ** 62)
         _check_int("chance_width", self.chance_width, 1, 28)
@@ -231,7 +231,9 @@ objective='win', beliefs=None, search=None, depth=None)
                 else None
         if depth and not rest:
             return replace(cls.for_bot(method, suffix), **depth)
-        if len(parts) != 2 or not all(is_digits(p) and int(p) > 0 for p in parts):
+        # (past 4,000 digits int() would hit Python's conversion limit: no budget, and the bot's
+        # message says why)
+        if len(parts) != 2 or not all(is_digits(p) and len(p) <= 4000 and int(p) > 0 for p in parts):
             return None
         return replace(cls.for_bot(method, suffix, int(parts[0]), int(parts[1])), **depth)
 
@@ -454,7 +456,7 @@ class Hinter:
     def __init__(self, threads: int = DEFAULT_THREADS, tt_mb: float = 8.0):
         self.threads = _check_int("threads", threads, 1, MAX_THREADS)
         if not isinstance(tt_mb, (int, float)) or isinstance(tt_mb, bool) or not 0.01 <= tt_mb <= 4096:
-            raise OptionError(f"tt_mb must be a number from 0.01 to 4096, not {tt_mb!r}")
+            raise OptionError(f"tt_mb must be a number from 0.01 to 4096, not {_short(tt_mb)}")
         self._cores = [_solver.SolverCore(tt_mb) for _ in range(self.threads)]
         self._lock = threading.Lock()
         # Hinter.stop, from any thread: the calls running or waiting, whether they are

@@ -115,7 +115,7 @@ class DealSampler:
         self.model = model
         self._actions = check_observation(obs)
         if not isinstance(drawing, bool):
-            raise OptionError(f"drawing must be True or False, not {drawing!r}"[:120])
+            raise OptionError(f"drawing must be True or False, not {_short(drawing)}")
         if drawing and (obs.status != "playing" or obs.to_move == obs.seat or obs.boneyard_size == 0):
             raise OptionError(f"drawing: seat {obs.seat}'s observation has no other seat about to draw "
                               f"(status {obs.status}, seat {obs.to_move} to move, boneyard {obs.boneyard_size})")

@@ -17,7 +17,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
-from fiveup_solver.errors import ParseError, RecordError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, ParseError, RecordError, is_int as _is_int, short_repr as _short
 
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
@@ -264,8 +264,25 @@ def parse_tile(text) -> Tile:
     return Tile.parse(text)
 
 
+def _formatted(value, kind: type) -> str:
+    """str(value) for a value of the type a format_* function names; anything else is an
+    OptionError (a tuple or a string is no tile, and must not print as if it were one)."""
+    if not isinstance(value, kind):
+        raise OptionError(f"format_{kind.__name__.lower()} takes a {kind.__name__}, not {_short(value)}")
+    return str(value)
+
+
 def format_tile(tile: Tile) -> str:
-    return str(tile)
+    """The text of a tile (:meth:`Tile.parse` reads it back).
+
+    >>> format_tile(parse_tile("6-3"))
+    '3-6'
+    >>> format_tile((3, 6))
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: format_tile takes a Tile, not (3, 6)
+    """
+    return _formatted(tile, Tile)
 
 
 def parse_port(text) -> Port:
@@ -273,7 +290,8 @@ def parse_port(text) -> Port:
 
 
 def format_port(port: Port) -> str:
-    return str(port)
+    """The text of a port (:meth:`Port.parse` reads it back); anything else is an OptionError."""
+    return _formatted(port, Port)
 
 
 def parse_move(text) -> Move:
@@ -281,7 +299,14 @@ def parse_move(text) -> Move:
 
 
 def format_move(move: Move) -> str:
-    return str(move)
+    """The text of a move (:meth:`Move.parse` reads it back).
+
+    >>> format_move("3-4")
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: format_move takes a Move, not '3-4'
+    """
+    return _formatted(move, Move)
 
 
 def raw_to_display(raw: int) -> int:

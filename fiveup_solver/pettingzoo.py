@@ -52,7 +52,7 @@ import random
 
 import numpy as np
 
-from fiveup_solver.errors import OptionError, check_seed
+from fiveup_solver.errors import OptionError, check_seed, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.notation import raw_to_display
 from fiveup_solver.encoding import (
@@ -138,12 +138,12 @@ class raw_env(AECEnv if AECEnv is not None else object):
         super().__init__()
         p = check_params({"players": players, "whole_game": whole_game, "max_rounds": max_rounds})
         if render_mode not in (None, "ansi", "human"):
-            raise OptionError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+            raise OptionError(f"render_mode must be 'human', 'ansi' or None, not {_short(render_mode)}")
         self.players, self.whole_game, self.max_rounds = p["players"], p["whole_game"], p["max_rounds"]
         self.render_mode = render_mode
         if not isinstance(perfect_recall, bool):
             # a switch, as whole_game: "false" must not turn it on
-            raise OptionError(f"perfect_recall must be True or False, not {perfect_recall!r}"[:120])
+            raise OptionError(f"perfect_recall must be True or False, not {_short(perfect_recall)}")
         self._encoder = Encoder(self.players, perfect_recall, "single")
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
@@ -164,7 +164,8 @@ class raw_env(AECEnv if AECEnv is not None else object):
     # ------------------------------------------------------------------ episode
     def reset(self, seed=None, options=None):
         if seed is not None:
-            self._rng = random.Random(check_seed(seed))
+            # a numpy integer seed is taken as its int (as action ids are)
+            self._rng = random.Random(check_seed(int(seed) if isinstance(seed, np.integer) else seed))
         self.game = Game(self.players, seed=self._rng.getrandbits(63), max_rounds=self.max_rounds)
         self._over = False
         self._illegal = False       # ended by an illegal action (env()'s wrapper)
@@ -214,7 +215,7 @@ class raw_env(AECEnv if AECEnv is not None else object):
     def observe(self, agent):
         self._check_reset()
         if not isinstance(agent, str) or agent not in self.agent_name_mapping:
-            raise OptionError(f"agent must be one of {', '.join(self.possible_agents)}, not {agent!r}"[:200])
+            raise OptionError(f"agent must be one of {', '.join(self.possible_agents)}, not {_short(agent)}"[:200])
         seat = self.agent_name_mapping[agent]
         table = Table(self.players, OVER if self._over else PLAY, self.game, self.game)
         vector = np.zeros(self._encoder.size, np.float32)

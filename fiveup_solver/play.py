@@ -25,7 +25,7 @@ import random
 import secrets
 
 from fiveup_solver.bots import bot_function, bot_move, check_bot
-from fiveup_solver.errors import BotError, FiveUpError, OptionError, check_players, is_digits, is_int as _is_int
+from fiveup_solver.errors import BotError, FiveUpError, OptionError, check_players, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
@@ -53,7 +53,7 @@ class TerminalGame:
         if seed is None:
             seed = secrets.randbits(63)
         if not _is_int(seat) or not 0 <= seat < players:
-            raise OptionError(f"--seat must be 0..{players - 1}, not {seat!r}")
+            raise OptionError(f"--seat must be 0..{players - 1}, not {_short(seat)}")
         bots = list(bots or ["hint"]) if isinstance(bots, (list, tuple)) or bots is None else bots
         if not isinstance(bots, list) or len(bots) != players:
             # the other seats' bots in seat order (a shorter list repeats), as fiveup play takes them
@@ -199,9 +199,11 @@ class TerminalGame:
             return False
         legal = g.legal_moves
         if is_digits(text):
-            k = int(text)
+            # (a number past Python's 4,300-digit conversion limit is no move either)
+            k = int(text) if len(text) <= 9 else 0
             if not 1 <= k <= len(legal):
-                raise OptionError(f"no move number {k}: choose 1..{len(legal)}")
+                shown = text if len(text) <= 20 else text[:17] + "..."
+                raise OptionError(f"no move number {shown}: choose 1..{len(legal)}")
             move = legal[k - 1]
         else:
             try:
@@ -271,6 +273,9 @@ class TerminalGame:
         hidden while the game can go on."""
         g = self.game
         over = g.game_over or g.unfinished
+        if "\0" in path:
+            # (open() would raise ValueError: a typed Ctrl-@ must not end the game)
+            raise OptionError(f"cannot write {_short(path, 60)}: a file name cannot hold a NUL byte")
         try:
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(g.to_record() if over else g.to_record(view=self.seat), f)
@@ -339,7 +344,7 @@ def bots_for_seats(players: int, seat: int, bots: list) -> list:
     """
     check_players(players)
     if not _is_int(seat) or not 0 <= seat < players:
-        raise OptionError(f"seat must be 0..{players - 1}, not {seat!r}"[:80])
+        raise OptionError(f"seat must be 0..{players - 1}, not {_short(seat)}")
     if not isinstance(bots, (list, tuple)) or not bots:
         raise OptionError("bots must name at least one bot")
     if len(bots) > players - 1:

@@ -90,7 +90,7 @@ def parse_candidates(text) -> int | None:
         return None
     if isinstance(text, str) and text.startswith("top:"):
         k = text[4:]
-        if is_digits(k) and 1 <= int(k) <= 64:
+        if is_digits(k) and len(k) <= 2 and 1 <= int(k) <= 64:
             return int(k)
     raise OptionError(f"candidates must be 'all' or 'top:K' with K from 1 to 64, not {_short(text)}")
 

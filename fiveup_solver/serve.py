@@ -911,7 +911,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
     import uvicorn
     out = out or sys.stdout
     if not _is_int(port) or not 0 <= port <= 65535:
-        raise OptionError(f"--port must be 0..65535, not {port!r}")
+        raise OptionError(f"--port must be 0..65535, not {_short(port)}")
     if not isinstance(host, str) or not host or any(c.isspace() for c in host):
         raise OptionError(f"--host must be a host name or address, not {host!r}")
     sock = _listen(host, port)

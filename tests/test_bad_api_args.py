@@ -266,3 +266,55 @@ def test_bot_move_refuses_the_callers_bad_arguments_as_their_own_errors():
     with pytest.raises(OptionError, match="game_seed"):
         bot_move("greedy", obs, random.Random(0), game_seed=-5)
     assert bot_move("greedy", obs, random.Random(0), 7, 5.0) in obs.legal_moves
+
+
+# ---------------------------------------------------------------- numbers past Python's digit limit
+HUGE = 10 ** 5000     # repr() and int(text) of 4,300+ digits raise a bare ValueError
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: __import__("fiveup_solver.bots", fromlist=["x"]).check_bot("hint:" + "9" * 5000 + ":5", 2),
+     r"SAMPLES and NODES must each be a number of at most 4000 digits"),
+    (lambda: __import__("fiveup_solver.encoding", fromlist=["x"]).action_to_move(HUGE),
+     r"^action must be an integer 0\.\.449, not <int>$"),
+    (lambda: __import__("fiveup_solver.encoding", fromlist=["x"]).check_params({"max_rounds": HUGE}),
+     r"^max_rounds must be an integer from 1 to \d+, not <int>$"),
+    (lambda: __import__("fiveup_solver.game", fromlist=["x"]).Game(2, deal=False).start_round(
+        [[], []], [], HUGE), r"^starter <int> is not a seat$"),
+    (lambda: __import__("fiveup_solver.rollout", fromlist=["x"]).parse_candidates("top:" + "9" * 5000),
+     r"^candidates must be 'all' or 'top:K' with K from 1 to 64"),
+])
+def test_a_number_of_thousands_of_digits_is_named_in_one_line(call, match):
+    """Each gave `ValueError: Exceeds the limit (4300 digits) for integer string conversion`,
+    naming neither the argument nor the call; `fiveup play --bots hint:<5000 digits>:5`
+    ended in a traceback."""
+    from fiveup_solver.errors import FiveUpError
+    with pytest.raises(FiveUpError, match=match) as info:
+        call()
+    assert "\n" not in str(info.value) and len(str(info.value)) < 300
+
+
+def test_a_bot_budget_of_thousands_of_digits_is_one_line_from_the_command_line(capsys):
+    assert main(["play", "--bots", "hint:" + "9" * 5000 + ":5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: bot 'hint:999") and err.count("\n") == 1
+
+
+def test_a_format_function_takes_its_own_type_only():
+    """format_tile((1, 2)) printed "(1, 2)" and format_move("3-4") "3-4": a value that is
+    none printed as if it were one."""
+    from fiveup_solver.notation import Move, Port, Tile, format_move, format_port, format_tile
+    tile = Tile.parse("2-5")
+    assert format_tile(tile) == "2-5" and format_move(Move.parse("2-5")) == "2-5"
+    assert format_port(Port.parse("1-4:low")) == "1-4:low"
+    for fn, bad in ((format_tile, (1, 2)), (format_port, "5"), (format_move, "3-4"), (format_move, tile)):
+        with pytest.raises(OptionError, match=rf"^{fn.__name__} takes a "):
+            fn(bad)
+
+
+def test_a_numpy_seed_is_named_as_such():
+    from fiveup_solver.errors import check_seed
+    with pytest.raises(OptionError, match=r"not np\.int64\(3\) \(a numpy\.int64: give int\(seed\)\)$"):
+        check_seed(np.int64(3))
+    with pytest.raises(OptionError, match=r"not -1$"):
+        check_seed(-1)

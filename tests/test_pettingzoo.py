@@ -324,3 +324,16 @@ def test_observations_are_the_engines_observation_tensors_and_the_env_copies():
             for s, m in moves:
                 other.step(move_to_action(m))
             assert other.game.to_record() == e.game.to_record() and other.rewards == final
+
+
+@pytest.mark.parametrize("seed", [np.int64(9), np.uint32(9), np.int8(9)])
+def test_a_numpy_integer_seed_deals_what_its_int_deals(seed):
+    """reset(seed=np.int64(9)) was refused as "seed must be an integer from 0 to 2^64-1";
+    a numpy integer is taken as its int, as action ids are."""
+    a, b = raw_env(players=3), raw_env(players=3)
+    a.reset(seed=seed)
+    b.reset(seed=9)
+    assert [a.game.hand(s) for s in range(3)] == [b.game.hand(s) for s in range(3)]
+    assert a.game.boneyard == b.game.boneyard
+    with pytest.raises(OptionError, match=r"^seed must be an integer from 0 to 2\^64-1, not -1$"):
+        a.reset(seed=np.int64(-1))

@@ -336,3 +336,23 @@ def test_match_and_placement_text_fit_the_terminal_and_tables_stay_whole(monkeyp
         # (sprt's progress line on a terminal is cut to the terminal's own width: not these)
         lines = [line for line in term.getvalue().splitlines() if line.strip() and not line.startswith("pairs ")]
         assert len(lines) >= 3 and max(map(len, lines)) <= 59, lines
+
+
+def test_a_nul_byte_in_a_file_name_and_a_huge_move_number_are_one_line_each(tmp_path):
+    """A NUL typed into `save` (Ctrl-@ in a terminal) made open() raise ValueError, and a
+    move number past Python's 4,300-digit limit made int() raise: either ended the game
+    with a traceback and lost its record. Both are one error line; the game goes on."""
+    out = io.StringIO()
+    record = tmp_path / "r.json"
+    huge = "9" * 5000
+    lines = [f"save {tmp_path}/a\0b.json", huge, "1", "quit"]
+    rc = TerminalGame(2, ["random"], 0, 3, out=out, record_path=str(record)).run(iter(lines))
+    text = out.getvalue()
+    assert rc == 0 and "Traceback" not in text
+    assert "a file name cannot hold a NUL byte" in text
+    errors = [line[line.index("error: "):] for line in text.splitlines() if "error: no move number" in line]
+    assert len(errors) == 1 and errors[0].startswith(f"error: no move number {'9' * 17}...: choose 1..")
+    assert len(errors[0]) < 60
+    rec = json.loads(record.read_text())
+    assert rec["rounds"][0]["actions"], "the move after the errors was played"
+    replay(rec)
