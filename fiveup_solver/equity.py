@@ -60,7 +60,7 @@ import numpy as np
 
 from fiveup_solver import _equity
 from fiveup_solver._solver import WIN_VALUE
-from fiveup_solver.errors import OptionError, control_character, is_int, check_players, short_repr as _short
+from fiveup_solver.errors import OptionError, is_int, name_fault, check_players, short_repr as _short
 from fiveup_solver.notation import LOWEST_SCORE, NEGATIVE_SCORE_PLAYERS, TARGET_RAW
 
 __all__ = ["RoundSamples", "EquityTable", "near_anchors", "state_sets",
@@ -284,8 +284,8 @@ class EquityTable:
             v = getattr(self, name)
             if not is_int(v) or v < 0:
                 raise OptionError(f"an equity table's {name} must be an integer >= 0, not {_short(v)}")
-        if not isinstance(self.bot, str) or control_character(self.bot) is not None:
-            # (printed by fiveup equity: no control character)
+        if not isinstance(self.bot, str) or name_fault(self.bot) is not None:
+            # (printed by fiveup equity: a name as printable as a seat's)
             raise OptionError(f"an equity table's bot must be a bot name, not {_short(self.bot)}")
 
     @property

@@ -117,6 +117,41 @@ def control_character(text: str):
     return next((c for c in text if unicodedata.category(c) == "Cc"), None)
 
 
+MAX_NAME_LENGTH = 100      # a seat's, an entrant's or a table's bot name: printed in one line of a table
+# the controls that reorder the text after them (embeddings, overrides, isolates): a name holding
+# one would print the rest of a report's line backwards
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def name_fault(name: str):
+    r"""Why the string `name` cannot be a name printed in reports, tables and JSON answers
+    (a seat's, a ladder entrant's, a table's bot): one phrase, or None when it can.
+
+    >>> name_fault("Ann"), name_fault("Ann \u00e9 \u4e2d")
+    (None, None)
+    >>> print(name_fault("Ann\nBob"))
+    a name may not hold a control character ('\n')
+    >>> print(name_fault("\ud800"))
+    a name must be Unicode text, not hold a lone surrogate ('\ud800')
+    >>> print(name_fault("\u202eevil"))
+    a name may not hold a bidirectional control ('\u202e'): it reorders the text after it
+    >>> print(name_fault("x" * 101))
+    a name is at most 100 characters, not 101
+    """
+    c = control_character(name)
+    if c is not None:
+        return f"a name may not hold a control character ({c!r})"
+    for c in name:
+        if "\ud800" <= c <= "\udfff":
+            # (valid JSON as an escape, but no UTF-8 encodes it: an answer holding it failed)
+            return f"a name must be Unicode text, not hold a lone surrogate ({c!r})"
+        if c in BIDI_CONTROLS:
+            return f"a name may not hold a bidirectional control ({c!r}): it reorders the text after it"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"a name is at most {MAX_NAME_LENGTH} characters, not {len(name)}"
+    return None
+
+
 def is_number(x) -> bool:
     """A finite int or float, not a bool; an int too large for a float is none
     (math.isfinite would raise OverflowError on it).

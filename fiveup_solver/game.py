@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
-                                  check_players, check_seed, control_character, is_int as _is_int, short_repr as _short)
+                                  check_players, check_seed, is_int as _is_int, name_fault, short_repr as _short)
 from fiveup_solver.notation import (ALL_TILES, LOWEST_SCORE, MIN_SCORE, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile,
                                    check_action,
                                    raw_to_display)
@@ -153,9 +153,8 @@ class Game:
         if len(seats) != players or not all(isinstance(s, str) for s in seats):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         for i, name in enumerate(seats):      # (printed in reports: no line of their own)
-            if control_character(name) is not None:
-                raise OptionError(f"seats[{i}] {_short(name)}: a name may not hold a control character "
-                                  f"({control_character(name)!r})")
+            if name_fault(name) is not None:
+                raise OptionError(f"seats[{i}] {_short(name)}: {name_fault(name)}")
         if not _is_int(max_rounds) or max_rounds < 1:
             raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
         if not isinstance(deal, bool):

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fiveup_solver.bots import check_bot, check_move_time
-from fiveup_solver.errors import (OptionError, check_seed, control_character, is_int as _is_int, is_number,
+from fiveup_solver.errors import (OptionError, check_seed, is_int as _is_int, name_fault, is_number,
                                   short_repr as _short)
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
@@ -269,11 +269,14 @@ class LadderResult:
                 raise bad(f"games_per_pairing {_short(games)}")
             entrants = [e["name"] for e in d["entrants"]]
             # (at least two: a table of the anchor alone has no fit; a name is printed in the
-            # tables, so no control character in it)
-            if (not all(isinstance(n, str) and n and control_character(n) is None for n in entrants)
+            # tables: errors.name_fault)
+            for n in entrants:
+                if isinstance(n, str) and name_fault(n) is not None:
+                    raise bad(f"entrant {_short(n)}: {name_fault(n)}")
+            if (not all(isinstance(n, str) and n for n in entrants)
                     or len(set(entrants)) != len(entrants) or ANCHOR not in entrants or len(entrants) < 2):
-                raise bad(f"its entrants must be at least 2 distinct names including {ANCHOR}, without control "
-                          f"characters, not {_short(entrants, 80)}")
+                raise bad(f"its entrants must be at least 2 distinct names including {ANCHOR}, "
+                          f"not {_short(entrants, 80)}")
             elo, ci95 = {}, {}
             for e in d["entrants"]:
                 lo_hi = e["ci95"]

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, OptionError, ParseError, RecordError,
-                                  check_players, check_seed, control_character, is_int as _is_int, json_fault,
+                                  check_players, check_seed, is_int as _is_int, name_fault, json_fault,
                                   short_repr as _short)
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.inference import DealSampler
@@ -281,9 +281,8 @@ def check_record(record) -> dict:
     for i, name in enumerate(seats or ()):
         # a name is printed in reports and tables: a newline in it would print lines the
         # report never wrote (a review made a fake "blunder" line so)
-        if control_character(name) is not None:
-            raise RecordError(f"seats[{i}] {_short(name)}: a name may not hold a control character "
-                              f"({control_character(name)!r})")
+        if name_fault(name) is not None:
+            raise RecordError(f"seats[{i}] {_short(name)}: {name_fault(name)}")
     view = record.get("view")
     if view is not None and (not _is_int(view) or not 0 <= view < n):
         raise RecordError(f"view must be a seat 0..{n - 1}, not {_short(view)}")

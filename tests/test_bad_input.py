@@ -921,6 +921,45 @@ def test_a_seat_name_with_a_control_character_is_refused(name, tmp_path, capsys)
     Game(players=2, seats=["Ann", "Bøb ★ ☃"])                     # any other text is a name
 
 
+@pytest.mark.parametrize("name, fault", [
+    ("\ud800", r"a name must be Unicode text, not hold a lone surrogate \('\\ud800'\)"),
+    ("Bob\u202e", r"a name may not hold a bidirectional control \('\\u202e'\): it reorders the text after it"),
+    ("\u2067Bob", r"a name may not hold a bidirectional control \('\\u2067'\): it reorders the text after it"),
+    ("B" * 101, r"a name is at most 100 characters, not 101"),
+])
+def test_a_seat_name_that_cannot_be_printed_is_refused(name, fault, tmp_path, capsys):
+    """A review of the browser app: a seat name "\\ud800" (valid JSON as an escape) was
+    accepted for analysis, and every answer holding it was a 500 (no UTF-8 encodes it); a
+    right-to-left override printed the rest of each analysis line backwards, and a name of
+    200,000 characters was printed on every action. Each is refused as a record's field."""
+    bad = small()
+    bad["seats"] = ["Ann", name]
+    with pytest.raises(RecordError, match=rf"^seats\[1\] .*: {fault}$"):
+        replay(bad)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))         # ensure_ascii: the surrogate is written as its escape
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: seats[1] ") and err.count("\n") == 1
+    with pytest.raises(OptionError, match=rf"^seats\[1\] .*: {fault}$"):
+        Game(players=2, seats=["Ann", name])
+    Game(players=2, seats=["Ann", "B" * 100])                      # 100 characters are a name
+    Game(players=2, seats=["Ann", "\u05d3\u05e0\u05d9 \u0639\u0644\u064a"])   # right-to-left text is a name
+
+
+def test_a_record_whose_seat_name_is_a_lone_surrogate_is_a_4xx_in_the_browser_app():
+    pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
+    from fastapi.testclient import TestClient
+    from fiveup_solver import serve
+    bad = small()
+    bad["seats"] = ["Ann", "\ud800"]
+    with TestClient(serve.create_app(), base_url="http://127.0.0.1:8061", raise_server_exceptions=False) as client:
+        for url, body in (("/api/analyses", {"record": bad}), ("/api/position", {"record": bad, "round": 0, "action": 0})):
+            r = client.post(url, content=json.dumps(body), headers={"content-type": "application/json"})
+            assert 400 <= r.status_code < 500, (url, r.status_code, r.text[:200])
+            assert r.json()["error"].startswith("seats[1] '\\ud800': a name must be Unicode text"), r.text
+
+
 def _view_record():
     game = play_game(2, 5, ["greedy", "greedy"], max_rounds=1)
     return game.to_record(view=0)

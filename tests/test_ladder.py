@@ -343,8 +343,13 @@ def test_crafted_ladder_files_are_refused_in_one_line(tmp_path, capsys):
         p["a"], p["b"] = (name if p["a"] == "level2" else p["a"]), (name if p["b"] == "level2" else p["b"])
     for s in forged["steps"]:
         s["from"], s["to"] = (name if s["from"] == "level2" else s["from"]), (name if s["to"] == "level2" else s["to"])
-    for data in (alone, forged):
-        with pytest.raises(OptionError, match="at least 2 distinct names including level1, without control"):
+    surrogate = copy.deepcopy(forged)
+    for e in surrogate["entrants"]:
+        e["name"] = "\ud800" if e["name"] == name else e["name"]
+    for data, why in ((alone, r"its entrants must be at least 2 distinct names including level1, not \['level1'\]"),
+                      (forged, r"entrant 'level2\\n\| level9 .*: a name may not hold a control character \('\\n'\)"),
+                      (surrogate, r"entrant '\\ud800': a name must be Unicode text, not hold a lone surrogate")):
+        with pytest.raises(OptionError, match=why):
             LadderResult.from_dict(data)
         path = tmp_path / "l.json"
         path.write_text(json.dumps(data))
