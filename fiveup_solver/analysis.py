@@ -755,7 +755,8 @@ def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision
                     best=format_move(h.best), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
                     loss_points=round(played.points_loss, 3), stderr_points=round(played.points_loss_stderr, 3),
                     mark=mark_of(loss_win, se_win), win=h.moves[0].win,
-                    moves=[{"move": format_move(m.move), "win": m.win, "points": m.points} for m in h.moves],
+                    moves=[{"move": format_move(m.move), "win": m.win, "points": m.points,
+                            "win_stderr": m.win_stderr, "points_stderr": m.points_stderr} for m in h.moves],
                     worlds=h.samples)
 
 

@@ -42,13 +42,13 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 try:
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse, JSONResponse, Response
-    from pydantic import BaseModel, ConfigDict, Field
+    from pydantic import BaseModel, ConfigDict, Field, field_validator
     from starlette.exceptions import HTTPException as StarletteHTTPException
 except ImportError as _missing:   # the extra is optional: say which one
     raise ImportError(f"the browser app needs the serve extra ({_missing.name} is missing): "
@@ -62,7 +62,7 @@ from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.hint import Hinter, SearchBudget
 from fiveup_solver.levels import LEVELS
-from fiveup_solver.notation import format_move, parse_move
+from fiveup_solver.notation import ALL_TILES, format_move, parse_move
 from fiveup_solver.play import TerminalGame, bots_for_seats
 from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
 from fiveup_solver.solver import Solver
@@ -144,13 +144,29 @@ class NewGameRequest(_Body):
     seat: int = 0
     bots: list[str] = Field(default_factory=lambda: ["level1"],
                             description="one bot per other seat, in seat order (a shorter list repeats)")
-    seed: Optional[int] = Field(None, description="the deal's seed; none: a secret one the server draws "
-                                                  "(a known seed makes every hidden tile computable)")
+    seed: Optional[Union[int, str]] = Field(
+        None, description="the deal's seed, 0..2^64-1, a number or a string of decimal digits (a page's "
+                          "JavaScript numbers hold integers up to 2^53 exactly); none: a secret one the server "
+                          "draws (a known seed makes every hidden tile computable)")
     record: Optional[dict] = Field(None, description="go on from this record's last position (full or the seat's view)")
+
+    @field_validator("seed")
+    @classmethod
+    def _seed_digits(cls, seed):
+        """A seed given as text: decimal digits, read exactly (check_seed checks its range)."""
+        if isinstance(seed, str):
+            if not is_digits(seed) or len(seed) > 30:
+                raise ValueError(f"a seed given as a string must be decimal digits, 0..2^64-1, not {_short(seed, 40)}")
+            return int(seed)
+        return seed
 
 
 class MoveRequest(_Body):
     move: str = Field(description="record notation, e.g. 3-4@4-4:lineB")
+    round: Optional[int] = Field(None, description="the position the move was chosen on: the view's round "
+                                                   "(with action; a page always sends both)")
+    action: Optional[int] = Field(None, description="the length of that view's history: a move on a position "
+                                                    "the game has left (another tab moved) is refused with 409")
 
 
 class AnalysisRequest(_Body):
@@ -247,15 +263,40 @@ class WebGame(TerminalGame):
             step["round_end"] = self.round_end()
         self.steps.append(step)
 
-    def round_end(self) -> dict:
-        """The ended round as everyone sees it: how it ended, the hands left, the scoring."""
+    def round_end(self, index: int = -1) -> dict:
+        """The ended round ``index`` (the last by default) as everyone sees it: how it ended,
+        the hands left, the scoring; ``scores_before``: the scores at the round's start."""
         g = self.game
-        r = g.current
-        return {"round": len(g.rounds) - 1, "end": r.end(),
-                "hands": [[str(t) for t in g.hand(s)] for s in range(g.players)],
-                "scores_before": list(r.scores_before), "scores": list(g.scores),
+        index = range(len(g.rounds))[index]
+        r = g.rounds[index]
+        last = index == len(g.rounds) - 1
+        return {"round": index, "end": r.end(),
+                "hands": [[str(ALL_TILES[t]) for t in r.core.hand(s)] for s in range(g.players)],
+                "scores_before": list(r.scores_before), "scores": list(r.core.scores),
                 "events": [e.to_dict() for per in r.events for e in per],
-                "game_over": g.game_over, "winner": g.winner}
+                "game_over": g.game_over and last, "winner": g.winner if last else None}
+
+    def last_round_end(self) -> dict | None:
+        """The latest round's end: this round's once it is over, else the round before's
+        (shown until the person's first decision of this round, again after an undo)."""
+        g = self.game
+        if g.round_over:
+            return self.round_end()
+        return self.round_end(-2) if len(g.rounds) > 1 else None
+
+    def check_position(self, round_: int | None, action: int | None) -> None:
+        """A move chosen on position (round, action) (a view's round and the length of its
+        history): refused with 409 when the game has left that position since."""
+        if round_ is None and action is None:
+            return
+        if round_ is None or action is None:
+            raise OptionError("round and action go together: the position the move was chosen on")
+        g = self.game
+        now = (len(g.rounds) - 1, len(g.current.moves))
+        if (round_, action) != now:
+            raise ApiError(409, f"the game has moved on (in another tab?): the move was chosen at round "
+                                f"{_short(round_, 12)} action {_short(action, 12)}, the game is at round {now[0]} "
+                                f"action {now[1]}")
 
     def play(self, text: str) -> None:
         g = self.game
@@ -285,7 +326,7 @@ class WebGame(TerminalGame):
                   "unfinished": g.unfinished, "seats": list(g.seats),
                   "placements": [format_move(m) for _, m in g.current.moves if m.kind == "play"],
                   "last_moves": list(self.steps),
-                  "round_end": next((s["round_end"] for s in reversed(self.steps) if "round_end" in s), None),
+                  "round_end": self.last_round_end(),
                   "board": _board(g, last=next((m for _, m in reversed(g.current.moves) if m.kind == "play"),
                                                None))})
         return d
@@ -804,6 +845,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         game = state.game(game_id)
 
         def move():
+            game.check_position(body.round, body.action)
             game.steps = []
             game.stopped.clear()
             game.play(body.move)

@@ -187,6 +187,9 @@ def test_analysis_is_deterministic_and_json():
                 "mark", "dd_best", "dd_loss_points"} <= set(d)
         if not d["forced"]:
             assert d["loss_win"] >= 0 and d["best"] is not None
+            # every move's value with its standard errors, as the rollout judge gives them (the
+            # analysis board shows win % with its +-)
+            assert all({"move", "win", "points", "win_stderr", "points_stderr"} <= set(m) for m in d["moves"])
     # every action of the record appears once, in order
     assert [(d["round"], d["action"]) for d in a["decisions"]] == [
         (r, i) for r, rnd in enumerate(g.to_record()["rounds"]) for i in range(len(rnd["actions"]))]

@@ -986,3 +986,79 @@ def test_a_body_the_json_reader_refuses_is_named(client, body, message):
     r = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code == 400
     assert r.json()["error"].startswith(message), r.json()
+
+
+# --------------------------------------------------------------------------- review 2 of the browser app
+def _key(view):
+    return {"round": view["round"], "action": len(view["history"])}
+
+
+def test_a_move_chosen_on_a_position_the_game_has_left_is_refused(client):
+    """A review (F1): two tabs on one game; after tab A moved, tab B's stale but still legal
+    move was played on a position B never showed. A move now names the position it was
+    chosen on (the view's round and the length of its history): a position the game has
+    left is a 409 naming that the game moved on; without the key a move is taken as before."""
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 19}).json()
+    gid, first = r["id"], r["view"]
+    web = client.app.state.fiveup.games[gid]
+    moved = client.post(f"/api/games/{gid}/moves", json={"move": first["legal_moves"][0], **_key(first)})
+    assert moved.status_code == 200, moved.text
+    now = moved.json()["view"]
+    stale = next((m for m in first["legal_moves"] if m in now["legal_moves"]), first["legal_moves"][0])
+    message = error_of(client.post(f"/api/games/{gid}/moves", json={"move": stale, **_key(first)}), 409)
+    assert "moved on" in message and "another tab" in message
+    assert f"round {first['round']} action {len(first['history'])}" in message
+    assert client.get(f"/api/games/{gid}").json()["view"]["history"] == now["history"]     # nothing played
+    assert "go together" in error_of(client.post(f"/api/games/{gid}/moves",
+                                                 json={"move": stale, "round": now["round"]}), 400)
+    # the position the person sees: played
+    again = client.post(f"/api/games/{gid}/moves", json={"move": now["legal_moves"][0], **_key(now)})
+    assert again.status_code == 200, again.text
+    # the documented API without the key still plays (on whatever position the game is at)
+    view = again.json()["view"]
+    if not view["game_over"]:
+        assert client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).status_code == 200
+    assert web.game is not None
+
+
+def test_a_seed_above_2_53_given_as_digits_deals_that_seed(client):
+    """A review (F6): the page sent 9007199254740993 as the JavaScript number
+    9007199254740992, another deal. A seed may now come as a string of decimal digits,
+    read exactly; check_seed checks its range as for a number."""
+    seed = 9007199254740993
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": str(seed)})
+    assert r.status_code == 200, r.text
+    web = client.app.state.fiveup.games[r.json()["id"]]
+    assert web.seed == seed
+    assert web.game.rounds[0].hands == Game(players=2, seed=seed).rounds[0].hands
+    assert web.game.rounds[0].hands != Game(players=2, seed=seed - 1).rounds[0].hands
+    assert client.post("/api/games", json={"players": 2, "seed": seed}).status_code == 200   # a number, as before
+    for bad in ("x", "-1", "1.5", " 7", "", "١٢", "9" * 40):
+        assert "seed" in error_of(client.post("/api/games", json={"players": 2, "seed": bad}), 422), bad
+    assert "seed must be an integer from 0 to 2^64-1" in error_of(
+        client.post("/api/games", json={"players": 2, "seed": str(2 ** 64)}), 400)
+
+
+def test_the_last_rounds_end_is_in_the_view_again_after_an_undo(client):
+    """A review (F9): after undoing one's first move of a round the last round's summary
+    was gone (the view's round_end came from the last request's steps only). The view's
+    round_end is now the latest ended round's: this round's once over, else the one before."""
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 19}).json()
+    gid, view = r["id"], r["view"]
+    assert view["round_end"] is None
+    for _ in range(200):
+        mine = [a for a in view["history"] if a["seat"] == 0 and "play" in a]
+        if view["round"] >= 1 and not mine and view["legal_moves"]:
+            break
+        view = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).json()["view"]
+    else:
+        pytest.fail("no round began with the person to play")
+    ended = view["round_end"]
+    assert ended is not None and ended["round"] == view["round"] - 1
+    assert ended["scores"] == view["scores_before"]
+    moved = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).json()["view"]
+    if moved["round"] != view["round"]:
+        pytest.skip("the first move ended the round")
+    back = client.post(f"/api/games/{gid}/undo").json()["view"]
+    assert back["round"] == view["round"] and back["round_end"] == ended
+    assert client.get(f"/api/games/{gid}").json()["view"]["round_end"] == ended
