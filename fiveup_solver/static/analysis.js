@@ -1,6 +1,6 @@
 // The analysis board: a background analysis (/api/analyses), then a move list, a win-% graph and the
 // board kept in step; played move against the best, what-if, the per-seat summary.
-import { api, showError, el, sleep, points, readJsonFile } from "./api.js";
+import { api, showError, el, sleep, points, readJsonFile, winText, pointsText } from "./api.js";
 
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
@@ -21,6 +21,9 @@ let positions = new Map();
 let values = new Map(); // "r/i" -> [{move, win, points}] from the analysis or an evaluation here
 
 function setState(s) { document.body.dataset.state = s; }
+
+// a placement (an opening or a move at an open end), drawn on the board; a draw or a pass is not
+const isPlacement = (move) => Boolean(move) && move !== "pass" && !move.startsWith("draw");
 
 // "seat 1 (greedy)": the seat with its name in the record, unless it has none or Game's
 // default one ("seat1"); notation.format_seat is the same rule in Python
@@ -225,8 +228,9 @@ async function draw() {
   // the decision: played against best
   // red: the move played; green: the best; blue: the move tried (what if), when it is neither
   const arrows = [];
-  if (a.text.includes("@")) arrows.push([a.text, "#cc0000"]);
-  if (d && d.best && d.best !== a.text && d.best.includes("@")) arrows.push([d.best, "#1a7f37"]);
+  // (an opening is drawn as a ghost tile on the empty table, in its colour)
+  if (isPlacement(a.text)) arrows.push([a.text, "#cc0000"]);
+  if (d && d.best && d.best !== a.text && isPlacement(d.best)) arrows.push([d.best, "#1a7f37"]);
   if (whatIf && !arrows.some(([m]) => m === whatIf)) arrows.push([whatIf, "#1c7ed6"]);
   $("decision").replaceChildren(...decisionText(a, d));
   setState("loading");
@@ -273,8 +277,8 @@ function whatIfPanel(a, p) {
     const v = byMove.get(m);
     return el("tr", { class: `${m === a.text ? "played" : ""}${whatIf === m ? " tried" : ""}` },
       el("td", {}, el("button", { type: "button", class: "link", "data-move": m, onclick: () => { whatIf = m; draw(); } }, m)),
-      el("td", { text: v ? (v.win !== null ? (100 * v.win).toFixed(1) : "forced") : "" }),
-      el("td", { text: v && v.points !== null ? v.points.toFixed(1) : "" }));
+      el("td", { class: "num", text: v ? (v.win !== null ? winText(v.win, v.win_stderr) : "forced") : "" }),
+      el("td", { class: "num", text: v && v.points !== null ? pointsText(v.points, v.points_stderr) : "" }));
   });
   const winOf = (row) => { const x = parseFloat(row.children[1].textContent); return Number.isNaN(x) ? -1 : x; };
   rows.sort((x, y) => winOf(y) - winOf(x));
@@ -282,18 +286,23 @@ function whatIfPanel(a, p) {
   box.replaceChildren(
     el("h3", { text: "What if" }),
     el("p", { class: "small", id: "whatif-value", text: whatIf ? (tried ? `${whatIf}: ${valueText(tried)}${arrowNote(whatIf, a, a.decision)}` : `${whatIf}: evaluate the position to see its value`) : "click a legal move to see it on the board and its value" }),
-    el("table", { class: "hint-table" }, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win %" }), el("th", { text: "points" })), ...rows),
+    el("table", { class: "hint-table" }, el("tr", {}, el("th", { text: "move" }),
+      el("th", { text: "win", title: "the chance of the side to move to win the game, ± its standard error" }),
+      el("th", { text: "points", title: "raw points of this round, the side to move less the others; a world won or lost counts ±1000" })), ...rows),
+    el("p", { class: "small legend", id: "whatif-legend", text: "win: the chance of the side to move to win the game; "
+      + "points: raw points of this round, that side less the others (5 raw = 1 display point; a world won or lost "
+      + "counts ±1000); ±: standard errors" }),
     known ? "" : el("button", { type: "button", id: "evaluate", onclick: () => evaluate(a, p) }, `Evaluate for ${seatText(p.to_move)}`));
 }
 
 function valueText(m) {
   // the only legal move is not valued (the hint answers null): it is forced
   if (m.win === null || m.points === null) return "forced (the only legal move)";
-  return `win ${(100 * m.win).toFixed(1)} %, ${m.points.toFixed(1)} points`;
+  return `win ${winText(m.win, m.win_stderr)}, ${pointsText(m.points, m.points_stderr)} points`;
 }
 
 function arrowNote(move, a, d) {
-  if (!move.includes("@")) return "";
+  if (!isPlacement(move)) return "";
   if (move === a.text) return " (the move played: red arrow)";
   if (d && move === d.best) return " (the best: green arrow)";
   return " (blue arrow)";
@@ -303,7 +312,8 @@ async function evaluate(a, p) {
   showError("");
   try {
     const h = await api("POST", "/api/hint", { record, seat: p.to_move, round: a.r, action: a.i, samples: 32 });
-    values.set(`${a.r}/${a.i}`, h.moves.map((m) => ({ move: m.move, win: m.win, points: m.points })));
+    values.set(`${a.r}/${a.i}`, h.moves.map((m) => ({ move: m.move, win: m.win, points: m.points,
+      win_stderr: m.win_stderr, points_stderr: m.points_stderr })));
     draw();
   } catch (e) {
     showError(e.message);

@@ -2,9 +2,11 @@
 
 export class ApiError extends Error {}
 
-/** Call the API; resolves to the answer's JSON, or throws ApiError with the server's one-line error. */
-export async function api(method, path, body) {
-  const options = { method, headers: {} };
+/** Call the API; resolves to the answer's JSON, or throws ApiError with the server's one-line error
+ * (its `status` is the HTTP status). `signal`: an AbortSignal that cancels the request (the server
+ * then stops its search); a cancelled request throws the browser's AbortError, not an ApiError. */
+export async function api(method, path, body, signal) {
+  const options = { method, headers: {}, signal };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -13,16 +15,32 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch (e) {
+    if (e.name === "AbortError") throw e;
     throw new ApiError(`the server does not answer (${e.message})`);
   }
   let data = null;
   try {
     data = await response.json();
   } catch (e) {
+    if (e.name === "AbortError") throw e;
     throw new ApiError(`${response.status}: the answer is not JSON`);
   }
-  if (!response.ok) throw new ApiError(data && data.error ? data.error : `error ${response.status}`);
+  if (!response.ok) {
+    const error = new ApiError(data && data.error ? data.error : `error ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
   return data;
+}
+
+/** A win probability with its standard error, as `fiveup play` shows it: "49.3 % ±1.9". */
+export function winText(win, stderr) {
+  return `${(100 * win).toFixed(1)} % ±${(100 * (stderr || 0)).toFixed(1)}`;
+}
+
+/** Points (raw, of the round) with their standard error: "-3.8 ±4.8". */
+export function pointsText(value, stderr) {
+  return `${value.toFixed(1)} ±${(stderr || 0).toFixed(1)}`;
 }
 
 /** Show a one-line message in the page's #error bar (empty text hides it). */

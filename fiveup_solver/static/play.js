@@ -1,5 +1,5 @@
 // The play page: a game against the bots through the JSON API (/api/games...).
-import { api, showError, el, sleep, points, download, readJsonFile } from "./api.js";
+import { api, showError, el, sleep, points, download, readJsonFile, winText, pointsText } from "./api.js";
 import { tileSvg } from "./tiles.js";
 
 const params = new URLSearchParams(location.search);
@@ -12,6 +12,10 @@ let selected = null;    // the hand tile picked, waiting for an open end
 let hintFor = null;     // the position key the hint shown belongs to
 let hintBoard = null;   // the board with the best move marked
 let busy = false;
+let hintAbort = null;   // cancels the hint request under way (the server stops its search)
+let logRound = null;    // the round of the log's latest entry: a new round gets a heading
+let logHead = null;     // that heading: the log is newest first, a round's entries under its heading
+const HINTS_KEY = "fiveup.hints";   // the Hints switch, kept in the browser over reloads
 
 function setState(s) { document.body.dataset.state = s; }
 
@@ -37,8 +41,9 @@ function seatOptions() {
 function gameOptions() {
   const bots = [...$("bot-choices").querySelectorAll("select")].map((s) => s.value);
   const options = { players: Number($("players").value), seat: Number($("seat").value), bots };
-  // no seed: the server deals from a secret one (a seed you know deals tiles you can know)
-  if ($("seed").value !== "") options.seed = Number($("seed").value);
+  // no seed: the server deals from a secret one (a seed you know deals tiles you can know);
+  // sent as the digits typed: a JavaScript number would change a seed above 2^53
+  if ($("seed").value !== "") options.seed = $("seed").value.trim();
   return options;
 }
 
@@ -49,6 +54,7 @@ async function start(body) {
     const r = await api("POST", "/api/games", body);
     game = { id: r.id, view: null };
     $("log").replaceChildren();
+    logRound = logHead = null;
     $("over").hidden = true;
     $("round-end").hidden = true;
     $("setup").hidden = true;
@@ -66,51 +72,98 @@ async function start(body) {
 // ------------------------------------------------------------------ showing a view
 function seatName(view, s) { return s === view.seat ? "you" : `seat ${s} (${view.seats[s]})`; }
 
+// a side: with 2 or 3 players it is one seat, named as the seat; with 4 two partners
+function sideName(view, side) {
+  if (view.players !== 4) return seatName(view, side);
+  return side === view.side ? `your side (you and seat ${(view.seat + 2) % 4})` : `side ${side} (seats ${side} and ${side + 2})`;
+}
+
+// short names for the score lists: "you", "seat 1"; "side 0 (yours)" with 4 players
+function scoreName(view, side) {
+  if (view.players === 4) return `side ${side}${side === view.side ? " (yours)" : ""}`;
+  return side === view.seat ? "you" : `seat ${side}`;
+}
+
+// "you: 20 (4) · seat 1: 15 (3)"
+function scoreList(view, scores) { return scores.map((x, s) => `${scoreName(view, s)}: ${points(x)}`).join(" · "); }
+
+function logDivider(round, note) {
+  logRound = round;
+  logHead = el("li", { class: "round", text: note ? `round ${round} (${note})` : `round ${round}` });
+  $("log").prepend(logHead);
+}
+
+// a log entry: the newest first, under its round's heading
+function logAdd(item) {
+  if (logHead && logHead.isConnected) logHead.after(item);
+  else $("log").prepend(item);
+}
+
 function logStep(view, step) {
+  if (step.round !== logRound) logDivider(step.round);
   const who = seatName(view, step.seat);
-  let text = step.move === "pass" ? `${who}: pass` : step.move.startsWith("draw") ? `${who}: ${step.move}`
-    : `${who}: ${step.move}`;
+  let text = `${who}: ${step.move}`;
   if (step.forced) text += " (forced)";
   for (const e of step.events) {
-    text += `; ${e.kind} ${e.raw > 0 ? "+" : ""}${e.raw} for side ${e.side}${e.accepted ? "" : " (rejected: above 305)"}`;
+    text += `; ${e.kind} ${e.raw > 0 ? "+" : ""}${e.raw} for ${sideName(view, e.side)}${e.accepted ? "" : " (rejected: above 305)"}`;
   }
-  const item = el("li", { class: step.seat === view.seat ? "mine" : "" , text,
-    "data-round": step.round, "data-action": step.action });
-  $("log").prepend(item);
+  logAdd(el("li", { class: step.seat === view.seat ? "mine" : "" , text,
+    "data-round": step.round, "data-action": step.action }));
 }
 
 function showRoundEnd(view, end) {
   const box = $("round-end");
-  const how = end.end.end === "domino" ? `seat ${end.end.seat} emptied their hand`
-    : end.end.end === "blocked" ? `blocked (${end.end.winner === null ? "a tie" : `side ${end.end.winner} lowest`})`
-    : end.end.end === "won" ? `seat ${end.end.seat} reached exactly 305` : end.end.end;
-  const hands = end.hands.map((h, s) => el("li", { text: `${seatName(view, s)}: ${h.join(" ") || "(empty)"}` }));
+  const who = (s) => seatName(view, s);
+  const how = end.end.end === "domino" ? `${who(end.end.seat)} emptied ${end.end.seat === view.seat ? "your" : "their"} hand`
+    : end.end.end === "blocked" ? `blocked (${end.end.winner === null ? "a tie" : `lowest: ${sideName(view, end.end.winner)}`})`
+    : end.end.end === "won" ? `${who(end.end.seat)} reached exactly 305` : end.end.end;
+  const hands = end.hands.map((h, s) => el("li", { text: `${who(s)}: ${h.join(" ") || "(empty)"}` }));
+  const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
   const events = end.events.filter((e) => e.kind !== "placement")
-    .map((e) => el("li", { text: `${e.kind}: ${e.raw > 0 ? "+" : ""}${e.raw} raw for side ${e.side}${e.accepted ? "" : " (rejected)"}` }));
+    .map((e) => el("li", { text: `${e.kind}: ${signed(e.raw)} raw for ${sideName(view, e.side)}${e.accepted ? "" : " (rejected)"}` }));
+  // the placements' points of the round, per side: start + placements + end scoring = after
+  const placed = end.scores.map(() => 0);
+  for (const e of end.events) if (e.kind === "placement" && e.accepted) placed[e.side] += e.raw;
   box.replaceChildren(
     el("h3", { text: `Round ${end.round} is over: ${how}` }),
     el("p", { text: "Hands left:" }), el("ul", {}, ...hands),
     el("p", { text: "Scoring at the end:" }), el("ul", {}, ...(events.length ? events : [el("li", { text: "none" })])),
-    el("p", { text: `Scores: ${end.scores.map(points).join(" / ")} (were ${end.scores_before.map(points).join(" / ")})` }));
+    el("p", { class: "scores", text: `Scores at the round's start: ${scoreList(view, end.scores_before)}` }),
+    el("p", { class: "scores", text: `Placements scored in the round: ${placed.map((x, s) => `${scoreName(view, s)}: ${signed(x)}`).join(" · ")}` }),
+    el("p", { class: "scores", text: `Scores after the round: ${scoreList(view, end.scores)}` }));
   box.hidden = false;
+}
+
+// the last round's summary is up until the person's first move of this round (again after an
+// undo of that move), and at the end of a round or the game
+function summaryDue(view) {
+  const end = view.round_end;
+  if (!end) return false;
+  if (view.round_over || view.game_over) return end.round === view.round;
+  return end.round === view.round - 1 && !view.history.some((a) => a.seat === view.seat && "play" in a);
 }
 
 // a reloaded page: the log again from this round's actions as the person saw them (the
 // scoring of each is not in the view); the last round's summary is shown again after it
 // until the person's first decision of this round
-function relog(view) {
+function relog(view, note = "this page was opened again: the log restarts here") {
+  logDivider(view.round, note);
   view.history.forEach((a, i) => {
     const move = "play" in a ? (a.at ? `${a.play}@${a.at}` : a.play) : "draw" in a ? (a.draw ? `draw ${a.draw}` : "draw") : "pass";
-    $("log").prepend(el("li", { class: a.seat === view.seat ? "mine" : "", text: `${seatName(view, a.seat)}: ${move}`,
+    logAdd(el("li", { class: a.seat === view.seat ? "mine" : "", text: `${seatName(view, a.seat)}: ${move}`,
       "data-round": view.round, "data-action": i }));
   });
-  $("log").prepend(el("li", { text: `round ${view.round} (this page was opened again: the log restarts here)` }));
 }
 
 async function show(view) {
   // the actions since the person's last decision, one at a time (the bots' with a pause);
   // a round's summary stays up until the person's first decision of the next round is made
-  if (!view.last_moves.some((step) => step.round_end)) $("round-end").hidden = true;
+  cancelHint();
+  const ends = view.last_moves.some((step) => step.round_end);
+  if (!ends) {
+    if (summaryDue(view)) showRoundEnd(view, view.round_end);
+    else $("round-end").hidden = true;
+  }
   for (const step of view.last_moves) {
     $("board").innerHTML = step.board;
     logStep(view, step);
@@ -131,10 +184,15 @@ async function show(view) {
 
 function positionKey(view) { return `${view.round}/${view.history.length}`; }
 
+function cancelHint() {
+  if (hintAbort) hintAbort.abort();
+  hintAbort = null;
+}
+
 function render() {
   const view = game.view;
   const sides = view.scores.length;
-  const scoreText = view.scores.map((x, s) => `side ${s}${s === view.side ? " (you)" : ""}: ${points(x)}`).join(" · ");
+  const scoreText = scoreList(view, view.scores);
   const turn = view.game_over ? "game over" : view.to_move === view.seat ? "your move" : `seat ${view.to_move} to move`;
   $("status").replaceChildren(
     el("span", { text: `Round ${view.round} · ${scoreText} · target 305 (61) · ${turn}` }),
@@ -163,9 +221,10 @@ function render() {
   $("undo").disabled = view.game_over;
   if (view.game_over || view.unfinished) {
     const won = view.winner === view.side;
+    const winner = won ? (view.players === 4 ? "Your side wins!" : "You win!") : `${sideName(view, view.winner)} wins.`;
     $("over").replaceChildren(
-      el("h2", { text: view.game_over ? (won ? "You win!" : `Side ${view.winner} wins.`) : "Unfinished (round limit)" }),
-      el("p", { text: `Final scores: ${view.scores.map(points).join(" / ")}` }),
+      el("h2", { text: view.game_over ? winner.charAt(0).toUpperCase() + winner.slice(1) : "Unfinished (round limit)" }),
+      el("p", { text: `Final scores: ${scoreList(view, view.scores)}` }),
       el("a", { href: `/analysis?game=${game.id}`, id: "analyse", class: "button" }, "Analyse this game"));
     $("over").hidden = false;
     setState("over");
@@ -202,8 +261,11 @@ async function play(move) {
   busy = true;
   setState("busy");
   showError("");
+  cancelHint();         // the hint of this position is no longer wanted: its search stops
+  // the position the move was chosen on: a game moved on meanwhile (another tab) refuses it (409)
+  const seen = game.view;
   try {
-    const r = await api("POST", `/api/games/${game.id}/moves`, { move });
+    const r = await api("POST", `/api/games/${game.id}/moves`, { move, round: seen.round, action: seen.history.length });
     await show(r.view);
   } catch (e) {
     showError(e.message);
@@ -211,12 +273,13 @@ async function play(move) {
     try {
       const r = await api("GET", `/api/games/${game.id}`);
       if (positionKey(r.view) !== positionKey(game.view) || r.view.round !== game.view.round) {
-        relog(r.view);
+        relog(r.view, "the game moved on elsewhere, in another tab: the log goes on from here");
         await show({ ...r.view, last_moves: [] });
         return;
       }
     } catch (_) { /* the error shown is the move's */ }
     render();
+    if ($("hints").checked) loadHint();
   } finally {
     busy = false;
   }
@@ -224,6 +287,7 @@ async function play(move) {
 
 // ------------------------------------------------------------------ hints
 async function loadHint() {
+  cancelHint();
   const view = game.view;
   const box = $("hint-box");
   box.hidden = !$("hints").checked;
@@ -237,26 +301,36 @@ async function loadHint() {
   $("hint-table").tBodies[0].replaceChildren();     // the last position's hint is not this one's
   $("hint-state").textContent = "(thinking...)";
   box.dataset.state = "thinking";
+  // a request left for a position the person has left is cancelled (cancelHint): the server
+  // notices the closed connection and stops the search, giving its worker back
+  const abort = new AbortController();
+  hintAbort = abort;
+  const signal = abort.signal;
   try {
-    const record = await api("GET", `/api/games/${game.id}/record`);
-    const h = await api("POST", "/api/hint", { record, seat: view.seat });
+    const record = await api("GET", `/api/games/${game.id}/record`, undefined, signal);
+    const h = await api("POST", "/api/hint", { record, seat: view.seat }, signal);
     if (hintFor !== key || game.view !== view) return;        // the position moved on meanwhile
     $("hint-table").tBodies[0].replaceChildren(...h.moves.map((m) => el("tr", { class: m.rank === 1 ? "best" : "" },
       el("td", { text: String(m.rank) }),
       el("td", {}, el("button", { type: "button", class: "link", "data-move": m.move, onclick: () => play(m.move) }, m.move)),
-      el("td", { text: m.win === null ? "forced" : (100 * m.win).toFixed(1) }),
-      el("td", { text: m.points === null ? "" : m.points.toFixed(1) }))));
+      el("td", { class: "num", text: m.win === null ? "forced" : winText(m.win, m.win_stderr) }),
+      el("td", { class: "num", text: m.points === null ? "" : pointsText(m.points, m.points_stderr) }))));
     $("hint-state").textContent = h.samples ? `(${h.samples} sampled worlds, ${(1000 * h.seconds).toFixed(0)} ms)`
       : "(the only legal move)";
-    if (view.placements.length && h.best.includes("@")) {
+    // the best move on the board: an arrow and a ghost tile at its open end, or the
+    // opening's ghost on the empty table
+    if (h.best !== "pass" && !h.best.startsWith("draw")) {
       const b = await api("POST", "/api/board", { placements: view.placements, arrows: [[h.best, "#1a7f37"]],
-        lastmove: view.placements[view.placements.length - 1] });
+        lastmove: view.placements.length ? view.placements[view.placements.length - 1] : null }, signal);
       if (hintFor !== key || game.view !== view) return;
       hintBoard = b.svg;
       render();
     }
+    if (hintAbort === abort) hintAbort = null;
     box.dataset.state = "ready";
   } catch (e) {
+    if (e.name === "AbortError") return;                      // cancelled: a newer position's hint is wanted
+    if (hintAbort === abort) hintAbort = null;
     $("hint-state").textContent = "";
     box.dataset.state = "error";
     showError(e.message);
@@ -268,6 +342,7 @@ async function undo() {
   if (busy || !game) return;
   busy = true;
   showError("");
+  cancelHint();
   try {
     const r = await api("POST", `/api/games/${game.id}/undo`);
     // the undone actions are struck out in the log: they no longer happened
@@ -277,7 +352,7 @@ async function undo() {
         delete li.dataset.round;
       }
     }
-    $("log").prepend(el("li", { class: "mine", text: "undo (the tiles you have not seen are dealt again)" }));
+    logAdd(el("li", { class: "mine", text: "undo (the tiles you have not seen are dealt again)" }));
     await show(r.view);
   } catch (e) {
     showError(e.message);
@@ -323,7 +398,14 @@ async function init() {
     }
     $("load").value = "";
   });
-  $("hints").addEventListener("change", () => { hintBoard = null; if (game && game.view) { render(); loadHint(); } });
+  // the Hints switch is kept in the browser (localStorage): a reload, or the next game, keeps it
+  try { $("hints").checked = localStorage.getItem(HINTS_KEY) === "on"; } catch (_) { /* no storage: off */ }
+  $("hints").addEventListener("change", () => {
+    try { localStorage.setItem(HINTS_KEY, $("hints").checked ? "on" : "off"); } catch (_) { /* not kept */ }
+    hintBoard = null;
+    if (!$("hints").checked) cancelHint();
+    if (game && game.view) { render(); loadHint(); }
+  });
   $("undo").addEventListener("click", undo);
   $("save").addEventListener("click", save);
   $("again").addEventListener("click", () => { location.href = "/"; });
@@ -335,9 +417,7 @@ async function init() {
       $("setup").hidden = true;
       $("table").hidden = false;
       relog(r.view);
-      await show({ ...r.view, last_moves: [] });
-      const view = r.view;
-      if (view.round_end && !view.history.some((a) => a.seat === view.seat && "play" in a)) showRoundEnd(view, view.round_end);
+      await show({ ...r.view, last_moves: [] });        // with the last round's summary while it is due
       return;
     } catch (e) {
       showError(e.message);
