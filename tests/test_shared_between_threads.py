@@ -11,6 +11,7 @@ dies).
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -254,8 +255,11 @@ def test_an_exception_sent_to_a_hint_helper_as_it_starts_does_not_hang_the_hinte
         def start_new_thread(function, args):
             ident = real(function, args)
             # the GIL is held here: the new thread has not run any code yet; it is found by
-            # its ident once it has set that up (before it asks for the GIL)
-            for _ in range(10_000_000):
+            # its ident once it has set that up (before it asks for the GIL). On a loaded
+            # machine the new thread may wait long for a core: look for up to a minute (10
+            # million looks ran out once, at a load of 5 on 2 cores)
+            give_up = time.monotonic() + 60
+            while time.monotonic() < give_up:
                 if ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident),
                                                               ctypes.py_object(KeyboardInterrupt)) == 1:
                     sent.append(ident)
