@@ -302,7 +302,6 @@ cdef class CoreRound:
             raise CoreError(f"starter must be a seat 0..{n - 1}, not {starter!r}"[:200])
         score_list = checked_scores(scores, sides, "scores", TARGET)   # 305: a game already won (display tests)
         p.players = n
-        p.sides = sides
         for s in range(n):
             p.hand[s] = _mask(hand_lists[s])
         p.bone_len = len(bone_list)
@@ -373,7 +372,7 @@ cdef class CoreRound:
     @property
     def scores(self):
         cdef Position* p = &self.top().pos
-        return [p.score[i] for i in range(p.sides)]
+        return [p.score[i] for i in range(side_count(p))]
 
     @property
     def depth(self):
@@ -383,8 +382,8 @@ cdef class CoreRound:
         """Overwrite the current position's scores (an analysis position whose
         round start is unknown). Raises CoreError outside LOWEST_SCORE..304."""
         cdef Position* p = &self.top().pos
-        values = checked_scores(scores, p.sides, "scores")
-        for i in range(p.sides):
+        values = checked_scores(scores, side_count(p), "scores")
+        for i in range(side_count(p)):
             p.score[i] = values[i]
 
     cdef int checked_seat(self, seat) except -1:
@@ -707,7 +706,6 @@ def board_trace(players, placements):
     memset(&f, 0, sizeof(Frame))
     memset(&f.topo, -1, sizeof(Topology))
     f.pos.players = players
-    f.pos.sides = 3 if players == 3 else 2
     f.pos.bone_len = 1
     f.pos.status = ST_PLAYING
     f.pos.end_seat = NO_SEAT

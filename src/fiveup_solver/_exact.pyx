@@ -63,15 +63,16 @@ cdef int load(object pos, Position* out) except -1:
         raise CoreError(f"a world position is {sizeof(Position)} bytes from fiveup_solver._exact, "
                         f"not {type(pos).__name__}")
     memcpy(out, <const char*>(<bytes>pos), sizeof(Position))
-    ok = (2 <= out.players <= 4 and out.sides == (3 if out.players == 3 else 2) and out.to_move < out.players
+    ok = (2 <= out.players <= 4 and out.to_move < out.players
           and out.starter < out.players and out.status <= ST_WON and out.bone_next <= out.bone_len <= N_TILES
           and out.open_values < 128 and (out.end_seat < out.players or out.end_seat == NO_SEAT)
           and out.board < (1 << N_TILES))
     for s in range(4):
         ok = ok and out.hand[s] < (1 << N_TILES) and not (seen & out.hand[s]) and (s < out.players or not out.hand[s])
+        seen |= out.hand[s]
+    for s in range(3):
         # (a score the core keeps: TARGET - score must not overflow)
         ok = ok and SCORE_FLOOR <= out.score[s] <= TARGET
-        seen |= out.hand[s]
     for i in range(7):
         # a double's state is DS_NONE exactly while the double is off the board: the
         # placements step the state by table (a double in hand on a damaged state
@@ -144,7 +145,7 @@ def state(pos):
     cdef Position p
     load(pos, &p)
     return (p.status, p.to_move, bool(p.status == ST_PLAYING and can_place(&p)), p.bone_len - p.bone_next,
-            tuple(p.score[s] for s in range(p.sides)), p.end_seat)
+            tuple(p.score[s] for s in range(side_count(&p))), p.end_seat)
 
 
 def hand(pos, seat):
@@ -273,7 +274,7 @@ cdef int walk_greedy(Walk* w, Position* p, double prob, dict groups, dict ends) 
     if w.n_obs + 2 > MAX_OBS:
         raise CoreError("a walk observed more actions than a round has")
     if p.status != ST_PLAYING:
-        key = (p.status, tuple(p.score[i] for i in range(p.sides)), p.end_seat)
+        key = (p.status, tuple(p.score[i] for i in range(side_count(p))), p.end_seat)
         ends[key] = ends.get(key, 0.0) + prob
         return 0
     seat = p.to_move
@@ -431,7 +432,7 @@ cdef inline uint64_t world_hash(const Position* p, uint8_t chooser) noexcept nog
         h = fiveup_mix64(h ^ p.boneyard[i] ^ (<uint64_t>i << 8))
     for i in range(7):
         h = fiveup_mix64(h ^ (<uint64_t>p.open_ends[i] << 8 | p.double_state[i]) ^ (<uint64_t>i << 20))
-    for i in range(4):      # (a score's low 16 bits: same_world compares the whole)
+    for i in range(3):      # (a score's low 16 bits: same_world compares the whole)
         h = fiveup_mix64(h ^ <uint64_t><uint16_t>p.score[i] ^ (<uint64_t>i << 20))
     h = fiveup_mix64(h ^ p.to_move ^ (<uint64_t>p.status << 8) ^ (<uint64_t>p.end_seat << 16)
                      ^ (<uint64_t>p.starter << 24))
@@ -442,7 +443,10 @@ cdef inline bint same_world(const Position* a, const Position* b) noexcept nogil
     """Equal as world positions (every field the rest of the round depends on)."""
     cdef int i
     for i in range(4):
-        if a.hand[i] != b.hand[i] or a.score[i] != b.score[i]:
+        if a.hand[i] != b.hand[i]:
+            return False
+    for i in range(3):
+        if a.score[i] != b.score[i]:
             return False
     for i in range(7):
         if a.open_ends[i] != b.open_ends[i] or a.double_state[i] != b.double_state[i]:
@@ -995,7 +999,7 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
             if p.status != ST_PLAYING or p.to_move != s.seat or not can_place(&p):
                 raise CoreError(f"seat {s.seat} is not to place in a world of the belief state")
             if i == 0:
-                s.players, s.sides = p.players, p.sides
+                s.players, s.sides = p.players, side_count(&p)
                 s.side = side_of(&p, s.seat)
             elif p.players != s.players:
                 raise CoreError("the worlds of a belief state are of one round")
@@ -1068,18 +1072,18 @@ cdef enum:
 ctypedef int (*index_cmp)(void* ctx, int a, int b) noexcept nogil
 
 cdef Position _LAYOUT
-cdef size_t POS_GAP_AT = <size_t>(<char*>&_LAYOUT.open_values - <char*>&_LAYOUT) + 1   # bytes before the gap
-cdef size_t POS_GAP_END = <size_t>(<char*>&_LAYOUT.ends - <char*>&_LAYOUT)            # the first byte after it
 cdef size_t POS_END = <size_t>(<char*>&_LAYOUT.end_seat - <char*>&_LAYOUT) + 1        # the end of the fields
+# _rules.pxd orders the fields so that no padding falls between them: the fields are the
+# first POS_END bytes, one run (and with 84 bytes of fields, the whole Position)
+if POS_END != (sizeof(_LAYOUT.hand) + sizeof(_LAYOUT.board) + sizeof(_LAYOUT.score) + sizeof(_LAYOUT.ends)
+               + sizeof(_LAYOUT.open_ends) + sizeof(_LAYOUT.double_state) + sizeof(_LAYOUT.boneyard)
+               + 8 * sizeof(uint8_t)):
+    raise ImportError("a Position has padding between its fields: pos_cmp would compare it")
 
 
 cdef inline int pos_cmp(const Position* a, const Position* b) noexcept nogil:
-    """The order of the positions' bytes (Python's order of the ``bytes``), the padding
-    byte skipped (it is the same in every position of one search)."""
-    cdef int r = memcmp(a, b, POS_GAP_AT)
-    if r:
-        return r
-    return memcmp(<const char*>a + POS_GAP_END, <const char*>b + POS_GAP_END, POS_END - POS_GAP_END)
+    """The order of the positions' bytes (Python's order of the ``bytes``)."""
+    return memcmp(a, b, POS_END)
 
 
 cdef int world_cmp(void* ctx, int a, int b) noexcept nogil:
@@ -1820,7 +1824,7 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit, min
             if i == 0:
                 if p.players != 2:
                     raise CoreError(f"best defence is for 2 players, not {p.players}")
-                d.pool.players, d.pool.sides = p.players, p.sides
+                d.pool.players, d.pool.sides = p.players, side_count(&p)
                 d.pool.side = side_of(&p, d.pool.seat)
             elif p.players != d.pool.players:
                 raise CoreError("the worlds of a node are of one round")

@@ -117,13 +117,13 @@ cdef inline int rel_score(const SolverCtx* S, const Position* p, int team) noexc
     cdef int s, r = 0
     if S.objective == OBJ_WIN:
         return 0
-    if p.sides == 2:
+    if side_count(p) == 2:
         # two sides (2 or 4 players): one is the team, the other is not (set_root_side);
         # negated without a branch when side 0 is not the team
         r = p.score[0] - p.score[1]
         s = S.side_team[0] != team
         return (r ^ -s) + s
-    for s in range(p.sides):
+    for s in range(side_count(p)):
         if S.side_team[s] == team:
             r += p.score[s]
         else:
@@ -327,7 +327,7 @@ cdef inline int gap_mode(const SolverCtx* S, const Position* p, int team, int* a
     cdef int s, x = min_gain(p)
     ub[0] = 0
     lb[0] = 0
-    for s in range(p.sides):
+    for s in range(side_count(p)):
         if S.side_team[s] == team:
             ub[0] += max_nonwin_gain(p, s)
             lb[0] += x
@@ -475,10 +475,10 @@ cdef inline int domino_value(const SolverCtx* S, const Position* p, uint8_t move
         credit = 0                         # rejected: the scores stay, the round still ends
     if S.objective != OBJ_WIN:
         return credit if team_of(S, p, seat) == team else -credit
-    for s in range(p.sides):
+    for s in range(side_count(p)):
         score[s] = p.score[s]
     score[side] += credit
-    return equity_lookup(S, score, p.sides, side, team)    # the seat that emptied its hand starts next
+    return equity_lookup(S, score, side_count(p), side, team)    # the seat that emptied its hand starts next
 
 
 cdef inline int loop_move_value(SolverCtx* S, const Position* p, uint8_t move, int es, bint last_tile,
@@ -770,7 +770,7 @@ cdef int cut_value(const SolverCtx* S, const Position* p) noexcept nogil:
     if S.objective == OBJ_WIN:
         # the same estimate as banked points: the leading team's side gains it (unless
         # that passes 305), the next starter is unknown (drawn), and W values the result
-        for s in range(p.sides):
+        for s in range(side_count(p)):
             score[s] = p.score[s]
         gainer = p.to_move
         if v < 0:
@@ -781,7 +781,7 @@ cdef int cut_value(const SolverCtx* S, const Position* p) noexcept nogil:
                     break
         if score[side_of(p, gainer)] + v < TARGET:
             score[side_of(p, gainer)] += v
-        return equity_lookup(S, score, p.sides, p.sides, team)
+        return equity_lookup(S, score, side_count(p), side_count(p), team)
     return clampi(v, -(WIN - 1), WIN - 1)
 
 
@@ -805,9 +805,9 @@ cdef int ended_value(const SolverCtx* S, const Position* c, int team, int gain) 
     cdef int score[4]
     if S.objective != OBJ_WIN:
         return gain
-    for s in range(c.sides):
+    for s in range(side_count(c)):
         score[s] = c.score[s]
-    return equity_lookup(S, score, c.sides, side_of(c, c.end_seat) if c.status == ST_DOMINO else c.sides, team)
+    return equity_lookup(S, score, side_count(c), side_of(c, c.end_seat) if c.status == ST_DOMINO else side_count(c), team)
 
 
 cdef int team_value(const SolverCtx* S, const Position* p, int team) noexcept nogil:
@@ -1664,17 +1664,17 @@ cdef int win_guess(const SolverCtx* S, const Position* root, int points) noexcep
     cdef int score[4]
     if points >= WIN or points <= -WIN:
         return WIN if points > 0 else -WIN
-    for s in range(root.sides):
+    for s in range(side_count(root)):
         score[s] = root.score[s]
     if points < 0:
         points = -points
-        for s in range(root.sides):
+        for s in range(side_count(root)):
             if S.side_team[s] != 0:
                 gainer = s
                 break
     if score[gainer] + points < TARGET:
         score[gainer] += points
-    return equity_lookup(S, score, root.sides, root.sides, 0)
+    return equity_lookup(S, score, side_count(root), side_count(root), 0)
 
 
 cdef bint worth_at_least(SolverCtx* S, const Position* c, int team, int gain, int v) noexcept nogil:
