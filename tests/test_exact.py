@@ -686,3 +686,30 @@ def test_fuzz_world_position_orders_give_a_position_or_one_error(order):
 
 _CASE_OBS = observation_at(json.load(open(CASE)), 1, 9, 28)
 _CASE_DS = DealSampler(_CASE_OBS)
+
+
+def test_a_world_position_with_a_score_past_its_sides_is_refused():
+    """A 2-player world position holding a third score was taken as another world than the
+    same position without it (world_hash and same_world read every score). The third score
+    is found as the four bytes after the second: two positions that differ in the second
+    side's score differ exactly there, and the array's next entry follows it."""
+    from fiveup_solver import _exact
+    from fiveup_solver.notation import Tile
+
+    def position(scores):
+        g = Game(players=2, deal=False)
+        tiles = [Tile.parse(t) for t in ("0-0", "0-1", "0-2", "0-3", "0-4", "1-1", "1-2", "1-3", "1-4", "2-2")]
+        rest = [t for t in (Tile.parse(f"{a}-{b}") for a in range(7) for b in range(a, 7)) if t not in tiles]
+        g.start_round([tiles[:5], tiles[5:]], rest, 0, scores=scores)
+        core = g.current.core
+        mask = lambda tiles: sum(1 << t for t in tiles)
+        return _exact.world_position(core, [mask(core.hand(s)) for s in range(2)], mask(core.boneyard_left))
+
+    a, b = position([0, 0]), position([0, 5])
+    differ = [i for i in range(len(a)) if a[i] != b[i]]
+    assert len(differ) == 1, differ          # 5 fits the second score's lowest byte
+    third = differ[0] + 4                     # (little-endian int32: the next entry's low byte)
+    assert _exact.state(a)[4] == (0, 0) and _exact.state(b)[4] == (0, 5)
+    bad = a[:third] + b"\x07" + a[third + 1:]
+    with pytest.raises(_core.CoreError, match="not a world position of fiveup_solver._exact"):
+        _exact.state(bad)

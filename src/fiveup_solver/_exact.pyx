@@ -71,8 +71,9 @@ cdef int load(object pos, Position* out) except -1:
         ok = ok and out.hand[s] < (1 << N_TILES) and not (seen & out.hand[s]) and (s < out.players or not out.hand[s])
         seen |= out.hand[s]
     for s in range(3):
-        # (a score the core keeps: TARGET - score must not overflow)
-        ok = ok and SCORE_FLOOR <= out.score[s] <= TARGET
+        # (a score the core keeps: TARGET - score must not overflow; none past the sides, or
+        # one position would be two worlds to world_hash and same_world)
+        ok = ok and SCORE_FLOOR <= out.score[s] <= TARGET and (s < side_count(out) or out.score[s] == 0)
     for i in range(7):
         # a double's state is DS_NONE exactly while the double is off the board: the
         # placements step the state by table (a double in hand on a damaged state

@@ -15,6 +15,7 @@ is a seat that can place. A transposition table (4-way buckets keyed by a
 64-bit hash of the compact position, the remaining boneyard order, the
 scores and the seat to move) keeps lower/upper bounds and the best move.
 """
+cimport cython
 from libc.stdlib cimport calloc, malloc, free
 import array
 
@@ -948,6 +949,7 @@ cdef class SolverCore:
                     raise MemoryError("cannot allocate the helper threads' contexts")
             self.ctx.n_helpers = threads - 1
 
+    @cython.nonecheck(False)    # (self is the method's own owner; FIVEUP_DEBUG's check needs the GIL)
     cdef void fresh_context(self) noexcept nogil:
         """Start an independent search: a salt never used before in this context and
         a new generation (older entries can neither be found nor keep newer ones
