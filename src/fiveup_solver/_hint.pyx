@@ -241,7 +241,8 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
     when it searches every outcome (no sampling, so no random choice below it) and
     with the full window [-WIN, WIN] (its exact value, whatever window asked).
     `drawn`: the tiles of memo.tiles drawn so far in this run."""
-    cdef uint8_t tiles[28]
+    cdef uint8_t bone_copy[28 + MEMO_MAX]     # (slack: the memo copies MEMO_MAX bytes from tiles)
+    cdef uint8_t* tiles
     cdef uint8_t moves[MAX_MOVES]
     cdef int n = p.bone_len - p.bone_next, k, i, j, t, m, tmp, v, best
     cdef int outcomes, width
@@ -255,17 +256,18 @@ cdef int draw_chance(SolverCtx* S, const WorldJob* J, Position* p, int team, int
     if v != NODE_GO:
         maximise = S.side_team[side_of(p, p.to_move)] == team
         return 0 if v == NODE_ABORTED else cut_from_root(S, p, team, maximise, origin)
-    for i in range(n):
-        tiles[i] = p.boneyard[p.bone_next + i]
+    # copies of a constant size: gcc made the copies of n bytes `rep movsq` / `rep stosq`,
+    # slow to start at every chance node (as the score copies were, docs/results/performance.md)
+    memcpy(bone_copy, p.boneyard, 28)
+    tiles = &bone_copy[p.bone_next]
     if not nested:
         # a new run of draws: its memo (small boneyards only)
         memo = NULL
         drawn = 0
         if n <= MEMO_MAX:
             local.n = n
-            for i in range(n):
-                local.tiles[i] = tiles[i]
-            memset(local.known, 0, 1 << n)
+            memcpy(local.tiles, tiles, MEMO_MAX)      # (those past n are never read)
+            memset(local.known, 0, sizeof(local.known))
             memo = &local
     outcomes = n
     width = J.chance_width
@@ -458,7 +460,8 @@ cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* 
                     int* out) noexcept nogil:
     """The seat to move draws: each tile of the boneyard equally likely (at most chance_width
     sampled outcomes where it is wider, one sampled line for a repeated draw, as expecti_chance)."""
-    cdef uint8_t tiles[28]
+    cdef uint8_t bone_copy[28]
+    cdef uint8_t* tiles
     cdef uint8_t moves[MAX_MOVES]
     cdef int n = p.bone_len - p.bone_next, k, i, j, t, m, tmp, x, w, outcomes, width, side
     cdef int v[3]
@@ -472,8 +475,8 @@ cdef int mxe_chance(SolverCtx* S, const WorldJob* J, Position* p, int ply, Rng* 
             return 0
         mx_cut(S, p, out)
         return 0
-    for i in range(n):
-        tiles[i] = p.boneyard[p.bone_next + i]
+    memcpy(bone_copy, p.boneyard, 28)       # (a constant size: see draw_chance)
+    tiles = &bone_copy[p.bone_next]
     outcomes = n
     width = J.chance_width
     if nested and n > width:
