@@ -169,6 +169,14 @@ class MoveRequest(_Body):
                                                     "the game has left (another tab moved) is refused with 409")
 
 
+class UndoRequest(_Body):
+    round: Optional[int] = Field(None, description="the position the undo was asked on: the view's round "
+                                                   "(with action; a page always sends both)")
+    action: Optional[int] = Field(None, description="the length of that view's history: an undo asked on a "
+                                                    "position the game has left (another tab moved) is refused "
+                                                    "with 409")
+
+
 class AnalysisRequest(_Body):
     record: dict
     seat: Optional[int] = None
@@ -284,17 +292,17 @@ class WebGame(TerminalGame):
             return self.round_end()
         return self.round_end(-2) if len(g.rounds) > 1 else None
 
-    def check_position(self, round_: int | None, action: int | None) -> None:
-        """A move chosen on position (round, action) (a view's round and the length of its
-        history): refused with 409 when the game has left that position since."""
+    def check_position(self, round_: int | None, action: int | None, what: str = "the move was chosen") -> None:
+        """A move chosen (an undo asked) on position (round, action) (a view's round and the
+        length of its history): refused with 409 when the game has left that position since."""
         if round_ is None and action is None:
             return
         if round_ is None or action is None:
-            raise OptionError("round and action go together: the position the move was chosen on")
+            raise OptionError(f"round and action go together: the position {what} on")
         g = self.game
         now = (len(g.rounds) - 1, len(g.current.moves))
         if (round_, action) != now:
-            raise ApiError(409, f"the game has moved on (in another tab?): the move was chosen at round "
+            raise ApiError(409, f"the game has moved on (in another tab?): {what} at round "
                                 f"{_short(round_, 12)} action {_short(action, 12)}, the game is at round {now[0]} "
                                 f"action {now[1]}")
 
@@ -854,10 +862,13 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         return answer if isinstance(answer, Response) else {"view": answer}
 
     @app.post("/api/games/{game_id}/undo", summary="take back the person's last move of the round: {view}")
-    async def undo(game_id: str):
+    async def undo(game_id: str, body: Optional[UndoRequest] = None):
         game = state.game(game_id)
 
         def take_back():
+            if body is not None:
+                # (a stale tab's undo would take back a move its person never saw made)
+                game.check_position(body.round, body.action, "the undo was asked")
             game.steps = []
             game.undo()
             return game.view()

@@ -1062,3 +1062,26 @@ def test_the_last_rounds_end_is_in_the_view_again_after_an_undo(client):
     back = client.post(f"/api/games/{gid}/undo").json()["view"]
     assert back["round"] == view["round"] and back["round_end"] == ended
     assert client.get(f"/api/games/{gid}").json()["view"]["round_end"] == ended
+
+
+def test_an_undo_asked_on_a_position_the_game_has_left_is_refused(client):
+    """The move check's twin (left out when moves got it): a stale tab's Undo took back the
+    move another tab had just made, which its person never saw. An undo may name the
+    position it was asked on, and a position the game has left is a 409; without a body
+    the undo is made as before."""
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 23}).json()
+    gid, first = r["id"], r["view"]
+    moved = client.post(f"/api/games/{gid}/moves", json={"move": first["legal_moves"][0], **_key(first)})
+    assert moved.status_code == 200, moved.text
+    now = moved.json()["view"]
+    message = error_of(client.post(f"/api/games/{gid}/undo", json=_key(first)), 409)
+    assert message.startswith("the game has moved on (in another tab?): the undo was asked at round "
+                              f"{first['round']} action {len(first['history'])}")
+    assert client.get(f"/api/games/{gid}").json()["view"]["history"] == now["history"]     # nothing taken back
+    assert "go together" in error_of(client.post(f"/api/games/{gid}/undo", json={"round": now["round"]}), 400)
+    undone = client.post(f"/api/games/{gid}/undo", json=_key(now))
+    assert undone.status_code == 200, undone.text
+    assert len(undone.json()["view"]["history"]) < len(now["history"])
+    again = client.post(f"/api/games/{gid}/moves", json={"move": first["legal_moves"][0], **_key(first)})
+    assert again.status_code == 200, again.text
+    assert client.post(f"/api/games/{gid}/undo").status_code == 200        # no body: as before

@@ -573,6 +573,29 @@ def test_a_stale_tabs_move_that_is_still_legal_is_refused_and_the_game_shown(pag
     other.close()
 
 
+def test_a_stale_tabs_undo_is_refused_and_the_game_shown(page, context, server):
+    """The move check's twin: tab B's Undo took back the move tab A had just made. Now the
+    undo names its position too, the server answers 409, and B shows the game as it is."""
+    assert new_game(page, server, seed=2) == "ready"
+    web = game_of(page, server)
+    other = context.new_page()
+    other.set_viewport_size({"width": 1200, "height": 900})
+    other.goto(f"{server['url']}/?delay=0&game={page.evaluate('location.search').split('game=')[1].split('&')[0]}")
+    assert wait_turn(other) == "ready"
+    shown = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
+    click_move(page, shown[0])
+    assert wait_turn(page) in ("ready", "over")
+    history = list(web.view()["history"])
+    other.click("#undo")
+    other.wait_for_selector("#error:not([hidden])")
+    assert "the game has moved on (in another tab?): the undo was asked" in other.locator("#error").inner_text()
+    assert web.view()["history"] == history                      # nothing was taken back
+    other.wait_for_selector("#log li.round:has-text('moved on elsewhere')")
+    assert sorted(other.locator("#moves button").evaluate_all("bs => bs.map(b => b.dataset.move)")) == \
+        sorted(web.view()["legal_moves"])
+    other.close()
+
+
 def test_hint_numbers_have_their_errors_and_a_legend_and_the_switch_survives_a_reload(page, server):
     """Reviews (F3, F5, F10): the hint table showed bare win % and unexplained points (that
     can read 1000.0); the Hints switch was off again after a reload; a best opening was

@@ -344,7 +344,9 @@ async function undo() {
   showError("");
   cancelHint();
   try {
-    const r = await api("POST", `/api/games/${game.id}/undo`);
+    // the position the undo was asked on: a game moved on meanwhile (another tab) refuses it (409)
+    const seen = game.view;
+    const r = await api("POST", `/api/games/${game.id}/undo`, { round: seen.round, action: seen.history.length });
     // the undone actions are struck out in the log: they no longer happened
     for (const li of $("log").querySelectorAll("li[data-round]")) {
       if (Number(li.dataset.round) === r.view.round && Number(li.dataset.action) >= r.view.history.length) {
@@ -356,6 +358,14 @@ async function undo() {
     await show(r.view);
   } catch (e) {
     showError(e.message);
+    // the game may have moved on elsewhere (another tab): show it as the server has it, as play() does
+    try {
+      const r = await api("GET", `/api/games/${game.id}`);
+      if (positionKey(r.view) !== positionKey(game.view) || r.view.round !== game.view.round) {
+        relog(r.view, "the game moved on elsewhere, in another tab: the log goes on from here");
+        await show({ ...r.view, last_moves: [] });
+      }
+    } catch (_) { /* the error shown is the undo's */ }
   } finally {
     busy = false;
   }
