@@ -54,7 +54,7 @@ from fiveup_solver.game import check_observation, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.notation import Move, format_move, format_number
 from fiveup_solver.parallel import arm_move_stop, disarm_move_stop
-from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, METHODS, SearchBudget
+from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, BUDGET_MAX_DIGITS, METHODS, SearchBudget
 from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
@@ -155,9 +155,9 @@ def bot_function(name: str):
     # a well-formed budget name with a number out of range: say which number
     base, sep, rest = name.partition(":")
     if sep and re.fullmatch(r"[0-9]+:[0-9]+", rest) and SearchBudget.from_bot_name(base + ":1:1") is not None:
-        too_long = max(map(len, rest.split(":"))) > 4000
+        too_long = max(map(len, rest.split(":"))) > BUDGET_MAX_DIGITS
         raise OptionError(f"bot {name[:40]!r}: SAMPLES and NODES must each be "
-                          + ("a number of at most 4000 digits" if too_long else "at least 1"))
+                          + (f"a number of at most {BUDGET_MAX_DIGITS} digits" if too_long else "at least 1"))
     timed = re.fullmatch(r"([a-z0-9-]+)@([0-9]+(?:\.[0-9]+)?)ms", name)
     if timed and SearchBudget.from_bot_name(timed.group(1) + "@1ms") is not None:
         raise OptionError(f"bot {name[:40]!r}: the time per decision must be 1 to 3600000 ms")

@@ -204,6 +204,7 @@ def check_seed(seed, name: str = "seed", error=OptionError) -> int:
     """
     if not is_int(seed) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
         # another integer type (numpy's) is named as such: its value may be in range
-        kind = "" if is_int(seed) or not isinstance(seed, numbers.Integral) else f" (a {type(seed).__module__}.{type(seed).__name__}: give int(seed))"
+        kind = ("" if is_int(seed) or not isinstance(seed, numbers.Integral)
+                else f" (a {type(seed).__module__}.{type(seed).__name__}: give int(seed))")
         raise error(f"{name} must be an integer from 0 to 2^64-1, not {short_repr(seed)}{kind}")
     return seed

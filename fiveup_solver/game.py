@@ -153,8 +153,9 @@ class Game:
         if len(seats) != players or not all(isinstance(s, str) for s in seats):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         for i, name in enumerate(seats):      # (printed in reports: no line of their own)
-            if name_fault(name) is not None:
-                raise OptionError(f"seats[{i}] {_short(name)}: {name_fault(name)}")
+            fault = name_fault(name)
+            if fault is not None:
+                raise OptionError(f"seats[{i}] {_short(name)}: {fault}")
         if not _is_int(max_rounds) or max_rounds < 1:
             raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
         if not isinstance(deal, bool):

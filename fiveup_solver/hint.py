@@ -108,6 +108,7 @@ DEFAULT_WORLD_NODES = 20_000  # search nodes per world before the last complete 
 DEFAULT_CHANCE_WIDTH = 6      # expectimax: outcomes searched at a chance node
 DEFAULT_THREADS = 2
 DEFAULT_OBJECTIVE = "win"     # the hint bot's objective: stronger than "points" (README: Race equity, Strength)
+BUDGET_MAX_DIGITS = 4000      # a bot name's SAMPLES or NODES: longer is refused (int() stops at 4,300 digits)
 TIME_BUDGET_WORLDS = 256      # beliefs="model" under time_ms: weighted draws prepared, searched until the time is up
 # uniform beliefs under time_ms: the most draws (where worlds are solved in microseconds, more draws only
 # add summary time in Python, about a microsecond each, well below the estimate's noise)
@@ -231,9 +232,9 @@ objective='win', beliefs=None, search=None, depth=None)
                 else None
         if depth and not rest:
             return replace(cls.for_bot(method, suffix), **depth)
-        # (past 4,000 digits int() would hit Python's conversion limit: no budget, and the bot's
-        # message says why)
-        if len(parts) != 2 or not all(is_digits(p) and len(p) <= 4000 and int(p) > 0 for p in parts):
+        # (past BUDGET_MAX_DIGITS int() would near Python's conversion limit: no budget, and the
+        # bot's message says why)
+        if len(parts) != 2 or not all(is_digits(p) and len(p) <= BUDGET_MAX_DIGITS and int(p) > 0 for p in parts):
             return None
         return replace(cls.for_bot(method, suffix, int(parts[0]), int(parts[1])), **depth)
 

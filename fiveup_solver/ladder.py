@@ -271,8 +271,9 @@ class LadderResult:
             # (at least two: a table of the anchor alone has no fit; a name is printed in the
             # tables: errors.name_fault)
             for n in entrants:
-                if isinstance(n, str) and name_fault(n) is not None:
-                    raise bad(f"entrant {_short(n)}: {name_fault(n)}")
+                fault = name_fault(n) if isinstance(n, str) else None
+                if fault is not None:
+                    raise bad(f"entrant {_short(n)}: {fault}")
             if (not all(isinstance(n, str) and n for n in entrants)
                     or len(set(entrants)) != len(entrants) or ANCHOR not in entrants or len(entrants) < 2):
                 raise bad(f"its entrants must be at least 2 distinct names including {ANCHOR}, "

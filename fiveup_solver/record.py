@@ -281,8 +281,9 @@ def check_record(record) -> dict:
     for i, name in enumerate(seats or ()):
         # a name is printed in reports and tables: a newline in it would print lines the
         # report never wrote (a review made a fake "blunder" line so)
-        if name_fault(name) is not None:
-            raise RecordError(f"seats[{i}] {_short(name)}: {name_fault(name)}")
+        fault = name_fault(name)
+        if fault is not None:
+            raise RecordError(f"seats[{i}] {_short(name)}: {fault}")
     view = record.get("view")
     if view is not None and (not _is_int(view) or not 0 <= view < n):
         raise RecordError(f"view must be a seat 0..{n - 1}, not {_short(view)}")

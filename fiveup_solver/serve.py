@@ -161,20 +161,16 @@ class NewGameRequest(_Body):
         return seed
 
 
-class MoveRequest(_Body):
-    move: str = Field(description="record notation, e.g. 3-4@4-4:lineB")
-    round: Optional[int] = Field(None, description="the position the move was chosen on: the view's round "
-                                                   "(with action; a page always sends both)")
-    action: Optional[int] = Field(None, description="the length of that view's history: a move on a position "
-                                                    "the game has left (another tab moved) is refused with 409")
-
-
 class UndoRequest(_Body):
-    round: Optional[int] = Field(None, description="the position the undo was asked on: the view's round "
+    round: Optional[int] = Field(None, description="the position the request was made on: the view's round "
                                                    "(with action; a page always sends both)")
-    action: Optional[int] = Field(None, description="the length of that view's history: an undo asked on a "
+    action: Optional[int] = Field(None, description="the length of that view's history: a request made on a "
                                                     "position the game has left (another tab moved) is refused "
                                                     "with 409")
+
+
+class MoveRequest(UndoRequest):
+    move: str = Field(description="record notation, e.g. 3-4@4-4:lineB")
 
 
 class AnalysisRequest(_Body):

@@ -1,6 +1,6 @@
 // The analysis board: a background analysis (/api/analyses), then a move list, a win-% graph and the
 // board kept in step; played move against the best, what-if, the per-seat summary.
-import { api, showError, el, sleep, points, readJsonFile, winText, pointsText } from "./api.js";
+import { api, showError, el, sleep, points, readJsonFile, winText, pointsText, isPlacement } from "./api.js";
 
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
@@ -21,9 +21,6 @@ let positions = new Map();
 let values = new Map(); // "r/i" -> [{move, win, points}] from the analysis or an evaluation here
 
 function setState(s) { document.body.dataset.state = s; }
-
-// a placement (an opening or a move at an open end), drawn on the board; a draw or a pass is not
-const isPlacement = (move) => Boolean(move) && move !== "pass" && !move.startsWith("draw");
 
 // "seat 1 (greedy)": the seat with its name in the record, unless it has none or Game's
 // default one ("seat1"); notation.format_seat is the same rule in Python

@@ -33,6 +33,9 @@ export async function api(method, path, body, signal) {
   return data;
 }
 
+/** A placement (an opening or a move at an open end), drawn on a board; a draw or a pass is not. */
+export const isPlacement = (move) => Boolean(move) && move !== "pass" && !move.startsWith("draw");
+
 /** A win probability with its standard error, as `fiveup play` shows it: "49.3 % ±1.9". */
 export function winText(win, stderr) {
   return `${(100 * win).toFixed(1)} % ±${(100 * (stderr || 0)).toFixed(1)}`;

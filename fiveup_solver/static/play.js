@@ -1,5 +1,5 @@
 // The play page: a game against the bots through the JSON API (/api/games...).
-import { api, showError, el, sleep, points, download, readJsonFile, winText, pointsText } from "./api.js";
+import { api, showError, el, sleep, points, download, readJsonFile, winText, pointsText, isPlacement } from "./api.js";
 import { tileSvg } from "./tiles.js";
 
 const params = new URLSearchParams(location.search);
@@ -256,28 +256,36 @@ function pickTile(tile, options) {
   render();
 }
 
+// the position a move or an undo is asked on (the view's round and history length): a game
+// that has moved on meanwhile (another tab) refuses the request (409)
+function positionOf(view) { return { round: view.round, action: view.history.length }; }
+
+// after a refused move or undo: the game may have moved on elsewhere (another tab); if so it is
+// shown as the server has it (true), its log going on from there
+async function showIfMovedOn() {
+  try {
+    const r = await api("GET", `/api/games/${game.id}`);
+    if (positionKey(r.view) !== positionKey(game.view) || r.view.round !== game.view.round) {
+      relog(r.view, "the game moved on elsewhere, in another tab: the log goes on from here");
+      await show({ ...r.view, last_moves: [] });
+      return true;
+    }
+  } catch (_) { /* the error shown is the request's */ }
+  return false;
+}
+
 async function play(move) {
   if (busy || !game) return;
   busy = true;
   setState("busy");
   showError("");
   cancelHint();         // the hint of this position is no longer wanted: its search stops
-  // the position the move was chosen on: a game moved on meanwhile (another tab) refuses it (409)
-  const seen = game.view;
   try {
-    const r = await api("POST", `/api/games/${game.id}/moves`, { move, round: seen.round, action: seen.history.length });
+    const r = await api("POST", `/api/games/${game.id}/moves`, { move, ...positionOf(game.view) });
     await show(r.view);
   } catch (e) {
     showError(e.message);
-    // the game may have moved on elsewhere (another tab): show it as the server has it
-    try {
-      const r = await api("GET", `/api/games/${game.id}`);
-      if (positionKey(r.view) !== positionKey(game.view) || r.view.round !== game.view.round) {
-        relog(r.view, "the game moved on elsewhere, in another tab: the log goes on from here");
-        await show({ ...r.view, last_moves: [] });
-        return;
-      }
-    } catch (_) { /* the error shown is the move's */ }
+    if (await showIfMovedOn()) return;
     render();
     if ($("hints").checked) loadHint();
   } finally {
@@ -319,7 +327,7 @@ async function loadHint() {
       : "(the only legal move)";
     // the best move on the board: an arrow and a ghost tile at its open end, or the
     // opening's ghost on the empty table
-    if (h.best !== "pass" && !h.best.startsWith("draw")) {
+    if (isPlacement(h.best)) {
       const b = await api("POST", "/api/board", { placements: view.placements, arrows: [[h.best, "#1a7f37"]],
         lastmove: view.placements.length ? view.placements[view.placements.length - 1] : null }, signal);
       if (hintFor !== key || game.view !== view) return;
@@ -344,9 +352,7 @@ async function undo() {
   showError("");
   cancelHint();
   try {
-    // the position the undo was asked on: a game moved on meanwhile (another tab) refuses it (409)
-    const seen = game.view;
-    const r = await api("POST", `/api/games/${game.id}/undo`, { round: seen.round, action: seen.history.length });
+    const r = await api("POST", `/api/games/${game.id}/undo`, positionOf(game.view));
     // the undone actions are struck out in the log: they no longer happened
     for (const li of $("log").querySelectorAll("li[data-round]")) {
       if (Number(li.dataset.round) === r.view.round && Number(li.dataset.action) >= r.view.history.length) {
@@ -358,14 +364,7 @@ async function undo() {
     await show(r.view);
   } catch (e) {
     showError(e.message);
-    // the game may have moved on elsewhere (another tab): show it as the server has it, as play() does
-    try {
-      const r = await api("GET", `/api/games/${game.id}`);
-      if (positionKey(r.view) !== positionKey(game.view) || r.view.round !== game.view.round) {
-        relog(r.view, "the game moved on elsewhere, in another tab: the log goes on from here");
-        await show({ ...r.view, last_moves: [] });
-      }
-    } catch (_) { /* the error shown is the undo's */ }
+    await showIfMovedOn();
   } finally {
     busy = false;
   }
