@@ -137,6 +137,8 @@ def name_fault(name: str):
     a name may not hold a bidirectional control ('\u202e'): it reorders the text after it
     >>> print(name_fault("x" * 101))
     a name is at most 100 characters, not 101
+    >>> print(name_fault(" \u200b"))
+    a name must show at least one character: ' \u200b' shows none
     """
     c = control_character(name)
     if c is not None:
@@ -149,6 +151,10 @@ def name_fault(name: str):
             return f"a name may not hold a bidirectional control ({c!r}): it reorders the text after it"
     if len(name) > MAX_NAME_LENGTH:
         return f"a name is at most {MAX_NAME_LENGTH} characters, not {len(name)}"
+    if all(c.isspace() or unicodedata.category(c) == "Cf" for c in name):
+        # (a table row or a report line naming no one; zero-width characters inside a
+        # name that shows are kept: emoji sequences and some scripts join with them)
+        return f"a name must show at least one character: {name!r} shows none"
     return None
 
 

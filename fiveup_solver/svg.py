@@ -5,7 +5,9 @@ draws the current round's board as players lay it out: the opening tile in the
 middle, the line running left and right of it, doubles across their line, each
 spinner's branches at right angles to its line, long lines bent by 90 degrees
 before they run off the picture or into other tiles; a tile is never drawn against
-one it is not joined to (it would read as joined). The scoring open ends carry
+one it is not joined to (it would read as joined). A tile with no room next to its
+port (rare on crowded boards) is drawn apart, with a dashed connector over the tiles
+from a dot on its port. The scoring open ends carry
 a badge with the value they count, and the end sum is written under the board.
 
 ``layout(moves) -> list[TileBox]`` gives the geometry alone (for tests and other
@@ -23,6 +25,7 @@ True
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -56,6 +59,9 @@ _RUNWAY = 6                              # unit cells of free line looked for ah
 _RESERVE_FIRST = 50                      # weight of the cell right in front of an open port
 _RESERVE_NEAR = 4                        # weight of the cells a double or the next straight tile there would need
 _SLIDE = 12                              # cost of a tile slid along its port's face
+_CROSSING = 25                           # cost of a detached tile's connector passing over a tile
+_SEARCH_ON = 2                           # rings searched past the first with room, for a shorter connector
+_BESIDE = ((0, 0), (0.3, 0.3), (-0.3, -0.3), (0.3, -0.3), (-0.3, 0.3))   # a connector's clearance, in q
 _COLOURS = ("#2f9e44", "#e03131", "#1971c2", "#f08c00", "#9c36b5")
 _COLOUR_RE = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|rgba?\([0-9., %]{1,40}\))$")
 
@@ -78,7 +84,7 @@ class TileBox:
     ``x0, y0, x1, y1``: its rectangle (y grows downwards); ``halves``: ``((value, cx, cy), (value, cx, cy))``,
     the half that touches its parent first; ``line``: the direction ``(dx, dy)`` the line ran in where the
     tile was attached (the opening: ``(1, 0)``); ``detached``: no room next to its port (clear of the other
-    tiles) was found, so it is drawn apart with a dashed connector.
+    tiles) was found, so it is drawn apart with a dashed connector (passing as few tiles as it can).
     """
 
     tile: Tile
@@ -337,6 +343,34 @@ class _Board:
             cost += 8 if r == 0 else 4 if r == 1 else (_RUNWAY - r) * 0.3
         return cost
 
+    def crossed(self, anchor, cand: _Cand, parent_key, own=None, stop=1000) -> int:
+        """How many tiles other than the parent (and the tile itself, index `own` once placed) the
+        connector from the port `anchor` to a detached `cand` (to its attaching half's centre, as
+        drawn) passes over; counted up to `stop`."""
+        x, y, dx, dy = anchor
+        _, hx, hy = cand.halves[0]
+        # leaving its port backwards, it runs over the parent and out of the wrong end
+        hits = int((hx - x) * dx + (hy - y) * dy <= 0)
+        parent = self.index.get(parent_key[0])
+        occ = self.occ
+        steps = 2 * int(max(abs(hx - x), abs(hy - y)) + 1)       # half a cell apart, +-0.3 beside: no cell skipped
+        seen = set()
+        for k in range(1, steps + 1):
+            px, py = x + (hx - x) * k / steps, y + (hy - y) * k / steps
+            for ox, oy in _BESIDE:        # (a line grazing a tile's edge reads as touching it too)
+                i = occ.get((math.floor(px + ox), math.floor(py + oy)))
+                if i is not None and i != parent and i != own and i not in seen:
+                    seen.add(i)
+                    hits += 1
+                    if hits >= stop:
+                        return hits
+        return hits
+
+    def crossings(self) -> int:
+        """Tiles passed over by the connectors of the detached tiles, summed (tiles laid later count too)."""
+        return sum(self.crossed(self.anchor[(m.at.tile, m.at.name)], c, (m.at.tile, m.at.name), own=k)
+                   for k, (_, m, c) in enumerate(self.placed) if c.detached)
+
     def choose(self, tile: Tile, value: int, parent_key) -> _Cand:
         anchor = self.anchor[parent_key]
         best, best_cost = None, None
@@ -350,19 +384,29 @@ class _Board:
         if best is not None:
             return best
         # no room next to the port: the nearest free spot, drawn apart with a connector (last resort)
+        best, best_cost, last = None, None, 200
         for ring in range(1, 200):
-            found = []
+            if best is not None and (3 * ring >= best_cost or ring > last):
+                break                      # (costs are not negative: no farther ring can be cheaper)
+            if best is not None and last == 200:
+                last = ring + _SEARCH_ON      # (a little farther, for a connector passing fewer tiles)
             for ox in range(-ring, ring + 1):
                 for oy in range(-ring, ring + 1):
                     if max(abs(ox), abs(oy)) != ring:
                         continue
                     for cand in options:
                         moved = _offset(cand, 2 * ox, 2 * oy)
-                        c = self.cost(tile, moved, parent_key)
-                        if c is not None:
-                            found.append((c + 3 * ring, len(found), moved))
-            if found:
-                return min(found)[2]
+                        # a connector passing over a tile reads as leaving that tile (counted first,
+                        # as far as the spot could still be the best: it is cheaper than the cost)
+                        stop = 1000 if best_cost is None else math.ceil((best_cost - 3 * ring) / _CROSSING)
+                        c = 3 * ring + _CROSSING * self.crossed(anchor, moved, parent_key, stop=stop)
+                        if best_cost is not None and c >= best_cost:
+                            continue
+                        more = self.cost(tile, moved, parent_key, None if best_cost is None else best_cost - c)
+                        if more is not None and (best_cost is None or c + more < best_cost):
+                            best, best_cost = moved, c + more
+        if best is not None:
+            return best
         raise OptionError(f"no room on the picture for {tile}")   # pragma: no cover - the rings always end
 
     def put(self, tile: Tile, move: Move, cand: _Cand, parent_key) -> None:
@@ -463,17 +507,28 @@ def _placements(game_or_position) -> list:
     return out
 
 
+def _entry(px, py, cx, cy, rect) -> float:
+    """Where the segment from (px, py) to the point (cx, cy) inside `rect` enters it, as a share of the segment."""
+    t = 0.0
+    for d, lo, hi, v in ((cx - px, rect[0], rect[2], px), (cy - py, rect[1], rect[3], py)):
+        if d:
+            t = max(t, min((lo - v) / d, (hi - v) / d))
+    return min(t, 1.0)
+
+
 def _build(moves, bounds) -> _Board:
     """Lay the moves out; when some tile finds no room next to its port, lay them all out again in wider
-    bounds and keep the layout with the fewest tiles drawn apart (the first such, so usually the plain one)."""
+    bounds and keep the layout with the fewest tiles drawn apart, then the fewest tiles under their
+    connectors (the first such, so usually the plain one)."""
     best = None
     x0, y0, x1, y1 = bounds
     for gx, gy in ((0, 0), (4, 0), (0, 4), (4, 4), (8, 6)):
         board = _lay(moves, (x0 - gx, y0 - gy, x1 + gx, y1 + gy))
         apart = sum(c.detached for _, _, c in board.placed)
-        if best is None or apart < best[0]:
-            best = (apart, board)
-        if apart == 0:
+        fault = (apart, board.crossings() if apart else 0)
+        if best is None or fault < best[0]:
+            best = (fault, board)
+        if fault == (0, 0):
             break
     board = best[1]
     board.bounds = bounds
@@ -763,13 +818,7 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
                    f'font-family="sans-serif" font-weight="bold" font-size="{_f(font * 1.1)}" fill="#ffffff">'
                    f"{_escape(title)}</text>")
 
-    # ---- tiles, with a connector for any tile that found no room next to its port
-    for tile, move, cand in board.placed:
-        if cand.detached:
-            ax, ay, _, _ = board.anchor[(move.at.tile, move.at.name)]
-            (px, py), (qx, qy) = tf.pt(ax, ay), tf.pt(cand.halves[0][1], cand.halves[0][2])
-            out.append(f'<line class="connector" x1="{_f(px)}" y1="{_f(py)}" x2="{_f(qx)}" y2="{_f(qy)}" '
-                       f'stroke="#f8f9fa" stroke-width="2.5" stroke-dasharray="6 4"/>')
+    # ---- tiles
     for tile, move, cand in board.placed:
         is_last = last is not None and last[0] == tile
         if is_last:
@@ -779,6 +828,20 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
         attrs = (f'class="tile{" lastmove" if is_last else ""}" data-tile="{tile}" '
                  f'data-move={_quoteattr(str(move))}' + (' data-detached="1"' if cand.detached else ""))
         out += _tile_svg(cand, tf, attrs=attrs, fill="#fbf8ee", stroke="#222222", pip="#1a1a1a")
+
+    # ---- a connector from its port to any tile that found no room there: over the tiles, so that
+    # one it must pass does not seem to hold the tile; from a dot on the port to the tile's edge
+    for tile, move, cand in board.placed:
+        if cand.detached:
+            ax, ay, _, _ = board.anchor[(move.at.tile, move.at.name)]
+            (px, py), (cx, cy) = tf.pt(ax, ay), tf.pt(cand.halves[0][1], cand.halves[0][2])
+            t = _entry(px, py, cx, cy, tf.rect(cand.rect))
+            qx, qy = px + t * (cx - px), py + t * (cy - py)
+            seg = f'x1="{_f(px)}" y1="{_f(py)}" x2="{_f(qx)}" y2="{_f(qy)}"'
+            out.append(f'<g class="connector" data-connects={_quoteattr(str(move))}>'
+                       f'<line {seg} stroke="#1a1a1a" stroke-width="5" stroke-linecap="round" opacity="0.55"/>'
+                       f'<line {seg} stroke="#f8f9fa" stroke-width="2.5" stroke-dasharray="6 4"/>'
+                       f'<circle cx="{_f(px)}" cy="{_f(py)}" r="4" fill="#f8f9fa" stroke="#1a1a1a"/></g>')
 
     # ---- ghost tiles where candidate moves would lie (under the badges, which stay readable)
     for ghost, _, cand in ghosts:

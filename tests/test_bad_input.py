@@ -926,6 +926,10 @@ def test_a_seat_name_with_a_control_character_is_refused(name, tmp_path, capsys)
     ("Bob\u202e", r"a name may not hold a bidirectional control \('\\u202e'\): it reorders the text after it"),
     ("\u2067Bob", r"a name may not hold a bidirectional control \('\\u2067'\): it reorders the text after it"),
     ("B" * 101, r"a name is at most 100 characters, not 101"),
+    # a table row or report line naming no one (left out by the last session's note)
+    ("", r"a name must show at least one character: '' shows none"),
+    ("   ", r"a name must show at least one character: '   ' shows none"),
+    ("\u200b\u2060", r"a name must show at least one character: '\\u200b\\u2060' shows none"),
 ])
 def test_a_seat_name_that_cannot_be_printed_is_refused(name, fault, tmp_path, capsys):
     """A review of the browser app: a seat name "\\ud800" (valid JSON as an escape) was
@@ -945,6 +949,7 @@ def test_a_seat_name_that_cannot_be_printed_is_refused(name, fault, tmp_path, ca
         Game(players=2, seats=["Ann", name])
     Game(players=2, seats=["Ann", "B" * 100])                      # 100 characters are a name
     Game(players=2, seats=["Ann", "\u05d3\u05e0\u05d9 \u0639\u0644\u064a"])   # right-to-left text is a name
+    Game(players=2, seats=["Ann", "\U0001f469\u200d\U0001f4bb"])     # a joiner inside a name that shows is kept
 
 
 def test_a_record_whose_seat_name_is_a_lone_surrogate_is_a_4xx_in_the_browser_app():

@@ -7,6 +7,7 @@ The checker reads only the picture: each tile's rectangle from its ``<g data-til
 placed against from its ``data-move``."""
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -39,14 +40,38 @@ def _separation(a, b):
     return max(a[0], b[0]) - min(a[2], b[2]), max(a[1], b[1]) - min(a[3], b[3])
 
 
+def _crosses(p, q, rect) -> bool:
+    """The segment p-q passes through the inside of rect (Liang-Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for d, lo, hi, v in ((dx, rect[0], rect[2], p[0]), (dy, rect[1], rect[3], p[1])):
+        if d == 0:
+            if not lo < v < hi:
+                return False
+            continue
+        a, b = (lo - v) / d, (hi - v) / d
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+    return t1 - t0 > 1e-9
+
+
 def layout_faults(svg: str) -> list:
     """What makes a board picture misleading, as (kind, tile, other tile or None): two unjoined tiles
     that "overlap", lie "side by side" closer than the clear gap (they read as joined), or meet
-    "corner" to corner closer than it; a tile "outside" the viewBox."""
+    "corner" to corner closer than it; a tile "outside" the viewBox; a detached tile's "connector"
+    drawn under another tile (the tile seems to hang off that one)."""
     tiles = drawn_tiles(svg)
     root = ET.fromstring(svg)
     vx, vy, vw, vh = (float(v) for v in root.get("viewBox").split())
     faults = []
+    order = [g.get("data-tile") or "connector" for g in root.iter(f"{SVG}g")
+             if g.get("data-tile") is not None or g.get("class") == "connector"]
+    for k, g in enumerate(g for g in root.iter(f"{SVG}g") if g.get("class") == "connector"):
+        move = Move.parse(g.get("data-connects"))
+        line = g.find(f"{SVG}line")
+        p, q = (float(line.get("x1")), float(line.get("y1"))), (float(line.get("x2")), float(line.get("y2")))
+        at = [i for i, t in enumerate(order) if t == "connector"][k]
+        above = order[at + 1:]                  # tiles drawn after the connector hide it
+        faults += [("connector", str(move.tile), t) for t, _, r in tiles if t in above and _crosses(p, q, r)]
     for tile, _, (x0, y0, x1, y1) in tiles:
         if x0 < vx or y0 < vy or x1 > vx + vw or y1 > vy + vh:
             faults.append(("outside", tile, None))
@@ -112,6 +137,40 @@ def test_a_turned_branch_keeps_clear_of_the_line_beside_it():
         assert layout_faults(board_svg(moves, flipped=flipped)) == []
     svg = board_svg(moves, lastmove=moves[-1], arrows=["3-5@3-3:lineB"])
     assert layout_faults(svg) == []
+
+
+def test_a_detached_tiles_connector_is_drawn_over_the_tiles_from_its_port():
+    """A review of the browser app: the one detached tile in 827 self-play rounds (4 players, game 16,
+    round 6), 2-2 on 1-2's high end, was drawn three tiles away, and its dashed connector ran under the
+    column of 6-6's branch, so the double seemed to hang off that column. 1-2's end faces a pocket closed
+    by other tiles: any connector must pass one. It is drawn over the tiles, from a dot on the port to
+    the detached tile's edge."""
+    moves = ("4-6 6-6@4-6:high 0-6@6-6:lineB 4-4@4-6:low 3-4@4-4:lineB 1-4@4-4:branchA 5-6@6-6:branchB "
+             "1-1@1-4:low 1-6@1-1:lineB 3-6@1-6:high 0-5@5-6:low 0-0@0-5:low 1-2@1-1:branchA 2-3@3-4:low "
+             "0-3@0-6:low 2-5@2-3:low 2-2@1-2:high").split()
+    svg = board_svg(moves)
+    assert 'data-detached="1"' in svg                     # still drawn apart: no room by 1-2
+    assert layout_faults(svg) == []
+    root = ET.fromstring(svg)
+    (g,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "connector"]
+    assert g.get("data-connects") == "2-2@1-2:high"
+    line, dot = g.find(f"{SVG}line"), g.find(f"{SVG}circle")
+    p, q = (float(line.get("x1")), float(line.get("y1"))), (float(line.get("x2")), float(line.get("y2")))
+    rects = {t: r for t, _, r in drawn_tiles(svg)}
+    parent, double = rects["1-2"], rects["2-2"]
+    # from 1-2's high end: the short edge of the vertical 1-2 nearer the connector, at its middle
+    assert parent[3] - parent[1] > parent[2] - parent[0]
+    end_y = parent[1] if abs(p[1] - parent[1]) < abs(p[1] - parent[3]) else parent[3]
+    assert abs(p[0] - (parent[0] + parent[2]) / 2) < 3 and abs(p[1] - end_y) < 3, (p, parent)
+    assert (float(dot.get("cx")), float(dot.get("cy"))) == p
+    # to the double's edge, not into it (the tile's face would hide its end)
+    on_edge = (min(abs(q[0] - double[0]), abs(q[0] - double[2])) < 3.5 and double[1] - 3.5 < q[1] < double[3] + 3.5) \
+        or (min(abs(q[1] - double[1]), abs(q[1] - double[3])) < 3.5 and double[0] - 3.5 < q[0] < double[2] + 3.5)
+    assert on_edge, (q, double)
+    # the checker sees a connector under a tile: the same picture with the connector drawn first
+    group = re.search(r'<g class="connector".*?</g>', svg).group(0)
+    under = svg.replace(group, "").replace('<g class="tile', group + '<g class="tile', 1)
+    assert layout_faults(under) == [("connector", "2-2", "4-6")]
 
 
 def test_seeded_random_boards_read_right():
