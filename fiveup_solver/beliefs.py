@@ -278,7 +278,7 @@ class WeightedWorlds:
     def resample(self, n: int, seed: int = 0) -> list:
         """Systematic resampling: [(world, times drawn)] for n draws, worlds in order.
         Equal weights over exactly n candidates give every world once."""
-        _check_worlds(n, "the number of worlds to resample")
+        check_worlds(n, "the number of worlds to resample")
         check_seed(seed)
         w = np.exp(self.log_weights - self.log_weights.max())     # equal weights: exactly 1.0 each
         c = np.cumsum(w)
@@ -318,9 +318,39 @@ class WeightedWorlds:
                               for s, post in sorted(self.posterior.items())}}
 
 
-def _check_worlds(n, what: str) -> None:
+def check_worlds(n, what: str) -> None:
+    """A world count from 1 to MAX_SAMPLES, or a one-line OptionError naming `what`."""
     if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
         raise OptionError(f"{what} must be an integer from 1 to {MAX_SAMPLES}, not {_short(n)}")
+
+
+def check_evidence(evidence, k: int, what: str = "evidence") -> dict:
+    """{seat: k finite log evidences as an array} from `evidence` (None: {}), or a one-line
+    OptionError naming `what`.
+
+    >>> check_evidence({1: [0.0, -1.5]}, 2)
+    {1: array([ 0. , -1.5])}
+    >>> check_evidence({1: [0.0, float("inf")]}, 2)
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: evidence must map seats 0..3 to 2 finite log evidences, not {1: [0.0, inf]}
+    """
+    bad = f"{what} must map seats 0..3 to {k} finite log evidences, not {_short(evidence)}"
+    if evidence is None:
+        return {}
+    if not isinstance(evidence, dict):
+        raise OptionError(bad)
+    out = {}
+    for seat, ev in evidence.items():
+        try:
+            ev = np.asarray(ev, dtype=float)
+        except (TypeError, ValueError):
+            raise OptionError(bad) from None
+        # (an infinite evidence made a NaN prior, then an error that blamed the model's floor)
+        if not (_is_int(seat) and 0 <= seat < 4) or ev.shape != (k,) or not np.isfinite(ev).all():
+            raise OptionError(bad)
+        out[int(seat)] = ev
+    return out
 
 
 def _check_sampler(ds) -> None:
@@ -348,10 +378,7 @@ class Beliefs:
         self.model = model
         k = len(model.grid)
         self._log_prior = np.tile(model.log_prior, (4, 1))
-        for seat, ev in (evidence or {}).items():
-            ev = np.asarray(ev, dtype=float)
-            if not (isinstance(seat, int) and 0 <= seat < 4) or ev.shape != (k,) or np.isnan(ev).any():
-                raise OptionError(f"evidence must map seats to {k} log evidences, not {_short(evidence)}")
+        for seat, ev in check_evidence(evidence, k).items():
             x = self._log_prior[seat] + ev
             self._log_prior[seat] = x - (x.max() + np.log(np.exp(x - x.max()).sum()))
         self.decisions = decisions_of(ds)
@@ -386,7 +413,7 @@ class Beliefs:
         part of PLAN_CHUNK worlds, which stops the work by raising (a hint's stop)."""
         if check is not None and not callable(check):
             raise OptionError(f"check must be a function or None, not {_short(check)}")
-        _check_worlds(n, "the number of worlds")
+        check_worlds(n, "the number of worlds")
         check_seed(seed)
         if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
             raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
@@ -411,7 +438,7 @@ class Beliefs:
     def evidence(self, n: int = EVIDENCE_WORLDS, seed: int = 0) -> dict:
         """{seat: log evidence of each grid point}: log of the mean over n uniform worlds
         of the likelihood of the seat's decisions in this observation's round."""
-        _check_worlds(n, "the number of worlds")
+        check_worlds(n, "the number of worlds")
         check_seed(seed)
         _, _, ll = self._draw(0, n, seed & (2 ** 64 - 1))
         top = ll.max(axis=0, keepdims=True)

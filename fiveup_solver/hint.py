@@ -62,7 +62,7 @@ except ImportError:     # pragma: no cover - another Python
     from hashlib import blake2b as _blake2b
 
 from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exact_search
-from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, search_plan
+from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, check_evidence, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
                                   SearchStopped, check_players, check_seed, is_digits, is_int,
                                   short_repr as _short)
@@ -1402,8 +1402,10 @@ def deal_value_seed(seed: int, k: int) -> int:
 
 def _evidence(obs, past, model):
     """The earlier rounds' evidence per seat (None: no earlier rounds given)."""
-    if past is None or isinstance(past, dict):
-        return past
+    if past is None:
+        return None
+    if isinstance(past, dict):
+        return check_evidence(past, len((model or OpponentModel()).grid), "past")
     return past_evidence(obs, past, model)
 
 

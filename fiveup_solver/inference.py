@@ -36,7 +36,7 @@ import random
 from dataclasses import dataclass
 
 from fiveup_solver import _core, _sampler
-from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs
+from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs, check_worlds
 from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, check_seed, is_int as _is_int,
                                   short_repr as _short)
 from fiveup_solver.game import Game, check_observation, core_legal_moves  # check_observation: public here too (the sampler's reads)
@@ -376,8 +376,12 @@ class DealSampler:
 
     def marginals(self, *, seed: int = 0, worlds: int = 4096) -> dict:
         """Probability of each unseen tile being in each hidden seat's hand or in the boneyard:
-        exact under uniform beliefs; under ``beliefs="model"`` the weighted estimate over
-        ``worlds`` worlds drawn from `seed` (see :meth:`weighted`)."""
+        exact under uniform beliefs (`seed` and `worlds` are checked, then unused); under
+        ``beliefs="model"`` the weighted estimate over the worlds :meth:`weighted` draws from
+        `seed`: ``worlds`` of them, doubled while their effective sample size is below half
+        of ``worlds``, up to 32 times as many."""
+        check_seed(seed)
+        check_worlds(worlds, "the number of worlds")
         if self.beliefs == "model":
             return self.weighted(worlds, seed).marginals(self)
         return self._uniform_marginals()

@@ -462,6 +462,16 @@ def test_bad_options_are_one_line_errors():
         (lambda: DealSampler(obs, model=OpponentModel()), "is for beliefs='model'"),
         (lambda: DealSampler(obs).weighted(), "need beliefs='model'"),
         (lambda: DealSampler(obs, beliefs="model").marginals(worlds=0), "number of worlds must be"),
+        # a review: under uniform beliefs marginals() returned before checking its arguments
+        (lambda: DealSampler(obs).marginals(worlds=0), "number of worlds must be"),
+        (lambda: DealSampler(obs).marginals(seed=-1), "seed must be"),
+        # a review: infinite evidence made a NaN prior and an error blaming the model's floor;
+        # evidence that is not a dict of numbers was an AttributeError or a bare ValueError
+        (lambda: Beliefs(DealSampler(obs), None, {1: [math.inf] * 6}), r"evidence must map seats 0..3 to 6 finite"),
+        (lambda: Beliefs(DealSampler(obs), None, [1, 2]), r"evidence must map seats 0..3 to 6 finite"),
+        (lambda: Beliefs(DealSampler(obs), None, {1: ["x"] * 6}), r"evidence must map seats 0..3 to 6 finite"),
+        (lambda: hint(obs, beliefs="model", past={1: "x"}), r"past must map seats 0..3 to 6 finite log evidences"),
+        (lambda: hint(obs, beliefs="model", past={1: [math.inf, 0, 0, 0, 0, 0]}), r"past must map seats 0..3 to 6"),
         (lambda: Beliefs(DealSampler(obs)).weigh(0), "number of worlds must be"),
         (lambda: Beliefs(DealSampler(obs)).weigh(5, seed="x"), "seed must be"),
         (lambda: Beliefs(DealSampler(obs)).weigh(5, max_factor=0), "max_factor must be"),
