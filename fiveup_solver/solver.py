@@ -154,11 +154,18 @@ def move_string(t: int, g: int, k: int) -> str:
     return f"{tile}@{target}:{target.port_names[k]}"
 
 
-def _check_game(game) -> None:
+def _position(game):
+    """A copy of `game`'s current position (its core; 0.1 us), checked: taken before a call
+    waits for its Solver, so another thread may play on in `game` meanwhile (docs/api.md)."""
     if not isinstance(game, Game):
         raise OptionError(f"the solver takes a Game, not {type(game).__name__}")
-    if not game.rounds or game.round_over:
+    if not game.rounds:
         raise IllegalMoveError("there is no position to solve: the round is over")
+    core = game.current.core.copy()
+    # (checked on the copy: the game may end its round between a look at it and the copy)
+    if core.status != "playing":
+        raise IllegalMoveError("there is no position to solve: the round is over")
+    return core
 
 
 class Solver:
@@ -229,14 +236,14 @@ class Solver:
         boneyard and the drawn tile's placements are valued.
         A Solver may be shared between threads: their calls take turns.
         """
-        _check_game(game)
+        core = _position(game)      # before the lock: the position the game has now
         with self._lock:
-            return self._solve(game)
+            return self._solve(core)
 
-    def _solve(self, game) -> SolveResult:
+    def _solve(self, core) -> SolveResult:
+        """:meth:`solve` of a position copied from a game (the lock is held)."""
         t0 = time.perf_counter()
-        # a copy (0.1 us): another thread may play on in `game` while this one solves
-        core = game.current.core.copy()
+        players = core.players
         seat = core.to_move
         # Both currencies of an unlimited solve: points first, whose exact values seed
         # the win search's MTD(f) (its values are exact whatever the guess: fewer
@@ -244,11 +251,11 @@ class Solver:
         # the objective's own first): a seeded search could finish where the
         # unseeded one was cut, or the other way round.
         seeds = None
-        if self._seeded(game.players) and self.objective == "win":
-            set_core_objective(self.core, "points", game.players, self.equity)
+        if self._seeded(players) and self.objective == "win":
+            set_core_objective(self.core, "points", players, self.equity)
             points_first = self._solve_values(core)
             seeds = points_first[5]
-        set_core_objective(self.core, self.objective, game.players, self.equity)
+        set_core_objective(self.core, self.objective, players, self.equity)
         value, values, nodes, aborted, vectors, canon = self._solve_values(core, seeds)
         if aborted:
             # a node limit cut the search: no value is known exactly
@@ -258,7 +265,7 @@ class Solver:
         pv = []
         if self.want_pv:
             # the root's value places the line's first test (max^n: a vector, its own root)
-            known = None if self.search == "maxn" and game.players == 3 else value
+            known = None if self.search == "maxn" and players == 3 else value
             line, pv_nodes = self.core.principal_variation(core, 64, self.node_limit, known)
             nodes += pv_nodes
             pv = self._pv_strings(core, line)
@@ -268,12 +275,12 @@ class Solver:
             nodes += points_first[2]
         elif self.both:
             other = "win" if self.objective == "points" else "points"
-            set_core_objective(self.core, other, game.players, self.equity)
+            set_core_objective(self.core, other, players, self.equity)
             # (its own flag: the first search finished, its values exact whatever this one does;
             # a review found exact=False beside exact values when only this one was cut)
             _, other_values, other_nodes, other_aborted, _, _ = self._solve_values(
-                core, canon if other == "win" and self._seeded(game.players) else None)
-            set_core_objective(self.core, self.objective, game.players, self.equity)
+                core, canon if other == "win" and self._seeded(players) else None)
+            set_core_objective(self.core, self.objective, players, self.equity)
             nodes += other_nodes
             if not other_aborted:
                 by_objective[other] = other_values
@@ -328,18 +335,20 @@ class Solver:
         """Solve a batch of positions with the same table (results in order)."""
         if isinstance(games, (str, bytes)) or not hasattr(games, "__iter__"):
             raise OptionError(f"solve_many takes a list of Game, not {type(games).__name__}")
-        return [self.solve(g) for g in games]
+        cores = [_position(g) for g in games]      # every position as it is now, checked first
+        with self._lock:
+            return [self._solve(core) for core in cores]
 
     def value(self, game) -> tuple:
         """(value, nodes) of the current position, without per-move values (value None if cut)."""
-        _check_game(game)
+        core = _position(game)      # before the lock: the position the game has now
         with self._lock:
-            return self._value(game)
+            return self._value(core)
 
-    def _value(self, game) -> tuple:
-        set_core_objective(self.core, self.objective, game.players, self.equity)
-        v, nodes, aborted = self.core.value(game.current.core.copy(), self.node_limit)
-        if self.search == "maxn" and game.players == 3:
+    def _value(self, core) -> tuple:
+        set_core_objective(self.core, self.objective, core.players, self.equity)
+        v, nodes, aborted = self.core.value(core, self.node_limit)
+        if self.search == "maxn" and core.players == 3:
             v = _unit(v, self.core.value_scale)
         return (None if aborted else v), nodes
 

@@ -10,6 +10,7 @@ dies).
 """
 from __future__ import annotations
 
+import copy
 import threading
 import time
 from pathlib import Path
@@ -203,6 +204,72 @@ def test_a_game_played_on_in_another_thread_is_solved_as_it_was_at_the_call():
         player.join()
     seen = [(r.seat, r.value, r.values, r.win, r.points, r.pv) for r in got]
     assert all(s in want.values() for s in seen)
+
+
+class _SignallingLock:
+    """A Solver's lock that says when a call starts waiting for it (no sleep needed to
+    know a worker is waiting)."""
+
+    def __init__(self, lock):
+        self.lock = lock
+        self.waiting = threading.Event()
+
+    def __enter__(self):
+        self.waiting.set()
+        self.lock.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        self.lock.release()
+
+
+@pytest.mark.parametrize("call", ["solve", "value", "solve_many"])
+@pytest.mark.parametrize("later", ["one move", "the round's end"])
+def test_a_call_waiting_for_a_busy_solver_solves_the_position_of_the_call(call, later):
+    """docs/api.md: "A Solver solves the position the game had when it was called, even
+    while another thread plays on in that Game". A review: a call that waited for the
+    Solver (another thread's solve held it) copied the position only once it got it,
+    so it solved a later one; if the round had ended meanwhile it returned an empty
+    result marked exact. Here this thread holds the lock (standing for another call's
+    solve), plays on while the call waits, then lets it run."""
+    game = Game(players=2, seed=3)
+    for _ in range(4):
+        game.push(game.legal_moves[0])
+    at_call = copy.deepcopy(game)
+    # what the call must give: the seat to move then, and a value for each of its legal moves
+    want_seat, want_moves = at_call.to_move, sorted(str(m) for m in at_call.legal_moves)
+    solver = Solver(tt_mb=4)
+    lock = _SignallingLock(solver._lock)
+    solver._lock = lock
+    out = {}
+
+    def work():
+        try:
+            out["result"] = {"solve": solver.solve, "value": solver.value,
+                             "solve_many": lambda g: solver.solve_many([g])[0]}[call](game)
+        except Exception as e:      # noqa: BLE001 - reported by the assertions below
+            out["error"] = e
+
+    lock.lock.acquire()
+    worker = threading.Thread(target=work)
+    try:
+        worker.start()
+        assert lock.waiting.wait(timeout=60)
+        game.push(game.legal_moves[0])
+        while later == "the round's end" and not game.round_over:
+            game.push(game.legal_moves[0])
+    finally:
+        lock.lock.release()
+        worker.join(timeout=600)
+    assert not worker.is_alive() and "error" not in out, out.get("error")
+    alone = Solver(tt_mb=4)
+    if call == "value":
+        assert out["result"][0] == alone.value(at_call)[0]
+        return
+    got = out["result"]
+    assert (got.seat, sorted(got.values)) == (want_seat, want_moves)
+    ref = alone.solve(at_call)
+    assert (got.value, got.values, got.win, got.points) == (ref.value, ref.values, ref.win, ref.points)
 
 
 def test_a_ctrl_c_while_waiting_for_the_helpers_stops_them_first():
