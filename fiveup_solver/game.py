@@ -128,6 +128,15 @@ class Observation:
                 "status": self.status, "scores_before": list(self.scores_before)}
 
 
+def turn_fault(seat: int, kind: str, want: str) -> str:
+    """Why `seat`, whose turn is of `kind` (the core's turn_kind: place, draw or pass),
+    cannot `want` ("draw" or "pass"): the engine's words for it (an adapter's too)."""
+    if kind == "place":
+        return f"seat {seat} cannot {want}: it holds a playable tile"
+    return f"seat {seat} cannot draw: the boneyard is empty" if want == "draw" \
+        else f"seat {seat} cannot pass: the boneyard is not empty"
+
+
 class Game:
     """A game of Exact 61 Five Up for 2-4 players.
 
@@ -382,8 +391,7 @@ class Game:
             done = move
         elif move.kind == "draw":
             if kind != "draw":
-                raise IllegalMoveError(f"seat {seat} cannot draw: it holds a playable tile" if kind == "place"
-                                       else f"seat {seat} cannot draw: the boneyard is empty")
+                raise IllegalMoveError(turn_fault(seat, kind, "draw"))
             nxt = ALL_TILES[core.boneyard_left[0]]
             if move.tile is not None and move.tile != nxt:
                 # the next tile is not named: the seats must not learn it from an error
@@ -392,8 +400,7 @@ class Game:
             done = Move.draw(nxt)
         elif move.kind == "pass":
             if kind != "pass":
-                raise IllegalMoveError(f"seat {seat} cannot pass: it holds a playable tile" if kind == "place"
-                                       else f"seat {seat} cannot pass: the boneyard is not empty")
+                raise IllegalMoveError(turn_fault(seat, kind, "pass"))
             core.pass_turn()
             done = move
         else:

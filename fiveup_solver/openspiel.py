@@ -86,8 +86,8 @@ from fiveup_solver.encoding import (DEAL, DEFAULT_PARAMS, DRAW, DRAW_ACTION, HAN
                                     PHASE_NAMES, PLACEMENTS, PLAY, PORTS, STARTER, Encoder, Table, action_text,
                                     action_to_move, check_params, max_round_actions, move_to_action, outcome_returns,
                                     tiles_text, utility_bound)
-from fiveup_solver.errors import OptionError, check_seed, is_int, short_repr as _short
-from fiveup_solver.game import Game
+from fiveup_solver.errors import IllegalMoveError, OptionError, check_seed, is_int, short_repr as _short
+from fiveup_solver.game import Game, turn_fault
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import ALL_TILES, Move
 
@@ -321,8 +321,10 @@ class FiveUpState(_StateBase):
             e.draw(action)
         elif phase == PLAY:
             if action == DRAW_ACTION:
-                if e.game.legal_moves != [Move.draw()]:
-                    raise OptionError(f"seat {e.game.to_move} cannot draw")
+                kind = e.game.current.core.turn_kind()
+                if kind != "draw":
+                    # the engine's error and words, as for an illegal pass or play
+                    raise IllegalMoveError(turn_fault(e.game.to_move, kind, "draw"))
                 e.pending = True
             else:
                 e.push(action_to_move(action))

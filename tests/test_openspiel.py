@@ -184,6 +184,38 @@ def test_game_parameters_and_info():
             fo.load_game(**{"players": 2, **bad})
 
 
+def test_an_illegal_draw_pass_or_play_is_one_error_class_with_the_engines_words():
+    """A review: an illegal draw (448) raised OptionError "seat 0 cannot draw", while an
+    illegal pass or play raised the engine's IllegalMoveError. All three are now
+    IllegalMoveError, the draw with the engine's words (RULES: a seat draws only when it
+    holds no playable tile and the boneyard has tiles)."""
+    from fiveup_solver import IllegalMoveError
+    game = fo.load_game(players=2, whole_game=False)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(random_action(state, rng))
+    seat = state.current_player()
+    # the round's first placement: every tile of the seat's hand opens it, so it can play
+    with pytest.raises(IllegalMoveError, match=rf"^seat {seat} cannot draw: it holds a playable tile$"):
+        state.clone().apply_action(DRAW_ACTION)
+    with pytest.raises(IllegalMoveError, match=rf"^seat {seat} cannot pass: it holds a playable tile$"):
+        state.clone().apply_action(PASS_ACTION)
+    not_held = next(a for a in range(28) if a not in state.legal_actions())
+    with pytest.raises(IllegalMoveError, match=rf"is not in seat {seat}'s hand"):
+        state.clone().apply_action(not_held)
+    # a seat that must pass (no playable tile, the boneyard empty) cannot draw either
+    for s in range(200):
+        state = play_random(game, s, stop=lambda st: not st.is_chance_node()
+                            and st.legal_actions() == [PASS_ACTION])
+        if not state.is_terminal():
+            break
+    else:
+        pytest.fail("no random round reached a forced pass")
+    with pytest.raises(IllegalMoveError, match=rf"^seat {state.current_player()} cannot draw: the boneyard is empty$"):
+        state.apply_action(DRAW_ACTION)
+
+
 # --------------------------------------------------------------------------- OpenSpiel's checks
 @pytest.mark.parametrize("players", PLAYERS)
 def test_random_sim_test(players):
