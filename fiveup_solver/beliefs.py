@@ -256,7 +256,7 @@ class WeightedWorlds:
         n = self.candidates
         if worlds is None or not all(_is_int(k) and 0 <= k < n for k in worlds):
             raise OptionError(f"worlds must be candidate numbers from 0 to {n - 1}, not {_short(given)}")
-        check_seed(seed)
+        seed = check_seed(seed)
         if not self.model.search_greedy:
             return [0] * len(worlds)
         p = self.greedy_probabilities()
@@ -279,7 +279,7 @@ class WeightedWorlds:
         """Systematic resampling: [(world, times drawn)] for n draws, worlds in order.
         Equal weights over exactly n candidates give every world once."""
         check_worlds(n, "the number of worlds to resample")
-        check_seed(seed)
+        seed = check_seed(seed)
         w = np.exp(self.log_weights - self.log_weights.max())     # equal weights: exactly 1.0 each
         c = np.cumsum(w)
         c *= n / c[-1]
@@ -414,7 +414,7 @@ class Beliefs:
         if check is not None and not callable(check):
             raise OptionError(f"check must be a function or None, not {_short(check)}")
         check_worlds(n, "the number of worlds")
-        check_seed(seed)
+        seed = check_seed(seed)
         if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
             raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
         if not _is_int(max_factor) or not 1 <= max_factor <= 1024:
@@ -439,7 +439,7 @@ class Beliefs:
         """{seat: log evidence of each grid point}: log of the mean over n uniform worlds
         of the likelihood of the seat's decisions in this observation's round."""
         check_worlds(n, "the number of worlds")
-        check_seed(seed)
+        seed = check_seed(seed)
         _, _, ll = self._draw(0, n, seed & (2 ** 64 - 1))
         top = ll.max(axis=0, keepdims=True)
         ev = top[0] + np.log(np.exp(ll - top).mean(axis=0))

@@ -75,7 +75,7 @@ def run_playout_bench(rounds: int = 200_000, reference_rounds: int = 600, seed: 
     """Whole random rounds per second for 2, 3 and 4 players, core and reference in one run.
 
     Outside a source checkout the reference figures are None and ``reference_missing`` says why."""
-    check_seed(seed)
+    seed = check_seed(seed)
     reference = load_reference() if reference_path() is not None else None
     core, ref = {}, {}
     for n in (2, 3, 4):

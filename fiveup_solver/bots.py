@@ -253,7 +253,7 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
     function = bot_function(bot)
     check_move_time(move_time)
     if game_seed is not None:
-        check_seed(game_seed, "game_seed")
+        game_seed = check_seed(game_seed, "game_seed")
     try:
         legal = {format_move(m) for m in obs.legal_moves}
         armed = False
@@ -324,7 +324,7 @@ def parse_bot_list(text: str, players: int) -> list:
     """'greedy,random' -> one bot name per seat, the list repeated if shorter."""
     if not isinstance(text, str):
         raise OptionError(f"a bot list is a string like 'greedy,random', not {type(text).__name__}")
-    check_players(players)
+    players = check_players(players)
     names = [b.strip() for b in text.split(",")]
     for b in names:
         check_bot(b, players)

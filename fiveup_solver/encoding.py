@@ -490,7 +490,7 @@ def check_params(params) -> dict:
         raise OptionError(f"unknown parameter(s) {', '.join(sorted(unknown))} (known: players, whole_game, "
                           f"max_rounds)")
     players, whole, max_rounds = params["players"], params["whole_game"], params["max_rounds"]
-    check_players(players)
+    players = check_players(players)
     if not isinstance(whole, bool):
         raise OptionError(f"whole_game must be true or false, not {_short(whole)}")
     if not _is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_PARAM:

@@ -60,8 +60,8 @@ import numpy as np
 
 from fiveup_solver import _equity
 from fiveup_solver._solver import WIN_VALUE
-from fiveup_solver.errors import OptionError, is_int, name_fault, check_players, short_repr as _short
-from fiveup_solver.notation import LOWEST_SCORE, NEGATIVE_SCORE_PLAYERS, TARGET_RAW
+from fiveup_solver.errors import OptionError, as_int, check_players, int_list, is_int, name_fault, short_repr as _short, type_note
+from fiveup_solver.notation import NEGATIVE_SCORE_PLAYERS, TARGET_RAW, score_floor
 
 __all__ = ["RoundSamples", "EquityTable", "near_anchors", "state_sets",
            "build_table", "with_bootstrap_errors", "load_table", "win_probabilities",
@@ -297,6 +297,7 @@ class EquityTable:
         is seat `starter` (None: drawn, every seat alike)."""
         levels = _score_levels(self.players, scores)
         cell = self.win[tuple(levels)]
+        starter = as_int(starter)
         if starter is None:
             return [float(x) for x in cell.mean(axis=0)]
         if not is_int(starter) or not 0 <= starter < self.players:
@@ -309,6 +310,7 @@ class EquityTable:
         table built without them. They do not include how far the bots' play is from
         the players' (docs/equity.md, the calibration)."""
         levels = _score_levels(self.players, scores)
+        starter = as_int(starter)
         if starter is not None and (not is_int(starter) or not 0 <= starter < self.players):
             raise OptionError(f"starter must be a seat 0..{self.players - 1} or None (drawn), not {_short(starter)}")
         if self.stderr is None:
@@ -423,18 +425,24 @@ def _side_of_seat(players: int, seat: int) -> int:
 
 def _score_levels(players: int, scores) -> list:
     sides = _sides(players)
-    if isinstance(scores, (str, bytes)) or not hasattr(scores, "__len__") or len(scores) != sides:
+    # a list, a tuple or a numpy array (not a dict: its keys are no scores), integers of
+    # any type (numpy's too); the range is Game(scores=)'s (notation.score_floor)
+    values = int_list(scores)
+    if values is None or len(values) != sides:
         raise OptionError(f"scores must list {sides} raw scores (one per side), not {_short(scores)}")
-    levels = []
-    for s, x in enumerate(scores):
-        if not is_int(x) or not LOWEST_SCORE <= x < TARGET_RAW:
-            raise OptionError(f"side {s}'s score must be an integer from {LOWEST_SCORE} to "
-                              f"{TARGET_RAW - 1}, not {_short(x)}")
+    low, levels = score_floor(players), []
+    for s, x in enumerate(values):
+        if not is_int(x):
+            raise OptionError(f"side {s}'s score must be an integer from {low} to {TARGET_RAW - 1} with "
+                              f"{players} players, not {_short(x)}{type_note(x)}")
+        if x < 0 and players != NEGATIVE_SCORE_PLAYERS:
+            raise OptionError(f"side {s}'s score {x} is below 0, which occurs only with 4 players (a partner's "
+                              f"pips, D4): with {players} scores are from 0 to {TARGET_RAW - 1}")
+        if not low <= x < TARGET_RAW:
+            raise OptionError(f"side {s}'s score must be from {low} to {TARGET_RAW - 1} with {players} players, "
+                              f"not {x}")
         if x % SCORE_STEP:
             raise OptionError(f"side {s}'s score {x} is not a multiple of {SCORE_STEP}")
-        if x < 0 and players != NEGATIVE_SCORE_PLAYERS:
-            raise OptionError(f"side {s}'s score {x} is below 0, which occurs only with 4 players "
-                              f"(a partner's pips, D4)")
         levels.append(max(0, x // SCORE_STEP))     # below 0 (D4, 4 players only): read as 0
     return levels
 
@@ -589,6 +597,7 @@ def win_probabilities(players: int, scores, starter=None) -> list:
 def equity_of_scores(players: int, scores, starter=None, side: int = 0) -> float:
     """P(side wins) for one side: ``win_probabilities(...)[side]``."""
     win = win_probabilities(players, scores, starter)
+    side = as_int(side)
     if not is_int(side) or not 0 <= side < len(win):
         raise OptionError(f"side must be a side 0..{len(win) - 1}, not {_short(side)}")
     return win[side]

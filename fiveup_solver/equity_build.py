@@ -65,8 +65,8 @@ def collect_rounds(players: int, rounds: int, seed: int = 0, *, bot: str = DEFAU
                    progress: bool = False, anchor=None, workers: int = 1, desc: str | None = None) -> RoundSamples:
     """Play sample rounds ``start .. start + rounds - 1`` (each seeded by its index alone,
     and by `anchor` when given), in `workers` processes."""
-    _check_players(players)
-    check_seed(seed)
+    players = _check_players(players)
+    seed = check_seed(seed)
     jobs = [(players, seed, i, bot, anchor) for i in range(start, start + rounds)]
     results = _map(_play_job, jobs, workers, progress, desc or f"rounds ({players} players)")
     return _samples_of(players, bot, seed, results)
@@ -103,7 +103,7 @@ def collect_samples(players: int, rounds: int | None = None, near_rounds: int | 
                     bot: str = DEFAULT_BOT, workers: int = 1, progress: bool = False) -> RoundSamples:
     """The samples a table is built from: `rounds` at 0 : 0 (set 0), then
     `near_rounds` at every near-target anchor (sets 1, 2, ...; none if 0)."""
-    _check_players(players)
+    players = _check_players(players)
     rounds = DEFAULT_ROUNDS[players] if rounds is None else rounds
     near_rounds = DEFAULT_NEAR_ROUNDS[players] if near_rounds is None else near_rounds
     for name, v in (("rounds", rounds), ("near_rounds", near_rounds)):

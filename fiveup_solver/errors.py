@@ -12,7 +12,8 @@ import unicodedata
 
 __all__ = [
     "FiveUpError", "ParseError", "IllegalMoveError", "RecordError", "InconsistentObservationError",
-    "OptionError", "CoreError", "BotError", "WorkerError", "SearchStopped", "short_repr", "is_int", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
+    "OptionError", "CoreError", "BotError", "WorkerError", "SearchStopped", "short_repr", "is_int", "as_int",
+    "int_list", "type_note", "is_number", "is_digits", "check_players", "PLAYER_COUNTS",
     "check_seed", "SEED_RANGE", "MAX_SAMPLES", "json_fault",
 ]
 
@@ -96,8 +97,60 @@ def short_repr(value, limit: int = 40) -> str:
 
 
 def is_int(x) -> bool:
-    """An int that is not a bool (``True`` is not a player count or a seat)."""
+    """An int that is not a bool (``True`` is not a player count or a seat). An API
+    entry point passes what it takes through :func:`as_int` first, so that another
+    integer type (numpy's) is taken as its int."""
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def as_int(x):
+    """`x` as an ``int`` when it is an integer of any type (``numbers.Integral``: a
+    numpy integer too) other than a bool; anything else unchanged, for the caller's
+    check to refuse. The API's one policy for integers: a numpy integer is taken
+    wherever an integer is (as an int, so it never reaches a record or a seed's
+    arithmetic as numpy's), a bool nowhere.
+
+    >>> import numpy as np
+    >>> as_int(np.int64(3)), type(as_int(np.uint8(3))).__name__, as_int(True), as_int(3.0), as_int("3")
+    (3, 'int', True, 3.0, '3')
+    """
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        return int(x)
+    return x
+
+
+def int_list(values):
+    """The items of a list, a tuple or a one-dimensional array (numpy's) as a list, each
+    integer as an ``int`` (:func:`as_int`); None when `values` is none of those (a
+    str, a dict, a set, a number: not a sequence of values).
+
+    >>> import numpy as np
+    >>> int_list((np.int64(5), 0)), int_list(np.array([5, 0])), int_list({0: 5}), int_list("ab")
+    ([5, 0], [5, 0], None, None)
+    """
+    if isinstance(values, (list, tuple)):
+        return [as_int(x) for x in values]
+    if getattr(values, "ndim", None) == 1 and callable(getattr(values, "tolist", None)):
+        items = values.tolist()
+        if isinstance(items, list):
+            return [as_int(x) for x in items]
+    return None
+
+
+def type_note(x) -> str:
+    """`` (a MODULE.TYPE)`` when an integer option refuses `x` for its type and its repr
+    may not show that type (another library's number: its repr can read as a plain
+    number); empty for an integer (its value is the fault) and for Python's own types,
+    whose repr shows them ('3', 3.0, None, True).
+
+    >>> import decimal
+    >>> type_note(decimal.Decimal(3)), type_note(3.0), type_note(7)
+    (' (a decimal.Decimal)', '', '')
+    """
+    kind = type(x)
+    if kind.__module__ == "builtins" or (isinstance(x, numbers.Integral) and not isinstance(x, bool)):
+        return ""
+    return f" (a {kind.__module__}.{kind.__name__})"
 
 
 def is_digits(text) -> bool:
@@ -187,6 +240,7 @@ def check_players(players, name: str = "players", error=OptionError) -> int:
     ...
     fiveup_solver.errors.OptionError: --players must be 2, 3 or 4, not True
     """
+    players = as_int(players)
     if not is_int(players) or players not in PLAYER_COUNTS:
         raise error(f"{name} must be 2, 3 or 4, not {short_repr(players)}")
     return players
@@ -197,20 +251,27 @@ MAX_SAMPLES = 1_000_000                   # most sampled worlds or deals one cal
 
 
 def check_seed(seed, name: str = "seed", error=OptionError) -> int:
-    """``seed`` when it is an integer from 0 to 2^64 - 1: every seed of the package, in
-    every function and command, takes that range (the core's random streams take 64
-    bits; a negative seed would be the same stream as one 2^64 above it).
+    """``seed`` as an int when it is an integer from 0 to 2^64 - 1 (a numpy integer
+    too, :func:`as_int`): every seed of the package, in every function and command,
+    takes that range (the core's random streams take 64 bits; a negative seed would be
+    the same stream as one 2^64 above it). A caller uses the int returned.
 
-    >>> check_seed(2 ** 64 - 1)
-    18446744073709551615
+    >>> import numpy as np
+    >>> check_seed(2 ** 64 - 1), check_seed(np.uint64(7))
+    (18446744073709551615, 7)
     >>> check_seed(2 ** 64)
     Traceback (most recent call last):
     ...
     fiveup_solver.errors.OptionError: seed must be an integer from 0 to 2^64-1, not 18446744073709551616
+    >>> check_seed(True)
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: seed must be an integer from 0 to 2^64-1, not True (a bool is not a seed)
     """
+    seed = as_int(seed)
     if not is_int(seed) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        # another integer type (numpy's) is named as such: its value may be in range
-        kind = ("" if is_int(seed) or not isinstance(seed, numbers.Integral)
-                else f" (a {type(seed).__module__}.{type(seed).__name__}: give int(seed))")
-        raise error(f"{name} must be an integer from 0 to 2^64-1, not {short_repr(seed)}{kind}")
+        # a value whose type is the fault is named with it: a bool (True is no seed 1), a
+        # float, a str ...
+        note = " (a bool is not a seed)" if isinstance(seed, bool) else type_note(seed)
+        raise error(f"{name} must be an integer from 0 to 2^64-1, not {short_repr(seed)}{note}")
     return seed

@@ -153,7 +153,9 @@ def _equity_array(players: int, side: int):
 
 @lru_cache(maxsize=65536)
 def _equity(players: int, scores: tuple, starter, side: int) -> float:
-    return win_probabilities(players, list(scores), starter)[side]
+    # a score below 0 (4 players, D4) is read as 0 by the table: passed as 0, so that one a
+    # search reaches below the lowest start score (notation.score_floor) is valued too
+    return win_probabilities(players, [max(0, x) for x in scores], starter)[side]
 
 
 class _Search:
@@ -595,7 +597,7 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
     for name, value, low in (("sample_worlds", sample_worlds, 2), ("node_limit", node_limit, 1)):
         if not _is_int(value) or not low <= value <= 10 ** 12:
             raise OptionError(f"{name} must be an integer from {low} to 10^12, not {_short(value)}")
-    check_seed(seed)
+    seed = check_seed(seed)
     if not isinstance(sample_draws, bool):
         raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")
     ds = DealSampler(obs) if sampler is None else sampler

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
-                                  check_players, check_seed, is_int as _is_int, name_fault, short_repr as _short)
-from fiveup_solver.notation import (ALL_TILES, LOWEST_SCORE, MIN_SCORE, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile,
-                                   check_action,
-                                   raw_to_display)
+                                  as_int as _as_int, check_players, check_seed, int_list, is_int as _is_int,
+                                  name_fault, short_repr as _short)
+from fiveup_solver.notation import (ALL_TILES, LOWEST_SCORE, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile,
+                                    check_action, raw_to_display, score_floor)
 from fiveup_solver.svg import board_svg
 
 __all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS", "check_observation", "not_to_move"]
@@ -154,8 +154,8 @@ class Game:
 
     def __init__(self, players: int = 2, seed: int = 0, *, seats=None,
                  max_rounds: int = DEFAULT_MAX_ROUNDS, deal: bool = True, scores=None, starter: int | None = None):
-        check_players(players)
-        check_seed(seed)
+        players = check_players(players)
+        seed = check_seed(seed)
         if seats is not None and (isinstance(seats, (str, bytes)) or not hasattr(seats, "__iter__")):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
@@ -165,6 +165,7 @@ class Game:
             fault = name_fault(name)
             if fault is not None:
                 raise OptionError(f"seats[{i}] {_short(name)}: {fault}")
+        max_rounds, starter = _as_int(max_rounds), _as_int(starter)
         if not _is_int(max_rounds) or max_rounds < 1:
             raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
         if not isinstance(deal, bool):
@@ -296,6 +297,7 @@ class Game:
                 raise IllegalMoveError("the game is over")
         if len(self.rounds) >= self.max_rounds:
             raise IllegalMoveError(f"the round limit ({self.max_rounds}) is reached")
+        starter = _as_int(starter)
         fixed = self.next_starter()
         if fixed is not None and starter != fixed:
             raise IllegalMoveError(f"starter must be seat {fixed}, who emptied their hand last round")
@@ -305,14 +307,21 @@ class Game:
         if scores is not None:
             if self.rounds:
                 raise IllegalMoveError("scores carry over from the previous round")
-            if not isinstance(scores, (list, tuple)) or len(scores) != self.sides or not all(
-                    isinstance(x, int) and not isinstance(x, bool) and MIN_SCORE <= x < 305 for x in scores):
-                raise IllegalMoveError(f"scores must be {self.sides} integers from {MIN_SCORE} to 304")
-            if any(x % 5 for x in scores):   # every credit is a multiple of 5 (RULES §4, §5): no other score exists
-                raise IllegalMoveError(f"scores must be multiples of 5 (raw points), not {list(scores)}")
-            if self.players != NEGATIVE_SCORE_PLAYERS and min(scores) < 0:
-                raise IllegalMoveError(f"scores below 0 occur only with 4 players (a partner's pips, D4), "
-                                       f"not {list(scores)} with {self.players}")
+            # a list, a tuple or a numpy array of integers (numpy's too: errors.int_list); the
+            # same range as equity.win_probabilities (notation.score_floor)
+            values, low = int_list(scores), score_floor(self.players)
+            if values is None or len(values) != self.sides or not all(_is_int(x) for x in values):
+                raise IllegalMoveError(f"scores must be {self.sides} integers from {low} to 304 (raw, one per "
+                                       f"side, with {self.players} players), not {_short(scores)}")
+            if self.players != NEGATIVE_SCORE_PLAYERS and min(values) < 0:
+                raise IllegalMoveError(f"scores below 0 occur only with 4 players (a partner's pips, D4): with "
+                                       f"{self.players} they are from 0 to 304, not {_short(values)}")
+            if not all(low <= x < 305 for x in values):
+                raise IllegalMoveError(f"scores must be from {low} to 304 with {self.players} players, "
+                                       f"not {_short(values)}")
+            if any(x % 5 for x in values):   # every credit is a multiple of 5 (RULES §4, §5): no other score exists
+                raise IllegalMoveError(f"scores must be multiples of 5 (raw points), not {_short(values)}")
+            scores = values
         scores = tuple(self.scores) if scores is None else tuple(scores)
         core = _core.CoreRound(self.players, [[t.index for t in h] for h in hands],
                                [t.index for t in boneyard], starter, list(scores))
@@ -326,6 +335,7 @@ class Game:
         return None if self.round_over else self.current.core.to_move
 
     def hand(self, seat: int) -> list:
+        seat = _as_int(seat)
         if not (_is_int(seat) and 0 <= seat < self.players):
             raise OptionError(f"seat must be 0..{self.players - 1}, not {_short(seat)}")
         return [ALL_TILES[i] for i in self.current.core.hand(seat)]
@@ -463,6 +473,7 @@ class Game:
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> Observation:
         """What `seat` knows now: nothing of other hands or the boneyard order."""
+        seat = _as_int(seat)
         if not (_is_int(seat) and 0 <= seat < self.players):
             raise OptionError(f"seat must be 0..{self.players - 1}, not {_short(seat)}")
         r = self.current
@@ -503,6 +514,7 @@ class Game:
         is refused, since its replay would be another game, unless the caller keeps
         them apart (``scores_kept_apart=True``, as the benchmark suites store a
         position: its record, and its scores beside it)."""
+        view = _as_int(view)
         if view is not None and not (_is_int(view) and 0 <= view < self.players):
             raise OptionError(f"view must be a seat 0..{self.players - 1} or None, not {_short(view)}")
         if not isinstance(scores_kept_apart, bool):

@@ -64,7 +64,7 @@ except ImportError:     # pragma: no cover - another Python
 from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, check_evidence, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
-                                  SearchStopped, check_players, check_seed, is_digits, is_int,
+                                  SearchStopped, as_int, check_players, check_seed, is_digits, is_int,
                                   short_repr as _short)
 from fiveup_solver.game import Game, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision, past_evidence
@@ -163,6 +163,9 @@ class SearchBudget:
         check_beliefs(self.beliefs)
         if self.samples is not None and self.time_ms is not None:
             raise OptionError("give either samples or time_ms, not both")
+        for name in ("samples", "world_nodes", "chance_width", "depth"):
+            # an integer of any type (numpy's) is kept as its int (errors.as_int)
+            object.__setattr__(self, name, as_int(getattr(self, name)))
         if self.samples is not None:
             _check_int("samples", self.samples, 1, MAX_SAMPLES)
         if self.time_ms is not None and (not isinstance(self.time_ms, (int, float)) or isinstance(self.time_ms, bool)
@@ -425,6 +428,9 @@ def _ranked(per_world, wts, objective, legal, canon, roots) -> tuple:
 
 
 def _check_int(name, value, low, high=None):
+    """`value` as an int when it is an integer (numpy's too: errors.as_int) from `low`
+    to `high`; else an OptionError naming `name`."""
+    value = as_int(value)
     if not is_int(value) or value < low or (high is not None and value > high):
         # worded as every other range of the package's options
         bound = f"from {low} to {high}" if high is not None else f">= {low}"
@@ -456,6 +462,7 @@ class Hinter:
 
     def __init__(self, threads: int = DEFAULT_THREADS, tt_mb: float = 8.0):
         self.threads = _check_int("threads", threads, 1, MAX_THREADS)
+        tt_mb = as_int(tt_mb)
         if not isinstance(tt_mb, (int, float)) or isinstance(tt_mb, bool) or not 0.01 <= tt_mb <= 4096:
             raise OptionError(f"tt_mb must be a number from 0.01 to 4096, not {_short(tt_mb)}")
         self._cores = [_solver.SolverCore(tt_mb) for _ in range(self.threads)]
@@ -583,11 +590,11 @@ class Hinter:
         beliefs = _check_beliefs(beliefs, model, past)
         if not isinstance(both, bool):
             raise OptionError(f"both must be True or False, not {_short(both)}")
-        check_seed(seed)
+        seed = check_seed(seed)
         if world_nodes is None:
             world_nodes = ALPHAMU_LEAF_NODES if method == "alphamu" else DEFAULT_WORLD_NODES
         if method == "alphamu" and samples is not None:
-            _check_int("samples", samples, 1, _alphamu.MAX_WORLDS)
+            samples = _check_int("samples", samples, 1, _alphamu.MAX_WORLDS)
         start = time.perf_counter()
         # the observation is checked whole before anything reaches the search: its fields,
         # its history (replayed by the core on a consistent deal) and its legal moves
@@ -917,7 +924,7 @@ class Hinter:
             "a position value takes samples (an integer >= 1)", budget, method=method, samples=samples,
             world_nodes=world_nodes, chance_width=chance_width, objective=objective, beliefs=beliefs, model=model,
             past=past, search=search)
-        check_seed(seed)
+        seed = check_seed(seed)
         start = time.perf_counter()
         ds = DealSampler(obs)
         if obs.to_move is None:
@@ -984,10 +991,10 @@ class Hinter:
         if past is not None and not isinstance(past, dict):
             raise OptionError(f"past must be the earlier rounds' evidence per seat (inference.past_evidence), "
                               f"not {_short(past)}")
-        check_players(players)
+        players, seat = check_players(players), as_int(seat)
         if not is_int(seat) or not 0 <= seat < players:
             raise OptionError(f"seat must be 0..{players - 1}, not {_short(seat)}")
-        check_seed(seed)
+        seed = check_seed(seed)
         start = time.perf_counter()
         values, nodes = [], 0
         for first in range(0, samples, DEAL_CHUNK):
@@ -1424,9 +1431,9 @@ def world_values(game, *, method: str = "pimc", world_nodes: int = 0, chance_wid
     three = check_search(search)
     if not isinstance(game, Game):
         raise OptionError(f"world_values takes a Game, not {type(game).__name__}")
-    _check_int("world_nodes", world_nodes, 0, 2 ** 62)
-    _check_int("chance_width", chance_width, 1, 28)
-    check_seed(seed)
+    world_nodes = _check_int("world_nodes", world_nodes, 0, 2 ** 62)
+    chance_width = _check_int("chance_width", chance_width, 1, 28)
+    seed = check_seed(seed)
     if not game.rounds or game.round_over:
         raise IllegalMoveError("there is no position: the round is over")
     legal = [m for m in game.legal_moves if m.kind == "play"]

@@ -547,7 +547,7 @@ class DealSampler:
 def _check_count(n, seed) -> None:
     if not _is_int(n) or not 0 <= n <= MAX_SAMPLES:
         raise OptionError(f"the number of samples must be an integer from 0 to {MAX_SAMPLES}, not {_short(n)}")
-    check_seed(seed)
+    seed = check_seed(seed)
 
 
 def deals_from(ww: WeightedWorlds, ds, n: int, seed: int) -> list:
@@ -585,7 +585,7 @@ def redeal_unseen(game: Game, seat: int, seed: int) -> None:
     if not isinstance(game, Game) or not game.rounds:
         raise OptionError(f"redeal_unseen needs a Game with a round dealt, not {_short(game)}")
     seen = game.observation(seat)       # checks the seat
-    check_seed(seed)
+    seed = check_seed(seed)
     hands, boneyard = DealSampler(seen).sample_round(seed)
     old = game.rounds.pop()             # the round as it was: replayed on the new deal
     first = not game.rounds

@@ -160,7 +160,7 @@ def bootstrap_elo(counts: dict, names: list, anchor: str = ANCHOR, *, resamples:
     an integer from 0 to 2^64 - 1; the rest as :func:`fit_elo`."""
     names = _check_fit(counts, names, anchor, prior)
     _check_resamples(resamples)
-    check_seed(seed)
+    seed = check_seed(seed)
     rng = np.random.default_rng(seed)
     keys = [k for k, c in counts.items() if sum(c) > 0]
     draw_from, expected = {}, {}
@@ -389,7 +389,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     ``move_time``: seconds a bot may take over one move (match.play_pairs)."""
     if players not in (2, 4):
         raise OptionError(f"the ladder plays duplicate pairs: 2 or 4 players, not {_short(players)}")
-    check_seed(seed)
+    seed = check_seed(seed)
     check_workers(workers)
     check_move_time(move_time)
     _check_journal(journal)
@@ -721,7 +721,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     the same seed meet the same deals."""
     if players not in (2, 4) or isinstance(players, bool):
         raise OptionError(f"a placement plays duplicate pairs: 2 or 4 players, not {_short(players)}")
-    check_seed(seed)
+    seed = check_seed(seed)
     check_workers(workers)
     check_move_time(move_time)
     _check_journal(journal)

@@ -316,14 +316,14 @@ def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 
     :func:`pair_seeds` ``(seed, k)``; its games are played in the seatings of
     :func:`~fiveup_solver.selfplay.match_seatings`, in order. ``move_time``: seconds a
     bot may take over one move (a slower move stops the match with a BotError)."""
-    check_players(players)
+    players = check_players(players)
     check_move_time(move_time)
     check_bot(bot, players)
     check_bot(other, players)
     for name, v in (("max_pairs", max_pairs), ("start", start)):
         if not _is_int(v) or v < 0:
             raise OptionError(f"{name} must be an integer >= 0, not {_short(v)}")
-    check_seed(seed)
+    seed = check_seed(seed)
     jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records, move_time)
             for k in range(start, start + max_pairs))
     yield from ordered_map(play_pair, jobs, workers=workers, ray=ray, stop_hung=move_time is not None)
@@ -474,7 +474,7 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
         raise OptionError(f"elo1 ({elo1}) must be larger than elo0 ({elo0})")
     if not _is_int(max_games) or not 2 <= max_games <= 10_000_000:
         raise OptionError(f"max_games must be an integer from 2 to 10000000, not {_short(max_games)}")
-    check_players(players)
+    players = check_players(players)
     if max_games < sides_of(players):
         # whole units only: fewer games than one unit would still play a whole unit
         raise OptionError(f"max_games must be at least one unit's games ({sides_of(players)} with {players} "

@@ -17,12 +17,12 @@ import textwrap
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
-from fiveup_solver.errors import OptionError, ParseError, RecordError, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, ParseError, RecordError, as_int as _as_int, is_int as _is_int, short_repr as _short
 
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "format_number", "format_seat", "format_round_end", "TARGET_RAW", "MIN_SCORE", "LOWEST_SCORE", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
+    "raw_to_display", "format_number", "format_seat", "format_round_end", "TARGET_RAW", "MIN_SCORE", "LOWEST_SCORE", "score_floor", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
     "fit_to_terminal",
 ]
 
@@ -32,6 +32,13 @@ TARGET_RAW = 305
 MIN_SCORE = -1_000_000_000
 LOWEST_SCORE = _core.LOWEST_SCORE
 NEGATIVE_SCORE_PLAYERS = 4      # only a partner's pips (RULES §3.3, D4) take a score below 0
+
+
+def score_floor(players: int) -> int:
+    """The lowest raw score a round may start from with `players` (``Game(scores=)``,
+    ``equity.win_probabilities``): 0, or MIN_SCORE with 4 players, where a partner's pips
+    may take a score below 0 (RULES §3.3, D4). The highest is 304 (TARGET_RAW - 1)."""
+    return MIN_SCORE if players == NEGATIVE_SCORE_PLAYERS else 0
 BONEYARD = "boneyard"   # where an unseen tile lies when no seat holds it (the key next to the seats)
 # port names and tile numbers are the core's (one home): a port is a name here, an index there
 SINGLE_PORTS = _core.PORT_NAMES_SINGLE     # ("low", "high")
@@ -39,7 +46,7 @@ DOUBLE_PORTS = _core.PORT_NAMES_DOUBLE     # ("lineA", "lineB", "branchA", "bran
 
 
 def _is_pip(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 6
+    return _is_int(_as_int(x)) and 0 <= x <= 6
 
 
 @dataclass(frozen=True, order=True)
@@ -52,6 +59,10 @@ class Tile:
     def __post_init__(self):
         if not (_is_pip(self.lo) and _is_pip(self.hi) and self.lo <= self.hi):
             raise ParseError(f"bad tile {_short(self.lo)}-{_short(self.hi)}")
+        if type(self.lo) is not int or type(self.hi) is not int:
+            # another integer type (numpy's) kept as its int: a Tile equals and hashes as ALL_TILES'
+            object.__setattr__(self, "lo", int(self.lo))
+            object.__setattr__(self, "hi", int(self.hi))
 
     @classmethod
     def parse(cls, text) -> "Tile":
@@ -66,7 +77,8 @@ class Tile:
 
     @classmethod
     def from_index(cls, index: int) -> "Tile":
-        if not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < 28):
+        index = _as_int(index)
+        if not (_is_int(index) and 0 <= index < 28):
             raise ParseError(f"bad tile index {_short(index)}: expected 0..27")
         return ALL_TILES[index]
 

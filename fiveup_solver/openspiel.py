@@ -403,7 +403,7 @@ class FiveUpState(_StateBase):
         n = e.players
         if not is_int(player) or not 0 <= player < n:
             raise OptionError(f"player must be 0..{n - 1}, not {_short(player)}")
-        check_seed(seed)
+        seed = check_seed(seed)
         history = self.history()
         start = e.round_starts[-1]
         actions = list(history[:start])

@@ -164,8 +164,8 @@ class raw_env(AECEnv if AECEnv is not None else object):
     # ------------------------------------------------------------------ episode
     def reset(self, seed=None, options=None):
         if seed is not None:
-            # a numpy integer seed is taken as its int (as action ids are)
-            self._rng = random.Random(check_seed(int(seed) if isinstance(seed, np.integer) else seed))
+            # a numpy integer seed is taken as its int (errors.check_seed, as every integer)
+            self._rng = random.Random(check_seed(seed))
         self.game = Game(self.players, seed=self._rng.getrandbits(63), max_rounds=self.max_rounds)
         self._over = False
         self._illegal = False       # ended by an illegal action (env()'s wrapper)

@@ -48,7 +48,7 @@ class TerminalGame:
         per seat (the person's own unused); None: the hint bot. ``seed`` None: one drawn in
         secret (the seed deals every hidden tile, so a seed the person knows hides nothing),
         said at the game's end."""
-        check_players(players)
+        players = check_players(players)
         self.secret_seed = seed is None
         if seed is None:
             seed = secrets.randbits(63)
@@ -342,7 +342,7 @@ def bots_for_seats(players: int, seat: int, bots: list) -> list:
     >>> bots_for_seats(4, 2, ["level1", "level2"])
     ['level1', 'level2', 'level1', 'level1']
     """
-    check_players(players)
+    players = check_players(players)
     if not _is_int(seat) or not 0 <= seat < players:
         raise OptionError(f"seat must be 0..{players - 1}, not {_short(seat)}")
     if not isinstance(bots, (list, tuple)) or not bots:

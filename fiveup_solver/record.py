@@ -26,7 +26,7 @@ from pathlib import Path
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, OptionError, ParseError, RecordError,
-                                  check_players, check_seed, is_int as _is_int, name_fault, json_fault,
+                                  as_int as _as_int, check_players, check_seed, is_int as _is_int, name_fault, json_fault,
                                   short_repr as _short)
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.inference import DealSampler
@@ -454,7 +454,7 @@ def positions(record, *, check: bool = True, seed: int = 0, max_rounds: int | No
     >>> [(r, i) for _, r, i in positions(g.to_record())]
     [(0, 0), (0, 1)]
     """
-    check_seed(seed)
+    seed, max_rounds = check_seed(seed), _as_int(max_rounds)
     if max_rounds is not None and (not _is_int(max_rounds) or max_rounds < 1):
         raise OptionError(f"max_rounds must be an integer >= 1 or None, not {_short(max_rounds)}")
     if check:
@@ -519,6 +519,7 @@ def game_at(record, round_index, action_index, *, check: bool = True) -> Game:
     if check:
         record = check_record(record)
     rounds = record["rounds"]
+    round_index, action_index = _as_int(round_index), _as_int(action_index)
     if not _is_int(round_index) or not 0 <= round_index < len(rounds):
         raise RecordError(f"round {_short(round_index)} is not in the record (it has {len(rounds)} rounds)")
     n_actions = len(rounds[round_index]["actions"])
@@ -547,6 +548,7 @@ def observation_at(record, seat, round_index=None, action_index=None, *, check: 
     if check:
         record = check_record(record)
     n = record["players"]
+    seat, round_index, action_index = _as_int(seat), _as_int(round_index), _as_int(action_index)
     if not _is_int(seat) or not 0 <= seat < n:
         raise RecordError(f"seat must be 0..{n - 1}, not {_short(seat)}")
     view = record.get("view")

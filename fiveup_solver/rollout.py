@@ -215,7 +215,8 @@ def _round_start_equity(game, side: int) -> float:
     """The race-equity table's P(`side` wins) at the start of `game`'s current round:
     its scores, and its starter unless the rules drew it (D1: after a blocked round)."""
     starter_drawn = game.rounds[-2].core.status != "domino"
-    return win_probabilities(game.players, list(game.current.scores_before),
+    # (below 0, 4 players: read as 0 by the table, and so passed: see exact._equity)
+    return win_probabilities(game.players, [max(0, x) for x in game.current.scores_before],
                              None if starter_drawn else game.current.starter)[side]
 
 
@@ -264,7 +265,7 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
     if not isinstance(obs, Observation):
         raise OptionError(f"rollout takes an Observation, not {type(obs).__name__}")
     check_rollout_options(rollouts, bot, workers, horizon=horizon)
-    check_seed(seed)
+    seed = check_seed(seed)
     ds = DealSampler(obs)                   # the observation is checked whole (InconsistentObservationError)
     if obs.to_move != obs.seat:
         raise not_to_move(obs, "judge")

@@ -26,7 +26,7 @@ def game_seeds(seed: int, games: int):
     the arguments are checked at the call)."""
     if not is_int(games) or games < 0:
         raise OptionError(f"the number of games must be an integer >= 0, not {short_repr(games)}")
-    check_seed(seed)
+    seed = check_seed(seed)
     return _game_seeds(seed, games)
 
 
@@ -48,11 +48,11 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
     ``on_action(game, move, events)`` is called after every action (for display),
     and with ``move=None`` when a round has been dealt.
     """
-    check_players(players)
+    players = check_players(players)
     if isinstance(bots, str) or not isinstance(bots, (list, tuple)):
         raise OptionError(f"bots must be a list of one bot name per seat ({players}), not {short_repr(bots)}")
     if bot_seed is not None:
-        check_seed(bot_seed, "bot_seed")
+        bot_seed = check_seed(bot_seed, "bot_seed")
     _check_callback(on_action, "on_action")
     try:
         if len(bots) != players:
@@ -122,7 +122,7 @@ def match_seatings(players: int, bot: str, other: str) -> list:
     >>> match_seatings(2, "a", "b"), match_seatings(3, "a", "b")[2]
     ([['a', 'b'], ['b', 'a']], ['b', 'b', 'a'])
     """
-    check_players(players)
+    players = check_players(players)
     for name, value in (("bot", bot), ("other", other)):
         if not isinstance(value, str):
             raise OptionError(f"{name} must be a bot name (a string), not {short_repr(value)}")

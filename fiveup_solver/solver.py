@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
 from fiveup_solver.equity import EquityTable, search_values
-from fiveup_solver.errors import IllegalMoveError, OptionError, is_int, is_number, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, as_int, is_int, is_number, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.notation import ALL_TILES
 
@@ -189,6 +189,8 @@ class Solver:
     def __init__(self, tt_mb: float = 16, use_tt: bool = True, target_pruning: bool = True,
                  tt_min_tiles: int = -1, node_limit: int = 0, pv: bool = True, objective: str = "points",
                  both: bool = True, equity=None, search: str | None = None, threads: int = DEFAULT_THREADS):
+        # an integer of any type (numpy's) is taken as its int (errors.as_int), as everywhere
+        tt_mb, node_limit, tt_min_tiles, threads = (as_int(x) for x in (tt_mb, node_limit, tt_min_tiles, threads))
         if isinstance(tt_mb, bool) or not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
             raise OptionError(f"tt_mb must be between 0.001 and 16384, not {_short(tt_mb)}")
         if not is_int(node_limit) or not 0 <= node_limit < 2 ** 63:

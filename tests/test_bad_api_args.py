@@ -312,9 +312,108 @@ def test_a_format_function_takes_its_own_type_only():
             fn(bad)
 
 
-def test_a_numpy_seed_is_named_as_such():
-    from fiveup_solver.errors import check_seed
-    with pytest.raises(OptionError, match=r"not np\.int64\(3\) \(a numpy\.int64: give int\(seed\)\)$"):
-        check_seed(np.int64(3))
-    with pytest.raises(OptionError, match=r"not -1$"):
-        check_seed(-1)
+def test_a_numpy_integer_is_taken_as_its_int_wherever_an_integer_is():
+    """One policy (a review found numpy integers taken as action ids and PettingZoo seeds,
+    refused as Solver(tt_mb=, threads=), win_probabilities scores and starter,
+    Game(scores=), Tile.from_index, and a seed refused with "give int(seed)"): an
+    integer of any type is taken as its int, never kept as numpy's."""
+    from fiveup_solver.equity import equity_of_scores, win_probabilities
+    from fiveup_solver.errors import check_players, check_seed
+    from fiveup_solver.game import Game
+    from fiveup_solver.hint import Hinter, SearchBudget
+    from fiveup_solver.notation import Tile
+    from fiveup_solver.record import game_at, observation_at
+    from fiveup_solver.solver import Solver
+    i64 = np.int64
+    seed = check_seed(np.uint64(2 ** 64 - 1))
+    assert seed == 2 ** 64 - 1 and type(seed) is int
+    assert type(check_players(np.int8(3))) is int
+    solver = Solver(tt_mb=i64(4), threads=i64(2), node_limit=i64(0), tt_min_tiles=i64(-1))
+    assert type(solver.threads) is int and type(solver.node_limit) is int
+    assert type(Hinter(threads=i64(1), tt_mb=i64(2)).threads) is int
+    budget = SearchBudget(samples=i64(8), world_nodes=np.uint16(100), chance_width=i64(3))
+    assert (type(budget.samples), type(budget.world_nodes), type(budget.chance_width)) == (int, int, int)
+    # the same probabilities as for the ints (a list, a tuple or an array of scores)
+    want = win_probabilities(2, [290, 150], 1)
+    assert win_probabilities(2, [i64(290), 150], i64(1)) == want
+    assert win_probabilities(2, np.array([290, 150]), starter=np.int32(1)) == want
+    assert equity_of_scores(2, (290, 150), 1, side=i64(1)) == want[1]
+    g = Game(players=i64(2), seed=i64(5), scores=(i64(290), np.int16(150)), starter=i64(1), max_rounds=i64(3))
+    assert repr(g) == repr(Game(players=2, seed=5, scores=[290, 150], starter=1))
+    assert all(type(x) is int for x in (g.players, g.seed, g.max_rounds, *g.current.scores_before))
+    assert Game(2, seed=5, scores=np.array([290, 150]), starter=1).scores == [290, 150]
+    assert g.hand(i64(1)) == g.hand(1) and g.observation(i64(0)) == g.observation(0)
+    assert Tile.from_index(i64(3)) is Tile.from_index(3)
+    tile = Tile(np.int8(2), i64(5))
+    assert tile == Tile.parse("2-5") and type(tile.lo) is int and hash(tile) == hash(Tile.parse("2-5"))
+    record = Game(players=2, seed=1).to_record()
+    assert game_at(record, i64(0), i64(0)).to_move == game_at(record, 0, 0).to_move
+    assert observation_at(record, i64(1), i64(0), i64(0)) == observation_at(record, 1, 0, 0)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: __import__("fiveup_solver.errors").errors.check_seed(True),
+     r"^seed must be an integer from 0 to 2\^64-1, not True \(a bool is not a seed\)$"),
+    (lambda: __import__("fiveup_solver.errors").errors.check_seed(np.True_),
+     r"not np\.True_ \(a numpy\.bool_?\)$"),
+    (lambda: __import__("fiveup_solver.errors").errors.check_seed(-1), r"not -1$"),
+    (lambda: __import__("fiveup_solver.errors").errors.check_seed(np.int64(-1)), r"not -1$"),
+    (lambda: __import__("fiveup_solver.solver").solver.Solver(threads=True), r"^threads must be .*, not True$"),
+])
+def test_a_refused_seed_or_integer_option_says_why(call, message):
+    """A review: "give int(seed)" was the advice for True too, and int(True) is seed 1: a
+    bool is now refused as no seed (and any bool as no integer)."""
+    with pytest.raises(OptionError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("players,scores,words", [
+    # 2 or 3 players: 0..304 (no score below 0 without a partner's pips: RULES §3.3, D4)
+    (2, [310, 0], ["from 0 to 304", "2 players", "[310, 0]"]),
+    (2, [305, 0], ["from 0 to 304", "[305, 0]"]),
+    (3, [0, 0, 400], ["from 0 to 304", "3 players", "[0, 0, 400]"]),
+    (2, "ab", ["2 integers", "from 0 to 304", "'ab'"]),
+    (2, {0: 1}, ["2 integers", "{0: 1}"]),
+    (2, [0, 0, 0], ["2 integers", "[0, 0, 0]"]),
+    (2, [-5, 0], ["below 0", "4 players", "from 0 to 304", "[-5, 0]"]),
+    # 4 players: a start score may be below 0, down to MIN_SCORE (-10^9)
+    (4, [-1_000_000_005, 0], ["from -1000000000 to 304", "4 players", "[-1000000005, 0]"]),
+    (4, [305, 0], ["from -1000000000 to 304", "[305, 0]"]),
+])
+def test_game_score_errors_name_the_value_and_this_player_counts_range(players, scores, words):
+    from fiveup_solver.game import Game
+    with pytest.raises(OptionError) as e:
+        Game(players=players, seed=1, scores=scores)
+    message = str(e.value)
+    assert "\n" not in message and all(w in message for w in words), message
+
+
+@pytest.mark.parametrize("players,scores,words", [
+    (2, [305, 0], ["side 0's score", "from 0 to 304", "2 players", "305"]),
+    (3, [0, 310, 0], ["side 1's score", "from 0 to 304", "3 players", "310"]),
+    (2, [-5, 0], ["side 0's score -5", "below 0", "4 players"]),
+    (2, [0.0, 0], ["side 0's score", "integer from 0 to 304", "0.0"]),
+    (4, [-1_000_000_005, 0], ["side 0's score", "from -1000000000 to 304", "4 players", "-1000000005"]),
+    # a dict is not a sequence of scores (its keys were read as them)
+    (2, {0: 0, 1: 0}, ["scores must list 2 raw scores", "{0: 0, 1: 0}"]),
+    (2, {0, 5}, ["scores must list 2 raw scores"]),
+])
+def test_win_probabilities_refuses_scores_as_game_does(players, scores, words):
+    from fiveup_solver.equity import win_probabilities
+    from fiveup_solver.game import Game
+    with pytest.raises(OptionError) as e:
+        win_probabilities(players, scores)
+    message = str(e.value)
+    assert "\n" not in message and all(w in message for w in words), message
+    with pytest.raises(OptionError):        # the same bound: Game refuses them too
+        Game(players=players, seed=1, scores=scores)
+
+
+def test_the_lowest_start_score_is_valued_as_game_takes_it():
+    """4 players: Game takes a start score down to MIN_SCORE, and so does the table
+    (which reads a score below 0 as 0: docs/equity.md)."""
+    from fiveup_solver.equity import win_probabilities
+    from fiveup_solver.game import Game
+    from fiveup_solver.notation import MIN_SCORE
+    Game(players=4, seed=1, scores=[MIN_SCORE, 0])
+    assert win_probabilities(4, [MIN_SCORE, 0]) == win_probabilities(4, [0, 0])

@@ -279,7 +279,7 @@ def suite_cases(full, view):
         ([{**at, "action": 10 ** 6}], f"position 0: round 0: action 1000000 is not in 0..{n}"),
         ([{**at, "action": -1}], f"position 0: round 0: action -1 is not in 0..{n}"),
         ([{**at, "round": 1}], "position 0: a position from given scores is in round 0, not round 1"),
-        ([{**at, "scores": [1000, 0]}], "position 0: scores must be 2 integers from -1000000000 to 304"),
+        ([{**at, "scores": [1000, 0]}], "position 0: scores must be from 0 to 304 with 2 players, not [1000, 0]"),
         ([at, {"record": {**full, "rounds": None}, "round": 0, "action": 0}], "position 1: rounds must be a list"),
         ([{"record": full, "round": 0, "action": n + 1}], f"position 0: round 0: action {n + 1} is not in 0..{n}"),
         # (a review: an empty suite was an IndexError's traceback in bench --solver; a position
