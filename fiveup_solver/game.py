@@ -362,9 +362,8 @@ class Game:
 
     @property
     def legal_moves(self) -> list:
-        """Concrete legal moves of the seat to move (placements, or the forced draw or pass)."""
-        if not self.rounds:
-            return []
+        """Concrete legal moves of the seat to move (placements, or the forced draw or pass);
+        before any round is dealt an IllegalMoveError, as ``to_move`` and ``board``."""
         return core_legal_moves(self.current.core)
 
     @property

@@ -417,3 +417,15 @@ def test_the_lowest_start_score_is_valued_as_game_takes_it():
     from fiveup_solver.notation import MIN_SCORE
     Game(players=4, seed=1, scores=[MIN_SCORE, 0])
     assert win_probabilities(4, [MIN_SCORE, 0]) == win_probabilities(4, [0, 0])
+
+
+def test_a_game_before_its_first_deal_has_no_legal_moves_to_list():
+    """A review: Game(deal=False).legal_moves was [] while to_move, board and
+    observation raised "no round has been dealt": no position exists, so all raise."""
+    from fiveup_solver.errors import IllegalMoveError
+    from fiveup_solver.game import Game
+    g = Game(players=2, deal=False)
+    for read in (lambda: g.legal_moves, lambda: g.to_move, lambda: g.board, lambda: g.observation(0)):
+        with pytest.raises(IllegalMoveError, match=r"^no round has been dealt$"):
+            read()
+
