@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fiveup_solver import _core
-from fiveup_solver.errors import OptionError, check_players, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, check_players, is_int as _is_int, short_repr as _short, type_note
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, check_observation
 from fiveup_solver.notation import ALL_TILES, Move, Port
 
@@ -208,6 +208,9 @@ class Encoder:
         >>> Encoder(2, False).index("hand")
         slice(11, 39, None)
         """
+        if not isinstance(name, str):
+            # (an array's or an odd object's == is not a truth value)
+            raise OptionError(f"a piece name is a str, not {_short(name)}{type_note(name)}")
         i = 0
         for piece, shape in self.pieces:
             size = int(np.prod(shape))

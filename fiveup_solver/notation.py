@@ -122,7 +122,8 @@ class Port:
     def __post_init__(self):
         if not isinstance(self.tile, Tile):
             raise ParseError(f"bad port tile {_short(self.tile)}: expected a Tile")
-        if self.name not in self.tile.port_names:
+        # (typed first: an array's or an odd object's == is not a truth value)
+        if not isinstance(self.name, str) or self.name not in self.tile.port_names:
             raise ParseError(f"bad port name {_short(self.name)} for tile {self.tile}")
 
     @classmethod

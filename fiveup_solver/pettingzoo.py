@@ -137,7 +137,8 @@ class raw_env(AECEnv if AECEnv is not None else object):
         _require_pettingzoo()
         super().__init__()
         p = check_params({"players": players, "whole_game": whole_game, "max_rounds": max_rounds})
-        if render_mode not in (None, "ansi", "human"):
+        # (typed first: an array's or an odd object's == is not a truth value)
+        if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in ("ansi", "human")):
             raise OptionError(f"render_mode must be 'human', 'ansi' or None, not {_short(render_mode)}")
         self.players, self.whole_game, self.max_rounds = p["players"], p["whole_game"], p["max_rounds"]
         self.render_mode = render_mode

@@ -429,3 +429,31 @@ def test_a_game_before_its_first_deal_has_no_legal_moves_to_list():
         with pytest.raises(IllegalMoveError, match=r"^no round has been dealt$"):
             read()
 
+
+class _EqRaises:
+    def __eq__(self, other):
+        raise RuntimeError("eq fails")
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("bad", [np.array([1, 2]), np.array(["low", "high"]), _EqRaises()],
+                         ids=["int array", "str array", "eq raises"])
+def test_an_array_or_odd_object_as_a_name_is_refused_in_one_line(bad):
+    """A review: Port(tile, array), Encoder.index(array) and raw_env(render_mode=array)
+    raised numpy's "truth value of an array ... is ambiguous", and an object whose ==
+    raises passed its exception on: each is now the package's one-line error."""
+    from fiveup_solver.encoding import Encoder
+    from fiveup_solver.errors import FiveUpError
+    from fiveup_solver.notation import Port, Tile
+    calls = [lambda: Port(Tile.parse("1-4"), bad), lambda: Encoder(2, False).index(bad)]
+    try:
+        from fiveup_solver.pettingzoo import raw_env
+        import pettingzoo  # noqa: F401
+        calls.append(lambda: raw_env(render_mode=bad))
+    except ImportError:         # pragma: no cover - pettingzoo is an extra
+        pass
+    for call in calls:
+        with pytest.raises(FiveUpError) as e:
+            call()
+        assert "\n" not in str(e.value)
