@@ -380,7 +380,7 @@ class DealSampler:
         ``beliefs="model"`` the weighted estimate over the worlds :meth:`weighted` draws from
         `seed`: ``worlds`` of them, doubled while their effective sample size is below half
         of ``worlds``, up to 32 times as many."""
-        check_seed(seed)
+        seed = check_seed(seed)
         check_worlds(worlds, "the number of worlds")
         if self.beliefs == "model":
             return self.weighted(worlds, seed).marginals(self)
