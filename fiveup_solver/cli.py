@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from fiveup_solver import __version__
-from fiveup_solver.errors import FiveUpError, OptionError, RecordError, check_players, check_seed
+from fiveup_solver.errors import FiveUpError, OptionError, RecordError, check_players, check_seed, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
 from fiveup_solver.notation import fit_to_terminal, format_move, format_round_end, raw_to_display
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
@@ -43,6 +43,15 @@ def _seed(text: str) -> int:
     except ValueError:
         value = text
     return check_seed(value, "a seed", argparse.ArgumentTypeError)
+
+
+def _int(text: str) -> int:
+    """An integer option (every one but --seed, which is _seed): ASCII digits, as --seed
+    reads them (int() would read other scripts' digits: '--samples \u0663' ran 3 worlds)."""
+    try:
+        return int(text) if text.isascii() else int("not ASCII")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer (digits 0-9), not {short_repr(text)}") from None
 
 
 def _fmt_scores(scores) -> str:
@@ -515,7 +524,8 @@ def _add_budget_flags(parser, *names) -> None:
         if isinstance(kind, tuple):
             parser.add_argument(flag, default=BUDGET_DEFAULTS[name], choices=kind, help=text)
         else:
-            parser.add_argument(flag, type=kind, default=BUDGET_DEFAULTS[name], help=text)
+            # an integer flag reads ASCII digits only, as every integer option (_int)
+            parser.add_argument(flag, type=_int if kind is int else kind, default=BUDGET_DEFAULTS[name], help=text)
 
 
 def _budget_of(args) -> SearchBudget:
@@ -1099,12 +1109,12 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 def _record_file_arguments(p, what: str) -> None:
     """The record file of a command that reads one, and --game for a file of several."""
     p.add_argument("file", help=what)
-    p.add_argument("--game", type=int, default=None,
+    p.add_argument("--game", type=_int, default=None,
                    help="the game to read from a file of several, one a line (JSON Lines: 0 the first)")
 
 
 def _demo_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
+    p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--seed", type=_seed, default=1, help="the game's seed (the deals and the bots' choices)")
     p.add_argument("--bots", default="hint,greedy",
                    help="bots in seat order, comma-separated (a shorter list repeats): a bot name as in docs/levels.md")
@@ -1116,43 +1126,43 @@ def _replay_arguments(p) -> None:
 
 
 def _selfplay_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
+    p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--seed", type=_seed, default=0, help="the run's seed: each game's seeds are drawn from it")
     p.add_argument("--bots", default="random", help="bots in seat order, comma-separated (a shorter list repeats)")
-    p.add_argument("--games", type=int, default=1, help="how many games")
-    p.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS,
+    p.add_argument("--games", type=_int, default=1, help="how many games")
+    p.add_argument("--max-rounds", type=_int, default=DEFAULT_MAX_ROUNDS,
                    help="a game not won after this many rounds stops unfinished (RULES D6)")
     p.add_argument("--out", default="-", help="where the records go, one JSON line a game ('-': standard output)")
 
 
 def _match_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
+    p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", default="hint,greedy", help="BOT,OTHER (the rate is BOT's)")
-    p.add_argument("--deals", type=int, default=10, help="deal sequences; each is played from every seating")
+    p.add_argument("--deals", type=_int, default=10, help="deal sequences; each is played from every seating")
     p.add_argument("--seed", type=_seed, default=0, help="the match's seed: every deal and bot choice comes from it")
     p.add_argument("--records", default=None,
                    help="write every game's record here (JSON Lines; line u*S+k: unit u's game in seating k, "
                         "S the seatings: 2, or 3 with 3 players)")
     p.add_argument("--move-time", type=float, default=None, metavar="SECONDS",
                    help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--workers", type=_int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def _sprt_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
+    p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", required=True, help="BOT,OTHER")
     p.add_argument("--elo0", type=float, default=0.0, help="H0: BOT's Elo advantage is at most this")
     p.add_argument("--elo1", type=float, default=20.0, help="H1: BOT's Elo advantage is at least this")
     p.add_argument("--alpha", type=float, default=0.05, help="the chance of accepting H1 when H0 holds")
     p.add_argument("--beta", type=float, default=0.05, help="the chance of accepting H0 when H1 holds")
-    p.add_argument("--max-games", type=int, default=20_000,
+    p.add_argument("--max-games", type=_int, default=20_000,
                    help="stop after this many games, in whole pairs (triples with 3 players): 3 plays 2")
     p.add_argument("--seed", type=_seed, default=0, help="the run's seed: every deal and bot choice comes from it")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--workers", type=_int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    p.add_argument("--every", type=int, default=10, help="without a terminal: a progress line every N pairs (triples)")
+    p.add_argument("--every", type=_int, default=10, help="without a terminal: a progress line every N pairs (triples)")
     p.add_argument("--move-time", type=float, default=None, metavar="SECONDS",
                    help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
     p.add_argument("--journal", default=None,
@@ -1162,12 +1172,12 @@ def _sprt_arguments(p) -> None:
 
 
 def _ladder_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, help="players: 2 or 4 (duplicate pairs)")
-    p.add_argument("--games", type=int, default=None,
+    p.add_argument("--players", type=_int, default=2, help="players: 2 or 4 (duplicate pairs)")
+    p.add_argument("--games", type=_int, default=None,
                    help="games per pairing (even: pairs of seatings; default 100)")
     p.add_argument("--entrants", default=None, help="bots, comma-separated (default: level1..level8)")
     p.add_argument("--seed", type=_seed, default=None, help="default 0")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores)")
+    p.add_argument("--workers", type=_int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' or a cluster address (needs the ray extra)")
     p.add_argument("--out", default=None, help="write the ladder (JSON) here")
     p.add_argument("--journal", default=None,
@@ -1186,24 +1196,24 @@ def _ladder_arguments(p) -> None:
 
 def _perft_arguments(p) -> None:
     _record_file_arguments(p, "a full game record (every hand known)")
-    p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
-    p.add_argument("--action", type=int, default=0, help="the position before this action of the round (0: its start)")
-    p.add_argument("--depth", type=int, required=True,
+    p.add_argument("--round", type=_int, required=True, help="the round (0: the first)")
+    p.add_argument("--action", type=_int, default=0, help="the position before this action of the round (0: its start)")
+    p.add_argument("--depth", type=_int, required=True,
                    help="count the sequences of this many turns (a draw or a pass is a turn)")
 
 
 def _solve_arguments(p) -> None:
     from fiveup_solver.solver import DEFAULT_THREADS as SOLVER_THREADS
     _record_file_arguments(p, "a full game record (every hand known)")
-    p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
-    p.add_argument("--action", type=int, required=True,
+    p.add_argument("--round", type=_int, required=True, help="the round (0: the first)")
+    p.add_argument("--action", type=_int, required=True,
                    help="the position before this action of the round (0: its start)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--tt-mb", type=float, default=16.0, help="the transposition table's size, in MB")
-    p.add_argument("--node-limit", type=int, default=0, help="stop after this many nodes (0: none)")
+    p.add_argument("--node-limit", type=_int, default=0, help="stop after this many nodes (0: none)")
     p.add_argument("--objective", default="points", choices=("points", "win"),
                    help="what the search maximises (both are reported per move)")
-    p.add_argument("--threads", type=int, default=SOLVER_THREADS,
+    p.add_argument("--threads", type=_int, default=SOLVER_THREADS,
                    help="search threads of large positions (the values do not depend on it)")
     _add_budget_flags(p, "search")
 
@@ -1212,21 +1222,21 @@ def _hint_arguments(p) -> None:
     from fiveup_solver.exact import DEFAULT_MAX_WORLDS, DEFAULT_NODE_LIMIT, OPPONENTS
     from fiveup_solver.hint import HINT_METHODS, METHODS
     _record_file_arguments(p, "a game record: the full one or the seat's view")
-    p.add_argument("--seat", type=int, required=True, help="the seat to advise (it must be to move)")
-    p.add_argument("--round", type=int, default=None, help="default: the record's last position")
-    p.add_argument("--action", type=int, default=None, help="with --round: the position before this action")
+    p.add_argument("--seat", type=_int, required=True, help="the seat to advise (it must be to move)")
+    p.add_argument("--round", type=_int, default=None, help="default: the record's last position")
+    p.add_argument("--action", type=_int, default=None, help="with --round: the position before this action")
     p.add_argument("--method", default="pimc", choices=HINT_METHODS,
                    help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values())
                    + "; exact: every hidden world and draw, the seat best-responding from its own information "
                      "to --opponent (small positions)")
     p.add_argument("--opponent", default=None, choices=OPPONENTS,
                    help="--method exact: how the other seats play (default greedy; best-defence: 2 players)")
-    p.add_argument("--max-worlds", type=int, default=None,
+    p.add_argument("--max-worlds", type=_int, default=None,
                    help=f"--method exact: refuse above this many hidden configurations (default {DEFAULT_MAX_WORLDS})")
-    p.add_argument("--node-limit", type=int, default=None,
+    p.add_argument("--node-limit", type=_int, default=None,
                    help=f"--method exact: refuse a search above this many world positions "
                         f"(default {DEFAULT_NODE_LIMIT})")
-    p.add_argument("--sample-worlds", type=int, default=None,
+    p.add_argument("--sample-worlds", type=_int, default=None,
                    help="--method exact against greedy: estimate over this many hidden worlds drawn with "
                         "--seed (for positions beyond exact reach)")
     p.add_argument("--sample-draws", action="store_true",
@@ -1244,15 +1254,15 @@ def _analyze_arguments(p) -> None:
     from fiveup_solver.rollout import HORIZONS
     from fiveup_solver.solver import SEARCHES
     _record_file_arguments(p, "a game record: the full one (every seat) or a seat's view (that seat)")
-    p.add_argument("--seat", type=int, default=None, help="analyse this seat only (a view: its own seat)")
-    p.add_argument("--samples", type=int, default=AnalysisBudget.samples, help="sampled worlds per decision")
-    p.add_argument("--min-samples", type=int, default=None,
+    p.add_argument("--seat", type=_int, default=None, help="analyse this seat only (a view: its own seat)")
+    p.add_argument("--samples", type=_int, default=AnalysisBudget.samples, help="sampled worlds per decision")
+    p.add_argument("--min-samples", type=_int, default=None,
                    help="search judge: worlds of the first stage; the judge stops after a stage (then 2x, 4x, ... "
                         f"up to --samples) once the mark and best move are settled (default: {MIN_SAMPLES}, at most "
                         "--samples; --min-samples equal to --samples searches every world)")
-    p.add_argument("--luck-samples", type=int, default=AnalysisBudget.luck_samples,
+    p.add_argument("--luck-samples", type=_int, default=AnalysisBudget.luck_samples,
                    help="sampled worlds per luck value (and random deals per value before a deal)")
-    p.add_argument("--dd-nodes", type=int, default=AnalysisBudget.dd_nodes,
+    p.add_argument("--dd-nodes", type=_int, default=AnalysisBudget.dd_nodes,
                    help="node limit of each double-dummy solve")
     _add_budget_flags(p, "threads")
     p.add_argument("--seed", type=_seed, default=0, help="the seed of every sampled world")
@@ -1271,13 +1281,13 @@ def _analyze_arguments(p) -> None:
     p.add_argument("--judge", default="search", choices=("search", "rollout"),
                    help="search: every move searched in sampled worlds (PIMC, fast); rollout: every candidate "
                         "played out to the game's end by a bot in every seat, paired worlds (slow, faithful)")
-    p.add_argument("--rollouts", type=int, default=None,
+    p.add_argument("--rollouts", type=_int, default=None,
                    help="rollout judge: playouts per candidate (default 32)")
     p.add_argument("--rollout-bot", default=None, help="rollout judge: the bot of every seat (default: hint)")
     p.add_argument("--candidates", default=None,
                    help="rollout judge: 'all' legal moves (default) or 'top:K' (the played move and the "
                         "search judge's K best)")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=_int, default=None,
                    help="rollout judge: worker processes for the playouts (the results do not depend on it)")
     p.add_argument("--rollout-horizon", default=None, choices=HORIZONS,
                    help="rollout judge: play each playout to the game's end (default) or to the round's end, "
@@ -1285,10 +1295,10 @@ def _analyze_arguments(p) -> None:
 
 
 def _play_arguments(p) -> None:
-    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
+    p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", default="hint",
                    help="the other seats' bots in seat order, your seat skipped (a shorter list repeats)")
-    p.add_argument("--seat", type=int, default=0, help="your seat")
+    p.add_argument("--seat", type=_int, default=0, help="your seat")
     p.add_argument("--seed", type=_seed, default=None,
                    help="deal this seed's game (default: a secret seed, said at the game's end)")
     p.add_argument("--record", default=None, help="write the game's record here at the end")
@@ -1296,35 +1306,35 @@ def _play_arguments(p) -> None:
 
 def _serve_arguments(p) -> None:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
-    p.add_argument("--port", type=int, default=8061,
+    p.add_argument("--port", type=_int, default=8061,
                    help="the port to listen on (0: a free one, printed at the start)")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
 
 
 def _show_arguments(p) -> None:
     _record_file_arguments(p, "a game record")
-    p.add_argument("--round", type=int, default=None, help="default: the record's last position")
-    p.add_argument("--action", type=int, default=None, help="with --round: the position before this action")
+    p.add_argument("--round", type=_int, default=None, help="default: the record's last position")
+    p.add_argument("--action", type=_int, default=None, help="with --round: the position before this action")
     p.add_argument("--svg", default=None, help="write the SVG here (default: standard output)")
     p.add_argument("--png", default=None, help="write a PNG here (needs cairosvg: the analysis extra)")
-    p.add_argument("--size", type=int, default=720, help="the picture's width in pixels")
+    p.add_argument("--size", type=_int, default=720, help="the picture's width in pixels")
     p.add_argument("--flipped", action="store_true", help="turn the board by 180 degrees")
 
 
 def _equity_arguments(p) -> None:
     p.add_argument("action", nargs="?", choices=("build",), default=None,
                    help="build: rebuild a table (without it: look P(win) up)")
-    p.add_argument("--players", type=int, default=2, help="players: 2, 3 or 4")
+    p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
     p.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
     p.add_argument("--table", default=None, metavar="FILE",
                    help="look up in this table (one 'fiveup equity build' wrote) instead of the shipped one")
     p.add_argument("--json", action="store_true", help="print the probabilities as JSON")
-    p.add_argument("--rounds", type=int, default=None, help="build: sample rounds of self-play at 0:0")
-    p.add_argument("--near-rounds", type=int, default=None,
+    p.add_argument("--rounds", type=_int, default=None, help="build: sample rounds of self-play at 0:0")
+    p.add_argument("--near-rounds", type=_int, default=None,
                    help="build: sample rounds per near-target anchor score (0: none; 195 anchors with 2 or 4 "
                         "players, 2,743 with 3; at most 10,000,000 sample rounds in all)")
-    p.add_argument("--workers", type=int, default=1, help="build: self-play processes")
+    p.add_argument("--workers", type=_int, default=1, help="build: self-play processes")
     p.add_argument("--seed", type=_seed, default=0, help="build: seed of the sample rounds")
     p.add_argument("--bot", default="hint-uniform",
                    help="build: the bot every seat plays (default: the one the shipped tables were built with)")
@@ -1337,7 +1347,7 @@ def _equity_arguments(p) -> None:
                    help="build: where to write the table (default: equity_Np.npz in the user cache directory, "
                         "$FIVEUP_CACHE_DIR, else $XDG_CACHE_HOME/fiveup_solver, else ~/.cache/fiveup_solver; "
                         "never the installed package)")
-    p.add_argument("--bootstrap", type=int, default=None, metavar="N",
+    p.add_argument("--bootstrap", type=_int, default=None, metavar="N",
                    help="build: tables from N bootstrap copies of the rounds give each probability its standard "
                         "error (default: 100 with 2 or 4 players, 16 with 3, whose tables take ~100 x longer; "
                         "0: none)")
@@ -1346,10 +1356,10 @@ def _equity_arguments(p) -> None:
 
 def _sample_arguments(p) -> None:
     _record_file_arguments(p, "a game record: the full one or the seat's view")
-    p.add_argument("--seat", type=int, required=True, help="the seat whose view is sampled")
-    p.add_argument("--round", type=int, required=True, help="the round (0: the first)")
-    p.add_argument("--action", type=int, required=True, help="the position before this action of the round")
-    p.add_argument("--n", type=int, default=None, help="how many deals (default 10; not with --probabilities)")
+    p.add_argument("--seat", type=_int, required=True, help="the seat whose view is sampled")
+    p.add_argument("--round", type=_int, required=True, help="the round (0: the first)")
+    p.add_argument("--action", type=_int, required=True, help="the position before this action of the round")
+    p.add_argument("--n", type=_int, default=None, help="how many deals (default 10; not with --probabilities)")
     p.add_argument("--seed", type=_seed, default=None,
                    help="default 0; not with --probabilities under uniform beliefs (exact, no sampling)")
     p.add_argument("--probabilities", action="store_true", help="exact marginals instead of samples")
@@ -1361,8 +1371,8 @@ def _sample_arguments(p) -> None:
 
 def _bench_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--rounds", type=int, default=200_000, help="random rounds played by the core")
-    p.add_argument("--reference-rounds", type=int, default=600,
+    p.add_argument("--rounds", type=_int, default=200_000, help="random rounds played by the core")
+    p.add_argument("--reference-rounds", type=_int, default=600,
                    help="random rounds played by the pure-Python reference (slower: fewer)")
     p.add_argument("--seed", type=_seed, default=1, help="the seed of the random rounds")
     p.add_argument("--solver", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
