@@ -43,7 +43,10 @@ For each analysed seat and each of its actions:
   minus the same judge's value before the deal (``Hinter.deal_value``: its
   mean over random deals at the round's scores, and over the starter when it
   was drawn), so that deal luck averages zero; at each of its draw sequences,
-  its position value after the draws minus before.
+  its position value after the draws minus before. Each event has the
+  standard error of its two sampled values, and each seat's totals theirs
+  (:func:`_luck_stderr`: an estimate used twice counts once; estimates of
+  different seats at one moment share random numbers and add in absolute value).
 * **Per seat**: decisions judged, total and mean loss, error rate (share of
   judged decisions with a mark), marks per kind, accuracy, luck, result and
   luck-adjusted result.
@@ -55,15 +58,18 @@ for the distribution of losses that supports keeping them).
 """
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import math
+import os
 import re
 import time
 from dataclasses import asdict, dataclass, field, replace
 from html import escape
 from pathlib import Path
 from string import Template
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from tqdm import tqdm
 
@@ -80,7 +86,7 @@ from fiveup_solver.solver import MAX_THREADS, Solver, WIN_VALUE, check_search
 from fiveup_solver.svg import arrow_groups, board_svg
 
 __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
-           "JUDGES", "accuracy", "judgement_settled"]
+           "JUDGES", "accuracy", "judgement_settled", "mark_of", "format_text", "to_html", "plot_win_probability"]
 
 MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))   # win-% points lost, largest first
 MARK_SIGMAS = 2.0     # a loss is marked only when it is at least this many standard errors
@@ -110,12 +116,26 @@ def accuracy(loss_win: float) -> float:
     return max(0.0, min(100.0, a))
 
 
+def shown(x: float) -> float:
+    """A loss or standard error (win-% points) as the reports show it: one decimal (of
+    the value stored, to 3 decimals, in the Decision)."""
+    return float(format(round(x, 3), SHOWN_FMT))
+
+
+SHOWN_FMT = ".1f"     # how the reports show a win-% loss and its standard error
+
+
 def mark_of(loss_win: float, stderr_win: float) -> str | None:
-    """The mark of a loss (win-% points) and its standard error.
+    """The mark of a loss (win-% points) and its standard error, decided on the two
+    numbers as the reports show them (:func:`shown`), so the number read and its
+    mark always agree by the reports' rule.
 
     >>> mark_of(16.0, 2.0), mark_of(7.0, 1.0), mark_of(7.0, 4.0), mark_of(2.0, 0.1)
     ('blunder', 'inaccuracy', None, None)
+    >>> mark_of(4.973, 1.783), mark_of(10.04, 5.03), mark_of(4.949, 1.0)   # shown 5.0 +- 1.8, 10.0 +- 5.0, 4.9
+    ('inaccuracy', 'mistake', None)
     """
+    loss_win, stderr_win = shown(loss_win), shown(stderr_win)
     if loss_win < MARK_SIGMAS * stderr_win:
         return None
     for name, threshold in MARKS:
@@ -225,6 +245,7 @@ class Decision:
     stderr_points: float | None = None
     mark: str | None = None
     win: float | None = None             # the seat's side's win probability with best play here
+    win_stderr: float | None = None      # its standard error (probability, as win)
     moves: list = field(default_factory=list)   # [{"move", "win", "points"}] best first
     dd_best: list | None = None          # double-dummy best moves (None: not solved)
     dd_loss_win: float | None = None
@@ -246,9 +267,63 @@ class LuckEvent:
     before: float                        # win probability (side of the seat) before
     after: float
     luck: float                          # (after - before), win-% points
+    # standard error of luck, win-% points: of the sampled values before and after (a position
+    # value's worlds, a deal value's deals); 0 where both are exact (a game's result)
+    stderr: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+class _Estimate(NamedTuple):
+    """A value behind luck: a sampled position or deal value (its standard error, and
+    a key naming the estimate: one key, one estimate, however many events use it), or
+    an exact one (key None: a game's result, an equal share)."""
+
+    value: float
+    stderr: float = 0.0
+    key: tuple | None = None
+
+
+def _luck_event(r: int, i: int, seat: int, kind: str, before: _Estimate, after: _Estimate, terms: list) -> LuckEvent:
+    """The LuckEvent from `before` to `after`; appends its estimates to `terms` (what
+    the totals' standard errors are made of, :func:`_luck_stderr`)."""
+    terms.append(((before.key, before.stderr, -1.0), (after.key, after.stderr, 1.0)))
+    return LuckEvent(r, i, seat, kind, before.value, after.value, 100 * (after.value - before.value),
+                     round(_luck_stderr([(1.0, terms[-1])]), 3))
+
+
+def _luck_stderr(weighted) -> float:
+    """The standard error (win-% points) of a weighted sum of luck events, from
+    ``[(weight, event terms)]`` (each event's terms: (key, stderr, sign) of its value
+    before, sign -1, and after, +1).
+
+    One estimate used by two events counts once, with its weights added: the value
+    before a deal is also the end value of the draws that blocked the round before
+    it, so it cancels from a seat's own total. Estimates of different seats at one
+    moment share their random numbers (a round's deal values deal the same games for
+    every seat; position values of one action use one seed), so their errors may be
+    correlated, with either sign: they add in absolute value (the largest the sum's
+    error can be), and only estimates of different moments are taken as independent.
+
+    >>> d = ("deal", 1, 0)           # a deal value, used by a blocked round's draws and the next deal
+    >>> draws = ((("position", 0, 5, 0), 0.02, -1.0), (d, 0.03, 1.0))
+    >>> deal = ((d, 0.03, -1.0), (("position", 1, 0, 0), 0.04, 1.0))
+    >>> round(_luck_stderr([(1.0, draws), (1.0, deal)]), 3)       # sqrt(2^2 + 4^2): the deal value cancels
+    4.472
+    >>> other = (((("deal", 1, 1), 0.03, -1.0), (("position", 1, 0, 1), 0.04, 1.0)))
+    >>> round(_luck_stderr([(1.0, deal), (-1.0, other)]), 3)      # sqrt((3 + 3)^2 + (4 + 4)^2)
+    10.0
+    """
+    weights = {}                        # estimate key -> [summed weight, its standard error]
+    for w, terms in weighted:
+        for key, se, sign in terms:
+            if key is not None and se:
+                weights.setdefault(key, [0.0, se])[0] += w * sign
+    moments = {}                        # one moment's estimates (every seat's): their errors add
+    for key, (w, se) in weights.items():
+        moments[key[:-1]] = moments.get(key[:-1], 0.0) + abs(w) * se
+    return 100 * math.sqrt(sum(v * v for v in moments.values()))
 
 
 @dataclass
@@ -258,10 +333,10 @@ class SeatSummary:
     decisions: int = 0                   # judged decisions
     forced: int = 0
     loss_win: float = 0.0                # total, win-% points
-    loss_win_mean: float = 0.0
+    loss_win_mean: float | None = None   # None with no judged decision (as accuracy and error_rate)
     loss_points: float = 0.0
-    loss_points_mean: float = 0.0
-    error_rate: float = 0.0
+    loss_points_mean: float | None = None
+    error_rate: float | None = None
     marks: dict = field(default_factory=lambda: {"inaccuracy": 0, "mistake": 0, "blunder": 0})
     accuracy: float | None = None
     luck_win: float = 0.0                # own chance events, win-% points
@@ -269,6 +344,11 @@ class SeatSummary:
                                          # None in a view (the other seats' luck is not known there)
     result: float | None = None          # 100 won, 0 lost, None unfinished
     luck_adjusted: float | None = None   # result - net luck
+    # standard errors of the three luck figures (win-% points; _luck_stderr: the sampled
+    # position and deal values behind them; budget.luck_samples more of each makes them smaller)
+    luck_win_stderr: float = 0.0
+    luck_win_net_stderr: float | None = None
+    luck_adjusted_stderr: float | None = None
     name: str | None = None              # the record's name of the seat (its "seats"), if it has names
 
     def to_dict(self) -> dict:
@@ -290,18 +370,27 @@ class Column:
     # which text table shows it (the seats' text summary is two tables, each within 80 columns
     # with a short name: the play, then the luck); None: both (the seat and its name)
     text_table: int | None = 0
+    err: str | None = None       # the key of the value's standard error, shown after it: "+41.9 +- 11.6"
+    err_fmt: str = ".1f"         # its format spec
 
-    def value(self, row: dict):
-        for part in self.key.split("."):
+    def value(self, row: dict, key: str | None = None):
+        for part in (key or self.key).split("."):
             row = row[part]
         return row
 
-    def cell(self, row: dict) -> str:
+    def cell(self, row: dict, plus_minus: str = "+-") -> str:
         v = self.value(row)
-        return "-" if v is None else format_number(v, self.fmt)
+        if v is None:
+            return "-"
+        text = format_number(v, self.fmt)
+        if self.err is not None and self.value(row, self.err) is not None:
+            text += f" {plus_minus} {format_number(self.value(row, self.err), self.err_fmt)}"
+        return text
 
     def html_of(self, row: dict) -> str:
-        return self.html_cell(row) if self.html_cell is not None else escape(self.cell(row))
+        if self.html_cell is not None:
+            return self.html_cell(row)
+        return escape(self.cell(row, "\u00b1"))
 
 
 # The per-seat summary: the text table (format_text), the HTML report (to_html) and the JSON
@@ -311,18 +400,24 @@ SEAT_COLUMNS = (
     Column("side", "side", "side", "", 4, text_table=None),
     Column("decisions", "judged", "judged", "", 6),
     Column("loss_win", "loss win-%", "loss win-%", ".1f", 10),
-    Column("loss_win_mean", "mean", "mean", ".2f", 6),
+    Column("loss_win_mean", "mean", "mean", ".2f", 6),     # None ("-") with no judged decision
     Column("loss_points", "loss pts", "loss pts", ".0f", 8),
     Column("accuracy", "accuracy", "accuracy", ".1f", 8),
     Column("marks.inaccuracy", "inacc", "inaccuracies", "", 5),
     Column("marks.mistake", "mist", "mistakes", "", 5),
     Column("marks.blunder", "blund", "blunders", "", 5),
-    Column("luck_win", "own", "own luck", "+.1f", 6, text_table=1),
-    Column("luck_win_net", "luck", "net luck", "+.1f", 7, text_table=1),
+    Column("luck_win", "own", "own luck", "+.1f", 14, text_table=1, err="luck_win_stderr"),
+    Column("luck_win_net", "luck", "net luck", "+.1f", 14, text_table=1, err="luck_win_net_stderr"),
     Column("result", "result", "result", ".0f", 6, text_table=1),
-    Column("luck_adjusted", "adj.", "luck-adjusted", ".1f", 6, text_table=1),
+    Column("luck_adjusted", "adj.", "luck-adjusted", ".1f", 14, text_table=1, err="luck_adjusted_stderr"),
     Column("name", "name", "name", "", 0, text_table=None),       # last: a name's length varies
 )
+
+
+def _win_text(d: dict, plus_minus: str = "+-") -> str:
+    """The best move's win probability in % with its standard error: "54.3 +- 1.6"."""
+    text = format_number(100 * d["win"], ".1f")
+    return text if d.get("win_stderr") is None else f"{text} {plus_minus} {format_number(100 * d['win_stderr'], '.1f')}"
 
 
 def _dd_cell(d: dict) -> str:
@@ -337,10 +432,10 @@ DECISION_COLUMNS = (
     Column("seat", "", "seat"),
     Column("played", "", "played"),
     Column("best", "", "best", html_cell=lambda d: escape(d["best"] or "")),
-    Column("loss_win", "", "loss win-%", html_cell=lambda d: f"{d['loss_win']:.1f} &#177; {d['stderr_win']:.1f}"),
-    Column("loss_points", "", "loss pts", ".0f"),
+    Column("loss_win", "", "loss win-%", ".1f", err="stderr_win"),
+    Column("loss_points", "", "loss pts", ".0f", err="stderr_points", err_fmt=".0f"),
     Column("worlds", "", "worlds"),
-    Column("win", "", "win % (best)", html_cell=lambda d: f"{100 * d['win']:.1f}"),
+    Column("win", "", "win % (best)", html_cell=lambda d: escape(_win_text(d, "\u00b1"))),
     Column("mark", "", "mark", html_cell=lambda d: f'<a href="#d{d["round"]}-{d["action"]}">{d["mark"]}</a>'
            if d["mark"] else ""),
     Column("dd_best", "", "double-dummy best (loss win-%)", html_cell=_dd_cell),
@@ -360,6 +455,8 @@ class Analysis:
     winner: int | None
     seconds: float = 0.0                  # wall time of the whole analysis
     names: tuple | None = None            # the record's seat names ("seats"), if it has them
+    # what to_html checks its record against (_record_source; None: not checked)
+    source: dict | None = field(default=None, repr=False, compare=False)
 
     def seat_text(self, seat: int) -> str:
         """'seat 1 (greedy)': the seat with its record name, if there is one."""
@@ -402,6 +499,9 @@ def _seats_to_analyse(record: dict, seats) -> list:
         return [view] if view is not None else list(range(n))
     if isinstance(seats, int) and not isinstance(seats, bool):
         seats = [seats]
+    if isinstance(seats, (dict, str, bytes)) or not hasattr(seats, "__iter__"):
+        # a dict's keys or a string's characters are not a list of seats
+        raise OptionError(f"seats must be a seat number or a list of seat numbers, not {_short(seats)}")
     try:
         seats = sorted(set(seats))
     except TypeError:
@@ -452,16 +552,20 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     seed_of = lambda r, i: _seed_of(seed, r, i)   # noqa: E731
     past = _Past(record, budget)
 
+    terms = []                          # per luck event, its estimates (_luck_event)
+
     def value(game, seat, r, i):
-        return hinter.position_value(game.observation(seat), seed=seed_of(r, i), past=past(game, seat, r),
-                                     budget=budget.luck_budget()).value
+        v = hinter.position_value(game.observation(seat), seed=seed_of(r, i), past=past(game, seat, r),
+                                  budget=budget.luck_budget())
+        return _Estimate(v.value, v.stderr, ("position", r, i, seat))
 
     def deal_value(game, seat, r, starter):
         # the same judge before the deal: its mean over random deals at these scores (and
         # starters, when drawn), not the race-equity table's value, which its values do not
         # average to (docs/results/analysis.md: deal luck not centred)
-        return hinter.deal_value(n, list(game.current.scores_before), seat, starter=starter, seed=seed_of(r, 0),
-                                 past=past(game, seat, r), budget=budget.luck_budget()).value
+        v = hinter.deal_value(n, list(game.current.scores_before), seat, starter=starter, seed=seed_of(r, 0),
+                              past=past(game, seat, r), budget=budget.luck_budget())
+        return _Estimate(v.value, v.stderr, ("deal", r, seat))
 
     winner = None
     for game, r, i in positions(record, check=False):
@@ -478,9 +582,8 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
                         # its draws blocked the last round (no pass follows them, D2): they are
                         # valued at the round's end, the value before this deal
                         luck.append(_draws_to_end(r - 1, len(rounds[r - 1]["actions"]), seat,
-                                                  drawing.pop(seat), before))
-                    after = value(game, seat, r, i)
-                    luck.append(LuckEvent(r, 0, seat, "deal", before, after, 100 * (after - before)))
+                                                  drawing.pop(seat), before, terms))
+                    luck.append(_luck_event(r, 0, seat, "deal", before, value(game, seat, r, i), terms))
             drawing.clear()
         if i >= len(actions):
             continue
@@ -497,9 +600,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
             decisions.append(Decision(r, i, seat, _action_text(act), True))
         else:
             if seat in drawing:
-                before = drawing.pop(seat)
-                after = value(game, seat, r, i)
-                luck.append(LuckEvent(r, i, seat, "draw", before, after, 100 * (after - before)))
+                luck.append(_luck_event(r, i, seat, "draw", drawing.pop(seat), value(game, seat, r, i), terms))
             if seat not in who:
                 continue
             if move.kind == "pass" or _one_choice(game):
@@ -525,9 +626,9 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
         if final.round_over:
             r = len(rounds) - 1
             if winner is not None:
-                end = float(winner == _core.side_of_seat(n, seat))
+                end = _Estimate(float(winner == _core.side_of_seat(n, seat)))
             elif final.unfinished:
-                end = 1.0 / _core.sides_of(n)
+                end = _Estimate(1.0 / _core.sides_of(n))
             else:
                 # the game's next round started (its deal is not looked at): the value before
                 # its deal, as for every other round; after a block the starter is drawn (D1)
@@ -535,20 +636,58 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
                     next_round = game_from_record(record, check=False)
                     next_round.next_round()
                 end = deal_value(next_round, seat, r + 1, None)
-            luck.append(_draws_to_end(r, len(rounds[r]["actions"]), seat, drawing[seat], end))
-    summaries = _summaries(n, who, decisions, luck, winner, final.unfinished or winner is None,
+            luck.append(_draws_to_end(r, len(rounds[r]["actions"]), seat, drawing[seat], end, terms))
+    summaries = _summaries(n, who, decisions, luck, terms, winner, final.unfinished or winner is None,
                            every_seat=len(luck_seats) == n)
     names = record.get("seats")
     for seat, summary in summaries.items():
         summary.name = None if names is None else names[seat]
     return Analysis(n, summaries, decisions, luck, budget, seed, view, winner, time.perf_counter() - started,
-                    None if names is None else tuple(names))
+                    None if names is None else tuple(names), _record_source(record))
 
 
-def _draws_to_end(r: int, end: int, seat: int, before: float, after: float) -> LuckEvent:
+def _record_source(record: dict) -> dict:
+    """What identifies an analysed game (a checked record): its players, view, every
+    round's actions, and a digest of its deals and actions (not its seat names)."""
+    game = {"players": record["players"], "view": record.get("view"), "rounds": record["rounds"]}
+    return {"players": record["players"], "view": record.get("view"),
+            "actions": [[_action_text(act) for act in rnd["actions"]] for rnd in record["rounds"]],
+            "digest": hashlib.sha256(json.dumps(game, sort_keys=True, default=str).encode()).hexdigest()}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _record_mismatch(a: "Analysis", record: dict) -> str | None:
+    """How a checked record differs from the game ``a`` analysed, in words (None: the same
+    game, or an analysis that does not know its record)."""
+    if a.source is None:
+        return None
+    mine, theirs = a.source, _record_source(record)
+    if mine["digest"] == theirs["digest"]:
+        return None
+    if mine["players"] != theirs["players"]:
+        return f"it has {theirs['players']} players, the analysed game {mine['players']}"
+    if mine["view"] != theirs["view"]:
+        def who(v):
+            return "a full record" if v is None else f"seat {v}'s view"
+        return f"it is {who(theirs['view'])}, the analysed game {who(mine['view'])}"
+    for r, (x, y) in enumerate(zip(theirs["actions"], mine["actions"])):
+        for i, (p, q) in enumerate(zip(x, y)):
+            if p != q:
+                return f"round {r} action {i} is {p} in it, {q} in the analysed game"
+        if len(x) != len(y):
+            return f"its round {r} has {_count(len(x), 'action')}, the analysed game's {len(y)}"
+    if len(theirs["actions"]) != len(mine["actions"]):
+        return f"it has {_count(len(theirs['actions']), 'round')}, the analysed game {len(mine['actions'])}"
+    return "the same actions, other deals"
+
+
+def _draws_to_end(r: int, end: int, seat: int, before: _Estimate, after: _Estimate, terms: list) -> LuckEvent:
     """The luck of a draw sequence that ended round r (blocked after the last draw):
     the value at the round's end (after) minus the value before the draws."""
-    return LuckEvent(r, end, seat, "draw", before, after, 100 * (after - before))
+    return _luck_event(r, end, seat, "draw", before, after, terms)
 
 
 def _seed_of(seed: int, r: int, i: int) -> int:
@@ -744,6 +883,21 @@ def _search_hint(hinter, obs, budget, seed, past, move=None):
                        settled=lambda h: judgement_settled(h, move))
 
 
+def _same_move(a: Move, b: Move) -> bool:
+    """Whether two moves are one (RULES §3.4: a tile on a double's two branch ports is one
+    placement; the canonical placement, as :func:`_one_choice` compares them)."""
+    if a == b:
+        return True
+    return (a.kind == "play" and b.kind == "play"
+            and _core.canonical_of(*a.placement) == _core.canonical_of(*b.placement))
+
+
+def _best_text(best: Move, played: Move) -> str:
+    """The best move as the report names it: the played move when the two are one move
+    (the other branch port of the played placement reads as a different move)."""
+    return format_move(played if _same_move(best, played) else best)
+
+
 def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision:
     """The search judge: every legal move searched in the same sampled worlds (PIMC);
     adaptive (module text) unless the budget's first stage is every world."""
@@ -752,9 +906,9 @@ def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision
     loss_win = 100 * played.win_loss
     se_win = 100 * played.win_loss_stderr
     return Decision(len(game.rounds) - 1, len(game.current.moves), seat, format_move(move), False,
-                    best=format_move(h.best), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
+                    best=_best_text(h.best, move), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
                     loss_points=round(played.points_loss, 3), stderr_points=round(played.points_loss_stderr, 3),
-                    mark=mark_of(loss_win, se_win), win=h.moves[0].win,
+                    mark=mark_of(loss_win, se_win), win=h.moves[0].win, win_stderr=h.moves[0].win_stderr,
                     moves=[{"move": format_move(m.move), "win": m.win, "points": m.points,
                             "win_stderr": m.win_stderr, "points_stderr": m.points_stderr} for m in h.moves],
                     worlds=h.samples)
@@ -770,7 +924,7 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
         h = _search_hint(hinter, obs, budget, seed, past)
         candidates = [move] + [m.move for m in h.moves[:top] if m.move != move]
         played_h = next(m for m in h.moves if m.move == move)
-        search = {"best": format_move(h.best), "loss_win": round(100 * played_h.win_loss, 3),
+        search = {"best": _best_text(h.best, move), "loss_win": round(100 * played_h.win_loss, 3),
                   "stderr_win": round(100 * played_h.win_loss_stderr, 3)}
     r = rollout(obs, candidates, rollouts=budget.rollouts, bot=budget.rollout_bot, seed=seed,
                 workers=budget.workers, horizon=budget.rollout_horizon)
@@ -780,17 +934,20 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
     moves = [{"move": format_move(m), "win": c.win, "points": c.points, "win_stderr": c.win_stderr,
               "points_stderr": c.points_stderr} for c in r.moves for m in c.moves]
     return Decision(len(game.rounds) - 1, len(game.current.moves), seat, format_move(move), False,
-                    best=format_move(r.best), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
+                    best=_best_text(r.best, move), loss_win=round(loss_win, 3), stderr_win=round(se_win, 3),
                     loss_points=round(played.points_loss, 3), stderr_points=round(played.points_loss_stderr, 3),
-                    mark=mark_of(loss_win, se_win), win=r.moves[0].win, moves=moves, playouts=r.playouts,
+                    mark=mark_of(loss_win, se_win), win=r.moves[0].win, win_stderr=r.moves[0].win_stderr,
+                    moves=moves, playouts=r.playouts,
                     search=search)
 
 
-def _summaries(n, who, decisions, luck, winner, unfinished, every_seat: bool = True) -> dict:
+def _summaries(n, who, decisions, luck, terms, winner, unfinished, every_seat: bool = True) -> dict:
     """Per analysed seat. ``every_seat``: luck was valued for every seat (a full record),
-    so net luck and the luck-adjusted result exist; a view has its own seat's luck only."""
+    so net luck and the luck-adjusted result exist; a view has its own seat's luck only.
+    ``terms``: each luck event's estimates (:func:`_luck_event`), for the standard errors."""
     sides = _core.sides_of(n)
     own_luck = {s: sum(e.luck for e in luck if _core.side_of_seat(n, e.seat) == s) for s in range(sides)}
+    side_of = [_core.side_of_seat(n, e.seat) for e in luck]
     out = {}
     for seat in who:
         side = _core.side_of_seat(n, seat)
@@ -807,15 +964,20 @@ def _summaries(n, who, decisions, luck, winner, unfinished, every_seat: bool = T
         for d in judged:
             if d.mark:
                 s.marks[d.mark] += 1
-        s.error_rate = round(sum(s.marks.values()) / len(judged), 4) if judged else 0.0
+        s.error_rate = round(sum(s.marks.values()) / len(judged), 4) if judged else None
         s.luck_win = round(sum(e.luck for e in luck if e.seat == seat), 3)
+        s.luck_win_stderr = round(_luck_stderr([(1.0, t) for e, t in zip(luck, terms) if e.seat == seat]), 3)
         if every_seat:
             others = [own_luck[o] for o in range(sides) if o != side]
             s.luck_win_net = round(own_luck[side] - sum(others) / len(others), 3)
+            # the same events' estimates, weighted +1 (own side) and -1/(sides - 1) (each other side)
+            s.luck_win_net_stderr = round(_luck_stderr(
+                [(1.0 if o == side else -1.0 / (sides - 1), t) for o, t in zip(side_of, terms)]), 3)
         if not unfinished:
             s.result = 100.0 if winner == side else 0.0
             if s.luck_win_net is not None:
                 s.luck_adjusted = round(s.result - s.luck_win_net, 3)
+                s.luck_adjusted_stderr = s.luck_win_net_stderr      # the result is exact
         out[seat] = s
     return out
 
@@ -857,8 +1019,35 @@ def worlds_of(d: Decision) -> str:
     return "" if d.worlds is None else f"; {d.worlds} worlds"
 
 
+def _check_analysis(a, what: str) -> None:
+    if not isinstance(a, Analysis):
+        raise OptionError(f"{what}: give an Analysis (from analyze), not {_short(a)}")
+
+
+def points_note(a: Analysis) -> str:
+    """What a points loss counts, for the analysis's player count (and 3-player search):
+    two sides' difference and +-1000 for a game won or lost with 2 or 4 players; with 3,
+    the seat's gains less the mean of the two others' (max^n, +1000 for its own exact 305,
+    -500 for another's) or less their sum (paranoid, -1000 for another's)."""
+    if a.players != 3:
+        return ("raw points of the round (5 raw = 1 display point): the seat's side's less the other side's, "
+                "a world where the game is won or lost counting +1000 or -1000")
+    if a.budget.judge == "search" and a.budget.search_of_three == "paranoid":
+        return ("raw points of the round (5 raw = 1 display point): the seat's gains less the sum of the two "
+                "others' (paranoid search), a world where its own exact 305 wins the game counting +1000 and one "
+                "where another seat's does -1000")
+    return ("raw points of the round (5 raw = 1 display point): the seat's gains less the mean of the two others' "
+            "(max^n), a world where its own exact 305 wins the game counting +1000 and one where another seat's "
+            "does -500")
+
+
+NO_JUDGED = "No judged decisions: every action was forced (a draw, a pass, one legal move) or none was played."
+
+
 def format_text(a: Analysis) -> str:
-    """The per-seat table, then the marked decisions with best and played moves."""
+    """The analysis as text: the per-seat tables (luck with its standard error), then
+    the marked decisions with best and played moves (what ``fiveup analyze`` prints)."""
+    _check_analysis(a, "format_text")
     lines = [f"{a.players}-player game" + (f", {a.seat_text(a.view)}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
              + f"; {judge_text(a)}; seed {a.seed}", cost_text(a), ""]
@@ -868,12 +1057,16 @@ def format_text(a: Analysis) -> str:
         lines.append(" ".join(f"{c.text:>{c.width}}" for c in columns))
         lines.extend(" ".join(f"{c.cell(row):>{c.width}}" for c in columns) for row in rows)
         lines.append("")
-    lines.append("(loss and luck in win-% points of the seat's side; own: the seat's own chance events; "
+    lines.append("(losses are positive: what the move played lost against the move best in win-%; loss and luck "
+                 "in win-% points of the seat's side, +- a standard error; own: the seat's own chance events; "
                  "luck: its side's chance events minus the other sides' mean; adj.: result minus luck"
                  + ("; a seat's view knows no other seat's luck: '-'" if a.view is not None else "")
-                 + "; pts: raw points of the round, 5 raw = 1 display point, a world where the game is won "
-                   "or lost counting +-1000; losses are against the move best in win-%, so a points loss is "
-                   "negative where the move played scores more points)")
+                 + f"; pts: {points_note(a)}; a points loss is negative where the move played scores more "
+                   "points but wins less often)")
+    if not any(not d.forced for d in a.decisions):
+        lines.append("")
+        lines.append(NO_JUDGED)
+        return "\n".join(lines) + "\n"
     marked = [d for d in a.decisions if d.mark]
     if marked:
         lines.append("")
@@ -883,8 +1076,8 @@ def format_text(a: Analysis) -> str:
             if d.dd_best is not None:
                 dd = f"; all hands known: best {', '.join(d.dd_best)}, loss {d.dd_loss_win:.1f} win-%"
             lines.append(f"  round {d.round} action {d.action} {a.seat_text(d.seat)}: {d.mark}: played {d.played}, "
-                         f"best {d.best}: -{d.loss_win:.1f} +- {d.stderr_win:.1f} win-%, "
-                         f"{-d.loss_points:+.0f}{_points_error(d)} pts{worlds_of(d)}{dd}")
+                         f"best {d.best}: loss {d.loss_win:.1f} +- {d.stderr_win:.1f} win-%, "
+                         f"{format_number(d.loss_points, '.0f')}{_points_error(d)} pts{worlds_of(d)}{dd}")
     else:
         lines.append("no marked decisions")
     return "\n".join(lines) + "\n"
@@ -907,17 +1100,26 @@ def win_curve(a: Analysis) -> list:
 
 
 def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
-    """Side 0's win probability over the game's judged decisions (2 sides; in a seat's
-    view its own side's; with 3 players each side's own), rounds separated, marks shown. PNG or SVG by the
-    file name's suffix (or `fmt` for a file object)."""
+    """Draw the win-probability graph of an analysis to ``path``: side 0's win probability
+    over the game's judged decisions (2 sides; in a seat's view its own side's; with 3
+    players each side's own), rounds separated, marks shown. PNG or SVG by the file
+    name's suffix (a str or an ``os.PathLike``), or ``fmt`` ("png", "svg") for a file
+    object. Needs matplotlib (``pip install 'fiveup_solver[analysis]'``); OptionError
+    for another suffix or a file that cannot be written."""
+    _check_analysis(a, "plot_win_probability")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import matplotlib.ticker
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
     if fmt is None:
         if not isinstance(path, str) or not path.lower().endswith((".png", ".svg")):
-            raise OptionError(f"--plot {path}: give a .png or .svg file name")
+            raise OptionError(f"plot_win_probability: give a .png or .svg file name (or fmt for a file object), "
+                              f"not {_short(path, 1000)}")
         fmt = path.lower().rsplit(".", 1)[1]
+    elif fmt not in ("png", "svg"):
+        raise OptionError(f"plot_win_probability: fmt must be png or svg, not {_short(fmt)}")
     curve = win_curve(a)
     fig, ax = plt.subplots(figsize=(9, 3.6), dpi=110)
     colours = {"inaccuracy": "#e6b800", "mistake": "#e67300", "blunder": "#cc0000"}
@@ -947,7 +1149,11 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
         prev = r
     for name, c in colours.items():
         ax.scatter([], [], s=40, color=c, edgecolor="black", linewidth=0.5, label=name)
-    ax.set_ylim(0, 100)
+    # a little room above 100 % and under 0 %: a point there is drawn whole, not cut by the axes
+    ax.set_ylim(-4, 104)
+    ax.yaxis.set_major_locator(matplotlib.ticker.FixedLocator([0, 25, 50, 75, 100]))
+    if not curve:
+        ax.text(0.5, 0.5, "no judged decisions", transform=ax.transAxes, ha="center", va="center", color="0.4")
     if len(curve) < 2:
         # no span to scale to (matplotlib's ticks of one point read -0.04 .. 0.04)
         ax.set_xlim(-0.5, 1.5)
@@ -955,7 +1161,7 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     ax.set_xlabel("judged decisions (grey lines: new round)")
     ax.set_title("Win probability over the game")
     # the legend under the axes: inside them it covered points near 100 %
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7, ncol=8, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncol=8, frameon=False)
     ax.grid(alpha=0.25)
     fig.tight_layout()
     try:
@@ -964,7 +1170,7 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
             fig.savefig(path, format=fmt, bbox_inches="tight",
                         metadata={"Date": None} if fmt == "svg" else None)
     except OSError as e:
-        raise OptionError(f"--plot {path}: cannot write ({e.strerror})") from None
+        raise OptionError(f"plot file {path}: cannot write ({e.strerror})") from None
     finally:
         plt.close(fig)
 
@@ -980,10 +1186,16 @@ def _graph_svg(a: Analysis) -> str:
 
 
 def to_html(a: Analysis, record) -> str:
-    """One self-contained HTML report: summary table, the win-probability graph, the
-    per-decision table, and a board picture (played and best moves drawn) at
-    every marked decision."""
+    """One self-contained HTML report of an analysis (what ``fiveup analyze --html``
+    writes): summary table, the win-probability graph, the per-decision table, and a
+    board picture (the position before the move, played and best moves drawn) at every
+    marked decision. ``record`` is the analysed game's record (the boards are drawn from
+    it); another game's is an OptionError naming what differs. Needs matplotlib."""
+    _check_analysis(a, "to_html")
     record = check_record(record)
+    differs = _record_mismatch(a, record)
+    if differs is not None:
+        raise OptionError(f"to_html: the record is not the analysed game ({differs})")
     marked = {(d.round, d.action): d for d in a.decisions if d.mark}
     boards = {}
     if marked:
@@ -993,32 +1205,41 @@ def to_html(a: Analysis, record) -> str:
                 played = (Move.parse(d.played), "#cc0000")
                 best = [(Move.parse(d.best), "#1a7f37")] if d.best and d.best != d.played else []
                 if len(arrow_groups([played, *best])) == 1:
-                    boards[(r, i)] = [board_svg(game, arrows=[played, *best], size=480)]
+                    boards[(r, i)] = [board_svg(game, arrows=[played, *best], size=480, title="before the move")]
                 else:
                     # played and best on one end: a board each (a review: one ghost was pushed aside)
-                    boards[(r, i)] = [board_svg(game, arrows=[played], size=360, title="played"),
-                                      board_svg(game, arrows=best, size=360, title="best")]
+                    boards[(r, i)] = [board_svg(game, arrows=[played], size=360, title="before the move: played"),
+                                      board_svg(game, arrows=best, size=360, title="before the move: best")]
     e = escape
 
     def table_rows(columns, rows, classes=None):
         return "".join(f"<tr{classes(r) if classes else ''}>" + "".join(f"<td>{c.html_of(r)}</td>" for c in columns)
                        + "</tr>" for r in rows)
     seat_rows = table_rows(SEAT_COLUMNS, [v.to_dict() for v in a.seats.values()])
-    decision_rows = table_rows(DECISION_COLUMNS, [d.to_dict() for d in a.decisions if not d.forced],
-                               lambda r: f' class="{r["mark"]}"' if r["mark"] else "")
+    judged = [d.to_dict() for d in a.decisions if not d.forced]
+    if judged:
+        graph = f'<div class="graph">{_graph_svg(a)}</div>'
+        decisions = (f'<div class="scroll"><table id="decisions"><tr>'
+                     f'{"".join(f"<th>{c.html}</th>" for c in DECISION_COLUMNS)}</tr>'
+                     + table_rows(DECISION_COLUMNS, judged, lambda r: f' class="{r["mark"]}"' if r["mark"] else "")
+                     + "</table></div>")
+    else:
+        graph = decisions = f'<p class="none">{e(NO_JUDGED)}</p>'
     pictures = []
     for (r, i), d in marked.items():
         shown = boards[(r, i)]
         pictures.append(f'<figure id="d{r}-{i}" class="board" data-boards="{len(shown)}"><figcaption>'
                         f"Round {r}, action {i}: {e(a.seat_text(d.seat))}, "
                         f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
-                        f"(&#8722;{d.loss_win:.1f} &#177; {d.stderr_win:.1f} win-%); red: played, green: best"
+                        f"(loss {format_number(d.loss_win, '.1f')} &#177; {format_number(d.stderr_win, '.1f')} "
+                        f"win-%, {format_number(d.loss_points, '.0f')}"
+                        + (f" &#177; {format_number(d.stderr_points, '.0f')}" if d.stderr_points else "")
+                        + " pts); red: played, green: best"
                         + ("; on the same end, so a board each" if len(shown) > 1 else "")
-                        + f"</figcaption>{''.join(shown)}</figure>")
+                        + f'</figcaption><div class="boards">{"".join(shown)}</div></figure>')
     return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(
         players=a.players, view="" if a.view is None else f" ({e(a.seat_text(a.view))}'s view)",
         result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,
-        judge=e(judge_text(a)), cost=e(cost_text(a)),
+        judge=e(judge_text(a)), cost=e(cost_text(a)), points=e(points_note(a)),
         seat_header="".join(f"<th>{c.html}</th>" for c in SEAT_COLUMNS), seat_rows=seat_rows,
-        graph=_graph_svg(a), pictures="".join(pictures) or "<p>No marked decisions.</p>",
-        decision_header="".join(f"<th>{c.html}</th>" for c in DECISION_COLUMNS), decision_rows=decision_rows)
+        graph=graph, pictures="".join(pictures) or "<p>No marked decisions.</p>", decisions=decisions)

@@ -120,7 +120,9 @@ def test_giving_the_opponent_its_last_20_is_a_blunder(method):
 
 def test_marks_and_accuracy_by_hand():
     assert mark_of(15.0, 7.4) == "blunder" and mark_of(15.0, 7.6) is None
-    assert mark_of(10.0, 1.0) == "mistake" and mark_of(4.99, 0.1) is None
+    assert mark_of(10.0, 1.0) == "mistake" and mark_of(4.94, 0.1) is None
+    # decided on the numbers as shown (one decimal): 4.99 reads 5.0, an inaccuracy
+    assert mark_of(4.99, 0.1) == "inaccuracy"
     # lichess: 103.1668 * exp(-0.04354 * 10) - 3.1669 = 63.67...
     assert accuracy(10.0) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 3.1669)
     assert accuracy(0.0) == pytest.approx(100.0, abs=1e-3) and accuracy(200.0) == 0.0
@@ -248,8 +250,8 @@ def test_cli_analyze(tmp_path, capsys):
     assert f"round {r} action {i} seat {seat}: blunder" in out and "accuracy" in out
     # the marked decision's points loss with its standard error, and what its points are
     line = next(x for x in out.splitlines() if f"round {r} action {i} seat {seat}: blunder" in x)
-    assert re.search(r"win-%, [+-]\d+ \+- \d+ pts", line), line
-    assert "pts: raw points of the round, 5 raw = 1 display point" in out
+    assert re.search(r"win-%, -?\d+ \+- \d+ pts", line), line
+    assert "pts: raw points of the round (5 raw = 1 display point)" in out
     assert main(args + ["--json", "--plot", str(tmp_path / "w.png")]) == 0
     d = json.loads(capsys.readouterr().out)
     assert set(d["seats"]) == {"0", "1"}

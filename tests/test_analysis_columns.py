@@ -14,9 +14,11 @@ from fiveup_solver.selfplay import play_game
 
 def _analysis(decisions=(), names=("Ann", "greedy")):
     seats = {0: SeatSummary(0, 0, decisions=10, loss_win=12.5, loss_win_mean=1.25, loss_points=33.0,
-                            luck_win=2.5, luck_win_net=-3.2, result=100.0, name="Ann"),
+                            luck_win=2.5, luck_win_stderr=1.2, luck_win_net=-3.2, luck_win_net_stderr=4.0,
+                            result=100.0, name="Ann"),
              1: SeatSummary(1, 1, decisions=9, loss_win=2.0, loss_win_mean=0.222, loss_points=-4.0, accuracy=88.84,
-                            luck_win_net=4.0, result=0.0, luck_adjusted=-4.0,
+                            luck_win_stderr=0.5, luck_win_net=4.0, luck_win_net_stderr=4.0, result=0.0,
+                            luck_adjusted=-4.0, luck_adjusted_stderr=4.0,
                             marks={"inaccuracy": 2, "mistake": 1, "blunder": 0}, name="greedy")}
     return Analysis(2, seats, list(decisions), [], AnalysisBudget(), 5, None, 0, 1.0, names)
 
@@ -40,9 +42,11 @@ def test_the_text_table_is_the_columns():
     assert lines[4] == "   0    0     10       12.5   1.25       33        -     0     0     0 Ann"
     assert lines[5] == "   1    1      9        2.0   0.22       -4     88.8     2     1     0 greedy"
     assert lines[6] == ""
-    assert lines[7] == "seat side    own    luck result   adj. name"
-    assert lines[8] == "   0    0   +2.5    -3.2    100      - Ann"
-    assert lines[9] == "   1    1   +0.0    +4.0      0   -4.0 greedy"
+    # the luck with its standard error (the second review: it was shown as exact)
+    assert lines[7] == "seat side            own           luck result           adj. name"
+    assert lines[8] == "   0    0    +2.5 +- 1.2    -3.2 +- 4.0    100              - Ann"
+    assert lines[9] == "   1    1    +0.0 +- 0.5    +4.0 +- 4.0      0    -4.0 +- 4.0 greedy"
+    assert len(lines[7]) - len("name") + len("greedy#1") <= 79
     assert len(lines[3]) - len("name") + len("greedy#1") <= 79
 
 
@@ -64,7 +68,7 @@ def test_the_text_report_fits_a_narrow_terminal(tmp_path):
     lines = child.before.replace("\r\n", "\n").splitlines()
     assert max(len(line) for line in lines) <= 79 and any(line.startswith("    ") for line in lines[:3])
     assert "seat side judged loss win-%   mean loss pts accuracy inacc  mist blund name" in lines
-    assert "seat side    own    luck result   adj. name" in lines
+    assert "seat side            own           luck result           adj. name" in lines
 
 
 def test_marked_decisions_name_their_seat():
@@ -73,8 +77,8 @@ def test_marked_decisions_name_their_seat():
                  mark="mistake")
     named = analysis.format_text(_analysis([d])).splitlines()
     plain = analysis.format_text(_analysis([d], names=None)).splitlines()
-    assert named[-1] == "  round 2 action 5 seat 1 (greedy): mistake: played 6-6, best 5-5: -12.0 +- 1.5 win-%, -20 pts"
-    assert plain[-1] == "  round 2 action 5 seat 1: mistake: played 6-6, best 5-5: -12.0 +- 1.5 win-%, -20 pts"
+    assert named[-1] == "  round 2 action 5 seat 1 (greedy): mistake: played 6-6, best 5-5: loss 12.0 +- 1.5 win-%, 20 pts"
+    assert plain[-1] == "  round 2 action 5 seat 1: mistake: played 6-6, best 5-5: loss 12.0 +- 1.5 win-%, 20 pts"
     assert _analysis([d]).to_dict()["names"] == ["Ann", "greedy"] and _analysis(names=None).to_dict()["names"] is None
 
 
@@ -100,5 +104,5 @@ def test_the_html_report_fills_its_template():
     html = analysis.to_html(_analysis([d]), record)
     assert not re.search(r"\$[a-z_]+", html)      # every placeholder filled
     assert "".join(f"<th>{c.html}</th>" for c in SEAT_COLUMNS) in html
-    assert ("<tr><td>0</td><td>0</td><td>0</td><td>6-6</td><td>5-5</td><td>3.0 &#177; 1.0</td><td>7</td><td>24</td>"
+    assert ("<tr><td>0</td><td>0</td><td>0</td><td>6-6</td><td>5-5</td><td>3.0 \u00b1 1.0</td><td>7</td><td>24</td>"
             "<td>25.0</td><td></td><td>&lt;5-5&gt; (2.0)</td></tr>") in html
