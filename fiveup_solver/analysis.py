@@ -524,7 +524,7 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
 
     started = time.perf_counter()
     budget = _checked_budget(budget)
-    check_seed(seed)
+    seed = check_seed(seed)
     record = check_record(record)
     who = _seats_to_analyse(record, seats)
     budget.check_players(record["players"])
@@ -752,7 +752,7 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     as :func:`analyze` with the same budget and seed gives it (a forced action: listed,
     not judged). Benchmarks and tests judge planted decisions with it."""
     budget = _checked_budget(budget)
-    check_seed(seed)
+    seed = check_seed(seed)
     record = check_record(record)
     rounds = record["rounds"]
     for name, v, high in (("round", round, len(rounds)), ("action", action, None)):

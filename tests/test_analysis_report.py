@@ -278,3 +278,13 @@ def test_the_graphs_axes_reach_above_100_percent(blocked, monkeypatch):
     (fig,) = closed
     low, high = fig.axes[0].get_ylim()
     assert high > 100 and low < 0
+
+
+def test_a_numpy_seed_analyses_as_its_int():
+    """check_seed now takes a numpy integer and returns its int: analyze and judge_decision
+    kept numpy's value (into the seeds' arithmetic and the JSON's "seed")."""
+    np = pytest.importorskip("numpy")
+    record = Game(2, 1).to_record()
+    a = analyze(record, budget=FAST, seed=np.uint64(7))
+    assert type(a.seed) is int and a.seed == 7
+    assert json.loads(json.dumps(a.to_dict()))["seed"] == 7
