@@ -7,7 +7,6 @@ bottoms line up and no loss cell wraps. The report is self-contained: any reques
 blocked and fails the test."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -15,23 +14,12 @@ import pytest
 pytest.importorskip("playwright", reason="playwright is part of the test extra")
 pytest.importorskip("matplotlib", reason="the HTML report needs the analysis extra")
 
+from browser_chromium import browser_type_launch_args  # noqa: E402,F401  (the fixture)
 from fiveup_solver.analysis import AnalysisBudget, analyze, to_html  # noqa: E402
 from fiveup_solver.selfplay import play_game  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """pytest-playwright's launch options, with Debian's chromium (no browser download here)."""
-    if not os.path.exists(CHROMIUM):
-        message = f"{CHROMIUM} is missing: apt-get install -y chromium (the browser tests need it)"
-        if os.environ.get("FIVEUP_SKIP_BROWSER", "") in ("", "0"):
-            pytest.fail(message + "; FIVEUP_SKIP_BROWSER=1 leaves them out")
-        pytest.skip(message + " (FIVEUP_SKIP_BROWSER=1)")
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ["--no-sandbox"]}
 
 
 @pytest.fixture(scope="module")

@@ -613,7 +613,7 @@ def test_serve_without_the_extra_names_it(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("argv,message", [(["--port", "70000"], "--port must be 0..65535"),
-                                          (["--port", "x"], "invalid int value"),
+                                          (["--port", "x"], "must be an integer (digits 0-9), not 'x'"),
                                           (["--host", "a b"], "--host")])
 def test_serve_bad_options(capsys, argv, message):
     assert main(["serve", *argv]) == 2

@@ -20,23 +20,12 @@ import pytest
 pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
 pytest.importorskip("playwright", reason="playwright is part of the test extra")
 
+from browser_chromium import browser_type_launch_args  # noqa: E402,F401  (the fixture)
 from fiveup_solver import serve  # noqa: E402
 from fiveup_solver.cli import main  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 SEED = 19            # 2 players against level1, the first legal move each turn: 40 decisions, 8 rounds
 SHOTS = os.environ.get("FIVEUP_SCREENSHOTS")
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """pytest-playwright's launch options, with Debian's chromium (no browser download here)."""
-    if not os.path.exists(CHROMIUM):
-        message = f"{CHROMIUM} is missing: apt-get install -y chromium (the browser tests need it)"
-        if os.environ.get("FIVEUP_SKIP_BROWSER", "") in ("", "0"):
-            pytest.fail(message + "; FIVEUP_SKIP_BROWSER=1 leaves them out")
-        pytest.skip(message + " (FIVEUP_SKIP_BROWSER=1)")
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ["--no-sandbox"]}
 
 
 @pytest.fixture(scope="module")

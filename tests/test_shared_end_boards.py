@@ -73,5 +73,5 @@ def test_the_report_draws_played_and_best_on_one_end_a_board_each():
     fig = next(e for e in root.iter("figure") if e.get("id") == f"d{d.round}-{d.action}")
     assert fig.get("data-boards") == "2" and "on the same end, so a board each" in "".join(fig.itertext())
     svgs = [e for e in fig.iter() if e.tag in ("svg", NS + "svg")]
-    assert [next(e.iter(NS + "title")).text for e in svgs] == ["played", "best"]
+    assert [next(e.iter(NS + "title")).text for e in svgs] == ["before the move: played", "before the move: best"]
     assert [[x.get("data-ghost") for x in s.iter(NS + "g") if x.get("data-ghost")] for s in svgs] == [[str(a)], [str(b)]]
