@@ -42,10 +42,10 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Optional, Union
+from typing import Literal, Optional, Union
 
 try:
-    from fastapi import FastAPI, Request
+    from fastapi import FastAPI, Query, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse, JSONResponse, Response
     from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -66,7 +66,7 @@ from fiveup_solver.notation import ALL_TILES, format_move, parse_move
 from fiveup_solver.play import TerminalGame, bots_for_seats
 from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
 from fiveup_solver.solver import Solver
-from fiveup_solver.svg import arrow_groups, board_svg
+from fiveup_solver.svg import DEFAULT_BOUNDS, NARROW_BOUNDS, arrow_groups, board_svg
 
 __all__ = ["create_app", "run", "MAX_BODY_BYTES", "MAX_GAMES", "GAME_IDLE_SECONDS", "MAX_ANALYSES",
            "ANALYSIS_KEEP_SECONDS", "DEFAULT_HOST", "DEFAULT_PORT"]
@@ -80,6 +80,11 @@ GAME_IDLE_SECONDS = 6 * 3600
 MAX_ANALYSES = 16
 ANALYSIS_KEEP_SECONDS = 3600
 BOARD_SIZE = 560
+# how a board is laid out for the screen showing it: "narrow" bends its lines sooner, into a
+# square a phone's portrait screen shows at a readable size (svg.NARROW_BOUNDS)
+BOARD_LAYOUTS = {"wide": DEFAULT_BOUNDS, "narrow": NARROW_BOUNDS}
+Layout = Literal["wide", "narrow"]
+_LAYOUT_HELP = "wide (the default) or narrow: a board for a narrow, portrait screen, its lines bent sooner"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 STATIC = Path(__file__).parent / "static"
 
@@ -149,6 +154,7 @@ class NewGameRequest(_Body):
                           "JavaScript numbers hold integers up to 2^53 exactly); none: a secret one the server "
                           "draws (a known seed makes every hidden tile computable)")
     record: Optional[dict] = Field(None, description="go on from this record's last position (full or the seat's view)")
+    layout: Layout = Field("wide", description=_LAYOUT_HELP + " (the game's boards from now on)")
 
     @field_validator("seed")
     @classmethod
@@ -167,6 +173,8 @@ class UndoRequest(_Body):
     action: Optional[int] = Field(None, description="the length of that view's history: a request made on a "
                                                     "position the game has left (another tab moved) is refused "
                                                     "with 409")
+    layout: Optional[Layout] = Field(None, description=_LAYOUT_HELP + " (the game's boards from now on; "
+                                                                      "none: as before)")
 
 
 class MoveRequest(UndoRequest):
@@ -188,6 +196,7 @@ class BoardRequest(_Body):
     arrows: list[list[str]] = Field(default_factory=list, description="[move, colour] pairs")
     lastmove: Optional[str] = None
     size: int = BOARD_SIZE
+    layout: Layout = Field("wide", description=_LAYOUT_HELP)
 
 
 class PositionRequest(_Body):
@@ -196,6 +205,7 @@ class PositionRequest(_Body):
     action: int
     arrows: list[list[str]] = Field(default_factory=list)
     size: int = BOARD_SIZE
+    layout: Layout = Field("wide", description=_LAYOUT_HELP)
 
 
 # --------------------------------------------------------------------------- games
@@ -205,8 +215,9 @@ class WebGame(TerminalGame):
 
     ``bots``: one name per seat (the person's entry is ignored)."""
 
-    def __init__(self, players, bots, seat, seed, record=None):
+    def __init__(self, players, bots, seat, seed, record=None, layout: str = "wide"):
         super().__init__(players, bots, seat, seed, out=io.StringIO())
+        self.bounds = BOARD_LAYOUTS[layout]     # the boards' layout, as the person's screen asked
         self.from_view = False
         if record is not None:
             record = check_record(record)
@@ -262,7 +273,7 @@ class WebGame(TerminalGame):
                 "name": g.seats[seat], "act": action, "move": _action_text(action),
                 "forced": seat == self.seat and move.kind != "play",
                 "events": [e.to_dict() for e in events], "scores": list(g.scores), "end_sum": g.end_sum,
-                "board": _board(g, last=move if move.kind == "play" else None)}
+                "board": _board(g, last=move if move.kind == "play" else None, bounds=self.bounds)}
         if g.round_over:
             step["round_end"] = self.round_end()
         self.steps.append(step)
@@ -332,7 +343,7 @@ class WebGame(TerminalGame):
                   "last_moves": list(self.steps),
                   "round_end": self.last_round_end(),
                   "board": _board(g, last=next((m for _, m in reversed(g.current.moves) if m.kind == "play"),
-                                               None))})
+                                               None), bounds=self.bounds)})
         return d
 
     def record(self) -> dict:
@@ -351,8 +362,8 @@ def _action_text(action: dict) -> str:
     return "pass"
 
 
-def _board(game, last=None, arrows=(), size: int = BOARD_SIZE) -> str:
-    return board_svg(game, lastmove=last, arrows=arrows, size=size)
+def _board(game, last=None, arrows=(), size: int = BOARD_SIZE, bounds=DEFAULT_BOUNDS) -> str:
+    return board_svg(game, lastmove=last, arrows=arrows, size=size, bounds=bounds)
 
 
 def _arrows(pairs) -> list:
@@ -606,7 +617,7 @@ def position_json(body: PositionRequest) -> dict:
     title = f"round {body.round}, before action {body.action}"
     groups = arrow_groups(_arrows(body.arrows))
     # arrows on one end: a board each, its title naming its arrow's move
-    boards = [board_svg(game, lastmove=last, arrows=g, size=size,
+    boards = [board_svg(game, lastmove=last, arrows=g, size=size, bounds=BOARD_LAYOUTS[body.layout],
                         title=title if len(groups) == 1 else f"{title}: {format_move(g[0][0])}") for g in groups]
     return {"round": body.round, "action": body.action, "to_move": game.to_move, "scores": list(game.scores),
             "scores_before": list(r.scores_before), "end_sum": game.end_sum, "round_over": game.round_over,
@@ -823,7 +834,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
         def start():
             # no seed: TerminalGame draws a secret one, never sent (a known seed deals every tile)
-            game = WebGame(body.players, seats, body.seat, body.seed, record=body.record)
+            game = WebGame(body.players, seats, body.seat, body.seed, record=body.record, layout=body.layout)
             game.stopped = stop
             game.advance()
             return game, game.view()
@@ -835,8 +846,11 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         return {"id": state.add_game(game), "view": view}
 
     @app.get("/api/games/{game_id}", summary="the person's view: {view}")
-    async def get_game(game_id: str, request: Request):
+    async def get_game(game_id: str, request: Request,
+                       layout: Optional[Layout] = Query(None, description=_LAYOUT_HELP + " (from now on)")):
         game = state.game(game_id)
+        if layout is not None:
+            game.bounds = BOARD_LAYOUTS[layout]     # (a reload on another screen)
         if game.bots_to_move:
             # a move whose client left stopped before the bots' replies: they are made now
             answer = await state.run_while_connected(request, game.stopped.set, _locked, game, game.go_on)
@@ -850,6 +864,8 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
         def move():
             game.check_position(body.round, body.action)
+            if body.layout is not None:
+                game.bounds = BOARD_LAYOUTS[body.layout]
             game.steps = []
             game.stopped.clear()
             game.play(body.move)
@@ -865,6 +881,8 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
             if body is not None:
                 # (a stale tab's undo would take back a move its person never saw made)
                 game.check_position(body.round, body.action, "the undo was asked")
+                if body.layout is not None:
+                    game.bounds = BOARD_LAYOUTS[body.layout]
             game.steps = []
             game.undo()
             return game.view()
@@ -919,7 +937,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         if len(body.placements) > 28:
             raise OptionError(f"a board holds at most 28 placements, not {len(body.placements)}")
         svg = board_svg(body.placements, lastmove=body.lastmove, arrows=_arrows(body.arrows),
-                        size=_check_size(body.size))
+                        size=_check_size(body.size), bounds=BOARD_LAYOUTS[body.layout])
         return {"svg": svg}
 
     @app.post("/api/position", summary="a record's position for the analysis board")

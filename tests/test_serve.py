@@ -1086,3 +1086,38 @@ def test_an_undo_asked_on_a_position_the_game_has_left_is_refused(client):
     again = client.post(f"/api/games/{gid}/moves", json={"move": first["legal_moves"][0], **_key(first)})
     assert again.status_code == 200, again.text
     assert client.post(f"/api/games/{gid}/undo").status_code == 200        # no body: as before
+
+
+# a 4-player round of 17 placements (self-play game 16, round 6 of a review): its lines bend
+# sooner in the narrow layout
+LONG_ROUND = ("4-6 6-6@4-6:high 0-6@6-6:lineB 4-4@4-6:low 3-4@4-4:lineB 1-4@4-4:branchA 5-6@6-6:branchB "
+              "1-1@1-4:low 1-6@1-1:lineB 3-6@1-6:high 0-5@5-6:low 0-0@0-5:low 1-2@1-1:branchA 2-3@3-4:low "
+              "0-3@0-6:low 2-5@2-3:low 2-2@1-2:high").split()
+
+
+def _box(svg: str) -> list:
+    return [float(v) for v in re.search(r'viewBox="([^"]*)"', svg).group(1).split()]
+
+
+def test_boards_come_in_a_narrow_layout_for_a_phone(client):
+    """A review (F4): boards laid out for a wide screen shrank on a phone. ``layout: narrow``
+    (the page sends it on a narrow screen) bends the lines sooner: the long round's board fits
+    a phone's 358 x 640 px at least 1.3 times the wide layout's size. The default and
+    a game's boards stay wide unless asked; a game asked narrow keeps it until asked again."""
+    from fiveup_solver.svg import NARROW_BOUNDS, board_svg
+    wide = client.post("/api/board", json={"placements": LONG_ROUND}).json()["svg"]
+    narrow = client.post("/api/board", json={"placements": LONG_ROUND, "layout": "narrow"}).json()["svg"]
+    (_, _, ww, wh), (_, _, nw, nh) = _box(wide), _box(narrow)
+    assert min(358 / nw, 640 / nh) >= 1.3 * min(358 / ww, 640 / wh), (ww, wh, nw, nh)
+    assert narrow == board_svg(LONG_ROUND, size=serve.BOARD_SIZE, bounds=NARROW_BOUNDS)
+    r = client.post("/api/board", json={"placements": LONG_ROUND, "layout": "tall"})
+    assert r.status_code == 422 and r.json()["error"] == "layout: Input should be 'wide' or 'narrow'"
+    # a game: narrow from its start, wide after a GET that asks, narrow again with a move that asks
+    g = client.post("/api/games", json={"players": 2, "seed": 19, "layout": "narrow"}).json()
+    gid, view = g["id"], g["view"]
+    web = client.app.state.fiveup.games[gid]
+    assert web.bounds == NARROW_BOUNDS
+    assert client.get(f"/api/games/{gid}?layout=wide").status_code == 200 and web.bounds != NARROW_BOUNDS
+    move = {"move": view["legal_moves"][0], "round": view["round"], "action": len(view["history"]), "layout": "narrow"}
+    assert client.post(f"/api/games/{gid}/moves", json=move).status_code == 200 and web.bounds == NARROW_BOUNDS
+    assert client.get(f"/api/games/{gid}?layout=square").status_code == 422

@@ -785,3 +785,44 @@ def test_move_buttons_on_a_phone_never_break_inside_a_move(page, server):
     assert any(len(m) >= 12 for m, *_ in boxes)
     assert all(lines == 1 and right <= 390 for _, lines, right in boxes), boxes
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def _view_box(svg: str) -> str:
+    return re.search(r'viewBox="([^"]*)"', svg).group(1)
+
+
+def test_a_phone_gets_boards_laid_out_for_its_narrow_screen(page, server):
+    """A review (F4): a long round's board, laid out for a wide screen, shrank into a phone's
+    358 px at 7 px numbers and 35 px tiles. A page on a narrow screen asks for the narrow layout
+    (lines bent sooner, into a square) for every board of the game; reopened on a wide screen,
+    the game's boards are wide again."""
+    from fiveup_solver.svg import DEFAULT_BOUNDS, NARROW_BOUNDS, board_svg
+    page.set_viewport_size({"width": 390, "height": 844})
+    asked = []
+    page.on("request", lambda r: asked.append((r.method, r.url, r.post_data)) if "/api/games" in r.url else None)
+    assert new_game(page, server, seed=3, players=4) == "ready"
+    web = game_of(page, server)
+
+    def boards():
+        g = web.game
+        last = next((m for _, m in reversed(g.current.moves) if m.kind == "play"), None)
+        return [_view_box(board_svg(g, lastmove=last, size=serve.BOARD_SIZE, bounds=b))
+                for b in (NARROW_BOUNDS, DEFAULT_BOUNDS)]
+    for _ in range(60):             # on to a board the two layouts draw differently
+        if wait_turn(page) != "ready":
+            break
+        narrow, wide = boards()
+        if narrow != wide:
+            break
+        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    assert narrow != wide, "no board of the game differed between the layouts"
+    assert _view_box(page.locator("#board svg").first.evaluate("s => s.outerHTML")) == narrow
+    posts = [json.loads(body) for method, _, body in asked if method == "POST"]
+    assert posts and all(p.get("layout") == "narrow" for p in posts), posts
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the same game on a wide screen: its boards are wide again
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.reload()
+    wait_turn(page)
+    page.wait_for_selector("#board svg")
+    assert _view_box(page.locator("#board svg").first.evaluate("s => s.outerHTML")) == boards()[1]

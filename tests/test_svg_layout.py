@@ -11,9 +11,11 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
+import pytest
+
 from fiveup_solver import Move
 from fiveup_solver.selfplay import play_game
-from fiveup_solver.svg import board_svg
+from fiveup_solver.svg import DEFAULT_BOUNDS, NARROW_BOUNDS, board_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 GAP = 0.25          # the clear gap between unjoined tiles, as a share of a tile's short side
@@ -173,18 +175,19 @@ def test_a_detached_tiles_connector_is_drawn_over_the_tiles_from_its_port():
     assert layout_faults(under) == [("connector", "2-2", "4-6")]
 
 
-def test_seeded_random_boards_read_right():
+@pytest.mark.parametrize("bounds", [DEFAULT_BOUNDS, NARROW_BOUNDS], ids=["wide", "narrow"])
+def test_seeded_random_boards_read_right(bounds):
     """Every round's final board of seeded random self-play, 2, 3 and 4 players (a few hundred boards,
     long rounds with several spinners among them; about one in seven drew unjoined tiles together),
     and every fifth board along the way: no tile against one it is not joined to, none outside the
-    picture."""
+    picture; in the wide layout and in the narrow one (a phone's), whose lines bend sooner."""
     rounds = random_rounds(2, range(1000, 1020), 6) + random_rounds(3, range(2000, 2020), 6) \
         + random_rounds(4, range(3000, 3020), 6)
     boards = Counter()
     for players, seed, k, moves in rounds:
         for n in sorted({len(moves), *range(5, len(moves), 5)}):
             if n:
-                faults = layout_faults(board_svg(moves[:n]))
+                faults = layout_faults(board_svg(moves[:n], bounds=bounds))
                 assert faults == [], (players, seed, k, [str(m) for m in moves[:n]], faults)
                 boards[players] += 1
     assert all(boards[p] >= 200 for p in (2, 3, 4)), boards

@@ -1,6 +1,6 @@
 // The analysis board: a background analysis (/api/analyses), then a move list, a win-% graph and the
 // board kept in step; played move against the best, what-if, the per-seat summary.
-import { api, showError, el, sleep, points, readJsonFile, winText, pointsText, isPlacement } from "./api.js";
+import { api, showError, el, sleep, points, readJsonFile, winText, pointsText, isPlacement, boardLayout } from "./api.js";
 
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
@@ -189,8 +189,9 @@ function buildSummary() {
 }
 
 async function position(r, i, arrows) {
-  const key = JSON.stringify([r, i, arrows]);
-  if (!positions.has(key)) positions.set(key, api("POST", "/api/position", { record, round: r, action: i, arrows }));
+  const layout = boardLayout();
+  const key = JSON.stringify([r, i, arrows, layout]);
+  if (!positions.has(key)) positions.set(key, api("POST", "/api/position", { record, round: r, action: i, arrows, layout }));
   try {
     return await positions.get(key);
   } catch (e) {

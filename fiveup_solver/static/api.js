@@ -33,6 +33,12 @@ export async function api(method, path, body, signal) {
   return data;
 }
 
+/** The board layout the server draws for this screen: "narrow" on a phone-sized one (lines bent
+ * sooner, into a square shown at a readable size; a long round's board shrank to 7 px numbers). */
+export function boardLayout() {
+  return window.matchMedia("(max-width: 600px)").matches ? "narrow" : "wide";
+}
+
 /** A placement (an opening or a move at an open end), drawn on a board; a draw or a pass is not. */
 export const isPlacement = (move) => Boolean(move) && move !== "pass" && !move.startsWith("draw");
 

@@ -1,5 +1,5 @@
 // The play page: a game against the bots through the JSON API (/api/games...).
-import { api, showError, el, sleep, points, download, readJsonFile, winText, pointsText, isPlacement } from "./api.js";
+import { api, showError, el, sleep, points, download, readJsonFile, winText, pointsText, isPlacement, boardLayout } from "./api.js";
 import { tileSvg } from "./tiles.js";
 
 const params = new URLSearchParams(location.search);
@@ -51,7 +51,7 @@ async function start(body) {
   showError("");
   busy = true;
   try {
-    const r = await api("POST", "/api/games", body);
+    const r = await api("POST", "/api/games", { ...body, layout: boardLayout() });
     game = { id: r.id, view: null };
     $("log").replaceChildren();
     logRound = logHead = null;
@@ -258,13 +258,13 @@ function pickTile(tile, options) {
 
 // the position a move or an undo is asked on (the view's round and history length): a game
 // that has moved on meanwhile (another tab) refuses the request (409)
-function positionOf(view) { return { round: view.round, action: view.history.length }; }
+function positionOf(view) { return { round: view.round, action: view.history.length, layout: boardLayout() }; }
 
 // after a refused move or undo: the game may have moved on elsewhere (another tab); if so it is
 // shown as the server has it (true), its log going on from there
 async function showIfMovedOn() {
   try {
-    const r = await api("GET", `/api/games/${game.id}`);
+    const r = await api("GET", `/api/games/${game.id}?layout=${boardLayout()}`);
     if (positionKey(r.view) !== positionKey(game.view) || r.view.round !== game.view.round) {
       relog(r.view, "the game moved on elsewhere, in another tab: the log goes on from here");
       await show({ ...r.view, last_moves: [] });
@@ -329,7 +329,7 @@ async function loadHint() {
     // opening's ghost on the empty table
     if (isPlacement(h.best)) {
       const b = await api("POST", "/api/board", { placements: view.placements, arrows: [[h.best, "#1a7f37"]],
-        lastmove: view.placements.length ? view.placements[view.placements.length - 1] : null }, signal);
+        layout: boardLayout(), lastmove: view.placements.length ? view.placements[view.placements.length - 1] : null }, signal);
       if (hintFor !== key || game.view !== view) return;
       hintBoard = b.svg;
       render();
@@ -421,7 +421,7 @@ async function init() {
   const resume = params.get("game");
   if (resume) {
     try {
-      const r = await api("GET", `/api/games/${encodeURIComponent(resume)}`);
+      const r = await api("GET", `/api/games/${encodeURIComponent(resume)}?layout=${boardLayout()}`);
       game = { id: resume, view: null };
       $("setup").hidden = true;
       $("table").hidden = false;
