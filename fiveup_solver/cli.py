@@ -54,6 +54,15 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer (digits 0-9), not {short_repr(text)}") from None
 
 
+def _number(text: str) -> float:
+    """A decimal option (--move-time, --tt-mb, --elo0, ...): ASCII text, as _int reads integers
+    (float() would read other scripts' digits as well: '--move-time \u0663' was 3 s)."""
+    try:
+        return float(text) if text.isascii() else float("not ASCII")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number (digits 0-9, '.', 'e'), not {short_repr(text)}") from None
+
+
 def _fmt_scores(scores) -> str:
     return " / ".join(f"{s} raw ({raw_to_display(s)})" for s in scores)
 
@@ -524,8 +533,9 @@ def _add_budget_flags(parser, *names) -> None:
         if isinstance(kind, tuple):
             parser.add_argument(flag, default=BUDGET_DEFAULTS[name], choices=kind, help=text)
         else:
-            # an integer flag reads ASCII digits only, as every integer option (_int)
-            parser.add_argument(flag, type=_int if kind is int else kind, default=BUDGET_DEFAULTS[name], help=text)
+            # a number reads ASCII text only, as every option (_int, _number)
+            parser.add_argument(flag, type={int: _int, float: _number}.get(kind, kind), default=BUDGET_DEFAULTS[name],
+                                help=text)
 
 
 def _budget_of(args) -> SearchBudget:
@@ -1143,7 +1153,7 @@ def _match_arguments(p) -> None:
     p.add_argument("--records", default=None,
                    help="write every game's record here (JSON Lines; line u*S+k: unit u's game in seating k, "
                         "S the seatings: 2, or 3 with 3 players)")
-    p.add_argument("--move-time", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--move-time", type=_number, default=None, metavar="SECONDS",
                    help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
     p.add_argument("--workers", type=_int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
@@ -1153,17 +1163,17 @@ def _match_arguments(p) -> None:
 def _sprt_arguments(p) -> None:
     p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", required=True, help="BOT,OTHER")
-    p.add_argument("--elo0", type=float, default=0.0, help="H0: BOT's Elo advantage is at most this")
-    p.add_argument("--elo1", type=float, default=20.0, help="H1: BOT's Elo advantage is at least this")
-    p.add_argument("--alpha", type=float, default=0.05, help="the chance of accepting H1 when H0 holds")
-    p.add_argument("--beta", type=float, default=0.05, help="the chance of accepting H0 when H1 holds")
+    p.add_argument("--elo0", type=_number, default=0.0, help="H0: BOT's Elo advantage is at most this")
+    p.add_argument("--elo1", type=_number, default=20.0, help="H1: BOT's Elo advantage is at least this")
+    p.add_argument("--alpha", type=_number, default=0.05, help="the chance of accepting H1 when H0 holds")
+    p.add_argument("--beta", type=_number, default=0.05, help="the chance of accepting H0 when H1 holds")
     p.add_argument("--max-games", type=_int, default=20_000,
                    help="stop after this many games, in whole pairs (triples with 3 players): 3 plays 2")
     p.add_argument("--seed", type=_seed, default=0, help="the run's seed: every deal and bot choice comes from it")
     p.add_argument("--workers", type=_int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
     p.add_argument("--every", type=_int, default=10, help="without a terminal: a progress line every N pairs (triples)")
-    p.add_argument("--move-time", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--move-time", type=_number, default=None, metavar="SECONDS",
                    help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
     p.add_argument("--journal", default=None,
                    help="keep every pair's (triple's) scores in this JSON Lines file; a rerun with the same "
@@ -1182,7 +1192,7 @@ def _ladder_arguments(p) -> None:
     p.add_argument("--out", default=None, help="write the ladder (JSON) here")
     p.add_argument("--journal", default=None,
                    help="append every pair here (JSON Lines) and skip pairs already there: stop and resume")
-    p.add_argument("--move-time", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--move-time", type=_number, default=None, metavar="SECONDS",
                    help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
     p.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
     p.add_argument("--place", default=None, metavar="AGENT",
@@ -1209,7 +1219,7 @@ def _solve_arguments(p) -> None:
     p.add_argument("--action", type=_int, required=True,
                    help="the position before this action of the round (0: its start)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--tt-mb", type=float, default=16.0, help="the transposition table's size, in MB")
+    p.add_argument("--tt-mb", type=_number, default=16.0, help="the transposition table's size, in MB")
     p.add_argument("--node-limit", type=_int, default=0, help="stop after this many nodes (0: none)")
     p.add_argument("--objective", default="points", choices=("points", "win"),
                    help="what the search maximises (both are reported per move)")
