@@ -826,3 +826,33 @@ def test_a_phone_gets_boards_laid_out_for_its_narrow_screen(page, server):
     wait_turn(page)
     page.wait_for_selector("#board svg")
     assert _view_box(page.locator("#board svg").first.evaluate("s => s.outerHTML")) == boards()[1]
+
+
+def test_an_open_end_takes_a_fingers_tap_beside_its_dot(page, server):
+    """A review (F4): an open end's target was its dot or badge, 20 to 25 px across on a phone.
+    A transparent circle about 40 px across lies behind it: a tap beside the dot plays there."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert new_game(page, server, seed=4, players=2) == "ready"
+    web = game_of(page, server)
+    for _ in range(40):             # on to a tile that goes on an open end (not the opening)
+        assert wait_turn(page) == "ready"
+        move = next((m for m in page.locator("#moves button").evaluate_all("bs => bs.map(b => b.dataset.move)")
+                     if "@" in m), None)
+        if move is not None:
+            break
+        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    tile, _, port = move.partition("@")
+    page.click(f'#hand button.playable[data-tile="{tile}"]')
+    target = page.locator(f'#board [data-port="{port}"].target')
+    dot = target.locator("xpath=self::*[local-name()='circle'] | .//*[local-name()='circle']").first.bounding_box()
+    hit = page.locator(f'#board [data-hit="{port}"]').bounding_box()
+    assert hit["width"] >= 36, hit                 # about 40 px across at the narrow board's scale
+    before = len(web.game.current.moves)
+    # beside the dot, outside it: inside the finger's circle
+    x = dot["x"] + dot["width"] / 2 + 0.75 * dot["width"]
+    y = dot["y"] + dot["height"] / 2
+    assert (x - hit["x"] - hit["width"] / 2) ** 2 + (y - hit["y"] - hit["height"] / 2) ** 2 < (hit["width"] / 2) ** 2
+    page.mouse.click(x, y)
+    wait_turn(page)
+    assert len(web.game.current.moves) > before or web.game.round_over or len(web.game.rounds) > 1
+    assert page.locator("#log li").filter(has_text=f"you: {tile}@").count() >= 1

@@ -233,8 +233,14 @@ function render() {
   }
 }
 
+// a finger's target around each open end a move may take: a transparent circle of this radius
+// (board units; about 40 px across on a phone's narrow board) behind the end's dot or badge, whose
+// 13 units made a target of 20 to 25 px
+const HIT_RADIUS = 24;
+
 function markPorts(options) {
   const board = $("board");
+  const targets = [];
   for (const { move, port } of options) {
     const target = board.querySelector(`[data-port="${port}"]`);
     if (!target) continue;
@@ -246,7 +252,18 @@ function markPorts(options) {
     if (target.tagName === "circle") target.setAttribute("r", "13");
     target.addEventListener("click", () => play(move));
     target.addEventListener("keydown", (e) => { if (e.key === "Enter") play(move); });
+    const dot = target.tagName === "circle" ? target : target.querySelector("circle");
+    if (dot) {
+      const hit = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      for (const [k, v] of [["class", "hit"], ["cx", dot.getAttribute("cx")], ["cy", dot.getAttribute("cy")],
+        ["r", HIT_RADIUS], ["data-hit", port]]) hit.setAttribute(k, v);
+      hit.addEventListener("click", () => play(move));
+      board.querySelector("svg").append(hit);
+    }
+    targets.push(target);
   }
+  // the ends themselves over every finger's circle: a click on an end's own dot plays that end
+  for (const target of targets) target.parentNode.append(target);
 }
 
 function pickTile(tile, options) {
