@@ -439,18 +439,24 @@ def _check_int(name, value, low, high=None):
 
 
 def _stoppable(method):
-    """A Hinter call that :meth:`Hinter.stop` can stop: counted while it runs or waits."""
+    """A Hinter call that :meth:`Hinter.stop` can stop: counted while it runs or waits, and
+    marked with the stops made before it began (its thread's generation), so that a stop
+    reaches the calls under way and none that begins later."""
     @functools.wraps(method)
     def call(self, *args, **kwargs):
+        local = self._local
+        outer = getattr(local, "generation", None) is not None      # (a call inside a call: the outer one's)
         with self._stop_lock:
             self._calls += 1
+            if not outer:
+                local.generation = self._generation
         try:
             return method(self, *args, **kwargs)
         finally:
             with self._stop_lock:
                 self._calls -= 1
-                if self._calls == 0:
-                    self._stopping = False      # a stop ends with the calls it stopped
+                if not outer:
+                    local.generation = None
     return call
 
 
@@ -471,14 +477,23 @@ class Hinter:
         # being stopped, and the searches under way (told to stop before their next world)
         self._stop_lock = threading.Lock()
         self._calls = 0
-        self._stopping = False
+        # stops made so far; a call is stopped by those made after it began (kept per thread:
+        # _stoppable). A flag cleared when no call ran never cleared while calls overlapped,
+        # and one stop refused every later call of a busy shared Hinter (a review).
+        self._generation = 0
+        self._local = threading.local()
         self._jobs = []         # every running call's searches (each call adds and removes its own)
 
+    def _stopped(self) -> bool:
+        """Whether a stop came after this thread's call began."""
+        began = getattr(self._local, "generation", None)
+        return began is not None and began < self._generation
+
     def _check_stop(self) -> None:
-        """SearchStopped when :meth:`stop` is stopping this Hinter's calls: checked by a hint's
+        """SearchStopped when :meth:`stop` stopped this thread's call: checked by a hint's
         planning (its worlds drawn, weighed and listed a part at a time), which a large
         ``samples`` makes long (seconds at 10^5 worlds)."""
-        if self._stopping:
+        if self._stopped():
             raise SearchStopped("the search was stopped (Hinter.stop)")
 
     def stop(self) -> bool:
@@ -497,7 +512,7 @@ class Hinter:
         with self._stop_lock:
             if self._calls == 0:
                 return False
-            self._stopping = True
+            self._generation += 1
             for job in list(self._jobs):
                 job.stop()
             return True
@@ -1084,7 +1099,7 @@ class Hinter:
         block when a stop is under way, and after it when one came meanwhile (the stop is
         the answer, whatever the block returned or raised)."""
         with self._stop_lock:
-            if self._stopping:
+            if self._stopped():
                 raise SearchStopped("the search was stopped (Hinter.stop)")
             self._jobs.extend(jobs)
         stopped = False
@@ -1092,14 +1107,14 @@ class Hinter:
             yield
         except Exception:   # noqa: BLE001 -- a stopped search's follower may refuse to start
             with self._stop_lock:
-                stopped = self._stopping
+                stopped = self._stopped()
             if not stopped:
                 raise
         finally:
             with self._stop_lock:
                 for job in jobs:
                     self._jobs.remove(job)
-                stopped = stopped or self._stopping
+                stopped = stopped or self._stopped()
         if stopped:
             raise SearchStopped("the search was stopped (Hinter.stop)") from None
 

@@ -407,6 +407,51 @@ def test_stop_stops_the_waiting_calls_too_and_nothing_later():
     assert h.hint(obs, samples=8, seed=1).samples == 8     # a call after the stopped ones runs
 
 
+def test_a_call_that_begins_after_a_stop_runs_while_the_stopped_ones_end():
+    """A review: the stop was a flag cleared only once no call ran on the Hinter. With calls
+    overlapping (bots of several games on the shared default Hinter) it never cleared, and
+    one stop_searches() refused every later decision for as long as calls kept overlapping.
+    Here the stopped call still waits for the searches when the next call begins: the next
+    call runs to its answer."""
+    import threading
+    from fiveup_solver import SearchStopped
+
+    class Gate:
+        """The Hinter's search lock, counting the calls that reached it."""
+        def __init__(self):
+            self.lock, self.arrived = threading.Lock(), 0
+
+        def __enter__(self):
+            self.arrived += 1
+            self.lock.acquire()
+
+        def __exit__(self, *exc):
+            self.lock.release()
+
+    def arrived(n):                 # (a hang guard, not a timing)
+        import time
+        for _ in range(6000):
+            if gate.arrived >= n:
+                return True
+            time.sleep(0.005)
+        return False
+    g = Game(players=2, seed=5)
+    obs = g.observation(g.to_move)
+    h = hint_module.Hinter(threads=1)
+    h._lock = gate = Gate()
+    with gate.lock:                 # the searches busy: the calls wait at them, planned
+        first, out1 = _in_thread(lambda: h.hint(obs, samples=8, seed=1))
+        assert arrived(1)
+        assert h.stop() is True                 # the first call, waiting, is stopped
+        second, out2 = _in_thread(lambda: h.hint(obs, samples=8, seed=2))
+        assert arrived(2) and h._calls == 2     # the second began after the stop; the first runs on
+    for t in (first, second):
+        t.join(120)
+        assert not t.is_alive()
+    assert isinstance(out1["result"], SearchStopped)
+    assert not isinstance(out2["result"], BaseException) and out2["result"].samples == 8, out2["result"]
+
+
 def test_stop_searches_stops_the_levels_and_module_hints():
     from fiveup_solver import SearchStopped
     g = Game(players=2, seed=9)
