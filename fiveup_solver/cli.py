@@ -843,9 +843,12 @@ def _equity_build(args, out) -> int:
             check_output_path(value, name)
     path = args.out or os.path.join(equity.cache_dir(), f"equity_{args.players}p.npz")
     _check_npz_target(path, "--out")   # before minutes of self-play, not after them
+    # the samples beside the table, named after it (--out a.npz: a.rounds.npz): two builds into one
+    # folder each keep their own (a shared rounds_Np.npz was overwritten without a word)
+    saved = args.save_samples or (path[:-len(".npz")] + ".rounds.npz" if args.out
+                                  else os.path.join(os.path.dirname(path), f"rounds_{args.players}p.npz"))
     if args.samples is None:
-        _check_npz_target(args.save_samples or os.path.join(os.path.dirname(path), f"rounds_{args.players}p.npz"),
-                          "--save-samples")
+        _check_npz_target(saved, "--save-samples")
     if args.samples is not None:
         source = equity.samples_path(args.players) if args.samples == _SHIPPED_SAMPLES else args.samples
         if not os.path.exists(source):
@@ -860,7 +863,6 @@ def _equity_build(args, out) -> int:
         bot_function(args.bot)
         samples = equity.collect_samples(args.players, args.rounds, args.near_rounds, args.seed, bot=args.bot,
                                          workers=args.workers, progress=not args.quiet and sys.stderr.isatty())
-        saved = args.save_samples or os.path.join(os.path.dirname(path), f"rounds_{args.players}p.npz")
         _write_npz(samples, saved, "--save-samples")
         out.write(f"{args.players} players: {samples.rounds:,} round samples -> {saved}\n")
     table = equity.build_table(samples)
@@ -1335,7 +1337,9 @@ def _equity_arguments(p) -> None:
     p.add_argument("action", nargs="?", choices=("build",), default=None,
                    help="build: rebuild a table (without it: look P(win) up)")
     p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
-    p.add_argument("--scores", default=None, help="raw scores A,B[,C] (multiples of 5 below 305)")
+    p.add_argument("--scores", default=None,
+                   help="raw scores A,B[,C] (multiples of 5 below 305; with 4 players a side's score may be below "
+                        "0: give it as --scores=-20,100)")
     p.add_argument("--starter", default=None, help="the starter seat, or 'drawn' (default)")
     p.add_argument("--table", default=None, metavar="FILE",
                    help="look up in this table (one 'fiveup equity build' wrote) instead of the shipped one")
@@ -1347,12 +1351,14 @@ def _equity_arguments(p) -> None:
     p.add_argument("--workers", type=_int, default=1, help="build: self-play processes")
     p.add_argument("--seed", type=_seed, default=0, help="build: seed of the sample rounds")
     p.add_argument("--bot", default="hint-uniform",
-                   help="build: the bot every seat plays (default: the one the shipped tables were built with)")
+                   help="build: the bot every seat plays (default: the shipped tables' bot, hint-uniform; it has "
+                        "changed since they were played, so only --samples rebuilds them exactly)")
     p.add_argument("--samples", nargs="?", const=_SHIPPED_SAMPLES, default=None, metavar="FILE",
                    help="build: reuse saved round samples (.npz), no self-play; without FILE, the shipped "
                         "tables' samples in a source checkout (benchmarks/data/rounds_Np.npz)")
     p.add_argument("--save-samples", default=None,
-                   help="build: where to save the round samples (default: rounds_Np.npz beside the table)")
+                   help="build: where to save the round samples (default: beside the table, OUT.rounds.npz for "
+                        "--out OUT.npz, rounds_Np.npz for the default table)")
     p.add_argument("--out", default=None,
                    help="build: where to write the table (default: equity_Np.npz in the user cache directory, "
                         "$FIVEUP_CACHE_DIR, else $XDG_CACHE_HOME/fiveup_solver, else ~/.cache/fiveup_solver; "

@@ -52,6 +52,7 @@ import dataclasses
 import itertools
 import json
 import os
+import re
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
@@ -133,6 +134,9 @@ class RoundSamples:
     @classmethod
     def load(cls, path: str) -> "RoundSamples":
         """Read samples written by `save`; any other file is a one-line OptionError."""
+        fault = _npz_fault(path)
+        if fault is not None:
+            raise OptionError(f"{path}: not a round-samples file (.npz from fiveup equity build): {fault}")
         try:
             # allow_pickle=False: a file that is not ours must not run code on load
             with np.load(path, allow_pickle=False) as z:
@@ -366,6 +370,9 @@ class EquityTable:
     @classmethod
     def load(cls, path: str) -> "EquityTable":
         """Read a table written by `save`; any other file is a one-line OptionError."""
+        fault = _npz_fault(path)
+        if fault is not None:
+            raise OptionError(f"{path}: not an equity table: {fault}")
         try:
             # allow_pickle=False: a file that is not ours must not run code on load
             with np.load(path, allow_pickle=False) as z:
@@ -613,12 +620,15 @@ def equity_result(players, scores_text, starter_text=None, table_file=None) -> d
     for name, text in (("--scores", scores_text), ("--starter", starter_text)):
         if text is not None and (not isinstance(text, str) or not text.isascii()):
             raise OptionError(f"{name} is text of ASCII digits, not {_short(text)}")
-    try:
-        scores = [int(x) for x in scores_text.split(",")]
-    except ValueError:
-        raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120]) from None
+    # digits, a minus sign for a 4-player side's score below 0; not int()'s "+5" or "0_0"
+    if not re.fullmatch(r"-?[0-9]{1,12}(,-?[0-9]{1,12})*", scores_text):
+        raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120])
+    scores = [int(x) for x in scores_text.split(",")]
     starter = None if starter_text in (None, "drawn") else _int_text("--starter", starter_text,
                                                                       "a seat number or 'drawn'")
+    if starter is not None and not 0 <= starter < players:
+        # (the API's message says None for a drawn starter: here it is the word 'drawn')
+        raise OptionError(f"--starter must be a seat 0..{players - 1} or 'drawn', not {starter}")
     if table_file is None:
         table = load_table(players)
     else:
@@ -637,11 +647,22 @@ def equity_result(players, scores_text, starter_text=None, table_file=None) -> d
             "rounds_sampled": table.rounds, "bootstrap": table.bootstrap, "bot": table.bot}
 
 
-def _int_text(name, text, what: str = "an integer") -> int:
+def _npz_fault(path):
+    """Why `path` cannot be a .npz file written by this package, or None: np.load reads a file
+    that is not a zip archive as a single array, and its message about pickled data (cut at
+    120 characters) was all a text file given as a table got."""
     try:
-        return int(text)
-    except ValueError:
-        raise OptionError(f"{name} must be {what}, not {text!r}"[:120]) from None
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError:
+        return None                             # (the load says why, in its own words)
+    return None if head == b"PK\x03\x04" else "not a .npz file (a zip archive of arrays)"
+
+
+def _int_text(name, text, what: str = "an integer") -> int:
+    if not re.fullmatch(r"[0-9]{1,12}", text):     # (int() takes "+1" and "1_0" too)
+        raise OptionError(f"{name} must be {what}, not {text!r}"[:120])
+    return int(text)
 
 
 def __getattr__(name):

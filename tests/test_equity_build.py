@@ -12,6 +12,7 @@ import pytest
 
 from fiveup_solver import equity
 from fiveup_solver.cli import main
+from fiveup_solver.errors import OptionError
 
 
 def run(capsys, argv):
@@ -185,3 +186,41 @@ def test_standard_errors_in_the_lookup_and_the_bootstrap_option(tmp_path, capsys
         assert rc == 2 and err == f"error: --bootstrap must be 0 (no standard errors) or 2..10000, not {value}\n"
     rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--bootstrap", "5"])
     assert rc == 2 and "--bootstrap: options of 'fiveup equity build'" in err
+
+
+def test_two_builds_into_one_folder_keep_their_own_samples(tmp_path, capsys):
+    """A review: two builds with --out a.npz and --out b.npz in one folder both wrote their
+    round samples to rounds_2p.npz there; the second overwrote the first's without a word.
+    With --out the samples are named after the table."""
+    for name, seed in (("a", "1"), ("b", "2")):
+        rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--rounds", "3", "--near-rounds", "0",
+                                     "--bot", "greedy", "--bootstrap", "0", "--seed", seed, "--quiet",
+                                     "--out", str(tmp_path / f"{name}.npz")])
+        assert rc == 0 and err == "" and f"-> {tmp_path / f'{name}.rounds.npz'}" in text
+    assert sorted(os.listdir(tmp_path)) == ["a.npz", "a.rounds.npz", "b.npz", "b.rounds.npz"]
+    a, b = (equity.RoundSamples.load(str(tmp_path / f"{n}.rounds.npz")) for n in "ab")
+    assert (a.seed, b.seed) == (1, 2)
+
+
+@pytest.mark.parametrize("argv, message", [
+    # int() took these as 0,5 and 5,0
+    (["--scores", "0_0,5"], "--scores must be raw scores separated by commas, not '0_0,5'"),
+    (["--scores", "+5,0"], "--scores must be raw scores separated by commas, not '+5,0'"),
+    (["--scores", "0,0", "--starter", "+1"], "--starter must be a seat number or 'drawn', not '+1'"),
+    # the API's wording ("or None (drawn)") where the command line's word is 'drawn'
+    (["--scores", "0,0", "--starter", "2"], "--starter must be a seat 0..1 or 'drawn', not 2"),
+])
+def test_equity_lookups_read_their_options_strictly(argv, message, capsys):
+    rc, text, err = run(capsys, ["equity", "--players", "2", *argv])
+    assert rc == 2 and err == f"error: {message}\n"
+
+
+def test_a_file_that_is_not_a_npz_is_named_so(tmp_path, capsys):
+    """A review: a text file given as a table got numpy's message about pickled data, cut off
+    mid-word at 120 characters."""
+    text_file = tmp_path / "notes.md"
+    text_file.write_text("# not a table\n")
+    rc, _, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--table", str(text_file)])
+    assert rc == 2 and err == f"error: {text_file}: not an equity table: not a .npz file (a zip archive of arrays)\n"
+    with pytest.raises(OptionError, match=r"not a round-samples file .*: not a \.npz file \(a zip archive of arrays\)$"):
+        equity.RoundSamples.load(str(text_file))
