@@ -50,7 +50,7 @@ import time
 from fiveup_solver import _core
 from fiveup_solver.errors import (BotError, InconsistentObservationError, OptionError, check_players, check_seed,
                                   is_number, short_repr)
-from fiveup_solver.game import check_observation, not_to_move
+from fiveup_solver.game import Game, check_observation, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.notation import Move, format_move, format_number
 from fiveup_solver.parallel import arm_move_stop, disarm_move_stop
@@ -161,10 +161,12 @@ def bot_function(name: str):
     timed = re.fullmatch(r"([a-z0-9-]+)@([0-9]+(?:\.[0-9]+)?)ms", name)
     if timed and SearchBudget.from_bot_name(timed.group(1) + "@1ms") is not None:
         raise OptionError(f"bot {name[:40]!r}: the time per decision must be 1 to 3600000 ms")
-    plain = sorted(b for b in BOTS if "-" not in b and not b.startswith("level"))
-    levels = sorted(b for b in BOTS if b.startswith("level"))
+    # the built-in names (a registered "level9" is no built-in level), then the registered ones
+    plain = sorted(b for b in _BUILT_IN if "-" not in b and not b.startswith("level"))
+    levels = sorted(LEVELS, key=lambda b: int(b[len("level"):]))
+    registered = sorted(set(BOTS) - set(_BUILT_IN))
     known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
-                      + ([f"{levels[0]}..{levels[-1]}"] if levels else []))
+                      + [f"{levels[0]}..{levels[-1]}"] + (["registered " + " ".join(registered)] if registered else []))
     methods = "|".join(_METHOD_OF_BOT)
     raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, METHOD[-X]:SAMPLES:NODES, METHOD[-X]@MSms with METHOD {methods}, "
                       f"your own MODULE:FUNCTION; "
@@ -211,6 +213,9 @@ def choose_in_game(bot: str, obs, rng: _random.Random):
 
 def _check_choice(obs, rng) -> None:
     """What a bot may be asked to decide from (choose)."""
+    if isinstance(obs, Game):
+        # (as a bot's own decision function says it: a Game was read as a malformed observation)
+        raise OptionError(f"a bot decides from an Observation (game.observation(seat)), not {short_repr(obs)}")
     check_observation(obs)    # a bot reads only the observation: a malformed one is refused whole
     if not isinstance(rng, _random.Random):
         raise OptionError(f"rng must be a random.Random (the bot's seeded generator), not {type(rng).__name__}")

@@ -558,9 +558,13 @@ def _rebuilt_game(players, seed, seats, max_rounds, rounds) -> Game:
 
 def not_to_move(obs, what: str) -> IllegalMoveError:
     """The one error for an observation whose seat has no move to ``what`` (hint, choose,
-    value, judge): another seat is to move, or the round is over."""
-    return IllegalMoveError(f"seat {obs.seat} is not to move" if obs.to_move is not None
-                            else f"the round is over: no move to {what}")
+    value, judge): another seat is to move, the round is over, or the game is (a side
+    reached 305)."""
+    if obs.to_move is not None:
+        return IllegalMoveError(f"seat {obs.seat} is not to move")
+    if obs.status == "won":
+        return IllegalMoveError(f"the game is over (a side reached 305): no move to {what}")
+    return IllegalMoveError(f"the round is over: no move to {what}")
 
 
 def core_legal_moves(core) -> list:

@@ -120,6 +120,16 @@ def hint_bot(budget: SearchBudget | None = None, *, temperature: float = 0.0):
 _BOT_MEMORY = weakref.WeakKeyDictionary()     # a model bot's generator -> what it remembers of its game
 
 
+def _same_round(remembered, obs) -> bool:
+    """Whether `obs` is of the round the bot last saw as `remembered`: the same start, and a
+    history going on from it or taken back along it (an undo)."""
+    if (remembered.starter, tuple(remembered.scores_before)) != (obs.starter, tuple(obs.scores_before)):
+        return False
+    a, b = tuple(remembered.history), tuple(obs.history)
+    shorter = min(len(a), len(b))
+    return a[:shorter] == b[:shorter]
+
+
 def model_hint_bot(budget: SearchBudget | None = None, *, model: OpponentModel | None = None):
     """The hint bot with ``beliefs="model"`` and a memory of the game: the last
     observation it had of each earlier round, whose evidence (computed once and
@@ -128,8 +138,10 @@ def model_hint_bot(budget: SearchBudget | None = None, *, model: OpponentModel |
     The memory belongs to the bot's generator and seat (a generator per seat and
     game, as :func:`fiveup_solver.selfplay.play_game` gives them, or one for all the
     seats of a game; a fresh generator at every call forgets it): a round number lower
-    than one remembered, or a history that does not continue the remembered one
-    of the same round, starts a new game. ``budget``: how it searches (None: the
+    than one remembered, or a round that is not the remembered one, starts a new game.
+    The same round is one with the same starter and scores at its start whose history
+    continues the remembered one, or is part of it (an app's undo, ``Game.pop``: the
+    earlier rounds are kept). ``budget``: how it searches (None: the
     default :class:`~fiveup_solver.hint.SearchBudget`; its beliefs are "model"
     whatever it says); ``model``: the family and prior (None: the default
     :class:`OpponentModel`)."""
@@ -148,7 +160,7 @@ def model_hint_bot(budget: SearchBudget | None = None, *, model: OpponentModel |
         mem = memory.get(obs.seat)
         last = None if mem is None else mem["rounds"].get(obs.round)
         if mem is None or any(r > obs.round for r in mem["rounds"]) or (
-                last is not None and tuple(obs.history[:len(last.history)]) != tuple(last.history)):
+                last is not None and not _same_round(last, obs)):
             mem = memory[obs.seat] = {"rounds": {}, "cache": {}}
         mem["rounds"][obs.round] = obs
         if len(obs.legal_moves) == 1:

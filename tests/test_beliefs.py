@@ -934,3 +934,32 @@ def test_a_journal_that_is_not_one_is_a_one_line_error(tmp_path, capsys):
         assert err[-1].startswith("beliefs_match.py: error: ") and "line 2" in err[-1]
     assert bm.main(["--bots", "nobot,greedy", "--out", str(tmp_path / "new.jsonl"), "--pairs", "1"]) == 2
     assert "unknown bot 'nobot'" in capsys.readouterr().err
+
+
+def test_the_model_bot_keeps_the_earlier_rounds_after_an_undo():
+    """A review: after an app's undo inside a later round (Game.pop back to the seat's
+    previous decision) the bot's history no longer continued the remembered one, and it
+    forgot every earlier round's evidence. A history taken back along the remembered one is
+    the same round; another game's round (its own start) is not."""
+    from fiveup_solver.policies import _BOT_MEMORY
+    bot = bot_function("hint-model:4:200")
+    rng, other = random.Random(1), random.Random(2)
+    g = Game(players=2, seed=5)
+    while len(g.rounds) < 2 or len(g.observation(0).history) < 6 or g.to_move != 0:
+        if g.round_over:
+            g.next_round()
+            continue
+        obs = g.observation(g.to_move)
+        g.push(bot(obs, rng) if g.to_move == 0 else choose("greedy", obs, other))
+    bot(g.observation(0), rng)
+    remembered = dict(_BOT_MEMORY[rng][0]["rounds"])
+    assert sorted(remembered) == list(range(len(g.rounds)))
+    g.pop()                                   # the app's undo, back to seat 0's previous decision
+    while g.to_move != 0:
+        g.pop()
+    undone = g.observation(0)
+    assert len(undone.history) < len(remembered[undone.round].history)
+    bot(undone, rng)
+    kept = _BOT_MEMORY[rng][0]["rounds"]
+    assert sorted(kept) == sorted(remembered) and kept[undone.round] is undone
+    assert all(kept[r] is remembered[r] for r in remembered if r < undone.round)

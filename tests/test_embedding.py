@@ -624,3 +624,35 @@ def test_check_decision_refuses_what_it_cannot_check():
         check_decision("x", obs)
     with pytest.raises(OptionError, match="^check_decision takes the observation its DealSampler was made from$"):
         check_decision(ds, edited[0][1])
+
+
+def test_a_move_asked_after_the_game_ended_says_the_game_is_over():
+    """A review: choose and hint said "the round is over" for an observation taken after a
+    side reached 305; the game is over."""
+    from fiveup_solver.bots import choose
+    from fiveup_solver.selfplay import play_game
+    g = play_game(2, 3, ["greedy", "greedy"])
+    assert g.game_over and g.winner is not None
+    obs = g.observation(0)
+    assert obs.status == "won" and obs.to_move is None
+    with pytest.raises(IllegalMoveError, match=r"^the game is over \(a side reached 305\): no move to choose$"):
+        choose("level1", obs, random.Random(0))
+    with pytest.raises(IllegalMoveError, match=r"^the game is over \(a side reached 305\): no move to hint$"):
+        hint_module.hint(obs)
+    ended = Game(players=2, seed=3)
+    while not ended.round_over:
+        ended.push(ended.legal_moves[0])
+    assert not ended.game_over
+    with pytest.raises(IllegalMoveError, match=r"^the round is over: no move to choose$"):
+        choose("level1", ended.observation(0), random.Random(0))
+
+
+def test_a_game_given_for_an_observation_is_the_same_error_by_every_route():
+    """A review: a Game passed where a bot wants an Observation was an OptionError from the
+    bot's own function but an InconsistentObservationError ("observation has no field
+    'seat'") from choose."""
+    from fiveup_solver.bots import bot_function, choose
+    g = Game(players=2, seed=1)
+    for call in (lambda: choose("level1", g, random.Random(0)), lambda: bot_function("level1")(g, random.Random(0))):
+        with pytest.raises(OptionError, match=r"^a bot decides from an Observation"):
+            call()

@@ -318,3 +318,15 @@ def test_with_workers_a_bot_error_keeps_the_agents_own_exception(agents_dir, mon
             list(play_pairs(2, "myagents:keyerror", "greedy", 1, workers=workers, max_pairs=2))
         assert isinstance(info.value.__cause__, KeyError) and info.value.__cause__.args == ("mine",), workers
         assert str(info.value).startswith("bot 'myagents:keyerror' (seat ")
+
+
+def test_a_registered_level_name_is_not_listed_as_a_built_in_level():
+    """A review: register_bot("level9", f) was accepted, and the unknown-bot message then
+    listed the levels as level1..level9."""
+    register_bot("level9", lambda obs, rng: obs.legal_moves[0])
+    try:
+        with pytest.raises(OptionError) as e:
+            bot_function("levelx")
+        assert "level1..level8, registered level9," in str(e.value)
+    finally:
+        BOTS.pop("level9")
