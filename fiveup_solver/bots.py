@@ -164,9 +164,9 @@ def bot_function(name: str):
     # the built-in names (a registered "level9" is no built-in level), then the registered ones
     plain = sorted(b for b in _BUILT_IN if "-" not in b and not b.startswith("level"))
     levels = sorted(LEVELS, key=lambda b: int(b[len("level"):]))
-    registered = sorted(set(BOTS) - set(_BUILT_IN))
+    registered = len(set(BOTS) - set(_BUILT_IN))      # (counted: their names could fill the line)
     known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
-                      + [f"{levels[0]}..{levels[-1]}"] + (["registered " + " ".join(registered)] if registered else []))
+                      + [f"{levels[0]}..{levels[-1]}"] + ([f"{registered} registered"] if registered else []))
     methods = "|".join(_METHOD_OF_BOT)
     raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, METHOD[-X]:SAMPLES:NODES, METHOD[-X]@MSms with METHOD {methods}, "
                       f"your own MODULE:FUNCTION; "
