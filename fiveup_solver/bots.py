@@ -161,12 +161,11 @@ def bot_function(name: str):
     timed = re.fullmatch(r"([a-z0-9-]+)@([0-9]+(?:\.[0-9]+)?)ms", name)
     if timed and SearchBudget.from_bot_name(timed.group(1) + "@1ms") is not None:
         raise OptionError(f"bot {name[:40]!r}: the time per decision must be 1 to 3600000 ms")
-    # the built-in names (a registered "level9" is no built-in level), then the registered ones
+    # the built-in names only (a registered "level9" is no built-in level; benchmarks register
+    # bots of their own, whose names would take the line past its length)
     plain = sorted(b for b in _BUILT_IN if "-" not in b and not b.startswith("level"))
     levels = sorted(LEVELS, key=lambda b: int(b[len("level"):]))
-    registered = len(set(BOTS) - set(_BUILT_IN))      # (counted: their names could fill the line)
-    known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain]
-                      + [f"{levels[0]}..{levels[-1]}"] + ([f"{registered} registered"] if registered else []))
+    known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain] + [f"{levels[0]}..{levels[-1]}"])
     methods = "|".join(_METHOD_OF_BOT)
     raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, METHOD[-X]:SAMPLES:NODES, METHOD[-X]@MSms with METHOD {methods}, "
                       f"your own MODULE:FUNCTION; "
