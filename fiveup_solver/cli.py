@@ -45,22 +45,22 @@ def _seed(text: str) -> int:
     return check_seed(value, "a seed", argparse.ArgumentTypeError)
 
 
-def _int(text: str) -> int:
-    """An integer option (every one but --seed, which is _seed): ASCII digits, as --seed
-    reads them (int() would read other scripts' digits: '--samples \u0663' ran 3 worlds)."""
-    try:
-        return int(text) if text.isascii() else int("not ASCII")
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer (digits 0-9), not {short_repr(text)}") from None
+def _ascii_option(convert, what: str):
+    """An option's parser reading ASCII text only, as --seed does: int() and float() also read
+    other scripts' digits ('--samples \u0663' ran 3 worlds, '--move-time \u0663' was 3 s)."""
+    def parse(text: str):
+        if text.isascii():
+            try:
+                return convert(text)
+            except ValueError:
+                pass
+        raise argparse.ArgumentTypeError(f"must be {what}, not {short_repr(text)}")
+    parse.__name__ = convert.__name__
+    return parse
 
 
-def _number(text: str) -> float:
-    """A decimal option (--move-time, --tt-mb, --elo0, ...): ASCII text, as _int reads integers
-    (float() would read other scripts' digits as well: '--move-time \u0663' was 3 s)."""
-    try:
-        return float(text) if text.isascii() else float("not ASCII")
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number (digits 0-9, '.', 'e'), not {short_repr(text)}") from None
+_int = _ascii_option(int, "an integer (digits 0-9)")                   # every integer option but --seed (_seed)
+_number = _ascii_option(float, "a number (digits 0-9, '.', 'e')")       # every decimal option
 
 
 def _fmt_scores(scores) -> str:

@@ -32,6 +32,10 @@ TARGET_RAW = 305
 MIN_SCORE = -1_000_000_000
 LOWEST_SCORE = _core.LOWEST_SCORE
 NEGATIVE_SCORE_PLAYERS = 4      # only a partner's pips (RULES §3.3, D4) take a score below 0
+BONEYARD = "boneyard"   # where an unseen tile lies when no seat holds it (the key next to the seats)
+# port names and tile numbers are the core's (one home): a port is a name here, an index there
+SINGLE_PORTS = _core.PORT_NAMES_SINGLE     # ("low", "high")
+DOUBLE_PORTS = _core.PORT_NAMES_DOUBLE     # ("lineA", "lineB", "branchA", "branchB")
 
 
 def score_floor(players: int) -> int:
@@ -39,10 +43,6 @@ def score_floor(players: int) -> int:
     ``equity.win_probabilities``): 0, or MIN_SCORE with 4 players, where a partner's pips
     may take a score below 0 (RULES §3.3, D4). The highest is 304 (TARGET_RAW - 1)."""
     return MIN_SCORE if players == NEGATIVE_SCORE_PLAYERS else 0
-BONEYARD = "boneyard"   # where an unseen tile lies when no seat holds it (the key next to the seats)
-# port names and tile numbers are the core's (one home): a port is a name here, an index there
-SINGLE_PORTS = _core.PORT_NAMES_SINGLE     # ("low", "high")
-DOUBLE_PORTS = _core.PORT_NAMES_DOUBLE     # ("lineA", "lineB", "branchA", "branchB")
 
 
 def _is_pip(x) -> bool:

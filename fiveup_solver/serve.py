@@ -217,7 +217,8 @@ class WebGame(TerminalGame):
 
     def __init__(self, players, bots, seat, seed, record=None, layout: str = "wide"):
         super().__init__(players, bots, seat, seed, out=io.StringIO())
-        self.bounds = BOARD_LAYOUTS[layout]     # the boards' layout, as the person's screen asked
+        self.bounds = DEFAULT_BOUNDS
+        self.use_layout(layout)
         self.from_view = False
         if record is not None:
             record = check_record(record)
@@ -259,6 +260,12 @@ class WebGame(TerminalGame):
         self.stopped.clear()
         self.advance()
         return self.view()
+
+    def use_layout(self, layout) -> None:
+        """Draw the game's boards from now on in `layout` (BOARD_LAYOUTS), as the person's
+        screen asked; None: as before."""
+        if layout is not None:
+            self.bounds = BOARD_LAYOUTS[layout]
 
     def say(self, text: str = "") -> None:   # the terminal's text is not wanted here
         pass
@@ -849,8 +856,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     async def get_game(game_id: str, request: Request,
                        layout: Optional[Layout] = Query(None, description=_LAYOUT_HELP + " (from now on)")):
         game = state.game(game_id)
-        if layout is not None:
-            game.bounds = BOARD_LAYOUTS[layout]     # (a reload on another screen)
+        game.use_layout(layout)                 # (a reload on another screen)
         if game.bots_to_move:
             # a move whose client left stopped before the bots' replies: they are made now
             answer = await state.run_while_connected(request, game.stopped.set, _locked, game, game.go_on)
@@ -864,8 +870,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
         def move():
             game.check_position(body.round, body.action)
-            if body.layout is not None:
-                game.bounds = BOARD_LAYOUTS[body.layout]
+            game.use_layout(body.layout)
             game.steps = []
             game.stopped.clear()
             game.play(body.move)
@@ -881,8 +886,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
             if body is not None:
                 # (a stale tab's undo would take back a move its person never saw made)
                 game.check_position(body.round, body.action, "the undo was asked")
-                if body.layout is not None:
-                    game.bounds = BOARD_LAYOUTS[body.layout]
+                game.use_layout(body.layout)
             game.steps = []
             game.undo()
             return game.view()
