@@ -75,7 +75,7 @@ from tqdm import tqdm
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
-from fiveup_solver.errors import OptionError, check_seed, is_int, is_number, short_repr as _short
+from fiveup_solver.errors import OptionError, as_int, check_seed, is_int, is_number, short_repr as _short
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import past_evidence
@@ -169,6 +169,12 @@ class AnalysisBudget:
     workers: int = 1              # rollout judge: worker processes for the playouts (same results for any number)
     rollout_horizon: str = "game"  # rollout judge: playouts to the game's end, or to the round's end valued by
                                    # the race-equity table ("round": far cheaper; fiveup_solver.rollout)
+
+    def __post_init__(self):
+        # an integer of any type (numpy's) is kept as its int (errors.as_int), as by SearchBudget
+        for name in ("samples", "min_samples", "world_nodes", "luck_samples", "dd_nodes", "threads", "rollouts",
+                     "workers"):
+            object.__setattr__(self, name, as_int(getattr(self, name)))
 
     def check(self) -> "AnalysisBudget":
         if not isinstance(self.method, str) or self.method not in METHODS:
@@ -497,13 +503,14 @@ def _seats_to_analyse(record: dict, seats) -> list:
     view = record.get("view")
     if seats is None:
         return [view] if view is not None else list(range(n))
-    if isinstance(seats, int) and not isinstance(seats, bool):
+    seats = as_int(seats)
+    if is_int(seats):
         seats = [seats]
     if isinstance(seats, (dict, str, bytes)) or not hasattr(seats, "__iter__"):
         # a dict's keys or a string's characters are not a list of seats
         raise OptionError(f"seats must be a seat number or a list of seat numbers, not {_short(seats)}")
     try:
-        seats = sorted(set(seats))
+        seats = sorted(set(as_int(s) for s in seats))
     except TypeError:
         raise OptionError(f"seats must be seat numbers, not {_short(seats)}") from None
     for s in seats:
@@ -755,6 +762,7 @@ def judge_decision(record, round: int, action: int, budget: AnalysisBudget | Non
     seed = check_seed(seed)
     record = check_record(record)
     rounds = record["rounds"]
+    round, action = as_int(round), as_int(action)
     for name, v, high in (("round", round, len(rounds)), ("action", action, None)):
         if not is_int(v) or v < 0 or (high is not None and v >= high):
             raise OptionError(f"{name} {_short(v)} is not in the record")

@@ -80,7 +80,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fiveup_solver import _beliefs, _core
-from fiveup_solver.errors import (MAX_SAMPLES, CoreError, OptionError, check_seed, is_int as _is_int, is_number as _is_number,
+from fiveup_solver.errors import (MAX_SAMPLES, CoreError, OptionError, as_int, check_seed, is_int as _is_int, is_number as _is_number,
                                   short_repr as _short)
 from fiveup_solver.notation import ALL_TILES, BONEYARD
 
@@ -250,7 +250,7 @@ class WeightedWorlds:
         does not search greedy seats."""
         given = worlds
         try:
-            worlds = list(worlds)
+            worlds = [as_int(k) for k in worlds]
         except TypeError:
             worlds = None
         n = self.candidates
@@ -278,7 +278,7 @@ class WeightedWorlds:
     def resample(self, n: int, seed: int = 0) -> list:
         """Systematic resampling: [(world, times drawn)] for n draws, worlds in order.
         Equal weights over exactly n candidates give every world once."""
-        check_worlds(n, "the number of worlds to resample")
+        n = check_worlds(n, "the number of worlds to resample")
         seed = check_seed(seed)
         w = np.exp(self.log_weights - self.log_weights.max())     # equal weights: exactly 1.0 each
         c = np.cumsum(w)
@@ -291,6 +291,7 @@ class WeightedWorlds:
 
     def world(self, k: int) -> tuple:
         """(hand masks per seat, boneyard tiles in draw order) of world k."""
+        k = as_int(k)
         if not _is_int(k) or not 0 <= k < self.candidates:
             # (-1 read the last world)
             raise OptionError(f"world must be a candidate number from 0 to {self.candidates - 1}, not {_short(k)}")
@@ -318,10 +319,13 @@ class WeightedWorlds:
                               for s, post in sorted(self.posterior.items())}}
 
 
-def check_worlds(n, what: str) -> None:
-    """A world count from 1 to MAX_SAMPLES, or a one-line OptionError naming `what`."""
+def check_worlds(n, what: str) -> int:
+    """`n` as an int when it is a world count from 1 to MAX_SAMPLES (a numpy integer too:
+    errors.as_int), or a one-line OptionError naming `what`."""
+    n = as_int(n)
     if not _is_int(n) or not 1 <= n <= MAX_SAMPLES:
         raise OptionError(f"{what} must be an integer from 1 to {MAX_SAMPLES}, not {_short(n)}")
+    return n
 
 
 def check_evidence(evidence, k: int, what: str = "evidence") -> dict:
@@ -342,6 +346,7 @@ def check_evidence(evidence, k: int, what: str = "evidence") -> dict:
         raise OptionError(bad)
     out = {}
     for seat, ev in evidence.items():
+        seat = as_int(seat)
         try:
             ev = np.asarray(ev, dtype=float)
         except (TypeError, ValueError):
@@ -413,10 +418,11 @@ class Beliefs:
         part of PLAN_CHUNK worlds, which stops the work by raising (a hint's stop)."""
         if check is not None and not callable(check):
             raise OptionError(f"check must be a function or None, not {_short(check)}")
-        check_worlds(n, "the number of worlds")
+        n = check_worlds(n, "the number of worlds")
         seed = check_seed(seed)
         if not _is_number(min_ess_fraction) or not 0 <= min_ess_fraction <= 1:
             raise OptionError(f"min_ess_fraction must be a number from 0 to 1, not {_short(min_ess_fraction)}")
+        max_factor = as_int(max_factor)
         if not _is_int(max_factor) or not 1 <= max_factor <= 1024:
             raise OptionError(f"max_factor must be an integer from 1 to 1024, not {_short(max_factor)}")
         parts = [self._draw(0, n, seed, check)]
@@ -438,7 +444,7 @@ class Beliefs:
     def evidence(self, n: int = EVIDENCE_WORLDS, seed: int = 0) -> dict:
         """{seat: log evidence of each grid point}: log of the mean over n uniform worlds
         of the likelihood of the seat's decisions in this observation's round."""
-        check_worlds(n, "the number of worlds")
+        n = check_worlds(n, "the number of worlds")
         seed = check_seed(seed)
         _, _, ll = self._draw(0, n, seed & (2 ** 64 - 1))
         top = ll.max(axis=0, keepdims=True)

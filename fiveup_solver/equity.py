@@ -253,6 +253,10 @@ class EquityTable:
     bootstrap: int = 0       # bootstrap replicates behind `stderr` (0: none)
 
     def __post_init__(self):
+        # an integer of any type (numpy's) is kept as its int (errors.as_int): these fields
+        # are written to JSON and a table's file
+        for name in ("players", "rounds", "seed", "sweeps", "stuck", "bootstrap"):
+            setattr(self, name, as_int(getattr(self, name)))
         # the solver reads these values at its leaves (search_values): a table with values
         # that are no probabilities would give answers that mean nothing, not an error
         sides = _sides(_check_players(self.players))
@@ -497,6 +501,7 @@ def with_bootstrap_errors(table: EquityTable, samples: RoundSamples, replicates:
     spread of the tables built from `replicates` bootstrap copies of the samples (each
     sample set's rounds drawn again with replacement), seeded by the samples' seed.
     `progress` (if given) is called with 1 after each replicate."""
+    replicates = as_int(replicates)
     if not is_int(replicates) or not 2 <= replicates <= 10_000:
         raise OptionError(f"bootstrap replicates must be 2..10000, not {_short(replicates)}")
     rng = np.random.default_rng([samples.seed, BOOTSTRAP_STREAM])

@@ -57,7 +57,7 @@ import numpy as np
 
 from fiveup_solver import _core, _exact
 from fiveup_solver.equity import load_table, win_probabilities
-from fiveup_solver.errors import IllegalMoveError, OptionError, check_seed, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, as_int, check_seed, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import not_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.solver import check_objective
@@ -450,15 +450,24 @@ def _key(node: tuple) -> tuple:
     return tuple((pos, round(p, 12)) for pos, p in node)
 
 
-def _check_options(objective, opponent, max_worlds, node_limit, players) -> None:
+def _count(name: str, value, low: int = 1) -> int:
+    """`value` as an int when it is an integer (a numpy integer too: errors.as_int) from
+    `low` to 10^12, or a one-line OptionError naming the option."""
+    value = as_int(value)
+    if not _is_int(value) or not low <= value <= 10 ** 12:
+        raise OptionError(f"{name} must be an integer from {low} to 10^12, not {_short(value)}")
+    return value
+
+
+def _check_options(objective, opponent, max_worlds, node_limit, players) -> tuple:
+    """(max_worlds, node_limit) as ints, once every option is checked."""
     check_objective(objective)
     if not isinstance(opponent, str) or opponent not in OPPONENTS:
         raise OptionError(f"opponent must be one of {', '.join(OPPONENTS)}, not {_short(opponent)}")
-    for name, value in (("max_worlds", max_worlds), ("node_limit", node_limit)):
-        if not _is_int(value) or not 1 <= value <= 10 ** 12:
-            raise OptionError(f"{name} must be an integer from 1 to 10^12, not {_short(value)}")
+    max_worlds, node_limit = _count("max_worlds", max_worlds), _count("node_limit", node_limit)
     if opponent == "best-defence" and players != 2:
         raise OptionError(f"best-defence is for 2 players, not {players}")
+    return max_worlds, node_limit
 
 
 def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
@@ -477,7 +486,7 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
     if stop is not None and engine != "c":
         raise OptionError("stop stops the C search: engine='python' (the oracle) takes no stop")
     start = time.perf_counter()
-    _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
+    max_worlds, node_limit = _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
     ds = DealSampler(obs) if sampler is None else sampler
     if obs.to_move != obs.seat:
         raise not_to_move(obs, "value")
@@ -552,6 +561,7 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
     its share, the weighted mean is again the exact value. ``stop`` as for :func:`exact_result`."""
     check_objective(objective)
     _check_stop(stop)
+    node_limit = _count("node_limit", node_limit)
     ds = DealSampler(obs) if sampler is None else sampler
     base, own = _root(obs, ds)
     node, choosers, index = [], [], {}
@@ -594,9 +604,7 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
     start = time.perf_counter()
     check_objective(objective)
     _check_stop(stop)
-    for name, value, low in (("sample_worlds", sample_worlds, 2), ("node_limit", node_limit, 1)):
-        if not _is_int(value) or not low <= value <= 10 ** 12:
-            raise OptionError(f"{name} must be an integer from {low} to 10^12, not {_short(value)}")
+    sample_worlds, node_limit = _count("sample_worlds", sample_worlds, 2), _count("node_limit", node_limit)
     seed = check_seed(seed)
     if not isinstance(sample_draws, bool):
         raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")

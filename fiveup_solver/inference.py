@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from fiveup_solver import _core, _sampler
 from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs, check_worlds
-from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, check_seed, is_int as _is_int,
+from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, as_int, check_seed, is_int as _is_int,
                                   short_repr as _short)
 from fiveup_solver.game import Game, check_observation, core_legal_moves  # check_observation: public here too (the sampler's reads)
 from fiveup_solver.notation import ALL_TILES, BONEYARD, Move, Tile
@@ -381,7 +381,7 @@ class DealSampler:
         `seed`: ``worlds`` of them, doubled while their effective sample size is below half
         of ``worlds``, up to 32 times as many."""
         seed = check_seed(seed)
-        check_worlds(worlds, "the number of worlds")
+        worlds = check_worlds(worlds, "the number of worlds")
         if self.beliefs == "model":
             return self.weighted(worlds, seed).marginals(self)
         return self._uniform_marginals()
@@ -403,7 +403,7 @@ class DealSampler:
     def sample(self, n: int, seed: int = 0) -> list:
         """n uniformly sampled deals as they stand now (sample k from stream (seed, k)); under
         ``beliefs="model"``, n draws from the weighted worlds (see :meth:`weighted`)."""
-        _check_count(n, seed)
+        n, seed = _check_count(n, seed)
         out = []
         if self.beliefs == "model":
             return deals_from(self.weighted(n, seed), self, n, seed) if n else out
@@ -414,7 +414,7 @@ class DealSampler:
 
     def sample_rounds(self, n: int, seed: int = 0) -> list:
         """n uniformly sampled full deals of the round: (dealt hands of all seats, full boneyard order)."""
-        _check_count(n, seed)
+        n, seed = _check_count(n, seed)
         rng = random.Random(seed)
         return [self._full_deal(cls, rng) for cls in self._counter.classes(n, seed & (2 ** 64 - 1))]
 
@@ -458,6 +458,7 @@ class DealSampler:
         tile numbers; the boneyard as a set: its order is chance). A world's weight is the
         number of full deals of the round that lead to it. More than `limit` candidate
         configurations (:meth:`configurations`) raise :class:`OptionError`."""
+        limit = as_int(limit)
         if not _is_int(limit) or limit < 1:
             raise OptionError(f"the world limit must be an integer >= 1, not {_short(limit)}")
         total = self.configurations()
@@ -544,10 +545,12 @@ class DealSampler:
         return hands, [ALL_TILES[t] for t in order + rest]
 
 
-def _check_count(n, seed) -> None:
+def _check_count(n, seed) -> tuple:
+    """(n, seed) as ints (a numpy integer too: errors.as_int), or a one-line OptionError."""
+    n = as_int(n)
     if not _is_int(n) or not 0 <= n <= MAX_SAMPLES:
         raise OptionError(f"the number of samples must be an integer from 0 to {MAX_SAMPLES}, not {_short(n)}")
-    seed = check_seed(seed)
+    return n, check_seed(seed)
 
 
 def deals_from(ww: WeightedWorlds, ds, n: int, seed: int) -> list:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fiveup_solver.bots import check_bot, check_move_time
-from fiveup_solver.errors import (OptionError, check_seed, is_int as _is_int, name_fault, is_number,
+from fiveup_solver.errors import (OptionError, as_int, check_seed, is_int as _is_int, name_fault, is_number,
                                   short_repr as _short)
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
@@ -159,7 +159,7 @@ def bootstrap_elo(counts: dict, names: list, anchor: str = ANCHOR, *, resamples:
     ``resamples``: an integer from 100 to 100000 (the array's rows; each is a fit); ``seed``:
     an integer from 0 to 2^64 - 1; the rest as :func:`fit_elo`."""
     names = _check_fit(counts, names, anchor, prior)
-    _check_resamples(resamples)
+    resamples = _check_resamples(resamples)
     seed = check_seed(seed)
     rng = np.random.default_rng(seed)
     keys = [k for k, c in counts.items() if sum(c) > 0]
@@ -189,6 +189,20 @@ def bootstrap_elo(counts: dict, names: list, anchor: str = ANCHOR, *, resamples:
 
 
 # ---------------------------------------------------------------- the result
+class Ratings(dict):
+    """{entrant: value} of a ladder (its ``elo`` and ``ci95``): a name not on the ladder is
+    an :class:`~fiveup_solver.errors.OptionError` naming the entrants, not a bare KeyError.
+
+    >>> Ratings({"greedy": 0.0})["levle2"]
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: 'levle2' is not on the ladder (its entrants: greedy)
+    """
+
+    def __missing__(self, name):
+        raise OptionError(f"{_short(name, 40)} is not on the ladder (its entrants: {', '.join(self)})")
+
+
 @dataclass
 class LadderResult:
     players: int
@@ -199,6 +213,12 @@ class LadderResult:
     elo: dict = field(default_factory=dict)
     ci95: dict = field(default_factory=dict)
     steps: list = field(default_factory=list)     # neighbours: (lower, upper, step, ci95, significant)
+
+    def __setattr__(self, name, value):
+        # elo and ci95 however set (fit, load, by hand) look a name up as Ratings do
+        if name in ("elo", "ci95") and isinstance(value, dict) and not isinstance(value, Ratings):
+            value = Ratings(value)
+        super().__setattr__(name, value)
 
     def fit(self, resamples: int = 1000) -> "LadderResult":
         self.elo = fit_elo(self.counts, self.entrants)
@@ -261,7 +281,7 @@ class LadderResult:
             if not isinstance(d, dict) or d.get("format") != "fiveup-ladder/1":
                 raise bad("its format is not fiveup-ladder/1: a file written by fiveup ladder --out")
             players, seed, games = d["players"], d["seed"], d["games_per_pairing"]
-            if players not in (2, 4) or isinstance(players, bool):
+            if not _is_int(players) or players not in (2, 4):
                 raise bad(f"players {_short(players)}, not 2 or 4")
             if not _is_int(seed) or not 0 <= seed < 2 ** 64:
                 raise bad(f"seed {_short(seed)}, not an integer from 0 to 2^64 - 1")
@@ -351,10 +371,18 @@ def _whole(x: float, sign: str = "") -> str:
     return format(round(x) + 0, sign + "d")
 
 
+def _pair_players(players, what: str) -> int:
+    """`players` as an int when it is 2 or 4 (a numpy integer too: errors.as_int; not 2.0
+    nor True), or a one-line OptionError beginning with `what`."""
+    players = as_int(players)
+    if not _is_int(players) or players not in (2, 4):
+        raise OptionError(f"{what}: 2 or 4 players, not {_short(players)}")
+    return players
+
+
 def load_ladder(players: int = 2, path: str | None = None) -> LadderResult:
     """The shipped ladder (or one saved by ``fiveup ladder --out``): 2 and 4 players."""
-    if players not in (2, 4) or isinstance(players, bool):
-        raise OptionError(f"a ladder is of duplicate pairs: 2 or 4 players, not {_short(players)}")
+    players = _pair_players(players, "a ladder is of duplicate pairs")
     shipped = path is None
     path = path or ladder_path(players)
     try:
@@ -387,10 +415,9 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     With `journal` (a JSON Lines file), every pair is appended as it finishes and
     pairs already there are not played again: a long ladder can stop and resume.
     ``move_time``: seconds a bot may take over one move (match.play_pairs)."""
-    if players not in (2, 4):
-        raise OptionError(f"the ladder plays duplicate pairs: 2 or 4 players, not {_short(players)}")
+    players = _pair_players(players, "the ladder plays duplicate pairs")
     seed = check_seed(seed)
-    check_workers(workers)
+    workers = check_workers(workers)
     check_move_time(move_time)
     _check_journal(journal)
     ray = check_ray(ray)           # before anything runs or a journal is opened
@@ -399,6 +426,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
         raise OptionError(f"a ladder needs at least 2 distinct entrants including {ANCHOR}, not {_short(entrants)}")
     for e in entrants:
         check_bot(e, players)      # (a bot of other player counts: refused before any pairing is played)
+    games = as_int(games)
     if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per pairing must be an even number from 2 to 1000000, not {_short(games)}")
     pairings = [(a, b) for k, a in enumerate(entrants) for b in entrants[k + 1:]]
@@ -600,7 +628,7 @@ class Placement:
         it, each with five pair counts) and their finite Elo."""
         if not isinstance(table, LadderResult):
             raise OptionError(f"table must be a LadderResult (load_ladder), not {_short(table)}")
-        _check_resamples(resamples)
+        resamples = _check_resamples(resamples)
         if isinstance(self.levels, str) or not isinstance(self.levels, (list, tuple)) or not self.levels:
             raise OptionError(f"a placement's levels are a list of the ladder's entrants, not {_short(self.levels)}")
         for n in self.levels:
@@ -648,9 +676,11 @@ class Placement:
         return self
 
 
-def _check_resamples(resamples) -> None:
+def _check_resamples(resamples) -> int:
+    resamples = as_int(resamples)
     if not _is_int(resamples) or not 100 <= resamples <= 100_000:
         raise OptionError(f"resamples must be an integer from 100 to 100000, not {_short(resamples)}")
+    return resamples
 
 
 def _read_pairs(path: str, lines: list, header: dict, keys: tuple, what: str) -> dict:
@@ -719,10 +749,9 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
 
     The deals depend on ``seed``, the level and the pair alone: two agents placed with
     the same seed meet the same deals."""
-    if players not in (2, 4) or isinstance(players, bool):
-        raise OptionError(f"a placement plays duplicate pairs: 2 or 4 players, not {_short(players)}")
+    players = _pair_players(players, "a placement plays duplicate pairs")
     seed = check_seed(seed)
-    check_workers(workers)
+    workers = check_workers(workers)
     check_move_time(move_time)
     _check_journal(journal)
     ray = check_ray(ray)
@@ -748,9 +777,10 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     levels = [n for n in table.entrants if n in levels]        # the ladder's order
     for n in levels:
         check_bot(n, players)
+    games = as_int(games)
     if not _is_int(games) or not 2 <= games <= 1_000_000 or games % 2:
         raise OptionError(f"games per level must be an even number from 2 to 1000000, not {_short(games)}")
-    _check_resamples(resamples)
+    resamples = _check_resamples(resamples)
     lines, size = journal_lines(journal) if journal else ([], 0)
     done = _read_pairs(journal, lines, {"agent": agent, "players": players, "seed": seed}, ("level",), "placement")
     counts = {n: [0] * 5 for n in levels}

@@ -46,7 +46,8 @@ import random
 from dataclasses import dataclass
 
 from fiveup_solver.bots import check_bot, check_move_time
-from fiveup_solver.errors import OptionError, check_players, check_seed, is_int as _is_int, is_number, short_repr as _short
+from fiveup_solver.errors import (OptionError, as_int, check_players, check_seed, is_int as _is_int, is_number,
+                                  short_repr as _short)
 from fiveup_solver.notation import format_number
 from fiveup_solver.parallel import ordered_map
 from fiveup_solver.selfplay import match_seatings, play_game, wilson_interval
@@ -55,7 +56,8 @@ __all__ = ["PairStats", "elo_of_score", "score_of_elo", "sides_of", "sprt", "pla
 
 
 def _check_sides(sides) -> int:
-    if sides not in (2, 3) or isinstance(sides, bool):
+    sides = as_int(sides)
+    if not _is_int(sides) or sides not in (2, 3):
         raise OptionError(f"sides must be 2 or 3, not {_short(sides)}")
     return sides
 
@@ -69,7 +71,7 @@ def score_of_elo(elo: float, sides: int = 2) -> float:
     >>> round(score_of_elo(0, sides=3), 4), round(score_of_elo(400, sides=3), 4)
     (0.3333, 0.8333)
     """
-    _check_sides(sides)
+    sides = _check_sides(sides)
     if not is_number(elo):
         raise OptionError(f"an Elo difference is a finite number, not {_short(elo)}")
     # past +-12,000 Elo the expected score is 1 or 0 to a float's precision (10^30 overflows no sooner)
@@ -88,6 +90,7 @@ def format_elo(elo: float, digits: int = 1, sides: int = 2) -> str:
     """
     if not is_number(elo):
         raise OptionError(f"an Elo difference is a finite number, not {_short(elo)}")
+    digits = as_int(digits)
     if not _is_int(digits) or not 0 <= digits <= 10:
         raise OptionError(f"digits must be an integer from 0 to 10, not {_short(digits)}")
     infinite = _infinite_elo(elo, sides)
@@ -116,7 +119,7 @@ def elo_of_score(score: float, sides: int = 2) -> float:
     >>> elo_of_score(1 / 3, sides=3)
     0.0
     """
-    _check_sides(sides)
+    sides = _check_sides(sides)
     if not is_number(score) or not 0.0 <= score <= 1.0:
         raise OptionError(f"a mean score is a number from 0 to 1, not {_short(score)}")
     s = min(max(score, 1e-9), 1 - 1e-9)
@@ -145,14 +148,17 @@ class PairStats:
     unfinished: int = 0
 
     def __post_init__(self):
-        _check_sides(self.sides)
+        self.sides = _check_sides(self.sides)
         bins = self.sides * self.sides + 1
+        if isinstance(self.counts, list):
+            self.counts = [as_int(c) for c in self.counts]
         if self.counts is None:
             self.counts = [0] * bins
         elif (not isinstance(self.counts, list) or len(self.counts) != bins
               or not all(_is_int(c) and c >= 0 for c in self.counts)):
             raise OptionError(f"counts must be None or a list of {bins} unit counts >= 0, not {_short(self.counts)}")
         for name in ("games", "wins", "unfinished"):
+            setattr(self, name, as_int(getattr(self, name)))
             if not _is_int(getattr(self, name)) or getattr(self, name) < 0:
                 raise OptionError(f"{name} must be an integer >= 0, not {_short(getattr(self, name))}")
 
@@ -320,6 +326,7 @@ def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 
     check_move_time(move_time)
     check_bot(bot, players)
     check_bot(other, players)
+    max_pairs, start = as_int(max_pairs), as_int(start)
     for name, v in (("max_pairs", max_pairs), ("start", start)):
         if not _is_int(v) or v < 0:
             raise OptionError(f"{name} must be an integer >= 0, not {_short(v)}")
@@ -467,6 +474,7 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
     seconds a bot may take over one move (:func:`play_pairs`)."""
     lower, upper = sprt_bounds(alpha, beta)
     check_move_time(move_time)
+    elo0, elo1, max_games = as_int(elo0), as_int(elo1), as_int(max_games)
     for name, x in (("elo0", elo0), ("elo1", elo1)):
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not -1000 <= x <= 1000:
             raise OptionError(f"{name} must be a number of Elo from -1000 to 1000, not {_short(x)}")

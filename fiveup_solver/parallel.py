@@ -24,7 +24,7 @@ import threading
 import time
 from collections import deque
 
-from fiveup_solver.errors import (BotError, FiveUpError, OptionError, WorkerError, is_int as _is_int,
+from fiveup_solver.errors import (BotError, FiveUpError, OptionError, WorkerError, as_int, is_int as _is_int,
                                   short_repr as _short)
 
 __all__ = ["ordered_map", "default_workers", "check_workers", "check_ray", "arm_move_stop", "disarm_move_stop"]
@@ -39,6 +39,9 @@ def default_workers() -> int:
 
 
 def check_workers(workers) -> int:
+    """`workers` as an int (a numpy integer too: errors.as_int) from 1 to 256, or a
+    one-line OptionError."""
+    workers = as_int(workers)
     if not _is_int(workers) or not 1 <= workers <= 256:
         raise OptionError(f"workers must be an integer from 1 to 256, not {_short(workers)}")
     return workers
@@ -262,7 +265,7 @@ def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight
     even with one worker, where a bot move armed with :func:`arm_move_stop` that
     outlives its deadline ends its worker and the run fails with that move's
     BotError (on Ray nothing is armed)."""
-    check_workers(workers)
+    workers = check_workers(workers)
     ray = check_ray(ray)
     if ray is not None:
         yield from _ray_map(fn, jobs, ray, in_flight)

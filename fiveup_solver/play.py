@@ -25,7 +25,8 @@ import random
 import secrets
 
 from fiveup_solver.bots import bot_function, bot_move, check_bot
-from fiveup_solver.errors import BotError, FiveUpError, OptionError, check_players, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import (BotError, FiveUpError, OptionError, as_int, check_players, is_digits, is_int as _is_int,
+                                  short_repr as _short)
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
@@ -52,6 +53,7 @@ class TerminalGame:
         self.secret_seed = seed is None
         if seed is None:
             seed = secrets.randbits(63)
+        seat = as_int(seat)
         if not _is_int(seat) or not 0 <= seat < players:
             raise OptionError(f"--seat must be 0..{players - 1}, not {_short(seat)}")
         bots = list(bots or ["hint"]) if isinstance(bots, (list, tuple)) or bots is None else bots
@@ -343,6 +345,7 @@ def bots_for_seats(players: int, seat: int, bots: list) -> list:
     ['level1', 'level2', 'level1', 'level1']
     """
     players = check_players(players)
+    seat = as_int(seat)
     if not _is_int(seat) or not 0 <= seat < players:
         raise OptionError(f"seat must be 0..{players - 1}, not {_short(seat)}")
     if not isinstance(bots, (list, tuple)) or not bots:

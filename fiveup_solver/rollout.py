@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from fiveup_solver import _core
 from fiveup_solver.bots import bot_function, choose_in_game
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import OptionError, check_seed, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, as_int, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.notation import Move, format_move
@@ -95,10 +95,12 @@ def parse_candidates(text) -> int | None:
     raise OptionError(f"candidates must be 'all' or 'top:K' with K from 1 to 64, not {_short(text)}")
 
 
-def check_rollout_options(rollouts, bot, workers=1, candidates="all", horizon="game") -> None:
-    """One-line :class:`OptionError` for a bad option of the rollout judge."""
+def check_rollout_options(rollouts, bot, workers=1, candidates="all", horizon="game") -> tuple:
+    """(rollouts, workers) as ints (a numpy integer too: errors.as_int), or a one-line
+    :class:`OptionError` for a bad option of the rollout judge."""
     if not isinstance(horizon, str) or horizon not in HORIZONS:
         raise OptionError(f"horizon must be one of {', '.join(HORIZONS)}, not {_short(horizon)}")
+    rollouts, workers = as_int(rollouts), as_int(workers)
     if not _is_int(rollouts) or not 2 <= rollouts <= MAX_ROLLOUTS:
         raise OptionError(f"rollouts must be an integer from 2 to {MAX_ROLLOUTS}, not {_short(rollouts)}")
     try:
@@ -108,6 +110,7 @@ def check_rollout_options(rollouts, bot, workers=1, candidates="all", horizon="g
     if not _is_int(workers) or not 1 <= workers <= 64:
         raise OptionError(f"workers must be an integer from 1 to 64, not {_short(workers)}")
     parse_candidates(candidates)
+    return rollouts, workers
 
 
 @dataclass(frozen=True)
@@ -264,7 +267,7 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
     start = time.perf_counter()
     if not isinstance(obs, Observation):
         raise OptionError(f"rollout takes an Observation, not {type(obs).__name__}")
-    check_rollout_options(rollouts, bot, workers, horizon=horizon)
+    rollouts, workers = check_rollout_options(rollouts, bot, workers, horizon=horizon)
     seed = check_seed(seed)
     ds = DealSampler(obs)                   # the observation is checked whole (InconsistentObservationError)
     if obs.to_move != obs.seat:

@@ -351,6 +351,70 @@ def test_a_numpy_integer_is_taken_as_its_int_wherever_an_integer_is():
     assert observation_at(record, i64(1), i64(0), i64(0)) == observation_at(record, 1, 0, 0)
 
 
+def test_a_numpy_integer_is_taken_by_every_count_and_seat_option():
+    """The rest of the policy above (a left-out item of an earlier session): the rollout
+    judge's counts, the analysis budget, the sampler's counts and seeds, the exact
+    search's limits, the match and ladder statistics, worker counts and seats. A numpy
+    seed given to DealSampler.sample_rounds raised Python's TypeError (random.Random takes
+    no numpy integer) and to sample an OverflowError: the checked seed was not used."""
+    import json
+    from fiveup_solver import exact, ladder, match, parallel, play, rollout, selfplay
+    from fiveup_solver.analysis import AnalysisBudget
+    from fiveup_solver.game import Game
+    from fiveup_solver.inference import DealSampler
+    i64 = np.int64
+    g = Game(players=2, seed=3)
+    obs = g.observation(g.to_move)
+    ds = DealSampler(obs)
+    big = 2 ** 64 - 1
+    assert ds.sample_rounds(i64(2), seed=np.uint64(big)) == ds.sample_rounds(2, seed=big)
+    assert ds.sample(np.int32(2), seed=np.uint64(big)) == ds.sample(2, seed=big)
+    assert ds.marginals(seed=i64(1), worlds=i64(8)) == ds.marginals(seed=1, worlds=8)
+    assert len(ds.exact_worlds(i64(10 ** 6))) == len(ds.exact_worlds(10 ** 6))
+    r = rollout.rollout(obs, rollouts=i64(2), bot="greedy", seed=i64(1), workers=np.int8(1))
+    again = rollout.rollout(obs, rollouts=2, bot="greedy", seed=1)
+    assert r.moves == again.moves and (r.rollouts, r.seed) == (2, 1) and type(r.rollouts) is int
+    b = AnalysisBudget(samples=i64(8), min_samples=i64(4), threads=i64(1), rollouts=i64(4), workers=i64(1),
+                       luck_samples=i64(4), world_nodes=i64(100), dd_nodes=i64(0)).check()
+    assert all(type(getattr(b, f)) is int for f in ("samples", "min_samples", "threads", "rollouts", "workers",
+                                                      "luck_samples", "world_nodes", "dd_nodes"))
+    with pytest.raises(exact.SearchLimitError):      # the limit read as 5, not refused for its type
+        exact.sampled_result(obs, sample_worlds=i64(2), node_limit=i64(5))
+    with pytest.raises(OptionError, match=r"more than the limit of 10 \(max_worlds\)"):
+        exact.exact_result(obs, max_worlds=i64(10))
+    assert match.format_elo(12.345, digits=i64(2), sides=i64(2)) == "+12.35"
+    stats = match.PairStats(sides=i64(2), counts=[i64(0)] * 5, games=i64(0), wins=np.uint8(0))
+    json.dumps(stats.to_dict())                      # numpy's integers are not JSON: none kept
+    assert selfplay.wilson_interval(i64(7), i64(10)) == selfplay.wilson_interval(7, 10)
+    assert list(selfplay.game_seeds(i64(1), i64(2))) == list(selfplay.game_seeds(1, 2))
+    assert type(parallel.check_workers(i64(2))) is int
+    assert play.bots_for_seats(i64(4), i64(2), ["level1"]) == play.bots_for_seats(4, 2, ["level1"])
+    assert type(ladder.load_ladder(i64(2)).players) is int
+    from fiveup_solver.beliefs import Beliefs
+    from fiveup_solver.equity import EquityTable, load_table
+    ww = Beliefs(ds).weigh(i64(8), i64(1), max_factor=i64(2))
+    assert ww.log_weights.tolist() == Beliefs(ds).weigh(8, 1, max_factor=2).log_weights.tolist()
+    t = load_table(2)
+    table = EquityTable(i64(2), t.win, i64(t.rounds), t.bot, i64(t.seed), sweeps=i64(1), stuck=np.uint8(0))
+    assert all(type(getattr(table, f)) is int for f in ("players", "rounds", "seed", "sweeps", "stuck"))
+    # a float or a bool is no player or side count (2.0 in (2, 4) is True: it was taken)
+    for call in (lambda: ladder.load_ladder(2.0), lambda: match.score_of_elo(0, sides=2.0),
+                 lambda: match.PairStats(sides=True)):
+        with pytest.raises(OptionError, match=r"2 or [34].*, not (2\.0|True)$"):
+            call()
+
+
+def test_a_ladder_rating_of_a_name_not_on_it_is_an_option_error():
+    """ladder.elo[name] was a plain dict: a misspelt level gave a bare KeyError."""
+    from fiveup_solver.ladder import load_ladder
+    table = load_ladder(2)
+    with pytest.raises(OptionError, match=r"^'levle2' is not on the ladder \(its entrants: level1, level2, "):
+        table.elo["levle2"]
+    with pytest.raises(OptionError, match=r"^'x' is not on the ladder"):
+        table.ci95["x"]
+    assert table.elo.get("x") is None and "level2" in table.elo and table.elo["level1"] == 0.0
+
+
 @pytest.mark.parametrize("call,message", [
     (lambda: __import__("fiveup_solver.errors").errors.check_seed(True),
      r"^seed must be an integer from 0 to 2\^64-1, not True \(a bool is not a seed\)$"),
