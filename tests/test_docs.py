@@ -201,3 +201,21 @@ def test_no_list_is_glued_to_the_paragraph_above():
             if re.match(r"(- |\* |1\. )", line) and above.strip() and not re.match(r"(\s|- |\* |\d+\. |\||#|>|```)", above):
                 glued.append(f"{page.relative_to(ROOT)}:{i + 1}")
     assert not glued, glued
+
+
+def test_the_hint_page_builds_a_position_and_the_filler_is_not_seen():
+    """docs/hints.md builds a position not played in the engine, filling the other hand and
+    the boneyard with any unseen tiles: its code runs, and another filler gives the same
+    hint (the observation is the same; a review found no route to such a hint documented)."""
+    text = (ROOT / "docs" / "hints.md").read_text(encoding="utf-8")
+    code = re.search(r"## Getting a hint\n.*?```python\n(.*?)```", text, re.S).group(1)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "docs/hints.md", "exec"), {})
+    assert re.fullmatch(r"\S+@6-6:\w+ win \d+\.\d% [+-]\d+\.\d pts\n", out.getvalue()), out.getvalue()
+    other = code.replace("unseen[:4]], unseen[4:]", "unseen[-4:]], unseen[:-4]")
+    assert other != code
+    out2 = io.StringIO()
+    with contextlib.redirect_stdout(out2):
+        exec(compile(other, "docs/hints.md, another filler", "exec"), {})
+    assert out2.getvalue() == out.getvalue()

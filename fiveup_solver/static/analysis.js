@@ -177,11 +177,19 @@ function buildGraph() {
   $("graph").replaceChildren(svg);
 }
 
+// net luck signed and with its standard error, as the text report shows it (a bare number
+// read as a verdict: with the quick strength's 8 luck samples its error is near 50 win-% points)
+function netLuck(s) {
+  if (s.luck_win_net === null) return "-";
+  const v = s.luck_win_net;
+  return `${v >= 0 ? "+" : ""}${v.toFixed(1)} \u00b1${s.luck_win_net_stderr.toFixed(1)}`;
+}
+
 function buildSummary() {
   const rows = Object.values(result.seats).map((s) => el("tr", {},
     // net luck is null in a seat's view (the other seats' luck is not known there)
     ...[seatText(s.seat), s.side, s.decisions, s.accuracy === null ? "-" : s.accuracy.toFixed(1), s.loss_win.toFixed(1),
-      s.marks.inaccuracy, s.marks.mistake, s.marks.blunder, s.luck_win_net === null ? "-" : s.luck_win_net.toFixed(1),
+      s.marks.inaccuracy, s.marks.mistake, s.marks.blunder, netLuck(s),
       s.result === null ? "-" : s.result.toFixed(0)].map((v) => el("td", { text: String(v) }))));
   $("summary").replaceChildren(
     el("tr", {}, ...["seat", "side", "judged", "accuracy", "loss win-%", "?!", "?", "??", "net luck", "result"].map((h) => el("th", { text: h }))),
