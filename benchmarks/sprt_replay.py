@@ -5,7 +5,8 @@ scores, and a unit's scores do not depend on the statistics.)
     python benchmarks/sprt_replay.py [--elo0 0 --elo1 15 --alpha 0.05 --beta 0.05] JOURNAL ... [--json FILE]
 
 The LLR changed on 2026-12-04 (the mean is the observed one; the half-pair pseudo-counts
-stay in the variance only, docs/matches.md), so SPRTs run before then may stop at another
+stay in the variance only) and again on 2026-12-06 (the exact generalised LLR instead of
+the normal approximation, docs/matches.md), so SPRTs run before then may stop at another
 unit. For each journal: the units it holds, where today's SPRT decides (or "no decision"
 after all of them), the LLR there, and the Elo with its interval after every unit.
 """

@@ -270,7 +270,10 @@ def cmd_match(args, out) -> int:
         units = (f"duplicate pairs: {p['pairs']} (pentanomial {p['pentanomial']})" if p["sides"] == 2 else
                  f"duplicate triples: {p['pairs']} (BOT alone in each seat; Elo of a field of three)")
         elo = [format_elo(x, 1, stats.sides) for x in (stats.elo, *stats.elo_interval())]
-        out.write(f"  {units}; Elo {elo[0]} [{elo[1]}, {elo[2]}]\n")
+        # the score's interval over the units (the first line's treats the games as independent)
+        lo, hi = p["score_ci95"]
+        out.write(f"  {units}; score {p['score']:.3f} [{lo:.3f}, {hi:.3f}] over them, Elo {elo[0]} "
+                  f"[{elo[1]}, {elo[2]}]\n")
     return 0
 
 
@@ -467,11 +470,11 @@ def cmd_perft(args, out) -> int:
 
 
 def cmd_solve(args, out) -> int:
-    from fiveup_solver.solver import Solver
+    from fiveup_solver.solver import WIN_VALUE, Solver, win_probability
     if not 0.001 <= args.tt_mb <= 16384:      # (the Solver's own range: one message for both)
         raise OptionError(f"--tt-mb must be between 0.001 and 16384, not {args.tt_mb}")
     if not 0 <= args.node_limit < 2 ** 63:
-        raise OptionError(f"--node-limit must be >= 0, not {args.node_limit}")
+        raise OptionError(f"--node-limit must be from 0 (none) to 2^63-1, not {args.node_limit}")
     record = load_record(args.file, args.game)
     if record.get("view") is not None:
         raise OptionError(f"{args.file} is seat {record['view']}'s view: the solver needs every hand "
@@ -484,20 +487,50 @@ def cmd_solve(args, out) -> int:
     if not res.exact:
         raise OptionError(f"round {args.round} action {args.action}: node limit {args.node_limit:,} reached "
                           "before every move's exact value was known")
+    # the draws the seat must make first (the solve values the drawn tile's placements; its
+    # lines and PV leave the draws implied: a review read moves of a tile not in the hand)
+    drawn, ahead = [], game.copy()
+    while not ahead.round_over and [m.kind for m in ahead.legal_moves] == ["draw"]:
+        drawn.append(str(ahead.boneyard[0]))
+        ahead.push(ahead.legal_moves[0])
     if args.json:
-        out.write(json.dumps(res.to_dict()) + "\n")
+        out.write(json.dumps({**res.to_dict(), "draws": drawn}) + "\n")
         return 0
-    unit = "raw for its side" if res.objective == "points" else "(1000 x (P(win) - P(loss)) for its side)"
-    if res.vectors:
-        unit += ", max^n" + (" (minus the mean of the others')" if res.objective == "points" else "")
-    out.write(f"seat {res.seat} to move; objective {res.objective}: value {_signed(res.value)} {unit} "
-              f"({res.nodes:,} nodes, {res.seconds * 1000:.1f} ms)\n")
+    maxn = bool(res.vectors)
+
+    def points_text(v) -> str:
+        # +-1000 is a side reaching 305, not raw points (paranoid and 2 or 4 players)
+        if not maxn and abs(v) == WIN_VALUE:
+            return "its side reaches 305: won" if v > 0 else "another side reaches 305: lost"
+        return f"{_signed(v)} raw points this round for its side" + (", less the others' mean (max^n)" if maxn else "")
+
+    # the position's value, win probability first: the objective's (its best move's), then the
+    # other currency's best where it is known
+    win = max(res.win.values()) if res.win else None
+    points = max(res.points.values()) if res.points else None
+    parts = [f"win {100 * win:.1f} %" if win is not None else None,
+             points_text(points) if points is not None else None]
+    if res.objective == "win" and win is None:           # (max^n's own value, or a cut second search)
+        parts[0] = f"win {100 * win_probability(res.value):.1f} %"
+    out.write(f"seat {res.seat} to move; objective {res.objective}, every hand known ({res.nodes:,} nodes, "
+              f"{res.seconds * 1000:.1f} ms)\n")
+    out.write("value: " + "; ".join(p for p in parts if p) + " (each with its own best move)\n")
+    if drawn:
+        out.write(f"it must draw first: {' '.join(drawn)} (the boneyard's next tiles), then the moves below\n")
     for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
-        win = f"win {100 * res.win[move]:5.1f} %  " if move in res.win else ""
+        w = f"win {100 * res.win[move]:5.1f} %  " if move in res.win else ""
         pts = f"{_signed(res.points[move]):>5} pts" if move in res.points else ""
         # best by the solve's objective: with points, a move of a lower win chance can be it
-        out.write(f"  {move:<20} {win}{pts}{f'  best ({res.objective})' if move in res.best else ''}\n")
+        out.write(f"  {move:<20} {w}{pts}{f'  best ({res.objective})' if move in res.best else ''}\n")
     out.write(f"principal variation: {' '.join(res.pv)}\n")
+    cut = [name for name, got in (("win %", res.win), ("points", res.points)) if not got]
+    if cut:
+        # the objective's search finished; the other currency's was cut by the node limit
+        out.write(f"{cut[0]}: not known: its search needed more than --node-limit {args.node_limit:,} nodes\n")
+    out.write("win: P(its side wins the game), exact play to the round's end, then the race-equity table "
+              "(an estimate: fiveup equity shows its standard error, up to a few points near 305); "
+              "pts: raw points of this round, its side less the others (5 raw = 1 display point; "
+              "+-1000: a side reaches 305)\n")
     return 0
 
 
@@ -1586,6 +1619,10 @@ def main(argv=None) -> int:
         return 2
     except RecursionError:
         sys.stderr.write("error: input nested too deeply\n")
+        return 2
+    except MemoryError as e:
+        # (the API names the option where it can: Solver's tt_mb; this is the rest)
+        sys.stderr.write(f"error: out of memory{': ' + _one_line(str(e)) if str(e) else ''}\n")
         return 2
     except KeyboardInterrupt:
         # on a line of its own: a progress bar or a prompt may hold the terminal's line

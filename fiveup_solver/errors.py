@@ -119,6 +119,26 @@ def as_int(x):
     return x
 
 
+def as_number(x):
+    """`x` as an ``int`` when it is an integer of any type (:func:`as_int`), as a ``float``
+    when it is another real number (``numbers.Real``: numpy's float32 too), other than a
+    bool; anything else unchanged, for the caller's check to refuse. A number option takes
+    another library's number as Python's, so that it never reaches JSON as numpy's.
+
+    >>> import numpy as np
+    >>> as_number(np.int64(3)), as_number(np.float32(0.5)), type(as_number(np.float64(1))).__name__
+    (3, 0.5, 'float')
+    >>> as_number(True), as_number("1")
+    (True, '1')
+    """
+    x = as_int(x)
+    if isinstance(x, numbers.Real) and not isinstance(x, (bool, int, float)):
+        return float(x)
+    if type(x) is not float and isinstance(x, float):
+        return float(x)            # a float subclass (numpy's float64) as Python's float
+    return x
+
+
 def int_list(values):
     """The items of a list, a tuple or a one-dimensional array (numpy's) as a list, each
     integer as an ``int`` (:func:`as_int`); None when `values` is none of those (a

@@ -64,7 +64,7 @@ except ImportError:     # pragma: no cover - another Python
 from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, check_evidence, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
-                                  SearchStopped, as_int, check_players, check_seed, is_digits, is_int,
+                                  SearchStopped, as_int, as_number, check_players, check_seed, is_digits, is_int,
                                   short_repr as _short)
 from fiveup_solver.game import Game, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision, past_evidence
@@ -468,7 +468,7 @@ class Hinter:
 
     def __init__(self, threads: int = DEFAULT_THREADS, tt_mb: float = 8.0):
         self.threads = _check_int("threads", threads, 1, MAX_THREADS)
-        tt_mb = as_int(tt_mb)
+        tt_mb = as_number(tt_mb)
         if not isinstance(tt_mb, (int, float)) or isinstance(tt_mb, bool) or not 0.01 <= tt_mb <= 4096:
             raise OptionError(f"tt_mb must be a number from 0.01 to 4096, not {_short(tt_mb)}")
         self._cores = [_solver.SolverCore(tt_mb) for _ in range(self.threads)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from fiveup_solver.bots import bot_function, bot_move, check_move_time
-from fiveup_solver.errors import OptionError, as_int, check_players, check_seed, is_int, is_number, short_repr
+from fiveup_solver.errors import OptionError, as_int, as_number, check_players, check_seed, is_int, is_number, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
 __all__ = ["play_game", "game_seeds", "play_match", "match_seatings", "wilson_interval", "MAX_GAMES"]
@@ -100,7 +100,7 @@ def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple:
     >>> wilson_interval(10, 10)[1], wilson_interval(0, 10)[0]
     (1.0, 0.0)
     """
-    n, wins = as_int(n), as_int(wins)
+    n, wins, z = as_int(n), as_number(wins), as_number(z)
     if not is_int(n) or not 0 <= n <= MAX_GAMES:
         raise OptionError(f"a win rate's games n must be an integer from 0 to 2^53, not {short_repr(n)}")
     if not is_number(wins) or not 0 <= wins <= n:

@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
 from fiveup_solver.equity import EquityTable, search_values
-from fiveup_solver.errors import IllegalMoveError, OptionError, as_int, is_int, is_number, short_repr as _short
+from fiveup_solver.errors import (IllegalMoveError, OptionError, as_int, as_number, is_int, is_number,
+                                  short_repr as _short)
 from fiveup_solver.game import Game
 from fiveup_solver.notation import ALL_TILES
 
@@ -93,6 +94,7 @@ def win_probability(value: float) -> float:
     >>> win_probability(0), win_probability(1000), win_probability(-500)
     (0.5, 1.0, 0.25)
     """
+    value = as_number(value)         # (numpy's numbers too: a researcher's array of values)
     if not is_number(value) or not -WIN_VALUE <= value <= WIN_VALUE:
         raise OptionError(f"value must be a win-objective value, a number from -{WIN_VALUE} to {WIN_VALUE}, "
                           f"not {_short(value)}")
@@ -137,7 +139,10 @@ class SolveResult:
     vectors: dict = field(default_factory=dict)  # max^n, 3 players: move -> every side's value (objective's units)
 
     def to_dict(self) -> dict:
-        d = {"seat": self.seat, "objective": self.objective, "value": self.value, "values": dict(self.values),
+        # exact: False when the node limit cut the objective's search (value None, values empty); a
+        # currency cut alone (its search past the limit after the objective's) is an empty win or points
+        d = {"seat": self.seat, "objective": self.objective, "exact": self.exact, "value": self.value,
+             "values": dict(self.values),
              "best": list(self.best), "pv": list(self.pv),
              "win": {m: round(p, 6) for m, p in self.win.items()}, "points": dict(self.points),
              "nodes": self.nodes, "seconds": round(self.seconds, 6), "search": self.search}
@@ -160,7 +165,7 @@ def _position(game):
     if not isinstance(game, Game):
         raise OptionError(f"the solver takes a Game, not {type(game).__name__}")
     if not game.rounds:
-        raise IllegalMoveError("there is no position to solve: the round is over")
+        raise IllegalMoveError("there is no position to solve: no round has been dealt (start_round first)")
     core = game.current.core.copy()
     # (checked on the copy: the game may end its round between a look at it and the copy)
     if core.status != "playing":
@@ -190,7 +195,8 @@ class Solver:
                  tt_min_tiles: int = -1, node_limit: int = 0, pv: bool = True, objective: str = "points",
                  both: bool = True, equity=None, search: str | None = None, threads: int = DEFAULT_THREADS):
         # an integer of any type (numpy's) is taken as its int (errors.as_int), as everywhere
-        tt_mb, node_limit, tt_min_tiles, threads = (as_int(x) for x in (tt_mb, node_limit, tt_min_tiles, threads))
+        tt_mb, node_limit, tt_min_tiles, threads = as_number(tt_mb), *(as_int(x) for x in (node_limit, tt_min_tiles,
+                                                                                           threads))
         if isinstance(tt_mb, bool) or not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
             raise OptionError(f"tt_mb must be between 0.001 and 16384, not {_short(tt_mb)}")
         if not is_int(node_limit) or not 0 <= node_limit < 2 ** 63:
@@ -204,7 +210,12 @@ class Solver:
                 raise OptionError(f"{name} must be True or False, not {_short(on)}")
         self.search = check_search(search)
         self.threads = threads
-        self.core = _solver.SolverCore(float(tt_mb), use_tt, target_pruning, tt_min_tiles, threads)
+        try:
+            self.core = _solver.SolverCore(float(tt_mb), use_tt, target_pruning, tt_min_tiles, threads)
+        except MemoryError:
+            # (a table of the allowed size this machine cannot hold: a traceback before)
+            raise OptionError(f"tt_mb {_short(tt_mb)}: this machine cannot allocate a transposition table "
+                              f"of {_short(tt_mb)} MB (with the threads' contexts); a smaller tt_mb may fit") from None
         self.core.set_search(int(self.search == "maxn"))
         self.node_limit = node_limit
         self.want_pv = pv

@@ -383,8 +383,18 @@ def test_a_numpy_integer_is_taken_by_every_count_and_seat_option():
     with pytest.raises(OptionError, match=r"more than the limit of 10 \(max_worlds\)"):
         exact.exact_result(obs, max_worlds=i64(10))
     assert match.format_elo(12.345, digits=i64(2), sides=i64(2)) == "+12.35"
+    assert match.score_of_elo(i64(100)) == match.score_of_elo(100)
+    assert match.elo_of_score(np.float32(0.75)) == match.elo_of_score(0.75)
+    assert match.sprt_bounds(np.float32(0.25), 0.05) == match.sprt_bounds(0.25, 0.05)
+    from fiveup_solver.solver import Solver, win_probability
+    assert win_probability(i64(500)) == win_probability(np.float32(500.0)) == 0.75   # (1000 + 500) / 2000
+    assert type(win_probability(np.float64(0))) is float
+    assert Solver(tt_mb=np.float32(2.0)).solve(g).values == Solver(tt_mb=2).solve(g).values
+    assert match.elo_of_score(i64(1)) == match.elo_of_score(1)
     stats = match.PairStats(sides=i64(2), counts=[i64(0)] * 5, games=i64(0), wins=np.uint8(0))
     json.dumps(stats.to_dict())                      # numpy's integers are not JSON: none kept
+    stats.add([i64(1), np.uint8(0)])
+    assert stats.counts == [0, 0, 1, 0, 0] and type(stats.wins) is int
     assert selfplay.wilson_interval(i64(7), i64(10)) == selfplay.wilson_interval(7, 10)
     assert list(selfplay.game_seeds(i64(1), i64(2))) == list(selfplay.game_seeds(1, 2))
     assert type(parallel.check_workers(i64(2))) is int

@@ -530,10 +530,33 @@ def test_bench_hint_on_a_small_suite(tmp_path, capsys):
     assert r["sampler"]["deals_per_s"] > 0 and r["rejection_sampler_python"]["positions"] == 2
     assert set(r["both_to_single"]) == set(r["both_to_single_paired"]) == {"pimc", "expectimax", "alphamu"}
     assert "ms_each" not in r["latency"]["pimc"]
+    # the other objective (a review: "pimc_win" timed the default's configuration again)
+    assert r["latency"]["pimc_points"]["positions"] == 6 and "pimc_win" not in r["latency"]
     rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path)])
     assert rc == 0 and "both currencies / one, pimc:" in out and "median of each position's ratio" in out
     rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path / "nowhere")])
     assert rc == 2 and "hint_positions.json is missing" in err
+
+
+def test_a_bad_bench_suite_position_is_named_with_its_file(tmp_path, capsys):
+    """A review: a hint suite's bad seat, record or round was refused without the file or
+    the position; a solver suite's "scores": null was benchmarked from 0 : 0."""
+    suite = json.loads((ROOT / "benchmarks" / "data" / "hint_positions.json").read_text())
+    entry = next(p for p in suite if p["record"]["players"] == 2)
+    for key, value, words in (("seat", 9, "seat must be 0..1, not 9"), ("round", 99, "round 99 is not in the record")):
+        folder = tmp_path / key
+        folder.mkdir()
+        (folder / "hint_positions.json").write_text(json.dumps([entry, {**entry, key: value}]))
+        rc, out, err = run(capsys, ["bench", "--hint", str(folder)])
+        assert rc == 2 and err.startswith(f"error: {folder / 'hint_positions.json'}: position 1: {words}")
+        assert err.count("\n") == 1
+    from fiveup_solver.bench import load_suite
+    from fiveup_solver.errors import OptionError
+    near = json.loads((ROOT / "benchmarks" / "data" / "near_target.json").read_text())
+    path = tmp_path / "near_target.json"
+    path.write_text(json.dumps([{**near[0], "scores": None}]))
+    with pytest.raises(OptionError, match=r"position 0: scores must list the sides' raw scores, not null"):
+        load_suite(path)
 
 
 # ---------------------------------------------------------------- race equity and objectives
@@ -959,3 +982,71 @@ def test_match_writes_each_units_records_as_it_ends(tmp_path, monkeypatch):
                  "--records", str(path)]) == 130
     lines = path.read_text().splitlines()
     assert len(lines) == 4 and all(json.loads(line)["format"] == "fiveup-record/1" for line in lines)
+
+
+def test_solve_reads_in_win_probability_first_and_says_what_it_could_not_value(capsys, tmp_path, monkeypatch):
+    """A review of `fiveup solve`: its header gave raw points only (or 1000 x (P(win) -
+    P(loss)) under --objective win), a lost game as "-1000 raw"; under --node-limit the
+    win column vanished with exit 0 and "win": {} in JSON, nothing saying why; a
+    transposition table the machine cannot hold was a MemoryError traceback."""
+    path = tmp_path / "game.json"
+    assert main(["selfplay", "--seed", "2", "--out", str(path)]) == 0
+    capsys.readouterr()
+    rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--json"])
+    d = json.loads(out)
+    assert rc == 0 and d["exact"] is True and set(d["win"]) == set(d["values"])
+    rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", "0"])
+    lines = out.splitlines()
+    best_win, best_points = max(d["win"].values()), max(d["points"].values())
+    assert lines[1] == (f"value: win {100 * best_win:.1f} %; {best_points:+d} raw points this round for its side "
+                        "(each with its own best move)")
+    assert lines[-1].startswith("win: P(its side wins the game), exact play to the round's end, then the "
+                                "race-equity table (an estimate")
+    # the same position under --objective win: its header is a win probability too
+    rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--objective", "win"])
+    assert out.splitlines()[1].startswith(f"value: win {100 * best_win:.1f} %; ")
+    # a seat that must draw first: the draws, as the record's own actions made them
+    record = json.loads(path.read_text())
+    actions = record["rounds"][0]["actions"]
+    first = next(i for i, a in enumerate(actions) if "draw" in a)
+    drawn = [a["draw"] for a in actions[first:] if "draw" in a and a["seat"] == actions[first]["seat"]]
+    drawn = drawn[:next((k for k, a in enumerate(actions[first:]) if "draw" not in a), len(drawn))]
+    rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", str(first), "--json"])
+    assert json.loads(out)["draws"] == drawn and drawn
+    rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", str(first)])
+    assert out.splitlines()[2] == f"it must draw first: {' '.join(drawn)} (the boneyard's next tiles), then the moves below"
+    # a round whose every line ends the game lost: said so, not as -1000 raw points
+    last = len(record["rounds"]) - 1
+    rc, out, err = run(capsys, ["solve", str(path), "--round", str(last), "--action", "0", "--json"])
+    assert set(json.loads(out)["points"].values()) == {-1000}       # (this seed's last round)
+    rc, out, err = run(capsys, ["solve", str(path), "--round", str(last), "--action", "0"])
+    assert out.splitlines()[1] == "value: win 0.0 %; another side reaches 305: lost (each with its own best move)"
+    # the second currency's search cut by the node limit: said, and an empty win in JSON
+    for limit in range(500, 20_000, 500):
+        rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--node-limit", str(limit),
+                                    "--json"])
+        if rc == 0 and not json.loads(out)["win"]:
+            break
+    else:
+        pytest.fail("no node limit cut the win search alone")
+    assert json.loads(out)["exact"] is True and json.loads(out)["points"]
+    rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--node-limit", str(limit)])
+    assert rc == 0 and f"win %: not known: its search needed more than --node-limit {limit:,} nodes\n" in out
+    assert "win " not in out.splitlines()[1]
+    # a table this machine cannot allocate: one line naming the option, exit 2
+    from fiveup_solver import _solver
+
+    def no_memory(*a):
+        raise MemoryError("cannot allocate the transposition table")
+    monkeypatch.setattr(_solver, "SolverCore", no_memory)
+    rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", "0", "--tt-mb", "4000"])
+    assert rc == 2 and err.startswith("error: --tt-mb 4000.0: this machine cannot allocate a transposition table")
+    assert err.count("\n") == 1
+    from fiveup_solver.errors import OptionError
+    from fiveup_solver.solver import Solver
+    with pytest.raises(OptionError, match=r"^tt_mb 16: this machine cannot allocate"):
+        Solver()
+    # any other allocation failure: one line too
+    monkeypatch.setattr("fiveup_solver.cli.load_record", no_memory)
+    rc, out, err = run(capsys, ["replay", str(path)])
+    assert (rc, err) == (2, "error: out of memory: cannot allocate the transposition table\n")

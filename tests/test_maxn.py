@@ -375,7 +375,8 @@ def test_cli_three_option(tmp_path, capsys):
                  "paranoid"]) == 0
     text = capsys.readouterr().out
     want = Solver(objective="points", search="paranoid").solve(game_at(json.loads(path.read_text()), 0, n))
-    assert f"value {want.value:+d} raw" in text.splitlines()[0] and "max^n" not in text
+    assert f"; {max(want.points.values()):+d} raw points this round" in text.splitlines()[1]
+    assert "max^n" not in text
     assert main(["hint", str(path), "--seat", "1", "--samples", "4", "--three", "maxn", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["search"] == "maxn"
     for command in (["solve", str(path), "--round", "0", "--action", str(n)], ["hint", str(path), "--seat", "1"],
