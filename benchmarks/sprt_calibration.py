@@ -45,7 +45,7 @@ FORMULAS = ("exact", "normal")
 
 def exact_llr(counts: np.ndarray, value: np.ndarray, s0: float, s1: float) -> np.ndarray:
     """PairStats.llr for every row of counts at once: n (D(s0) - D(s1)), D by the dual of
-    match.min_divergence with x bisected for all rows together."""
+    match._min_divergence with x bisected for all rows together."""
     n = counts.sum(1)
     mid = (s0 + s1) / 2
     q = counts.astype(float)

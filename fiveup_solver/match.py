@@ -253,7 +253,7 @@ class PairStats:
         """The generalised log-likelihood ratio of H1 (elo1) against H0 (elo0), exact
         (fishtest's GSPRT without its normal approximation): ``n (D(s0) - D(s1))``,
         D(s) the least Kullback-Leibler divergence from q, the units' distribution over
-        the outcomes, to a distribution whose mean unit score is s (:func:`min_divergence`).
+        the outcomes, to a distribution whose mean unit score is s (``_min_divergence``).
 
         q holds SPRT_PRIOR_UNITS of prior, on the lowest and the highest outcome with the
         mean (s0 + s1) / 2: every mean from 0 to 1 stays reachable, so identical units
@@ -280,7 +280,7 @@ class PairStats:
         total = n + SPRT_PRIOR_UNITS
         q = [c / total for c in q]
         values = [k * self._step for k in range(len(q))]
-        return n * (min_divergence(q, values, s0) - min_divergence(q, values, s1))
+        return n * (_min_divergence(q, values, s0) - _min_divergence(q, values, s1))
 
     def to_dict(self) -> dict:
         lo, hi = self.interval()
@@ -293,7 +293,7 @@ class PairStats:
                 "elo": finite[0], "elo_ci95": finite[1:]}
 
 
-def min_divergence(q, values, s: float) -> float:
+def _min_divergence(q, values, s: float) -> float:
     """The least Kullback-Leibler divergence ``sum_k q_k log(q_k / p_k)`` from the
     distribution `q` over `values` (0 the lowest, 1 the highest, both with mass) to a
     distribution p over them with mean `s` (0 < s < 1). By its dual it is the largest
@@ -301,9 +301,9 @@ def min_divergence(q, values, s: float) -> float:
     ``p_k = q_k / (1 + x (v_k - s))``; that function is concave, so x is found by
     bisection on the root of its derivative.
 
-    >>> round(min_divergence([0.5, 0.5], [0.0, 1.0], 0.5), 12)   # q has mean 0.5 already
+    >>> round(_min_divergence([0.5, 0.5], [0.0, 1.0], 0.5), 12)   # q has mean 0.5 already
     0.0
-    >>> p = 0.3; round(min_divergence([1 - p, p], [0.0, 1.0], 0.5) - (p * math.log(p / 0.5)
+    >>> p = 0.3; round(_min_divergence([1 - p, p], [0.0, 1.0], 0.5) - (p * math.log(p / 0.5)
     ...     + (1 - p) * math.log((1 - p) / 0.5)), 12)                 # two outcomes: Bernoulli's
     0.0
     """
