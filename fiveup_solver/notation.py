@@ -394,6 +394,10 @@ def check_action(act, i: int, n: int, view=None, where: str | None = None) -> di
     where = where or f"action {i}"
     if isinstance(act, dict) and "seat" not in act:
         raise RecordError(f"{where}: missing key 'seat'")
+    extra = sorted(set(act) - {"seat", "play", "at", "draw", "pass"}, key=str) if isinstance(act, dict) else []
+    if extra:
+        raise RecordError(f"{where}: unknown key {_short(extra[0], 40)} (an action has seat, and play (with at), "
+                          "draw or pass)")
     if not isinstance(act, dict) or set(act) not in _ACTION_SHAPES:
         try:
             shown = json.dumps(act)
@@ -417,6 +421,10 @@ def check_action(act, i: int, n: int, view=None, where: str | None = None) -> di
                     raise RecordError(f"{where}: seat {view}'s view writes seat {seat}'s draw as null, "
                                       f"not {_short(act['draw'])}")
                 out["draw"] = None
+            elif act["draw"] is None:
+                # (read as a tile it said "bad tile None")
+                raise RecordError(f"{where}: the drawn tile is null: a full record names every draw "
+                                  f"(only a seat's view writes the other seats' draws as null)")
             else:
                 out["draw"] = str(Tile.parse(act["draw"]))
         else:

@@ -79,6 +79,13 @@ class TerminalGame:
         self.out.write(fit_to_terminal(text, self.out) + "\n")
         self.out.flush()
 
+    def seat_name(self, s: int) -> str:
+        """``you``, or ``seat S (BOT)``; with 4 players the partner (the seat opposite) is named so."""
+        if s == self.seat:
+            return "you"
+        partner = "partner, " if self.players == 4 and s == (self.seat + 2) % 4 else ""
+        return f"seat {s} ({partner}{self.bots[s]})"
+
     def scores_text(self, scores=None) -> str:
         """The scores now, or ``scores`` (those after one event of several: a blocked round's)."""
         g = self.game
@@ -94,9 +101,10 @@ class TerminalGame:
         self.say(f"board (in play order): {board or '(empty)'}")
         ports = ", ".join(f"{p}={p.value}" for p in g.open_ports())
         ends = " + ".join(str(v) for _, v in g.scoring_ends()) or "0"
-        scoring = "  (scores!)" if g.end_sum > 0 and g.end_sum % 5 == 0 else ""
+        # (the last placement's credit, already in the scores: "scores!" read as one to come)
+        scoring = "  (the last placement scored)" if g.end_sum > 0 and g.end_sum % 5 == 0 else ""
         self.say(f"open ends: {ports or '(any tile opens)'}; end sum {ends} = {g.end_sum}{scoring}")
-        hands = ", ".join(f"seat {s}: {len(g.hand(s))}" for s in range(g.players) if s != self.seat)
+        hands = ", ".join(f"{self.seat_name(s)}: {len(g.hand(s))}" for s in range(g.players) if s != self.seat)
         self.say(f"boneyard {r.core.boneyard_size} tiles; hand sizes {hands}")
         self.say(f"your hand: {' '.join(str(t) for t in g.hand(self.seat))}")
 
@@ -105,7 +113,7 @@ class TerminalGame:
             self.say(f"  {k:>2}. {format_move(m)}")
 
     def report_events(self, seat: int, move, events) -> None:
-        who = "you" if seat == self.seat else f"seat {seat} ({self.bots[seat]})"
+        who = self.seat_name(seat)
         if move.kind == "play":
             self.say(f"{who} play{'s' if seat != self.seat else ''} {format_move(move)}; end sum {self.game.end_sum}")
         elif move.kind == "draw":
@@ -125,6 +133,13 @@ class TerminalGame:
         while True:
             if g.round_over:
                 end = g.current.end()
+                # the hands that scored the round, shown as the rules show them (RULES 2.2): from the
+                # person's own observation, whose `revealed` holds them once the round is over
+                left = g.observation(self.seat).revealed or ()
+                self.say("hands left: " + "; ".join(
+                    f"{self.seat_name(s)}: " + (f"{' '.join(str(t) for t in hand)} ({sum(t.pips for t in hand)} pips)"
+                                                if hand else "none")
+                    for s, hand in enumerate(left)))
                 self.say(f"round {len(g.rounds) - 1} ends: {format_round_end(end, g.seats)}; "
                          f"scores {self.scores_text()}")
                 if g.game_over:
@@ -186,7 +201,11 @@ class TerminalGame:
         if word == "board":
             return True
         if word == "hint":
-            self.hint()
+            try:
+                self.hint()
+            except KeyboardInterrupt:
+                # (it ended the whole game, exit 130; at the prompt Ctrl-C still does)
+                self.say("hint stopped (Ctrl-C); your move")
             return False
         if word == "undo":
             self.undo()
@@ -208,16 +227,38 @@ class TerminalGame:
                 raise OptionError(f"no move number {shown}: choose 1..{len(legal)}")
             move = legal[k - 1]
         else:
-            try:
-                move = parse_move(text)
-            except FiveUpError:
-                raise OptionError(f"not a move or a command: {text[:40]!r} (help or ? lists the commands)") from None
-            if move not in legal:
-                raise OptionError(f"{format_move(move)} is not legal here: choose one of the listed moves")
+            move = self.parse_entry(text, legal)
         events = g.push(move)
         self.report_events(self.seat, move, events)
         self.advance()
         return True
+
+    def parse_entry(self, text: str, legal: list):
+        """The legal move a typed move names: record notation, its port's name in any case
+        (``1-5@0-1:High``), or a tile alone when it has one legal placement; else a
+        one-line OptionError saying what is wrong with it."""
+        tile_text, at, port = text.partition("@")
+        if at:
+            for name in ("low", "high", "lineA", "lineB", "branchA", "branchB"):
+                head, colon, tail = port.rpartition(":")
+                if colon and tail.lower() == name.lower():
+                    text = f"{tile_text}@{head}:{name}"
+        try:
+            move = parse_move(text)
+        except FiveUpError:
+            raise OptionError(f"not a move or a command: {text[:40]!r} (help or ? lists the commands)") from None
+        if move in legal:
+            return move
+        if move.kind == "play":
+            placements = [m for m in legal if m.kind == "play" and m.tile == move.tile]
+            if move.at is None and len(placements) == 1:
+                return placements[0]            # the tile's one placement
+            if move.tile not in self.game.hand(self.seat) and not placements:
+                raise OptionError(f"{move.tile} is not in your hand")
+            if placements:
+                raise OptionError(f"{format_move(move)} is not legal here; {move.tile} goes "
+                                  + " or ".join(format_move(m) for m in placements))
+        raise OptionError(f"{format_move(move)} is not legal here: choose one of the listed moves")
 
     def hint(self) -> None:
         h = hint(self.game.observation(self.seat), samples=self.hint_samples, seed=len(self.game.current.moves))
@@ -289,7 +330,8 @@ class TerminalGame:
 
     def run(self, lines) -> int:
         self.say(f"Exact 61 Five Up, {self.players} players: you are seat {self.seat}; "
-                 f"bots {', '.join(f'seat {s}: {b}' for s, b in enumerate(self.bots) if s != self.seat)}. "
+                 f"bots {', '.join(f'seat {s}: {b}' for s, b in enumerate(self.bots) if s != self.seat)}"
+                 f"{f'; your partner is seat {(self.seat + 2) % 4}' if self.players == 4 else ''}. "
                  f"Type help for the commands.")
         self.say(f"round 0: seat {self.game.current.starter} starts")
         failed = False

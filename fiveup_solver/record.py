@@ -328,10 +328,11 @@ def _check_round(rnd, r: int, n: int, view) -> dict:
     seen = {}
 
     def note(tiles, what):
-        for t in tiles:
+        # (each place named with its position: "boneyard and boneyard" named neither)
+        for k, t in enumerate(tiles):
             if t in seen:
-                raise RecordError(f"{where}: tile {t} dealt twice ({seen[t]} and {what})")
-            seen[t] = what
+                raise RecordError(f"{where}: tile {t} dealt twice ({seen[t]} and {what} tile {k})")
+            seen[t] = f"{what} tile {k}"
 
     new_hands = []
     for s, h in enumerate(hands):

@@ -215,7 +215,22 @@ def c_tile_dealt_twice_hands():
 def c_tile_dealt_twice_boneyard():
     rec = small()
     rec["rounds"][0]["boneyard"][-1] = "3-1"   # "b-a" is normalised: 1-3 is in seat 0's hand
-    return rec, "round 0: tile 1-3 dealt twice", ["boneyard"]
+    return rec, "round 0: tile 1-3 dealt twice (hand of seat 0 tile ", ["and boneyard tile 17)"]
+
+
+def c_tile_dealt_twice_in_the_boneyard():
+    """A review: "(boneyard and boneyard)" named neither place."""
+    rec = small()
+    rec["rounds"][0]["boneyard"][1] = rec["rounds"][0]["boneyard"][0]
+    return rec, "round 0: tile", ["dealt twice (boneyard tile 0 and boneyard tile 1)"]
+
+
+def c_full_record_draw_null():
+    """A review: a full record's hidden draw read "bad tile None"."""
+    rec = game_record(3, 2)
+    r, i = next((r, i) for r, rnd in enumerate(rec["rounds"]) for i, a in enumerate(rnd["actions"]) if "draw" in a)
+    rec["rounds"][r]["actions"][i]["draw"] = None
+    return rec, f"round {r} action {i}: the drawn tile is null: a full record names every draw", []
 
 
 def c_hand_of_four():
@@ -271,13 +286,13 @@ def c_starter_out_of_range():
 def c_unknown_action():
     rec = small()
     rec["rounds"][0]["actions"][2] = {"seat": 0, "jump": "0-2"}
-    return rec, "round 0 action 2: unknown action", ["jump"]
+    return rec, "round 0 action 2: unknown key 'jump'", ["seat", "play", "draw", "pass"]
 
 
 def c_action_extra_key():
     rec = small()
     rec["rounds"][0]["actions"][3]["note"] = "hi"
-    return rec, "round 0 action 3: unknown action", ["note"]
+    return rec, "round 0 action 3: unknown key 'note'", []
 
 
 def c_action_not_object():
@@ -515,7 +530,7 @@ CASES = [
     _players(1), _players(5), _players(0), _players("2"), _players(2.0), _players(True), _players(None),
     c_players_3_with_2_hands,
     c_hand_tile_7_1, c_hand_tile_x, c_boneyard_tile_number, c_play_tile_7_1, c_port_tile_x, c_draw_tile_x,
-    c_tile_dealt_twice_hands, c_tile_dealt_twice_boneyard,
+    c_tile_dealt_twice_hands, c_tile_dealt_twice_boneyard, c_tile_dealt_twice_in_the_boneyard, c_full_record_draw_null,
     c_hand_of_four, c_hand_of_six, c_boneyard_short, c_hands_count,
     c_wrong_seat, c_wrong_seat_in_game, c_seat_out_of_range, c_starter_out_of_range,
     c_unknown_action, c_action_extra_key, c_action_not_object, c_pass_not_true,

@@ -356,3 +356,72 @@ def test_a_nul_byte_in_a_file_name_and_a_huge_move_number_are_one_line_each(tmp_
     rec = json.loads(record.read_text())
     assert rec["rounds"][0]["actions"], "the move after the errors was played"
     replay(rec)
+
+
+def test_a_round_end_shows_the_hands_left_and_four_players_name_the_partner():
+    """A review (RULES 2.2: the hands left are shown for the end's scoring): a domino's or a
+    blocked round's credit could not be checked, no hand being shown; with 4 players
+    nothing said which seat is the partner."""
+    out = io.StringIO()
+    tg = TerminalGame(2, ["greedy"], 0, 3, out=out)
+    tg.run(["1"] * 400)
+    lines = out.getvalue().splitlines()
+    shown = [line for line in lines if line.startswith("hands left: ")]
+    record = tg.game.to_record()
+    assert len(shown) == len(record["rounds"])
+    for r, rnd in enumerate(record["rounds"]):
+        # by hand from the record: the dealt hands, plus each seat's draws, less its plays
+        hands = [set(h) for h in rnd["hands"]]
+        for a in rnd["actions"]:
+            if "draw" in a:
+                hands[a["seat"]].add(a["draw"])
+            if "play" in a:
+                hands[a["seat"]].discard(a["play"])
+        want = []
+        for s, hand in enumerate(hands):
+            name = "you" if s == 0 else "seat 1 (greedy)"
+            pips = sum(int(x) for t in hand for x in t.split("-"))
+            want.append(f"{name}: {' '.join(sorted(hand))} ({pips} pips)" if hand else f"{name}: none")
+        assert shown[r] == "hands left: " + "; ".join(want)
+    out = io.StringIO()
+    TerminalGame(4, ["level3"], 1, 21, out=out).run(["quit"])
+    text = out.getvalue()
+    assert "; your partner is seat 3. " in text.splitlines()[0]
+    assert re.search(r"hand sizes seat 0 \(level3\): \d, seat 2 \(level3\): \d, seat 3 \(partner, level3\): \d", text)
+
+
+def test_a_move_typed_wrongly_says_why_and_a_tile_with_one_placement_needs_no_port(monkeypatch):
+    """A review: a tile not in the hand and a tile at a wrong port both read "not legal
+    here"; a port's name was case-sensitive though commands are not; a tile alone was
+    refused where it has one placement; Ctrl-C during a hint ended the whole game."""
+    from fiveup_solver.errors import OptionError
+    tg = TerminalGame(2, ["greedy"], 0, 5, out=io.StringIO())
+    g = tg.game
+    while True:           # play on until the person has a tile with exactly one placement
+        plays = [m for m in g.legal_moves if m.kind == "play" and m.at is not None]
+        by_tile = {}
+        for m in plays:
+            by_tile.setdefault(m.tile, []).append(m)
+        single = [ms[0] for ms in by_tile.values() if len(ms) == 1]
+        if single:
+            break
+        tg.handle("1")
+    move = single[0]
+    assert tg.parse_entry(str(move.tile), g.legal_moves) == move
+    port = str(move.at)
+    upper = f"{move.tile}@{port.split(':')[0]}:{port.split(':')[1].upper()}"
+    assert tg.parse_entry(upper, g.legal_moves) == move
+    absent = next(t for t in ("0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "0-6", "1-6")
+                  if t not in {str(x) for x in g.hand(0)})
+    with pytest.raises(OptionError, match=rf"^{absent} is not in your hand$"):
+        tg.parse_entry(absent, g.legal_moves)
+    wrong = next(p for p in g.open_ports() if str(p) != port)
+    if f"{move.tile}@{wrong}" not in {str(m) for m in g.legal_moves}:
+        with pytest.raises(OptionError, match=rf"is not legal here; {move.tile} goes {re.escape(str(move))}$"):
+            tg.parse_entry(f"{move.tile}@{wrong}", g.legal_moves)
+
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(tg, "hint", interrupted)
+    assert tg.handle("hint") is False and not tg.finished
+    assert "hint stopped (Ctrl-C); your move" in tg.out.getvalue()
