@@ -487,14 +487,8 @@ def cmd_solve(args, out) -> int:
     if not res.exact:
         raise OptionError(f"round {args.round} action {args.action}: node limit {args.node_limit:,} reached "
                           "before every move's exact value was known")
-    # the draws the seat must make first (the solve values the drawn tile's placements; its
-    # lines and PV leave the draws implied: a review read moves of a tile not in the hand)
-    drawn, ahead = [], game.copy()
-    while not ahead.round_over and [m.kind for m in ahead.legal_moves] == ["draw"]:
-        drawn.append(str(ahead.boneyard[0]))
-        ahead.push(ahead.legal_moves[0])
     if args.json:
-        out.write(json.dumps({**res.to_dict(), "draws": drawn}) + "\n")
+        out.write(json.dumps(res.to_dict()) + "\n")
         return 0
     maxn = bool(res.vectors)
 
@@ -515,8 +509,8 @@ def cmd_solve(args, out) -> int:
     out.write(f"seat {res.seat} to move; objective {res.objective}, every hand known ({res.nodes:,} nodes, "
               f"{res.seconds * 1000:.1f} ms)\n")
     out.write("value: " + "; ".join(p for p in parts if p) + " (each with its own best move)\n")
-    if drawn:
-        out.write(f"it must draw first: {' '.join(drawn)} (the boneyard's next tiles), then the moves below\n")
+    if res.draws:
+        out.write(f"it must draw first: {' '.join(res.draws)} (the boneyard's next tiles), then the moves below\n")
     for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
         w = f"win {100 * res.win[move]:5.1f} %  " if move in res.win else ""
         pts = f"{_signed(res.points[move]):>5} pts" if move in res.points else ""

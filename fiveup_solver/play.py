@@ -136,10 +136,10 @@ class TerminalGame:
                 # the hands that scored the round, shown as the rules show them (RULES 2.2): from the
                 # person's own observation, whose `revealed` holds them once the round is over
                 left = g.observation(self.seat).revealed or ()
-                self.say("hands left: " + "; ".join(
-                    f"{self.seat_name(s)}: " + (f"{' '.join(str(t) for t in hand)} ({sum(t.pips for t in hand)} pips)"
-                                                if hand else "none")
-                    for s, hand in enumerate(left)))
+                self.say("hands left:")
+                for s, hand in enumerate(left):      # (a line each: one line broke inside a seat's name)
+                    tiles = f"{' '.join(str(t) for t in hand)} ({sum(t.pips for t in hand)} pips)" if hand else "none"
+                    self.say(f"  {self.seat_name(s)}: {tiles}")
                 self.say(f"round {len(g.rounds) - 1} ends: {format_round_end(end, g.seats)}; "
                          f"scores {self.scores_text()}")
                 if g.game_over:

@@ -137,6 +137,7 @@ class SolveResult:
     points: dict = field(default_factory=dict)  # move -> raw points of the round, from the points search
     search: str = "paranoid"                    # how 3 players were searched (SEARCHES)
     vectors: dict = field(default_factory=dict)  # max^n, 3 players: move -> every side's value (objective's units)
+    draws: list = field(default_factory=list)   # the tiles the seat must draw first (its moves place the last)
 
     def to_dict(self) -> dict:
         # exact: False when the node limit cut the objective's search (value None, values empty); a
@@ -145,7 +146,7 @@ class SolveResult:
              "values": dict(self.values),
              "best": list(self.best), "pv": list(self.pv),
              "win": {m: round(p, 6) for m, p in self.win.items()}, "points": dict(self.points),
-             "nodes": self.nodes, "seconds": round(self.seconds, 6), "search": self.search}
+             "nodes": self.nodes, "seconds": round(self.seconds, 6), "search": self.search, "draws": list(self.draws)}
         if self.vectors:
             d["vectors"] = {m: list(v) for m, v in self.vectors.items()}
         return d
@@ -258,6 +259,12 @@ class Solver:
         t0 = time.perf_counter()
         players = core.players
         seat = core.to_move
+        # the draws the seat must make first (the search makes them; its moves and PV leave them
+        # implied, and a review read moves of a tile not in the hand)
+        draws, ahead = [], core.copy()
+        while ahead.turn_kind() == "draw":
+            draws.append(str(ALL_TILES[ahead.boneyard_left[0]]))
+            ahead.draw()
         # Both currencies of an unlimited solve: points first, whose exact values seed
         # the win search's MTD(f) (its values are exact whatever the guess: fewer
         # nodes only). Under a node limit each search stays as it was (unseeded,
@@ -273,7 +280,7 @@ class Solver:
         if aborted:
             # a node limit cut the search: no value is known exactly
             return SolveResult(seat, None, {}, [], [], nodes, time.perf_counter() - t0, exact=False,
-                               objective=self.objective, search=self.search)
+                               objective=self.objective, search=self.search, draws=draws)
         best = [m for m, v in values.items() if v == value] if values else []
         pv = []
         if self.want_pv:
@@ -300,7 +307,7 @@ class Solver:
         win = {m: win_probability(v) for m, v in by_objective.get("win", {}).items()}
         return SolveResult(seat, value, values, best, pv, nodes, time.perf_counter() - t0, exact=True,
                            objective=self.objective, win=win, points=dict(by_objective.get("points", {})),
-                           search=self.search, vectors=vectors)
+                           search=self.search, vectors=vectors, draws=draws)
 
     def _seeded(self, players: int) -> bool:
         """Whether the win search of a solve with both currencies starts from the points

@@ -366,7 +366,7 @@ def test_a_round_end_shows_the_hands_left_and_four_players_name_the_partner():
     tg = TerminalGame(2, ["greedy"], 0, 3, out=out)
     tg.run(["1"] * 400)
     lines = out.getvalue().splitlines()
-    shown = [line for line in lines if line.startswith("hands left: ")]
+    shown = [lines[k + 1:k + 3] for k, line in enumerate(lines) if line == "hands left:"]
     record = tg.game.to_record()
     assert len(shown) == len(record["rounds"])
     for r, rnd in enumerate(record["rounds"]):
@@ -381,8 +381,8 @@ def test_a_round_end_shows_the_hands_left_and_four_players_name_the_partner():
         for s, hand in enumerate(hands):
             name = "you" if s == 0 else "seat 1 (greedy)"
             pips = sum(int(x) for t in hand for x in t.split("-"))
-            want.append(f"{name}: {' '.join(sorted(hand))} ({pips} pips)" if hand else f"{name}: none")
-        assert shown[r] == "hands left: " + "; ".join(want)
+            want.append(f"  {name}: {' '.join(sorted(hand))} ({pips} pips)" if hand else f"  {name}: none")
+        assert shown[r] == want
     out = io.StringIO()
     TerminalGame(4, ["level3"], 1, 21, out=out).run(["quit"])
     text = out.getvalue()
