@@ -30,7 +30,8 @@ from fiveup_solver.errors import (BotError, FiveUpError, OptionError, as_int, ch
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
-from fiveup_solver.notation import fit_to_terminal, format_move, format_round_end, parse_move, raw_to_display
+from fiveup_solver.notation import (DOUBLE_PORTS, SINGLE_PORTS, fit_to_terminal, format_move, format_round_end,
+                                    parse_move, raw_to_display)
 
 __all__ = ["TerminalGame", "play_in_terminal"]
 
@@ -238,11 +239,10 @@ class TerminalGame:
         (``1-5@0-1:High``), or a tile alone when it has one legal placement; else a
         one-line OptionError saying what is wrong with it."""
         tile_text, at, port = text.partition("@")
-        if at:
-            for name in ("low", "high", "lineA", "lineB", "branchA", "branchB"):
-                head, colon, tail = port.rpartition(":")
-                if colon and tail.lower() == name.lower():
-                    text = f"{tile_text}@{head}:{name}"
+        head, colon, tail = port.rpartition(":")
+        name = next((n for n in SINGLE_PORTS + DOUBLE_PORTS if n.lower() == tail.lower()), None)
+        if at and colon and name:
+            text = f"{tile_text}@{head}:{name}"
         try:
             move = parse_move(text)
         except FiveUpError:
