@@ -498,26 +498,27 @@ def cmd_solve(args, out) -> int:
             return "its side reaches 305: won" if v > 0 else "another side reaches 305: lost"
         return f"{_signed(v)} raw points this round for its side" + (", less the others' mean (max^n)" if maxn else "")
 
-    # the position's value, win probability first: the objective's (its best move's), then the
-    # other currency's best where it is known
-    win = max(res.win.values()) if res.win else None
-    points = max(res.points.values()) if res.points else None
+    # the position's value, win probability first: each currency's best move's where it is known;
+    # with no move to value (the draws end the turn in a pass) the objective's value alone
+    win = max(res.win.values()) if res.win else win_probability(res.value) if res.objective == "win" else None
+    points = max(res.points.values()) if res.points else res.value if res.objective == "points" else None
     parts = [f"win {100 * win:.1f} %" if win is not None else None,
              points_text(points) if points is not None else None]
-    if res.objective == "win" and win is None:           # (max^n's own value, or a cut second search)
-        parts[0] = f"win {100 * win_probability(res.value):.1f} %"
     out.write(f"seat {res.seat} to move; objective {res.objective}, every hand known ({res.nodes:,} nodes, "
               f"{res.seconds * 1000:.1f} ms)\n")
-    out.write("value: " + "; ".join(p for p in parts if p) + " (each with its own best move)\n")
+    out.write("value: " + "; ".join(p for p in parts if p) + (" (each with its own best move)" if res.values else "")
+              + "\n")
     if res.draws:
-        out.write(f"it must draw first: {' '.join(res.draws)} (the boneyard's next tiles), then the moves below\n")
+        then = "then the moves below" if res.values else "and none fits: it passes"
+        out.write(f"it must draw first: {' '.join(res.draws)} (the boneyard's next tiles), {then}\n")
     for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
         w = f"win {100 * res.win[move]:5.1f} %  " if move in res.win else ""
         pts = f"{_signed(res.points[move]):>5} pts" if move in res.points else ""
         # best by the solve's objective: with points, a move of a lower win chance can be it
         out.write(f"  {move:<20} {w}{pts}{f'  best ({res.objective})' if move in res.best else ''}\n")
-    out.write(f"principal variation: {' '.join(res.pv)}\n")
-    cut = [name for name, got in (("win %", res.win), ("points", res.points)) if not got]
+    if res.pv:
+        out.write(f"principal variation: {' '.join(res.pv)}\n")
+    cut = [name for name, got in (("win %", res.win), ("points", res.points)) if not got and res.values]
     if cut:
         # the objective's search finished; the other currency's was cut by the node limit
         out.write(f"{cut[0]}: not known: its search needed more than --node-limit {args.node_limit:,} nodes\n")

@@ -1015,6 +1015,28 @@ def test_solve_reads_in_win_probability_first_and_says_what_it_could_not_value(c
     assert json.loads(out)["draws"] == drawn and drawn
     rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", str(first)])
     assert out.splitlines()[2] == f"it must draw first: {' '.join(drawn)} (the boneyard's next tiles), then the moves below"
+    # the draws end the turn in a pass: no move to value, the objective's value alone, and no
+    # currency "cut by the node limit" (there is none: a reread of the change found it said so)
+    import random
+    from fiveup_solver import Game
+    g, rng = Game(players=2, seed=107), random.Random(107)
+    while g.round_over or [m.kind for m in g.legal_moves] != ["draw"] or len(g.boneyard) != 1:
+        g.next_round() if g.round_over else g.push(rng.choice(g.legal_moves))
+    passing = tmp_path / "passing.json"
+    passing.write_text(json.dumps(g.to_record()))
+    where = ["--round", str(len(g.rounds) - 1), "--action", str(len(g.current.moves))]
+    rc, out, err = run(capsys, ["solve", str(passing), *where, "--json"])
+    d = json.loads(out)
+    assert rc == 0 and d["values"] == {} and d["draws"] == [str(g.boneyard[0])]
+    rc, out, err = run(capsys, ["solve", str(passing), *where])
+    lines = out.splitlines()
+    assert lines[1] == f"value: {d['value']:+d} raw points this round for its side"
+    assert lines[2] == f"it must draw first: {g.boneyard[0]} (the boneyard's next tiles), and none fits: it passes"
+    assert "not known" not in out and "principal variation" not in out
+    rc, out, err = run(capsys, ["solve", str(passing), *where, "--objective", "win", "--json"])
+    value = json.loads(out)["value"]
+    rc, out, err = run(capsys, ["solve", str(passing), *where, "--objective", "win"])
+    assert out.splitlines()[1] == f"value: win {100 * ((1000 + value) / 2000):.1f} %"     # P(win) = (1000 + v) / 2000
     # a round whose every line ends the game lost: said so, not as -1000 raw points
     last = len(record["rounds"]) - 1
     rc, out, err = run(capsys, ["solve", str(path), "--round", str(last), "--action", "0", "--json"])
