@@ -132,10 +132,9 @@ def as_number(x):
     (True, '1')
     """
     x = as_int(x)
-    if isinstance(x, numbers.Real) and not isinstance(x, (bool, int, float)):
+    # (numpy's float64 is a float subclass: taken as Python's float too)
+    if isinstance(x, numbers.Real) and not isinstance(x, bool) and type(x) not in (int, float):
         return float(x)
-    if type(x) is not float and isinstance(x, float):
-        return float(x)            # a float subclass (numpy's float64) as Python's float
     return x
 
 

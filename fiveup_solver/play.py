@@ -253,7 +253,7 @@ class TerminalGame:
             placements = [m for m in legal if m.kind == "play" and m.tile == move.tile]
             if move.at is None and len(placements) == 1:
                 return placements[0]            # the tile's one placement
-            if move.tile not in self.game.hand(self.seat) and not placements:
+            if move.tile not in self.game.hand(self.seat):
                 raise OptionError(f"{move.tile} is not in your hand")
             if placements:
                 raise OptionError(f"{format_move(move)} is not legal here; {move.tile} goes "

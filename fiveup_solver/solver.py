@@ -196,8 +196,8 @@ class Solver:
                  tt_min_tiles: int = -1, node_limit: int = 0, pv: bool = True, objective: str = "points",
                  both: bool = True, equity=None, search: str | None = None, threads: int = DEFAULT_THREADS):
         # an integer of any type (numpy's) is taken as its int (errors.as_int), as everywhere
-        tt_mb, node_limit, tt_min_tiles, threads = as_number(tt_mb), *(as_int(x) for x in (node_limit, tt_min_tiles,
-                                                                                           threads))
+        tt_mb = as_number(tt_mb)
+        node_limit, tt_min_tiles, threads = (as_int(x) for x in (node_limit, tt_min_tiles, threads))
         if isinstance(tt_mb, bool) or not (isinstance(tt_mb, (int, float)) and 0.001 <= tt_mb <= 16384):
             raise OptionError(f"tt_mb must be between 0.001 and 16384, not {_short(tt_mb)}")
         if not is_int(node_limit) or not 0 <= node_limit < 2 ** 63:
@@ -261,10 +261,12 @@ class Solver:
         seat = core.to_move
         # the draws the seat must make first (the search makes them; its moves and PV leave them
         # implied, and a review read moves of a tile not in the hand)
-        draws, ahead = [], core.copy()
-        while ahead.turn_kind() == "draw":
-            draws.append(str(ALL_TILES[ahead.boneyard_left[0]]))
-            ahead.draw()
+        draws = []
+        if core.turn_kind() == "draw":          # (a copy only then: most solves have a move)
+            ahead = core.copy()
+            while ahead.turn_kind() == "draw":
+                draws.append(str(ALL_TILES[ahead.boneyard_left[0]]))
+                ahead.draw()
         # Both currencies of an unlimited solve: points first, whose exact values seed
         # the win search's MTD(f) (its values are exact whatever the guess: fewer
         # nodes only). Under a node limit each search stays as it was (unseeded,
