@@ -680,6 +680,16 @@ def check_observation(obs) -> list:
     if revealed is not None and (not isinstance(revealed, (tuple, list)) or len(revealed) != n or not all(
             isinstance(h, (tuple, list)) and all(isinstance(t, Tile) for t in h) for h in revealed)):
         raise bad(f"revealed must list {n} hands of Tile, or be None")
+    if revealed is not None:
+        # (a review: a revealed hand that could not be was refused as "no deal fits", naming nothing)
+        where = {}
+        for s, h in enumerate(revealed):
+            if obs.hand_sizes and len(h) != obs.hand_sizes[s]:
+                raise bad(f"revealed hand of seat {s} holds {len(h)} tiles, but hand_sizes says {obs.hand_sizes[s]}")
+            for t in h:
+                if t in where:
+                    raise bad(f"revealed tile {t} is in the hands of seats {where[t]} and {s}")
+                where[t] = s
     if not isinstance(obs.history, (tuple, list)):
         raise bad(f"history must be a tuple of actions, not {_short(obs.history)}")
     actions = []

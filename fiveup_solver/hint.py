@@ -329,7 +329,7 @@ class Hint:
     objective: str = "points"
     beliefs: str = "uniform"  # how the worlds were weighted (fiveup_solver.beliefs)
     belief: dict | None = None    # beliefs="model": candidates, ess, distinct worlds, each opponent's model posterior
-    search: str = "paranoid"  # how 3 players were searched (fiveup_solver.solver.SEARCHES)
+    search: str | None = None  # how 3 players were searched (SEARCHES); None with 2 or 4 players and for "exact"
 
     def to_dict(self) -> dict:
         d = {"seat": self.seat, "objective": self.objective, "moves": [m.to_dict() for m in self.moves],
@@ -340,6 +340,12 @@ class Hint:
             d["beliefs"] = self.beliefs
             d["belief"] = self.belief
         return d
+
+
+def _three_search(obs, search: str) -> str | None:
+    """What a Hint reports as its search: the 3-player search, None with 2 or 4 players
+    (two sides: paranoid and max^n are one minimax, and no reader should think one was chosen)."""
+    return search if obs.players == 3 else None
 
 
 @dataclass(frozen=True)
@@ -629,7 +635,7 @@ class Hinter:
         if len(legal) == 1:
             only = HintMove(legal[0], None, None, 1)
             return Hint(obs.seat, (only,), legal[0], method, 0, budget, time.perf_counter() - start, 0, 0,
-                        objective, beliefs, search=search)
+                        objective, beliefs, search=_three_search(obs, search))
         canon = [_core.canonical_of(*m.placement) for m in legal]
         roots = sorted(set(canon))
         if method == "alphamu":
@@ -725,7 +731,7 @@ class Hinter:
         n = len(results)
         moves = _ranked(per_world, wts, objective, legal, canon, roots)
         return Hint(obs.seat, moves, moves[0].move, method, n, budget, time.perf_counter() - start,
-                    nodes, sum(1 for r in results if r[1] == 2), objective, beliefs, belief, search)
+                    nodes, sum(1 for r in results if r[1] == 2), objective, beliefs, belief, _three_search(obs, search))
 
     def _staged_hint(self, obs, ds, base, legal, canon, roots, method, objective, both, world_nodes, chance_width,
                      seed, worlds, weights, belief, stages, settled, budget, beliefs, search, start) -> Hint:
@@ -776,7 +782,7 @@ class Hinter:
             h = Hint(obs.seat, moves, moves[0].move, method, len(results),
                      dict(budget, stages=list(stages), distinct_worlds=groups_done),
                      time.perf_counter() - start, nodes, sum(1 for r in results if r[1] == 2), objective, beliefs,
-                     belief, search)
+                     belief, _three_search(obs, search))
             if done == len(worlds) or settled(h):
                 return h
         raise AssertionError("unreachable: the last stage searches every planned world")
@@ -884,7 +890,7 @@ class Hinter:
         budget["front_sizes"] = {format_move(m): rows[roots.index(c)][1]
                                  for m, c in zip(legal, canon) for rows in [by_objective[objective]]}
         return Hint(obs.seat, moves, moves[0].move, "alphamu", n_worlds, budget, time.perf_counter() - start,
-                    nodes, 0, objective, beliefs, belief, search)
+                    nodes, 0, objective, beliefs, belief, _three_search(obs, search))
 
     def _alphamu_one_world(self, base, roots, world, share, objective, deadline, horizon=None) -> tuple:
         """alphamu's rows for a single distinct world: PIMC's search of it (its hands, its

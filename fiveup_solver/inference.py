@@ -223,6 +223,13 @@ class DealSampler:
         if obs.revealed is not None and sorted(Tile.parse(str(t)).index for t in obs.revealed[me]) != sorted(
                 t.index for t in obs.hand):
             raise InconsistentObservationError(f"seat {me}'s revealed hand is not the hand it holds")
+        if revealed is not None:
+            for s, h in revealed.items():
+                seen = sorted(h & (board | own))
+                if seen:
+                    raise InconsistentObservationError(
+                        f"seat {s}'s revealed hand holds {ALL_TILES[seen[0]]}, which "
+                        + ("is on the board" if seen[0] in board else f"seat {me} holds"))
         # items: others' placed tiles first (the most constrained), then the unseen tiles
         items = [(t, s, p) for t, s, p in placed_items] + [(t, None, None) for t in unseen]
 
@@ -287,7 +294,8 @@ class DealSampler:
         if self._counter.count <= 0:
             raise InconsistentObservationError(
                 f"no deal of the hidden tiles fits seat {me}'s observation "
-                f"(round {obs.round}, after action {len(actions) - 1})")
+                + ("and its revealed hands " if obs.revealed is not None else "")
+                + f"(round {obs.round}, after action {len(actions) - 1})")
 
     def _check_own_tiles(self) -> None:
         """The observer's own bookkeeping: what it holds, placed and drew adds up to a dealt hand."""

@@ -135,7 +135,7 @@ class SolveResult:
     objective: str = "points"
     win: dict = field(default_factory=dict)     # move -> P(the side wins the game), from the win search
     points: dict = field(default_factory=dict)  # move -> raw points of the round, from the points search
-    search: str = "paranoid"                    # how 3 players were searched (SEARCHES)
+    search: str | None = None                   # how 3 players were searched (SEARCHES); None with 2 or 4
     vectors: dict = field(default_factory=dict)  # max^n, 3 players: move -> every side's value (objective's units)
     draws: list = field(default_factory=list)   # the tiles the seat must draw first (its moves place the last)
 
@@ -259,6 +259,7 @@ class Solver:
         t0 = time.perf_counter()
         players = core.players
         seat = core.to_move
+        three = self.search if players == 3 else None     # (2 or 4 players: one minimax, no search chosen)
         # the draws the seat must make first (the search makes them; its moves and PV leave them
         # implied, and a review read moves of a tile not in the hand)
         draws = []
@@ -282,7 +283,7 @@ class Solver:
         if aborted:
             # a node limit cut the search: no value is known exactly
             return SolveResult(seat, None, {}, [], [], nodes, time.perf_counter() - t0, exact=False,
-                               objective=self.objective, search=self.search, draws=draws)
+                               objective=self.objective, search=three, draws=draws)
         best = [m for m, v in values.items() if v == value] if values else []
         pv = []
         if self.want_pv:
@@ -309,7 +310,7 @@ class Solver:
         win = {m: win_probability(v) for m, v in by_objective.get("win", {}).items()}
         return SolveResult(seat, value, values, best, pv, nodes, time.perf_counter() - t0, exact=True,
                            objective=self.objective, win=win, points=dict(by_objective.get("points", {})),
-                           search=self.search, vectors=vectors, draws=draws)
+                           search=three, vectors=vectors, draws=draws)
 
     def _seeded(self, players: int) -> bool:
         """Whether the win search of a solve with both currencies starts from the points

@@ -1014,3 +1014,16 @@ def test_a_views_revealed_hands_hold_each_tile_once():
     with pytest.raises(RecordError, match=rf"revealed hand of seat {second} holds {tile} and seat {first}'s too$"):
         replay(shared)
     replay(rec)                                  # the view as written replays
+
+
+def test_a_views_revealed_hand_holding_a_placed_tile_names_revealed():
+    """A review: a revealed hand holding a tile on the board was refused as "no deal of the
+    hidden tiles fits seat 0's observation", which names nothing to fix."""
+    rec = _view_record()
+    rnd = rec["rounds"][0]
+    left = next(s for s, h in enumerate(rnd["revealed"]) if h and s != rec["view"])
+    placed = next(a["play"] for a in rnd["actions"] if "play" in a)
+    tile = placed.split(":")[0] if ":" in placed else placed
+    rnd["revealed"][left][0] = tile
+    with pytest.raises(RecordError, match=rf"^round 0: seat {left}'s revealed hand holds {tile}, which is on the board$"):
+        replay(rec)

@@ -350,6 +350,23 @@ def test_observation_fields_are_checked(field, value, message):
         DealSampler(bad)
 
 
+def test_observation_revealed_hands_are_checked_by_size_and_overlap():
+    """A revealed hand must be as large as the seat's hand and share no tile with another (a
+    review: such a view was refused as "no deal fits", not naming revealed)."""
+    obs = mover_observation()[1]
+    empty = dataclasses.replace(obs, revealed=tuple(() for _ in range(obs.players)))
+    with pytest.raises(InconsistentObservationError,
+                       match=f"revealed hand of seat 0 holds 0 tiles, but hand_sizes says {obs.hand_sizes[0]}$"):
+        hint(empty, samples=2, seed=1)
+    tile = obs.hand[0]
+    hands = [tuple(obs.hand) if s == obs.seat else () for s in range(obs.players)]
+    other = (obs.seat + 1) % obs.players
+    hands[other] = (tile,) + tuple(t for t in ALL_TILES if t not in obs.hand)[:obs.hand_sizes[other] - 1]
+    both = dataclasses.replace(obs, revealed=tuple(hands), hand_sizes=tuple(len(h) for h in hands))
+    with pytest.raises(InconsistentObservationError, match=f"revealed tile {tile} is in the hands of seats "):
+        hint(both, samples=2, seed=1)
+
+
 def test_observation_summary_must_be_the_replayed_position():
     """Hand sizes, the board, who is to move and the scores follow from the history:
     an observation that says otherwise is refused (the core replays the history)."""

@@ -277,7 +277,8 @@ def test_two_sides_are_searched_the_same(spec):
     a = Solver(search="paranoid").solve(build_game(spec))
     b = Solver(search="maxn").solve(build_game(spec))
     assert (a.values, a.win, a.points, a.pv, a.nodes) == (b.values, b.win, b.points, b.pv, b.nodes)
-    assert b.vectors == {} and b.search == "maxn"
+    # (no search is chosen with two sides: a review read "search": "paranoid" in a 2-player hint's JSON)
+    assert b.vectors == {} and a.search is None and b.search is None and b.to_dict()["search"] is None
     game = build_game(spec)
     obs = game.observation(game.to_move)
     from fiveup_solver.hint import Hinter
@@ -286,6 +287,9 @@ def test_two_sides_are_searched_the_same(spec):
     hb = h.hint(obs, samples=6, seed=3, search="maxn")
     assert [(m.move, m.value, m.win, m.points) for m in ha.moves] == [(m.move, m.value, m.win, m.points)
                                                                       for m in hb.moves]
+    assert ha.search is None and hb.to_dict()["search"] is None
+    for method, bound in (("expectimax", dict(samples=2)), ("exact", dict(sample_worlds=3))):
+        assert h.hint(obs, method=method, seed=3, **bound).to_dict()["search"] is None
 
 
 # ------------------------------------------------------------ hints
