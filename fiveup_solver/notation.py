@@ -445,14 +445,22 @@ def _terminal_columns(out) -> int:
         return shutil.get_terminal_size((80, 24)).columns
 
 
+def terminal_width(out) -> int | None:
+    """The characters a line may hold on the terminal ``out`` writes to (one short of its
+    columns, at least 20), None where ``out`` is no terminal."""
+    if not (out.isatty() if hasattr(out, "isatty") else False):
+        return None
+    return max(20, _terminal_columns(out) - 1)
+
+
 def fit_to_terminal(text: str, out) -> str:
     """``text`` with each line longer than the terminal ``out`` writes to broken between
     words, its rest indented (unchanged where ``out`` is no terminal; a Markdown table's
     rows are kept whole). A terminal breaks a
     long line anywhere: "35 raw (" / "7)", "-7" / ".1 +- 3.0 win-%" read as other numbers."""
-    if not (out.isatty() if hasattr(out, "isatty") else False):
+    width = terminal_width(out)
+    if width is None:
         return text
-    width = max(20, _terminal_columns(out) - 1)
     # a value and its standard error ("+10.6 +- 2.5") stay on one line: the spaces around
     # "+-" are not break points (a stand-in while the line is filled)
     glued = text.replace(" +- ", "\x00+-\x00")

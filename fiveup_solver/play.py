@@ -31,7 +31,7 @@ from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
 from fiveup_solver.notation import (DOUBLE_PORTS, SINGLE_PORTS, fit_to_terminal, format_move, format_round_end,
-                                    parse_move, raw_to_display)
+                                    parse_move, raw_to_display, terminal_width)
 
 __all__ = ["TerminalGame", "play_in_terminal"]
 
@@ -275,8 +275,15 @@ class TerminalGame:
             if m.value is None:
                 self.say(f"  {k:>2}. {format_move(m.move)} (the only move)")
                 continue
-            self.say(f"  {k:>2}. {format_move(m.move):<15} win {100 * m.win:4.1f} % +-{100 * (m.win_stderr or 0):.1f}"
-                     f"  {m.points:+5.1f} pts +-{m.points_stderr or 0:.1f}  #{m.rank}")
+            values = (f"win {100 * m.win:4.1f} % +-{100 * (m.win_stderr or 0):.1f}"
+                      f"  {m.points:+5.1f} pts +-{m.points_stderr or 0:.1f}")
+            row = f"  {k:>2}. {format_move(m.move):<15} {values}  #{m.rank}"
+            if len(row) > (terminal_width(self.out) or len(row)):
+                # a narrow terminal: the move and its rank, its values under it (a review saw rows
+                # broken mid-row under 60 columns)
+                row = (f"  {k:>2}. {format_move(m.move)}  #{m.rank}\n      win {100 * m.win:.1f} % "
+                       f"+-{100 * (m.win_stderr or 0):.1f}  {m.points:+.1f} pts +-{m.points_stderr or 0:.1f}")
+            self.say(row)
         if h.samples:
             self.say("win: your side's chance to win the game; pts: raw points of this round, your side "
                      "less the others (5 raw = 1 display point; a world won or lost counts +-1000); "

@@ -315,6 +315,41 @@ def test_a_value_and_its_error_stay_on_one_line_in_a_narrow_terminal(monkeypatch
     assert notation.fit_to_terminal(row, io.StringIO()) == row            # not a terminal: as it is
 
 
+@pytest.mark.parametrize("columns", [40, 52, 80])
+def test_the_hint_table_keeps_its_rows_whole_in_a_narrow_terminal(monkeypatch, columns):
+    """A review: under 60 columns each hint row was broken mid-row by the line filling
+    ("2. 2-5@3-5:high    win 29.5 % +-0.8" / "    -21.7 pts +-3.7  #1"). A row too wide
+    for the terminal is the move with its rank, and its values on the next line."""
+    import re
+
+    from fiveup_solver import notation
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(notation, "_terminal_columns", lambda out: columns)
+    out = Terminal()
+    tg = TerminalGame(2, ["greedy"], 0, 5, out=out, hint_samples=4)
+    tg.advance()
+    while len(tg.game.legal_moves) < 3 or not any("@" in str(m) for m in tg.game.legal_moves):
+        tg.handle("1")
+    legal = tg.game.legal_moves
+    out.seek(0)
+    out.truncate()
+    tg.handle("hint")
+    lines = out.getvalue().splitlines()
+    values = r"win +[\d.]+ % \+-[\d.]+ +[+-][\d.]+ pts \+-[\d.]+"
+    wide = [line for line in lines if re.fullmatch(rf" +\d+\. \S+ +{values}  #\d+", line)]
+    heads = [k for k, line in enumerate(lines) if re.fullmatch(r" +\d+\. \S+  #\d+", line)]
+    if columns == 80:
+        assert len(wide) == len(legal) and not heads
+    else:
+        # (the widest 2-player move names a port: "1-5@0-1:lineA", a row of 59 or more characters)
+        assert not wide and len(heads) == len(legal)
+        assert all(re.fullmatch(rf" {{6}}{values}", lines[k + 1]) for k in heads)
+        assert max(len(lines[k]) for k in heads) < columns and max(len(lines[k + 1]) for k in heads) < columns
+
+
 def test_match_and_placement_text_fit_the_terminal_and_tables_stay_whole(monkeypatch):
     """A review: `fiveup match` and `sprt` result lines (84 to 98 columns) and the ladder
     placement's text broke mid-word in an 80-column terminal. They are fitted as hint's
