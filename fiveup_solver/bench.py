@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from fiveup_solver import _core
+from fiveup_solver import _core, _solver
 from fiveup_solver.equity import search_values
 from fiveup_solver.errors import FiveUpError, OptionError, check_seed, is_int, json_fault, short_repr as _short
 from fiveup_solver.game import Game, action_to_move
@@ -191,22 +191,31 @@ def max_rss_mb() -> float:
     return round(rss / (2 ** 20 if sys.platform == "darwin" else 1024), 1)
 
 
+def solver_modes(name: str, games) -> list:
+    """(label, mode, options) of each timing ``fiveup bench --solver`` makes of suite
+    ``name``. The 2-thread timing only where a position has the hand tiles at which the
+    solver starts its helper threads (``_solver.SMP_MIN_HAND_TILES``): elsewhere it would
+    time one thread again under another name."""
+    modes = [("value", "value", {}), ("value_win", "value", {"objective": "win"}),
+             ("value_no_pruning", "value", {"target_pruning": False})]
+    if any(sum(len(g.current.core.hand(s)) for s in range(g.players)) >= _solver.SMP_MIN_HAND_TILES for g in games):
+        modes.append(("value_2_threads", "value", {"threads": 2}))
+    if name in ("midround", "near_target"):
+        modes += [("all_moves", "solve", {}), ("value_no_table", "value", {"use_tt": False})]
+    return modes
+
+
 def solver_report(folder) -> dict:
     """``fiveup bench --solver``: every suite of ``folder`` in each mode (per-position
     values dropped): value, value under the win objective, value without exact-target pruning, value
-    with 2 search threads, and on the
+    with 2 search threads (where they start: :func:`solver_modes`), and on the
     mid-round and near-target suites every move's value and the value without the table."""
     folder = Path(folder)
     report = {}
     for name in SOLVER_SUITES:
         games = load_suite(folder / f"{name}.json")
-        modes = [("value", "value", {}), ("value_win", "value", {"objective": "win"}),
-                 ("value_no_pruning", "value", {"target_pruning": False}),
-                 ("value_2_threads", "value", {"threads": 2})]
-        if name in ("midround", "near_target"):
-            modes += [("all_moves", "solve", {}), ("value_no_table", "value", {"use_tt": False})]
         entry = {}
-        for label, mode, kwargs in modes:
+        for label, mode, kwargs in solver_modes(name, games):
             r = run_solver_suite(games, mode, **kwargs)
             r.pop("values")
             entry[label] = r

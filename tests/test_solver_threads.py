@@ -139,3 +139,15 @@ def test_cli_solve_threads(tmp_path, capsys):
     assert main(["solve", str(path), "--round", "0", "--action", "0", "--threads", "0"]) != 0
     err = capsys.readouterr().err
     assert "threads must be an integer from 1 to 64" in err and "Traceback" not in err
+
+
+def test_bench_times_two_threads_only_where_they_start():
+    """A review: ``fiveup bench --solver`` timed ``value_2_threads`` on the 2-player
+    openings, where the solver never starts a helper (it does from 18 hand tiles on), so
+    the row timed one thread under another name. RULES 2.1 deals 5 tiles a seat: a
+    2-player opening holds 10 hand tiles, a 4-player one 20."""
+    from fiveup_solver.bench import solver_modes
+    labels = {name: [m[0] for m in solver_modes(name, load_suite(DATA / f"{name}.json"))]
+              for name in ("openings_2p", "openings_4p")}
+    assert "value_2_threads" not in labels["openings_2p"] and "value_2_threads" in labels["openings_4p"]
+    assert labels["openings_2p"] == ["value", "value_win", "value_no_pruning"]

@@ -1587,6 +1587,7 @@ cdef enum:
                            # costs more than it saves (measured: 2-player openings, mid-round)
 
 MAX_SEARCH_THREADS = MAX_THREADS    # for Python callers (a Solver's and a hint's threads)
+SMP_MIN_HAND_TILES = SMP_MIN_TILES  # for Python callers (fiveup bench times 2 threads where they start)
 
 
 cdef void* helper_main(void* arg) noexcept nogil:
