@@ -13,6 +13,7 @@ import re
 import shutil
 import sys
 import textwrap
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -469,6 +470,50 @@ def cmd_perft(args, out) -> int:
     return 0
 
 
+SOLVE_PROGRESS_AFTER = 2.0     # seconds before `fiveup solve` says it is still at work (most solves take ms)
+
+
+@contextmanager
+def _still_working(what: str, err, how_to_stop: str, after: float | None = None, every: float = 1.0):
+    """Around a long call: on a terminal ``err``, after ``after`` seconds (default
+    SOLVE_PROGRESS_AFTER) the line "what: N s; how_to_stop", rewritten every
+    ``every`` seconds and cleared at the end. A rare exact solve runs for minutes, and a
+    review saw nothing at all meanwhile. Nothing where ``err`` is None or no terminal."""
+    import threading
+    import time
+    from fiveup_solver.notation import terminal_width
+    width = None if err is None else terminal_width(err)
+    if width is None:
+        yield
+        return
+    done = threading.Event()
+    start = time.monotonic()
+    shown = 0
+
+    def report() -> None:
+        nonlocal shown
+        if done.wait(SOLVE_PROGRESS_AFTER if after is None else after):
+            return
+        while True:
+            line = f"{what}: {time.monotonic() - start:.0f} s; {how_to_stop}"[:width]
+            err.write("\r" + line.ljust(shown))
+            err.flush()
+            shown = max(shown, len(line))
+            if done.wait(every):
+                return
+
+    thread = threading.Thread(target=report, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        if shown:
+            err.write("\r" + " " * shown + "\r")
+            err.flush()
+
+
 def cmd_solve(args, out) -> int:
     from fiveup_solver.solver import WIN_VALUE, Solver, win_probability
     if not 0.001 <= args.tt_mb <= 16384:      # (the Solver's own range: one message for both)
@@ -482,8 +527,11 @@ def cmd_solve(args, out) -> int:
     game = game_at(record, args.round, args.action)
     if game.round_over:
         raise OptionError(f"round {args.round} action {args.action}: the round is over, nothing to solve")
-    res = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit, objective=args.objective, search=args.three,
-                 threads=args.threads).solve(game)
+    solver = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit, objective=args.objective, search=args.three,
+                    threads=args.threads)
+    with _still_working("solving exactly", None if args.quiet else sys.stderr,
+                        "Ctrl-C stops it" + ("" if args.node_limit else ", --node-limit N bounds it")):
+        res = solver.solve(game)
     if not res.exact:
         raise OptionError(f"round {args.round} action {args.action}: node limit {args.node_limit:,} reached "
                           "before every move's exact value was known")
@@ -1256,6 +1304,9 @@ def _solve_arguments(p) -> None:
     p.add_argument("--threads", type=_int, default=SOLVER_THREADS,
                    help="search threads of large positions (the values do not depend on it)")
     _add_budget_flags(p, "search")
+    p.add_argument("--quiet", action="store_true",
+                   help=f"no line on a terminal's stderr saying a solve is still at work (after "
+                        f"{SOLVE_PROGRESS_AFTER:g} s)")
 
 
 def _hint_arguments(p) -> None:

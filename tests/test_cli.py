@@ -857,6 +857,36 @@ def test_ctrl_c_stops_a_long_solve(tmp_path, how):
     assert interrupted_after(4, ["solve", str(record), *args]) == (130, "", "error: interrupted\n")
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+@pytest.mark.parametrize("quiet", [False, True])
+def test_a_long_solve_says_on_the_terminal_that_it_is_still_at_work(quiet):
+    """A review: a rare exact solve ran for over 10 minutes and showed nothing meanwhile.
+    On a terminal, after 2 s, stderr carries a line rewritten every second with the time so
+    far and how to stop it; Ctrl-C clears it. --quiet (and a stderr that is no terminal,
+    test_ctrl_c_stops_a_long_solve) shows none."""
+    pexpect = pytest.importorskip("pexpect")
+    record = Path(__file__).parent / "data" / "maxn_slow_position.json"
+    args = ["-m", "fiveup_solver.cli", "solve", str(record), "--round", "0", "--action", "0", "--three", "maxn"]
+    child = pexpect.spawn(sys.executable, args + ["--quiet"] * quiet, encoding="utf-8", timeout=60,
+                          dimensions=(24, 100))
+    if quiet:
+        assert child.expect([r"solving exactly", pexpect.TIMEOUT], timeout=4) == 1
+    else:
+        child.expect(r"\rsolving exactly: (\d+) s; Ctrl-C stops it, --node-limit N bounds it")
+        first = int(child.match.group(1))
+        child.expect(r"\rsolving exactly: (\d+) s;")
+        assert first >= 2 and int(child.match.group(1)) > first      # rewritten as the time goes on
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    rest = child.before                   # (the terminal echoes the ^C)
+    assert rest.rstrip().endswith("\nerror: interrupted")
+    assert not quiet or "solving" not in rest
+    # cleared before the error line: spaces over the whole line, back to its start
+    assert quiet or re.search(r"\r {50,}\r", rest)
+
+
 def test_a_file_of_several_games_is_read_one_game_at_a_time(tmp_path, capsys):
     """A review: replay and analyze could not read what selfplay and match --records write
     (JSON Lines: 'Extra data'), and a UTF-8 byte-order mark was refused. --game K picks a
