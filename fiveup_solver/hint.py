@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import _thread
 import contextlib
+import contextvars
 import functools
 import math
 import re
@@ -73,7 +74,7 @@ from fiveup_solver.parallel import in_worker, on_worker_start
 from fiveup_solver.solver import DEFAULT_SEARCH, MAX_THREADS, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
 
 __all__ = ["Hint", "HintMove", "Hinter", "PositionValue", "SearchMethod", "hint", "position_value", "deal_value",
-           "world_values", "set_default_threads", "stop_searches",
+           "world_values", "set_default_threads", "stop_searches", "use_hinter",
            "METHODS", "HINT_METHODS", "DEFAULT_SAMPLES", "DEFAULT_WORLD_NODES", "DEFAULT_SEARCH", "SearchBudget"]
 
 
@@ -1549,9 +1550,48 @@ def stop_searches() -> bool:
     return any([h.stop() for h in hinters])      # (a list: every one is stopped)
 
 
+# the Hinter of use_hinter in this thread (context), which the module's functions use before the default
+_context_hinter: contextvars.ContextVar = contextvars.ContextVar("fiveup_solver_hinter", default=None)
+
+
+@contextlib.contextmanager
+def use_hinter(hinter: Hinter):
+    """Within it, in this thread (strictly: this context), :func:`hint`,
+    :func:`position_value`, :func:`deal_value` and every hint-based bot and level
+    (``bots.choose("level6", ...)``) search on ``hinter`` instead of the shared default.
+    An app that serves several games gives each its own Hinter: their decisions then
+    search side by side instead of taking turns on the one default, and ``hinter.stop()``
+    stops that game's decision only (:func:`stop_searches` stops the default's). The
+    values are the same on any Hinter of the same threads (a sample budget: any threads).
+    Other threads are not affected; nested, the innermost holds.
+
+    >>> import random
+    >>> from fiveup_solver import Game
+    >>> from fiveup_solver.bots import choose
+    >>> g = Game(players=2, seed=4)
+    >>> mine = Hinter(threads=1)
+    >>> with use_hinter(mine):
+    ...     move = choose("level6", g.observation(g.to_move), random.Random(1))
+    >>> move in g.legal_moves
+    True
+    """
+    if not isinstance(hinter, Hinter):
+        raise OptionError(f"use_hinter takes a Hinter, not {_short(hinter)}")
+    token = _context_hinter.set(hinter)
+    try:
+        yield hinter
+    finally:
+        _context_hinter.reset(token)
+
+
+def _current_hinter() -> Hinter:
+    """The Hinter the module's functions use here: use_hinter's, else the shared default."""
+    return _context_hinter.get() or _default_hinter()
+
+
 def position_value(obs, **options) -> PositionValue:
     """The observation's seat's value of the position (see :meth:`Hinter.position_value`),
-    with the shared default :class:`Hinter`.
+    with the shared default :class:`Hinter` (or :func:`use_hinter`'s).
 
     >>> from fiveup_solver import Game
     >>> g = Game(players=2, seed=4)
@@ -1559,21 +1599,23 @@ def position_value(obs, **options) -> PositionValue:
     >>> 0 <= v.value <= 1 and v.samples == 8
     True
     """
-    return _default_hinter().position_value(obs, **options)
+    return _current_hinter().position_value(obs, **options)
 
 
 def deal_value(players: int, scores, seat: int, **options) -> PositionValue:
     """A round not yet dealt, valued for ``seat`` by the position values' own judge
-    (see :meth:`Hinter.deal_value`), with the shared default :class:`Hinter`.
+    (see :meth:`Hinter.deal_value`), with the shared default :class:`Hinter` (or
+    :func:`use_hinter`'s).
 
     >>> v = deal_value(2, [0, 0], 1, starter=0, samples=8, seed=1)
     >>> 0 < v.value < 1 and v.samples == 8
     True
     """
-    return _default_hinter().deal_value(players, scores, seat, **options)
+    return _current_hinter().deal_value(players, scores, seat, **options)
 
 
 def hint(obs, **options) -> Hint:
     """Hint for the seat of ``obs`` (a :class:`~fiveup_solver.game.Observation`);
-    options as :meth:`Hinter.hint`. Uses a shared default :class:`Hinter`."""
-    return _default_hinter().hint(obs, **options)
+    options as :meth:`Hinter.hint`. Uses a shared default :class:`Hinter` (or
+    :func:`use_hinter`'s)."""
+    return _current_hinter().hint(obs, **options)

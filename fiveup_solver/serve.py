@@ -60,7 +60,7 @@ from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.bots import BOTS, names_a_module
 from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int, short_repr as _short
-from fiveup_solver.hint import Hinter, SearchBudget
+from fiveup_solver.hint import Hinter, SearchBudget, use_hinter
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import ALL_TILES, format_move, parse_move
 from fiveup_solver.play import TerminalGame, bots_for_seats
@@ -248,6 +248,13 @@ class WebGame(TerminalGame):
 
     def stop_requested(self) -> bool:
         return self.stopped.is_set()
+
+    def advance(self) -> None:
+        # the bots' replies search on a Hinter of their own, one thread as every pool worker's
+        # search: on the package's one default, every game's bot decisions took turns (a
+        # review). Made per call, as a hint request's (about 8 MB once used: not kept per game).
+        with use_hinter(_State.hinter()):
+            super().advance()
 
     @property
     def bots_to_move(self) -> bool:

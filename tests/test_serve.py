@@ -1121,3 +1121,19 @@ def test_boards_come_in_a_narrow_layout_for_a_phone(client):
     move = {"move": view["legal_moves"][0], "round": view["round"], "action": len(view["history"]), "layout": "narrow"}
     assert client.post(f"/api/games/{gid}/moves", json=move).status_code == 200 and web.bounds == NARROW_BOUNDS
     assert client.get(f"/api/games/{gid}?layout=square").status_code == 422
+
+
+def test_a_web_game_s_bots_search_beside_other_games():
+    """A review: a web game's bot replies searched on the package's one default Hinter, so
+    the games of a server took turns for it whatever its workers. Each advance() now
+    searches on a Hinter of its own: the bots reply while the default is busy."""
+    from fiveup_solver import hint as hints
+    seed = next(s for s in range(50) if Game(players=2, seed=s).to_move == 1)
+    web = serve.WebGame(2, ["level6", "level6"], 0, seed)
+    assert web.game.to_move == 1 and not web.game.current.moves       # the bot opens: advance() has work
+    with hints._default_hinter()._lock:          # the default busy with another game's decision
+        t = threading.Thread(target=web.advance)
+        t.start()
+        t.join(60)
+        assert not t.is_alive()
+    assert web.game.current.moves and web.game.current.moves[0][0] == 1

@@ -376,3 +376,43 @@ def test_save_record_is_never_seen_half_written(tmp_path):
     assert errors == []
     # and nothing is left beside it
     assert [p.name for p in tmp_path.iterdir()] == ["same.json"]
+
+
+def test_use_hinter_gives_a_thread_s_bots_and_levels_their_own_hinter():
+    """A review: levels and hint bots always searched on the package's one default Hinter,
+    so an app's games took turns for it whatever its cores. Under ``use_hinter(h)`` a level
+    decision searches on ``h``: it completes while the default is busy, and the same
+    decision outside it waits for the default. The move is the same on either Hinter."""
+    import random
+
+    from fiveup_solver import hint as hints
+    from fiveup_solver.bots import choose
+    from fiveup_solver.errors import OptionError
+    g = Game(players=2, seed=4)
+    obs = g.observation(g.to_move)
+    want = choose("level6", obs, random.Random(1))
+    done = {}
+
+    def decide(key, hinter):
+        if hinter is None:
+            done[key] = choose("level6", obs, random.Random(1))
+        else:
+            with hints.use_hinter(hinter) as h:
+                assert h is hinter and hints._current_hinter() is hinter
+                done[key] = choose("level6", obs, random.Random(1))
+    busy = hints._default_hinter()._lock
+    with busy:          # the default Hinter searching another game's decision
+        own = threading.Thread(target=decide, args=("own", Hinter(threads=1)))
+        shared = threading.Thread(target=decide, args=("shared", None))
+        own.start()
+        shared.start()
+        own.join(120)
+        assert done.get("own") == want          # searched beside the busy default
+        shared.join(0.5)
+        assert shared.is_alive() and "shared" not in done        # waits for the default
+    shared.join(120)
+    assert done["shared"] == want
+    assert hints._current_hinter() is hints._default_hinter()   # outside the block: the default again
+    with pytest.raises(OptionError, match="^use_hinter takes a Hinter, not 2$"):
+        with hints.use_hinter(2):
+            pass
