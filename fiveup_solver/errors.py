@@ -119,6 +119,20 @@ def as_int(x):
     return x
 
 
+def as_bool(x):
+    """`x` as a ``bool`` when it is numpy's bool (``np.True_``); anything else unchanged, for
+    the caller's check to refuse. A switch takes numpy's truth values as numpy integers are
+    taken as ints, and nothing else: ``"no"``, 0 and None are no switch.
+
+    >>> import numpy as np
+    >>> as_bool(np.bool_(False)), type(as_bool(np.bool_(True))).__name__, as_bool(0), as_bool("no")
+    (False, 'bool', 0, 'no')
+    """
+    if not isinstance(x, bool) and type(x).__module__ == "numpy" and type(x).__name__ in ("bool_", "bool"):
+        return bool(x)
+    return x
+
+
 def as_number(x):
     """`x` as an ``int`` when it is an integer of any type (:func:`as_int`), as a ``float``
     when it is another real number (``numbers.Real``: numpy's float32 too), other than a

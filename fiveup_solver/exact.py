@@ -57,7 +57,8 @@ import numpy as np
 
 from fiveup_solver import _core, _exact
 from fiveup_solver.equity import load_table, win_probabilities
-from fiveup_solver.errors import IllegalMoveError, OptionError, as_int, check_seed, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import (IllegalMoveError, OptionError, as_bool, as_int, check_seed, is_int as _is_int,
+                                  short_repr as _short)
 from fiveup_solver.game import not_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.solver import check_objective
@@ -606,6 +607,7 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
     _check_stop(stop)
     sample_worlds, node_limit = _count("sample_worlds", sample_worlds, 2), _count("node_limit", node_limit)
     seed = check_seed(seed)
+    sample_draws = as_bool(sample_draws)
     if not isinstance(sample_draws, bool):
         raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")
     ds = DealSampler(obs) if sampler is None else sampler

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 from fiveup_solver import _core, _sampler
 from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs, check_worlds
-from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, as_int, check_seed, is_int as _is_int,
-                                  short_repr as _short)
+from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, as_bool, as_int, check_seed,
+                                  is_int as _is_int, short_repr as _short)
 from fiveup_solver.game import Game, check_observation, core_legal_moves  # check_observation: public here too (the sampler's reads)
 from fiveup_solver.notation import ALL_TILES, BONEYARD, Move, Tile
 
@@ -114,6 +114,7 @@ class DealSampler:
             raise OptionError("model must be an OpponentModel, and is for beliefs='model'")
         self.model = model
         self._actions = check_observation(obs)
+        drawing = as_bool(drawing)
         if not isinstance(drawing, bool):
             raise OptionError(f"drawing must be True or False, not {_short(drawing)}")
         if drawing and (obs.status != "playing" or obs.to_move == obs.seat or obs.boneyard_size == 0):

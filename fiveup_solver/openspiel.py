@@ -86,7 +86,7 @@ from fiveup_solver.encoding import (DEAL, DEFAULT_PARAMS, DRAW, DRAW_ACTION, HAN
                                     PHASE_NAMES, PLACEMENTS, PLAY, PORTS, STARTER, Encoder, Table, action_text,
                                     action_to_move, check_params, max_round_actions, move_to_action, outcome_returns,
                                     tiles_text, utility_bound)
-from fiveup_solver.errors import IllegalMoveError, OptionError, check_seed, is_int, short_repr as _short
+from fiveup_solver.errors import IllegalMoveError, OptionError, as_int, as_number, check_seed, is_int, is_number, short_repr as _short
 from fiveup_solver.game import Game, turn_fault
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import ALL_TILES, Move
@@ -339,7 +339,8 @@ class FiveUpState(_StateBase):
             if phase == STARTER:
                 return f"starter {action}"
             if not 0 <= action < 28:
-                return f"chance {action}"
+                # (OpenSpiel asks for the text of outcomes; a review got "chance 40" for none)
+                raise OptionError(f"chance action {action} is no chance outcome (tiles 0..27, starters 0..3)")
             if phase == DEAL:
                 return f"deal {ALL_TILES[action]} to {len(e.dealt) // HAND_SIZE}"
             if phase == DRAW:
@@ -394,13 +395,19 @@ class FiveUpState(_StateBase):
         if probability_sampler is None:
             seed = random.getrandbits(63)
         else:
-            seed = int(float(probability_sampler()) * 2.0 ** 53)
-        return self.resample(int(player_id), seed)
+            u = as_number(probability_sampler())
+            if not is_number(u) or not 0.0 <= u < 1.0:
+                # (a review: -0.5 became a seed the caller never gave, named in the error)
+                raise OptionError(f"probability_sampler must give a number in [0, 1), not {_short(u)}")
+            seed = int(u * 2.0 ** 53)
+        # the player as given: resample() checks it (int() read 1.9 as player 1)
+        return self.resample(player_id, seed)
 
     def resample(self, player: int, seed: int):
         """:meth:`resample_from_infostate` with an explicit integer seed (deterministic)."""
         e = self._e
         n = e.players
+        player = as_int(player)
         if not is_int(player) or not 0 <= player < n:
             raise OptionError(f"player must be 0..{n - 1}, not {_short(player)}")
         seed = check_seed(seed)

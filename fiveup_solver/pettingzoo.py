@@ -14,8 +14,9 @@ building an environment then raises :class:`~fiveup_solver.errors.OptionError`.
         e.step(action)
 
 ``env(**kw)`` is ``raw_env(**kw)`` in the usual wrappers (an illegal action ends the
-game with the least return there is for its agent, worse than any legal outcome: -1
-for a whole game, -305 for a round, -475 for a 4-player round; the other agents get 0.
+game with the least return there is for its agent, no better than any legal outcome:
+-1 for a whole game, -305 for a round, -475 for a 4-player round; with 4 players its
+partner gets the same, and the other agents get 0.
 An action that is no action id, 999 or -1 or 2.5, and step() or observe() before
 reset() are one-line OptionErrors; after an illegal action the game is over in the
 observations and the text too). Options: ``players``
@@ -52,7 +53,7 @@ import random
 
 import numpy as np
 
-from fiveup_solver.errors import OptionError, check_seed, short_repr as _short
+from fiveup_solver.errors import OptionError, as_bool, check_seed, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.notation import raw_to_display
 from fiveup_solver.encoding import (
@@ -83,8 +84,8 @@ def env(**kwargs):
     """The environment in PettingZoo's usual wrappers (see the module doc)."""
     _require_pettingzoo()
     e = raw_env(**kwargs)
-    # an illegal action must be worse than any legal outcome: the least return there is
-    # (-1 for a whole game; a round's points reach -305, with 4 players -475)
+    # an illegal action is no better than any legal outcome for the offender's side: the least
+    # return there is (-1 for a whole game; a round's points reach -305, with 4 players -475)
     e = _TerminateIllegal(e, illegal_reward=-utility_bound(e.players, e.whole_game))
     e = _CheckActions(e)
     e = _OrderEnforcing(e)
@@ -97,9 +98,17 @@ if AECEnv is not None:
         observations (phase, an all-zero mask) and its text say so."""
 
         def step(self, action):
+            offender, before = self.agent_selection, self._terminated
             super().step(action)
             if self._terminated:
-                self.env.unwrapped._over = self.env.unwrapped._illegal = True
+                u = self.env.unwrapped
+                u._over = u._illegal = True
+                if not before and u.players == 4:
+                    # the offender's partner shares its side's return, as in every legal end: left
+                    # at PettingZoo's 0, a losing side would end better off by an illegal action
+                    partner = u.possible_agents[(u.possible_agents.index(offender) + 2) % 4]
+                    u.rewards[partner] = float(self._illegal_value)
+                    u._cumulative_rewards[partner] += float(self._illegal_value)
 
     class _CheckActions(wrappers.BaseWrapper):
         """An action that is no action id (999, -1, 2.5, "3", True) is refused as raw_env refuses
@@ -142,6 +151,7 @@ class raw_env(AECEnv if AECEnv is not None else object):
             raise OptionError(f"render_mode must be 'human', 'ansi' or None, not {_short(render_mode)}")
         self.players, self.whole_game, self.max_rounds = p["players"], p["whole_game"], p["max_rounds"]
         self.render_mode = render_mode
+        perfect_recall = as_bool(perfect_recall)
         if not isinstance(perfect_recall, bool):
             # a switch, as whole_game: "false" must not turn it on
             raise OptionError(f"perfect_recall must be True or False, not {_short(perfect_recall)}")

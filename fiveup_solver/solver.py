@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
 from fiveup_solver.equity import EquityTable, search_values
-from fiveup_solver.errors import (IllegalMoveError, OptionError, as_int, as_number, is_int, is_number,
+from fiveup_solver.errors import (IllegalMoveError, OptionError, as_bool, as_int, as_number, is_int, is_number,
                                   short_repr as _short)
 from fiveup_solver.game import Game
 from fiveup_solver.notation import ALL_TILES
@@ -206,6 +206,7 @@ class Solver:
             raise OptionError(f"tt_min_tiles must be an integer from -1 to 28, not {_short(tt_min_tiles)}")
         if not is_int(threads) or not 1 <= threads <= MAX_THREADS:
             raise OptionError(f"threads must be an integer from 1 to {MAX_THREADS}, not {_short(threads)}")
+        use_tt, target_pruning, pv, both = (as_bool(on) for on in (use_tt, target_pruning, pv, both))
         for name, on in (("use_tt", use_tt), ("target_pruning", target_pruning), ("pv", pv), ("both", both)):
             if not isinstance(on, bool):
                 raise OptionError(f"{name} must be True or False, not {_short(on)}")

@@ -414,6 +414,30 @@ def test_a_numpy_integer_is_taken_by_every_count_and_seat_option():
             call()
 
 
+def test_a_numpy_bool_is_taken_as_its_bool_wherever_a_switch_is():
+    """A review (the adapters): numpy integers were taken as ints, but a numpy bool was
+    refused as a switch (PettingZoo's whole_game). It is taken as its bool everywhere a
+    True/False option is; "no", 0 and None stay refused."""
+    from fiveup_solver.game import Game
+    from fiveup_solver.hint import Hinter
+    from fiveup_solver.inference import DealSampler
+    from fiveup_solver.solver import Solver
+    from fiveup_solver.svg import board_svg
+    yes, no = np.bool_(True), np.bool_(False)
+    g = Game(players=2, seed=3)
+    obs = g.observation(g.to_move)
+    assert Solver(both=no, use_tt=yes, target_pruning=yes, pv=no).solve(g).values == Solver(both=False).solve(g).values
+    assert Hinter(threads=1).hint(obs, samples=4, seed=1, both=no).best == Hinter(threads=1).hint(
+        obs, samples=4, seed=1, both=False).best
+    assert DealSampler(obs, drawing=no).count == DealSampler(obs, drawing=False).count
+    assert g.to_record(scores_kept_apart=yes) == g.to_record(scores_kept_apart=True)
+    assert board_svg(g, flipped=yes) == board_svg(g, flipped=True)
+    assert not Game(players=2, seed=3, deal=no).rounds and len(Game(players=2, seed=3, deal=yes).rounds) == 1
+    for bad in ("no", 0, None):
+        with pytest.raises(OptionError, match=r"^both must be True or False, not "):
+            Solver(both=bad)
+
+
 def test_a_ladder_rating_of_a_name_not_on_it_is_an_option_error():
     """ladder.elo[name] was a plain dict: a misspelt level gave a bare KeyError."""
     from fiveup_solver.ladder import load_ladder

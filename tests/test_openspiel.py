@@ -389,6 +389,52 @@ def test_resample_refuses_bad_arguments(player, seed, message):
         state.resample(player, seed)
 
 
+def test_resample_from_infostate_checks_the_player_and_the_sampler_as_resample_does():
+    """A review: resample_from_infostate read its player through int() (1.9 was player 1,
+    "x" a bare ValueError), and a sampler's -0.5 became a seed named in the error as if
+    the caller had given it."""
+    state = play_random(fo.load_game(2, False), 0, stop=lambda s: s.engine_game is not None)
+    for player in (1.9, "1", "x"):
+        with pytest.raises(OptionError, match=r"^player must be 0\.\.1, not "):
+            state.resample_from_infostate(player, lambda: 0.3)
+    for u in (-0.5, 1.0, float("nan"), "0.3"):
+        with pytest.raises(OptionError, match=r"^probability_sampler must give a number in \[0, 1\), not "):
+            state.resample_from_infostate(1, lambda: u)
+    same = state.resample_from_infostate(np.int64(1), lambda: np.float64(0.25))
+    assert same.history() == state.resample(1, int(0.25 * 2 ** 53)).history()
+
+
+def test_the_encoding_helpers_check_their_arguments():
+    """A review: four public helpers of fiveup_solver.encoding took anything: Encoder's
+    perfect_recall "no" turned it on, utility_bound(9, ...) answered, outcome_returns(None)
+    and check_params([1]) raised AttributeError and TypeError. A numpy bool is a switch,
+    as a numpy integer is an integer."""
+    from fiveup_solver.encoding import Encoder, check_params, outcome_returns, utility_bound
+    for call, message in ((lambda: Encoder(2, "no"), "perfect_recall must be True or False, not 'no'"),
+                          (lambda: Encoder(9, False), "players must be 2, 3 or 4, not 9"),
+                          (lambda: utility_bound(9, False), "players must be 2, 3 or 4, not 9"),
+                          (lambda: utility_bound(2, "yes"), "whole_game must be True or False, not 'yes'"),
+                          (lambda: outcome_returns(None, True), "outcome_returns takes a Game, not None"),
+                          (lambda: outcome_returns(Game(players=2, seed=1), False),
+                           "outcome_returns: the round is not over"),
+                          (lambda: check_params([1]), "the game parameters are a mapping"),
+                          (lambda: check_params({"whole_game": "no"}), "whole_game must be True or False")):
+        with pytest.raises(OptionError, match=message):
+            call()
+    assert Encoder(2, np.bool_(True)).perfect_recall is True
+    assert check_params({"whole_game": np.bool_(False), "max_rounds": np.int64(5)}) == {
+        "players": 2, "whole_game": False, "max_rounds": 5}
+    assert type(check_params({"max_rounds": np.int64(5)})["max_rounds"]) is int
+    assert utility_bound(4, False) == 475.0 and utility_bound(np.int64(3), np.bool_(True)) == 1.0
+
+
+def test_the_text_of_a_chance_action_that_is_no_outcome_is_refused():
+    """A review: action_to_string(CHANCE, 40) answered "chance 40"."""
+    state = play_random(fo.load_game(2, False), 0, stop=lambda s: s.engine_game is not None)
+    with pytest.raises(OptionError, match="^chance action 40 is no chance outcome"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 40)
+
+
 def _last_draw_pending(seed):
     """A 3-player random game stopped where a seat has chosen to draw the boneyard's last
     tile and the engine's draw would block the round (every hand shown): None if it has none."""

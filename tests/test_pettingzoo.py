@@ -287,6 +287,24 @@ def test_illegal_action_is_the_worst_outcome():
         assert e.rewards[agent] == worst
 
 
+@pytest.mark.parametrize("whole_game, worst", [(True, -1), (False, -475)])
+def test_an_illegal_action_with_4_players_costs_the_partner_too(whole_game, worst):
+    """A review: with 4 players the offender's partner got PettingZoo's 0, so a side losing
+    anyway (both seats -1) ended better off (-1 and 0) by one seat's illegal action. The
+    partner (the seat opposite, RULES 1) shares its side's return, as in every legal end;
+    the two other seats get 0."""
+    e = env(players=4, whole_game=whole_game)
+    e.reset(seed=0)
+    agent = illegal_step(e)
+    k = e.possible_agents.index(agent)
+    partner = e.possible_agents[(k + 2) % 4]
+    assert e.rewards[agent] == e.rewards[partner] == worst
+    assert [e.rewards[a] for a in e.possible_agents if a not in (agent, partner)] == [0, 0]
+    assert e._cumulative_rewards[partner] == worst
+    for a in e.agent_iter():                    # the game ends for every agent, as before
+        e.step(None)
+
+
 def test_perfect_recall_is_a_switch():
     for value in ("false", 0, 1, None, "no"):
         with pytest.raises(OptionError, match="perfect_recall must be True or False"):
