@@ -654,8 +654,11 @@ def cmd_hint(args, out) -> int:
                               f"--method exact (it solves every world whole; its bound is --node-limit)")
         if args.beliefs == "model":
             raise OptionError("--method exact weighs the hidden worlds uniformly: --beliefs model does not apply")
+        if args.seed is not None and args.sample_worlds is None:
+            # (a review: taken and ignored, as the other sampling flags are not)
+            raise OptionError("--seed: --method exact samples nothing without --sample-worlds (every world is solved)")
         exact = {"opponent": args.opponent, "max_worlds": args.max_worlds, "node_limit": args.node_limit,
-                 "sample_worlds": args.sample_worlds, "seed": args.seed,
+                 "sample_worlds": args.sample_worlds, "seed": args.seed or 0,
                  "sample_draws": True if args.sample_draws else None}
         h = Hinter(threads=args.threads).hint(obs, budget=_budget_of(args), **exact)
     else:
@@ -664,7 +667,7 @@ def cmd_hint(args, out) -> int:
             raise OptionError("--opponent, --max-worlds, --node-limit, --sample-draws and --sample-worlds are for "
                               "--method exact")
         past = past_observations(record, args.seat, r) if check_beliefs(args.beliefs) == "model" else None
-        h = Hinter(threads=args.threads).hint(obs, seed=args.seed, past=past, budget=_budget_of(args))
+        h = Hinter(threads=args.threads).hint(obs, seed=args.seed or 0, past=past, budget=_budget_of(args))
     if args.json:
         out.write(json.dumps(h.to_dict()) + "\n")
         return 0
@@ -711,9 +714,10 @@ def cmd_hint(args, out) -> int:
         if m.rank == 1:
             diff = "best"
         elif h.objective == "win":
-            diff = f"{-100 * m.loss:+6.1f} +- {100 * m.loss_stderr:.1f} win-%"
+            # (rounded, + 0.0: a move tied with the best read "-0.0", a review)
+            diff = f"{round(-100 * m.loss, 1) + 0.0:+6.1f}{_plus_minus(m.loss_stderr, 100, sampled)} win-%"
         else:
-            diff = f"{-m.loss:+6.1f} +- {m.loss_stderr:.1f} pts"
+            diff = f"{round(-m.loss, 1) + 0.0:+6.1f}{_plus_minus(m.loss_stderr, 1, sampled)} pts"
         out.write(f"  {m.rank:>2}. {format_move(m.move):<{column}}  {win}  {pts}   {diff}\n")
     if h.method == "exact" and "sample_worlds" in h.budget:
         out.write(f"best: {format_move(h.best)}  (an estimate: +- are standard errors over the judging worlds)\n")
@@ -1334,7 +1338,7 @@ def _hint_arguments(p) -> None:
                    help="with --sample-worlds: each sampled world fixes the boneyard's order too, the later "
                         "draws sampled with it (reaches boneyard 7+)")
     _add_budget_flags(p.add_mutually_exclusive_group(), "samples", "time_ms")
-    p.add_argument("--seed", type=_seed, default=0, help="the seed of the sampled worlds")
+    p.add_argument("--seed", type=_seed, default=None, help="the seed of the sampled worlds (default 0)")
     _add_budget_flags(p, "world_nodes", "depth", "threads", "objective", "beliefs", "search")
     p.add_argument("--json", action="store_true", help="print the hint as JSON")
 

@@ -57,10 +57,10 @@ import numpy as np
 
 from fiveup_solver import _core, _exact
 from fiveup_solver.equity import load_table, win_probabilities
-from fiveup_solver.errors import (IllegalMoveError, OptionError, as_bool, as_int, check_seed, is_int as _is_int,
-                                  short_repr as _short)
+from fiveup_solver.errors import (IllegalMoveError, OptionError, as_bool, as_int, as_number, check_seed,
+                                  is_int as _is_int, is_number, short_repr as _short)
 from fiveup_solver.game import not_to_move
-from fiveup_solver.inference import DealSampler
+from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.solver import check_objective
 
 __all__ = ["OPPONENTS", "DEFAULT_MAX_WORLDS", "DEFAULT_NODE_LIMIT", "DEFAULT_SAMPLE_WORLDS", "ExactResult",
@@ -71,6 +71,7 @@ DEFAULT_MAX_WORLDS = 5_000          # hidden configurations of the root informat
 DEFAULT_NODE_LIMIT = 20_000_000     # counted work of one search: world positions (and, against best defence,
                                     # front vectors and their comparisons); the C search stops within a minute
 DEFAULT_SAMPLE_WORLDS = 400         # hidden worlds drawn for the sampled estimate (half choose, half judge)
+MIN_SAMPLE_WORLDS = 4               # the fewest: 2 judging worlds, the fewest a standard error needs
 WIN_POINTS = 1000                   # the points objective's value of an accepted exact 305
 _FRONT_LIMIT = ("the exact search needs more than {} world positions, front vectors and their "
                 "comparisons (node_limit)")
@@ -451,6 +452,26 @@ def _key(node: tuple) -> tuple:
     return tuple((pos, round(p, 12)) for pos, p in node)
 
 
+def _sampler_for(obs, sampler) -> DealSampler:
+    """The observation's DealSampler: made here (its legal moves checked against the position,
+    as a hint's are), or the caller's own when it was made from this observation under
+    uniform beliefs. (A review: another observation's sampler valued another position's
+    moves without a word, a non-sampler raised AttributeError.)"""
+    if sampler is None:
+        ds = DealSampler(obs)
+        if obs.to_move == obs.seat:
+            check_decision(ds, obs)
+        return ds
+    if not isinstance(sampler, DealSampler):
+        raise OptionError(f"sampler must be a DealSampler, not {_short(sampler)}")
+    if sampler.obs is not obs and sampler.obs != obs:
+        raise OptionError("sampler must be the DealSampler of this observation (made from it: DealSampler(obs))")
+    if sampler.beliefs != "uniform":
+        raise OptionError(f"the exact search weighs the hidden worlds uniformly: the sampler's beliefs must be "
+                          f"'uniform', not {sampler.beliefs!r}")
+    return sampler
+
+
 def _count(name: str, value, low: int = 1) -> int:
     """`value` as an int when it is an integer (a numpy integer too: errors.as_int) from
     `low` to 10^12, or a one-line OptionError naming the option."""
@@ -488,7 +509,7 @@ def exact_result(obs, *, objective: str = "points", opponent: str = "greedy",
         raise OptionError("stop stops the C search: engine='python' (the oracle) takes no stop")
     start = time.perf_counter()
     max_worlds, node_limit = _check_options(objective, opponent, max_worlds, node_limit, getattr(obs, "players", None))
-    ds = DealSampler(obs) if sampler is None else sampler
+    ds = _sampler_for(obs, sampler)
     if obs.to_move != obs.seat:
         raise not_to_move(obs, "value")
     base = ds.replayed
@@ -537,12 +558,45 @@ def _root(obs, ds: DealSampler):
 
 
 def _mean_se(values: list) -> tuple:
+    # (n >= 2: sample_worlds is at least MIN_SAMPLE_WORLDS, two judging worlds)
     n = len(values)
     mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, math.sqrt(var / n)
+
+
+def _checked_worlds(worlds, ordered: bool, hidden) -> list:
+    """``response_values``' worlds, each (hands, boneyard, weight, chooses) of the right types,
+    a finite weight > 0, and at least one world that chooses; else a one-line OptionError
+    naming the world (the tiles themselves are the core's to check: world_position)."""
+    if not isinstance(worlds, (list, tuple)) or not worlds:
+        raise OptionError(f"worlds must be a non-empty list of (hands, boneyard, weight, chooses), not {_short(worlds)}")
+    out = []
+    for k, w in enumerate(worlds):
+        if not isinstance(w, (list, tuple)) or len(w) != 4:
+            raise OptionError(f"world {k} must be (hands, boneyard, weight, chooses), not {_short(w)}")
+        hands, bone, weight, chooses = w
+        if (not isinstance(hands, dict) or not all(_is_int(as_int(m)) for m in hands.values())
+                or not set(hidden) <= set(hands)):
+            raise OptionError(f"world {k}'s hands must be {{seat: tile mask}} for seats {list(hidden)} (as "
+                              f"DealSampler.exact_worlds gives them), not {_short(hands)}")
+        if ordered:
+            if not isinstance(bone, (list, tuple)) or not all(_is_int(as_int(t)) for t in bone):
+                raise OptionError(f"world {k}'s boneyard must be the order of its tiles (ordered=True), "
+                                  f"not {_short(bone)}")
+        elif not _is_int(as_int(bone)):
+            raise OptionError(f"world {k}'s boneyard must be a tile mask (ordered=False), not {_short(bone)}")
+        weight = as_number(weight)
+        if not is_number(weight) or weight <= 0:
+            raise OptionError(f"world {k}'s weight must be a finite number > 0, not {_short(weight)}")
+        chooses = as_bool(chooses)
+        if not isinstance(chooses, bool):
+            raise OptionError(f"world {k}'s chooses must be True or False, not {_short(chooses)}")
+        out.append(({s: as_int(hands[s]) for s in hidden},
+                    tuple(as_int(t) for t in bone) if ordered else as_int(bone), weight, chooses))
+    if not any(w[3] for w in out):
+        raise OptionError("no world chooses: the seat's strategy is chosen on the worlds with chooses=True")
+    return out
 
 
 def response_values(obs, worlds: list, *, objective: str = "points", node_limit: int = DEFAULT_NODE_LIMIT,
@@ -563,8 +617,12 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
     check_objective(objective)
     _check_stop(stop)
     node_limit = _count("node_limit", node_limit)
-    ds = DealSampler(obs) if sampler is None else sampler
+    ordered = as_bool(ordered)
+    if not isinstance(ordered, bool):
+        raise OptionError(f"ordered must be True or False, not {_short(ordered)}")
+    ds = _sampler_for(obs, sampler)
     base, own = _root(obs, ds)
+    worlds = _checked_worlds(worlds, ordered, ds.hidden_seats)
     node, choosers, index = [], [], {}
     where = []
     for hands, bone, weight, chooses in worlds:
@@ -605,12 +663,15 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
     start = time.perf_counter()
     check_objective(objective)
     _check_stop(stop)
-    sample_worlds, node_limit = _count("sample_worlds", sample_worlds, 2), _count("node_limit", node_limit)
+    # at least 2 worlds choose and 2 judge: one judging world has no standard error (a review read
+    # "+- 0.0" as exact)
+    sample_worlds = _count("sample_worlds", sample_worlds, MIN_SAMPLE_WORLDS)
+    node_limit = _count("node_limit", node_limit)
     seed = check_seed(seed)
     sample_draws = as_bool(sample_draws)
     if not isinstance(sample_draws, bool):
         raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")
-    ds = DealSampler(obs) if sampler is None else sampler
+    ds = _sampler_for(obs, sampler)
     _root(obs, ds)
     choose = (sample_worlds + 1) // 2
     worlds = []
@@ -635,5 +696,13 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
 def exact_values(obs, **options) -> dict:
     """{Move: exact value} for every legal move of the observation's seat (options as
     :func:`exact_result`); concrete moves of one canonical placement share its value."""
-    res = exact_result(obs, **options)
+    if "sampler" in options:
+        raise OptionError("exact_values makes its own sampler: give the options of exact_result but sampler")
+    ds = DealSampler(obs)
+    if obs.to_move != obs.seat:
+        raise not_to_move(obs, "value")
+    # the legal moves it answers for are checked to be the position's (a review: a dropped one
+    # vanished from the answer, an extra draw was a ParseError)
+    check_decision(ds, obs)
+    res = exact_result(obs, sampler=ds, **options)
     return {m: res.values[_core.canonical_of(*m.placement)] for m in obs.legal_moves}

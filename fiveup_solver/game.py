@@ -17,6 +17,7 @@ True
 """
 from __future__ import annotations
 
+import numbers
 import random
 from dataclasses import dataclass, field
 
@@ -630,6 +631,14 @@ def check_observation(obs) -> list:
                  "scores", "history", "open_ports", "end_sum", "legal_moves", "status", "scores_before"):
         if not hasattr(obs, name):
             raise bad(f"has no field '{name}': expected an Observation (Game.observation(seat))")
+    for name in ("seat", "players", "round", "starter", "to_move", "side", "boneyard_size", "end_sum",
+                 "hand_sizes", "scores", "scores_before", "end_sums_after"):
+        v = getattr(obs, name, None)
+        for x in (v if isinstance(v, (tuple, list)) else (v,)):
+            if isinstance(x, numbers.Integral) and not isinstance(x, (int, bool)):
+                # (a review read "boneyard_size must be 0..18, not np.int64(3)": the range was not the fault)
+                raise bad(f"{name} holds {type(x).__module__}.{type(x).__name__} {int(x)}: an Observation's "
+                          f"integers are Python ints (give int(x))")
     n = obs.players
     check_players(n, error=bad)
     sides = _core.sides_of(n)
@@ -661,8 +670,10 @@ def check_observation(obs) -> list:
         v = getattr(obs, name)
         # a won game's scores hold the winner's exact 305 (one side only); a round starts below it
         top = 305 if name == "scores" and obs.status == "won" else 304
-        if not all(_is_int(x) and LOWEST_SCORE <= x <= top for x in v):
-            raise bad(f"{name} must be integers from {LOWEST_SCORE} to {top}"
+        # (below 0 only with 4 players, D4: a review read the 4-player floor in a 2-player message)
+        low = LOWEST_SCORE if n == NEGATIVE_SCORE_PLAYERS else 0
+        if not all(_is_int(x) and low <= x <= top for x in v):
+            raise bad(f"{name} must be integers from {low} to {top}"
                       + (" (305: the winner's, with a won status)" if name == "scores" else "")
                       + f", not {_short(v)}")
     if not _is_int(obs.boneyard_size) or not 0 <= obs.boneyard_size <= bone_size:

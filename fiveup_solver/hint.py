@@ -1338,7 +1338,7 @@ def _sampled_hint(obs, ds, legal, objective, both, options, budget, start) -> Hi
                   for r, i in enumerate(order))
     budget["estimate"] = "held-out"
     return Hint(obs.seat, moves, moves[0].move, "exact", main.sample_worlds, budget, time.perf_counter() - start,
-                sum(r.nodes for r in results.values()), 0, objective, "uniform")
+                sum(r.nodes for r in results.values()), main.sample_worlds, objective, "uniform")
 
 
 _HINT_DEFAULTS = {"method": "pimc", "samples": None, "time_ms": None, "world_nodes": None,

@@ -109,7 +109,12 @@ class DealSampler:
         ``drawing``: the seat to move (another seat) has chosen to draw and its tile is
         not yet picked (OpenSpiel's chance node): it holds no tile playable now, and
         nothing more is known; the deals are those of the observation with that void."""
-        self.beliefs = check_beliefs(beliefs)
+        # (None is this function's own default, uniform: check_beliefs reads None as the hints'
+        # default, the model, which a review found where the docs said uniform)
+        self.beliefs = "uniform" if beliefs is None else check_beliefs(beliefs)
+        check_summary = as_bool(check_summary)
+        if not isinstance(check_summary, bool):
+            raise OptionError(f"check_summary must be True or False, not {_short(check_summary)}")
         if model is not None and (self.beliefs != "model" or not isinstance(model, OpponentModel)):
             raise OptionError("model must be an OpponentModel, and is for beliefs='model'")
         self.model = model
@@ -612,7 +617,11 @@ def past_evidence(obs, past, model: OpponentModel | None = None, seed: int = 0, 
     `past` lists the observer's own observations of them (the last it had of
     each round: its view at the round's end, or at its last decision there).
     ``cache``: {key: evidence} kept between calls (a bot's memory)."""
+    if model is not None and not isinstance(model, OpponentModel):
+        # (checked with no past too: a review's model=1 was taken while past was empty)
+        raise OptionError(f"model must be an OpponentModel or None, not {_short(model)}")
     model = model or OpponentModel()
+    seed = check_seed(seed)
     try:
         past = list(past)
     except TypeError:

@@ -229,7 +229,7 @@ def _seed_takers():
         "Game": lambda s: Game(players=2, seed=s),
         "hint": lambda s: hint(obs, samples=2, seed=s),
         "rollout": lambda s: rollout(obs, rollouts=2, bot="greedy", seed=s),
-        "sampled_result": lambda s: sampled_result(late, sample_worlds=2, seed=s),
+        "sampled_result": lambda s: sampled_result(late, sample_worlds=4, seed=s),
         "DealSampler.sample": lambda s: DealSampler(obs).sample(1, seed=s),
         "analyze": lambda s: analyze(g.to_record(), seed=s),
         "play_game": lambda s: selfplay.play_game(2, s, ["greedy", "greedy"]),

@@ -379,7 +379,7 @@ def test_a_numpy_integer_is_taken_by_every_count_and_seat_option():
     assert all(type(getattr(b, f)) is int for f in ("samples", "min_samples", "threads", "rollouts", "workers",
                                                       "luck_samples", "world_nodes", "dd_nodes"))
     with pytest.raises(exact.SearchLimitError):      # the limit read as 5, not refused for its type
-        exact.sampled_result(obs, sample_worlds=i64(2), node_limit=i64(5))
+        exact.sampled_result(obs, sample_worlds=i64(4), node_limit=i64(5))
     with pytest.raises(OptionError, match=r"more than the limit of 10 \(max_worlds\)"):
         exact.exact_result(obs, max_worlds=i64(10))
     assert match.format_elo(12.345, digits=i64(2), sides=i64(2)) == "+12.35"

@@ -251,6 +251,24 @@ def test_cli_hint_exact(capsys):
     assert "for --method exact" in capsys.readouterr().err
 
 
+def test_cli_hint_exact_text_shows_no_sampling_error_and_no_negative_zero(capsys):
+    """A review: the worked case's move tied with the best read "-0.0 +- 0.0 win-%": an
+    exact difference has no standard error to show, and a tie is +0.0. And --seed, which
+    the exact method without --sample-worlds does not use, was taken and ignored."""
+    assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    # by hand from docs/exact.md's worked case: 4-4 at either port 71.2 %, 0-0@0-2:low 70.1 %
+    assert rows[2].split()[-2:] == ["+0.0", "win-%"] and rows[3].split()[-2:] == ["-1.1", "win-%"]
+    assert not any("+- " in r for r in rows[1:9]) and not any("-0.0" in r for r in rows)
+    assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact",
+                 "--seed", "3"]) == 2
+    assert capsys.readouterr().err == ("error: --seed: --method exact samples nothing without --sample-worlds "
+                                       "(every world is solved)\n")
+    assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact",
+                 "--sample-worlds", "8", "--seed", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact_worlds"] == 8      # every sampled world solved whole
+
+
 def case_world_position():
     """A world position of CASE (seat 1, round 9, action 28), with the hand masks and
     the boneyard it was made from."""
@@ -443,7 +461,9 @@ def test_hint_with_sample_worlds_gives_held_out_values_and_paired_losses():
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"sample_worlds": 1}, "sample_worlds must be an integer from 2"),
+    # (2 or 3 worlds left one judging world, whose values read "+- 0.0" as if exact: a review)
+    ({"sample_worlds": 1}, "sample_worlds must be an integer from 4"),
+    ({"sample_worlds": 3}, "sample_worlds must be an integer from 4"),
     ({"sample_worlds": "many"}, "sample_worlds must be an integer"),
     ({"sample_worlds": 10, "opponent": "best-defence"}, "against greedy only"),
     ({"sample_worlds": 10, "max_worlds": 100}, "either max_worlds"),
@@ -625,6 +645,79 @@ def test_bad_sampled_draws_options_are_refused(options, message):
         hint(obs, method="exact", **options)
     with pytest.raises(OptionError, match="options of method='exact'"):
         hint(obs, method="pimc", sample_draws=True)
+
+
+def test_a_sampler_of_another_observation_is_refused():
+    """A review: exact_result, sampled_result and response_values took any sampler. One of
+    an earlier observation of the same seat valued that position's moves without a word;
+    another seat's raised KeyError, a non-sampler AttributeError. A model-beliefs sampler
+    was taken and its model ignored."""
+    from fiveup_solver.exact import exact_result, response_values, sampled_result
+    record = json.load(open(CASE))
+    obs = observation_at(record, 1, 9, 28)
+    earlier = DealSampler(observation_at(record, 1, 9, 24))
+    other_seat = DealSampler(observation_at(record, 0, 9, 28))
+    worlds = [(h, b, p, True) for h, b, p in DealSampler(obs).exact_worlds(5000)]
+    calls = (lambda ds: exact_result(obs, sampler=ds), lambda ds: sampled_result(obs, sample_worlds=4, sampler=ds),
+             lambda ds: response_values(obs, worlds, sampler=ds))
+    for call in calls:
+        for bad in (earlier, other_seat):
+            with pytest.raises(OptionError, match=r"^sampler must be the DealSampler of this observation"):
+                call(bad)
+        with pytest.raises(OptionError, match=r"^sampler must be a DealSampler, not 'x'$"):
+            call("x")
+        with pytest.raises(OptionError, match=r"beliefs must be 'uniform', not 'model'$"):
+            call(DealSampler(obs, beliefs="model"))
+    # its own sampler, or one of an equal observation, is taken: the same values as without
+    assert exact_result(obs, sampler=DealSampler(observation_at(record, 1, 9, 28))).values == exact_result(obs).values
+
+
+def test_exact_values_checks_the_legal_moves_it_answers_for():
+    """A review: exact_values answered for obs.legal_moves unchecked: a dropped move vanished
+    from the answer, an added draw was a ParseError. They are checked as a hint's are."""
+    import dataclasses
+    from fiveup_solver.errors import InconsistentObservationError
+    from fiveup_solver.exact import exact_values
+    from fiveup_solver.notation import Move
+    obs = observation_at(json.load(open(CASE)), 1, 9, 28)
+    short = dataclasses.replace(obs, legal_moves=obs.legal_moves[:1], end_sums_after=obs.end_sums_after[:1])
+    extra = dataclasses.replace(obs, legal_moves=obs.legal_moves + (Move.draw(),),
+                                end_sums_after=obs.end_sums_after + (0,))
+    with pytest.raises(InconsistentObservationError, match=r"legal_moves are not the position's \(1 given, "):
+        exact_values(short)
+    with pytest.raises(InconsistentObservationError, match=r"not legal: draw"):
+        exact_values(extra)
+    assert set(exact_values(obs)) == set(obs.legal_moves)
+
+
+@pytest.mark.parametrize("worlds, message", [
+    (None, "worlds must be a non-empty list"),
+    ([], "worlds must be a non-empty list"),
+    ([(1, 2)], r"world 0 must be \(hands, boneyard, weight, chooses\)"),
+    ("zero", r"world 0's weight must be a finite number > 0, not 0\.0"),
+    ("negative", r"world 0's weight must be a finite number > 0, not -1\.0"),
+    ("nan", r"world 0's weight must be a finite number > 0, not nan"),
+    ("none_choose", "no world chooses"),
+    ("chooses_1", r"world 0's chooses must be True or False, not 1"),
+    ("mask_as_order", r"world 0's boneyard must be the order of its tiles \(ordered=True\)"),
+    ("no_hands", r"world 0's hands must be \{seat: tile mask\} for seats \[0\]"),
+])
+def test_response_values_checks_its_worlds(worlds, message):
+    """A review: response_values' bad worlds were TypeError, IndexError, ZeroDivisionError or a
+    bare unpacking ValueError, and negative weights were taken (normalised into nonsense)."""
+    from fiveup_solver.exact import response_values
+    obs = observation_at(json.load(open(CASE)), 1, 9, 28)
+    good = DealSampler(obs).exact_worlds(5000)
+    made = {"zero": [(h, b, 0.0, True) for h, b, _ in good], "negative": [(h, b, -1.0, True) for h, b, _ in good],
+            "nan": [(h, b, float("nan"), True) for h, b, _ in good],
+            "none_choose": [(h, b, p, False) for h, b, p in good],
+            "chooses_1": [(h, b, p, 1) for h, b, p in good], "mask_as_order": [(h, b, p, True) for h, b, p in good],
+            "no_hands": [({}, b, p, True) for h, b, p in good]}
+    with pytest.raises(OptionError, match=message):
+        response_values(obs, made.get(worlds, worlds) if isinstance(worlds, str) else worlds,
+                        ordered=worlds == "mask_as_order")
+    with pytest.raises(OptionError, match="^ordered must be True or False, not 1$"):
+        response_values(obs, [(h, b, p, True) for h, b, p in good], ordered=1)
 
 
 def test_sampled_result_refuses_a_bad_sample_draws():

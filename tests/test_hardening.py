@@ -350,6 +350,39 @@ def test_observation_fields_are_checked(field, value, message):
         DealSampler(bad)
 
 
+def test_an_observation_field_holding_a_numpy_integer_is_named_so():
+    """A review: boneyard_size=np.int64(3) read "must be 0..18, not np.int64(3)", and a
+    2-player score's range was given as the 4-player one (-2000000000 to 304)."""
+    import numpy as np
+    obs = mover_observation()[1]
+    bad = dataclasses.replace(obs, boneyard_size=np.int64(3))
+    with pytest.raises(InconsistentObservationError,
+                       match=r"^observation boneyard_size holds numpy.int64 3: an Observation's integers are "
+                             r"Python ints \(give int\(x\)\)$"):
+        hint(bad, samples=2, seed=1)
+    with pytest.raises(InconsistentObservationError, match=r"^observation scores holds numpy.int16 35"):
+        hint(dataclasses.replace(obs, scores=(np.int16(35), 25)), samples=2, seed=1)
+    assert obs.players == 2
+    with pytest.raises(InconsistentObservationError, match=r"scores must be integers from 0 to 304"):
+        hint(dataclasses.replace(obs, scores=(-5, 25)), samples=2, seed=1)
+
+
+def test_deal_sampler_and_past_evidence_check_what_they_take():
+    """A review: DealSampler(beliefs=None) gave the model beliefs where its default is
+    uniform; check_summary="no" was taken as true; past_evidence checked model and seed
+    only when there was a past."""
+    from fiveup_solver.inference import past_evidence
+    obs = mover_observation()[1]
+    assert DealSampler(obs, beliefs=None).beliefs == DealSampler(obs).beliefs == "uniform"
+    with pytest.raises(OptionError, match=r"^check_summary must be True or False, not 'no'$"):
+        DealSampler(obs, check_summary="no")
+    with pytest.raises(OptionError, match=r"^model must be an OpponentModel or None, not 1$"):
+        past_evidence(obs, [], model=1)
+    with pytest.raises(OptionError, match=r"^seed must be an integer from 0 to 2\^64-1, not -1"):
+        past_evidence(obs, [], seed=-1)
+    assert past_evidence(obs, []) == {}
+
+
 def test_observation_revealed_hands_are_checked_by_size_and_overlap():
     """A revealed hand must be as large as the seat's hand and share no tile with another (a
     review: such a view was refused as "no deal fits", not naming revealed)."""

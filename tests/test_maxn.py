@@ -288,7 +288,7 @@ def test_two_sides_are_searched_the_same(spec):
     assert [(m.move, m.value, m.win, m.points) for m in ha.moves] == [(m.move, m.value, m.win, m.points)
                                                                       for m in hb.moves]
     assert ha.search is None and hb.to_dict()["search"] is None
-    for method, bound in (("expectimax", dict(samples=2)), ("exact", dict(sample_worlds=3))):
+    for method, bound in (("expectimax", dict(samples=2)), ("exact", dict(sample_worlds=4))):
         assert h.hint(obs, method=method, seed=3, **bound).to_dict()["search"] is None
 
 
