@@ -22,14 +22,15 @@ For each analysed seat and each of its actions:
   standard errors s of the worlds so far) either no other move could still
   become the best (each one's loss to the stage's best is at least 3 of its
   standard errors) and the played move's loss L +- 3 s crosses no mark
-  threshold (and a marked L keeps ``L - 3 s >= MARK_SIGMAS s``), or the
-  played move stays clearly under the first mark against every move that
-  could still become the best. Why it is safe: the full run's loss differs
+  threshold and is unmarked, or the played move stays clearly under the
+  first mark against every move that could still become the best. A
+  decision marked for sure (L - 3 s >= 5) runs every stage: stopped, its
+  loss read high (optional stopping). Why it is safe: the full run's loss differs
   from L with a standard deviation of about s*sqrt(1 - k/n) (0.87 s at 24 of
   96 worlds), so a 3 s margin is about 3.5 of them, and the full run's
   standard error is smaller than s. What it costs: a stopped decision
-  reports the loss and the standard error of the worlds actually searched
-  (``Decision.worlds``), larger than the full budget's; the best move may be
+  (unmarked) reports the loss and the standard error of the worlds actually
+  searched (``Decision.worlds``), larger than the full budget's; the best move may be
   another near-equal one when the played move is clearly unmarked.
   ``min_samples == samples`` is the fixed judge, value for value; alphamu
   searches its worlds together and is always fixed (docs/analysis.md).
@@ -483,11 +484,15 @@ class Analysis:
 
     @property
     def cost(self) -> dict:
-        """What the analysis cost: judged decisions, playouts (rollout judge), the search
-        judge's worlds (all decisions), seconds."""
+        """What the analysis cost: judged decisions, playouts (rollout judge; else None), the
+        search's worlds (all decisions; None where no decision was searched), seconds."""
         judged = [d for d in self.decisions if not d.forced]
-        return {"judged": len(judged), "playouts": sum(d.playouts or 0 for d in judged),
-                "worlds": sum(d.worlds or 0 for d in judged), "seconds": round(self.seconds, 3)}
+        searched = [d.worlds for d in judged if d.worlds is not None]
+        # (None, not 0, for what the judge does not do: a review read "worlds": 0 as none searched)
+        return {"judged": len(judged),
+                "playouts": sum(d.playouts or 0 for d in judged) if self.budget.judge == "rollout" else None,
+                "worlds": sum(searched) if searched or self.budget.judge == "search" else None,
+                "seconds": round(self.seconds, 3)}
 
     def to_dict(self) -> dict:
         return {"players": self.players, "view": self.view, "winner": self.winner, "seed": self.seed,
@@ -888,7 +893,17 @@ def _search_hint(hinter, obs, budget, seed, past, move=None):
     if stages is None:
         return hinter.hint(obs, seed=seed, both=True, past=past, budget=budget.search_budget())
     return hinter.hint(obs, seed=seed, both=True, past=past, budget=budget.search_budget(), stages=stages,
-                       settled=lambda h: judgement_settled(h, move))
+                       settled=lambda h: judgement_settled(h, move) and not _marked_for_sure(h, move))
+
+
+def _marked_for_sure(h, move) -> bool:
+    """Whether the played move's loss is above the first mark even at its low end (L − 3 s
+    >= 5): such a judgement is searched on to the full budget. Stopped early, a marked
+    decision stops only after a first stage that read high, so its shown loss was biased
+    up (optional stopping; a review measured 32.4 +- 5.4 win-% where 96 worlds give 17.4,
+    and 960 16.5). Marked decisions are a few a game: the full budget costs little."""
+    played = next(m for m in h.moves if m.move == move)
+    return 100 * (played.win_loss - SETTLE_SIGMAS * played.win_loss_stderr) >= MARKS[-1][1]
 
 
 def _same_move(a: Move, b: Move) -> bool:
@@ -1036,11 +1051,17 @@ def points_note(a: Analysis) -> str:
     """What a points loss counts, for the analysis's player count (and 3-player search):
     two sides' difference and +-1000 for a game won or lost with 2 or 4 players; with 3,
     the seat's gains less the mean of the two others' (max^n, +1000 for its own exact 305,
-    -500 for another's) or less their sum (paranoid, -1000 for another's)."""
+    -500 for another's) or less their sum (paranoid, and the rollout judge's playouts:
+    -1000 for another's)."""
     if a.players != 3:
         return ("raw points of the round (5 raw = 1 display point): the seat's side's less the other side's, "
                 "a world where the game is won or lost counting +1000 or -1000")
-    if a.budget.judge == "search" and a.budget.search_of_three == "paranoid":
+    if a.budget.judge == "rollout":
+        # (the playouts' own currency, rollout._round_points: a review read max^n's legend over them)
+        return ("raw points of the round (5 raw = 1 display point): the seat's gains less the sum of the two "
+                "others' (the playouts), a playout where its own exact 305 wins the game counting +1000 and one "
+                "where another seat's does -1000")
+    if a.budget.search_of_three == "paranoid":
         return ("raw points of the round (5 raw = 1 display point): the seat's gains less the sum of the two "
                 "others' (paranoid search), a world where its own exact 305 wins the game counting +1000 and one "
                 "where another seat's does -1000")
@@ -1083,8 +1104,10 @@ def format_text(a: Analysis) -> str:
             dd = ""
             if d.dd_best is not None:
                 dd = f"; all hands known: best {', '.join(d.dd_best)}, loss {d.dd_loss_win:.1f} win-%"
+            # the best move's win % (a review: 8 win-% lost read alike from 90 or from 52)
+            best_win = "" if d.win is None else f" (win {_win_text(d.to_dict())} %)"
             lines.append(f"  round {d.round} action {d.action} {a.seat_text(d.seat)}: {d.mark}: played {d.played}, "
-                         f"best {d.best}: loss {d.loss_win:.1f} +- {d.stderr_win:.1f} win-%, "
+                         f"best {d.best}{best_win}: loss {d.loss_win:.1f} +- {d.stderr_win:.1f} win-%, "
                          f"{format_number(d.loss_points, '.0f')}{_points_error(d)} pts{worlds_of(d)}{dd}")
     else:
         lines.append("no marked decisions")

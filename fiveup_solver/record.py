@@ -19,6 +19,7 @@ round 0 action 0: seat ... acted but seat ... is to move
 from __future__ import annotations
 
 import json
+import numbers
 import os
 import re
 import threading
@@ -256,6 +257,28 @@ _RECORD_KEYS = frozenset({"format", "players", "seats", "rounds", "view"})
 _ROUND_KEYS = frozenset({"starter", "hands", "boneyard", "actions"})
 
 
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _check_json_values(record) -> None:
+    """A record built in Python holds JSON's values only: a numpy integer (a record filled
+    from an array) is named with where it is, not refused by a range check that shows the
+    value in range (a review: "starter must be a seat 0..1, not np.int64(0)")."""
+    stack = [(record, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in reversed(list(value.items())))
+        elif isinstance(value, (list, tuple)):
+            # (a tuple is JSON's array to json.dumps: where a list is asked for, that check says so)
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+        elif not isinstance(value, _JSON_SCALARS):
+            kind = f"{type(value).__module__}.{type(value).__name__}"
+            if isinstance(value, numbers.Integral):
+                raise RecordError(f"{path} holds {kind} {int(value)}: a record holds JSON values (give int(x))")
+            raise RecordError(f"{path} holds a {kind}, which a JSON record cannot hold")
+
+
 def check_record(record) -> dict:
     """Check the structure of a record (full or seat view) and return it with tiles normalised.
 
@@ -263,6 +286,7 @@ def check_record(record) -> dict:
     """
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
+    _check_json_values(record)
     for key in ("format", "players", "rounds"):
         if key not in record:
             raise RecordError(f"missing key '{key}'")

@@ -54,10 +54,11 @@ from dataclasses import dataclass
 from fiveup_solver import _core
 from fiveup_solver.bots import bot_function, choose_in_game
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import OptionError, as_int, check_seed, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import OptionError, ParseError, as_int, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
-from fiveup_solver.notation import Move, format_move
+from fiveup_solver.hint import SearchBudget
+from fiveup_solver.notation import Move, format_move, parse_move
 from fiveup_solver.parallel import ordered_map
 
 __all__ = ["Rollout", "RolloutMove", "rollout", "playout", "world_seed", "check_rollout_options",
@@ -95,6 +96,16 @@ def parse_candidates(text) -> int | None:
     raise OptionError(f"candidates must be 'all' or 'top:K' with K from 1 to 64, not {_short(text)}")
 
 
+def _candidate(m):
+    """A rollout candidate: a Move, or a move in record notation read as one."""
+    if isinstance(m, str):
+        try:
+            return parse_move(m)
+        except ParseError as e:
+            raise OptionError(f"candidate {_short(m)}: {e}") from None
+    return m
+
+
 def check_rollout_options(rollouts, bot, workers=1, candidates="all", horizon="game") -> tuple:
     """(rollouts, workers) as ints (a numpy integer too: errors.as_int), or a one-line
     :class:`OptionError` for a bad option of the rollout judge."""
@@ -107,6 +118,11 @@ def check_rollout_options(rollouts, bot, workers=1, candidates="all", horizon="g
         bot_function(bot)
     except OptionError as e:
         raise OptionError(f"rollout bot: {e}"[:300]) from None
+    budget = SearchBudget.from_bot_name(bot)
+    if budget is not None and budget.time_ms is not None:
+        # (a review: taken, and the judgement then depended on the machine's load, not on the seed)
+        raise OptionError(f"rollout bot {bot!r} searches for a time: playouts must be the seed's alone; give a "
+                          f"fixed budget (hint:SAMPLES:NODES) or a level")
     if not _is_int(workers) or not 1 <= workers <= 64:
         raise OptionError(f"workers must be an integer from 1 to 64, not {_short(workers)}")
     parse_candidates(candidates)
@@ -281,9 +297,12 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
             chosen = list(candidates)
         except TypeError:
             raise OptionError(f"candidates must be a list of legal moves, not {_short(candidates)}") from None
+        # a move in record notation is read as its Move (a review: "3-5@2-3:high" was said not legal)
+        chosen = [_candidate(m) for m in chosen]
         for m in chosen:
             if m not in legal:
-                raise OptionError(f"candidate {_short(m)} is not a legal move of seat {obs.seat} here")
+                raise OptionError(f"candidate {_short(format_move(m) if isinstance(m, Move) else m)} is not a "
+                                  f"legal move of seat {obs.seat} here")
         if not chosen:
             raise OptionError("no candidate to play out")
     # one playout per canonical move: the first candidate of each stands for the others

@@ -67,19 +67,20 @@ def test_min_samples_equal_to_samples_is_the_fixed_judge_value_for_value(monkeyp
     assert [e.to_dict() for e in staged.luck] == [e.to_dict() for e in fixed.luck]
 
 
-def test_an_obvious_blunder_stops_at_the_first_stage_and_keeps_its_mark():
+def test_an_obvious_blunder_runs_every_stage_and_keeps_its_mark():
     # The boneyard is empty, so the seat can tell the other hand from what it has seen:
     # every world is the same deal, each loss has standard error 0 and nothing can change
     # with more worlds. The played tile lets the other side score exactly its last 20 (it
     # wins at once) when another move does not: a blunder (tests/test_analysis.py).
     # Uniform beliefs: model beliefs may also draw the other seat greedy in some worlds
     # (a coin among its tied credits), and then the worlds differ.
+    # A decision marked for sure is not stopped early (its shown loss would be biased up by
+    # the stop, a review): it is the fixed judge's, worlds and all.
     record, (r, i, seat) = planted_gift()
     fixed = judge_decision(record, r, i, replace(FIXED, beliefs="uniform"), seed=1)
     adaptive = judge_decision(record, r, i, replace(ADAPTIVE, beliefs="uniform"), seed=1)
     assert fixed.mark == "blunder" and fixed.stderr_win == 0
-    assert adaptive.worlds == 12 < fixed.worlds
-    assert _without_worlds(adaptive) == _without_worlds(fixed)
+    assert adaptive.to_dict() == fixed.to_dict()
 
 
 def test_a_refused_exact_305_in_a_close_race_is_a_blunder_at_once():
@@ -90,7 +91,22 @@ def test_a_refused_exact_305_in_a_close_race_is_a_blunder_at_once():
     fixed = judge_decision(record, r, i, FIXED, seed=1)
     adaptive = judge_decision(record, r, i, ADAPTIVE, seed=1)
     assert fixed.mark == adaptive.mark == "blunder"
-    assert adaptive.best == fixed.best and adaptive.worlds < 48
+    assert adaptive.to_dict() == fixed.to_dict()          # run to the end: marked for sure at every stage
+
+
+def test_a_marked_decision_is_not_stopped_early(tmp_path, capsys):
+    """A review: in the docs' own game (selfplay --seed 2 --bots hint,greedy) round 9's
+    action 19 stopped after 24 worlds with a loss of 32.4 +- 5.4 win-%, where 96 worlds
+    give 17.4 and 960 16.5: a marked stop comes only after a first stage that read high.
+    A decision whose loss is above the first mark at its low end now runs every stage."""
+    path = tmp_path / "game.json"
+    assert main(["selfplay", "--seed", "2", "--bots", "hint,greedy", "--out", str(path)]) == 0
+    capsys.readouterr()
+    record = json.loads(path.read_text())
+    adaptive = judge_decision(record, 9, 19, AnalysisBudget(), seed=0)
+    fixed = judge_decision(record, 9, 19, AnalysisBudget(min_samples=96), seed=0)
+    assert adaptive.to_dict() == fixed.to_dict()
+    assert adaptive.mark == "blunder" and adaptive.worlds == 96 and abs(adaptive.loss_win - 17.4) < 0.1
 
 
 def _close_decision():

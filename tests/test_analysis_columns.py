@@ -77,8 +77,12 @@ def test_marked_decisions_name_their_seat():
                  mark="mistake")
     named = analysis.format_text(_analysis([d])).splitlines()
     plain = analysis.format_text(_analysis([d], names=None)).splitlines()
-    assert named[-1] == "  round 2 action 5 seat 1 (greedy): mistake: played 6-6, best 5-5: loss 12.0 +- 1.5 win-%, 20 pts"
-    assert plain[-1] == "  round 2 action 5 seat 1: mistake: played 6-6, best 5-5: loss 12.0 +- 1.5 win-%, 20 pts"
+    # the best move's win % beside it (a review: the text showed none; win 0.3 -> 30.0 %)
+    assert named[-1] == ("  round 2 action 5 seat 1 (greedy): mistake: played 6-6, best 5-5 (win 30.0 %): "
+                         "loss 12.0 +- 1.5 win-%, 20 pts")
+    assert plain[-1] == "  round 2 action 5 seat 1: mistake: played 6-6, best 5-5 (win 30.0 %): loss 12.0 +- 1.5 win-%, 20 pts"
+    d.win_stderr = 0.012
+    assert "best 5-5 (win 30.0 +- 1.2 %): loss" in analysis.format_text(_analysis([d])).splitlines()[-1]
     assert _analysis([d]).to_dict()["names"] == ["Ann", "greedy"] and _analysis(names=None).to_dict()["names"] is None
 
 

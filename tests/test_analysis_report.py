@@ -174,6 +174,12 @@ def test_the_points_note_fits_the_player_count():
     paranoid = analyze(record3, seats=[0], budget=AnalysisBudget(samples=16, luck_samples=2, world_nodes=3_000,
                                                                  dd_nodes=0, search="paranoid"), seed=0)
     assert "another seat's does -1000" in format_text(paranoid)
+    # the rollout judge's playouts count the sum and -1000 (rollout._round_points), whatever the
+    # 3-player search (a review read max^n's -500 legend over them)
+    rollout = analyze(record3, seats=[0], budget=AnalysisBudget(judge="rollout", rollouts=2, luck_samples=2,
+                                                                dd_nodes=0, rollout_bot="greedy"), seed=0)
+    for out in (format_text(rollout), to_html(rollout, record3)):
+        assert "less the sum of the two others" in out and "(the playouts)" in out and "-500" not in out
     record2 = play_game(2, 5, ["greedy", "greedy"], max_rounds=1).to_record()
     a2 = analyze(record2, seats=[0], budget=FAST, seed=0)
     for out in (format_text(a2), to_html(a2, record2)):

@@ -1027,3 +1027,20 @@ def test_a_views_revealed_hand_holding_a_placed_tile_names_revealed():
     rnd["revealed"][left][0] = tile
     with pytest.raises(RecordError, match=rf"^round 0: seat {left}'s revealed hand holds {tile}, which is on the board$"):
         replay(rec)
+
+
+def test_a_record_built_in_python_with_numpy_values_names_where():
+    """A review: a record filled from a numpy array read "round 0: starter must be a seat
+    0..1, not np.int64(0)": the value shown was in range. A value JSON has none for is
+    named with its place in the record."""
+    import numpy as np
+    rec = Game(players=2, seed=1).to_record()
+    rec["rounds"][0]["starter"] = np.int64(0)
+    with pytest.raises(RecordError, match=r"^rounds\[0\]\.starter holds numpy\.int64 0: a record holds JSON "
+                                          r"values \(give int\(x\)\)$"):
+        replay(rec)
+    rec["rounds"][0]["starter"] = 0
+    rec["rounds"][0]["hands"][1][2] = np.str_(rec["rounds"][0]["hands"][1][2])    # numpy's str is a str
+    rec["players"] = np.float32(2)
+    with pytest.raises(RecordError, match=r"^players holds a numpy\.float32, which a JSON record cannot hold$"):
+        replay(rec)

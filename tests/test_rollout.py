@@ -192,6 +192,7 @@ def test_analysis_outputs_name_the_judge_and_its_cost(tmp_path, capsys):
                            "horizon": "game", "worlds": "sampled uniformly from the seat's observation"}
     assert da["cost"]["judged"] == len(judged) > 0
     assert da["cost"]["playouts"] == sum(d.playouts for d in judged) >= 3 * 2 * len(judged)
+    assert da["cost"]["worlds"] is None          # candidates "all": no decision searched (not 0 worlds)
     # one decision judged alone is the analysis's judgement of it (same seeds)
     last = judged[-1]
     assert judge_decision(g.to_record(), last.round, last.action, ROLL, seed=4) == last
@@ -207,7 +208,7 @@ def test_analysis_outputs_name_the_judge_and_its_cost(tmp_path, capsys):
     assert 'id="judge"' in html.read_text() and "rollout judge" in html.read_text()
     assert main(args[:10] + ["--quiet", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["judge"]["name"] == "search" and d["judge"]["samples"] == 8 and d["cost"]["playouts"] == 0
+    assert d["judge"]["name"] == "search" and d["judge"]["samples"] == 8 and d["cost"]["playouts"] is None
     x = next(x for x in d["decisions"] if not x["forced"])
     alone = judge_decision(g.to_record(), x["round"], x["action"],
                            AnalysisBudget(samples=8, luck_samples=4, dd_nodes=0), seed=0)
@@ -239,6 +240,12 @@ def test_bad_rollout_calls():
         rollout(obs, ["2-2"], rollouts=2, bot="greedy")
     with pytest.raises(OptionError, match="no candidate"):
         rollout(obs, [], rollouts=2, bot="greedy")
+    # a candidate in record notation is its Move (a review: a legal move as text was "not legal")
+    text = str(obs.legal_moves[0])
+    assert rollout(obs, [text], rollouts=2, bot="greedy", seed=3).moves == rollout(
+        obs, [obs.legal_moves[0]], rollouts=2, bot="greedy", seed=3).moves
+    with pytest.raises(OptionError, match=r"^candidate '9-9':"):
+        rollout(obs, ["9-9"], rollouts=2, bot="greedy")
     with pytest.raises(OptionError, match="Observation"):
         rollout(g, rollouts=2)
     import dataclasses
@@ -275,7 +282,10 @@ def test_cli_bad_options(tmp_path, capsys):
                       (["--judge", "rollout", "--workers", "0"], "workers must be"),
                       (["--judge", "playout"], "--judge"),
                       (["--method", "mcts"], "--method"),
-                      (["--judge", "rollout", "--method", "expectimax"], "--method is an option of the search judge")):
+                      (["--judge", "rollout", "--method", "expectimax"], "--method is an option of the search judge"),
+                      # (a review: taken, and the judgement then hung on the machine's load, not on the seed)
+                      (["--judge", "rollout", "--rollout-bot", "hint@50ms"],
+                       "rollout bot 'hint@50ms' searches for a time: playouts must be the seed's alone")):
         assert main(base + bad) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and text in err and err.count("\n") == 1, (bad, err)
