@@ -123,7 +123,8 @@ if AECEnv is not None:
             super().step(action)
 
     class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-        """PettingZoo's order checks, with step() or observe() before reset() a one-line OptionError."""
+        """PettingZoo's order checks, with step(), observe(), last() or render() before reset() a
+        one-line OptionError."""
 
         def step(self, action):
             if not self._has_reset:
@@ -134,6 +135,17 @@ if AECEnv is not None:
             if not self._has_reset:
                 raise OptionError("reset() the environment before step() or observe()")
             return super().observe(agent)
+
+        def last(self, observe: bool = True):
+            # (a review: PettingZoo's own AttributeError before reset(); the same line as step's)
+            if not self._has_reset:
+                raise OptionError("reset() the environment before last()")
+            return super().last(observe)
+
+        def render(self):
+            if not self._has_reset:
+                raise OptionError("reset() the environment before render()")
+            return super().render()
 
 
 class raw_env(AECEnv if AECEnv is not None else object):

@@ -215,6 +215,17 @@ def refuses_calls_before_reset(e) -> None:
             call()
 
 
+def test_last_and_render_before_reset_are_option_errors():
+    """A review: env()'s last() and render() before reset() raised PettingZoo's own
+    AttributeError and AssertionError; they say what to do, as step() and observe() do."""
+    e = env(players=2, render_mode="ansi")
+    for call, name in ((e.last, "last"), (e.render, "render")):
+        with pytest.raises(OptionError, match=rf"^reset\(\) the environment before {name}\(\)$"):
+            call()
+    e.reset(seed=1)
+    assert e.render().startswith("Round 0") and len(e.last()) == 5
+
+
 def test_bad_actions_and_calls_are_option_errors():
     """step(0.9) played action 0 and step(True) action 1; step or observe before reset,
     and an unknown agent, raised AttributeError and KeyError."""
