@@ -72,11 +72,12 @@ def test_observation_to_dict_of_a_won_game_shows_305():
         d = g.observation(seat).to_dict()
         assert d["status"] == "won" and 305 in d["scores"] and g.winner == d["scores"].index(305)
     obs = g.observation(0)
-    with pytest.raises(InconsistentObservationError, match="from -2000000000 to 304"):
+    # (2 players: no score goes below 0, D4 is the 4-player rule)
+    with pytest.raises(InconsistentObservationError, match="from 0 to 304"):
         dataclasses.replace(obs, status="playing").to_dict()
-    with pytest.raises(InconsistentObservationError, match="scores_before must be integers from -2000000000 to 304"):
+    with pytest.raises(InconsistentObservationError, match="scores_before must be integers from 0 to 304"):
         dataclasses.replace(obs, scores_before=(305, 0)).to_dict()
-    with pytest.raises(InconsistentObservationError, match="from -2000000000 to 305"):
+    with pytest.raises(InconsistentObservationError, match="from 0 to 305"):
         dataclasses.replace(obs, scores=(306, 0)).to_dict()
 
 def test_a_game_read_back_from_its_record_goes_on_as_the_game_did():
