@@ -1395,7 +1395,7 @@ class OptionsFamily(Family):
             opts = {"method": "exact", "node_limit": rng.choice([1, 500, 3000]),
                     "objective": rng.choice(["win", "points"]), "both": False}
             if rng.random() < 0.5:
-                opts.update(sample_worlds=rng.choice([2, 3, 8]), seed=rng.choice([0, 1, 2 ** 64 - 1]))
+                opts.update(sample_worlds=rng.choice([3, 4, 5, 8]), seed=rng.choice([0, 1, 2 ** 64 - 1]))
             else:
                 opts.update(max_worlds=rng.choice([1, 50, 500]), opponent=rng.choice(["greedy", "best-defence"]))
                 if opts["opponent"] == "best-defence" and rng.random() < 0.5:

@@ -258,7 +258,7 @@ class Decision:
     dd_loss_win: float | None = None
     dd_loss_points: float | None = None
     playouts: int | None = None          # rollout judge: playouts behind this judgement
-    search: dict | None = None           # rollout judge with top:K candidates: the search judge's best and loss
+    search: dict | None = None           # rollout judge with top:K candidates: the search judge's best, loss, worlds
     worlds: int | None = None            # search judge: the worlds searched for this judgement (adaptive: <= samples)
 
     def to_dict(self) -> dict:
@@ -487,7 +487,9 @@ class Analysis:
         """What the analysis cost: judged decisions, playouts (rollout judge; else None), the
         search's worlds (all decisions; None where no decision was searched), seconds."""
         judged = [d for d in self.decisions if not d.forced]
-        searched = [d.worlds for d in judged if d.worlds is not None]
+        # (the rollout judge's top:K candidates are picked by a search: its worlds count too)
+        searched = [d.worlds if d.worlds is not None else d.search["worlds"] for d in judged
+                    if d.worlds is not None or (d.search or {}).get("worlds") is not None]
         # (None, not 0, for what the judge does not do: a review read "worlds": 0 as none searched)
         return {"judged": len(judged),
                 "playouts": sum(d.playouts or 0 for d in judged) if self.budget.judge == "rollout" else None,
@@ -948,7 +950,7 @@ def _judge_rollout(hinter, obs, game, seat, move, budget, seed, past) -> Decisio
         candidates = [move] + [m.move for m in h.moves[:top] if m.move != move]
         played_h = next(m for m in h.moves if m.move == move)
         search = {"best": _best_text(h.best, move), "loss_win": round(100 * played_h.win_loss, 3),
-                  "stderr_win": round(100 * played_h.win_loss_stderr, 3)}
+                  "stderr_win": round(100 * played_h.win_loss_stderr, 3), "worlds": h.samples}
     r = rollout(obs, candidates, rollouts=budget.rollouts, bot=budget.rollout_bot, seed=seed,
                 workers=budget.workers, horizon=budget.rollout_horizon)
     played = r.of(move)

@@ -495,7 +495,7 @@ def _still_working(what: str, err, how_to_stop: str, after: float | None = None,
         if done.wait(SOLVE_PROGRESS_AFTER if after is None else after):
             return
         while True:
-            line = f"{what}: {time.monotonic() - start:.0f} s; {how_to_stop}"[:width]
+            line = f"{what}: {int(time.monotonic() - start)} s; {how_to_stop}"[:width]
             err.write("\r" + line.ljust(shown))
             err.flush()
             shown = max(shown, len(line))

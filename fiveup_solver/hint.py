@@ -1543,7 +1543,8 @@ def stop_searches() -> bool:
     """:meth:`Hinter.stop` of the shared default Hinter (the one :func:`hint`,
     :func:`position_value`, the hint-based bots and the levels use): an app's "cancel".
     It also stops the calls still running on a default that :func:`set_default_threads`
-    has replaced. Returns whether there was a call to stop.
+    has replaced; a search on a Hinter of :func:`use_hinter` is that Hinter's to stop
+    (``hinter.stop()``). Returns whether there was a call to stop.
 
     >>> stop_searches()
     False

@@ -336,11 +336,13 @@ class FiveUpState(_StateBase):
         if player == pyspiel.PlayerId.CHANCE:
             e = self._e
             phase = e.phase
+            # (OpenSpiel asks for the text of outcomes; a review got "chance 40" for none)
             if phase == STARTER:
+                if not 0 <= action < e.players:
+                    raise OptionError(f"chance action {action} is no starter (seats 0..{e.players - 1})")
                 return f"starter {action}"
             if not 0 <= action < 28:
-                # (OpenSpiel asks for the text of outcomes; a review got "chance 40" for none)
-                raise OptionError(f"chance action {action} is no chance outcome (tiles 0..27, starters 0..3)")
+                raise OptionError(f"chance action {action} is no chance outcome (a tile 0..27)")
             if phase == DEAL:
                 return f"deal {ALL_TILES[action]} to {len(e.dealt) // HAND_SIZE}"
             if phase == DRAW:

@@ -431,8 +431,15 @@ def test_the_encoding_helpers_check_their_arguments():
 def test_the_text_of_a_chance_action_that_is_no_outcome_is_refused():
     """A review: action_to_string(CHANCE, 40) answered "chance 40"."""
     state = play_random(fo.load_game(2, False), 0, stop=lambda s: s.engine_game is not None)
-    with pytest.raises(OptionError, match="^chance action 40 is no chance outcome"):
+    with pytest.raises(OptionError, match=r"^chance action 40 is no chance outcome \(a tile 0\.\.27\)$"):
         state.action_to_string(pyspiel.PlayerId.CHANCE, 40)
+    start = fo.load_game(2, False).new_initial_state()
+    while start.chance_outcomes() != [(0, 0.5), (1, 0.5)]:       # the deal, up to the starter's draw
+        start.apply_action(start.chance_outcomes()[0][0])
+    assert start.action_to_string(pyspiel.PlayerId.CHANCE, 1) == "starter 1"
+    for bad in (2, 40, -1):
+        with pytest.raises(OptionError, match=rf"^chance action {bad} is no starter \(seats 0\.\.1\)$"):
+            start.action_to_string(pyspiel.PlayerId.CHANCE, bad)
 
 
 def _last_draw_pending(seed):

@@ -179,6 +179,14 @@ def test_planted_blunder_found_by_the_rollout_judge():
                                                     rollouts=4, rollout_bot="greedy", candidates="top:1"), seed=1)
     assert d.playouts == 8 and d.search["best"] == d.best and d.search["loss_win"] >= 15
     assert {m["move"] for m in d.moves} == {d.best, d.played}
+    # the candidates' search is counted in the cost (a review: it read None, "nothing searched")
+    assert 1 <= d.search["worlds"] <= 16
+    g = play_game(2, 12, ["greedy", "greedy"], max_rounds=1)
+    a = analyze(g.to_record(), seats=[0], budget=AnalysisBudget(samples=8, world_nodes=2_000, dd_nodes=0,
+                                                                luck_samples=2, judge="rollout", rollouts=2,
+                                                                rollout_bot="greedy", candidates="top:1"), seed=1)
+    judged = [x for x in a.decisions if not x.forced]
+    assert a.cost["worlds"] == sum(x.search["worlds"] for x in judged) > 0 and a.cost["playouts"] > 0
 
 
 def test_analysis_outputs_name_the_judge_and_its_cost(tmp_path, capsys):
