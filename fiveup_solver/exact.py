@@ -697,7 +697,7 @@ def exact_values(obs, **options) -> dict:
     """{Move: exact value} for every legal move of the observation's seat (options as
     :func:`exact_result`); concrete moves of one canonical placement share its value."""
     if "sampler" in options:
-        raise OptionError("exact_values makes its own sampler: give the options of exact_result but sampler")
+        raise OptionError("exact_values takes exact_result's options except sampler (it makes its own)")
     ds = DealSampler(obs)
     if obs.to_move != obs.seat:
         raise not_to_move(obs, "value")
