@@ -209,6 +209,9 @@ class PositionRequest(_Body):
 
 
 # --------------------------------------------------------------------------- games
+_BOT_HINTERS = threading.local()    # each search worker thread's Hinter for the games' bot replies
+
+
 class WebGame(TerminalGame):
     """One person against bots, as ``fiveup play`` runs it (the same flow: forced draws
     and passes made for the person, rounds dealt by the server), answered as JSON views.
@@ -250,10 +253,17 @@ class WebGame(TerminalGame):
         return self.stopped.is_set()
 
     def advance(self) -> None:
-        # the bots' replies search on a Hinter of their own, one thread as every pool worker's
-        # search: on the package's one default, every game's bot decisions took turns (a
-        # review). Made per call, as a hint request's (about 8 MB once used: not kept per game).
-        with use_hinter(_State.hinter()):
+        # the bots' replies search on their worker thread's own Hinter, one thread as every pool
+        # worker's search: on the package's one default, every game's bot decisions took turns
+        # (a review). One a worker, kept (about 8 MB once used): not one a game (64 games), nor
+        # one a call, whose fresh table cost more than a cheap level's search (0.22 s against
+        # 0.12 s for 80 level6 moves). Two games' level8 replies side by side: 0.17-0.19 s against
+        # 0.31-0.37 s on the default (benchmarks/web_bots_side_by_side.py). A fixed budget's moves do
+        # not depend on the table's past (the same moves either way).
+        hinter = getattr(_BOT_HINTERS, "hinter", None)
+        if hinter is None:
+            hinter = _BOT_HINTERS.hinter = Hinter(threads=1)
+        with use_hinter(hinter):
             super().advance()
 
     @property
