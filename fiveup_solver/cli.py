@@ -123,6 +123,7 @@ def cmd_replay(args, out) -> int:
     if args.json:
         out.write(json.dumps(result) + "\n")
         return 0
+    out = _Fitted(out, fit_to_terminal)         # (a review: "+10" broke as "+1" / "0" at 40 columns)
     for r, end in enumerate(result["rounds"]):
         out.write(f"round {r}: {format_round_end(end, record.get('seats'))}\n")
     for e in result["events"]:
@@ -291,11 +292,15 @@ def _workers(value, ray=None) -> int:
 
 
 def _progress(total: int, unit: str):
-    """A tqdm bar on stderr when it is a terminal, else None."""
+    """A tqdm bar on stderr when it is a terminal, else None. It leaves the terminal's last
+    columns free: a Ctrl-C's echoed "^C" in the last column wrapped to a new row, which
+    the bar's clean-up then cleared instead of the bar (a review saw half a bar left)."""
     from tqdm import tqdm
-    if not sys.stderr.isatty():
+    from fiveup_solver.notation import terminal_width
+    width = terminal_width(sys.stderr)
+    if width is None:
         return None
-    return tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
+    return tqdm(total=total, unit=unit, file=sys.stderr, leave=False, ncols=max(20, width - 2))
 
 
 def cmd_ladder(args, out) -> int:
@@ -334,6 +339,7 @@ def cmd_ladder(args, out) -> int:
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
+    out = _Fitted(out, fit_to_terminal)         # the heading between words (its table rows stay whole)
     out.write(f"Elo ladder, {res.players} players ({ladder.ANCHOR} = random play = 0), "
               f"{res.games_per_pairing} games per pairing, seed {res.seed}:\n\n")
     out.write(res.format_table())
@@ -415,28 +421,40 @@ def cmd_sprt(args, out) -> int:
     bot, other = parse_bot_list(args.bots, 2)
     check_bot(bot, args.players)
     check_bot(other, args.players)
-    # with --json, stdout holds the one JSON object: the progress goes to stderr
-    progress = sys.stderr if args.json else out
-    tty = progress.isatty() if hasattr(progress, "isatty") else False
+    # the progress goes to stderr, as match's bar: stdout holds the result alone (a review:
+    # `| cat > file` left the terminal silent and the file full of progress lines)
+    from fiveup_solver.notation import terminal_width
+    progress = sys.stderr
+    tty = terminal_width(progress) is not None
     units = "triples" if args.players == 3 else "pairs"
+    drawn = False
 
     def on_pair(stats, llr):
-        line = (f"{units} {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
-                f"Elo {format_elo(stats.elo, 1, stats.sides):>7}  LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]")
+        nonlocal drawn
+        fields = [f"LLR {llr:+.3f} [{lower:+.2f}, {upper:+.2f}]", f"{units} {stats.pairs}", f"games {stats.games}",
+                  f"score {stats.score:.3f}", f"Elo {format_elo(stats.elo, 1, stats.sides)}"]
         if tty:
-            # one line, cut to the terminal's width: a longer one wraps and \r no longer rewrites it
-            width = shutil.get_terminal_size((80, 24)).columns
-            progress.write("\r" + line[:max(1, width - 1)].ljust(max(1, width - 1)))
+            # one line that fits stderr's own terminal (not stdout's: a review's `--json > file` read 80
+            # columns), two columns free for an echoed ^C, whole fields only (the LLR first)
+            width = terminal_width(progress) - 2
+            while len(fields) > 1 and len("  ".join(fields)) > width:
+                fields.pop()
+            line = "  ".join(fields)[:width]
+            progress.write("\r" + line.ljust(width))
+            drawn = True
         elif stats.pairs % args.every == 0:
-            progress.write(line + "\n")
+            # (the log's own order, which benchmarks/sprt_progress.py reads)
+            progress.write(f"{units} {stats.pairs:>5}  games {stats.games:>6}  score {stats.score:.3f}  "
+                           f"Elo {format_elo(stats.elo, 1, stats.sides):>7}  LLR {llr:+.3f} "
+                           f"[{lower:+.2f}, {upper:+.2f}]\n")
         progress.flush()
 
     lower, upper = sprt_bounds(args.alpha, args.beta)
     res = sprt(args.players, bot, other, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta,
                max_games=args.max_games, seed=args.seed, workers=_workers(args.workers, args.ray), ray=args.ray,
                on_pair=on_pair, journal=args.journal, move_time=check_move_time(args.move_time, "--move-time"))
-    if tty:
-        progress.write("\n")
+    if drawn:
+        progress.write("\n")      # (none when a journal had decided it: no line was drawn)
     if args.json:
         # the test it is the result of, named as `fiveup match --json` names its match
         test = {"players": args.players, "bot": bot, "other": other, "elo0": args.elo0, "elo1": args.elo1,
@@ -466,7 +484,9 @@ def cmd_perft(args, out) -> int:
         # would be that deal's, not the game's
         raise OptionError(f"{args.file} is seat {record['view']}'s view: perft needs every hand "
                           "(the full record)")
-    out.write(f"{game.current.core.perft(args.depth)}\n")
+    with _still_working("counting", sys.stderr, "Ctrl-C stops it"):
+        count = game.current.core.perft(args.depth)
+    out.write(f"{count}\n")
     return 0
 
 
@@ -1006,6 +1026,9 @@ def cmd_sample(args, out) -> int:
     if not 0 <= args.n <= 1_000_000:
         raise OptionError(f"--n must be 0..1000000, not {args.n}")
     record, obs, r, i = _observation_at(args)
+    if not args.json:
+        # (a review: a tile broke as "1-" / "3" at 80 columns; lines now break between words)
+        out = _Fitted(out, fit_to_terminal)
     if args.beliefs == "model":
         return _sample_model(record, args, obs, out)
     ds = DealSampler(obs)
@@ -1087,13 +1110,15 @@ def cmd_bench(args, out) -> int:
     if args.json:
         out.write(json.dumps(result) + "\n")
         return 0
-    out.write("random playouts, whole rounds per second (one core)\n")
-    out.write(f"{'players':>8} {'core':>12} {'reference':>12} {'ratio':>8}\n")
+    # (38 columns: a review saw the 44-column table break mid-word at 40)
+    out = _Fitted(out, fit_to_terminal)
+    out.write("random playouts, whole rounds per second (one core, one timing each)\n")
+    out.write(f"{'players':>7} {'core':>11} {'reference':>10} {'ratio':>7}\n")
     for n in ("2", "3", "4"):
         core, ref = result["rounds_per_s"][n], result["reference_rounds_per_s"][n]
-        ratio = f"{core / ref:8.0f}x" if ref else "     n/a"
-        ref_text = f"{ref:12,.0f}" if ref is not None else f"{'n/a':>12}"
-        out.write(f"{n:>8} {core:12,.0f} {ref_text} {ratio}\n")
+        ratio = f"{core / ref:6.0f}x" if ref else f"{'n/a':>7}"
+        ref_text = f"{ref:10,.0f}" if ref is not None else f"{'n/a':>10}"
+        out.write(f"{n:>7} {core:11,.0f} {ref_text} {ratio}\n")
     out.write(f"peak resident memory {result['max_rss_mb']:.1f} MB\n")
     if "reference_missing" in result:
         out.write(f"note: {result['reference_missing']}\n")
@@ -1254,7 +1279,7 @@ def _sprt_arguments(p) -> None:
     p.add_argument("--seed", type=_seed, default=0, help="the run's seed: every deal and bot choice comes from it")
     p.add_argument("--workers", type=_int, default=None, help="worker processes (default: the cores)")
     p.add_argument("--ray", default=None, help="run on Ray: 'auto' (a running cluster, else a local one) or an address (needs the ray extra)")
-    p.add_argument("--every", type=_int, default=10, help="without a terminal: a progress line every N pairs (triples)")
+    p.add_argument("--every", type=_int, default=10, help="stderr not a terminal: a progress line there every N pairs (triples)")
     p.add_argument("--move-time", type=_number, default=None, metavar="SECONDS",
                    help="a bot that takes longer over one move stops the run with an error naming it (default: no limit)")
     p.add_argument("--journal", default=None,

@@ -114,8 +114,10 @@ def test_cli_match_pairs_and_sprt(capsys):
     assert r == r1
     assert main(["sprt", "--bots", "greedy,random", "--elo0", "0", "--elo1", "100", "--every", "1",
                  "--workers", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "LLR" in out.splitlines()[0] and out.splitlines()[-2].startswith("H1 accepted")
+    captured = capsys.readouterr()
+    # the progress on stderr, the result alone on stdout (as match's)
+    assert captured.err.splitlines()[0].startswith("pairs     1  games      2") and "score" not in captured.out
+    assert captured.out.splitlines()[0].startswith("H1 accepted")
     for argv, text in ((["sprt", "--bots", "greedy,random", "--players", "5"], "--players"),
                        (["sprt", "--bots", "greedy,random", "--alpha", "0.7"], "alpha"),
                        (["sprt", "--bots", "greedy,random", "--elo0", "5", "--elo1", "1"], "elo1"),

@@ -627,8 +627,11 @@ cdef class CoreRound:
         cdef int depth = checked_int(depth_, 0, 2 ** 31 - 1, "depth")
         cdef Position p = self.top().pos
         cdef uint64_t n
+        cdef int poll = 65536
         with nogil:
-            n = perft_count(&p, depth, True)
+            n = perft_count(&p, depth, True, &poll)
+        if poll < 0:
+            raise KeyboardInterrupt
         return n
 
     def perft_canonical(self, depth_):
@@ -636,8 +639,11 @@ cdef class CoreRound:
         cdef int depth = checked_int(depth_, 0, 2 ** 31 - 1, "depth")
         cdef Position p = self.top().pos
         cdef uint64_t n
+        cdef int poll = 65536
         with nogil:
-            n = perft_count(&p, depth, False)
+            n = perft_count(&p, depth, False, &poll)
+        if poll < 0:
+            raise KeyboardInterrupt
         return n
 
 
@@ -742,15 +748,41 @@ def _trace_error(int index, str reason):
     return e
 
 
-cdef uint64_t perft_count(const Position* p, int depth, bint concrete) noexcept nogil:
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()        # with the GIL; -1 with the handler's exception set (Ctrl-C)
+    void PyErr_Clear()
+
+
+cdef int perft_interrupted(int* poll) noexcept nogil:
+    """Every 65,536 nodes: has Ctrl-C reached the main thread? Then poll[0] is set to -1 for
+    good (every count after it returns at once) and the handler's exception cleared: the
+    caller raises KeyboardInterrupt. A deep perft runs for hours; a review's ignored two
+    Ctrl-Cs. Other threads never see a signal (0)."""
+    if poll[0] < 0:
+        return 1
+    poll[0] -= 1
+    if poll[0] > 0:
+        return 0
+    poll[0] = 65536
+    with gil:
+        if PyErr_CheckSignals() != 0:
+            PyErr_Clear()
+            poll[0] = -1
+    return poll[0] < 0
+
+
+cdef uint64_t perft_count(const Position* p, int depth, bint concrete, int* poll) noexcept nogil:
     """Turn sequences of exactly `depth` turns; concrete: a canonical move counts
-    as the number of (tile, port) placements it stands for."""
+    as the number of (tile, port) placements it stands for. ``poll``: perft_interrupted's
+    countdown (the count is meaningless once it is -1)."""
     cdef Position q, r
     cdef uint8_t moves[MAX_MOVES]
     cdef int n, i
     cdef uint64_t total = 0
     if depth == 0:
         return 1
+    if perft_interrupted(poll):
+        return 0
     if p.status != ST_PLAYING:
         return 0
     q = p[0]
@@ -760,11 +792,12 @@ cdef uint64_t perft_count(const Position* p, int depth, bint concrete) noexcept 
     n = gen_moves(&q, moves)
     if n == 0:
         pass_turn(&q)
-        return perft_count(&q, depth - 1, concrete)
+        return perft_count(&q, depth - 1, concrete, poll)
     for i in range(n):
         r = q
         place(&r, moves[i], NULL)
-        total += (<uint64_t>move_multiplicity(&q, moves[i]) if concrete else 1) * perft_count(&r, depth - 1, concrete)
+        total += (<uint64_t>move_multiplicity(&q, moves[i]) if concrete else 1) * perft_count(&r, depth - 1, concrete,
+                                                                                              poll)
     return total
 
 
