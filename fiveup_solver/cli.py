@@ -1040,9 +1040,9 @@ def cmd_sample(args, out) -> int:
             out.write(json.dumps(table) + "\n")
             return 0
         keys = [str(s) for s in ds.hidden_seats] + ["boneyard"]
-        out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>10}" for k in keys) + "\n")
+        out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>9}" for k in keys) + "\n")
         for t, probs in table.items():
-            out.write(f"{t:<6}" + "".join(f"{probs[k]:>10.4f}" for k in keys) + "\n")
+            out.write(f"{t:<6}" + "".join(f"{probs[k]:>9.4f}" for k in keys) + "\n")
         return 0
     return write_deals(out, ds.sample(args.n, args.seed), args.json)
 
@@ -1070,10 +1070,11 @@ def _sample_model(record, args, obs, out) -> int:
         return 0
     keys = [str(s) for s in ds.hidden_seats] + ["boneyard"]
     out.write(describe(ww.summary()) + "\n")
-    out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>19}" for k in keys) + "\n")
-    out.write("      " + "".join(f"{'uniform':>10}{'model':>9}" for _ in keys) + "\n")
+    # (74 columns with 4 players: a review's 82 broke every row at 80)
+    out.write("tile  " + "".join(f"{('seat ' + k) if k != 'boneyard' else k:>17}" for k in keys) + "\n")
+    out.write("      " + "".join(f"{'uniform':>9}{'model':>8}" for _ in keys) + "\n")
     for t in tables["uniform"]:
-        out.write(f"{t:<6}" + "".join(f"{tables['uniform'][t][k]:>10.4f}{tables['model'][t][k]:>9.4f}"
+        out.write(f"{t:<6}" + "".join(f"{tables['uniform'][t][k]:>9.4f}{tables['model'][t][k]:>8.4f}"
                                       for k in keys) + "\n")
     return 0
 
