@@ -10,7 +10,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import sys
 import textwrap
 from contextlib import contextmanager
