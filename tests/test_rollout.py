@@ -179,8 +179,10 @@ def test_planted_blunder_found_by_the_rollout_judge():
                                                     rollouts=4, rollout_bot="greedy", candidates="top:1"), seed=1)
     assert d.playouts == 8 and d.search["best"] == d.best and d.search["loss_win"] >= 15
     assert {m["move"] for m in d.moves} == {d.best, d.played}
-    # the candidates' search is counted in the cost (a review: it read None, "nothing searched")
-    assert 1 <= d.search["worlds"] <= 16
+    # the candidates' search is the search judge's own judgement of the decision (same budget and
+    # seed), its worlds counted in the cost (a review: it read None, "nothing searched")
+    alone = judge_decision(record, r, i, AnalysisBudget(samples=16, world_nodes=3_000, dd_nodes=0), seed=1)
+    assert (d.search["worlds"], d.search["loss_win"], d.search["best"]) == (alone.worlds, alone.loss_win, alone.best)
     g = play_game(2, 12, ["greedy", "greedy"], max_rounds=1)
     a = analyze(g.to_record(), seats=[0], budget=AnalysisBudget(samples=8, world_nodes=2_000, dd_nodes=0,
                                                                 luck_samples=2, judge="rollout", rollouts=2,
