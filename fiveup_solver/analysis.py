@@ -488,8 +488,8 @@ class Analysis:
         search's worlds (all decisions; None where no decision was searched), seconds."""
         judged = [d for d in self.decisions if not d.forced]
         # (the rollout judge's top:K candidates are picked by a search: its worlds count too)
-        searched = [d.worlds if d.worlds is not None else d.search["worlds"] for d in judged
-                    if d.worlds is not None or (d.search or {}).get("worlds") is not None]
+        searched = [w for w in (d.worlds if d.worlds is not None else (d.search or {}).get("worlds") for d in judged)
+                    if w is not None]
         # (None, not 0, for what the judge does not do: a review read "worlds": 0 as none searched)
         return {"judged": len(judged),
                 "playouts": sum(d.playouts or 0 for d in judged) if self.budget.judge == "rollout" else None,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fiveup_solver import _core
-from fiveup_solver.errors import OptionError, as_bool, as_int, check_players, is_int as _is_int, short_repr as _short, type_note
+from fiveup_solver.errors import OptionError, as_int, check_players, check_switch, is_int as _is_int, short_repr as _short, type_note
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, check_observation
 from fiveup_solver.notation import ALL_TILES, Move, Port
 
@@ -187,10 +187,8 @@ class Encoder:
     def __init__(self, players: int, perfect_recall: bool, private: str = "single"):
         if private not in ("single", "none", "all"):
             raise OptionError(f"private must be single, none or all, not {_short(private)}")
-        perfect_recall = as_bool(perfect_recall)
-        if not isinstance(perfect_recall, bool):
-            # (a review: "no" turned it on; every other entry point refuses a non-switch)
-            raise OptionError(f"perfect_recall must be True or False, not {_short(perfect_recall)}")
+        # (a review: "no" turned it on; every other entry point refuses a non-switch)
+        perfect_recall = check_switch("perfect_recall", perfect_recall)
         players = check_players(players)
         n, sides = players, _core.sides_of(players)
         self.players, self.perfect_recall, self.private = n, perfect_recall, private
@@ -390,7 +388,7 @@ def outcome_returns(game: Game, whole_game: bool) -> list:
     finished round (see the module doc); zero-sum."""
     if not isinstance(game, Game):
         raise OptionError(f"outcome_returns takes a Game, not {_short(game)}")
-    whole_game = _switch("whole_game", whole_game)
+    whole_game = check_switch("whole_game", whole_game)
     if not (game.game_over or game.unfinished if whole_game else game.round_over):
         raise OptionError("outcome_returns: the " + ("game" if whole_game else "round") + " is not over")
     n = game.players
@@ -420,9 +418,7 @@ def observation_tensor(obs, perfect_recall: bool = False) -> np.ndarray:
     >>> x.shape, x.dtype.name, int(x[:2].sum()), int(x[Encoder(2, False).index("hand")].sum())
     ((257,), 'float32', 1, 5)
     """
-    perfect_recall = as_bool(perfect_recall)
-    if not isinstance(perfect_recall, bool):
-        raise OptionError(f"perfect_recall must be True or False, not {_short(perfect_recall)}")
+    perfect_recall = check_switch("perfect_recall", perfect_recall)
     return _tensor(obs, check_observation(obs), perfect_recall)
 
 
@@ -470,9 +466,7 @@ def policy_agent(policy, perfect_recall: bool = False):
     """
     if not callable(policy):
         raise OptionError(f"policy must be a function (tensor, mask, rng) -> action id, not {_short(policy)}")
-    perfect_recall = as_bool(perfect_recall)
-    if not isinstance(perfect_recall, bool):
-        raise OptionError(f"perfect_recall must be True or False, not {_short(perfect_recall)}")
+    perfect_recall = check_switch("perfect_recall", perfect_recall)
 
     def agent(obs, rng):
         tensor = _tensor(obs, check_observation(obs), perfect_recall)     # checked once
@@ -494,17 +488,9 @@ def utility_bound(players: int, whole_game: bool) -> float:
     whole game; for one round, a side gains at most 305 from 0, and with 4 players a
     domino event may be negative (D4), by at most the partner's pips (all 28 tiles hold 168)."""
     players = check_players(players)
-    if _switch("whole_game", whole_game):
+    if check_switch("whole_game", whole_game):
         return 1.0
     return 305.0 + (170.0 if players == 4 else 0.0)
-
-
-def _switch(name: str, value) -> bool:
-    """A True/False option (numpy's too), or a one-line OptionError naming it."""
-    value = as_bool(value)
-    if not isinstance(value, bool):
-        raise OptionError(f"{name} must be True or False, not {_short(value)}")
-    return value
 
 
 def check_params(params) -> dict:
@@ -518,7 +504,7 @@ def check_params(params) -> dict:
                           f"max_rounds)")
     players, whole, max_rounds = params["players"], params["whole_game"], params["max_rounds"]
     players = check_players(players)
-    whole = _switch("whole_game", whole)
+    whole = check_switch("whole_game", whole)
     max_rounds = as_int(max_rounds)
     if not _is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_PARAM:
         # OpenSpiel keeps it (and the game length it bounds) in a C++ int

@@ -133,6 +133,24 @@ def as_bool(x):
     return x
 
 
+def check_switch(name: str, value) -> bool:
+    """``value`` as a switch (:func:`as_bool`: numpy's bool too), or a one-line
+    :class:`OptionError` naming ``name``: ``"no"``, 0 or None is no switch.
+
+    >>> import numpy as np
+    >>> check_switch("both", np.bool_(True))
+    True
+    >>> check_switch("both", "no")
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: both must be True or False, not 'no'
+    """
+    value = as_bool(value)
+    if not isinstance(value, bool):
+        raise OptionError(f"{name} must be True or False, not {short_repr(value)}")
+    return value
+
+
 def as_number(x):
     """`x` as an ``int`` when it is an integer of any type (:func:`as_int`), as a ``float``
     when it is another real number (``numbers.Real``: numpy's float32 too), other than a

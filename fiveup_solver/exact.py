@@ -57,8 +57,8 @@ import numpy as np
 
 from fiveup_solver import _core, _exact
 from fiveup_solver.equity import load_table, win_probabilities
-from fiveup_solver.errors import (IllegalMoveError, OptionError, as_bool, as_int, as_number, check_seed,
-                                  is_int as _is_int, is_number, short_repr as _short)
+from fiveup_solver.errors import (IllegalMoveError, OptionError, as_int, as_number, check_seed,
+                                  check_switch, is_int as _is_int, is_number, short_repr as _short)
 from fiveup_solver.game import not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.solver import check_objective
@@ -589,9 +589,7 @@ def _checked_worlds(worlds, ordered: bool, hidden) -> list:
         weight = as_number(weight)
         if not is_number(weight) or weight <= 0:
             raise OptionError(f"world {k}'s weight must be a finite number > 0, not {_short(weight)}")
-        chooses = as_bool(chooses)
-        if not isinstance(chooses, bool):
-            raise OptionError(f"world {k}'s chooses must be True or False, not {_short(chooses)}")
+        chooses = check_switch(f"world {k}'s chooses", chooses)
         out.append(({s: as_int(hands[s]) for s in hidden},
                     tuple(as_int(t) for t in bone) if ordered else as_int(bone), weight, chooses))
     if not any(w[3] for w in out):
@@ -617,9 +615,7 @@ def response_values(obs, worlds: list, *, objective: str = "points", node_limit:
     check_objective(objective)
     _check_stop(stop)
     node_limit = _count("node_limit", node_limit)
-    ordered = as_bool(ordered)
-    if not isinstance(ordered, bool):
-        raise OptionError(f"ordered must be True or False, not {_short(ordered)}")
+    ordered = check_switch("ordered", ordered)
     ds = _sampler_for(obs, sampler)
     base, own = _root(obs, ds)
     worlds = _checked_worlds(worlds, ordered, ds.hidden_seats)
@@ -668,9 +664,7 @@ def sampled_result(obs, *, objective: str = "points", sample_worlds: int = DEFAU
     sample_worlds = _count("sample_worlds", sample_worlds, MIN_SAMPLE_WORLDS)
     node_limit = _count("node_limit", node_limit)
     seed = check_seed(seed)
-    sample_draws = as_bool(sample_draws)
-    if not isinstance(sample_draws, bool):
-        raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")
+    sample_draws = check_switch("sample_draws", sample_draws)
     ds = _sampler_for(obs, sampler)
     _root(obs, ds)
     choose = (sample_worlds + 1) // 2
@@ -698,11 +692,7 @@ def exact_values(obs, **options) -> dict:
     :func:`exact_result`); concrete moves of one canonical placement share its value."""
     if "sampler" in options:
         raise OptionError("exact_values takes exact_result's options except sampler (it makes its own)")
-    ds = DealSampler(obs)
-    if obs.to_move != obs.seat:
-        raise not_to_move(obs, "value")
-    # the legal moves it answers for are checked to be the position's (a review: a dropped one
-    # vanished from the answer, an extra draw was a ParseError)
-    check_decision(ds, obs)
-    res = exact_result(obs, sampler=ds, **options)
+    # the sampler exact_result makes checks the legal moves answered for against the position
+    # (_sampler_for; a review: a dropped one vanished from the answer, an extra draw was a ParseError)
+    res = exact_result(obs, **options)
     return {m: res.values[_core.canonical_of(*m.placement)] for m in obs.legal_moves}

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core
 from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
-                                  as_bool, as_int as _as_int, check_players, check_seed, int_list, is_int as _is_int,
+                                  as_int as _as_int, check_players, check_seed, check_switch, int_list, is_int as _is_int,
                                   name_fault, short_repr as _short)
 from fiveup_solver.notation import (ALL_TILES, LOWEST_SCORE, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile,
                                     check_action, raw_to_display, score_floor)
@@ -169,10 +169,8 @@ class Game:
         max_rounds, starter = _as_int(max_rounds), _as_int(starter)
         if not _is_int(max_rounds) or max_rounds < 1:
             raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
-        deal = as_bool(deal)
-        if not isinstance(deal, bool):
-            # a switch, not a truth value: "no" would deal, NotImplemented is an error in newer Pythons
-            raise OptionError(f"deal must be True or False, not {_short(deal)}")
+        # a switch, not a truth value: "no" would deal, NotImplemented is an error in newer Pythons
+        deal = check_switch("deal", deal)
         self.players = players
         self.sides = _core.sides_of(players)
         self.seed = seed
@@ -518,9 +516,7 @@ class Game:
         view = _as_int(view)
         if view is not None and not (_is_int(view) and 0 <= view < self.players):
             raise OptionError(f"view must be a seat 0..{self.players - 1} or None, not {_short(view)}")
-        scores_kept_apart = as_bool(scores_kept_apart)
-        if not isinstance(scores_kept_apart, bool):
-            raise OptionError(f"scores_kept_apart must be True or False, not {_short(scores_kept_apart)}")
+        scores_kept_apart = check_switch("scores_kept_apart", scores_kept_apart)
         if not self.rounds:
             raise OptionError("no round has been dealt: a record holds at least one round")
         start = list(self.rounds[0].scores_before)

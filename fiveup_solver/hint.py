@@ -65,7 +65,7 @@ except ImportError:     # pragma: no cover - another Python
 from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, check_evidence, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
-                                  SearchStopped, as_bool, as_int, as_number, check_players, check_seed, is_digits, is_int,
+                                  SearchStopped, as_int, as_number, check_players, check_seed, check_switch, is_digits, is_int,
                                   short_repr as _short)
 from fiveup_solver.game import Game, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision, past_evidence
@@ -610,9 +610,7 @@ class Hinter:
             stages = _check_stages(stages, settled, method, samples, time_ms)
         search = check_search(search)
         beliefs = _check_beliefs(beliefs, model, past)
-        both = as_bool(both)
-        if not isinstance(both, bool):
-            raise OptionError(f"both must be True or False, not {_short(both)}")
+        both = check_switch("both", both)
         seed = check_seed(seed)
         if world_nodes is None:
             world_nodes = ALPHAMU_LEAF_NODES if method == "alphamu" else DEFAULT_WORLD_NODES
@@ -1242,9 +1240,7 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
     """A hint whose values are exact (see :mod:`fiveup_solver.exact`): every move, both
     currencies unless ``both=False``, standard errors 0. ``stop``: the Hinter's StopFlag."""
     start = time.perf_counter()
-    both = as_bool(both)
-    if not isinstance(both, bool):
-        raise OptionError(f"both must be True or False, not {_short(both)}")
+    both = check_switch("both", both)
     if beliefs is not None and check_beliefs(beliefs) != "uniform" or model is not None or past is not None:
         raise OptionError("method 'exact' weighs the hidden worlds uniformly: beliefs='uniform', no model or past")
     if samples is not None or time_ms is not None:
@@ -1253,9 +1249,7 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
                "max_worlds": _exact_search.DEFAULT_MAX_WORLDS if max_worlds is None else max_worlds,
                "node_limit": _exact_search.DEFAULT_NODE_LIMIT if node_limit is None else node_limit}
     if sample_draws is not None:
-        sample_draws = as_bool(sample_draws)
-        if not isinstance(sample_draws, bool):
-            raise OptionError(f"sample_draws must be True or False, not {_short(sample_draws)}")
+        sample_draws = check_switch("sample_draws", sample_draws)
         if sample_worlds is None:
             raise OptionError("sample_draws is an option of the sampled estimate: give sample_worlds too")
     if sample_worlds is not None:

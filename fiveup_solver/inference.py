@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 from fiveup_solver import _core, _sampler
 from fiveup_solver.beliefs import EVIDENCE_WORLDS, Beliefs, OpponentModel, WeightedWorlds, check_beliefs, check_worlds
-from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, as_bool, as_int, check_seed,
-                                  is_int as _is_int, short_repr as _short)
+from fiveup_solver.errors import (MAX_SAMPLES, InconsistentObservationError, OptionError, as_int, check_seed,
+                                  check_switch, is_int as _is_int, short_repr as _short)
 from fiveup_solver.game import Game, check_observation, core_legal_moves  # check_observation: public here too (the sampler's reads)
 from fiveup_solver.notation import ALL_TILES, BONEYARD, Move, Tile
 
@@ -112,16 +112,12 @@ class DealSampler:
         # (None is this function's own default, uniform: check_beliefs reads None as the hints'
         # default, the model, which a review found where the docs said uniform)
         self.beliefs = "uniform" if beliefs is None else check_beliefs(beliefs)
-        check_summary = as_bool(check_summary)
-        if not isinstance(check_summary, bool):
-            raise OptionError(f"check_summary must be True or False, not {_short(check_summary)}")
+        check_summary = check_switch("check_summary", check_summary)
         if model is not None and (self.beliefs != "model" or not isinstance(model, OpponentModel)):
             raise OptionError("model must be an OpponentModel, and is for beliefs='model'")
         self.model = model
         self._actions = check_observation(obs)
-        drawing = as_bool(drawing)
-        if not isinstance(drawing, bool):
-            raise OptionError(f"drawing must be True or False, not {_short(drawing)}")
+        drawing = check_switch("drawing", drawing)
         if drawing and (obs.status != "playing" or obs.to_move == obs.seat or obs.boneyard_size == 0):
             raise OptionError(f"drawing: seat {obs.seat}'s observation has no other seat about to draw "
                               f"(status {obs.status}, seat {obs.to_move} to move, boneyard {obs.boneyard_size})")

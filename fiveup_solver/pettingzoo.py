@@ -53,7 +53,7 @@ import random
 
 import numpy as np
 
-from fiveup_solver.errors import OptionError, as_bool, check_seed, short_repr as _short
+from fiveup_solver.errors import OptionError, check_seed, check_switch, short_repr as _short
 from fiveup_solver.game import Game
 from fiveup_solver.notation import raw_to_display
 from fiveup_solver.encoding import (
@@ -163,10 +163,8 @@ class raw_env(AECEnv if AECEnv is not None else object):
             raise OptionError(f"render_mode must be 'human', 'ansi' or None, not {_short(render_mode)}")
         self.players, self.whole_game, self.max_rounds = p["players"], p["whole_game"], p["max_rounds"]
         self.render_mode = render_mode
-        perfect_recall = as_bool(perfect_recall)
-        if not isinstance(perfect_recall, bool):
-            # a switch, as whole_game: "false" must not turn it on
-            raise OptionError(f"perfect_recall must be True or False, not {_short(perfect_recall)}")
+        # a switch, as whole_game: "false" must not turn it on
+        perfect_recall = check_switch("perfect_recall", perfect_recall)
         self._encoder = Encoder(self.players, perfect_recall, "single")
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}

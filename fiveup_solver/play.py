@@ -275,14 +275,14 @@ class TerminalGame:
             if m.value is None:
                 self.say(f"  {k:>2}. {format_move(m.move)} (the only move)")
                 continue
-            values = (f"win {100 * m.win:4.1f} % +-{100 * (m.win_stderr or 0):.1f}"
-                      f"  {m.points:+5.1f} pts +-{m.points_stderr or 0:.1f}")
-            row = f"  {k:>2}. {format_move(m.move):<15} {values}  #{m.rank}"
+            def values(win_width: str, points_width: str) -> str:
+                return (f"win {100 * m.win:{win_width}.1f} % +-{100 * (m.win_stderr or 0):.1f}"
+                        f"  {m.points:+{points_width}.1f} pts +-{m.points_stderr or 0:.1f}")
+            row = f"  {k:>2}. {format_move(m.move):<15} {values('4', '5')}  #{m.rank}"
             if len(row) > (terminal_width(self.out) or len(row)):
-                # a narrow terminal: the move and its rank, its values under it (a review saw rows
-                # broken mid-row under 60 columns)
-                row = (f"  {k:>2}. {format_move(m.move)}  #{m.rank}\n      win {100 * m.win:.1f} % "
-                       f"+-{100 * (m.win_stderr or 0):.1f}  {m.points:+.1f} pts +-{m.points_stderr or 0:.1f}")
+                # a narrow terminal: the move and its rank, its values unpadded under it (a review
+                # saw rows broken mid-row under 60 columns)
+                row = f"  {k:>2}. {format_move(m.move)}  #{m.rank}\n      {values('', '')}"
             self.say(row)
         if h.samples:
             self.say("win: your side's chance to win the game; pts: raw points of this round, your side "

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from fiveup_solver import _core, _solver
 from fiveup_solver.equity import EquityTable, search_values
-from fiveup_solver.errors import (IllegalMoveError, OptionError, as_bool, as_int, as_number, is_int, is_number,
+from fiveup_solver.errors import (IllegalMoveError, OptionError, as_int, as_number, check_switch, is_int, is_number,
                                   short_repr as _short)
 from fiveup_solver.game import Game
 from fiveup_solver.notation import ALL_TILES
@@ -206,10 +206,8 @@ class Solver:
             raise OptionError(f"tt_min_tiles must be an integer from -1 to 28, not {_short(tt_min_tiles)}")
         if not is_int(threads) or not 1 <= threads <= MAX_THREADS:
             raise OptionError(f"threads must be an integer from 1 to {MAX_THREADS}, not {_short(threads)}")
-        use_tt, target_pruning, pv, both = (as_bool(on) for on in (use_tt, target_pruning, pv, both))
-        for name, on in (("use_tt", use_tt), ("target_pruning", target_pruning), ("pv", pv), ("both", both)):
-            if not isinstance(on, bool):
-                raise OptionError(f"{name} must be True or False, not {_short(on)}")
+        use_tt, target_pruning, pv, both = (check_switch(name, on) for name, on in (
+            ("use_tt", use_tt), ("target_pruning", target_pruning), ("pv", pv), ("both", both)))
         self.search = check_search(search)
         self.threads = threads
         try:
@@ -222,8 +220,6 @@ class Solver:
         self.node_limit = node_limit
         self.want_pv = pv
         self.objective = check_objective(objective)
-        if not isinstance(both, bool):
-            raise OptionError(f"both must be True or False, not {_short(both)}")
         self.both = both
         if equity is not None and not isinstance(equity, EquityTable):
             raise OptionError(f"equity must be an EquityTable or None, not {type(equity).__name__}")

@@ -30,7 +30,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from fiveup_solver.errors import FiveUpError, OptionError, as_bool, short_repr as _short
+from fiveup_solver.errors import FiveUpError, OptionError, check_switch, short_repr as _short
 from fiveup_solver.notation import Move, Port, Tile
 
 __all__ = ["TileBox", "layout", "board_svg", "arrow_groups", "svg_to_png", "DEFAULT_BOUNDS", "NARROW_BOUNDS"]
@@ -764,9 +764,7 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
         raise OptionError(f"size must be a number of pixels from 16 to 20000, not {_short(size)}")
     if title is not None and not isinstance(title, str):
         raise OptionError(f"title must be a string, not {_short(title)}")
-    flipped = as_bool(flipped)
-    if not isinstance(flipped, bool):
-        raise OptionError(f"flipped must be True or False, not {_short(flipped)}")
+    flipped = check_switch("flipped", flipped)
     board = _build(_placements(game_or_position), _check_bounds(bounds))
     last = None
     if lastmove is not None:
