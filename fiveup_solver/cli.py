@@ -533,6 +533,14 @@ def _still_working(what: str, err, how_to_stop: str, after: float | None = None,
             err.flush()
 
 
+def _check_three(args, players: int) -> None:
+    """--three says how 3 players are searched: refused for a game of 2 or 4 players,
+    where it was taken and dropped (one minimax: nothing to choose)."""
+    if args.three is not None and players != 3:
+        raise OptionError(f"--three {args.three}: says how 3 players are searched; this game has {players} "
+                          "players (one minimax, nothing to choose)")
+
+
 def cmd_solve(args, out) -> int:
     from fiveup_solver.solver import WIN_VALUE, Solver, win_probability
     if not 0.001 <= args.tt_mb <= 16384:      # (the Solver's own range: one message for both)
@@ -546,6 +554,7 @@ def cmd_solve(args, out) -> int:
     game = game_at(record, args.round, args.action)
     if game.round_over:
         raise OptionError(f"round {args.round} action {args.action}: the round is over, nothing to solve")
+    _check_three(args, game.players)
     solver = Solver(tt_mb=args.tt_mb, node_limit=args.node_limit, objective=args.objective, search=args.three,
                     threads=args.threads)
     with _still_working("solving exactly", None if args.quiet else sys.stderr,
@@ -663,6 +672,8 @@ def cmd_hint(args, out) -> int:
     if obs.to_move != args.seat:
         who = "the round is over" if obs.to_move is None else f"seat {obs.to_move} is to move"
         raise OptionError(f"round {r} action {i}: seat {args.seat} is not to move ({who})")
+    if args.method != "exact":
+        _check_three(args, obs.players)     # (exact: --three is refused below whatever the players)
     if args.method == "exact":
         # the flags the exact method does not take, named as typed (the API's checks name its fields)
         given = [flag for flag, v in (("--samples", args.samples), ("--time-ms", args.time_ms),
@@ -773,6 +784,7 @@ def cmd_analyze(args, out) -> int:
         _need_extra("matplotlib", "--html")
         check_output_path(args.html, "--html")
     record = load_record(args.file, args.game)
+    _check_three(args, record["players"])
     rollout_options = {"rollouts": args.rollouts, "rollout_bot": args.rollout_bot, "candidates": args.candidates,
                        "workers": args.workers, "rollout_horizon": args.rollout_horizon}
     given = {k: v for k, v in rollout_options.items() if v is not None}

@@ -1114,3 +1114,22 @@ def test_solve_reads_in_win_probability_first_and_says_what_it_could_not_value(c
     monkeypatch.setattr("fiveup_solver.cli.load_record", no_memory)
     rc, out, err = run(capsys, ["replay", str(path)])
     assert (rc, err) == (2, "error: out of memory: cannot allocate the transposition table\n")
+
+
+@pytest.mark.parametrize("command", [["solve", "--round", "0", "--action", "2"],
+                                     ["hint", "--round", "0", "--action", "2", "--seat", "1"],
+                                     ["analyze", "--quiet"]])
+def test_three_is_refused_for_a_game_of_two_or_four_players(tmp_path, capsys, command):
+    """A session's note: `--three maxn` on a 2-player game was taken and dropped (one
+    minimax: nothing to choose), by solve, hint and analyze alike. It names what it is for
+    and the game's players; with 3 players it is taken (test_ctrl_c_stops_a_long_solve)."""
+    for players in (2, 4):
+        record = tmp_path / f"game{players}.json"
+        assert main(["selfplay", "--players", str(players), "--seed", "2", "--out", str(record)]) == 0
+        capsys.readouterr()
+        args = [command[0], str(record), *command[1:], "--three", "maxn"]
+        if players == 4 and command[0] == "hint":
+            args[args.index("--seat") + 1] = str(json.loads(record.read_text())["rounds"][0]["starter"] + 2 & 3)
+        assert main(args) == 2
+        assert capsys.readouterr().err == (f"error: --three maxn: says how 3 players are searched; this game has "
+                                           f"{players} players (one minimax, nothing to choose)\n")
