@@ -205,21 +205,22 @@ def solver_modes(name: str, games) -> list:
     return modes
 
 
-def solver_report(folder) -> dict:
+def solver_report(folder, on_step=None) -> dict:
     """``fiveup bench --solver``: every suite of ``folder`` in each mode (per-position
     values dropped): value, value under the win objective, value without exact-target pruning, value
     with 2 search threads (where they start: :func:`solver_modes`), and on the
-    mid-round and near-target suites every move's value and the value without the table."""
+    mid-round and near-target suites every move's value and the value without the table.
+    ``on_step(label, k, n)``, if given, is called before each of the n timings."""
     folder = Path(folder)
-    report = {}
-    for name in SOLVER_SUITES:
-        games = load_suite(folder / f"{name}.json")
-        entry = {}
-        for label, mode, kwargs in solver_modes(name, games):
-            r = run_solver_suite(games, mode, **kwargs)
-            r.pop("values")
-            entry[label] = r
-        report[name] = entry
+    suites = [(name, load_suite(folder / f"{name}.json")) for name in SOLVER_SUITES]
+    steps = [(name, games, mode) for name, games in suites for mode in solver_modes(name, games)]
+    report = {name: {} for name, _ in suites}
+    for k, (name, games, (label, mode, kwargs)) in enumerate(steps):
+        if on_step is not None:
+            on_step(f"{name} {label}", k, len(steps))
+        r = run_solver_suite(games, mode, **kwargs)
+        r.pop("values")
+        report[name][label] = r
     return report
 
 
@@ -288,41 +289,61 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
     return out
 
 
-def hint_report(path) -> dict:
+def hint_report(path, on_step=None) -> dict:
     """``fiveup bench --hint``: hint latency of every search method at the default
     budget, over the suite's positions of the player counts it searches and per phase; the exact sampler's speed; and, from a
-    source checkout, pure-Python rejection sampling on 10 early positions in the same run."""
+    source checkout, pure-Python rejection sampling on 10 early positions in the same run.
+    ``on_step(label, k, n)``, if given, is called before each of the n timings (the
+    whole takes about a minute)."""
     suite = load_hint_suite(path)
     observations = [o for o, _ in suite]
     if not observations:
         raise OptionError(f"{path}: the suite has no positions")
-    report = {"positions": len(observations), "latency": {}, "sampler": sampler_deals_per_s(observations)}
     early = [o for o, phase in suite if phase == "early"][:10]
+    mine = {}        # each method on the positions of the player counts it searches (alphamu: 2 players)
+    for method in METHODS:
+        part = [(o, phase) for o, phase in suite if o.players in METHODS[method].players]
+        if part:
+            mine[method] = part
+    phases = {m: [ph for ph in ("early", "middle", "late") if any(p == ph for _, p in part)]
+              for m, part in mine.items()}
+    n_steps = 3 + sum(3 + len(phases[m]) for m in mine)
+    step = 0
+
+    def starting(label: str) -> None:
+        nonlocal step
+        if on_step is not None:
+            on_step(label, step, n_steps)
+        step += 1
+
+    starting("the exact sampler")
+    report = {"positions": len(observations), "latency": {}, "sampler": sampler_deals_per_s(observations)}
+    starting("pure-Python rejection sampling")
     if reference_path() is not None:
         report["rejection_sampler_python"] = rejection_deals_per_s(early)
     else:
         report["rejection_sampler_python"] = None
         report["reference_missing"] = REFERENCE_MISSING
+    starting("the exact sampler, early positions")
     report["sampler_on_same_positions"] = sampler_deals_per_s(early)
-    for method in METHODS:
-        # each method on the positions of the player counts it searches (alphamu: 2 players)
-        mine = [(o, phase) for o, phase in suite if o.players in METHODS[method].players]
-        if not mine:
-            continue
-        positions = [o for o, _ in mine]
+    for method, part in mine.items():
+        positions = [o for o, _ in part]
+        starting(method)
         single = report["latency"][method] = run_hint_suite(positions, method=method, each=True)
         # (the default objective is win: the other one, not the same configuration again)
+        starting(f"{method}_points")
         report["latency"][f"{method}_points"] = run_hint_suite(positions, method=method, objective="points")
+        starting(f"{method}_both")
         both = report["latency"][f"{method}_both"] = run_hint_suite(positions, method=method, both=True, each=True)
         # what the second currency costs: both currencies against the default one, same run;
         # as the ratio of the medians, and as the median of each position's own ratio
         report.setdefault("both_to_single", {})[method] = round(both["ms"]["median"] / single["ms"]["median"], 3)
         report.setdefault("both_to_single_paired", {})[method] = round(statistics.median(
             b / a for a, b in zip(single.pop("ms_each"), both.pop("ms_each")) if a > 0), 3)
-        for phase in ("early", "middle", "late"):
-            part = [o for o, p in mine if p == phase]
-            if part:
-                report["latency"][f"{method}_{phase}"] = run_hint_suite(part, method=method)
+        for phase in phases[method]:
+            starting(f"{method}_{phase}")
+            report["latency"][f"{method}_{phase}"] = run_hint_suite([o for o, p in part if p == phase],
+                                                                    method=method)
     return report
 
 

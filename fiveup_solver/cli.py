@@ -493,11 +493,12 @@ SOLVE_PROGRESS_AFTER = 2.0     # seconds before `fiveup solve` says it is still 
 
 
 @contextmanager
-def _still_working(what: str, err, how_to_stop: str, after: float | None = None, every: float = 1.0):
+def _still_working(what, err, how_to_stop: str, after: float | None = None, every: float = 1.0):
     """Around a long call: on a terminal ``err``, after ``after`` seconds (default
     SOLVE_PROGRESS_AFTER) the line "what: N s; how_to_stop", rewritten every
     ``every`` seconds and cleared at the end. A rare exact solve runs for minutes, and a
-    review saw nothing at all meanwhile. Nothing where ``err`` is None or no terminal."""
+    review saw nothing at all meanwhile. Nothing where ``err`` is None or no terminal.
+    ``what`` is a text, or a function giving it anew each time (a step that changes)."""
     import threading
     import time
     from fiveup_solver.notation import terminal_width
@@ -514,7 +515,7 @@ def _still_working(what: str, err, how_to_stop: str, after: float | None = None,
         if done.wait(SOLVE_PROGRESS_AFTER if after is None else after):
             return
         while True:
-            line = f"{what}: {int(time.monotonic() - start)} s; {how_to_stop}"[:width]
+            line = f"{what() if callable(what) else what}: {int(time.monotonic() - start)} s; {how_to_stop}"[:width]
             err.write("\r" + line.ljust(shown))
             err.flush()
             shown = max(shown, len(line))
@@ -1149,6 +1150,21 @@ def _is_file(path: Path, option: str, folder) -> bool:
         raise OptionError(f"{option} {folder}: cannot read ({e.strerror or e})") from None
 
 
+@contextmanager
+def _bench_steps(what: str, args):
+    """The on_step of a benchmark of many timings (``fiveup bench --hint`` takes about a
+    minute, and showed nothing meanwhile): on a terminal, unless --quiet, the line "what
+    k/n label: N s; Ctrl-C stops it" on stderr."""
+    step = ["starting"]
+
+    def on_step(label: str, k: int, n: int) -> None:
+        step[0] = f"{k + 1}/{n} {label}"
+
+    with _still_working(lambda: f"{what} {step[0]}", None if args.quiet else sys.stderr, "Ctrl-C stops it",
+                        after=1.0):
+        yield on_step
+
+
 def _bench_hint(args, out) -> int:
 
     from fiveup_solver.bench import hint_report
@@ -1156,7 +1172,8 @@ def _bench_hint(args, out) -> int:
     if not _is_file(path, "--hint", args.hint):
         raise OptionError(f"--hint {args.hint}: hint_positions.json is missing (it is in a source checkout's "
                           "benchmarks/data: give that folder)")
-    report = hint_report(path)
+    with _bench_steps("timing hints", args) as on_step:
+        report = hint_report(path, on_step=on_step)
     if args.json:
         out.write(json.dumps(report) + "\n")
         return 0
@@ -1187,7 +1204,8 @@ def _bench_solver(args, out) -> int:
     if missing:
         raise OptionError(f"--solver {folder}: suite files missing ({', '.join(m + '.json' for m in missing)}; "
                           "they are in a source checkout's benchmarks/data: give that folder)")
-    report = solver_report(folder)
+    with _bench_steps("timing the solver", args) as on_step:
+        report = solver_report(folder, on_step=on_step)
     if args.json:
         out.write(json.dumps(report) + "\n")
         return 0
@@ -1515,6 +1533,8 @@ def _bench_arguments(p) -> None:
                    help="instead: the solver on the suites in DIR (default benchmarks/data)")
     p.add_argument("--hint", metavar="DIR", nargs="?", const="benchmarks/data", default=None,
                    help="instead: hint latency and sampler speed on DIR/hint_positions.json")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line on the terminal (--solver and --hint; the playout bench takes seconds)")
 
 
 

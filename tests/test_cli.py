@@ -532,10 +532,38 @@ def test_bench_hint_on_a_small_suite(tmp_path, capsys):
     assert "ms_each" not in r["latency"]["pimc"]
     # the other objective (a review: "pimc_win" timed the default's configuration again)
     assert r["latency"]["pimc_points"]["positions"] == 6 and "pimc_win" not in r["latency"]
-    rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path)])
-    assert rc == 0 and "both currencies / one, pimc:" in out and "median of each position's ratio" in out
+    # on a terminal: the table, and meanwhile (a review: a minute of nothing) the step being timed
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-m", "fiveup_solver.cli", "bench", "--hint", str(tmp_path)],
+                          encoding="utf-8", timeout=120, dimensions=(24, 100))
+    child.expect(pexpect.EOF)
+    child.close()
+    text = child.before.replace("\r\n", "\n")
+    assert child.exitstatus == 0
+    assert "both currencies / one, pimc:" in text and "median of each position's ratio" in text
+    steps = re.findall(r"\rtiming hints (\d+)/(\d+) ([\w, -]+): \d+ s; Ctrl-C stops it", text)
+    labels = {"the exact sampler", "pure-Python rejection sampling", "the exact sampler, early positions"}
+    assert steps and {(n, label in labels | set(r["latency"])) for _, n, label in steps} == {("18", True)}
+    assert [int(k) for k, _, _ in steps] == sorted(int(k) for k, _, _ in steps)     # in order
+    assert text.split("\rtiming")[-1].count("\r") >= 2        # the line cleared (spaces, back to the start)
+    assert text.rstrip().endswith("x") or "note:" in text
     rc, out, err = run(capsys, ["bench", "--hint", str(tmp_path / "nowhere")])
     assert rc == 2 and "hint_positions.json is missing" in err
+
+
+def test_the_solver_bench_reports_each_timing_before_it_starts(tmp_path):
+    """`fiveup bench --solver` shows the timing under way on a terminal (_bench_steps, as
+    the hint bench's test sees in a pseudo-terminal): solver_report calls on_step once
+    before each timing, in the report's order, each with its number and the total."""
+    from fiveup_solver.bench import SOLVER_SUITES, solver_report
+    for name in SOLVER_SUITES:    # the first two positions of each suite
+        entries = json.loads((ROOT / "benchmarks" / "data" / f"{name}.json").read_text())[:2]
+        (tmp_path / f"{name}.json").write_text(json.dumps(entries))
+    seen = []
+    report = solver_report(tmp_path, on_step=lambda label, k, n: seen.append((label, k, n)))
+    timed = [f"{name} {mode}" for name, modes in report.items() for mode in modes]
+    assert seen == [(label, k, len(timed)) for k, label in enumerate(timed)]
+    assert "openings_2p value_win" in timed and "midround all_moves" in timed and len(timed) >= 16
 
 
 def test_a_bad_bench_suite_position_is_named_with_its_file(tmp_path, capsys):
