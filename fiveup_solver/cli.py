@@ -338,7 +338,7 @@ def cmd_ladder(args, out) -> int:
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
-    out = _Fitted(out, fit_to_terminal)         # the heading between words (its table rows stay whole)
+    out = _Fitted(out, fit_to_terminal)         # on a narrow terminal: the table as aligned columns
     out.write(f"Elo ladder, {res.players} players ({ladder.ANCHOR} = random play = 0), "
               f"{res.games_per_pairing} games per pairing, seed {res.seed}:\n\n")
     out.write(res.format_table())

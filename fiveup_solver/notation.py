@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import textwrap
 from dataclasses import dataclass, field
@@ -455,8 +456,8 @@ def terminal_width(out) -> int | None:
 
 def fit_to_terminal(text: str, out) -> str:
     """``text`` with each line longer than the terminal ``out`` writes to broken between
-    words, its rest indented (unchanged where ``out`` is no terminal; a Markdown table's
-    rows are kept whole). A terminal breaks a
+    words, its rest indented (unchanged where ``out`` is no terminal; a Markdown table
+    is kept whole where it fits, else shown as aligned columns). A terminal breaks a
     long line anywhere: "35 raw (" / "7)", "-7" / ".1 +- 3.0 win-%" read as other numbers."""
     width = terminal_width(out)
     if width is None:
@@ -464,8 +465,45 @@ def fit_to_terminal(text: str, out) -> str:
     # a value and its standard error ("+10.6 +- 2.5") stay on one line: the spaces around
     # "+-" are not break points (a stand-in while the line is filled)
     glued = text.replace(" +- ", "\x00+-\x00")
-    # a Markdown table's row ("| level | ...") stays whole: broken, it is no row
-    return "\n".join(line if line.startswith("|") else
-                     textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
-                                   break_on_hyphens=False) or line
-                     for line in glued.split("\n")).replace("\x00", " ")
+    out, table = [], []
+    for line in glued.split("\n") + [""]:
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        if table:
+            # a Markdown table: kept whole where its rows fit (broken, a row is no row), else
+            # as aligned columns (a review: the ladder's rows broke mid-word under ~110 columns)
+            out += table if max(map(len, table)) <= width else _table_as_columns(table, width)
+            table = []
+        out.append(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
+                                 break_on_hyphens=False) or line)
+    return "\n".join(out[:-1]).replace("\x00", " ")
+
+
+_NUMBER_CELL = re.compile(r"[+-]?\d[\d,.]*( ?%)?")
+
+
+def _table_as_columns(rows: list, width: int) -> list:
+    """A Markdown table too wide for ``width`` characters as aligned columns without the
+    bars: every column but the last on one line (numbers right-aligned), the last column
+    (the longest text: a recipe, a pentanomial) after them where every row has room, else
+    on the lines below its row, indented."""
+    cells = [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows
+             if not set(row) <= set("|-: ")]           # (the |---|---| row dropped)
+    n = max(len(r) for r in cells)
+    cells = [r + [""] * (n - len(r)) for r in cells]
+    numeric = [all(_NUMBER_CELL.fullmatch(r[j]) or not r[j] for r in cells[1:]) for j in range(n)]
+    widths = [max(len(r[j]) for r in cells) for j in range(n)]
+
+    def head(r: list) -> str:
+        return "  ".join(c.rjust(w) if num else c.ljust(w)
+                         for c, w, num in zip(r[:-1], widths, numeric)).rstrip()
+    lead = sum(widths[:-1]) + 2 * (n - 1)
+    if lead + widths[-1] <= width:
+        return [(head(r).ljust(lead) + r[-1]).rstrip() for r in cells]
+    out = []
+    for r in cells:
+        out += textwrap.wrap(head(r), width, subsequent_indent="    ", break_long_words=False) or [""]
+        out += textwrap.wrap(r[-1], width, initial_indent="    ", subsequent_indent="    ",
+                             break_long_words=False, break_on_hyphens=False)
+    return out

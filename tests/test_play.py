@@ -353,7 +353,8 @@ def test_the_hint_table_keeps_its_rows_whole_in_a_narrow_terminal(monkeypatch, c
 def test_match_and_placement_text_fit_the_terminal_and_tables_stay_whole(monkeypatch):
     """A review: `fiveup match` and `sprt` result lines (84 to 98 columns) and the ladder
     placement's text broke mid-word in an 80-column terminal. They are fitted as hint's
-    are; a Markdown table's row is never broken (broken, it is no row)."""
+    are; a Markdown table's row is never broken (broken, it is no row): one that fits is
+    kept, one too wide becomes aligned columns, its last column below each row."""
     from fiveup_solver import notation
     from fiveup_solver.cli import main
 
@@ -361,8 +362,20 @@ def test_match_and_placement_text_fit_the_terminal_and_tables_stay_whole(monkeyp
         def isatty(self):
             return True
     monkeypatch.setattr(notation, "_terminal_columns", lambda out: 60)
-    table = "| level | its Elo | agent's score | games | pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2) |"
-    assert notation.fit_to_terminal(table + "\n" + "word " * 20, Terminal()).split("\n")[0] == table
+    table = ("| level | its Elo | agent's score | games | pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2) |\n"
+             "|---|---|---|---|---|\n| level2 | +140 | 81.0 % | 200 | 0 3 10 30 57 |")
+    assert notation.fit_to_terminal(table + "\n" + "word " * 12, Terminal()).split("\n") == [
+        "level   its Elo  agent's score  games",
+        "    pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2)",
+        "level2     +140         81.0 %    200",
+        "    0 3 10 30 57",
+        "word word word word word word word word word word word word"]
+    narrow = "| level | Elo | recipe |\n|---|---|---|\n| level5 | 388 | the largest immediate credit |"
+    assert notation.fit_to_terminal(narrow, Terminal()) == narrow          # it fits: as written
+    monkeypatch.setattr(notation, "_terminal_columns", lambda out: 44)     # rows of 47
+    assert notation.fit_to_terminal(narrow, Terminal()).split("\n") == [
+        "level   Elo  recipe", "level5  388  the largest immediate credit"]
+    monkeypatch.setattr(notation, "_terminal_columns", lambda out: 60)
     for argv in (["match", "--bots", "greedy,random", "--deals", "2", "--workers", "1"],
                  ["sprt", "--bots", "greedy,random", "--max-games", "4", "--workers", "1"]):
         term = Terminal()
