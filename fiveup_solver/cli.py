@@ -534,6 +534,11 @@ def _still_working(what, err, how_to_stop: str, after: float | None = None, ever
             err.flush()
 
 
+def _options(flags: list) -> str:
+    """ "an option" or "options", as many as ``flags`` (an error naming flags a command refuses)."""
+    return "an option" if len(flags) == 1 else "options"
+
+
 def _check_three(args, players: int) -> None:
     """--three says how 3 players are searched: refused for a game of 2 or 4 players,
     where it was taken and dropped (one minimax: nothing to choose)."""
@@ -681,7 +686,7 @@ def cmd_hint(args, out) -> int:
                                       ("--world-nodes", args.world_nodes), ("--three", args.three),
                                       ("--depth", args.depth)) if v is not None]
         if given:
-            raise OptionError(f"{', '.join(given)}: not {'an option' if len(given) == 1 else 'options'} of "
+            raise OptionError(f"{', '.join(given)}: not {_options(given)} of "
                               f"--method exact (it solves every world whole; its bound is --node-limit)")
         if args.beliefs == "model":
             raise OptionError("--method exact weighs the hidden worlds uniformly: --beliefs model does not apply")
@@ -905,11 +910,11 @@ def cmd_equity(args, out) -> int:
         if args.samples is not None:
             wrong = _given(args, _EQUITY_BUILD_ONLY, _EQUITY_SELF_PLAY_ONLY)
             if wrong:
-                raise OptionError(f"{', '.join(wrong)}: options of the self-play, which --samples replaces")
+                raise OptionError(f"{', '.join(wrong)}: {_options(wrong)} of the self-play, which --samples replaces")
         return _equity_build(args, out)
     wrong = _given(args, _EQUITY_BUILD_ONLY)
     if wrong:
-        raise OptionError(f"{', '.join(wrong)}: options of 'fiveup equity build', not of the lookup")
+        raise OptionError(f"{', '.join(wrong)}: {_options(wrong)} of 'fiveup equity build', not of the lookup")
     res = equity.equity_result(args.players, args.scores, args.starter, args.table)
     if args.json:
         out.write(json.dumps(res) + "\n")
@@ -1110,8 +1115,7 @@ def cmd_bench(args, out) -> int:
     wrong = _given(args, _BENCH_PLAYOUT_ONLY)
     if wrong and (args.solver is not None or args.hint is not None):
         # read by the playout bench alone: with --solver or --hint they were silently dropped
-        which = "an option" if len(wrong) == 1 else "options"
-        raise OptionError(f"{', '.join(wrong)}: {which} of the playout bench, not of "
+        raise OptionError(f"{', '.join(wrong)}: {_options(wrong)} of the playout bench, not of "
                           f"{'--solver' if args.solver is not None else '--hint'}")
     if args.solver is not None:
         return _bench_solver(args, out)

@@ -612,11 +612,11 @@ def test_equity_prints_win_probabilities(players, scores, capsys):
     (["equity", "--players", "2", "--scores", "0,0", "--starter", "one"], "--starter"),
     (["equity", "build", "--players", "2", "--samples", "/nonexistent.npz"], "no such file"),
     # options of the other form were silently dropped (a build that ignores --scores runs for minutes)
-    (["equity", "--players", "2", "--scores", "0,0", "--rounds", "5"], "--rounds: options of 'fiveup equity build'"),
-    (["equity", "--players", "2", "--scores", "0,0", "--out", "t.npz"], "--out: options of 'fiveup equity build'"),
+    (["equity", "--players", "2", "--scores", "0,0", "--rounds", "5"], "--rounds: an option of 'fiveup equity build'"),
+    (["equity", "--players", "2", "--scores", "0,0", "--out", "t.npz"], "--out: an option of 'fiveup equity build'"),
     (["equity", "build", "--players", "2", "--scores", "0,0"], "--scores: not an option of 'fiveup equity build'"),
     (["equity", "build", "--players", "2", "--json"], "--json: not an option of 'fiveup equity build'"),
-    (["equity", "build", "--players", "2", "--samples", "--rounds", "5"], "--rounds: options of the self-play"),
+    (["equity", "build", "--players", "2", "--samples", "--rounds", "5"], "--rounds: an option of the self-play"),
 ])
 def test_equity_bad_options(argv, text, capsys):
     rc, out, err = run(capsys, argv)

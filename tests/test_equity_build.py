@@ -185,7 +185,7 @@ def test_standard_errors_in_the_lookup_and_the_bootstrap_option(tmp_path, capsys
         rc, text, err = run(capsys, ["equity", "build", "--players", "2", "--samples", "--bootstrap", value])
         assert rc == 2 and err == f"error: --bootstrap must be 0 (no standard errors) or 2..10000, not {value}\n"
     rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--bootstrap", "5"])
-    assert rc == 2 and "--bootstrap: options of 'fiveup equity build'" in err
+    assert rc == 2 and "--bootstrap: an option of 'fiveup equity build'" in err
 
 
 def test_two_builds_into_one_folder_keep_their_own_samples(tmp_path, capsys):
