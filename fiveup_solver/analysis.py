@@ -89,6 +89,9 @@ from fiveup_solver.svg import arrow_groups, board_svg
 __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
            "JUDGES", "accuracy", "judgement_settled", "mark_of", "format_text", "to_html", "plot_win_probability"]
 
+# a marked decision's board: the move played and the best one (red and blue: told apart by a
+# colour-blind eye too; red and green read as one olive to a deuteranope, a review)
+PLAYED_COLOUR, BEST_COLOUR = "#cc0000", "#1864ab"
 MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))   # win-% points lost, largest first
 MARK_SIGMAS = 2.0     # a loss is marked only when it is at least this many standard errors
 # The adaptive search judge (module text): the first stage's worlds when AnalysisBudget.min_samples is
@@ -1156,6 +1159,9 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     curve = win_curve(a)
     fig, ax = plt.subplots(figsize=(9, 3.6), dpi=110)
     colours = {"inaccuracy": "#e6b800", "mistake": "#e67300", "blunder": "#cc0000"}
+    # a shape each too: told apart by colour alone, a mistake's orange read as side 1's line
+    # (3 players) and the three as one to a colour-blind eye (a review)
+    shapes = {"inaccuracy": "o", "mistake": "s", "blunder": "X"}
     # two sides: side 0's chance, or in a seat's view its own side's (the only seat judged there)
     shown = 0 if a.view is None or a.players == 3 else _core.side_of_seat(a.players, a.view)
 
@@ -1174,14 +1180,15 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
         ax.set_ylabel(f"side {shown}'s win probability (%)")
     for k, r, seat, side, p0, w, mark in curve:
         if mark:
-            ax.scatter([k], [height(p0, w)], s=40, color=colours[mark], zorder=3, edgecolor="black", linewidth=0.5)
+            ax.scatter([k], [height(p0, w)], s=40 if mark == "inaccuracy" else 46, color=colours[mark],
+                       marker=shapes[mark], zorder=3, edgecolor="black", linewidth=0.5)
     prev = None
     for k, r, *_ in curve:
         if prev is not None and r != prev:
             ax.axvline(k - 0.5, color="0.8", lw=0.8)
         prev = r
     for name, c in colours.items():
-        ax.scatter([], [], s=40, color=c, edgecolor="black", linewidth=0.5, label=name)
+        ax.scatter([], [], s=40, color=c, marker=shapes[name], edgecolor="black", linewidth=0.5, label=name)
     # a little room above 100 % and under 0 %: a point there is drawn whole, not cut by the axes
     ax.set_ylim(-4, 104)
     ax.yaxis.set_major_locator(matplotlib.ticker.FixedLocator([0, 25, 50, 75, 100]))
@@ -1199,7 +1206,8 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     fig.tight_layout()
     try:
         # the same file for the same analysis: no date, and SVG ids from a fixed salt, not a random one
-        with matplotlib.rc_context({"svg.hashsalt": "fiveup"}):
+        # (SVG text as text, not glyph outlines: a screen reader, a search and a copy read it)
+        with matplotlib.rc_context({"svg.hashsalt": "fiveup", "svg.fonttype": "none"}):
             fig.savefig(path, format=fmt, bbox_inches="tight",
                         metadata={"Date": None} if fmt == "svg" else None)
     except OSError as e:
@@ -1214,7 +1222,10 @@ def _graph_svg(a: Analysis) -> str:
     plot_win_probability(a, buf, fmt="svg")
     text = buf.getvalue()
     text = text[text.index("<svg"):]                         # drop the XML prolog and doctype
-    text = re.sub(r"<svg ", '<svg id="win-graph" role="img" ', text, count=1)
+    label = ("Win probability over the game: " + ("each side's own chance" if a.players == 3 else
+             f"side {0 if a.view is None else _core.side_of_seat(a.players, a.view)}'s chance")
+             + ", per judged decision, marks at inaccuracies, mistakes and blunders")
+    text = re.sub(r"<svg ", f'<svg id="win-graph" role="img" aria-label="{escape(label)}" ', text, count=1)
     return text
 
 
@@ -1235,14 +1246,17 @@ def to_html(a: Analysis, record) -> str:
         for game, r, i in positions(record, check=False):
             d = marked.get((r, i))
             if d is not None:
-                played = (Move.parse(d.played), "#cc0000")
-                best = [(Move.parse(d.best), "#1a7f37")] if d.best and d.best != d.played else []
+                played = (Move.parse(d.played), PLAYED_COLOUR)
+                best = [(Move.parse(d.best), BEST_COLOUR)] if d.best and d.best != d.played else []
+                # (the round and action in the title: every board's text alternative was
+                # "before the move", a review)
+                title = f"round {r}, action {i}: before the move"
                 if len(arrow_groups([played, *best])) == 1:
-                    boards[(r, i)] = [board_svg(game, arrows=[played, *best], size=480, title="before the move")]
+                    boards[(r, i)] = [board_svg(game, arrows=[played, *best], size=480, title=title)]
                 else:
                     # played and best on one end: a board each (a review: one ghost was pushed aside)
-                    boards[(r, i)] = [board_svg(game, arrows=[played], size=360, title="before the move: played"),
-                                      board_svg(game, arrows=best, size=360, title="before the move: best")]
+                    boards[(r, i)] = [board_svg(game, arrows=[played], size=360, title=f"{title}: played"),
+                                      board_svg(game, arrows=best, size=360, title=f"{title}: best")]
     e = escape
 
     def table_rows(columns, rows, classes=None):
@@ -1267,7 +1281,7 @@ def to_html(a: Analysis, record) -> str:
                         f"(loss {format_number(d.loss_win, '.1f')} &#177; {format_number(d.stderr_win, '.1f')} "
                         f"win-%, {format_number(d.loss_points, '.0f')}"
                         + (f" &#177; {format_number(d.stderr_points, '.0f')}" if d.stderr_points else "")
-                        + " pts); red: played, green: best"
+                        + " pts); red: played, blue: best"
                         + ("; on the same end, so a board each" if len(shown) > 1 else "")
                         + f'</figcaption><div class="boards">{"".join(shown)}</div></figure>')
     return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(

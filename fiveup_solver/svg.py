@@ -59,6 +59,7 @@ DEFAULT_BOUNDS = (-20, -14, 20, 14)     # q: where lines should stay (10 x 7 til
 # square; shown 358 px wide, random self-play's boards were drawn at a median 0.87 of their size
 # (p10 0.70, least 0.53) against 0.63 (0.48, 0.41) with DEFAULT_BOUNDS
 NARROW_BOUNDS = (-12, -12, 12, 12)
+MIN_EXTENT = (24, 12)                    # q: the least picture (tiles, ends, margin), so a tile is never huge
 _RUNWAY = 6                              # unit cells of free line looked for ahead of a new open end
 _RESERVE_FIRST = 50                      # weight of the cell right in front of an open port
 _RESERVE_NEAR = 4                        # weight of the cells a double or the next straight tile there would need
@@ -511,6 +512,25 @@ def _placements(game_or_position) -> list:
     return out
 
 
+def _last_credit(game) -> str | None:
+    """What the placement that made a Game's current board credited, as the game recorded
+    it: " \u2014 scores 25", " \u2014 25 not counted (above 305)", " \u2014 hand emptied: +30"
+    (the last tile's sum is part of the domino credit, RULES §6.3); "" for no credit. None
+    where the round has no placement."""
+    r = game.current
+    k = next((k for k in range(len(r.moves) - 1, -1, -1) if r.moves[k][1].kind == "play"), None)
+    if k is None:
+        return None
+    for e in (r.events[k] if k < len(r.events) else ()):
+        if e.kind not in ("placement", "domino"):
+            continue
+        what = f"{e.raw}" if e.kind == "placement" else f"hand emptied: {e.raw:+d}"
+        if not e.accepted:
+            return f" \u2014 {what} not counted (above 305)"
+        return f" \u2014 scores {e.raw}" if e.kind == "placement" else f" \u2014 {what}"
+    return ""
+
+
 def _entry(px, py, cx, cy, rect) -> float:
     """Where the segment from (px, py) to the point (cx, cy) inside `rect` enters it, as a share of the segment."""
     t = 0.0
@@ -610,9 +630,13 @@ def _colour(c, what: str) -> str:
     return c.strip()
 
 
+class _Items(list):
+    """Arrows already checked by _arrow_items: (Move, colour) pairs."""
+
+
 def _arrow_items(arrows) -> list:
     if arrows is None:
-        return []
+        return _Items()
     if isinstance(arrows, (str, Move)):
         arrows = [arrows]
     if not hasattr(arrows, "__iter__") or isinstance(arrows, (bytes, dict)):
@@ -628,7 +652,7 @@ def _arrow_items(arrows) -> list:
         if move.kind != "play":
             raise OptionError(f"arrow {i}: {move} is not a placement")
         out.append((move, colour))
-    return out
+    return _Items(out)
 
 
 def _find_placed(board: _Board, move: Move, what: str, by_tile: bool = False):
@@ -656,7 +680,7 @@ def arrow_groups(arrows) -> list:
     >>> [len(g) for g in arrow_groups(["0-0", "5-5"])]      # two openings
     [1, 1]
     """
-    items = _arrow_items(arrows)
+    items = arrows if isinstance(arrows, _Items) else _arrow_items(arrows)
     # opening tiles (no port) all lie in the middle of an empty board: one end too
     ends = ["opening" if m.at is None else str(m.at) for m, _ in items]
     if len(ends) == len(set(ends)):
@@ -774,7 +798,15 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
         last = _find_placed(board, lm, "lastmove", by_tile=True)
         if last is None:
             raise OptionError(f"lastmove {lm} is not on the board")
-    ghosts = _ghosts(board, _arrow_items(arrows))
+    items = _arrow_items(arrows)
+    if len(arrow_groups(items)) > 1:
+        # (a review: the second ghost was drawn apart from every port, at a spot that means nothing)
+        ends = ["opening" if m.at is None else str(m.at) for m, _ in items]
+        i = next(i for i, e in enumerate(ends) if ends.index(e) != i)
+        j = ends.index(ends[i])
+        raise OptionError(f"arrows {j} and {i} both take {'the opening' if ends[i] == 'opening' else ends[i]}: "
+                          "draw them on a board each (svg.arrow_groups)")
+    ghosts = _ghosts(board, items)
     tf = _Transform(flipped)
     ends = board.scoring_ends()
     end_sum = sum(v for _, v in ends)
@@ -790,12 +822,27 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
     y0 = min(r[1] for r in rects) - pad
     x1 = max(r[2] for r in rects) + pad
     y1 = max(r[3] for r in rects) + pad
+    # at least MIN_EXTENT: an opening's one or two tiles were drawn 3-4 times as large as a
+    # round's board, and "empty board" in 30-60 px type (a review)
+    for lo, hi, least in ((0, 2, MIN_EXTENT[0]), (1, 3, MIN_EXTENT[1])):
+        grow = (least * Q - ((x1, y1)[lo] - (x0, y0)[lo])) / 2
+        if grow > 0:
+            if lo == 0:
+                x0, x1 = x0 - grow, x1 + grow
+            else:
+                y0, y1 = y0 - grow, y1 + grow
     font = 0.8 * Q
     if not board.placed:
         caption = "empty board"
     else:
         terms = " + ".join(str(v) for _, v in ends) or "0"
-        caption = f"ends {terms} = {end_sum}" + (f" \u2014 scores {end_sum}" if scores else "")
+        # a Game says what its last placement credited (a review: "scores 25" was written under
+        # a placement the exact target rejected, and under a last tile whose credit was the
+        # domino's); a list of moves knows no scores: the sum is only said to be a multiple of 5
+        credit = _last_credit(game_or_position) if _is_game(game_or_position) else None
+        if credit is None:
+            credit = " (a multiple of 5)" if scores else ""
+        caption = f"ends {terms} = {end_sum}{credit}"
     need = max(len(caption) * 0.56 * font, len(title or "") * 0.6 * font * 1.1) + 2 * pad
     if x1 - x0 < need:
         grow = (need - (x1 - x0)) / 2
@@ -812,7 +859,8 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
     width, height = max(1, round(vw * scale)), max(1, round(vh * scale))
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
-           f'viewBox="{_f(vx)} {_f(vy)} {_f(vw)} {_f(vh)}" class="fiveup-board">']
+           f'viewBox="{_f(vx)} {_f(vy)} {_f(vw)} {_f(vh)}" class="fiveup-board" role="img" '
+           f'aria-label={_quoteattr(_label(title, len(board.placed), caption))}>']
     if title:
         out.append(f"<title>{_escape(title)}</title>")
     out.append(f'<rect x="{_f(vx)}" y="{_f(vy)}" width="{_f(vw)}" height="{_f(vh)}" fill="#2b6e44"/>')
@@ -855,10 +903,11 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
     # ---- open ports and scoring ends
     end_at = {p: v for p, v in ends}
     badge = "#fab005" if scores else "#ff8c42"
+    ghost_at = {anchor for g, anchor, _ in ghosts if anchor is not None and not g.on_board}
     for port in board.open_ports():
         ax, ay, dx, dy = board.anchor[(port.tile, port.name)]
-        if port in end_at:
-            continue
+        if port in end_at or (ax, ay, dx, dy) in ghost_at:
+            continue         # (a ghost lies on that port: its dot was drawn over the ghost)
         px, py = tf.pt(ax + 0.8 * dx, ay + 0.8 * dy)
         out.append(f'<circle class="port" data-port="{port}" data-value="{port.value}" cx="{_f(px)}" '
                    f'cy="{_f(py)}" r="{_f(0.32 * Q)}" fill="#a5d8ff" stroke="#1c7ed6" stroke-width="1.5"/>')
@@ -908,6 +957,13 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
     return "\n".join(out)
 
 
+def _label(title, tiles: int, caption: str) -> str:
+    """A board's text alternative (a review: a screen reader had nothing): its title, the tiles
+    laid and its caption."""
+    laid = "an empty board" if not tiles else f"{tiles} tile{'s' if tiles != 1 else ''} laid; {caption}"
+    return f"{title}: {laid}" if title else laid[0].upper() + laid[1:]
+
+
 def svg_to_png(svg_text: str, path) -> str:
     """Render an SVG picture to a PNG file with ``cairosvg``; returns the path written."""
     if not isinstance(svg_text, str) or not svg_text.lstrip().startswith("<svg"):
@@ -926,7 +982,12 @@ def svg_to_png(svg_text: str, path) -> str:
     except (ImportError, OSError):
         raise OptionError("PNG output needs cairosvg: install the analysis extra: "
                           "pip install 'fiveup_solver[analysis]'") from None
-    png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
+    from xml.etree.ElementTree import ParseError
+    try:
+        png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
+    except (ValueError, ParseError) as e:
+        # (a review: XML's ParseError, no ValueError, and cairosvg's "The SVG size is undefined")
+        raise OptionError(f"svg_to_png: not an SVG picture it can draw ({e})") from None
     try:
         # written here, not by cairo: its write error is a status code (a review)
         with open(path, "wb") as f:

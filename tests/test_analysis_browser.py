@@ -54,11 +54,16 @@ def test_a_phone_shows_the_report_without_sideways_scrolling(browser, report):
     try:
         assert page.evaluate("window.innerWidth") == 390          # laid out at the phone's width, not 980
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        # no element sticks out of the page (a wide table scrolls in its own box)
+        # no element sticks out of the page (a wide table, the graph and a board scroll in their own box)
         sticking = page.evaluate("""() => [...document.body.querySelectorAll('*')]
             .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5
-                      && !e.closest('.scroll, .graph')).map(e => e.tagName)""")
+                      && !e.closest('.scroll, .graph, .boards')).map(e => e.tagName)""")
         assert sticking == []
+        # a board keeps readable numbers: at least 440 px wide, in a box that scrolls sideways
+        # (a review: 7 px captions and 6 px badge digits when boards shrank to the phone's width)
+        widths = page.evaluate("""() => [...document.querySelectorAll('figure.board svg')].map(s =>
+            [s.getBoundingClientRect().width, getComputedStyle(s.closest('.boards')).overflowX])""")
+        assert widths and all(w >= 440 and scroll == "auto" for w, scroll in widths), widths
         # side margins: the text does not touch the screen's edges
         left = page.evaluate("document.querySelector('h1').getBoundingClientRect().left")
         assert left >= 8

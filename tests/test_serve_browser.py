@@ -300,7 +300,7 @@ def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp
             continue            # another seat's action, or a forced one
         played, best = m.groups()
         assert text.strip().splitlines()[-1] == ("red arrow: played, the best move" if played == best
-                                                 else "red arrow: played; green: best"), text
+                                                 else "red arrow: played; blue: best"), text
         kinds.add(played == best)
     assert kinds == {True, False}
     # a bad record file is one line in the error bar

@@ -232,12 +232,13 @@ async function draw() {
   line.setAttribute("x1", cx);
   line.setAttribute("x2", cx);
   // the decision: played against best
-  // red: the move played; green: the best; blue: the move tried (what if), when it is neither
+  // red: the move played; blue: the best; dark grey: the move tried (what if), when it is neither
+  // (three a colour-blind eye tells apart: red and green read alike to a deuteranope, a review)
   const arrows = [];
   // (an opening is drawn as a ghost tile on the empty table, in its colour)
   if (isPlacement(a.text)) arrows.push([a.text, "#cc0000"]);
-  if (d && d.best && d.best !== a.text && isPlacement(d.best)) arrows.push([d.best, "#1a7f37"]);
-  if (whatIf && !arrows.some(([m]) => m === whatIf)) arrows.push([whatIf, "#1c7ed6"]);
+  if (d && d.best && d.best !== a.text && isPlacement(d.best)) arrows.push([d.best, "#1864ab"]);
+  if (whatIf && !arrows.some(([m]) => m === whatIf)) arrows.push([whatIf, "#343a40"]);
   $("decision").replaceChildren(...decisionText(a, d));
   setState("loading");
   try {
@@ -268,7 +269,7 @@ function decisionText(a, d) {
     + `; with best play the side wins ${(100 * d.win).toFixed(1)} %`));
   if (d.dd_best) out.push(el("p", { class: "small", text: `double dummy (every hand known): best ${d.dd_best.join(", ")}; played loses ${d.dd_loss_win.toFixed(1)} win-%` }));
   // a review: where the played move is the best, only its red arrow is drawn
-  out.push(el("p", { class: "small", text: d.best === a.text ? "red arrow: played, the best move" : "red arrow: played; green: best" }));
+  out.push(el("p", { class: "small", text: d.best === a.text ? "red arrow: played, the best move" : "red arrow: played; blue: best" }));
   return out;
 }
 
@@ -310,8 +311,8 @@ function valueText(m) {
 function arrowNote(move, a, d) {
   if (!isPlacement(move)) return "";
   if (move === a.text) return " (the move played: red arrow)";
-  if (d && move === d.best) return " (the best: green arrow)";
-  return " (blue arrow)";
+  if (d && move === d.best) return " (the best: blue arrow)";
+  return " (dark grey arrow)";
 }
 
 async function evaluate(a, p) {

@@ -234,9 +234,9 @@ function render() {
 }
 
 // a finger's target around each open end a move may take: a transparent circle of this radius
-// (board units; about 40 px across on a phone's narrow board) behind the end's dot or badge, whose
-// 13 units made a target of 20 to 25 px
-const HIT_RADIUS = 24;
+// (board units; about 40 px across on a phone's narrow board, which is at least svg.MIN_EXTENT wide)
+// behind the end's dot or badge, whose 13 units made a target of 20 to 25 px
+const HIT_RADIUS = 26;
 
 function markPorts(options) {
   const board = $("board");
@@ -345,7 +345,7 @@ async function loadHint() {
     // the best move on the board: an arrow and a ghost tile at its open end, or the
     // opening's ghost on the empty table
     if (isPlacement(h.best)) {
-      const b = await api("POST", "/api/board", { placements: view.placements, arrows: [[h.best, "#1a7f37"]],
+      const b = await api("POST", "/api/board", { placements: view.placements, arrows: [[h.best, "#1864ab"]],
         layout: boardLayout(), lastmove: view.placements.length ? view.placements[view.placements.length - 1] : null }, signal);
       if (hintFor !== key || game.view !== view) return;
       hintBoard = b.svg;
