@@ -504,6 +504,11 @@ def _journal_units(path: str, lines: list, want: dict) -> list:
                 # name the fields that differ (the whole headers, cut to a line, hid them)
                 if not isinstance(row, dict):
                     raise OptionError(f"journal {path} line 1: a header object, not {_short(row)}")
+                if not set(want) <= set(row) or not set(row) <= set(want):
+                    # (a review: a unit's line, or an sprt --json result, was read as another
+                    # match's header, field by field)
+                    raise OptionError(f"journal {path} line 1: not an sprt journal's header (the fields "
+                                      f"{', '.join(want)}; it has {_short(', '.join(map(str, row)), 80)})")
                 diff = [f"{k} {_short(row.get(k), 24)} (this match: {_short(want.get(k), 24)})"
                         for k in sorted(set(row) | set(want), key=str) if row.get(k) != want.get(k)]
                 raise OptionError(f"journal {path} is of another match: " + "; ".join(diff))

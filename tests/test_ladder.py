@@ -356,3 +356,38 @@ def test_crafted_ladder_files_are_refused_in_one_line(tmp_path, capsys):
         assert main(["ladder", "--place", "greedy", "--ladder", str(path), "--games", "2"]) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_review_of_the_ladders_inputs(tmp_path, capsys):
+    """A review of the ladder's inputs: a pair in a journal twice with other scores (two
+    runs in one file: the last line won, moving an Elo by 28), `--entrants ""` (the whole
+    default ladder ran), --out naming the --journal or the --ladder (the one overwrote the
+    other), and /dev/zero as a --ladder (read whole: 6 GB in 8 s)."""
+    journal = tmp_path / "ladder.jsonl"
+    run_ladder(2, ["level1", "level4"], games=4, seed=4, workers=1, journal=str(journal))
+    lines = journal.read_text().splitlines()
+    first = json.loads(lines[0])
+    journal.write_text("\n".join(lines + [json.dumps({**first, "scores": [1 - s for s in first["scores"]]}),
+                                          ""]))
+    with pytest.raises(OptionError, match=rf"^journal {re.escape(str(journal))} lines 1 and 3: pair 0 of level1 v "
+                                          r"level4 twice, with other scores: two runs' journals in one file\?$"):
+        run_ladder(2, ["level1", "level4"], games=4, seed=4, workers=1, journal=str(journal))
+    journal.write_text("\n".join(lines + [lines[0], ""]))         # the same line again: the same pair
+    again = run_ladder(2, ["level1", "level4"], games=4, seed=4, workers=1, journal=str(journal))
+    assert sum(sum(c) for c in again.counts.values()) == 2
+    capsys.readouterr()
+    for argv, message in (
+            (["--entrants", " "], "--entrants names the ladder's entrants, comma-separated, level1 among them "
+                                  "(leave it out for level1..level8)"),
+            (["--entrants", "level1,level2", "--journal", str(journal), "--out", str(journal)],
+             f"--out {journal} is the --journal file: the one would overwrite the other; give --out another file"),
+            (["--place", "level5", "--ladder", str(journal), "--out", str(tmp_path / ".." / tmp_path.name /
+                                                                          journal.name)],
+             f"--out {tmp_path / '..' / tmp_path.name / journal.name} is the --ladder file"),
+            (["--place", "greedy", "--ladder", "/dev/zero"],
+             "/dev/zero: no ladder table (larger than 4 MiB; a table is about 10 kB)")):
+        before = journal.read_bytes()
+        assert main(["ladder", "--games", "2", "--workers", "1", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {message}") and err.count("\n") == 1, err
+        assert journal.read_bytes() == before

@@ -262,7 +262,9 @@ def test_a_sweep_has_a_real_interval_and_infinite_elo(capsys):
                  "--every", "100"]) == 0
     lines = capsys.readouterr().out.splitlines()
     out = lines[-2]
-    assert out.startswith("H1 accepted: greedy vs random") and "Elo +inf [+" in out and out.endswith(", +inf]")
+    assert out.startswith("H1 accepted: greedy vs random") and "Elo +inf [+" in out
+    # (a review: after a stop on the LLR, the fixed-sample estimate and interval are biased)
+    assert out.endswith(", +inf] (indicative: a test that stops on its LLR biases both)")
     assert "3600" not in out
     # and its win rate as `match` gives it: every game won
     games = int(out.split(" after ")[1].split()[0])
@@ -498,3 +500,24 @@ def test_a_journal_unit_that_is_no_unit_is_named_with_its_line(unit, tmp_path):
     path.write_text('{"players": 2, "bot": "greedy", "other": "random", "seed": 3}\n' + unit + "\n")
     with pytest.raises(OptionError, match=rf"^journal {path} line 2: "):
         sprt(2, "greedy", "random", max_games=4, seed=3, journal=str(path))
+
+
+def test_review_of_match_and_sprt_options(tmp_path, capsys):
+    """A review: `--bots a,b,c,d` in a 4-player match read "4 bots named for 2 seats" (the
+    two are bots, not seats); `match --deals` had no cap (sprt and ladder have one); and a
+    journal whose first line is a unit's, or an sprt --json result, was reported as
+    another match's header field by field."""
+    for argv, message in (
+            (["match", "--players", "4", "--bots", "greedy,random,greedy,random", "--deals", "1"],
+             "--bots takes BOT,OTHER: two bots, BOT against OTHER on every seating, not 4"),
+            (["sprt", "--bots", "greedy,random,level2"], "--bots takes BOT,OTHER: two bots, BOT against OTHER on "
+                                                         "every seating, not 3"),
+            (["match", "--deals", "10000001"], "--deals must be 1..10000000, not 10000001")):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"error: {message}\n"
+    journal = tmp_path / "j.jsonl"
+    journal.write_text('{"index": 0, "scores": [1, 1]}\n')
+    assert main(["sprt", "--bots", "greedy,random", "--max-games", "4", "--workers", "1",
+                 "--journal", str(journal)]) == 2
+    assert capsys.readouterr().err == (f"error: journal {journal} line 1: not an sprt journal's header (the fields "
+                                       "players, bot, other, seed; it has 'index, scores')\n")

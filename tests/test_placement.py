@@ -216,12 +216,24 @@ def _edited(tmp_path, name, change):
     (lambda d: d["pairings"][0].update(pentanomial=[-1, 0, 0, 0, 0]), "pentanomial must be five counts >= 0"),
     (lambda d: d["pairings"][0].update(pentanomial=[1, 0]), "pentanomial must be five counts >= 0"),
     (lambda d: d["entrants"][3].update(elo=float("nan")), "level4: its elo and ci95 must be finite numbers"),
-    (lambda d: d["entrants"][3].update(elo=1000.0), "its Elo are not the fit of its pairings: level4 +1000.0 "
-                                                     "stored, +308.5 fitted"),
+    (lambda d: d["entrants"][3].update(elo=1000.0, ci95=[900, 1100]),
+     "its Elo are not the fit of its pairings: level4 +1000.0 stored, +308.5 fitted"),
+    # (a review: these were accepted and shown as measured)
+    (lambda d: d["entrants"][3].update(ci95=d["entrants"][3]["ci95"][::-1]), "level4: its Elo +308.5 is not inside "
+                                                                             "its ci95 [+342.2, +278.7]"),
+    (lambda d: d["entrants"][3].update(ci95=[400, 500]), "level4: its Elo +308.5 is not inside its ci95"),
+    (lambda d: d["steps"][0].update(significant=False), "steps[0]: its elo +139.5 must lie in its ci95 [+108.4, "
+                                                        "+170.1], and it is significant exactly when"),
+    (lambda d: d["steps"][0].update(ci95=[150, 900]), "steps[0]: its elo +139.5 must lie in its ci95"),
+    (lambda d: d.update(games_per_pairing=2), "pairing level1 v level2: 100 pairs, not the 1 of its "
+                                              "games_per_pairing 2"),
+    (lambda d: d.update(anchor="level5"), "its anchor is 'level5': the ladder's zero is level1"),
     (lambda d: d.update(seed="s"), "seed 's', not an integer from 0 to 2^64 - 1"),
     (lambda d: d.update(seed=-5), "seed -5, not an integer"),
     (lambda d: d.update(format="something-else"), "its format is not fiveup-ladder/1"),
-    (lambda d: d.pop("entrants"), "KeyError"),
+    (lambda d: d.pop("entrants"), "a field 'entrants' is missing"),
+    (lambda d: d["entrants"][2].pop("name"), "a field 'name' is missing"),
+    (lambda d: d.update(entrants="level1"), "a field holds the wrong kind of value"),
     (lambda d: d["entrants"].pop(0), "including level1"),
     (lambda d: d["entrants"].append(dict(d["entrants"][1])), "distinct names"),
     (lambda d: d["pairings"].append({"a": "level1", "b": "nobody", "pentanomial": [0, 0, 1, 0, 0]}),
