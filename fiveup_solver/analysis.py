@@ -1156,6 +1156,10 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
         fmt = path.lower().rsplit(".", 1)[1]
     elif fmt not in ("png", "svg"):
         raise OptionError(f"plot_win_probability: fmt must be png or svg, not {_short(fmt)}")
+    elif fmt == "png" and isinstance(path, io.TextIOBase):
+        # (a review: a TypeError "string argument expected, got 'bytes'" from deep in matplotlib)
+        raise OptionError("plot_win_probability: a PNG is bytes: give a binary file object (io.BytesIO, "
+                          "open(name, 'wb')), or fmt='svg' for a text one")
     curve = win_curve(a)
     fig, ax = plt.subplots(figsize=(9, 3.6), dpi=110)
     colours = {"inaccuracy": "#e6b800", "mistake": "#e67300", "blunder": "#cc0000"}

@@ -505,6 +505,9 @@ def _placements(game_or_position) -> list:
     out = []
     for i, item in enumerate(game_or_position):
         if isinstance(item, tuple) and len(item) == 2 and not isinstance(item[0], Move):
+            if isinstance(item[0], bool) or not isinstance(item[0], int) or not 0 <= item[0] <= 3:
+                # (a review: the seat of a (seat, move) pair was never looked at)
+                raise OptionError(f"move {i}: a (seat, move) pair's seat must be 0..3, not {_short(item[0])}")
             item = item[1]
         move = _as_move(item, f"move {i}")
         if move.kind == "play":
@@ -972,6 +975,9 @@ def svg_to_png(svg_text: str, path) -> str:
         # str(None) would have written a file named "None"
         raise OptionError(f"svg_to_png writes to a file path, not {_short(path)}")
     path = str(path)
+    if not path.lower().endswith(".png"):
+        # (a review: PNG bytes were written to "x.svg" without a word; the command line checks this)
+        raise OptionError(f"svg_to_png writes a PNG file: give a name ending in .png, not {_short(path, 80)}")
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path) or not os.path.isdir(folder):
         # (cairo's own error for this is a status code: name the cause as the SVG writer does)

@@ -301,6 +301,9 @@ def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp
         played, best = m.groups()
         assert text.strip().splitlines()[-1] == ("red arrow: played, the best move" if played == best
                                                  else "red arrow: played; blue: best"), text
+        # every value with its standard error (a review: the points and the win % had none)
+        assert re.search(r"played loses -?[\d.]+ ± [\d.]+ win-% and -?[\d.]+ ± [\d.]+ points; with best play "
+                         r"the side wins [\d.]+ ± [\d.]+ %", text), text
         kinds.add(played == best)
     assert kinds == {True, False}
     # a bad record file is one line in the error bar

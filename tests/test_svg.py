@@ -520,3 +520,28 @@ def test_one_tile_is_drawn_at_about_a_rounds_scale():
         vx, vy, vw, vh = _viewbox(_parse(board_svg(board, arrows=[] if board else ["3-4"])))
         assert vw >= MIN_EXTENT[0] * Q and vh >= MIN_EXTENT[1] * Q
         assert 2 * Q / vw <= 1 / 8
+
+
+def test_a_pairs_seat_a_png_name_and_a_png_plot_to_text_are_checked(tmp_path):
+    """A review: board_svg took any first element of a (seat, move) pair; svg_to_png wrote
+    PNG bytes to a .svg name; a PNG plot into a text file object raised matplotlib's
+    TypeError."""
+    with pytest.raises(OptionError, match=r"^move 0: a \(seat, move\) pair's seat must be 0..3, not 'x'$"):
+        board_svg([("x", "4-4")])
+    assert 'data-tile="4-4"' in board_svg([(1, "4-4")])
+    pytest.importorskip("cairosvg")
+    with pytest.raises(OptionError, match=r"^svg_to_png writes a PNG file: give a name ending in \.png"):
+        svg_to_png(board_svg(["4-4"]), tmp_path / "x.svg")
+    assert not (tmp_path / "x.svg").exists()
+    assert svg_to_png(board_svg(["4-4"]), tmp_path / "x.PNG").endswith("x.PNG")
+    pytest.importorskip("matplotlib")
+    import io
+
+    from fiveup_solver.analysis import AnalysisBudget, analyze, plot_win_probability
+    game = play_game(2, 1, ["greedy", "greedy"], max_rounds=1)
+    a = analyze(game.to_record(), seats=0, budget=AnalysisBudget(samples=4, min_samples=4, luck_samples=2, threads=1))
+    with pytest.raises(OptionError, match=r"^plot_win_probability: a PNG is bytes: give a binary file object"):
+        plot_win_probability(a, io.StringIO(), fmt="png")
+    binary = io.BytesIO()
+    plot_win_probability(a, binary, fmt="png")
+    assert binary.getvalue().startswith(b"\x89PNG")

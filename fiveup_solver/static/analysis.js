@@ -265,8 +265,11 @@ function decisionText(a, d) {
   if (!d) { out.push(el("p", { class: "small", text: "not analysed (another seat's action)" })); return out; }
   if (d.forced) { out.push(el("p", { class: "small", text: "forced: the only legal action" })); return out; }
   out.push(el("p", {}, d.mark ? el("span", { class: `badge ${d.mark}`, text: d.mark }) : "",
-    ` best ${d.best}; played loses ${d.loss_win.toFixed(1)} ± ${d.stderr_win.toFixed(1)} win-% and ${d.loss_points.toFixed(1)} points`
-    + `; with best play the side wins ${(100 * d.win).toFixed(1)} %`));
+    // every value with its standard error, as the report and the command line give them (a review)
+    ` best ${d.best}; played loses ${d.loss_win.toFixed(1)} ± ${d.stderr_win.toFixed(1)} win-% and ${d.loss_points.toFixed(1)}`
+    + (d.stderr_points != null ? ` ± ${d.stderr_points.toFixed(1)}` : "") + " points"
+    + `; with best play the side wins ${(100 * d.win).toFixed(1)}`
+    + (d.win_stderr != null ? ` ± ${(100 * d.win_stderr).toFixed(1)}` : "") + " %"));
   if (d.dd_best) out.push(el("p", { class: "small", text: `double dummy (every hand known): best ${d.dd_best.join(", ")}; played loses ${d.dd_loss_win.toFixed(1)} win-%` }));
   // a review: where the played move is the best, only its red arrow is drawn
   out.push(el("p", { class: "small", text: d.best === a.text ? "red arrow: played, the best move" : "red arrow: played; blue: best" }));
