@@ -137,7 +137,11 @@ def play_match(players: int, bot: str, other: str, deals: int, seed: int = 0, *,
                max_rounds: int = DEFAULT_MAX_ROUNDS, on_game=None) -> dict:
     """`bot` against `other` on `deals` seeded deal sequences, each played once per
     seating of :func:`match_seatings`. Returns games, wins (by `bot`'s side),
-    unfinished games, the win rate and its 95% interval.
+    unfinished games, the win rate and its 95% interval (Wilson, over games).
+
+    A quick count. ``fiveup match`` is :func:`fiveup_solver.match.play_pairs` with
+    :class:`fiveup_solver.match.PairStats` (pair scores, their interval and Elo): its
+    deals come from ``match.pair_seeds``, so the same seed deals other games here.
 
     >>> r = play_match(2, "greedy", "random", 2, seed=1)
     >>> r["games"], 0 <= r["wins"] <= 4
