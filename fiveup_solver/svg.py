@@ -897,23 +897,30 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
                        f'<line {seg} stroke="#f8f9fa" stroke-width="2.5" stroke-dasharray="6 4"/>'
                        f'<circle cx="{_f(px)}" cy="{_f(py)}" r="4" fill="#f8f9fa" stroke="#1a1a1a"/></g>')
 
+    # ---- open ports: a dot each; where a ghost lies on the port, under the ghost (a review saw
+    # the dot over the ghost; the dot stays, the play page's click target on that end)
+    end_at = {p: v for p, v in ends}
+    badge = "#fab005" if scores else "#ff8c42"
+    ghost_at = {anchor for g, anchor, _ in ghosts if anchor is not None and not g.on_board}
+    dots = {True: [], False: []}
+    for port in board.open_ports():
+        ax, ay, dx, dy = board.anchor[(port.tile, port.name)]
+        if port in end_at:
+            continue
+        px, py = tf.pt(ax + 0.8 * dx, ay + 0.8 * dy)
+        dots[(ax, ay, dx, dy) in ghost_at].append(
+            f'<circle class="port" data-port="{port}" data-value="{port.value}" cx="{_f(px)}" '
+            f'cy="{_f(py)}" r="{_f(0.32 * Q)}" fill="#a5d8ff" stroke="#1c7ed6" stroke-width="1.5"/>')
+    out += dots[True]
+
     # ---- ghost tiles where candidate moves would lie (under the badges, which stay readable)
     for ghost, _, cand in ghosts:
         if not ghost.on_board:
             out += _tile_svg(cand, tf, attrs=f'class="ghost" data-ghost={_quoteattr(str(ghost.move))} '
                              f'opacity="0.75"', fill="#ffffff", stroke=ghost.colour, pip=ghost.colour, dash=True)
 
-    # ---- open ports and scoring ends
-    end_at = {p: v for p, v in ends}
-    badge = "#fab005" if scores else "#ff8c42"
-    ghost_at = {anchor for g, anchor, _ in ghosts if anchor is not None and not g.on_board}
-    for port in board.open_ports():
-        ax, ay, dx, dy = board.anchor[(port.tile, port.name)]
-        if port in end_at or (ax, ay, dx, dy) in ghost_at:
-            continue         # (a ghost lies on that port: its dot was drawn over the ghost)
-        px, py = tf.pt(ax + 0.8 * dx, ay + 0.8 * dy)
-        out.append(f'<circle class="port" data-port="{port}" data-value="{port.value}" cx="{_f(px)}" '
-                   f'cy="{_f(py)}" r="{_f(0.32 * Q)}" fill="#a5d8ff" stroke="#1c7ed6" stroke-width="1.5"/>')
+    # ---- the other open ports, and the scoring ends
+    out += dots[False]
     for port, value in ends:
         ax, ay, dx, dy = board.anchor[(port.tile, port.name)]
         span = 1.6 if port.tile.is_double else 0.7

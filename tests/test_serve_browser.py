@@ -862,3 +862,29 @@ def test_an_open_end_takes_a_fingers_tap_beside_its_dot(page, server):
     wait_turn(page)
     assert len(web.game.current.moves) > before or web.game.round_over or len(web.game.rounds) > 1
     assert page.locator("#log li").filter(has_text=f"you: {tile}@").count() >= 1
+
+
+def test_with_hints_on_the_hinted_end_takes_a_click(page, server):
+    """A review (F1): the hint's ghost tile lies on its open end, and a change that left out
+    that end's dot (drawn over the ghost) left the end with no click target: a tile whose
+    only end was the hinted one could not be played from the board. The dot is drawn under
+    the ghost now; the hint's best move is played by its tile and its end, turn after turn."""
+    assert new_game(page, server, seed=99, players=2) == "ready"
+    web = game_of(page, server)
+    page.check("#hints")
+    played = 0
+    for _ in range(60):
+        if wait_turn(page) != "ready" or played >= 5:
+            break
+        page.wait_for_selector("#hint-box[data-state=ready]")
+        best = page.locator("#hint-table tr.best button").get_attribute("data-move")
+        if "@" not in best:
+            click_move(page, best)
+            continue
+        page.wait_for_selector(f'#board [data-ghost="{best}"]')          # the hint's ghost on its end
+        before = len(web.game.current.moves) + 100 * len(web.game.rounds)
+        click_move(page, best)                  # the tile, then the end under the ghost
+        wait_turn(page)
+        assert len(web.game.current.moves) + 100 * len(web.game.rounds) > before, best
+        played += 1
+    assert played == 5

@@ -495,9 +495,10 @@ def test_svg_to_png_names_a_picture_it_cannot_draw(tmp_path):
         assert not (tmp_path / "x.png").exists()
 
 
-def test_a_board_is_a_named_image_and_a_ghost_hides_no_port_dot_over_it():
+def test_a_board_is_a_named_image_and_a_ghost_lies_over_its_ports_dot():
     """A review: a board had no text alternative (no role, no label: a screen reader had
-    nothing), and an open port's dot was drawn over the ghost tile lying on that port."""
+    nothing), and an open port's dot was drawn over the ghost tile lying on that port (now
+    under it; a later review: without the dot the play page had no click target there)."""
     root = _parse(board_svg(["4-4"], title="round 0"))
     # 4-4 opened: both line ports open, the double counts 2 x 4 once (RULES §4.1)
     assert root.get("role") == "img" and root.get("aria-label") == "round 0: 1 tile laid; ends 8 = 8"
@@ -507,7 +508,10 @@ def test_a_board_is_a_named_image_and_a_ghost_hides_no_port_dot_over_it():
     dots = lambda root: sorted(e.get("data-port") for e in root.iter() if e.get("class") == "port")
     assert dots(_parse(board_svg(board))) == ["5-5:branchA", "5-5:branchB"]
     root = _parse(board_svg(board, arrows=["1-5@5-5:branchA"]))
-    assert dots(root) == ["5-5:branchB"]                  # the ghost's port: no dot over it
+    # the ghost's port keeps its dot (the play page's click target), drawn under the ghost
+    assert dots(root) == ["5-5:branchA", "5-5:branchB"]
+    order = [e.get("data-port") or e.get("class") for e in root.iter() if e.get("class") in ("port", "ghost")]
+    assert order == ["5-5:branchA", "ghost", "5-5:branchB"]
     assert root.get("aria-label") == "3 tiles laid; ends 0 + 6 = 6"
 
 
