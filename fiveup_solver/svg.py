@@ -29,6 +29,7 @@ import math
 import os
 import re
 from dataclasses import dataclass
+from xml.etree.ElementTree import ParseError
 
 from fiveup_solver.errors import FiveUpError, OptionError, check_switch, short_repr as _short
 from fiveup_solver.notation import Move, Port, Tile
@@ -995,7 +996,6 @@ def svg_to_png(svg_text: str, path) -> str:
     except (ImportError, OSError):
         raise OptionError("PNG output needs cairosvg: install the analysis extra: "
                           "pip install 'fiveup_solver[analysis]'") from None
-    from xml.etree.ElementTree import ParseError
     try:
         png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
     except (ValueError, ParseError) as e:

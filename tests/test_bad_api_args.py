@@ -193,7 +193,7 @@ def _set_step(k, **fields):
     (lambda d: d["steps"].pop(), "its steps must be a list of the 7 steps"),
     (lambda d: d.update(steps=[1] * 7), "steps[0] must be the step from level1 to level2: a finite elo, "
                                         "a ci95 of two finite numbers and significant true or false, not 1"),
-    (lambda d: d.pop("steps"), "KeyError"),
+    (lambda d: d.pop("steps"), "a field 'steps' is missing"),
     (_set_step(0, elo=None), "steps[0] must be the step from level1 to level2"),
     (_set_step(1, elo=NAN), "steps[1] must be the step from level2 to level3"),
     (_set_step(1, elo=10 ** 400), "steps[1] must be the step"),

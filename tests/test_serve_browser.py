@@ -579,6 +579,9 @@ def test_a_stale_tabs_undo_is_refused_and_the_game_shown(page, context, server):
     undo names its position too, the server answers 409, and B shows the game as it is."""
     assert new_game(page, server, seed=2) == "ready"
     web = game_of(page, server)
+    # a move of the person's in the round first: Undo is off with nothing to undo
+    click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    assert wait_turn(page) == "ready" and len(web.game.rounds) == 1
     other = second_tab(page, context, server)
     shown = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
     click_move(page, shown[0])
@@ -888,3 +891,34 @@ def test_with_hints_on_the_hinted_end_takes_a_click(page, server):
         assert len(web.game.current.moves) + 100 * len(web.game.rounds) > before, best
         played += 1
     assert played == 5
+
+
+def test_a_reload_while_the_bots_reply_waits_for_them_and_undo_is_off_with_nothing_to_undo(page, server):
+    """A review: (F2) a page opened again while the server still finished the bots' replies
+    got 409 "busy" and showed the New game form, as if the game were lost; it now waits,
+    saying so, and opens the game. (F4) Undo was enabled with no move of the person's in the
+    round, and answered with an error. (F3) A move sent left the hand looking playable."""
+    assert new_game(page, server, seed=4, players=2) == "ready"
+    web = game_of(page, server)
+    gid = page.evaluate("new URLSearchParams(location.search).get('game')")
+    assert page.is_disabled("#undo")                 # nothing of the person's in this round yet
+    first = page.locator("#moves button").first.get_attribute("data-move")
+    click_move(page, first)
+    assert wait_turn(page) == "ready"
+    assert page.is_enabled("#undo") == any(s == web.seat and m.kind == "play" for s, m in web.game.current.moves)
+    # the bots "still replying": the game's lock held, as a move's request holds it
+    assert web.lock.acquire(blocking=False)
+    try:
+        page.goto(f"{server['url']}/?game={gid}&delay=0")
+        page.wait_for_selector("#error:not([hidden])")
+        assert "still moving" in page.locator("#error").inner_text()
+        assert page.locator("#setup").is_hidden()
+    finally:
+        web.lock.release()
+    assert wait_turn(page) == "ready"
+    assert page.locator("#table").is_visible() and page.locator("#error").is_hidden()
+    # a move sent: the hand waits (dimmed, no clicks) until the replies are shown
+    opacity = page.evaluate("""() => { document.body.dataset.state = 'busy';
+        const o = getComputedStyle(document.getElementById('hand')).opacity; document.body.dataset.state = 'ready';
+        return Number(o); }""")
+    assert opacity < 1

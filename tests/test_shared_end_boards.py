@@ -4,9 +4,12 @@ svg.arrow_groups, used by the HTML report and the browser's analysis board."""
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 
-from fiveup_solver import Game
+import pytest
+
+from fiveup_solver import Game, OptionError
 from fiveup_solver.analysis import AnalysisBudget, analyze, to_html
 from fiveup_solver.bots import choose
 from fiveup_solver.svg import arrow_groups, board_svg
@@ -45,8 +48,11 @@ def test_arrows_on_one_end_are_a_board_each_and_each_ghost_lies_where_it_lies_al
     # apart from the other ghost, each lies where it lies alone: on one board the second did not
     assert [[str(m) for m, _ in grp] for grp in arrow_groups([(a, "red"), (b, "green")])] == [[str(a)], [str(b)]]
     alone_b = ghost_box(board_svg(g, arrows=[(b, "green")]), b)
-    together = board_svg(g, arrows=[(a, "red"), (b, "green")])
-    assert ghost_box(together, b) != alone_b
+    assert ghost_box(board_svg(g, arrows=[(b, "green")]), b) == alone_b
+    # on one board the second was pushed aside: board_svg refuses the two now (a later review)
+    with pytest.raises(OptionError, match=rf"^arrows 0 and 1 both take {re.escape(str(a.at))}: draw them on a "
+                                          r"board each \(svg.arrow_groups\)$"):
+        board_svg(g, arrows=[(a, "red"), (b, "green")])
     # arrows on different ends stay together, in their order
     other = next(m for m in g.legal_moves if m.kind == "play" and m.at is not None and str(m.at) != str(a.at)) \
         if any(m.kind == "play" and m.at is not None and str(m.at) != str(a.at) for m in g.legal_moves) else None
@@ -73,5 +79,6 @@ def test_the_report_draws_played_and_best_on_one_end_a_board_each():
     fig = next(e for e in root.iter("figure") if e.get("id") == f"d{d.round}-{d.action}")
     assert fig.get("data-boards") == "2" and "on the same end, so a board each" in "".join(fig.itertext())
     svgs = [e for e in fig.iter() if e.tag in ("svg", NS + "svg")]
-    assert [next(e.iter(NS + "title")).text for e in svgs] == ["before the move: played", "before the move: best"]
+    assert [next(e.iter(NS + "title")).text for e in svgs] == [f"round {d.round}, action {d.action}: before the move: "
+                                                               f"{which}" for which in ("played", "best")]
     assert [[x.get("data-ghost") for x in s.iter(NS + "g") if x.get("data-ghost")] for s in svgs] == [[str(a)], [str(b)]]

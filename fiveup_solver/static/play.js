@@ -218,7 +218,9 @@ function render() {
   $("moves").replaceChildren(...view.legal_moves.map((m) => el("li", {},
     el("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, m))));
   if (selected && playable.has(selected)) markPorts(playable.get(selected));
-  $("undo").disabled = view.game_over;
+  // (a review: Undo was on with nothing to undo, and answered with an error; it takes back the
+  // person's last placement of this round, as `fiveup play`'s undo does)
+  $("undo").disabled = view.game_over || !view.history.some((a) => a.seat === view.seat && "play" in a);
   if (view.game_over || view.unfinished) {
     const won = view.winner === view.side;
     const winner = won ? (view.players === 4 ? "Your side wins!" : "You win!") : `${sideName(view, view.winner)} wins.`;
@@ -294,7 +296,9 @@ async function showIfMovedOn() {
 async function play(move) {
   if (busy || !game) return;
   busy = true;
-  setState("busy");
+  setState("busy");       // the hand and the moves dimmed until the replies are shown (style.css)
+  const status = $("status").firstChild;
+  if (status) status.textContent = status.textContent.replace(/your move$/, `you play ${move}; the others reply…`);
   showError("");
   cancelHint();         // the hint of this position is no longer wanted: its search stops
   try {
@@ -396,6 +400,23 @@ async function save() {
   }
 }
 
+// a game opened again (a reload): while the server still finishes the bots' replies to the last
+// move it answers 409 (busy); the page waits for them, saying so, instead of showing the New game
+// form as if the game were lost (a review)
+async function reopen(id) {
+  for (let tries = 0; ; tries++) {
+    try {
+      const r = await api("GET", `/api/games/${encodeURIComponent(id)}?layout=${boardLayout()}`);
+      showError("");
+      return r;
+    } catch (e) {
+      if (e.status !== 409 || tries >= 120) throw e;
+      showError("the other seats are still moving: the game opens when they are done…");
+      await new Promise((done) => setTimeout(done, 500));
+    }
+  }
+}
+
 async function init() {
   try {
     const b = await api("GET", "/api/bots");
@@ -437,8 +458,9 @@ async function init() {
   $("again").addEventListener("click", () => { location.href = "/"; });
   const resume = params.get("game");
   if (resume) {
+    $("setup").hidden = true;         // (while it waits: the New game form made the game look lost)
     try {
-      const r = await api("GET", `/api/games/${encodeURIComponent(resume)}?layout=${boardLayout()}`);
+      const r = await reopen(resume);
       game = { id: resume, view: null };
       $("setup").hidden = true;
       $("table").hidden = false;
@@ -447,6 +469,7 @@ async function init() {
       return;
     } catch (e) {
       showError(e.message);
+      $("setup").hidden = false;
     }
   }
   setState("setup");
