@@ -57,7 +57,7 @@ except ImportError as _missing:   # the extra is optional: say which one
 from fiveup_solver import __version__
 from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
-from fiveup_solver.bots import BOTS, names_a_module
+from fiveup_solver.bots import BOTS, check_bot, names_a_module
 from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.hint import Hinter, SearchBudget, use_hinter
@@ -594,6 +594,18 @@ def _check_web_bots(names) -> None:
             _check_range(f"bot {name}: world nodes", budget.world_nodes, 1, HINT_MAX_WORLD_NODES)
 
 
+def _players_of(bot: str) -> list:
+    """The player counts (2, 3, 4) a bot name can play."""
+    out = []
+    for n in (2, 3, 4):
+        try:
+            check_bot(bot, n)
+            out.append(n)
+        except OptionError:
+            pass
+    return out
+
+
 def hint_json(hinter, body: HintRequest) -> dict:
     """``fiveup hint --json`` for a record given in the request (cmd_hint's library calls)."""
     _check_range("samples", body.samples, 1, HINT_MAX_SAMPLES)
@@ -780,9 +792,17 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         if e.get("type") == "json_invalid":
             return _error(400, f"malformed JSON: {e.get('ctx', {}).get('error', 'cannot parse the body')}")
         loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+        # a field's name as the request has it: pydantic's own path and words ("seed.int: ...",
+        # "Value error, ...") named its internals (a review)
+        loc = loc.split(".")[0] if loc.split(".")[-1] in ("int", "str", "float", "bool") else loc
+        loc = loc[len("query."):] if loc.startswith("query.") else loc
         msg = e.get("msg", "invalid")
+        msg = msg[len("Value error, "):] if msg.startswith("Value error, ") else msg
         if loc == "body" and e.get("type") in ("missing", "dict_type", "model_attributes_type"):
-            msg = "a JSON object is required"
+            kind = request.headers.get("content-type", "")
+            msg = ("a JSON object is required" if kind.startswith("application/json") or e.get("type") == "missing"
+                   else f"a JSON object is required, sent as Content-Type: application/json (this request's is "
+                        f"{_short(kind or 'none', 60)}; curl -d needs -H 'Content-Type: application/json')")
         return _error(422, f"{loc}: {msg}")
 
     @app.exception_handler(StarletteHTTPException)
@@ -833,7 +853,10 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     @app.get("/api/bots", summary="the bot names a game may use (levels first)")
     async def bots():
         return {"levels": [{"name": lv.name, "summary": lv.summary} for lv in LEVELS.values()],
-                "bots": sorted(b for b in BOTS if b not in LEVELS)}
+                "bots": sorted(b for b in BOTS if b not in LEVELS),
+                # the player counts each can play (a review: the page offered the alphamu bots
+                # for 3 and 4 players, then Start refused them)
+                "players": {b: _players_of(b) for b in BOTS}}
 
     @app.post("/api/hint", summary="the same JSON as `fiveup hint --json`")
     async def api_hint(body: HintRequest, request: Request):

@@ -69,6 +69,9 @@ def test_health_bots_pages_and_schema(client):
     assert h.status_code == 200 and h.json()["status"] == "ok" and h.json()["workers"] >= 1
     b = client.get("/api/bots").json()
     assert [lv["name"] for lv in b["levels"]][:2] == ["level1", "level2"] and "greedy" in b["bots"]
+    # the player counts of each (a review: alphamu was offered for 3 and 4, then refused)
+    assert b["players"]["greedy"] == [2, 3, 4] and b["players"]["hint-alphamu"] == [2]
+    assert set(b["players"]) == set(b["bots"]) | {lv["name"] for lv in b["levels"]}
     for path, kind in (("/", "text/html"), ("/analysis", "text/html"), ("/static/play.js", "text/javascript"),
                        ("/static/analysis.js", "text/javascript"), ("/static/api.js", "text/javascript"),
                        ("/static/tiles.js", "text/javascript"), ("/static/style.css", "text/css")):
@@ -1137,3 +1140,18 @@ def test_a_web_game_s_bots_search_beside_other_games():
         t.join(60)
         assert not t.is_alive()
     assert web.game.current.moves and web.game.current.moves[0][0] == 1
+
+
+def test_validation_errors_name_the_request_s_fields(client):
+    """A review (F11): pydantic's internals showed in the errors ("seed.int: ...", "Value
+    error, ..."), and a JSON body sent as a form (curl -d without -H) was told "a JSON object
+    is required" although it was one."""
+    assert error_of(client.post("/api/games", json={"players": 2, "seed": 1.5}), 422) == (
+        "seed: Input should be a valid integer")
+    assert error_of(client.post("/api/games", json={"players": 2, "seed": "-1"}), 422).startswith(
+        "seed: a seed given as a string must be decimal digits")
+    assert error_of(client.post("/api/games", content='{"players": 2}',
+                                headers={"content-type": "application/x-www-form-urlencoded"}), 422) == (
+        "body: a JSON object is required, sent as Content-Type: application/json (this request's is "
+        "'application/x-www-form-urlencoded'; curl -d needs -H 'Content-Type: application/json')")
+    assert error_of(client.post("/api/games", json=[1]), 422) == "body: a JSON object is required"

@@ -141,6 +141,8 @@ def test_a_whole_game_by_clicks_then_save_replay_and_analyse(page, server, tmp_p
     over = page.locator("#over").inner_text()
     assert "Final scores" in over and ("wins" in over or "win!" in over)
     assert page.locator("#round-end h3").inner_text().startswith("Round 7 is over")
+    # nothing left to play: no empty list of legal moves (a review, F8)
+    assert page.locator("#moves-box").is_hidden() and page.locator("#hint-box").is_hidden()
     # save the record: the whole game, which fiveup replay replays to the same result
     with page.expect_download() as dl:
         page.click("#save")
@@ -922,3 +924,14 @@ def test_a_reload_while_the_bots_reply_waits_for_them_and_undo_is_off_with_nothi
         const o = getComputedStyle(document.getElementById('hand')).opacity; document.body.dataset.state = 'ready';
         return Number(o); }""")
     assert opacity < 1
+
+
+def test_the_set_up_offers_only_bots_that_can_play_that_many(page, server):
+    """A review (F9): the seat lists offered the hint-alphamu bots (2 players only) for 3
+    and 4 players, and Start then refused them."""
+    page.goto(f"{server['url']}/?delay=0")
+    page.wait_for_selector("#bot-choices select")
+    for players, alphamu in ((2, True), (3, False), (4, False)):
+        page.select_option("#players", str(players))
+        names = page.locator("#bot-choices select").first.evaluate("s => [...s.options].map(o => o.value)")
+        assert ("hint-alphamu" in names) == alphamu and "level8" in names and "greedy" in names, names

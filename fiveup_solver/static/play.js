@@ -32,7 +32,8 @@ function seatOptions() {
   for (let s = 0; s < n; s++) {
     if (s === keep) continue;
     const pick = el("select", { "data-seat": s, "aria-label": `bot of seat ${s}` },
-      ...bots.map((b) => el("option", { value: b.name, text: b.label })));
+      // only the bots that can play this many (alphamu: 2 players)
+      ...bots.filter((b) => !b.players || b.players.includes(n)).map((b) => el("option", { value: b.name, text: b.label })));
     pick.value = old.shift() || "level1";
     box.append(el("label", {}, `Seat ${s} `, pick));
   }
@@ -217,6 +218,7 @@ function render() {
   }));
   $("moves").replaceChildren(...view.legal_moves.map((m) => el("li", {},
     el("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, m))));
+  $("moves-box").hidden = view.game_over;
   if (selected && playable.has(selected)) markPorts(playable.get(selected));
   // (a review: Undo was on with nothing to undo, and answered with an error; it takes back the
   // person's last placement of this round, as `fiveup play`'s undo does)
@@ -319,7 +321,7 @@ async function loadHint() {
   cancelHint();
   const view = game.view;
   const box = $("hint-box");
-  box.hidden = !$("hints").checked;
+  box.hidden = !$("hints").checked || view.game_over;    // (at the game's end: an empty table, a review)
   if (!$("hints").checked || view.to_move !== view.seat || view.game_over) {
     $("hint-table").tBodies[0].replaceChildren();
     $("hint-state").textContent = view.game_over ? "" : "(when it is your move)";
@@ -420,8 +422,9 @@ async function reopen(id) {
 async function init() {
   try {
     const b = await api("GET", "/api/bots");
-    bots = [...b.levels.map((l) => ({ name: l.name, label: `${l.name}: ${l.summary}` })),
-      ...b.bots.map((n) => ({ name: n, label: n }))];
+    const counts = b.players || {};
+    bots = [...b.levels.map((l) => ({ name: l.name, label: `${l.name}: ${l.summary}`, players: counts[l.name] })),
+      ...b.bots.map((n) => ({ name: n, label: n, players: counts[n] }))];
   } catch (e) {
     showError(e.message);
   }
