@@ -122,6 +122,24 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class ErrorAnswer(BaseModel):
+    """Every error the API answers: one line naming what is wrong and where."""
+
+    error: str
+
+
+# every operation's error answers as the server gives them (a review: the schema had FastAPI's
+# 422 {"detail": [...]} only, and no 400, 404, 409, 413 or 429: a client generated from it
+# modelled none of the real errors)
+ERROR_RESPONSES = {code: {"model": ErrorAnswer, "description": text} for code, text in (
+    (400, "bad input: a record, a move, an option (one line naming it)"),
+    (404, "no such game, analysis or page"),
+    (409, "the game is busy with another request, or has moved on (another tab)"),
+    (413, "the request body is too large"),
+    (422, "a field is missing or of the wrong kind"),
+    (429, "too many analyses queued or running"))}
+
+
 class HintRequest(_Body):
     record: dict = Field(description="a fiveup-record/1 object: a full record or the seat's view")
     seat: int
@@ -765,7 +783,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         state.pool.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="fiveup_solver", version=__version__, docs_url=None, redoc_url=None,
-                  swagger_ui_oauth2_redirect_url=None, lifespan=lifespan,
+                  swagger_ui_oauth2_redirect_url=None, lifespan=lifespan, responses=ERROR_RESPONSES,
                   description="Exact 61 Five Up: play the bots, hints, solves, race equity and post-game "
                               "analysis. Every error is a 4xx answer {\"error\": \"<one line>\"}.")
     app.state.fiveup = state

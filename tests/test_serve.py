@@ -86,6 +86,11 @@ def test_health_bots_pages_and_schema(client):
                  "/api/analyses/{analysis_id}"):
         assert path in schema["paths"], path
     assert "HintRequest" in schema["components"]["schemas"]
+    # the errors as the server answers them (a review: only FastAPI's 422 {"detail": ...} was listed)
+    games = schema["paths"]["/api/games"]["post"]["responses"]
+    assert {"400", "404", "409", "413", "422", "429"} <= set(games)
+    assert games["422"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorAnswer"}
+    assert "HTTPValidationError" not in schema["components"]["schemas"]
     assert client.get("/docs").status_code == 404            # no docs page that would load from a CDN
 
 

@@ -662,6 +662,11 @@ def test_round_headings_in_the_log_and_the_summary_again_after_an_undo(page, ser
         who = "you emptied your hand" if end["end"]["seat"] == 0 else f"seat {end['end']['seat']} ("
         assert who in box.locator("h3").inner_text()
     assert "seat 0" not in text and "you:" in text                 # the person is "you" throughout
+    # every hand left with its pips, summed by hand here (a review: the credits could not be checked)
+    for seat, hand in enumerate(end["hands"]):
+        if hand:
+            pips = sum(int(v) for t in hand for v in t.split("-"))
+            assert any(li.endswith(f"{' '.join(hand)} ({pips} pips)") for li in box.locator("li").all_inner_texts())
     # the first move of the round put the summary away; its undo brings it back
     click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
     assert wait_turn(page) == "ready"
@@ -935,3 +940,16 @@ def test_the_set_up_offers_only_bots_that_can_play_that_many(page, server):
         page.select_option("#players", str(players))
         names = page.locator("#bot-choices select").first.evaluate("s => [...s.options].map(o => o.value)")
         assert ("hint-alphamu" in names) == alphamu and "level8" in names and "greedy" in names, names
+
+
+def test_the_analysis_graph_shows_the_analysed_side(page, server, tmp_path):
+    """A review (F7): the analysis board's graph plotted side 0's win % even for a person on
+    side 1, whose good moves then read as drops. With every analysed seat on one side it
+    plots that side's chance (as the HTML report and its plot do)."""
+    from fiveup_solver.selfplay import play_game
+    path = tmp_path / "one_round.json"
+    path.write_text(json.dumps(play_game(2, 3, ["greedy", "greedy"], max_rounds=1).to_record()))
+    analyse_file(page, server, path, seat=1)
+    label = page.locator("#win-graph").get_attribute("aria-label")
+    assert label == "side 1's win probability over the game"
+    assert "side 1's win % at each judged decision" in page.locator("#graph").inner_text()

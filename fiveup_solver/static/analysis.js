@@ -129,7 +129,12 @@ function buildGraph() {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("id", "win-graph");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "win probability over the game");
+  // 2 sides: the analysed side's chance where every analysed seat is on one side (a person on
+  // side 1 saw their good moves as drops, a review), else side 0's; 3 players: each seat's own
+  const analysedSides = [...new Set(Object.values(result.seats).map((s) => s.side))];
+  const shown = sides === 2 && analysedSides.length === 1 ? analysedSides[0] : 0;
+  svg.setAttribute("aria-label", sides === 2 ? `side ${shown}'s win probability over the game`
+    : "each seat's own win probability over the game");
   const add = (parent, tag, attrs, text) => {
     const n = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
@@ -147,10 +152,9 @@ function buildGraph() {
     if (prevRound !== null && a.r !== prevRound) add(svg, "line", { x1: x(j) - 0.5 * (x(1) - x(0)), x2: x(j) - 0.5 * (x(1) - x(0)), y1: T, y2: H - B, class: "round-line" });
     prevRound = a.r;
   });
-  // 2 sides: side 0's win probability; 3 players: each seat's own
   const value = ({ a }) => {
     const side = sides === 2 ? a.seat % 2 : a.seat;
-    return sides === 2 && side !== 0 ? 1 - a.decision.win : a.decision.win;
+    return sides === 2 && side !== shown ? 1 - a.decision.win : a.decision.win;
   };
   if (sides === 2) {
     add(svg, "polyline", { points: pts.map((p, j) => `${x(j)},${y(value(p))}`).join(" "), class: "curve" });
@@ -164,7 +168,7 @@ function buildGraph() {
     c.addEventListener("click", () => go(p.k));
   });
   add(svg, "text", { x: L, y: H - 6, class: "axis" },
-    sides === 2 ? "side 0's win % at each judged decision (grey lines: new round)" : "each seat's own win % at its judged decisions");
+    sides === 2 ? `side ${shown}'s win % at each judged decision (grey lines: new round)` : "each seat's own win % at its judged decisions");
   if (sides === 3) {
     // which colour is which seat (the points are each seat's own estimate)
     const legend = add(svg, "g", { class: "legend" });

@@ -118,7 +118,10 @@ function showRoundEnd(view, end) {
   const how = end.end.end === "domino" ? `${who(end.end.seat)} emptied ${end.end.seat === view.seat ? "your" : "their"} hand`
     : end.end.end === "blocked" ? `blocked (${end.end.winner === null ? "a tie" : `lowest: ${sideName(view, end.end.winner)}`})`
     : end.end.end === "won" ? `${who(end.end.seat)} reached exactly 305` : end.end.end;
-  const hands = end.hands.map((h, s) => el("li", { text: `${who(s)}: ${h.join(" ") || "(empty)"}` }));
+  // each hand's pips too, as `fiveup play` gives them: the end's credits can be checked by hand
+  // (RULES §6.3, §6.4: a review could not trace a block's or a partner's -25 to the hands)
+  const pips = (h) => h.reduce((sum, t) => sum + t.split("-").reduce((a, b) => a + Number(b), 0), 0);
+  const hands = end.hands.map((h, s) => el("li", { text: `${who(s)}: ${h.length ? `${h.join(" ")} (${pips(h)} pips)` : "(empty)"}` }));
   const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
   const events = end.events.filter((e) => e.kind !== "placement")
     .map((e) => el("li", { text: `${e.kind}: ${signed(e.raw)} raw for ${sideName(view, e.side)}${e.accepted ? "" : " (rejected)"}` }));
