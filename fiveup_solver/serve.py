@@ -35,6 +35,7 @@ import functools
 import io
 import json
 import os
+import re
 import secrets
 import socket
 import threading
@@ -889,7 +890,12 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     async def api_equity(players: int = 2, scores: Optional[str] = None, starter: Optional[str] = None):
         if scores is not None and len(scores) > 100:
             raise OptionError("scores: at most 100 characters")
-        return equity_result(players, scores, starter)
+        try:
+            return equity_result(players, scores, starter)
+        except OptionError as e:
+            # the query's names, not the command line's (a review: "--players must be ...")
+            text = re.sub(r"--(players|scores|starter)\b", r"\1", str(e)).replace(" (or: fiveup equity build)", "")
+            raise OptionError(text) from None
 
     @app.post("/api/games", summary="a new game (or one going on from a record): {id, view}")
     async def new_game(body: NewGameRequest, request: Request):

@@ -424,13 +424,15 @@ def _bad_cases():
         ("POST", "/api/solve", {"record": rec, "round": 0, "action": 0, "node_limit": 0}, 400, "node_limit"),
         ("POST", "/api/solve", {"record": rec, "round": 0, "action": 99}, 400, "action 99 is not in"),
         ("POST", "/api/solve", {"record": rec, "round": 0, "action": 0, "objective": "x"}, 400, "objective"),
-        ("GET", "/api/equity?players=2", None, 400, "--scores A,B"),
+        # the query's names, not the command line's flags (a review)
+        ("GET", "/api/equity?players=2", None, 400, "scores A,B[,C] is required"),
         ("GET", "/api/equity?players=5&scores=0,0", None, 400, "players must be 2, 3 or 4"),
+        ("GET", "/api/equity?players=2&scores=0,0&starter=9", None, 400, "starter must be a seat 0..1"),
         ("GET", "/api/equity?players=two&scores=0,0", None, 422, "players"),
         ("GET", "/api/equity?players=2&scores=1,x", None, 400, "raw scores separated by commas"),
         ("GET", "/api/equity?players=2&scores=3,0", None, 400, "multiple of 5"),
         ("GET", "/api/equity?players=2&scores=0,0&starter=9", None, 400, "starter"),
-        ("GET", "/api/equity?players=2&scores=0,0&starter=a", None, 400, "--starter must be a seat number or 'drawn'"),
+        ("GET", "/api/equity?players=2&scores=0,0&starter=a", None, 400, "starter must be a seat number or 'drawn'"),
         ("GET", "/api/equity?players=2&scores=" + "5," * 60, None, 400, "at most 100"),
         ("POST", "/api/games", {"players": 5}, 400, "players must be 2, 3 or 4"),
         ("POST", "/api/games", {"players": 2, "seat": 2}, 400, "seat must be 0..1"),
@@ -1160,3 +1162,6 @@ def test_validation_errors_name_the_request_s_fields(client):
         "body: a JSON object is required, sent as Content-Type: application/json (this request's is "
         "'application/x-www-form-urlencoded'; curl -d needs -H 'Content-Type: application/json')")
     assert error_of(client.post("/api/games", json=[1]), 422) == "body: a JSON object is required"
+    # /api/equity's errors name its query's fields, not the command line's flags
+    assert error_of(client.get("/api/equity?players=5&scores=0,0"), 400) == "players must be 2, 3 or 4, not 5"
+    assert error_of(client.get("/api/equity?players=2"), 400) == "scores A,B[,C] is required"
