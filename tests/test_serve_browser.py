@@ -953,3 +953,29 @@ def test_the_analysis_graph_shows_the_analysed_side(page, server, tmp_path):
     label = page.locator("#win-graph").get_attribute("aria-label")
     assert label == "side 1's win probability over the game"
     assert "side 1's win % at each judged decision" in page.locator("#graph").inner_text()
+
+
+def test_a_phone_sees_that_the_round_is_over_above_the_board(page, server):
+    """A review (F6): on a phone the round's summary began about 950 px down, off the first
+    screen, and nothing there said the round had ended. A line above the board says so and
+    links to the summary; on a wide screen (the summary beside the board) it is not shown."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert new_game(page, server, seed=4, players=2) == "ready"
+    web = game_of(page, server)
+    for _ in range(80):
+        if len(web.game.rounds) > 1:
+            break
+        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+        assert wait_turn(page) in ("ready", "over")
+    assert len(web.game.rounds) > 1
+    flag = page.locator("#round-flag")
+    assert flag.is_visible() and flag.inner_text().startswith("Round 0 is over: ")
+    assert flag.bounding_box()["y"] + flag.bounding_box()["height"] < 844 < page.locator("#round-end").bounding_box()["y"]
+    assert flag.locator("a").get_attribute("href") == "#round-end"
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert flag.is_hidden() and page.locator("#round-end").is_visible()
+    # the person's first move of the round puts both away
+    page.set_viewport_size({"width": 390, "height": 844})
+    click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    wait_turn(page)
+    assert flag.is_hidden() or len(web.game.rounds) > 2

@@ -57,7 +57,7 @@ async function start(body) {
     $("log").replaceChildren();
     logRound = logHead = null;
     $("over").hidden = true;
-    $("round-end").hidden = true;
+    $("round-end").hidden = $("round-flag").hidden = true;
     $("setup").hidden = true;
     $("table").hidden = false;
     history.replaceState(null, "", `/?game=${r.id}${DELAY !== 500 ? `&delay=${DELAY}` : ""}`);
@@ -136,6 +136,12 @@ function showRoundEnd(view, end) {
     el("p", { class: "scores", text: `Placements scored in the round: ${placed.map((x, s) => `${scoreName(view, s)}: ${signed(x)}`).join(" · ")}` }),
     el("p", { class: "scores", text: `Scores after the round: ${scoreList(view, end.scores)}` }));
   box.hidden = false;
+  // on a phone the summary is far below the board (a review: 950 px down, off the first
+  // screen): a line above the board says the round is over and links to it (style.css shows
+  // it on narrow screens only)
+  $("round-flag").replaceChildren(`Round ${end.round} is over: ${how}. `,
+    el("a", { href: "#round-end", text: "The round's summary" }));
+  $("round-flag").hidden = false;
 }
 
 // the last round's summary is up until the person's first move of this round (again after an
@@ -166,7 +172,7 @@ async function show(view) {
   const ends = view.last_moves.some((step) => step.round_end);
   if (!ends) {
     if (summaryDue(view)) showRoundEnd(view, view.round_end);
-    else $("round-end").hidden = true;
+    else $("round-end").hidden = $("round-flag").hidden = true;
   }
   for (const step of view.last_moves) {
     $("board").innerHTML = step.board;
