@@ -979,3 +979,23 @@ def test_a_phone_sees_that_the_round_is_over_above_the_board(page, server):
     click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
     wait_turn(page)
     assert flag.is_hidden() or len(web.game.rounds) > 2
+
+
+def test_going_on_from_a_record_logs_the_rounds_actions_so_far(page, server, tmp_path):
+    """A review (F13): after "go on from a record" the log began at the first move after
+    it; a reload listed the round's earlier actions. Both list them now."""
+    from fiveup_solver import Game
+    g = Game(players=2, seed=5)
+    for _ in range(6):                   # the first moves of round 0, then the person (seat 0) to move
+        g.push(g.legal_moves[0])
+    while g.to_move != 0:
+        g.push(g.legal_moves[0])
+    path = tmp_path / "mid.json"
+    path.write_text(json.dumps(g.to_record()))
+    page.goto(f"{server['url']}/?delay=0")
+    page.wait_for_selector("#bot-choices select")
+    page.set_input_files("#load", str(path))
+    assert wait_turn(page) == "ready"
+    items = page.locator("#log li").all_inner_texts()
+    assert items[0] == "round 0 (going on from a record: this round's actions so far)"
+    assert len(items) == 1 + len(g.current.moves), items

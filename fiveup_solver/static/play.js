@@ -61,7 +61,14 @@ async function start(body) {
     $("setup").hidden = true;
     $("table").hidden = false;
     history.replaceState(null, "", `/?game=${r.id}${DELAY !== 500 ? `&delay=${DELAY}` : ""}`);
-    await show(r.view);
+    if (body.record) {
+      // going on from a record: the round's actions so far in the log, as after a reload (a
+      // review: the log began at the first move after it)
+      relog(r.view, "going on from a record: this round's actions so far");
+      await show({ ...r.view, last_moves: [] });
+    } else {
+      await show(r.view);
+    }
   } catch (e) {
     showError(e.message);
     setState("setup");
