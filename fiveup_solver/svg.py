@@ -634,13 +634,9 @@ def _colour(c, what: str) -> str:
     return c.strip()
 
 
-class _Items(list):
-    """Arrows already checked by _arrow_items: (Move, colour) pairs."""
-
-
 def _arrow_items(arrows) -> list:
     if arrows is None:
-        return _Items()
+        return []
     if isinstance(arrows, (str, Move)):
         arrows = [arrows]
     if not hasattr(arrows, "__iter__") or isinstance(arrows, (bytes, dict)):
@@ -656,7 +652,17 @@ def _arrow_items(arrows) -> list:
         if move.kind != "play":
             raise OptionError(f"arrow {i}: {move} is not a placement")
         out.append((move, colour))
-    return _Items(out)
+    return out
+
+
+def _shared_end(items) -> tuple | None:
+    """(j, i, end) of the first two arrows (j < i) that take one open end, or are both
+    openings (an empty board's one place), or None."""
+    ends = ["the opening" if m.at is None else str(m.at) for m, _ in items]
+    for i, end in enumerate(ends):
+        if ends.index(end) != i:
+            return ends.index(end), i, end
+    return None
 
 
 def _find_placed(board: _Board, move: Move, what: str, by_tile: bool = False):
@@ -684,12 +690,9 @@ def arrow_groups(arrows) -> list:
     >>> [len(g) for g in arrow_groups(["0-0", "5-5"])]      # two openings
     [1, 1]
     """
-    items = arrows if isinstance(arrows, _Items) else _arrow_items(arrows)
+    items = _arrow_items(arrows)
     # opening tiles (no port) all lie in the middle of an empty board: one end too
-    ends = ["opening" if m.at is None else str(m.at) for m, _ in items]
-    if len(ends) == len(set(ends)):
-        return [items]
-    return [[item] for item in items]
+    return [items] if _shared_end(items) is None else [[item] for item in items]
 
 
 def _ghosts(board: _Board, arrows) -> list:
@@ -803,13 +806,11 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
         if last is None:
             raise OptionError(f"lastmove {lm} is not on the board")
     items = _arrow_items(arrows)
-    if len(arrow_groups(items)) > 1:
+    shared = _shared_end(items)
+    if shared is not None:
         # (a review: the second ghost was drawn apart from every port, at a spot that means nothing)
-        ends = ["opening" if m.at is None else str(m.at) for m, _ in items]
-        i = next(i for i, e in enumerate(ends) if ends.index(e) != i)
-        j = ends.index(ends[i])
-        raise OptionError(f"arrows {j} and {i} both take {'the opening' if ends[i] == 'opening' else ends[i]}: "
-                          "draw them on a board each (svg.arrow_groups)")
+        raise OptionError(f"arrows {shared[0]} and {shared[1]} both take {shared[2]}: draw them on a board each "
+                          "(svg.arrow_groups)")
     ghosts = _ghosts(board, items)
     tf = _Transform(flipped)
     ends = board.scoring_ends()
@@ -828,13 +829,9 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
     y1 = max(r[3] for r in rects) + pad
     # at least MIN_EXTENT: an opening's one or two tiles were drawn 3-4 times as large as a
     # round's board, and "empty board" in 30-60 px type (a review)
-    for lo, hi, least in ((0, 2, MIN_EXTENT[0]), (1, 3, MIN_EXTENT[1])):
-        grow = (least * Q - ((x1, y1)[lo] - (x0, y0)[lo])) / 2
-        if grow > 0:
-            if lo == 0:
-                x0, x1 = x0 - grow, x1 + grow
-            else:
-                y0, y1 = y0 - grow, y1 + grow
+    grow_x = max(0.0, (MIN_EXTENT[0] * Q - (x1 - x0)) / 2)
+    grow_y = max(0.0, (MIN_EXTENT[1] * Q - (y1 - y0)) / 2)
+    x0, x1, y0, y1 = x0 - grow_x, x1 + grow_x, y0 - grow_y, y1 + grow_y
     font = 0.8 * Q
     if not board.placed:
         caption = "empty board"
