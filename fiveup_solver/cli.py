@@ -865,6 +865,9 @@ def _need_extra(module: str, option: str) -> None:
         raise OptionError(f"{option} needs the analysis extra: pip install 'fiveup_solver[analysis]'")
 
 
+PNG_MAX_SIZE = 6000     # pixels: fiveup show --png (a 6000-pixel board took 140 MB and 2 s to draw)
+
+
 def cmd_show(args, out) -> int:
     from fiveup_solver.svg import board_svg, svg_to_png
     if args.svg is not None and args.png is not None:
@@ -875,6 +878,10 @@ def cmd_show(args, out) -> int:
             raise OptionError(f"{option} {path}: give a {suffix} file name")
         if path is not None:
             check_output_path(path, option)
+    if args.png is not None and args.size > PNG_MAX_SIZE:
+        # (a review: a 20000-pixel PNG took 625 MB and 11 s; an SVG of any size costs nothing)
+        raise OptionError(f"--size {args.size}: a PNG is at most {PNG_MAX_SIZE} pixels wide (an SVG, --svg, "
+                          "scales to any size)")
     record = load_record(args.file, args.game)
     if (args.round is None) != (args.action is None):
         raise OptionError("give --round and --action together (or neither: the record's last position)")

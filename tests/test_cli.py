@@ -1161,3 +1161,17 @@ def test_three_is_refused_for_a_game_of_two_or_four_players(tmp_path, capsys, co
         assert main(args) == 2
         assert capsys.readouterr().err == (f"error: --three maxn: says how 3 players are searched; this game has "
                                            f"{players} players (one minimax, nothing to choose)\n")
+
+
+def test_a_png_picture_has_a_size_cap(tmp_path, capsys):
+    """A review: `fiveup show --size 20000 --png` drew a 20000 x 12000 PNG, 625 MB and 11 s.
+    A PNG is at most cli.PNG_MAX_SIZE pixels wide; an SVG scales to any size."""
+    from fiveup_solver.cli import PNG_MAX_SIZE
+    record = tmp_path / "g.json"
+    assert main(["selfplay", "--seed", "2", "--out", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["show", str(record), "--size", str(PNG_MAX_SIZE + 1), "--png", str(tmp_path / "b.png")]) == 2
+    assert capsys.readouterr().err == (f"error: --size {PNG_MAX_SIZE + 1}: a PNG is at most {PNG_MAX_SIZE} pixels "
+                                       "wide (an SVG, --svg, scales to any size)\n")
+    assert not (tmp_path / "b.png").exists()
+    assert main(["show", str(record), "--size", "20000", "--svg", str(tmp_path / "b.svg")]) == 0
