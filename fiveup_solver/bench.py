@@ -307,43 +307,43 @@ def hint_report(path, on_step=None) -> dict:
             mine[method] = part
     phases = {m: [ph for ph in ("early", "middle", "late") if any(p == ph for _, p in part)]
               for m, part in mine.items()}
-    n_steps = 3 + sum(3 + len(phases[m]) for m in mine)
-    step = 0
+    report = {"positions": len(observations), "latency": {}}
 
-    def starting(label: str) -> None:
-        nonlocal step
-        if on_step is not None:
-            on_step(label, step, n_steps)
-        step += 1
+    def rejection() -> None:
+        if reference_path() is not None:
+            report["rejection_sampler_python"] = rejection_deals_per_s(early)
+        else:
+            report["rejection_sampler_python"] = None
+            report["reference_missing"] = REFERENCE_MISSING
 
-    starting("the exact sampler")
-    report = {"positions": len(observations), "latency": {}, "sampler": sampler_deals_per_s(observations)}
-    starting("pure-Python rejection sampling")
-    if reference_path() is not None:
-        report["rejection_sampler_python"] = rejection_deals_per_s(early)
-    else:
-        report["rejection_sampler_python"] = None
-        report["reference_missing"] = REFERENCE_MISSING
-    starting("the exact sampler, early positions")
-    report["sampler_on_same_positions"] = sampler_deals_per_s(early)
-    for method, part in mine.items():
-        positions = [o for o, _ in part]
-        starting(method)
-        single = report["latency"][method] = run_hint_suite(positions, method=method, each=True)
-        # (the default objective is win: the other one, not the same configuration again)
-        starting(f"{method}_points")
-        report["latency"][f"{method}_points"] = run_hint_suite(positions, method=method, objective="points")
-        starting(f"{method}_both")
+    def both_currencies(method, positions) -> None:
+        single = report["latency"][method]
         both = report["latency"][f"{method}_both"] = run_hint_suite(positions, method=method, both=True, each=True)
         # what the second currency costs: both currencies against the default one, same run;
         # as the ratio of the medians, and as the median of each position's own ratio
         report.setdefault("both_to_single", {})[method] = round(both["ms"]["median"] / single["ms"]["median"], 3)
         report.setdefault("both_to_single_paired", {})[method] = round(statistics.median(
             b / a for a, b in zip(single.pop("ms_each"), both.pop("ms_each")) if a > 0), 3)
+
+    steps = [("the exact sampler", lambda: report.update(sampler=sampler_deals_per_s(observations))),
+             ("pure-Python rejection sampling", rejection),
+             ("the exact sampler, early positions",
+              lambda: report.update(sampler_on_same_positions=sampler_deals_per_s(early)))]
+    for method, part in mine.items():
+        positions = [o for o, _ in part]
+        steps.append((method, lambda m=method, ps=positions:
+                      report["latency"].update({m: run_hint_suite(ps, method=m, each=True)})))
+        # (the default objective is win: the other one, not the same configuration again)
+        steps.append((f"{method}_points", lambda m=method, ps=positions:
+                      report["latency"].update({f"{m}_points": run_hint_suite(ps, method=m, objective="points")})))
+        steps.append((f"{method}_both", lambda m=method, ps=positions: both_currencies(m, ps)))
         for phase in phases[method]:
-            starting(f"{method}_{phase}")
-            report["latency"][f"{method}_{phase}"] = run_hint_suite([o for o, p in part if p == phase],
-                                                                    method=method)
+            steps.append((f"{method}_{phase}", lambda m=method, ph=phase, ps=[o for o, p in part if p == phase]:
+                          report["latency"].update({f"{m}_{ph}": run_hint_suite(ps, method=m)})))
+    for k, (label, run) in enumerate(steps):
+        if on_step is not None:
+            on_step(label, k, len(steps))
+        run()
     return report
 
 

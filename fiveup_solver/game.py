@@ -57,6 +57,29 @@ class RoundLog:
         return tuple({"seat": s, "draw": None} if m.kind == "draw" and s != seat else m.to_action(s)
                      for s, m in self.moves)
 
+    def domino_parts(self) -> dict | None:
+        """The parts of the round's domino event (RULES §6.3), or None if the round
+        did not end with a hand emptied: the seat, P (``placement``: the last placement's
+        credit), the opponents' pips together and O (``opponents``: them rounded once),
+        the partner's pips and D (``partner``: them rounded apart; None and 0 without
+        partners). The event's raw credit is P + O - D, accepted or rejected whole.
+
+        >>> g = Game(players=2, seed=7)
+        >>> while not g.round_over:
+        ...     _ = g.push(g.legal_moves[0])
+        >>> parts = g.current.domino_parts()
+        >>> parts["seat"], parts["opponents_pips"], parts["opponents"], parts["partner_pips"]
+        (1, 32, 30, None)
+        >>> [e.raw for e in g.current.events[-1]] == [parts["placement"] + parts["opponents"] - parts["partner"]]
+        True
+        """
+        if self.end()["end"] != "domino":
+            return None
+        seat = self.moves[-1][0]
+        p, opponents_pips, o, partner_pips, d = self.core.domino_parts(seat)
+        return {"seat": seat, "placement": p, "opponents_pips": opponents_pips, "opponents": o,
+                "partner_pips": partner_pips, "partner": d}
+
     def end(self) -> dict:
         """The round's end as RECORD.md's replay lists it."""
         status = self.core.status

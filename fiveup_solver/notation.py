@@ -23,7 +23,7 @@ from fiveup_solver.errors import OptionError, ParseError, RecordError, as_int as
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "format_number", "format_seat", "format_round_end", "TARGET_RAW", "MIN_SCORE", "LOWEST_SCORE", "score_floor", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
+    "raw_to_display", "format_number", "format_seat", "format_round_end", "format_domino_parts", "TARGET_RAW", "MIN_SCORE", "LOWEST_SCORE", "score_floor", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
     "fit_to_terminal",
 ]
 
@@ -382,6 +382,26 @@ def format_round_end(end: dict, names=None) -> str:
         return ("blocked, a tie" if end["winner"] is None
                 else f"blocked, side {end['winner']} held the lightest hand")
     return kind                                  # "unfinished"
+
+
+def format_domino_parts(parts: dict) -> str:
+    """A domino event's parts (RULES §6.3, ``RoundLog.domino_parts``) in words: the
+    credit can be checked by hand from the hands left.
+
+    >>> format_domino_parts({"seat": 2, "placement": 10, "opponents_pips": 13, "opponents": 15,
+    ...                      "partner_pips": 9, "partner": 10})
+    "P 10 + O 15 (the opponents' 13 pips) - D 10 (the partner's 9 pips) = 15"
+    >>> format_domino_parts({"seat": 1, "placement": 0, "opponents_pips": 32, "opponents": 30,
+    ...                      "partner_pips": None, "partner": 0})
+    "P 0 + O 30 (the opponents' 32 pips) = 30"
+    """
+    try:
+        text = f"P {parts['placement']} + O {parts['opponents']} (the opponents' {parts['opponents_pips']} pips)"
+        if parts["partner_pips"] is not None:
+            text += f" - D {parts['partner']} (the partner's {parts['partner_pips']} pips)"
+        return f"{text} = {parts['placement'] + parts['opponents'] - parts['partner']}"
+    except (KeyError, TypeError):
+        raise ParseError(f"a domino's parts are a dict as RoundLog.domino_parts gives them, not {_short(parts)}") from None
 
 
 # a record action is one of these key sets (RECORD.md); the JSON form of a Move

@@ -30,8 +30,8 @@ from fiveup_solver.errors import (BotError, FiveUpError, OptionError, as_int, ch
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
-from fiveup_solver.notation import (DOUBLE_PORTS, SINGLE_PORTS, fit_to_terminal, format_move, format_round_end,
-                                    parse_move, raw_to_display, terminal_width)
+from fiveup_solver.notation import (DOUBLE_PORTS, SINGLE_PORTS, fit_to_terminal, format_domino_parts, format_move,
+                                    format_round_end, parse_move, raw_to_display, terminal_width)
 
 __all__ = ["TerminalGame", "play_in_terminal"]
 
@@ -125,6 +125,9 @@ class TerminalGame:
         for e in events:
             verdict = "" if e.accepted else " REJECTED (above 305)"
             self.say(f"  {e.kind} event: side {e.side} {e.raw:+d} raw{verdict}; scores {self.scores_text(e.scores)}")
+            if e.kind == "domino":
+                # (how the credit was made, from the hands shown next: RULES §6.3)
+                self.say(f"    {format_domino_parts(self.game.current.domino_parts())}")
 
     # ------------------------------------------------------------ flow
     def advance(self) -> None:

@@ -63,7 +63,7 @@ from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int, short_repr as _short
 from fiveup_solver.hint import Hinter, SearchBudget, use_hinter
 from fiveup_solver.levels import LEVELS
-from fiveup_solver.notation import ALL_TILES, format_move, parse_move
+from fiveup_solver.notation import ALL_TILES, format_domino_parts, format_move, parse_move
 from fiveup_solver.play import TerminalGame, bots_for_seats
 from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
 from fiveup_solver.solver import Solver
@@ -308,7 +308,9 @@ class WebGame(TerminalGame):
 
     def report_events(self, seat: int, move, events) -> None:
         """After every action: what the person may see of it (another seat's draw
-        hides its tile), the board after it, and the round's end when it ended one."""
+        hides its tile), the scores, hand sizes and boneyard after it (the page's status
+        line while the bots' replies are shown one by one), the board after it, and the
+        round's end when it ended one."""
         g = self.game
         r = g.current
         action = r.history(self.seat)[-1]
@@ -316,6 +318,8 @@ class WebGame(TerminalGame):
                 "name": g.seats[seat], "act": action, "move": _action_text(action),
                 "forced": seat == self.seat and move.kind != "play",
                 "events": [e.to_dict() for e in events], "scores": list(g.scores), "end_sum": g.end_sum,
+                "hand_sizes": [len(r.core.hand(s)) for s in range(g.players)],
+                "boneyard_size": r.core.boneyard_size,
                 "board": _board(g, last=move if move.kind == "play" else None, bounds=self.bounds)}
         if g.round_over:
             step["round_end"] = self.round_end()
@@ -323,13 +327,17 @@ class WebGame(TerminalGame):
 
     def round_end(self, index: int = -1) -> dict:
         """The ended round ``index`` (the last by default) as everyone sees it: how it ended,
-        the hands left, the scoring; ``scores_before``: the scores at the round's start."""
+        the hands left, the scoring (``domino``: a domino event's parts, else None);
+        ``scores_before``: the scores at the round's start."""
         g = self.game
         index = range(len(g.rounds))[index]
         r = g.rounds[index]
         last = index == len(g.rounds) - 1
+        parts = r.domino_parts()
         return {"round": index, "end": r.end(),
                 "hands": [[str(ALL_TILES[t]) for t in r.core.hand(s)] for s in range(g.players)],
+                # how a domino's credit is made of those hands (RULES §6.3), in words too
+                "domino": None if parts is None else dict(parts, text=format_domino_parts(parts)),
                 "scores_before": list(r.scores_before), "scores": list(r.core.scores),
                 "events": [e.to_dict() for per in r.events for e in per],
                 "game_over": g.game_over and last, "winner": g.winner if last else None}

@@ -15,6 +15,7 @@ import random
 import pytest
 
 from fiveup_solver import Game, Move, Port, Tile
+from fiveup_solver.notation import ALL_TILES
 from fiveup_solver.selfplay import play_game
 
 try:
@@ -69,6 +70,14 @@ def _compare_with_reference(game, trace):
     assert game.scores == ref["scores"]
     assert game.winner == ref["winner"]
     assert game.result() == {k: ref[k] for k in ("winner", "scores", "rounds", "events")}
+    # a domino's parts (shown at a round's end) as the reference computes them from the hands left
+    for rl, end in zip(game.rounds, ref["rounds"]):
+        parts = rl.domino_parts()
+        assert (parts is None) == (end["end"] != "domino")
+        if parts is not None:
+            left = [[str(ALL_TILES[t]) for t in rl.core.hand(s)] for s in range(game.players)]
+            assert (parts["placement"], parts["opponents"], parts["partner"]) == R.domino_event_value(
+                game.players, parts["seat"], rl.core.end_sum, left)
     return ref
 
 

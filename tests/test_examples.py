@@ -538,6 +538,14 @@ def test_domino_example(case):
     assert events == [expected]
     # the hand calculation of the example: P + O - D
     assert expected["raw"] == case["P"] + case["O"] - case["D"]
+    # the parts as the engine gives them (the web's and the terminal's round end), each from
+    # the example, the pips added up here from its hands left (RULES §6.3: the partner's apart)
+    pips = [sum(int(a) + int(b) for a, b in (t.split("-") for t in h)) for h in case["hands_left"]]
+    partner = (case["seat"] + 2) % 4 if n == 4 else None
+    assert game.current.domino_parts() == {
+        "seat": case["seat"], "placement": case["P"],
+        "opponents_pips": sum(pips[s] for s in range(n) if s not in (case["seat"], partner)), "opponents": case["O"],
+        "partner_pips": None if partner is None else pips[partner], "partner": case["D"]}
     assert game.end_sum == case["placement_end_sum"]
     seat = case["seat"]
     assert game.current.actions[-1]["seat"] == seat
@@ -577,6 +585,7 @@ def test_blocked_example(case):
     assert events == case["events"]
     assert game.scores == (case["events"][-1]["scores"] if case["events"] else case["scores_before"])
     assert game.round_ends() == [{"end": "blocked", "winner": case["round_winner_side"]}]
+    assert game.current.domino_parts() is None
     assert game.winner == case["game_winner"]
     assert game.game_over == (case["game_winner"] is not None)
     assert game.legal_moves == []

@@ -438,6 +438,47 @@ def test_a_round_end_shows_the_hands_left_and_four_players_name_the_partner():
     assert re.search(r"hand sizes seat 0 \(level3\): \d, seat 2 \(level3\): \d, seat 3 \(partner, level3\): \d", text)
 
 
+@pytest.mark.parametrize("players,seed", [(4, 5), (3, 8)])
+def test_a_domino_shows_its_parts_each_checked_by_hand(players, seed):
+    """A review: the round's end gave the hands' pips but not how a domino's credit is
+    made of them. Each domino event is followed by "P + O (the opponents' pips) - D (the
+    partner's pips) = raw" (RULES §6.3); here P comes from the independent reference's
+    end sum, the pips from the record's hands (dealt, plus draws, less plays) and the
+    rounding from the rule, and the total from the event's own line."""
+    try:
+        from . import reference as R
+    except ImportError:
+        import reference as R
+    out = io.StringIO()
+    tg = TerminalGame(players, ["greedy"], 0, seed, out=out)
+    tg.run(["1"] * 1500)
+    lines = out.getvalue().splitlines()
+    record = tg.game.to_record()
+    ref = R.replay(record)
+    parts = [(lines[k - 1], line) for k, line in enumerate(lines) if line.startswith("    P ")]
+    dominoes = [r for r, end in enumerate(ref["rounds"]) if end["end"] == "domino"]
+    assert len(parts) == len(dominoes) >= 2
+    for r, (event_line, line) in zip(dominoes, parts):
+        rnd = record["rounds"][r]
+        hands = [set(h) for h in rnd["hands"]]
+        for a in rnd["actions"]:
+            if "draw" in a:
+                hands[a["seat"]].add(a["draw"])
+            if "play" in a:
+                hands[a["seat"]].discard(a["play"])
+        pips = [sum(int(x) for t in hand for x in t.split("-")) for hand in hands]
+        seat = rnd["actions"][-1]["seat"]
+        partner = (seat + 2) % 4 if players == 4 else None
+        opp = sum(pips[q] for q in range(players) if q not in (seat, partner))
+        nearest5 = lambda x: (x + 2) // 5 * 5          # RULES §6.4
+        p = R.placement_credit([pl for pl in ref["placements"] if pl["round"] == r][-1]["end_sum"])
+        raw = int(re.search(r"domino event: side \d ([+-]\d+) raw", event_line).group(1))
+        want = f"    P {p} + O {nearest5(opp)} (the opponents' {opp} pips)"
+        if partner is not None:
+            want += f" - D {nearest5(pips[partner])} (the partner's {pips[partner]} pips)"
+        assert line == f"{want} = {raw}"
+
+
 def test_a_move_typed_wrongly_says_why_and_a_tile_with_one_placement_needs_no_port(monkeypatch):
     """A review: a tile not in the hand and a tile at a wrong port both read "not legal
     here"; a port's name was case-sensitive though commands are not; a tile alone was

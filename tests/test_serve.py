@@ -283,6 +283,59 @@ def test_the_honesty_scan_finds_a_leak(client):
     _check_honest([("id", f'"x{a}-{b}y", "1{a}-{b}", "{a}-{b}.5"')], {tile}, "not tiles")
 
 
+def test_every_step_carries_the_hand_sizes_boneyard_and_scores_after_it_and_a_domino_its_parts(client):
+    """A review: while the bots' replies were shown one by one the page's status kept the
+    scores of before them; each step now carries what the status line shows after it.
+    Checked against the rules (RULES §2: 28 tiles, 5 a hand; a placement takes a tile from
+    its seat's hand, a draw moves one from the boneyard to it, a pass moves nothing) over
+    every action of 3-player games, and against the view at each of the person's turns.
+    A round's end gives a domino's parts (P + O - D), checked from the hands it shows."""
+    dominoes = 0
+    for seed in (4, 23):
+        r = client.post("/api/games", json={"players": 3, "seat": 1, "bots": ["level1", "level1"], "seed": seed})
+        gid, view = r.json()["id"], r.json()["view"]
+        prev = None
+        for n in range(40):
+            for step in view["last_moves"]:
+                hands, boneyard = step["hand_sizes"], step["boneyard_size"]
+                if prev is None or step["round"] != prev["round"]:
+                    assert step["action"] == 0
+                    before, placed = [5, 5, 5], 0
+                else:
+                    assert step["action"] == prev["action"] + 1      # every action, in order
+                    before = list(prev["hand_sizes"])
+                want = list(before)
+                if "play" in step["act"]:
+                    want[step["seat"]] -= 1
+                    placed += 1
+                elif "draw" in step["act"]:
+                    want[step["seat"]] += 1
+                assert hands == want, (seed, step)
+                assert sum(hands) + boneyard + placed == 28, (seed, step)
+                prev = step
+                end = step.get("round_end")
+                if end is not None:
+                    # a domino's parts, from the hands shown (3 players: no partner, RULES §6.3)
+                    dominoes += end["end"]["end"] == "domino"
+                    if end["end"]["end"] != "domino":
+                        assert end["domino"] is None
+                        continue
+                    d, seat = end["domino"], end["end"]["seat"]
+                    opp = sum(int(x) for q, h in enumerate(end["hands"]) if q != seat for t in h for x in t.split("-"))
+                    raw = next(e["raw"] for e in end["events"] if e["kind"] == "domino")
+                    assert (d["seat"], d["opponents_pips"], d["opponents"], d["partner_pips"], d["partner"]) == \
+                        (seat, opp, (opp + 2) // 5 * 5, None, 0)
+                    assert d["placement"] + d["opponents"] == raw and d["text"].endswith(f"pips) = {raw}")
+            if view["game_over"]:
+                break
+            if not view["round_over"]:
+                assert (prev["hand_sizes"], prev["boneyard_size"], prev["scores"]) == \
+                    (view["hand_sizes"], view["boneyard_size"], view["scores"])
+            view = client.post(f"/api/games/{gid}/moves", json={"move": view["legal_moves"][0]}).json()["view"]
+        assert n > 10 and prev["round"] >= 1       # more than one round seen
+    assert dominoes >= 1
+
+
 def test_a_whole_game_is_honest_and_its_record_replays(client, tmp_path, capsys):
     gid, views = play_through(client, 2, 0, ["level1"], 19, hint_every=10)
     final = views[-1]

@@ -347,6 +347,40 @@ def test_a_slow_hint_leaves_the_person_free_to_move(page, server, monkeypatch):
     assert moved >= 2
 
 
+def test_the_status_line_follows_each_bot_reply(page, server):
+    """A review: while the bots' replies were shown one by one (the page's pause between
+    them), the status line kept the scores, boneyard and hands of before them. Each reply
+    now shows its own: every status the page showed is recorded, and each bot step's
+    move, scores and counts must have been among them."""
+    page.goto(f"{server['url']}/?delay=300&seed=4")
+    page.wait_for_selector("#bot-choices select")
+    page.select_option("#players", "3")
+    page.click("#start")
+    assert wait_turn(page) == "ready"
+    gid = page.evaluate("new URLSearchParams(location.search).get('game')")
+    web = server["app"].state.fiveup.games[gid]
+    page.evaluate("""() => { window.seen = [];
+        new MutationObserver(() => window.seen.push(document.querySelector('#status').innerText))
+          .observe(document.querySelector('#status'), {childList: true, subtree: true, characterData: true}); }""")
+    checked = 0
+    for _ in range(3):
+        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+        if wait_turn(page) != "ready":
+            break
+        seen = page.evaluate("window.seen")
+        for step in web.steps:
+            if step["seat"] == web.seat:
+                continue
+            scores = " · ".join(f"{'you' if s == web.seat else f'seat {s}'}: {x} ({x // 5})"
+                                for s, x in enumerate(step["scores"]))
+            want = (f"Round {step['round']} · {scores} · target 305 (61) · "
+                    f"seat {step['seat']} ({step['name']}) played {step['move']}",
+                    f"boneyard {step['boneyard_size']} · hands {'/'.join(map(str, step['hand_sizes']))}")
+            assert any(all(w in text for w in want) for text in seen), (want, seen)
+            checked += 1
+    assert checked >= 4
+
+
 def test_undo_strikes_the_undone_actions_out_of_the_log(page, server):
     """The log listed undone moves as if they had happened."""
     assert new_game(page, server, seed=4) == "ready"
@@ -661,6 +695,10 @@ def test_round_headings_in_the_log_and_the_summary_again_after_an_undo(page, ser
     if end["end"]["end"] == "domino":
         who = "you emptied your hand" if end["end"]["seat"] == 0 else f"seat {end['end']['seat']} ("
         assert who in box.locator("h3").inner_text()
+        # the domino's parts under its event (its numbers: tests/test_serve.py)
+        assert re.search(r"domino: [+-]?\d+ raw for .*\nP \d+ \+ O \d+ \(the opponents' \d+ pips\) = ", text)
+    else:
+        assert "P " not in text
     assert "seat 0" not in text and "you:" in text                 # the person is "you" throughout
     # every hand left with its pips, summed by hand here (a review: the credits could not be checked)
     for seat, hand in enumerate(end["hands"]):

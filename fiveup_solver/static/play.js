@@ -130,8 +130,10 @@ function showRoundEnd(view, end) {
   const pips = (h) => h.reduce((sum, t) => sum + t.split("-").reduce((a, b) => a + Number(b), 0), 0);
   const hands = end.hands.map((h, s) => el("li", { text: `${who(s)}: ${h.length ? `${h.join(" ")} (${pips(h)} pips)` : "(empty)"}` }));
   const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
+  // a domino's credit with its parts from the hands above (P + O - D, RULES §6.3)
   const events = end.events.filter((e) => e.kind !== "placement")
-    .map((e) => el("li", { text: `${e.kind}: ${signed(e.raw)} raw for ${sideName(view, e.side)}${e.accepted ? "" : " (rejected)"}` }));
+    .map((e) => el("li", { text: `${e.kind}: ${signed(e.raw)} raw for ${sideName(view, e.side)}${e.accepted ? "" : " (rejected)"}` },
+      ...(e.kind === "domino" && end.domino ? [el("div", { class: "small", text: end.domino.text })] : [])));
   // the placements' points of the round, per side: start + placements + end scoring = after
   const placed = end.scores.map(() => 0);
   for (const e of end.events) if (e.kind === "placement" && e.accepted) placed[e.side] += e.raw;
@@ -187,6 +189,9 @@ async function show(view) {
     if (step.round_end) showRoundEnd(view, step.round_end);
     if (DELAY > 0 && step.seat !== view.seat) {
       $("note").textContent = `${seatName(view, step.seat)} plays ${step.move}`;
+      // (a review: the status kept the scores of before the replies while they were shown)
+      showStatus(view, step.round, step.scores, `${seatName(view, step.seat)} played ${step.move}`,
+        step.boneyard_size, step.hand_sizes);
       await sleep(DELAY);
     }
   }
@@ -206,14 +211,16 @@ function cancelHint() {
   hintAbort = null;
 }
 
+function showStatus(view, round, scores, what, boneyard, hands) {
+  $("status").replaceChildren(
+    el("span", { text: `Round ${round} · ${scoreList(view, scores)} · target 305 (61) · ${what}` }),
+    el("span", { class: "small", text: ` · boneyard ${boneyard} · hands ${hands.join("/")}` }));
+}
+
 function render() {
   const view = game.view;
-  const sides = view.scores.length;
-  const scoreText = scoreList(view, view.scores);
   const turn = view.game_over ? "game over" : view.to_move === view.seat ? "your move" : `seat ${view.to_move} to move`;
-  $("status").replaceChildren(
-    el("span", { text: `Round ${view.round} · ${scoreText} · target 305 (61) · ${turn}` }),
-    el("span", { class: "small", text: ` · boneyard ${view.boneyard_size} · hands ${view.hand_sizes.join("/")}` }));
+  showStatus(view, view.round, view.scores, turn, view.boneyard_size, view.hand_sizes);
   $("board").innerHTML = hintBoard || view.board;
   const notes = view.last_moves.filter((s) => s.forced).map((s) => `you ${s.move.startsWith("draw") ? "had to " + s.move : "had to pass"}`);
   $("note").textContent = notes.join("; ");

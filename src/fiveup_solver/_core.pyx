@@ -429,6 +429,25 @@ cdef class CoreRound:
     def hand_pips(self, seat):
         return mask_pips(self.top().pos.hand[self.checked_seat(seat)])
 
+    def domino_parts(self, seat):
+        """RULES §6.3's parts of the event of `seat`, whose hand is empty, emptying it
+        with the last placement: (P, the opponents' pips, O, the partner's pips, D);
+        the partner's pips are None without partners (2 or 3 players), and D is 0."""
+        cdef Position* p = &self.top().pos
+        cdef int s = self.checked_seat(seat)
+        cdef int opp = mask_pips(opponents_hands(p, s))
+        cdef int partner
+        if p.hand[s]:
+            raise CoreError(f"seat {s} still holds tiles: no hand was emptied")
+        if p.players == 4:
+            partner = mask_pips(p.hand[(s + 2) & 3])
+            parts = (placement_credit(end_sum(p)), opp, round_to_5(opp), partner, round_to_5(partner))
+        else:
+            parts = (placement_credit(end_sum(p)), opp, round_to_5(opp), None, 0)
+        # (one rule: the event's raw credit is exactly this sum)
+        assert parts[0] + parts[2] - parts[4] == domino_credit(p, s, end_sum(p))
+        return parts
+
     def blocked_winner_side(self):
         cdef int s = blocked_winner_side(&self.top().pos)
         return None if s < 0 else s

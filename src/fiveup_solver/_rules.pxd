@@ -300,15 +300,19 @@ cdef inline int placement_credit(int s) noexcept nogil:
     # (a product, not a choice: compilers turn a choice into a branch, mispredicted in a search)
     return s * ((s > 0) & (<uint32_t>s * <uint32_t>0xCCCCCCCD <= <uint32_t>0x33333333))
 
+cdef inline uint32_t opponents_hands(const Position* p, int seat) noexcept nogil:
+    """RULES §6.3: the tiles left in all of `seat`'s opponents' hands, together (hands
+    are disjoint, so their pips are the pips of this one mask: O is rounded once)."""
+    if p.players == 4:
+        return p.hand[(seat + 1) & 3] | p.hand[(seat + 3) & 3]
+    return (p.hand[0] | p.hand[1] | p.hand[2]) & ~p.hand[seat]
+
 cdef inline int domino_bonus(const Position* p, int seat) noexcept nogil:
     """RULES §6.3: O - D for `seat` emptying its hand (the other hands as they are now)."""
-    # hands are disjoint: the opponents' pips are the pips of their hands together
-    cdef uint32_t opp
     if p.players == 4:
-        opp = p.hand[(seat + 1) & 3] | p.hand[(seat + 3) & 3]
-        return round_to_5(mask_pips(opp)) - round_to_5(mask_pips(p.hand[(seat + 2) & 3]))
-    opp = (p.hand[0] | p.hand[1] | p.hand[2]) & ~p.hand[seat]
-    return round_to_5(mask_pips(opp))
+        # D: the partner's pips, rounded on their own
+        return round_to_5(mask_pips(opponents_hands(p, seat))) - round_to_5(mask_pips(p.hand[(seat + 2) & 3]))
+    return round_to_5(mask_pips(opponents_hands(p, seat)))
 
 cdef inline int domino_credit(const Position* p, int seat, int s) noexcept nogil:
     """RULES §6.3: P + O - D for the seat that emptied its hand (end sum s)."""
