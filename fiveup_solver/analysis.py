@@ -65,6 +65,7 @@ import json
 import math
 import os
 import re
+import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from html import escape
@@ -76,11 +77,11 @@ from tqdm import tqdm
 
 from fiveup_solver import _core
 from fiveup_solver.beliefs import check_beliefs
-from fiveup_solver.errors import OptionError, as_int, check_seed, is_int, is_number, short_repr as _short
+from fiveup_solver.errors import OptionError, as_int, bound_text, check_seed, is_int, is_number, short_repr as _short
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import past_evidence
-from fiveup_solver.notation import Move, format_move, format_number, format_seat
+from fiveup_solver.notation import Move, format_move, format_number, format_seat, terminal_width
 from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
 from fiveup_solver.solver import MAX_THREADS, Solver, WIN_VALUE, check_search
@@ -192,7 +193,8 @@ class AnalysisBudget:
                                 ("dd_nodes", 0, 2 ** 62), ("threads", 1, MAX_THREADS)):
             v = getattr(self, name)
             if not is_int(v) or not low <= v <= high:
-                raise OptionError(f"analysis budget: {name} must be an integer from {low} to {high}, not {_short(v)}")
+                raise OptionError(f"analysis budget: {name} must be an integer from {low} to {bound_text(high)}, "
+                                  f"not {_short(v)}")
         if self.min_samples is not None and (not is_int(self.min_samples)
                                              or not 2 <= self.min_samples <= self.samples):
             raise OptionError(f"analysis budget: min_samples must be an integer from 2 to samples ({self.samples}), "
@@ -559,7 +561,11 @@ def analyze(record, seats=None, budget: AnalysisBudget | None = None, seed: int 
     total = sum(1 for r in rounds for a in r["actions"] if a.get("seat") in who)
     bar = None
     if progress:
-        bar = tqdm(total=total, desc="analysing", unit="action", leave=False)
+        # the terminal's last columns left free, as the command line's bars leave them (a Ctrl-C's
+        # "^C" in the last column wrapped to a new row and half a bar stayed: a review)
+        width = terminal_width(sys.stderr)
+        bar = tqdm(total=total, desc="analysing", unit="action", leave=False,
+                   ncols=None if width is None else max(20, width - 2))
     done = 0
     if on_progress is not None:
         on_progress(0, total)
@@ -1078,9 +1084,30 @@ def points_note(a: Analysis) -> str:
 NO_JUDGED = "No judged decisions: every action was forced (a draw, a pass, one legal move) or none was played."
 
 
-def format_text(a: Analysis) -> str:
+def _seat_table(columns: list, rows: list, width: int | None) -> list:
+    """A per-seat text table's lines; one wider than ``width`` characters (a terminal's) is
+    split into tables of fewer columns, each led by the seat and side, so that no row
+    breaks (a review: at 60 columns each row ran onto a second line, its numbers no longer
+    under their headers)."""
+    def lines(cols: list) -> list:
+        return ([" ".join(f"{c.text:>{c.width}}" for c in cols)]
+                + [" ".join(f"{c.cell(row):>{c.width}}" for c in cols) for row in rows])
+    whole = lines(columns)
+    if width is None or max(map(len, whole)) <= width:
+        return whole
+    keys = [c for c in columns if c.text_table is None and c.width]        # seat, side
+    groups = [[]]
+    for c in (c for c in columns if c not in keys):
+        if groups[-1] and max(map(len, lines(keys + groups[-1] + [c]))) > width:
+            groups.append([])
+        groups[-1].append(c)
+    return [line for k, group in enumerate(groups) for line in [""] * (k > 0) + lines(keys + group)]
+
+
+def format_text(a: Analysis, width: int | None = None) -> str:
     """The analysis as text: the per-seat tables (luck with its standard error), then
-    the marked decisions with best and played moves (what ``fiveup analyze`` prints)."""
+    the marked decisions with best and played moves (what ``fiveup analyze`` prints).
+    ``width``: a terminal's columns; a wider table is shown as narrower ones."""
     _check_analysis(a, "format_text")
     lines = [f"{a.players}-player game" + (f", {a.seat_text(a.view)}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
@@ -1088,8 +1115,7 @@ def format_text(a: Analysis) -> str:
     rows = [v.to_dict() for v in a.seats.values()]
     for table in sorted({c.text_table for c in SEAT_COLUMNS} - {None}):
         columns = [c for c in SEAT_COLUMNS if c.text_table in (None, table)]
-        lines.append(" ".join(f"{c.text:>{c.width}}" for c in columns))
-        lines.extend(" ".join(f"{c.cell(row):>{c.width}}" for c in columns) for row in rows)
+        lines.extend(_seat_table(columns, rows, width))
         lines.append("")
     lines.append("(losses are positive: what the move played lost against the move best in win-%; loss and luck "
                  "in win-% points of the seat's side, +- a standard error; own: the seat's own chance events; "

@@ -533,7 +533,8 @@ def describe(belief: dict) -> str:
     for seat, o in belief["opponents"].items():
         top = sorted(o["posterior"].items(), key=lambda kv: -kv[1])[:3]
         greedy = belief.get("greedy_worlds", {}).get(seat)
-        lines.append(f"  seat {seat}: {o['decisions']} choices read this round; model "
+        n = o["decisions"]
+        lines.append(f"  seat {seat}: {n} choice{'' if n == 1 else 's'} read this round; model "
                      + ", ".join(f"{lab} {100 * p:.0f} %" for lab, p in top)
                      + ("" if greedy is None else f"; searched as greedy in {greedy} of "
                         f"{belief['distinct_worlds']} worlds"))

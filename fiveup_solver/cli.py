@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Callable
 from fiveup_solver import __version__
 from fiveup_solver.errors import FiveUpError, OptionError, RecordError, check_players, check_seed, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
-from fiveup_solver.notation import fit_to_terminal, format_move, format_round_end, raw_to_display
+from fiveup_solver.notation import fit_to_terminal, format_move, format_round_end, raw_to_display, terminal_width
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
 
 if TYPE_CHECKING:      # the commands import what they run (build_parser); annotations only
@@ -103,6 +103,7 @@ def cmd_demo(args, out) -> int:
     from fiveup_solver.selfplay import play_game
     check_players(args.players, "--players")
     bots = parse_bot_list(args.bots, args.players)
+    out = _Fitted(out, fit_to_terminal)         # a narrow terminal: lines break between words
     out.write(f"Exact 61 Five Up demo: {args.players} players, seed {args.seed}, bots {', '.join(bots)}\n")
     out.write("Scores are raw points (display points in brackets); the target is exactly 305 raw = 61.\n")
     game = play_game(args.players, args.seed, bots,
@@ -140,6 +141,8 @@ def check_output_path(path, option: str) -> None:
     a match, an analysis, a whole game in the terminal), not after it: a directory, or a file
     in a directory that does not exist. The same words as the write's own error; so is a
     path the system refuses to look at (a name too long, a loop of links)."""
+    if path == "":
+        raise OptionError(f"{option} needs a file name, not an empty one")    # (it read "Is a directory")
     p = Path(path)
     try:
         # (is_dir and exists raise OSError on a name too long: a traceback, a fuzz campaign)
@@ -296,7 +299,6 @@ def _progress(total: int, unit: str):
     columns free: a Ctrl-C's echoed "^C" in the last column wrapped to a new row, which
     the bar's clean-up then cleared instead of the bar (a review saw half a bar left)."""
     from tqdm import tqdm
-    from fiveup_solver.notation import terminal_width
     width = terminal_width(sys.stderr)
     if width is None:
         return None
@@ -429,7 +431,6 @@ def cmd_sprt(args, out) -> int:
     check_bot(other, args.players)
     # the progress goes to stderr, as match's bar: stdout holds the result alone (a review:
     # `| cat > file` left the terminal silent and the file full of progress lines)
-    from fiveup_solver.notation import terminal_width
     progress = sys.stderr
     tty = terminal_width(progress) is not None
     units = "triples" if args.players == 3 else "pairs"
@@ -512,7 +513,6 @@ def _still_working(what, err, how_to_stop: str, after: float | None = None, ever
     ``what`` is a text, or a function giving it anew each time (a step that changes)."""
     import threading
     import time
-    from fiveup_solver.notation import terminal_width
     width = None if err is None else terminal_width(err)
     if width is None:
         yield
@@ -610,6 +610,7 @@ def cmd_solve(args, out) -> int:
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
+    out = _Fitted(out, fit_to_terminal)         # a narrow terminal: lines break between words
     maxn = bool(res.vectors)
 
     def points_text(v) -> str:
@@ -856,7 +857,8 @@ def cmd_analyze(args, out) -> int:
     if args.json:
         out.write(json.dumps(a.to_dict()) + "\n")
         return 0
-    _Fitted(out, fit_to_terminal).write(format_text(a))    # a narrow terminal: notes break between words
+    # a narrow terminal: notes break between words, a wide table becomes narrower ones
+    _Fitted(out, fit_to_terminal).write(format_text(a, width=terminal_width(out)))
     return 0
 
 
@@ -908,7 +910,7 @@ def cmd_show(args, out) -> int:
 
 
 def cmd_play(args, out) -> int:
-    from fiveup_solver.play import bots_for_seats, play_in_terminal
+    from fiveup_solver.play import EditedInput, bots_for_seats, play_in_terminal
     check_players(args.players, "--players")
     if not 0 <= args.seat < args.players:
         raise OptionError(f"--seat must be 0..{args.players - 1}, not {args.seat}")
@@ -916,7 +918,9 @@ def cmd_play(args, out) -> int:
     bots = bots_for_seats(args.players, args.seat, [b.strip() for b in args.bots.split(",")])
     if args.record is not None:
         check_output_path(args.record, "--record")
-    return play_in_terminal(args.players, bots, args.seat, args.seed, inp=sys.stdin, out=out,
+    # a person at a terminal edits lines (arrow keys, history); piped input is read as it is
+    inp = EditedInput(out) if sys.stdin.isatty() and sys.stdout.isatty() else sys.stdin
+    return play_in_terminal(args.players, bots, args.seat, args.seed, inp=inp, out=out,
                             record_path=args.record)
 
 
@@ -969,18 +973,23 @@ def cmd_equity(args, out) -> int:
     who = "drawn" if starter is None else f"seat {starter}"
     out.write(f"{args.players} players, scores {_fmt_scores(scores)}, starter {who}:\n")
     stderr = res["stderr"]
+    # (a review: -4000 against 0 read "50.0 % +- 0.0": the table's cell at 0 has no error to
+    # give for a score it does not hold, so none is shown)
+    below = [s for s, x in enumerate(scores) if x < 0]
     for side, p in enumerate(win):
-        err = "" if stderr is None else f" +- {100 * stderr[side]:.1f}"
+        err = "" if stderr is None or below else f" +- {100 * stderr[side]:.1f}"
         out.write(f"  side {side}: win {100 * p:5.1f} %{err}\n")
     out.write(f"  unfinished (D6): {100 * res['unfinished']:.2f} %   ({args.table or 'the shipped table'}: "
               f"{res['rounds_sampled']:,} rounds of {res['bot']} self-play)\n")
-    if stderr is None:
+    if below:
+        sides = " and ".join(f"side {s}" for s in below)
+        out.write(f"  the tables start at 0: a score below 0 ({sides}) was looked up as 0, so these are the "
+                  f"chances at {_fmt_scores(res['looked_up_as'])}, not at the scores asked (docs/equity.md)\n")
+    elif stderr is None:
         out.write("  (this table has no standard errors: 'fiveup equity build --bootstrap N' adds them)\n")
     else:
         out.write(f"  +-: the table's standard error from its sampling ({res['bootstrap']} bootstrap tables), "
                   f"not how well its bots model players (docs/equity.md)\n")
-    if any(x < 0 for x in scores):
-        out.write("  (a negative score is looked up as 0: the tables start at 0, docs/equity.md)\n")
     return 0
 
 
@@ -1494,9 +1503,14 @@ def _analyze_arguments(p) -> None:
 
 
 def _play_arguments(p) -> None:
+    from fiveup_solver.play import HELP
+    # (a review: nowhere did the help name the game's own commands or the bots to choose)
+    p.epilog = "in the game, one a line:\n" + "".join(f"  {line.strip()}\n" for line in HELP.split("\n")) + p.epilog
     p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", default="hint",
-                   help="the other seats' bots in seat order, your seat skipped (a shorter list repeats)")
+                   help="the other seats' bots in seat order, your seat skipped (a shorter list repeats): "
+                        "level1 (weakest) to level8 (the hint bot with a budget), hint, greedy, random; "
+                        "docs/levels.md gives each level's strength")
     p.add_argument("--seat", type=_int, default=0, help="your seat")
     p.add_argument("--seed", type=_seed, default=None,
                    help="deal this seed's game (default: a secret seed, said at the game's end)")
@@ -1756,12 +1770,17 @@ def _one_line(text: str) -> str:
 
 
 def main(argv=None) -> int:
-    parser = build_parser(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["help"]:
+        # `fiveup help [COMMAND]`, as git and pip take it: the --help of the command, or of all
+        argv = argv[1:2] + ["--help"]
+    parser = build_parser(argv)
     out = _Output(sys.stdout)
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise OptionError("a command is required: " + ", ".join(c.name for c in COMMANDS))
+            raise OptionError("a command is required: " + ", ".join(c.name for c in COMMANDS)
+                              + " (fiveup --help says what each does)")
         code = args.func(args, out)
         out.flush()
         return code

@@ -355,11 +355,13 @@ class Encoder:
                         cache[key] = text
                 parts.append(text)
         if g is None:
-            own = table.dealt_to(player) if self.private == "single" else []
             if self.private == "all":
                 parts.append("dealing " + " ".join(tiles_text(table.dealt_to(s)) for s in range(n)))
+            elif self.private == "single":
+                parts.append(f"dealing {len(table.dealt)} hand {tiles_text(table.dealt_to(player))}")
             else:
-                parts.append(f"dealing {len(table.dealt)} hand {tiles_text(own)}")
+                # public only: no "hand" ("hand -" read as no tiles dealt, not as tiles not shown)
+                parts.append(f"dealing {len(table.dealt)}")
             return " || ".join(parts)
         if self.perfect_recall and not g.round_over:
             parts.append(self.round_text(g.current, table.round_index, player))

@@ -625,7 +625,9 @@ def equity_result(players, scores_text, starter_text=None, table_file=None) -> d
     for name, text in (("--scores", scores_text), ("--starter", starter_text)):
         if text is not None and (not isinstance(text, str) or not text.isascii()):
             raise OptionError(f"{name} is text of ASCII digits, not {_short(text)}")
-    # digits, a minus sign for a 4-player side's score below 0; not int()'s "+5" or "0_0"
+    # digits, a minus sign for a 4-player side's score below 0; not int()'s "+5" or "0_0";
+    # spaces around the commas as --bots takes them ("250, 280")
+    scores_text = ",".join(x.strip(" ") for x in scores_text.split(","))
     if not re.fullmatch(r"-?[0-9]{1,12}(,-?[0-9]{1,12})*", scores_text):
         raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120])
     scores = [int(x) for x in scores_text.split(",")]
@@ -646,6 +648,8 @@ def equity_result(players, scores_text, starter_text=None, table_file=None) -> d
     stderr = table.standard_errors(scores, starter)
     unfinished = max(0.0, 1.0 - sum(win))
     return {"players": players, "scores": scores, "starter": starter,
+            # the scores the table was read at: below 0 (4 players, D4) as 0, where it starts
+            "looked_up_as": [max(0, x) for x in scores],
             "win": [round(p, 6) for p in win],
             "stderr": None if stderr is None else [round(e, 6) for e in stderr],
             "unfinished": round(unfinished, 6),

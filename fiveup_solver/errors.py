@@ -64,6 +64,32 @@ class WorkerError(FiveUpError):
     message names the first job that had not finished."""
 
 
+def bound_text(n: int) -> str:
+    """A range's bound as people read it: a large power of two as one (a review: "from 1 to
+    4611686018427387904").
+
+    >>> bound_text(2 ** 62), bound_text(100_000), bound_text(2 ** 10)
+    ('2^62', '100000', '1024')
+    """
+    return f"2^{n.bit_length() - 1}" if n >= 2 ** 20 and n & (n - 1) == 0 else str(n)
+
+
+def json_kind(value) -> str:
+    """A parsed JSON value's kind in JSON's own words (a review: "not NoneType", "not list").
+
+    >>> [json_kind(v) for v in (None, [], {}, "a", 1.5, True)]
+    ['null', 'an array', 'an object', 'a string', 'a number', 'true/false']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    for kind, words in ((dict, "an object"), (list, "an array"), (str, "a string"), ((int, float), "a number")):
+        if isinstance(value, kind):
+            return words
+    return type(value).__name__
+
+
 def json_fault(e: BaseException) -> str:
     """What is wrong with a JSON text, in words, from what ``json.loads`` raised on it: a
     JSONDecodeError (where and what), a RecursionError (nested too deeply) or another

@@ -66,7 +66,7 @@ from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exa
 from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, check_evidence, search_plan
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
                                   SearchStopped, as_int, as_number, check_players, check_seed, check_switch, is_digits, is_int,
-                                  short_repr as _short)
+                                  bound_text, short_repr as _short)
 from fiveup_solver.game import Game, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision, past_evidence
 from fiveup_solver.notation import Move, format_move
@@ -440,7 +440,7 @@ def _check_int(name, value, low, high=None):
     value = as_int(value)
     if not is_int(value) or value < low or (high is not None and value > high):
         # worded as every other range of the package's options
-        bound = f"from {low} to {high}" if high is not None else f">= {low}"
+        bound = f"from {low} to {bound_text(high)}" if high is not None else f">= {low}"
         raise OptionError(f"{name} must be an integer {bound}, not {_short(value)}")
     return value
 

@@ -482,8 +482,9 @@ def fit_to_terminal(text: str, out) -> str:
     width = terminal_width(out)
     if width is None:
         return text
-    # a value and its standard error ("+10.6 +- 2.5") stay on one line: the spaces around
-    # "+-" are not break points (a stand-in while the line is filled)
+    # a value and its standard error ("+10.6 +- 2.5") stay on one line, as a number and its
+    # per cent sign ("56.2 %"): the spaces there are not break points (a stand-in while the
+    # line is filled)
     glued = text.replace(" +- ", "\x00+-\x00")
     out, table = [], []
     for line in glued.split("\n") + [""]:
@@ -495,8 +496,8 @@ def fit_to_terminal(text: str, out) -> str:
             # as aligned columns (a review: the ladder's rows broke mid-word under ~110 columns)
             out += table if max(map(len, table)) <= width else _table_as_columns(table, width)
             table = []
-        out.append(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
-                                 break_on_hyphens=False) or line)
+        out.append(textwrap.fill(re.sub(r"(\d) %", "\\1\x00%", line), width, subsequent_indent="    ",
+                                 break_long_words=False, break_on_hyphens=False) or line)
     return "\n".join(out[:-1]).replace("\x00", " ")
 
 

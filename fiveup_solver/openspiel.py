@@ -62,6 +62,11 @@ information (:class:`fiveup_solver.inference.DealSampler`; a seat that has begun
 to draw is known to hold no playable tile), for OpenSpiel's ISMCTS;
 :func:`make_resampler` gives a seeded callback for ``ISMCTSBot.set_resampler``.
 
+Errors: a bad action or player is a one-line :class:`~fiveup_solver.errors.OptionError`
+(an illegal move an :class:`~fiveup_solver.errors.IllegalMoveError`), from Python also
+where pyspiel checks first (``apply_action(-1)``, ``child(2.5)``, ``legal_actions(7)``,
+``information_state_string(5)``, the tensors); OpenSpiel's C++ code calls its own methods.
+
 Limits: the information-state *tensor* holds the current round's history (the
 string holds every round); a resampled state keeps the earlier rounds as they
 were (their hidden draws play no part in what follows). States pickle, copy and
@@ -336,19 +341,83 @@ class FiveUpState(_StateBase):
         if player == pyspiel.PlayerId.CHANCE:
             e = self._e
             phase = e.phase
-            # (OpenSpiel asks for the text of outcomes; a review got "chance 40" for none)
+            # (OpenSpiel asks for the text of outcomes; a review got "chance 40" for none, and
+            # "deal 0-3 to 0" for a tile dealt already)
+            fault = self._chance_fault(action)
+            if fault is not None:
+                raise OptionError(fault)
             if phase == STARTER:
-                if not 0 <= action < e.players:
-                    raise OptionError(f"chance action {action} is no starter (seats 0..{e.players - 1})")
                 return f"starter {action}"
-            if not 0 <= action < 28:
-                raise OptionError(f"chance action {action} is no chance outcome (a tile 0..27)")
             if phase == DEAL:
                 return f"deal {ALL_TILES[action]} to {len(e.dealt) // HAND_SIZE}"
             if phase == DRAW:
                 return f"draw {ALL_TILES[action]}"
             return f"tile {ALL_TILES[action]}"
         return str(action_to_move(action))
+
+    def _chance_fault(self, action) -> str | None:
+        """Why `action` is no outcome of this chance node, or None if it is one (at another
+        node: None for a tile 0..27)."""
+        e = self._e
+        phase = e.phase
+        if phase == STARTER:
+            if not is_int(action) or not 0 <= action < e.players:
+                return f"chance action {_short(action)} is no starter (seats 0..{e.players - 1})"
+            return None
+        if not is_int(action) or not 0 <= action < 28:
+            return f"chance action {_short(action)} is no chance outcome (a tile 0..27)"
+        if phase == DEAL and action in e.dealt:
+            return f"chance action {action} is no outcome here: tile {ALL_TILES[action]} is dealt already"
+        if phase == DRAW and action not in {t.index for t in e.game.boneyard}:
+            return f"chance action {action} is no outcome here: tile {ALL_TILES[action]} is not in the boneyard"
+        return None
+
+    # ------------------------------------------------------------------ Python callers' checks
+    # pyspiel checks some input itself before the adapter sees it, in its own words: -1 (its
+    # kInvalidAction) and a player out of range are SpielErrors of two lines naming C++ files, a
+    # str or a float an 8-line TypeError, and legal_actions(7) is []. Python callers reach these
+    # overrides; C++ callers (random_sim_test, serialisation) call the C++ methods, which reach
+    # _apply_action, _legal_actions and the observer as before.
+    def apply_action(self, action):
+        checked = as_int(action)
+        if not is_int(checked) or not 0 <= checked < NUM_ACTIONS:
+            # no action of any node (every node's actions lie in 0..449): the node's own words
+            phase = self._e.phase
+            if phase == OVER:
+                raise OptionError("the game is over")
+            if phase == PLAY:
+                action_to_move(action)      # raises: "action must be an integer 0..449, not ..."
+            raise OptionError(self._chance_fault(action))
+        super().apply_action(checked)
+
+    def child(self, action):
+        state = self.clone()
+        state.apply_action(action)
+        return state
+
+    def _player(self, player, pseudo: bool = False) -> int:
+        """`player` checked: a seat 0..n-1 (``pseudo``: or the current player, chance or terminal)."""
+        n = self._e.players
+        checked = as_int(player)
+        if is_int(checked) and (0 <= checked < n or pseudo and checked == self.current_player()):
+            return checked
+        raise OptionError(f"player must be 0..{n - 1}, not {_short(checked)}")    # (PlayerId.CHANCE as -1)
+
+    def legal_actions(self, player=None):
+        # (the chance player at a chance node: its outcomes, as OpenSpiel gives them)
+        return super().legal_actions(self._player(self.current_player() if player is None else player, True))
+
+    def information_state_string(self, player=None):
+        return super().information_state_string(self._player(self.current_player() if player is None else player))
+
+    def information_state_tensor(self, player=None):
+        return super().information_state_tensor(self._player(self.current_player() if player is None else player))
+
+    def observation_string(self, player=None):
+        return super().observation_string(self._player(self.current_player() if player is None else player))
+
+    def observation_tensor(self, player=None):
+        return super().observation_tensor(self._player(self.current_player() if player is None else player))
 
     def is_terminal(self):
         return self._e.terminal
@@ -396,6 +465,9 @@ class FiveUpState(_StateBase):
         ``UniformProbabilitySampler``); None: Python's generator."""
         if probability_sampler is None:
             seed = random.getrandbits(63)
+        elif not callable(probability_sampler):
+            raise OptionError(f"probability_sampler must be a callable giving a number in [0, 1) or None, "
+                              f"not {_short(probability_sampler)}")
         else:
             u = as_number(probability_sampler())
             if not is_number(u) or not 0.0 <= u < 1.0:

@@ -17,9 +17,10 @@ building an environment then raises :class:`~fiveup_solver.errors.OptionError`.
 game with the least return there is for its agent, no better than any legal outcome:
 -1 for a whole game, -305 for a round, -475 for a 4-player round; with 4 players its
 partner gets the same, and the other agents get 0.
-An action that is no action id, 999 or -1 or 2.5, and step() or observe() before
-reset() are one-line OptionErrors; after an illegal action the game is over in the
-observations and the text too). Options: ``players``
+An action that is no action id, 999 or -1 or 2.5, step() or observe() before
+reset(), and last() once every agent has left are one-line OptionErrors (``raw_env``'s
+step() then too; ``env()``'s warns and does nothing, PettingZoo's rule); after an illegal
+action the game is over in the observations and the text too). Options: ``players``
 (2-4, default 2), ``whole_game`` (default True: to exactly 305; False: one round),
 ``max_rounds`` (default 1000, D6; a whole game not won by then is *truncated*),
 ``perfect_recall`` (default False: the observation of the position; True: adds the
@@ -45,7 +46,16 @@ Rewards come at the end only (zero-sum): whole game +1 for the winning side's
 agents, -1 for the others (3 players: +1 and -0.5 each); one round: the raw points
 the agent's side gained minus the other side's (3 players: minus the mean of the
 two others). ``terminations`` are set when the game (or the round) ends,
-``truncations`` when ``max_rounds`` stops an unfinished game.
+``truncations`` when ``max_rounds`` stops an unfinished game. Rewards are floats.
+
+A round's end: in a whole game the step that ends a round deals the next one, so the
+observations after it show the new round (an empty board, five tiles each). How the
+round ended is in ``infos[agent]["round_end"]`` of every agent from that step until the
+agent acts again (each reads it in ``last()`` at its next turn; the last round's too, as
+the agents leave), and ``render()`` shows it ("Round 0 ended: domino by seat 0, last seat
+0 2-3@2-2:branchA (domino +10); hands shown: seat 0 -, seat 1 0-0,5-5") until the next
+round ends: :meth:`raw_env.round_end_summary`, only what every seat sees then (the
+hands left, shown for scoring; never another seat's drawn tile nor the boneyard).
 """
 from __future__ import annotations
 
@@ -73,6 +83,7 @@ __all__ = ["env", "raw_env", "ENV_NAME"]
 
 ENV_NAME = "exact61_five_up_v0"
 INSTALL_HINT = "pip install 'fiveup_solver[pettingzoo]'"
+GAME_OVER = "the game is over and every agent has left: reset() the environment"
 
 
 def _require_pettingzoo() -> None:
@@ -103,6 +114,9 @@ if AECEnv is not None:
             if self._terminated:
                 u = self.env.unwrapped
                 u._over = u._illegal = True
+                # PettingZoo's wrapper gives the other agents an int 0: every reward is a float
+                u.rewards = {a: float(r) for a, r in u.rewards.items()}
+                u._cumulative_rewards = {a: float(r) for a, r in u._cumulative_rewards.items()}
                 if not before and u.players == 4:
                     # the offender's partner shares its side's return, as in every legal end: left
                     # at PettingZoo's 0, a losing side would end better off by an illegal action
@@ -140,6 +154,9 @@ if AECEnv is not None:
             # (a review: PettingZoo's own AttributeError before reset(); the same line as step's)
             if not self._has_reset:
                 raise OptionError("reset() the environment before last()")
+            if not self.agents:
+                # (a review: a bare KeyError once agent_iter() had taken every agent off)
+                raise OptionError(GAME_OVER)
             return super().last(observe)
 
         def render(self):
@@ -177,10 +194,16 @@ class raw_env(AECEnv if AECEnv is not None else object):
         self.game = None
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._check_agent(agent)]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self._check_agent(agent)]
+
+    def _check_agent(self, agent) -> str:
+        # (typed first: an array's == is not a truth value)
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise OptionError(f"agent must be one of {', '.join(self.possible_agents)}, not {_short(agent)}"[:200])
+        return agent
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed=None, options=None):
@@ -190,9 +213,10 @@ class raw_env(AECEnv if AECEnv is not None else object):
         self.game = Game(self.players, seed=self._rng.getrandbits(63), max_rounds=self.max_rounds)
         self._over = False
         self._illegal = False       # ended by an illegal action (env()'s wrapper)
+        self._round_end = None      # how the last round to end ended (round_end_summary)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
@@ -204,6 +228,9 @@ class raw_env(AECEnv if AECEnv is not None else object):
 
     def step(self, action):
         self._check_reset()
+        if not self.agents:
+            # (a review: a bare KeyError; env()'s PettingZoo wrapper warns and does nothing instead)
+            raise OptionError(GAME_OVER)
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
@@ -212,10 +239,15 @@ class raw_env(AECEnv if AECEnv is not None else object):
         move = action_to_move(action)      # an integer action id (0.9 or True were read as 0 and 1)
         if move not in game.legal_moves:
             raise OptionError(f"{agent} cannot play action {int(action)} ({move}) now")
-        self._cumulative_rewards[agent] = 0
+        self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
+        self.infos[agent] = {}             # a round's end stays in an agent's infos until it acts again
         game.push(move)
         if game.round_over:
+            # the next round is dealt in this same step: keep how this one ended, as every seat saw it
+            self._round_end = self.round_end_summary()
+            for a in self.agents:
+                self.infos[a] = {"round_end": self.round_end_summary()}
             if game.game_over or not self.whole_game:
                 self._over = True
                 for a, r in zip(self.possible_agents, outcome_returns(game, self.whole_game)):
@@ -233,11 +265,19 @@ class raw_env(AECEnv if AECEnv is not None else object):
             self.agent_selection = self.possible_agents[(seat + 1) % self.players]
         self._accumulate_rewards()
 
+    def last(self, observe: bool = True):
+        self._check_reset()
+        if not self.agents:
+            raise OptionError(GAME_OVER)
+        return super().last(observe)
+
+    def _clear_rewards(self) -> None:
+        # (PettingZoo's clears to an int 0: a reward is a float throughout)
+        self.rewards = dict.fromkeys(self.rewards, 0.0)
+
     def observe(self, agent):
         self._check_reset()
-        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
-            raise OptionError(f"agent must be one of {', '.join(self.possible_agents)}, not {_short(agent)}"[:200])
-        seat = self.agent_name_mapping[agent]
+        seat = self.agent_name_mapping[self._check_agent(agent)]
         table = Table(self.players, OVER if self._over else PLAY, self.game, self.game)
         vector = np.zeros(self._encoder.size, np.float32)
         self._encoder.fill(self._encoder.views(vector), table, seat)
@@ -245,6 +285,21 @@ class raw_env(AECEnv if AECEnv is not None else object):
         if not self._over and self.game.to_move == seat:
             mask[[move_to_action(m) for m in self.game.legal_moves]] = 1
         return {"observation": vector, "action_mask": mask}
+
+    def round_end_summary(self) -> dict:
+        """How the current round ended (it must be over), with only what every seat sees then
+        (RULES 2.2: the hands left are shown for scoring; a drawn tile and the boneyard are not):
+        ``round`` (index), ``end`` (:meth:`RoundLog.end`: domino and its seat, blocked and the
+        side that wins it or None for a tie, or won), ``last`` (the last action: seat and move,
+        a draw without its tile), ``events`` (the scoring events of that action, as in records),
+        ``scores`` (raw, after the round) and ``hands`` (the hands left, tiles as text)."""
+        g = self.game
+        r = g.current
+        seat, move = r.moves[-1]
+        return {"round": len(g.rounds) - 1, "end": r.end(),
+                "last": {"seat": seat, "move": "draw" if move.kind == "draw" else str(move)},
+                "events": [e.to_dict() for e in r.events[-1]], "scores": list(g.scores),
+                "hands": [[str(t) for t in sorted(g.hand(s), key=lambda t: t.index)] for s in range(self.players)]}
 
     # ------------------------------------------------------------------ display
     def render(self):
@@ -264,6 +319,8 @@ class raw_env(AECEnv if AECEnv is not None else object):
         r = g.current
         lines = [f"Round {len(g.rounds) - 1}, starter seat {r.starter}"
                  + (f", to move: seat {g.to_move}" if g.to_move is not None else f", {r.core.status}")]
+        if self._round_end is not None:
+            lines.append(_round_end_text(self._round_end))
         lines.append("Scores (raw/display): " + "  ".join(
             f"side {i}: {s} ({raw_to_display(s)})" for i, s in enumerate(g.scores)))
         lines.append("Board: " + (" ".join(str(m) for _, m in r.moves if m.kind == "play") or "-"))
@@ -275,8 +332,7 @@ class raw_env(AECEnv if AECEnv is not None else object):
         if r.moves:
             s, m = r.moves[-1]
             shown = "draw" if m.kind == "draw" else str(m)   # another seat's draw stays hidden
-            events = ", ".join(f"{e.kind} {'+' if e.raw >= 0 else ''}{e.raw}{'' if e.accepted else ' rejected'}"
-                               for e in r.events[-1])
+            events = _events_text(e.to_dict() for e in r.events[-1])
             lines.append(f"Last: seat {s} {shown}" + (f" ({events})" if events else ""))
         if self._illegal:
             lines.append("Game over: an illegal action")
@@ -287,3 +343,24 @@ class raw_env(AECEnv if AECEnv is not None else object):
 
     def close(self):
         pass
+
+
+def _events_text(events) -> str:
+    """Scoring events as the text shows them: ``domino +10``, ``block +5 rejected`` (record dicts)."""
+    return ", ".join(f"{e['kind']} {'+' if e['raw'] >= 0 else ''}{e['raw']}{'' if e['accepted'] else ' rejected'}"
+                     for e in events)
+
+
+def _round_end_text(summary: dict) -> str:
+    """The summary as one line: ``Round 0 ended: domino by seat 0, last seat 0 2-3@2-2:branchA
+    (domino +10); hands shown: seat 0 -, seat 1 0-0,5-5``."""
+    end = summary["end"]
+    if end["end"] == "blocked":
+        how = "blocked, " + ("a tie" if end["winner"] is None else f"side {end['winner']} wins the round")
+    else:
+        how = f"{end['end']} by seat {end['seat']}"
+    last = summary["last"]
+    events = _events_text(summary["events"])
+    return (f"Round {summary['round']} ended: {how}, last seat {last['seat']} {last['move']}"
+            + (f" ({events})" if events else "") + "; hands shown: "
+            + ", ".join(f"seat {s} {','.join(h) or '-'}" for s, h in enumerate(summary["hands"])))

@@ -21,6 +21,7 @@ the format ``fiveup replay`` and ``fiveup analyze`` read.
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
 
@@ -33,10 +34,13 @@ from fiveup_solver.inference import redeal_unseen
 from fiveup_solver.notation import (DOUBLE_PORTS, SINGLE_PORTS, fit_to_terminal, format_domino_parts, format_move,
                                     format_round_end, parse_move, raw_to_display, terminal_width)
 
-__all__ = ["TerminalGame", "play_in_terminal"]
+__all__ = ["EditedInput", "TerminalGame", "play_in_terminal"]
 
-HELP = ("commands: a move number, or a move in record notation (3-4@4-4:lineB);\n"
-        "  hint, undo, save FILE, board, help (?), quit (q, exit)")
+HELP = ("commands: a move number, or a move in record notation: 3-4@4-4:lineB puts\n"
+        "  3-4 on the lineB end of 4-4 (a tile's ends: low, high; a double's: lineA,\n"
+        "  lineB, then branchA, branchB); a tile alone where it fits one place\n"
+        "  hint: the engine's ranked moves; undo: take back your last move this round\n"
+        "  save FILE, board, help (?), quit (q, exit); the target: exactly 305 raw (61)")
 # what a command may also be typed as (in any case)
 COMMAND_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
 
@@ -74,6 +78,7 @@ class TerminalGame:
         self.rngs = [random.Random(f"{seed}/play/{s}") for s in range(players)]
         self.finished = False
         self.undos = 0                      # undos so far: each deals the unseen tiles again
+        self.prompt_text = "> "             # none when the input draws its own (EditedInput)
 
     # ------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
@@ -86,6 +91,11 @@ class TerminalGame:
             return "you"
         partner = "partner, " if self.players == 4 and s == (self.seat + 2) % 4 else ""
         return f"seat {s} ({partner}{self.bots[s]})"
+
+    def starts_text(self) -> str:
+        """Who opens this round: "you start", or "seat 1 (greedy) starts"."""
+        starter = self.game.current.starter
+        return "you start" if starter == self.seat else f"{self.seat_name(starter)} starts"
 
     def scores_text(self, scores=None) -> str:
         """The scores now, or ``scores`` (those after one event of several: a blocked round's)."""
@@ -102,8 +112,12 @@ class TerminalGame:
         self.say(f"board (in play order): {board or '(empty)'}")
         ports = ", ".join(f"{p}={p.value}" for p in g.open_ports())
         ends = " + ".join(str(v) for _, v in g.scoring_ends()) or "0"
-        # (the last placement's credit, already in the scores: "scores!" read as one to come)
-        scoring = "  (the last placement scored)" if g.end_sum > 0 and g.end_sum % 5 == 0 else ""
+        # (the last placement's credit, already in the scores: "scores!" read as one to come;
+        # a credit the exact target rejected is said as such, a review: it read "scored")
+        last = next((k for k in range(len(r.moves) - 1, -1, -1) if r.moves[k][1].kind == "play"), None)
+        credit = [e for e in r.events[last] if e.kind == "placement"] if last is not None else []
+        scoring = ("" if not credit else "  (the last placement scored)" if credit[0].accepted
+                   else f"  (the last placement's {credit[0].raw} not counted: above 305)")
         self.say(f"open ends: {ports or '(any tile opens)'}; end sum {ends} = {g.end_sum}{scoring}")
         hands = ", ".join(f"{self.seat_name(s)}: {len(g.hand(s))}" for s in range(g.players) if s != self.seat)
         self.say(f"boneyard {r.core.boneyard_size} tiles; hand sizes {hands}")
@@ -158,7 +172,7 @@ class TerminalGame:
                     self.finished = True
                     return
                 g.next_round()
-                self.say(f"round {len(g.rounds) - 1}: seat {g.current.starter} starts")
+                self.say(f"round {len(g.rounds) - 1}: {self.starts_text()}")
                 continue
             seat = g.to_move
             if seat == self.seat:
@@ -187,7 +201,7 @@ class TerminalGame:
         self.show()
         self.say("your moves:")
         self.show_moves()
-        self.out.write("> ")
+        self.out.write(self.prompt_text)
         self.out.flush()
 
     def handle(self, line: str) -> bool:
@@ -217,7 +231,7 @@ class TerminalGame:
         if word == "save":
             if not rest.strip():
                 raise OptionError("save needs a file name: save FILE")
-            self.save(rest.strip())
+            self.save(os.path.expanduser(rest.strip()))     # ("save ~/game.json", as a shell reads it)
             return False
         if word == "quit":
             self.finished = True
@@ -339,11 +353,13 @@ class TerminalGame:
                  f"(the other hands and the boneyard stay hidden until the game is over)")
 
     def run(self, lines) -> int:
+        if isinstance(lines, EditedInput):
+            self.prompt_text = ""
         self.say(f"Exact 61 Five Up, {self.players} players: you are seat {self.seat}; "
                  f"bots {', '.join(f'seat {s}: {b}' for s, b in enumerate(self.bots) if s != self.seat)}"
                  f"{f'; your partner is seat {(self.seat + 2) % 4}' if self.players == 4 else ''}. "
                  f"Type help for the commands.")
-        self.say(f"round 0: seat {self.game.current.starter} starts")
+        self.say(f"round 0: {self.starts_text()}")
         failed = False
         try:
             self.advance()
@@ -364,7 +380,7 @@ class TerminalGame:
                 if changed:
                     self.prompt()
                 else:
-                    self.out.write("> ")
+                    self.out.write(self.prompt_text)
                     self.out.flush()
         except BotError as e:
             # a bot that cannot move (an agent of one's own that raised, or returned no legal
@@ -381,8 +397,19 @@ class TerminalGame:
                     self.say(f"error: {e}")
             raise
         self.say("")
-        if self.secret_seed and self.finished:
-            self.say(f"this game's seed was {self.seed}: --seed {self.seed} deals it again")
+        over = self.game.game_over or self.game.unfinished
+        if self.finished and not over:
+            self.say("you left the game unfinished (quit)")
+        # the seed deals every hidden tile: said only once the game is over (a review: quit
+        # said it while the saved view claimed the other hands stay hidden)
+        if self.secret_seed and over:
+            if self.undos:
+                # (each undo dealt the unseen tiles again: the seed no longer gives this game)
+                self.say(f"this game's seed was {self.seed}: --seed {self.seed} deals its first deal; "
+                         f"your {self.undos} undo{'s' if self.undos > 1 else ''} dealt the tiles you had not "
+                         f"seen again, so the record holds the game as played")
+            else:
+                self.say(f"this game's seed was {self.seed}: --seed {self.seed} deals it again")
         if self.record_path:
             self.save(self.record_path)
         return 2 if failed else 0
@@ -408,6 +435,31 @@ def bots_for_seats(players: int, seat: int, bots: list) -> list:
         check_bot(b, players)
     others = iter([bots[i % len(bots)] for i in range(players - 1)])
     return [bots[0] if s == seat else next(others) for s in range(players)]
+
+
+class EditedInput:
+    """The person's lines from a terminal, read with line editing and a history (GNU
+    readline): the arrow keys move in the line and Up recalls an earlier line, as in a
+    shell (a review: they reached the game as escape codes, "'\\x1b[A' is not a move").
+    The prompt is input()'s own, so a recalled line is drawn after it; the game does not
+    write one (``TerminalGame.run`` knows this input by its type)."""
+
+    prompt = "> "
+
+    def __init__(self, out):
+        self.out = out
+
+    def __iter__(self):
+        try:
+            import readline  # noqa: F401  (importing it gives input() its line editing)
+        except ImportError:   # (a Python built without it: lines as typed)
+            pass
+        while True:
+            self.out.flush()
+            try:
+                yield input(self.prompt)
+            except EOFError:  # Ctrl-D: the end of the input
+                return
 
 
 def play_in_terminal(players: int, bots, seat: int, seed: int | None, *, inp, out, record_path=None) -> int:

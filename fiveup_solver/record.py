@@ -28,7 +28,7 @@ from pathlib import Path
 from fiveup_solver import _core
 from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, OptionError, ParseError, RecordError,
                                   as_int as _as_int, check_players, check_seed, is_int as _is_int, name_fault, json_fault,
-                                  short_repr as _short)
+                                  json_kind, short_repr as _short)
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
 from fiveup_solver.inference import DealSampler
 from fiveup_solver.notation import Tile, check_action  # check_action: public here too
@@ -119,7 +119,7 @@ def _json_object(text: str, name: str) -> dict:
     except (ValueError, RecursionError) as e:
         raise RecordError(f"{name}: not valid JSON ({json_fault(e)})") from None
     if not isinstance(obj, dict):
-        raise RecordError(f"{name}: a record is a JSON object, not {type(obj).__name__}")
+        raise RecordError(f"{name}: a record is a JSON object, not {json_kind(obj)}")
     return obj
 
 

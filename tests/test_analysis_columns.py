@@ -50,6 +50,31 @@ def test_the_text_table_is_the_columns():
     assert len(lines[3]) - len("name") + len("greedy#1") <= 79
 
 
+def test_a_table_wider_than_the_terminal_is_split_into_narrower_ones():
+    """A review: at 60 columns each row of the 74-character table ran onto a second line, its
+    numbers no longer under their headers. Given a terminal's width, a wider table is shown
+    as narrower ones, each led by the seat and side, each row whole (the cells as above)."""
+    lines = analysis.format_text(_analysis(), width=60).splitlines()
+    assert lines[3:18] == [
+        "seat side judged loss win-%   mean loss pts accuracy inacc",
+        "   0    0     10       12.5   1.25       33        -     0",
+        "   1    1      9        2.0   0.22       -4     88.8     2",
+        "",
+        "seat side  mist blund name",
+        "   0    0     0     0 Ann",
+        "   1    1     1     0 greedy",
+        "",
+        "seat side            own           luck result",
+        "   0    0    +2.5 +- 1.2    -3.2 +- 4.0    100",
+        "   1    1    +0.0 +- 0.5    +4.0 +- 4.0      0",
+        "",
+        "seat side           adj. name",
+        "   0    0              - Ann",
+        "   1    1    -4.0 +- 4.0 greedy"]
+    assert max(len(line) for line in lines[3:18]) <= 60
+    assert analysis.format_text(_analysis(), width=80) == analysis.format_text(_analysis())   # it fits: as it was
+
+
 def test_the_text_report_fits_a_narrow_terminal(tmp_path):
     """`fiveup analyze` in a terminal breaks its notes between words, as hint and play do;
     its tables stay whole (a pseudo-terminal of 80 columns)."""
@@ -69,6 +94,20 @@ def test_the_text_report_fits_a_narrow_terminal(tmp_path):
     assert max(len(line) for line in lines) <= 79 and any(line.startswith("    ") for line in lines[:3])
     assert "seat side judged loss win-%   mean loss pts accuracy inacc  mist blund name" in lines
     assert "seat side            own           luck result           adj. name" in lines
+    # at 60 columns (a review): the tables as narrower ones, and the progress bar two columns
+    # short of the width, as the command line's other bars (a Ctrl-C's "^C" wrapped and half a
+    # bar stayed)
+    child = pexpect.spawn(sys.executable, ["-m", "fiveup_solver.cli", "analyze", str(path), "--samples", "8",
+                                           "--luck-samples", "4", "--dd-nodes", "1000"],
+                          dimensions=(24, 60), encoding="utf-8", timeout=300)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    parts = re.split(r"\r\n|\r|\n", child.before)
+    bars = [part for part in parts if part.startswith("analysing:")]
+    assert bars and max(map(len, bars)) <= 58
+    assert "seat side judged loss win-%   mean loss pts accuracy inacc" in parts
+    assert max(len(part) for part in parts if not part.startswith("analysing:")) <= 59
 
 
 def test_marked_decisions_name_their_seat():

@@ -378,3 +378,13 @@ def test_solve_tt_mb_out_of_range_is_one_line(capsys, size):
     record = ROOT / "tests" / "data" / "maxn_slow_position.json"
     assert error_line(capsys, ["solve", str(record), "--round", "0", "--action", "0", "--tt-mb", size]) == \
         f"--tt-mb must be between 0.001 and 16384, not {float(size)}"
+
+
+@pytest.mark.parametrize("text,kind", [("null", "null"), ("[1, 2]", "an array"), ('"game"', "a string"),
+                                       ("3", "a number"), ("true", "true/false")])
+def test_a_record_that_is_no_object_is_named_in_json_words(tmp_path, capsys, text, kind):
+    """A review: "a record is a JSON object, not NoneType" (or "not list"): Python's names
+    of what JSON calls null and an array."""
+    path = tmp_path / "r.json"
+    path.write_text(text)
+    assert error_line(capsys, ["replay", str(path)]) == f"{path}: a record is a JSON object, not {kind}"

@@ -1175,3 +1175,16 @@ def test_a_png_picture_has_a_size_cap(tmp_path, capsys):
                                        "wide (an SVG, --svg, scales to any size)\n")
     assert not (tmp_path / "b.png").exists()
     assert main(["show", str(record), "--size", "20000", "--svg", str(tmp_path / "b.svg")]) == 0
+
+
+def test_a_large_power_of_two_bound_reads_as_one(tmp_path, capsys):
+    """A review: "--world-nodes must be an integer from 1 to 4611686018427387904"."""
+    path = tmp_path / "g.json"
+    assert main(["selfplay", "--seed", "2", "--out", str(path)]) == 0
+    for argv, want in ((["hint", str(path), "--seat", "0", "--round", "0", "--action", "0", "--world-nodes", "0"],
+                        "error: --world-nodes must be an integer from 1 to 2^62, not 0\n"),
+                       (["analyze", str(path), "--dd-nodes", "-1"],
+                        "error: analysis budget: --dd-nodes must be an integer from 0 to 2^62, not -1\n")):
+        capsys.readouterr()
+        assert main(argv) == 2
+        assert capsys.readouterr().err == want

@@ -219,3 +219,34 @@ def test_the_hint_page_builds_a_position_and_the_filler_is_not_seen():
     with contextlib.redirect_stdout(out2):
         exec(compile(other, "docs/hints.md, another filler", "exec"), {})
     assert out2.getvalue() == out.getvalue()
+
+
+def test_no_table_or_code_block_is_glued_to_the_text_around_it():
+    """Python-Markdown renders a table only as a block of its own: a caption line right
+    above it, or a line of text right below it, leaves the whole table as a paragraph
+    of pipes (docs/results/exact.md and alphamu.md had shown nine tables that way);
+    text right after a closing fence runs on into the code block's paragraph
+    (docs/spec/RECORD.md's field lists showed as one paragraph of "- "). docs/spec
+    holds the spec's own copies and is left out, as above."""
+    glued = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        if "spec" in page.relative_to(ROOT / "docs").parts:
+            continue
+        lines = [line.strip() for line in page.read_text(encoding="utf-8").split("\n")]
+        fenced = False
+        for i, line in enumerate(lines):
+            if line.startswith("```"):
+                if fenced and i + 1 < len(lines) and lines[i + 1]:
+                    glued.append(f"{page.relative_to(ROOT)}:{i + 2} (after a code block)")
+                fenced = not fenced
+                continue
+            if fenced or not re.fullmatch(r"\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?", line) or "|" not in line:
+                continue
+            if i >= 2 and lines[i - 2]:
+                glued.append(f"{page.relative_to(ROOT)}:{i - 1} (above a table)")
+            end = i + 1
+            while end < len(lines) and lines[end].startswith("|"):
+                end += 1
+            if end < len(lines) and lines[end]:
+                glued.append(f"{page.relative_to(ROOT)}:{end + 1} (below a table)")
+    assert not glued, glued

@@ -138,13 +138,30 @@ def test_an_out_folder_that_does_not_exist_is_refused(tmp_path, capsys):
         assert not (tmp_path / "no").exists()
 
 
+def test_the_shipped_tables_name_the_bot_they_were_played_by():
+    """A review: `fiveup equity` said "rounds of hint self-play": the tables were played by
+    the uniform-beliefs bot, named "hint" then and "hint-uniform" since ("hint" is now the
+    model-beliefs bot). The tables' own metadata names it, and the name is a bot's."""
+    from fiveup_solver.bots import bot_function
+    for players in (2, 3, 4):
+        table = equity.load_table(players)
+        assert table.bot == "hint-uniform" == equity.DEFAULT_BOT
+        assert bot_function(table.bot) is not None
+
+
 def test_a_negative_score_is_said_to_be_read_as_zero(capsys):
     """A review: `fiveup equity --players 4 --scores=-10,0` printed 50 % / 50 % with no word
     that -10 was looked up as 0 (the tables start at 0)."""
     rc, text, err = run(capsys, ["equity", "--players", "4", "--scores=-10,0"])
-    assert rc == 0 and "a negative score is looked up as 0" in text
+    assert rc == 0 and "a score below 0 (side 0) was looked up as 0, so these are the chances at 0 raw (0) / 0 raw (0)" in text
+    # a later review: -4000 against 0 read "50.0 % +- 0.0", an error the table does not have
+    # for a score it does not hold; and --json did not say what was looked up
+    rc, text, err = run(capsys, ["equity", "--players", "4", "--scores=-4000,-20", "--starter", "1"])
+    assert rc == 0 and "+-" not in text.split("unfinished")[0] and "(side 0 and side 1)" in text
+    rc, text, err = run(capsys, ["equity", "--players", "4", "--scores=-40, 25", "--json"])   # (a space: as --bots)
+    assert json.loads(text)["looked_up_as"] == [0, 25]
     rc, text, err = run(capsys, ["equity", "--players", "4", "--scores=10,0"])
-    assert rc == 0 and "negative" not in text
+    assert rc == 0 and "below 0" not in text and "+-" in text
     rc, text, err = run(capsys, ["equity", "--players", "2", "--scores", "0,0", "--starter", "x"])
     assert rc == 2 and err == "error: --starter must be a seat number or 'drawn', not 'x'\n"
 

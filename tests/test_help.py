@@ -55,6 +55,17 @@ def test_every_command_help(command, capsys):
     assert len(out.splitlines()) >= 3   # usage, then the options
 
 
+def test_fiveup_help_is_help_and_no_command_says_where_help_is(capsys):
+    """A review: `fiveup help` was "invalid choice: 'help'", and plain `fiveup` listed the
+    commands without saying how to learn what they do."""
+    for argv, want in ((["help"], "usage: fiveup [-h]"), (["help", "play"], "usage: fiveup play")):
+        code, out, err = _help(capsys, argv)
+        assert code in (0, None) and err == "" and out.startswith(want)
+    assert cli.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: a command is required: demo, ") and err.endswith("(fiveup --help says what each does)\n")
+
+
 def test_help_through_the_installed_command():
     """The console script itself (no traceback on stderr)."""
     exe = os.path.join(os.path.dirname(sys.executable), "fiveup")

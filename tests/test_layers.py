@@ -9,7 +9,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
+try:
+    import tomllib
+except ImportError:     # Python 3.10: tomli is tomllib before 3.11 (the test extra installs it there)
+    import tomli as tomllib
 from pathlib import Path
 
 import pytest
@@ -142,7 +145,8 @@ def test_one_home_for_the_int_and_player_count_checks():
 # the compatibility re-exports of moved names.
 LAZY_ALLOWED = {"matplotlib", "cairosvg", "ray", "pyspiel", "gymnasium", "pettingzoo", "uvicorn", "rich",
                 "fiveup_solver.serve", "fiveup_solver.pettingzoo", "fiveup_solver.openspiel", "resource",
-                "ipaddress", "sys", "webbrowser", "concurrent.futures"}
+                "ipaddress", "sys", "webbrowser", "concurrent.futures",
+                "readline"}     # (line editing for a person at a terminal only: importing it changes input())
 LAZY_REEXPORTS = {("beliefs.py", "fiveup_solver"), ("equity.py", "fiveup_solver")}
 # The command line's commands import their own modules (cli.build_parser): a run loads what
 # its command needs (test_a_command_loads_only_its_own_modules in tests/test_cli_startup.py).
@@ -151,7 +155,8 @@ LAZY_FILES = {"cli.py"}
 
 def test_imports_inside_functions_are_only_optional_extras():
     """Imports sit at the top of the files: only the optional extras, what only the web
-    server needs, POSIX-only `resource` and the moved names' re-exports stay lazy."""
+    server needs, POSIX-only `resource`, the terminal's `readline` and the moved names'
+    re-exports stay lazy."""
     lazy = re.compile(r"^\s+(?:import ([\w.]+)|from ([\w.]+) import)")
     for path in PACKAGE.glob("*.py"):
         if path.name in LAZY_FILES:

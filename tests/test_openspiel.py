@@ -9,6 +9,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import random  # noqa: E402
+import re  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 from collections import Counter  # noqa: E402
@@ -651,3 +652,118 @@ def test_policy_agent_plays_matches_and_names_a_bad_action():
     bots.BOTS.pop("test_bad_action")
     with pytest.raises(OptionError, match="policy must be a function"):
         policy_agent(3)
+
+
+def _draw_node(seed_range=range(200)):
+    """A 2-player round stopped at a draw's chance node."""
+    for seed in seed_range:
+        state = play_random(fo.load_game(2, False), seed, stop=lambda s: s._e.phase == fo.DRAW)
+        if not state.is_terminal():
+            return state
+    pytest.fail("no random round reached a draw")
+
+
+def test_what_pyspiel_refused_in_its_own_words_is_a_one_line_option_error():
+    """A review: pyspiel checks some input before the adapter sees it: apply_action(-1) (its
+    kInvalidAction) at every kind of node was a two-line SpielError naming C++ files, a str or
+    a float an 8-line TypeError, a player out of range for the strings and tensors a SpielError,
+    and legal_actions(7) answered []. Each is a one-line OptionError from Python, the state
+    unchanged; OpenSpiel's C++ checks (random_sim_test) call the C++ methods as before."""
+    game = fo.load_game(2, False)
+    deal = game.new_initial_state()
+    deal.apply_action(3)
+    starter = game.new_initial_state()
+    for t in range(10):                   # RULES D1: the first round's starter is drawn
+        starter.apply_action(t)
+    play = play_random(game, 0, stop=lambda s: s.engine_game is not None and not s.is_chance_node())
+    over = play_random(game, 0)
+    nodes = [(deal, "chance action {} is no chance outcome (a tile 0..27)"),
+             (starter, "chance action {} is no starter (seats 0..1)"),
+             (_draw_node(), "chance action {} is no chance outcome (a tile 0..27)"),
+             (play, "action must be an integer 0..449, not {}"),
+             (over, "the game is over")]
+    for state, message in nodes:
+        history = state.history()
+        for bad in (-1, "x", 2.5, 2 ** 70, None):
+            with pytest.raises(OptionError, match=f"^{re.escape(message.format(repr(bad)))}$"):
+                state.apply_action(bad)
+            with pytest.raises(OptionError):
+                state.child(bad)
+        assert state.history() == history
+    legal = play.legal_actions()
+    assert play.legal_actions(np.int64(play.current_player())) == legal and legal
+    assert play.legal_actions(1 - play.current_player()) == []
+    assert deal.legal_actions(pyspiel.PlayerId.CHANCE) == [a for a, _ in deal.chance_outcomes()]
+    assert over.legal_actions() == [] and play.child(legal[0]).history() == play.history() + [legal[0]]
+    for player in (7, -1, 2, "0", 1.0, True):
+        for call in (play.legal_actions, play.information_state_string, play.information_state_tensor,
+                     play.observation_string, play.observation_tensor):
+            with pytest.raises(OptionError, match=r"^player must be 0\.\.1, not "):
+                call(player)
+    for call in (deal.information_state_string, deal.observation_tensor):      # the chance player has no view
+        with pytest.raises(OptionError, match=r"^player must be 0\.\.1, not -1$"):
+            call()
+    assert play.information_state_string() == play.information_state_string(play.current_player())
+    assert play.observation_tensor(np.int64(0)) == play.observation_tensor(0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_sampler_that_is_not_callable_is_refused():
+    """A review: resample_from_infostate(0, 5) raised TypeError "'int' object is not callable"."""
+    state = play_random(fo.load_game(2, False), 0, stop=lambda s: s.engine_game is not None)
+    for bad in (5, 0.3, "u"):
+        with pytest.raises(OptionError, match=r"^probability_sampler must be a callable giving a number in "
+                                              r"\[0, 1\) or None, not "):
+            state.resample_from_infostate(0, bad)
+
+
+def test_the_text_of_a_tile_dealt_or_held_as_a_chance_outcome_is_refused():
+    """A review: at the deal a tile dealt already read "deal 0-3 to 0", and at a draw a tile
+    in a hand "draw ..."; neither is a chance outcome there (RULES 2.1: each tile is dealt
+    once; a draw takes a boneyard tile), as a non-starter was already refused."""
+    deal = fo.load_game(2, False).new_initial_state()
+    deal.apply_action(3)
+    with pytest.raises(OptionError, match=r"^chance action 3 is no outcome here: tile 0-3 is dealt already$"):
+        deal.action_to_string(pyspiel.PlayerId.CHANCE, 3)
+    assert deal.action_to_string(pyspiel.PlayerId.CHANCE, 4) == "deal 0-4 to 0"
+    draw = _draw_node()
+    held = draw.engine_game.hand(0)[0]
+    with pytest.raises(OptionError, match=rf"^chance action {held.index} is no outcome here: tile {held} is not in "
+                                          r"the boneyard$"):
+        draw.action_to_string(pyspiel.PlayerId.CHANCE, held.index)
+    for a, _ in draw.chance_outcomes():
+        assert draw.action_to_string(pyspiel.PlayerId.CHANCE, a) == f"draw {ALL_TILES[a]}"
+
+
+def test_the_public_only_text_while_dealing_names_no_hand():
+    """A review: the public-only observer (private_info NONE) said "dealing 3 hand -" while
+    dealing, as if no tile were dealt; it says how many tiles are dealt, the same to all."""
+    game = fo.load_game(2, False)
+    state = game.new_initial_state()
+    for t in (3, 5, 6):
+        state.apply_action(t)
+    for recall in (False, True):
+        public = make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=recall, private_info=pyspiel.PrivateInfoType.NONE))
+        for p in (0, 1):
+            assert public.string_from(state, p) == f"p{p} n2 deal round 0 scores 0,0 || dealing 3"
+    own = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    assert own.string_from(state, 0).endswith("dealing 3 hand 0-3,0-5,0-6")
+
+
+def test_deserialising_in_a_new_process_needs_the_import_first():
+    """docs/openspiel.md: OpenSpiel knows the game once fiveup_solver.openspiel is imported
+    (a review: "Unknown game" in a new process, not said in the docs)."""
+    state = play_random(fo.load_game(2, False), 0, stop=lambda s: len(s.history()) == 14)
+    text = pyspiel.serialize_game_and_state(state.get_game(), state)
+    code = ("import sys, pyspiel\n"
+            "text = sys.stdin.read()\n"
+            "try:\n"
+            "    pyspiel.deserialize_game_and_state(text)\n"
+            "except pyspiel.SpielError as e:\n"
+            "    print('refused' if \"Unknown game 'python_exact61_five_up'\" in str(e) else e)\n"
+            "import fiveup_solver.openspiel\n"
+            "print(pyspiel.deserialize_game_and_state(text)[1].history())\n")
+    out = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["refused", str(state.history())]

@@ -16,7 +16,7 @@ import warnings  # noqa: E402
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
-from fiveup_solver import ALL_TILES, Game, OptionError, _core  # noqa: E402
+from fiveup_solver import ALL_TILES, Game, OptionError, Tile, _core  # noqa: E402
 from fiveup_solver.openspiel import DRAW_ACTION, NUM_ACTIONS, Encoder, action_to_move, move_to_action  # noqa: E402
 from fiveup_solver.pettingzoo import env, raw_env  # noqa: E402
 from fiveup_solver.record import replay  # noqa: E402
@@ -366,3 +366,186 @@ def test_a_numpy_integer_seed_deals_what_its_int_deals(seed):
     assert a.game.boneyard == b.game.boneyard
     with pytest.raises(OptionError, match=r"^seed must be an integer from 0 to 2\^64-1, not -1$"):
         a.reset(seed=np.int64(-1))
+
+
+def play_out(e, seed) -> None:
+    """reset(seed) and random legal actions until agent_iter() has taken every agent off."""
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    for _ in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+
+@pytest.mark.parametrize("build", [raw_env, env])
+def test_after_every_agent_has_left_step_and_last_say_to_reset(build):
+    """A review: once agent_iter() had taken every agent off, raw_env's step() and last(), and
+    env()'s last(), raised a bare KeyError 'player_1'. They say what to do, in one line, as
+    before reset(); env()'s step() keeps PettingZoo's warning (its wrapper's convention)."""
+    e = build(players=2, whole_game=False)
+    play_out(e, 1)
+    assert e.agents == []
+    calls = [e.last, lambda: e.last(observe=False)] + ([lambda: e.step(None), lambda: e.step(0)]
+                                                          if build is raw_env else [])
+    for call in calls:
+        with pytest.raises(OptionError, match=r"^the game is over and every agent has left: reset\(\) the "
+                                              r"environment$"):
+            call()
+    e.reset(seed=2)
+    assert len(e.last()) == 5
+
+
+def test_unknown_agent_spaces_are_option_errors():
+    """A review: observe("bogus") named the agents, action_space("bogus") and
+    observation_space("bogus") raised a bare KeyError."""
+    for e in (raw_env(players=3), env(players=3)):
+        for space in (e.action_space, e.observation_space):
+            for bad in ("bogus", 0, "player_3"):
+                with pytest.raises(OptionError, match=r"^agent must be one of player_0, player_1, player_2, not "):
+                    space(bad)
+        assert e.action_space("player_2").n == NUM_ACTIONS
+
+
+def test_rewards_are_floats_from_reset_to_every_end():
+    """A review: rewards were int 0 until a terminal step, and stayed int on a truncated
+    game (and for the bystanders of an illegal action); a reward is a float throughout."""
+    def floats(e):
+        return all(type(r) is float for d in (e.rewards, e._cumulative_rewards) for r in d.values())
+    e = raw_env(players=2, max_rounds=1)
+    for seed in range(10):
+        e.reset(seed=seed)
+        assert floats(e)
+        while not e._over:
+            e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+        assert floats(e)
+        if e.game.unfinished:
+            assert all(e.truncations.values()) and e.rewards == {"player_0": 0.0, "player_1": 0.0}
+            break
+    else:
+        pytest.fail("no unfinished one-round game among the seeds")
+    w = env(players=3)
+    w.reset(seed=2)
+    illegal_step(w)
+    assert floats(w.unwrapped)
+
+
+def hands_left(round_record) -> list:
+    """A round's hands at its end, by hand from its record: dealt, plus drawn, minus placed."""
+    left = [set(h) for h in round_record["hands"]]
+    for a in round_record["actions"]:
+        if "play" in a:
+            left[a["seat"]].remove(a["play"])
+        elif a.get("draw"):
+            left[a["seat"]].add(a["draw"])
+    return [sorted(h, key=lambda t: ALL_TILES.index(Tile.parse(t))) for h in left]
+
+
+def pips(hand) -> int:
+    return sum(int(x) for t in hand for x in t.split("-"))
+
+
+def expected_round_end(record, index, players, events) -> dict:
+    """How round `index` of a record ended, from the rules (RULES 6.3, 6.6): a seat that
+    placed its last tile made a domino; otherwise the round was blocked, won by the side
+    holding the smallest single hand sum (a tie when different sides share it)."""
+    r = record["rounds"][index]
+    left = hands_left(r)
+    last = r["actions"][-1]
+    if "play" in last and not left[last["seat"]]:
+        end = {"end": "domino", "seat": last["seat"]}
+    else:
+        side = [s % 2 if players == 4 else s for s in range(players)]
+        low = min(pips(h) for h in left)
+        sides = {side[s] for s in range(players) if pips(left[s]) == low}
+        end = {"end": "blocked", "winner": sides.pop() if len(sides) == 1 else None}
+    move = "draw" if "draw" in last else last["play"] + (f"@{last['at']}" if last.get("at") else "")
+    return {"round": index, "end": end, "last": {"seat": last["seat"], "move": move},
+            "events": [x for x in events if x["round"] == index and x["action"] in (len(r["actions"]) - 1, None)],
+            "hands": left}
+
+
+def shows_a_tile(text: str, tiles) -> bool:
+    return any(re.search(rf"(?<![\d-]){t}(?![\d])", text) for t in tiles)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_whole_game_shows_how_each_round_ended(players):
+    """A review: with whole_game=True the step that ends a round deals the next one, so no
+    render() and no observation showed the round's last events or the hands shown for its
+    scoring. The step that ends a round puts it in every agent's infos["round_end"] (kept
+    until the agent acts again) and render() shows it: only what every seat sees then (RULES
+    2.2: the hands left are shown; the boneyard's undrawn tiles are not)."""
+    kinds = set()
+    for seed in range(40):     # random play blocks a round now and then (seeds 5, 4 and 8 do)
+        e = raw_env(players=players, render_mode="ansi")
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        waiting = None          # agents yet to act since a round ended
+        while not e._over:
+            rounds = len(e.game.rounds)
+            agent = e.agent_selection
+            e.step(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]).tolist()))
+            if len(e.game.rounds) == rounds and not e._over:
+                if waiting is not None:
+                    waiting.discard(agent)
+                    assert e.infos[agent] == {} and all("round_end" in e.infos[a] for a in waiting)
+                continue
+            if len(e.game.rounds) == rounds:
+                break           # the game's last round (its end: the next test)
+            record = e.game.to_record()
+            want = expected_round_end(record, rounds - 1, players, replay(record)["events"])
+            kinds.add(want["end"]["end"])
+            for a in e.possible_agents:
+                got = dict(e.infos[a]["round_end"])
+                assert got.pop("scores") == list(e.game.scores)      # the new round's starting scores
+                assert got == want
+            line = e.render().splitlines()[1]
+            assert line.startswith(f"Round {rounds - 1} ended: ")
+            assert line.endswith("; hands shown: " + ", ".join(f"seat {s} {','.join(h) or '-'}"
+                                                                 for s, h in enumerate(want["hands"])))
+            if want["end"]["end"] == "domino":
+                assert f"domino by seat {want['end']['seat']}" in line
+            r = record["rounds"][rounds - 1]
+            undrawn = r["boneyard"][sum(1 for a in r["actions"] if "draw" in a):]
+            assert not shows_a_tile(line, undrawn) and not shows_a_tile(repr(e.infos), undrawn)
+            waiting = set(e.possible_agents)
+        if kinds >= {"domino", "blocked"}:
+            break
+    assert kinds >= {"domino", "blocked"}, kinds
+
+
+def test_the_round_that_ends_the_game_shows_the_hands_to_every_agent():
+    """One round (whole_game=False): each agent reads the round's end in last() as it leaves."""
+    e = env(players=3, whole_game=False, render_mode="ansi")
+    e.reset(seed=5)
+    rng = random.Random(5)
+    seen = {}
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            seen[agent] = info["round_end"]
+            text = e.render()
+            e.step(None)
+            continue
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    record = e.unwrapped.game.to_record()
+    want = hands_left(record["rounds"][0])
+    assert sorted(seen) == e.possible_agents and all(s["hands"] == want for s in seen.values())
+    assert "Round 0 ended: " in text and text.splitlines()[1].endswith(
+        "hands shown: " + ", ".join(f"seat {s} {','.join(h) or '-'}" for s, h in enumerate(want)))
+
+
+def test_an_unseeded_reset_goes_on_from_the_environments_generator():
+    """docs/openspiel.md (a review: it read as if every unseeded reset were fresh randomness):
+    after reset(seed=3) the unseeded resets repeat; a new environment's first unseeded reset
+    is seeded by the operating system."""
+    def games(seeds):
+        e = raw_env(players=2)
+        out = []
+        for seed in seeds:
+            e.reset(seed=seed)
+            out.append(e.game.to_record()["rounds"][0]["hands"])
+        return out
+    a, b = games([3, None, None]), games([3, None, None])
+    assert a == b and len({str(h) for h in a}) == 3
+    assert games([None]) != games([None])

@@ -64,6 +64,60 @@ def test_a_whole_game_through_a_pseudo_terminal(tmp_path):
     assert early["rounds"][0]["actions"] == view["rounds"][0]["actions"][:len(early["rounds"][0]["actions"])]
 
 
+def test_a_terminal_edits_the_line_and_recalls_the_last_one():
+    """A review: the arrow keys reached the game as escape codes ("not a move or a command:
+    '\\x1b[A'"). On a terminal the line is read with readline: Left moves in it, Up recalls
+    the last line, Ctrl-D ends the game (exit 0)."""
+    child = pexpect.spawn(sys.executable, ["-m", "fiveup_solver.cli", "play", "--bots", "greedy", "--seed", "4"],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    child.expect("> ")
+    child.send("hnt\x1b[D\x1b[Di\r")              # "hnt", Left Left, "i": hint
+    child.expect(r"win +\d+\.\d %")
+    child.expect("> ")
+    child.send("\x1b[A\r")                         # Up, Enter: hint again
+    assert child.expect([r"win +\d+\.\d %", "error: "]) == 0
+    child.expect("> ")
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_play_help_names_the_game_commands_the_notation_and_the_bots(capsys, monkeypatch):
+    """A review: `fiveup play --help` named neither the game's commands (hint, undo, save,
+    board, quit) nor a bot, and the game's own help did not say what lineB or branchA are."""
+    from fiveup_solver.cli import main
+    monkeypatch.setenv("COLUMNS", "80")         # (argparse fills the options' help to it)
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = capsys.readouterr().out
+    for word in ("hint", "undo", "save FILE", "board", "quit", "level1", "level8", "greedy", "random",
+                 "lineA", "branchB", "low, high", "305"):
+        assert word in text, word
+    assert max(map(len, text.splitlines())) <= 80
+    out = io.StringIO()
+    TerminalGame(2, ["greedy"], 0, 3, out=out).run(["help", "quit"])
+    assert "3-4@4-4:lineB puts\n  3-4 on the lineB end of 4-4" in out.getvalue()
+
+
+def test_the_starter_is_named_as_the_seats_are_a_save_takes_a_home_folder_and_an_empty_record_name(
+        tmp_path, monkeypatch, capsys):
+    """Review nits: "round 1: seat 0 starts" where seat 0 is "you" everywhere else; `save
+    ~/x.json` was "No such file or directory"; `--record ''` said "Is a directory"."""
+    from fiveup_solver.cli import main
+    monkeypatch.setenv("HOME", str(tmp_path))
+    out = io.StringIO()
+    tg = TerminalGame(2, ["greedy"], 0, 3, out=out)
+    tg.run(["save ~/x.json"] + ["1"] * 1500)
+    starts = re.findall(r"^round (\d+): (.*)$", out.getvalue(), re.M)
+    assert [who for _, who in starts] == ["you start" if rl.starter == 0 else "seat 1 (greedy) starts"
+                                          for rl in tg.game.rounds]
+    assert {who for _, who in starts} == {"you start", "seat 1 (greedy) starts"}
+    assert json.loads((tmp_path / "x.json").read_text())["view"] == 0
+    assert main(["play", "--record", ""]) == 2
+    assert capsys.readouterr().err == "error: --record needs a file name, not an empty one\n"
+
+
 def test_scripted_input_ends_with_a_record(tmp_path):
     out = io.StringIO()
     record = tmp_path / "r.json"
@@ -204,6 +258,30 @@ def test_without_a_seed_a_game_is_dealt_in_secret_and_its_seed_said_at_the_end(t
     out = io.StringIO()
     play_in_terminal(2, ["greedy", "greedy"], 0, 5, inp=io.StringIO("quit\n"), out=out)
     assert "seed was" not in out.getvalue()
+
+
+def test_the_secret_seed_is_said_only_at_the_end_and_never_as_this_game_after_an_undo(tmp_path):
+    """A review: `quit` said the secret seed (which deals every hidden tile) while the saved
+    view said the other hands stay hidden; and after an undo, which deals the unseen tiles
+    again, "--seed S deals it again" was false: that seed deals another game."""
+    from fiveup_solver import Game
+    from fiveup_solver.play import play_in_terminal
+    out = io.StringIO()
+    play_in_terminal(2, ["greedy"], 0, None, inp=io.StringIO("1\nquit\n"), out=out, record_path=str(tmp_path / "q.json"))
+    assert "seed was" not in out.getvalue() and "you left the game unfinished (quit)" in out.getvalue()
+    out = io.StringIO()
+    path = tmp_path / "u.json"
+    assert play_in_terminal(2, ["greedy"], 0, None, inp=io.StringIO("1\nundo\n" + "1\n" * 3000), out=out,
+                            record_path=str(path)) == 0
+    said = re.search(r"this game's seed was (\d+): --seed \1 deals its first deal; your 1 undo dealt the tiles "
+                     r"you had not seen again, so the record holds the game as played", out.getvalue())
+    assert said, out.getvalue()[-400:]
+    # the claim checked: the seed's first deal gives the person's hand as dealt, and the
+    # record (the game as played) differs from the seed's deal in the tiles dealt again
+    first = Game(players=2, seed=int(said.group(1))).to_record()["rounds"][0]
+    played = json.loads(path.read_text())["rounds"][0]
+    assert sorted(played["hands"][0]) == sorted(first["hands"][0])
+    assert (played["hands"][1], played["boneyard"]) != (first["hands"][1], first["boneyard"])
 
 
 def test_commands_in_any_case_and_their_short_forms():
@@ -386,6 +464,35 @@ def test_match_and_placement_text_fit_the_terminal_and_tables_stay_whole(monkeyp
         assert len(lines) >= 3 and max(map(len, lines)) <= 59, lines
 
 
+def test_solve_and_demo_fit_a_narrow_terminal(monkeypatch, tmp_path):
+    """A review: `fiveup solve` and `fiveup demo` were not fitted to the terminal, so at 40
+    columns numbers broke apart ("+1" / "0 pts", "+10 r" / "aw"). Their lines now break
+    between words, and a number keeps its per cent sign ("56.2 %")."""
+    from fiveup_solver import notation
+    from fiveup_solver.cli import main
+    from fiveup_solver.selfplay import play_game
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(notation, "_terminal_columns", lambda out: 40)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(play_game(2, 2, ["greedy", "greedy"]).to_record()))
+    for argv in (["solve", str(path), "--round", "0", "--action", "0", "--quiet"], ["demo", "--bots", "greedy"]):
+        texts = []
+        for out in (Terminal(), io.StringIO()):          # on a terminal, then piped (as it is)
+            monkeypatch.setattr("sys.stdout", out)
+            assert main(argv) == 0
+            texts.append(re.sub(r"[\d.]+ ms\)", "ms)", out.getvalue()))     # (solve's time varies)
+        lines = texts[0].splitlines()
+        assert len(lines) > 5 and lines != texts[1].splitlines()
+        # a line longer than the terminal is one word too long to break (a record-notation move)
+        assert all(len(line) <= 40 or " " not in line.strip() for line in lines), [x for x in lines if len(x) > 40]
+        # broken only between words: the same words as piped, and a per cent sign after its number
+        assert texts[0].split() == texts[1].split()
+        assert not any(line.lstrip().startswith("%") for line in lines)
+
+
 def test_a_nul_byte_in_a_file_name_and_a_huge_move_number_are_one_line_each(tmp_path):
     """A NUL typed into `save` (Ctrl-@ in a terminal) made open() raise ValueError, and a
     move number past Python's 4,300-digit limit made int() raise: either ended the game
@@ -436,6 +543,31 @@ def test_a_round_end_shows_the_hands_left_and_four_players_name_the_partner():
     text = out.getvalue()
     assert "; your partner is seat 3. " in text.splitlines()[0]
     assert re.search(r"hand sizes seat 0 \(level3\): \d, seat 2 \(level3\): \d, seat 3 \(partner, level3\): \d", text)
+
+
+def test_the_board_says_whether_the_last_placement_counted():
+    """A review: the board said "(the last placement scored)" under a placement whose credit
+    the exact target had rejected (RULES §6.1: an event above 305 is rejected whole). Each
+    board line's note is checked against the events printed after the last placement."""
+    out = io.StringIO()
+    TerminalGame(2, ["greedy"], 0, 11, out=out).run(["1"] * 1500)
+    lines = out.getvalue().splitlines()
+    notes = {"scored": 0, "rejected": 0}
+    for k, line in enumerate(lines):
+        if not line.startswith("open ends:"):
+            continue
+        placed = max(i for i in range(k) if re.search(r"^(you play|seat \d .*plays) ", lines[i]))
+        event = lines[placed + 1] if lines[placed + 1].startswith("  placement event:") else ""
+        if "REJECTED" in event:
+            raw = re.search(r"\+(\d+) raw REJECTED", event).group(1)
+            assert line.endswith(f"(the last placement's {raw} not counted: above 305)"), (event, line)
+            notes["rejected"] += 1
+        elif event:
+            assert line.endswith("(the last placement scored)"), (event, line)
+            notes["scored"] += 1
+        else:
+            assert not line.endswith(")"), line
+    assert notes["scored"] >= 3 and notes["rejected"] >= 1
 
 
 @pytest.mark.parametrize("players,seed", [(4, 5), (3, 8)])
