@@ -97,6 +97,7 @@ def summary(rows: list) -> str:
             f"{sum(r['seconds_fixed'] for r in rs):.1f} / {sum(r['seconds_adaptive'] for r in rs):.1f} | {check} |")
     lines.append("")
     lines.append("decisions whose mark or best move differ (fixed: mark, best, loss, se; adaptive: the same, worlds):")
+    lines.append("")        # (Markdown: a list after a line of text starts after a blank line)
     for r in rows:
         for d in r["differ"]:
             lines.append(f"- {r['players']}p game {r['seed']} round {d['round']} action {d['action']} seat "

@@ -906,6 +906,9 @@ def cmd_show(args, out) -> int:
             raise OptionError(f"--svg {args.svg}: cannot write ({e.strerror})") from None
     else:
         out.write(picture + "\n")
+        if terminal_width(out) is not None:
+            # (a review: 3 KB of SVG on a screen, and no word of what to do with it)
+            sys.stderr.write("(the board as SVG text: --svg FILE writes it to a file, --png FILE as a picture)\n")
     return 0
 
 

@@ -272,6 +272,9 @@ class TerminalGame:
                 return placements[0]            # the tile's one placement
             if move.tile not in self.game.hand(self.seat):
                 raise OptionError(f"{move.tile} is not in your hand")
+            if placements and all(m.at is None for m in placements):
+                # (a review: "3-6 goes 3-6" read as a riddle)
+                raise OptionError(f"{format_move(move)} is not legal here: the opening is a tile alone, {move.tile}")
             if placements:
                 raise OptionError(f"{format_move(move)} is not legal here; {move.tile} goes "
                                   + " or ".join(format_move(m) for m in placements))

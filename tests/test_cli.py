@@ -1188,3 +1188,24 @@ def test_a_large_power_of_two_bound_reads_as_one(tmp_path, capsys):
         capsys.readouterr()
         assert main(argv) == 2
         assert capsys.readouterr().err == want
+
+
+def test_show_on_a_terminal_says_how_to_write_a_file(tmp_path, capsys, monkeypatch):
+    """A review: `fiveup show` on a terminal printed 3 KB of SVG and no word of --svg or
+    --png; piped, the SVG alone (as before)."""
+    import io
+    path = tmp_path / "g.json"
+    assert main(["selfplay", "--seed", "2", "--out", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["show", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("<svg") and err == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    term = Terminal()
+    monkeypatch.setattr("sys.stdout", term)
+    assert main(["show", str(path)]) == 0
+    assert term.getvalue().startswith("<svg")
+    assert capsys.readouterr().err == "(the board as SVG text: --svg FILE writes it to a file, --png FILE as a picture)\n"

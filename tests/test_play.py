@@ -513,6 +513,18 @@ def test_a_nul_byte_in_a_file_name_and_a_huge_move_number_are_one_line_each(tmp_
     replay(rec)
 
 
+def _hands_left(rnd: dict) -> list:
+    """A record round's hands at its end, by hand: the dealt hands, plus each seat's draws,
+    less its plays."""
+    hands = [set(h) for h in rnd["hands"]]
+    for a in rnd["actions"]:
+        if "draw" in a:
+            hands[a["seat"]].add(a["draw"])
+        if "play" in a:
+            hands[a["seat"]].discard(a["play"])
+    return hands
+
+
 def test_a_round_end_shows_the_hands_left_and_four_players_name_the_partner():
     """A review (RULES 2.2: the hands left are shown for the end's scoring): a domino's or a
     blocked round's credit could not be checked, no hand being shown; with 4 players
@@ -525,13 +537,7 @@ def test_a_round_end_shows_the_hands_left_and_four_players_name_the_partner():
     record = tg.game.to_record()
     assert len(shown) == len(record["rounds"])
     for r, rnd in enumerate(record["rounds"]):
-        # by hand from the record: the dealt hands, plus each seat's draws, less its plays
-        hands = [set(h) for h in rnd["hands"]]
-        for a in rnd["actions"]:
-            if "draw" in a:
-                hands[a["seat"]].add(a["draw"])
-            if "play" in a:
-                hands[a["seat"]].discard(a["play"])
+        hands = _hands_left(rnd)
         want = []
         for s, hand in enumerate(hands):
             name = "you" if s == 0 else "seat 1 (greedy)"
@@ -592,12 +598,7 @@ def test_a_domino_shows_its_parts_each_checked_by_hand(players, seed):
     assert len(parts) == len(dominoes) >= 2
     for r, (event_line, line) in zip(dominoes, parts):
         rnd = record["rounds"][r]
-        hands = [set(h) for h in rnd["hands"]]
-        for a in rnd["actions"]:
-            if "draw" in a:
-                hands[a["seat"]].add(a["draw"])
-            if "play" in a:
-                hands[a["seat"]].discard(a["play"])
+        hands = _hands_left(rnd)
         pips = [sum(int(x) for t in hand for x in t.split("-")) for hand in hands]
         seat = rnd["actions"][-1]["seat"]
         partner = (seat + 2) % 4 if players == 4 else None
@@ -640,6 +641,15 @@ def test_a_move_typed_wrongly_says_why_and_a_tile_with_one_placement_needs_no_po
     if f"{move.tile}@{wrong}" not in {str(m) for m in g.legal_moves}:
         with pytest.raises(OptionError, match=rf"is not legal here; {move.tile} goes {re.escape(str(move))}$"):
             tg.parse_entry(f"{move.tile}@{wrong}", g.legal_moves)
+
+    # at an opening, a tile typed with a port (a review: "3-6 goes 3-6")
+    opening = TerminalGame(2, ["greedy"], 0, 4, out=io.StringIO())
+    opening.advance()
+    first = opening.game.legal_moves[0]
+    assert not opening.game.current.moves and first.at is None
+    with pytest.raises(OptionError, match=rf"^{first.tile}@3-3:lineB is not legal here: the opening is a tile "
+                                          rf"alone, {first.tile}$"):
+        opening.parse_entry(f"{first.tile}@3-3:lineB", opening.game.legal_moves)
 
     def interrupted():
         raise KeyboardInterrupt

@@ -190,8 +190,8 @@ async function show(view) {
     if (DELAY > 0 && step.seat !== view.seat) {
       $("note").textContent = `${seatName(view, step.seat)} plays ${step.move}`;
       // (a review: the status kept the scores of before the replies while they were shown)
-      showStatus(view, step.round, step.scores, `${seatName(view, step.seat)} played ${step.move}`,
-        step.boneyard_size, step.hand_sizes);
+      showStatus(view, step.round, step.scores, [`${seatName(view, step.seat)} played `,
+        el("span", { class: "move", text: step.move })], step.boneyard_size, step.hand_sizes);
       await sleep(DELAY);
     }
   }
@@ -211,9 +211,10 @@ function cancelHint() {
   hintAbort = null;
 }
 
+// `what`: text, or a list of text and nodes (a move in its own span: one token, not broken)
 function showStatus(view, round, scores, what, boneyard, hands) {
   $("status").replaceChildren(
-    el("span", { text: `Round ${round} · ${scoreList(view, scores)} · target 305 (61) · ${what}` }),
+    el("span", {}, `Round ${round} · ${scoreList(view, scores)} · target 305 (61) · `, ...[what].flat()),
     el("span", { class: "small", text: ` · boneyard ${boneyard} · hands ${hands.join("/")}` }));
 }
 
