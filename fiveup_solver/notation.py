@@ -483,8 +483,8 @@ def fit_to_terminal(text: str, out) -> str:
     if width is None:
         return text
     # a value and its standard error ("+10.6 +- 2.5") stay on one line, as a number and its
-    # per cent sign ("56.2 %"): the spaces there are not break points (a stand-in while the
-    # line is filled)
+    # unit ("56.2 %", "2.0 win-%", _UNIT): the spaces there are not break points (a stand-in
+    # while the line is filled)
     glued = text.replace(" +- ", "\x00+-\x00")
     out, table = [], []
     for line in glued.split("\n") + [""]:
@@ -496,12 +496,14 @@ def fit_to_terminal(text: str, out) -> str:
             # as aligned columns (a review: the ladder's rows broke mid-word under ~110 columns)
             out += table if max(map(len, table)) <= width else _table_as_columns(table, width)
             table = []
-        out.append(textwrap.fill(re.sub(r"(\d) %", "\\1\x00%", line), width, subsequent_indent="    ",
+        out.append(textwrap.fill(_UNIT.sub("\\1\x00\\2", line), width, subsequent_indent="    ",
                                  break_long_words=False, break_on_hyphens=False) or line)
     return "\n".join(out[:-1]).replace("\x00", " ")
 
 
 _NUMBER_CELL = re.compile(r"[+-]?\d[\d,.]*( ?%)?")
+# a number and its unit, not broken apart on a narrow terminal ("45.9 %", "-4.3 win-%", "+7 pts")
+_UNIT = re.compile(r"(\d) (%|win-%|pts|raw)(?![\w-])")
 
 
 def _table_as_columns(rows: list, width: int) -> list:

@@ -128,9 +128,25 @@ def test_the_reference_reads_sphinx_roles_as_code():
     assert plain("no role `here`") == "no role `here`"
 
 
-def test_the_play_transcript_is_what_fiveup_play_prints():
+def _on_an_80_column_terminal(text, monkeypatch):
+    """``text`` as the commands write it to an 80-column terminal: fit_to_terminal breaks
+    each line longer than 79 characters between words, its rest indented (the pages show
+    command output so, to fit the site's code column without scrolling sideways; piped or
+    captured, the lines come whole). The terminal's width is the fallback's, COLUMNS."""
+    from fiveup_solver.notation import fit_to_terminal
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+    monkeypatch.setenv("COLUMNS", "80")
+    return fit_to_terminal(text, Terminal())
+
+
+def test_the_play_transcript_is_what_fiveup_play_prints(monkeypatch):
     """docs/pictures-and-play.md shows a hint in `fiveup play`; the seeded game prints exactly it
-    (the page had kept an older engine's ranking: another best move, other numbers)."""
+    (the page had kept an older engine's ranking: another best move, other numbers), as an
+    80-column terminal shows it (so that it fits the site's code column without scrolling)."""
     import os
     import subprocess
     import sys
@@ -142,17 +158,19 @@ def test_the_play_transcript_is_what_fiveup_play_prints():
     proc = subprocess.run([sys.executable, "-m", "fiveup_solver.cli", *argv], input="hint\nquit\n",
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert shown.replace("> hint\n", "> ") in proc.stdout   # piped input is not echoed
+    # piped, the typed "hint" is not echoed (a terminal shows it after the prompt)
+    as_typed = proc.stdout.replace("\n> ", "\n> hint\n", 1)
+    assert shown in _on_an_80_column_terminal(as_typed, monkeypatch)
     # the sentence under it names the move on the rank-2 line by its number
     rank2 = re.search(r"^\s+(\d+)\. (\S+) .*#2$", shown, re.M)
     said = re.search(r"Typing `(\d+)` here plays (\S+), the second-best move\.", page)
     assert said and (said.group(1), said.group(2)) == (rank2.group(1), rank2.group(2))
 
 
-def test_the_beliefs_page_position_is_what_fiveup_sample_prints(tmp_path, capsys):
+def test_the_beliefs_page_position_is_what_fiveup_sample_prints(tmp_path, capsys, monkeypatch):
     """docs/beliefs.md runs selfplay, then `fiveup sample --probabilities --beliefs model` at one
     position, and shows the table; the commands print it (the page had kept a position of an
-    older hint-uniform game: another round, other tiles)."""
+    older hint-uniform game: another round, other tiles), as an 80-column terminal shows it."""
     from fiveup_solver.cli import main
     page = (ROOT / "docs" / "beliefs.md").read_text(encoding="utf-8")
     said = re.search(r"`fiveup (selfplay [^`]*) && head -1 g7\.jsonl > g7\.json`,\nthen `fiveup (sample [^`]*)`\.",
@@ -164,7 +182,7 @@ def test_the_beliefs_page_position_is_what_fiveup_sample_prints(tmp_path, capsys
     (tmp_path / "g7.json").write_text(first + "\n", encoding="utf-8")
     capsys.readouterr()
     assert main(said.group(2).replace("g7.json", str(tmp_path / "g7.json")).split()) == 0
-    printed = capsys.readouterr().out.splitlines()
+    printed = _on_an_80_column_terminal(capsys.readouterr().out.rstrip("\n"), monkeypatch).splitlines()
     block = re.search(r"holds:\n\n```\n(.*?)```", page[said.end():], re.S).group(1).splitlines()
     # the page shows the output whole (it had left out the tiles that cannot be in seat 1's
     # hand, with a summary line the command does not print)

@@ -389,7 +389,8 @@ def test_a_value_and_its_error_stay_on_one_line_in_a_narrow_terminal(monkeypatch
     monkeypatch.setattr(notation, "_terminal_columns", lambda out: 41)
     row = "   2. 4-6  win  53.3 +- 1.2 %     +7.9 +- 2.9 pts     -1.9 +- 1.1 win-%"
     lines = notation.fit_to_terminal(row, Terminal()).split("\n")
-    assert lines == ["   2. 4-6  win  53.3 +- 1.2 %", "    +7.9 +- 2.9 pts     -1.9 +- 1.1", "    win-%"]
+    # nor between a number and its unit (a later review: "win-%" alone on a line of its own)
+    assert lines == ["   2. 4-6  win  53.3 +- 1.2 %", "    +7.9 +- 2.9 pts", "    -1.9 +- 1.1 win-%"]
     assert notation.fit_to_terminal(row, io.StringIO()) == row            # not a terminal: as it is
 
 
