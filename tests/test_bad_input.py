@@ -113,7 +113,7 @@ def c_nul_bytes():
 
 
 def c_json_array():
-    return b"[1, 2, 3]", None, ["json object", "list"]
+    return b"[1, 2, 3]", None, ["json object", "not an array"]
 
 
 def c_json_nan():
