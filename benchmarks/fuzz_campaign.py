@@ -1407,6 +1407,10 @@ class OptionsFamily(Family):
                 if key in ("node_limit", "sample_worlds", "max_worlds") and isinstance(opts[key], int) \
                         and not isinstance(opts[key], bool) and opts[key] > 3000:
                     opts[key] = -opts[key]     # a large valid budget is slow, not wrong
+                elif key == "node_limit" and opts[key] is None:
+                    # None is the default limit, 20,000,000: valid and as slow (seed 73 found an
+                    # opening that takes 10-14 s to reach it, as docs/exact.md says it may)
+                    opts[key] = 3000
             return (what, obs, opts, 1)
         if what in ("hint", "sample", "hinter"):
             obs = rng.choice(pool.to_move_obs)[0] if pool.to_move_obs and rng.random() < 0.8 else rng.choice(

@@ -459,9 +459,19 @@ def expected_round_end(record, index, players, events) -> dict:
         sides = {side[s] for s in range(players) if pips(left[s]) == low}
         end = {"end": "blocked", "winner": sides.pop() if len(sides) == 1 else None}
     move = "draw" if "draw" in last else last["play"] + (f"@{last['at']}" if last.get("at") else "")
-    return {"round": index, "end": end, "last": {"seat": last["seat"], "move": move},
-            "events": [x for x in events if x["round"] == index and x["action"] in (len(r["actions"]) - 1, None)],
-            "hands": left}
+    mine = [x for x in events if x["round"] == index and x["action"] in (len(r["actions"]) - 1, None)]
+    domino = None
+    if end["end"] == "domino":
+        # RULES 6.3: P the placement's credit, O the opponents' pips rounded once, D the partner's apart
+        seat, nearest5 = last["seat"], lambda x: (x + 2) // 5 * 5
+        partner = (seat + 2) % 4 if players == 4 else None
+        es = next(x["end_sum"] for x in mine if x["kind"] == "domino")
+        opponents = sum(pips(left[q]) for q in range(players) if q not in (seat, partner))
+        domino = {"seat": seat, "placement": es if es % 5 == 0 else 0, "opponents_pips": opponents,
+                  "opponents": nearest5(opponents), "partner_pips": None if partner is None else pips(left[partner]),
+                  "partner": 0 if partner is None else nearest5(pips(left[partner]))}
+    return {"round": index, "end": end, "last": {"seat": last["seat"], "move": move}, "events": mine,
+            "domino": domino, "hands": left}
 
 
 def shows_a_tile(text: str, tiles) -> bool:
