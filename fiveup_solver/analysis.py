@@ -1109,6 +1109,8 @@ def format_text(a: Analysis, width: int | None = None) -> str:
     the marked decisions with best and played moves (what ``fiveup analyze`` prints).
     ``width``: a terminal's columns; a wider table is shown as narrower ones."""
     _check_analysis(a, "format_text")
+    if width is not None and (not is_int(width) or width < 1):
+        raise OptionError(f"width must be a terminal's columns (a positive integer) or None, not {_short(width)}")
     lines = [f"{a.players}-player game" + (f", {a.seat_text(a.view)}'s view" if a.view is not None else "")
              + (f"; side {a.winner} won" if a.winner is not None else "; unfinished")
              + f"; {judge_text(a)}; seed {a.seed}", cost_text(a), ""]

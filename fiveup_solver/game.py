@@ -57,6 +57,14 @@ class RoundLog:
         return tuple({"seat": s, "draw": None} if m.kind == "draw" and s != seat else m.to_action(s)
                      for s, m in self.moves)
 
+    def last_placement_events(self) -> list | None:
+        """The scoring events of the round's last placement (its credit, or a domino's:
+        what made the board as it is now); None where the round has no placement."""
+        k = next((k for k in range(len(self.moves) - 1, -1, -1) if self.moves[k][1].kind == "play"), None)
+        if k is None:
+            return None
+        return list(self.events[k]) if k < len(self.events) else []
+
     def domino_parts(self) -> dict | None:
         """The parts of the round's domino event (RULES §6.3), or None if the round
         did not end with a hand emptied: the seat, P (``placement``: the last placement's

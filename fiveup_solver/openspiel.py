@@ -396,28 +396,29 @@ class FiveUpState(_StateBase):
         return state
 
     def _player(self, player, pseudo: bool = False) -> int:
-        """`player` checked: a seat 0..n-1 (``pseudo``: or the current player, chance or terminal)."""
+        """`player` checked: a seat 0..n-1 (``pseudo``: or the current player, chance or terminal);
+        None: the current player."""
         n = self._e.players
-        checked = as_int(player)
+        checked = as_int(self.current_player() if player is None else player)
         if is_int(checked) and (0 <= checked < n or pseudo and checked == self.current_player()):
             return checked
         raise OptionError(f"player must be 0..{n - 1}, not {_short(checked)}")    # (PlayerId.CHANCE as -1)
 
     def legal_actions(self, player=None):
         # (the chance player at a chance node: its outcomes, as OpenSpiel gives them)
-        return super().legal_actions(self._player(self.current_player() if player is None else player, True))
+        return super().legal_actions(self._player(player, True))
 
     def information_state_string(self, player=None):
-        return super().information_state_string(self._player(self.current_player() if player is None else player))
+        return super().information_state_string(self._player(player))
 
     def information_state_tensor(self, player=None):
-        return super().information_state_tensor(self._player(self.current_player() if player is None else player))
+        return super().information_state_tensor(self._player(player))
 
     def observation_string(self, player=None):
-        return super().observation_string(self._player(self.current_player() if player is None else player))
+        return super().observation_string(self._player(player))
 
     def observation_tensor(self, player=None):
-        return super().observation_tensor(self._player(self.current_player() if player is None else player))
+        return super().observation_tensor(self._player(player))
 
     def is_terminal(self):
         return self._e.terminal

@@ -114,8 +114,7 @@ class TerminalGame:
         ends = " + ".join(str(v) for _, v in g.scoring_ends()) or "0"
         # (the last placement's credit, already in the scores: "scores!" read as one to come;
         # a credit the exact target rejected is said as such, a review: it read "scored")
-        last = next((k for k in range(len(r.moves) - 1, -1, -1) if r.moves[k][1].kind == "play"), None)
-        credit = [e for e in r.events[last] if e.kind == "placement"] if last is not None else []
+        credit = [e for e in r.last_placement_events() or () if e.kind == "placement"]
         scoring = ("" if not credit else "  (the last placement scored)" if credit[0].accepted
                    else f"  (the last placement's {credit[0].raw} not counted: above 305)")
         self.say(f"open ends: {ports or '(any tile opens)'}; end sum {ends} = {g.end_sum}{scoring}")

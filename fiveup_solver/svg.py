@@ -521,11 +521,10 @@ def _last_credit(game) -> str | None:
     it: " \u2014 scores 25", " \u2014 25 not counted (above 305)", " \u2014 hand emptied: +30"
     (the last tile's sum is part of the domino credit, RULES §6.3); "" for no credit. None
     where the round has no placement."""
-    r = game.current
-    k = next((k for k in range(len(r.moves) - 1, -1, -1) if r.moves[k][1].kind == "play"), None)
-    if k is None:
+    events = game.current.last_placement_events()
+    if events is None:
         return None
-    for e in (r.events[k] if k < len(r.events) else ()):
+    for e in events:
         if e.kind not in ("placement", "domino"):
             continue
         what = f"{e.raw}" if e.kind == "placement" else f"hand emptied: {e.raw:+d}"

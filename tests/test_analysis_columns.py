@@ -73,6 +73,9 @@ def test_a_table_wider_than_the_terminal_is_split_into_narrower_ones():
         "   1    1    -4.0 +- 4.0 greedy"]
     assert max(len(line) for line in lines[3:18]) <= 60
     assert analysis.format_text(_analysis(), width=80) == analysis.format_text(_analysis())   # it fits: as it was
+    for bad in ("x", 0, -5, True, 2.5):
+        with pytest.raises(analysis.OptionError, match=r"^width must be a terminal's columns .* or None, not "):
+            analysis.format_text(_analysis(), width=bad)
 
 
 def test_the_text_report_fits_a_narrow_terminal(tmp_path):
