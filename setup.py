@@ -12,7 +12,9 @@ environment help hunt bugs in the extensions; they check different things:
 * ``FIVEUP_SANITIZE=1``: compiles and links the extensions with
   AddressSanitizer and UndefinedBehaviorSanitizer
   (``-fsanitize=address,undefined -fno-sanitize-recover=undefined
-  -fno-omit-frame-pointer -g -O1``). ASan catches out-of-bounds reads and
+  -fno-omit-frame-pointer -g -O1 -fno-wrapv``: ``-fno-wrapv`` undoes the
+  ``-fwrapv`` in Python's own CFLAGS, which defines signed overflow as wrapping
+  and so turns UBSan's signed-overflow check off). ASan catches out-of-bounds reads and
   writes on heap, stack and global C arrays (including the struct fields and
   fixed-size arrays above) and use after free; UBSan catches undefined
   behaviour such as integer division by zero, signed overflow and bad shifts,
@@ -50,8 +52,11 @@ if platform.machine().lower() in ("x86_64", "amd64"):
     compile_args.append("-mpopcnt")  # tile masks: hardware popcount (every x86-64 CPU since 2008)
 if SANITIZE:
     # ASan + UBSan (see the module docstring); the last -O wins over -O3 / -O0
+    # -fno-wrapv: Python's own CFLAGS (sysconfig) carry -fwrapv, which makes signed
+    # overflow defined, and GCC's -fsanitize=signed-integer-overflow then checks
+    # nothing; extra_compile_args come after CFLAGS, so this -fno-wrapv wins
     compile_args += ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-                     "-fno-omit-frame-pointer", "-g", "-O1"]
+                     "-fno-omit-frame-pointer", "-g", "-O1", "-fno-wrapv"]
     link_args += ["-fsanitize=address,undefined"]
 
 extensions = [

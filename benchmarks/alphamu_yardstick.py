@@ -181,7 +181,8 @@ def main(argv=None) -> int:
     ap.add_argument("--time-ms", type=float, default=None,
                     help="alphamu: a time cap per decision (the last complete depth stands; journalled)")
     ap.add_argument("--positions", type=int, default=1000)
-    ap.add_argument("--stride", type=int, default=1, help="take every STRIDE-th journal position")
+    ap.add_argument("--stride", type=int, default=1, help="take every STRIDE-th journal position (the journal cycles through the "
+                         "5 phases: a multiple of 5 takes one phase only)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--report", metavar="JOURNAL", default=None)
     ap.add_argument("--markdown", action="store_true")

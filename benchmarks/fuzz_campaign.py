@@ -1119,6 +1119,10 @@ class CoreFamily(Family):
             hands[1] = hands[0]
         elif r < 0.82:
             hands = weird(rng)
+        elif r < 0.88:
+            # a partial deal, as the core takes one (a review: no tile anywhere hung a search)
+            hands = [order[3 * s: 3 * s + rng.randrange(0, 3)] for s in range(players)]
+            bone = order[12: 12 + rng.randrange(0, 3)]
         return (players, hands, bone, starter, scores)
 
     def _round_ops(self, rng):
@@ -1142,9 +1146,12 @@ class CoreFamily(Family):
             elif r < 0.84:
                 ops.append(("set_scores", rng.choice([[0, 0], [0, 0, 0], [0] * 5, [304, -30000], [305, 0],
                                                       [2 ** 40, 0], [1.5, 0], weird(rng)])))
-            elif r < 0.9:
+            elif r < 0.87:
                 ops.append((rng.choice(["perft", "perft_canonical"]),
                             rng.choice([0, 1, 2, -1, -2 ** 31, 2 ** 31, 2 ** 63, weird(rng)])))
+            elif r < 0.9:
+                # the round as it stands searched, within a small node limit (it must return)
+                ops.append(("solve", rng.choice(["value", "solve_moves"]), rng.choice([1, 50, 2000])))
             else:
                 ops.append(("query", rng.choice(["concrete_moves", "canonical_moves", "open_ports", "scoring_ends",
                                                  "links", "topology_agrees", "turn_kind", "last_events",
@@ -1186,6 +1193,9 @@ class CoreFamily(Family):
                         if name.startswith("perft") and isinstance(op[1], int) and op[1] > 2:
                             continue               # a deep valid perft is a long computation, not a bug
                         ctx.call(f"CoreRound.{name}", fn, op[1])
+                elif name == "solve":
+                    if A.c_solver is not None and rnd.status == "playing":
+                        ctx.call(f"SolverCore.{op[1]}", getattr(A.c_solver.SolverCore(0.01), op[1]), rnd.copy(), op[2])
                 elif name == "query":
                     attr = getattr(type(rnd), op[1], None)
                     if attr is None:

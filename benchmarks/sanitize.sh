@@ -11,7 +11,8 @@
 #      ones: the work in progress, never build products) to a fresh directory
 #      under /tmp; the checkout itself is never touched;
 #   2. builds the extensions there in place with FIVEUP_SANITIZE=1 (setup.py:
-#      -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O1);
+#      -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O1
+#      -fno-wrapv);
 #   3. runs pytest in that copy with the sanitizer runtimes preloaded.
 #
 # The python used is $PYTHON, else `python` on PATH. It needs Cython,

@@ -81,7 +81,7 @@ from fiveup_solver.errors import OptionError, as_int, bound_text, check_seed, is
 from fiveup_solver.game import action_to_move
 from fiveup_solver.hint import METHODS, Hinter, SearchBudget
 from fiveup_solver.inference import past_evidence
-from fiveup_solver.notation import Move, format_move, format_number, format_seat, terminal_width
+from fiveup_solver.notation import Move, format_move, format_number, format_seat, same_as_earlier, terminal_width
 from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
 from fiveup_solver.solver import MAX_THREADS, Solver, WIN_VALUE, check_search
@@ -843,13 +843,16 @@ def _judge(hinter, solver, game, seat, move, budget, seed, win_value, past=None)
         if res.exact and res.values:
             played_text = format_move(move)
             best_v = max(res.values.values())
-            d.dd_best = sorted(m for m, v in res.values.items() if v == best_v)
+            best = sorted(m for m, v in res.values.items() if v == best_v)
+            # one placement named once (RULES §3.4: a tile on a double's two branch ports is one
+            # move; a review read "2-5@5-5:branchA, 2-5@5-5:branchB" as two best moves)
+            d.dd_best = [m for m, same in zip(best, same_as_earlier(Move.parse(m) for m in best)) if same is None]
             d.dd_loss_win = round(100 * (best_v - res.values[played_text]) / (2 * win_value), 3)
             if res.points:
                 # against the best moves (as the win-% loss): none when the played move is one
-                # of them, else the most points any of them scores
-                d.dd_loss_points = (0 if played_text in d.dd_best
-                                    else max(res.points[m] for m in d.dd_best) - res.points[played_text])
+                # of them (any port of the placement), else the most points any of them scores
+                d.dd_loss_points = (0 if played_text in best
+                                    else max(res.points[m] for m in best) - res.points[played_text])
     return d
 
 
@@ -917,19 +920,10 @@ def _marked_for_sure(h, move) -> bool:
     return 100 * (played.win_loss - SETTLE_SIGMAS * played.win_loss_stderr) >= MARKS[-1][1]
 
 
-def _same_move(a: Move, b: Move) -> bool:
-    """Whether two moves are one (RULES §3.4: a tile on a double's two branch ports is one
-    placement; the canonical placement, as :func:`_one_choice` compares them)."""
-    if a == b:
-        return True
-    return (a.kind == "play" and b.kind == "play"
-            and _core.canonical_of(*a.placement) == _core.canonical_of(*b.placement))
-
-
 def _best_text(best: Move, played: Move) -> str:
     """The best move as the report names it: the played move when the two are one move
     (the other branch port of the played placement reads as a different move)."""
-    return format_move(played if _same_move(best, played) else best)
+    return format_move(played if best.same_as(played) else best)      # one placement (RULES §3.4)
 
 
 def _judge_search(hinter, obs, game, seat, move, budget, seed, past) -> Decision:
@@ -1163,10 +1157,29 @@ def win_curve(a: Analysis) -> list:
     return out
 
 
+def shown_side(a: Analysis) -> int | None:
+    """The side whose win probability the graph draws: with 2 sides, the analysed seats'
+    side where they are all on one (``--seat 1``, a seat's view, a 4-player side's two
+    seats), else side 0; None with 3 players (each side its own). The web board's graph
+    draws the same side (a review: ``--seat 1`` of a full record drew side 0's chance, its
+    view side 1's, and the web side 1's in both)."""
+    if a.players == 3:
+        return None
+    analysed = {s.side for s in a.seats.values()}
+    return analysed.pop() if len(analysed) == 1 else 0
+
+
+def _graph_label(a: Analysis) -> str:
+    """What the graph draws, as its title and text alternative say it."""
+    side = shown_side(a)
+    return "each side's own chance" if side is None else f"side {side}'s chance"
+
+
 def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
-    """Draw the win-probability graph of an analysis to ``path``: side 0's win probability
-    over the game's judged decisions (2 sides; in a seat's view its own side's; with 3
-    players each side's own), rounds separated, marks shown. PNG or SVG by the file
+    """Draw the win-probability graph of an analysis to ``path``: the analysed side's win
+    probability over the game's judged decisions (2 sides, :func:`shown_side`: the side of
+    every analysed seat, side 0 where both sides were analysed; with 3 players each side's
+    own), rounds separated, marks shown; its title names the side. PNG or SVG by the file
     name's suffix (a str or an ``os.PathLike``), or ``fmt`` ("png", "svg") for a file
     object. Needs matplotlib (``pip install 'fiveup_solver[analysis]'``); OptionError
     for another suffix or a file that cannot be written."""
@@ -1194,8 +1207,9 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
     # a shape each too: told apart by colour alone, a mistake's orange read as side 1's line
     # (3 players) and the three as one to a colour-blind eye (a review)
     shapes = {"inaccuracy": "o", "mistake": "s", "blunder": "X"}
-    # two sides: side 0's chance, or in a seat's view its own side's (the only seat judged there)
-    shown = 0 if a.view is None or a.players == 3 else _core.side_of_seat(a.players, a.view)
+    # two sides: the analysed seats' side (a seat's view, --seat S: a seat's good moves rise),
+    # side 0's where both sides were analysed
+    shown = shown_side(a) or 0
 
     def height(p0, w):      # a point's height: its side's chance (3 players), else the shown side's
         return 100 * (w if p0 is None else (p0 if shown == 0 else 1 - p0))
@@ -1231,7 +1245,7 @@ def plot_win_probability(a: Analysis, path, fmt: str | None = None) -> None:
         ax.set_xlim(-0.5, 1.5)
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))   # decisions are counted: no 2.5
     ax.set_xlabel("judged decisions (grey lines: new round)")
-    ax.set_title("Win probability over the game")
+    ax.set_title(f"Win probability over the game: {_graph_label(a)}")
     # the legend under the axes: inside them it covered points near 100 %
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncol=8, frameon=False)
     ax.grid(alpha=0.25)
@@ -1254,8 +1268,7 @@ def _graph_svg(a: Analysis) -> str:
     plot_win_probability(a, buf, fmt="svg")
     text = buf.getvalue()
     text = text[text.index("<svg"):]                         # drop the XML prolog and doctype
-    label = ("Win probability over the game: " + ("each side's own chance" if a.players == 3 else
-             f"side {0 if a.view is None else _core.side_of_seat(a.players, a.view)}'s chance")
+    label = (f"Win probability over the game: {_graph_label(a)}"
              + ", per judged decision, marks at inaccuracies, mistakes and blunders")
     text = re.sub(r"<svg ", f'<svg id="win-graph" role="img" aria-label="{escape(label)}" ', text, count=1)
     return text
@@ -1309,11 +1322,14 @@ def to_html(a: Analysis, record) -> str:
         shown = boards[(r, i)]
         pictures.append(f'<figure id="d{r}-{i}" class="board" data-boards="{len(shown)}"><figcaption>'
                         f"Round {r}, action {i}: {e(a.seat_text(d.seat))}, "
-                        f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b> "
-                        f"(loss {format_number(d.loss_win, '.1f')} &#177; {format_number(d.stderr_win, '.1f')} "
+                        f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b>"
+                        # the best move's win %, as the text report and the decisions table give it
+                        # (a review: the caption alone left it out)
+                        + ("" if d.win is None else f" (win {_win_text(d.to_dict(), '&#177;')} %)")
+                        + f": loss {format_number(d.loss_win, '.1f')} &#177; {format_number(d.stderr_win, '.1f')} "
                         f"win-%, {format_number(d.loss_points, '.0f')}"
                         + (f" &#177; {format_number(d.stderr_points, '.0f')}" if d.stderr_points else "")
-                        + " pts); red: played, blue: best"
+                        + " pts; red: played, blue: best"
                         + ("; on the same end, so a board each" if len(shown) > 1 else "")
                         + f'</figcaption><div class="boards">{"".join(shown)}</div></figure>')
     return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(

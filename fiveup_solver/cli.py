@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Callable
 from fiveup_solver import __version__
 from fiveup_solver.errors import FiveUpError, OptionError, RecordError, check_players, check_seed, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS
-from fiveup_solver.notation import fit_to_terminal, format_move, format_round_end, raw_to_display, terminal_width
+from fiveup_solver.notation import (fit_to_terminal, format_move, format_round_end, raw_to_display, same_as_earlier,
+                                    terminal_width)
 from fiveup_solver.record import game_at, game_from_record, load_record, observation_at, past_observations
 
 if TYPE_CHECKING:      # the commands import what they run (build_parser); annotations only
@@ -764,21 +765,29 @@ def cmd_hint(args, out) -> int:
         depth = f" depth {h.budget['depth_reached']}" if "depth_reached" in h.budget else ""
         # a repeated draw is searched once (and again with more nodes under a time budget)
         distinct = h.budget.get("distinct_worlds")
+        # the model's resampled plan searches each distinct world once, weighted by its
+        # draws: the header counts the draws, as the uniform plan's does (a review)
+        drawn = (h.budget["samples"] if h.belief is not None and h.belief.get("plan") == "resampled"
+                 and h.budget.get("samples") is not None else h.samples)
         searched = (f" ({distinct} distinct" + (f", {h.budget['searches']} searches" if "searches" in h.budget else "")
-                    + ")") if distinct is not None and distinct < h.samples else ""
+                    + ")") if distinct is not None and distinct < drawn else ""
         # a time budget's second currency covers the worlds it reached, maybe fewer: said
         second = h.budget.get("second_currency_searches")
         other = "points" if h.objective == "win" else "win"
         fewer = f", {other} from {second} of them" if second is not None and second < h.samples else ""
         out.write(f"seat {h.seat} to move, round {r} action {i}: {h.method}{depth}{three}, objective {h.objective}, "
-                  f"{h.samples} sampled worlds{searched}{fewer}, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
+                  f"{drawn} sampled worlds{searched}{fewer}, {h.nodes:,} nodes, {h.seconds * 1000:.1f} ms\n")
     if h.belief is not None:
         out.write(describe(h.belief) + "\n")
     column = max(len(format_move(m.move)) for m in h.moves)      # the moves' column: the longest
     # a sampled value shows its standard error even when it is 0 (every world agreed): only
     # an exact value shows none
     sampled = h.method != "exact" or "sample_worlds" in h.budget
-    for m in h.moves:
+    for m, same in zip(h.moves, same_as_earlier(m.move for m in h.moves)):
+        if same is not None:
+            # a second port of one placement (RULES §3.4): the same values, said once
+            out.write(f"  {m.rank:>2}. {format_move(m.move):<{column}}  the same as {h.moves[same].rank}\n")
+            continue
         if m.value is None:
             out.write(f"  {m.rank:>2}. {format_move(m.move):<{column}} forced\n")
             continue
@@ -913,7 +922,7 @@ def cmd_show(args, out) -> int:
 
 
 def cmd_play(args, out) -> int:
-    from fiveup_solver.play import EditedInput, bots_for_seats, play_in_terminal
+    from fiveup_solver.play import EchoedInput, EditedInput, bots_for_seats, play_in_terminal
     check_players(args.players, "--players")
     if not 0 <= args.seat < args.players:
         raise OptionError(f"--seat must be 0..{args.players - 1}, not {args.seat}")
@@ -921,8 +930,10 @@ def cmd_play(args, out) -> int:
     bots = bots_for_seats(args.players, args.seat, [b.strip() for b in args.bots.split(",")])
     if args.record is not None:
         check_output_path(args.record, "--record")
-    # a person at a terminal edits lines (arrow keys, history); piped input is read as it is
-    inp = EditedInput(out) if sys.stdin.isatty() and sys.stdout.isatty() else sys.stdin
+    # a person at a terminal edits lines (arrow keys, history); piped input is read as it
+    # is, each line echoed after its prompt as a terminal would show it typed
+    inp = (EditedInput(out) if sys.stdin.isatty() and sys.stdout.isatty()
+           else sys.stdin if sys.stdin.isatty() else EchoedInput(sys.stdin, out))
     return play_in_terminal(args.players, bots, args.seat, args.seed, inp=inp, out=out,
                             record_path=args.record)
 
@@ -1502,7 +1513,7 @@ def _analyze_arguments(p) -> None:
                    help="rollout judge: worker processes for the playouts (the results do not depend on it)")
     p.add_argument("--rollout-horizon", default=None, choices=HORIZONS,
                    help="rollout judge: play each playout to the game's end (default) or to the round's end, "
-                        "valued there by the race-equity table (13-34x cheaper early in a game)")
+                        "valued there by the race-equity table (9 to 31 times cheaper per game: docs/analysis_judges.md)")
 
 
 def _play_arguments(p) -> None:
@@ -1538,7 +1549,9 @@ def _show_arguments(p) -> None:
 
 
 def _equity_arguments(p) -> None:
-    p.add_argument("action", nargs="?", choices=("build",), default=None,
+    # (metavar: argparse names a positional by it in its errors, "argument action:" read as
+    # the program's insides, a review)
+    p.add_argument("action", nargs="?", choices=("build",), default=None, metavar="build",
                    help="build: rebuild a table (without it: look P(win) up)")
     p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--scores", default=None,
@@ -1760,6 +1773,12 @@ def _named_as_options(text: str, parser, argv) -> str:
                 text = re.sub(r"(?<![\w-])" + re.escape(action.dest) + r"\b(?=[ )])", flags[0], text)
             else:
                 text = re.sub(r"(^|: )" + re.escape(action.dest) + r"(?= must )", rf"\g<1>{flags[0]}", text)
+                # and where the message gives the option's value after it ("from 2 to samples
+                # (4)", a review)
+                value = getattr(args, action.dest, None)
+                if value is not None:
+                    text = re.sub(r"(?<![\w-])" + re.escape(action.dest) + r"(?= \(" + re.escape(str(value)) + r"\))",
+                                  flags[0], text)
     return text
 
 
@@ -1772,6 +1791,19 @@ def _one_line(text: str) -> str:
     return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
+def _in_its_file(text: str, args) -> str:
+    """A record's fault after the name of the file it is in (and its game, of several),
+    as load_record names a file's own faults: a fault found replaying the record (an
+    illegal action) did not say in which file, the one the person named (a review)."""
+    file = getattr(args, "file", None)
+    if not isinstance(file, str):
+        return text
+    where = str(Path(file))             # as load_record names it
+    if getattr(args, "game", None) is not None:
+        where += f" game {args.game}"
+    return text if text.startswith((where + ": ", str(Path(file)) + ": ")) else f"{where}: {text}"
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["help"]:
@@ -1779,6 +1811,7 @@ def main(argv=None) -> int:
         argv = argv[1:2] + ["--help"]
     parser = build_parser(argv)
     out = _Output(sys.stdout)
+    args = None
     try:
         args = parser.parse_args(argv)
         if args.command is None:
@@ -1792,7 +1825,7 @@ def main(argv=None) -> int:
             _drop_stdout()
         # a record's own fields keep their names ("round 0 action 3: seat must be 0..1" is the
         # record's seat, not the --seat option)
-        text = str(e) if isinstance(e, RecordError) else _named_as_options(str(e), parser, argv)
+        text = _in_its_file(str(e), args) if isinstance(e, RecordError) else _named_as_options(str(e), parser, argv)
         sys.stderr.write(f"error: {_one_line(text)}\n")
         return 2
     except RecursionError:

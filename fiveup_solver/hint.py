@@ -69,7 +69,7 @@ from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObs
                                   bound_text, short_repr as _short)
 from fiveup_solver.game import Game, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision, past_evidence
-from fiveup_solver.notation import Move, format_move
+from fiveup_solver.notation import Move, format_move, same_as_earlier
 from fiveup_solver.parallel import in_worker, on_worker_start
 from fiveup_solver.solver import DEFAULT_SEARCH, MAX_THREADS, OBJECTIVES, SEARCHES, check_objective, check_search, set_core_objective, set_core_search
 
@@ -333,7 +333,11 @@ class Hint:
     search: str | None = None  # how 3 players were searched (SEARCHES); None with 2 or 4 players and for "exact"
 
     def to_dict(self) -> dict:
-        d = {"seat": self.seat, "objective": self.objective, "moves": [m.to_dict() for m in self.moves],
+        # a move that is one choice with a better-ranked one (RULES §3.4: a double's two
+        # branch ports...) names that move's rank, so a listing can say it once
+        moves = [dict(m.to_dict(), same_as=None if k is None else self.moves[k].rank)
+                 for m, k in zip(self.moves, same_as_earlier(m.move for m in self.moves))]
+        d = {"seat": self.seat, "objective": self.objective, "moves": moves,
              "best": format_move(self.best), "method": self.method, "samples": self.samples,
              "seconds": round(self.seconds, 6), "nodes": self.nodes, "exact_worlds": self.exact_worlds,
              "budget": dict(self.budget), "search": self.search}
@@ -1241,6 +1245,9 @@ def _exact_hint(obs, objective, both, beliefs, model, past, samples, time_ms, op
     currencies unless ``both=False``, standard errors 0. ``stop``: the Hinter's StopFlag."""
     start = time.perf_counter()
     both = check_switch("both", both)
+    # used only by the sampled estimate, but checked always, as every other method checks
+    # it (a review: seed=-5 was taken without a word)
+    seed = check_seed(seed)
     if beliefs is not None and check_beliefs(beliefs) != "uniform" or model is not None or past is not None:
         raise OptionError("method 'exact' weighs the hidden worlds uniformly: beliefs='uniform', no model or past")
     if samples is not None or time_ms is not None:

@@ -213,6 +213,25 @@ class Move:
             raise ParseError(f"a play is of a Tile, at None or a Port, not {_short(self.tile)} at {_short(self.at)}")
         return (self.tile.index, -1, -1) if self.at is None else (self.tile.index, self.at.tile.index, self.at.index)
 
+    def same_as(self, other: "Move") -> bool:
+        """Whether the two moves are one choice: equal, or two plays that leave the same
+        game (RULES §3.4: a tile on a double's branchA or branchB; on either line port of a
+        lone opening double; on either of two open non-double ends of one value). Legal
+        moves lists every port, as the rules name them; a hint values such moves alike.
+
+        >>> Move.parse("4-5@5-5:lineA").same_as(Move.parse("4-5@5-5:lineB"))
+        True
+        >>> Move.parse("4-5@5-5:lineB").same_as(Move.parse("4-5@5-5:branchA"))
+        False
+        """
+        if self == other:
+            return True
+        if not isinstance(other, Move) or self.kind != "play" or other.kind != "play":
+            return False
+        if any(m.at is not None and m.at.value not in (m.tile.lo, m.tile.hi) for m in (self, other)):
+            return False                # a tile that cannot go there is no placement at all
+        return _core.canonical_of(*self.placement) == _core.canonical_of(*other.placement)
+
     @classmethod
     def from_action(cls, action: dict) -> "Move":
         """The move of a record action dict (``{"seat": s, "play": "1-4", "at": ...}``, ``"draw"``, ``"pass"``)."""
@@ -321,6 +340,18 @@ def format_move(move: Move) -> str:
     fiveup_solver.errors.OptionError: format_move takes a Move, not '3-4'
     """
     return _formatted(move, Move)
+
+
+def same_as_earlier(moves) -> list:
+    """For each move of a list, the index of the first earlier move that is the same
+    choice (:meth:`Move.same_as`), or None: how a listing marks the second port of one
+    placement instead of offering it as another choice.
+
+    >>> same_as_earlier([Move.parse(t) for t in ("4-5@5-5:lineA", "draw", "4-5@5-5:lineB")])
+    [None, None, 0]
+    """
+    moves = list(moves)
+    return [next((j for j in range(i) if moves[j].same_as(m)), None) for i, m in enumerate(moves)]
 
 
 def raw_to_display(raw: int) -> int:

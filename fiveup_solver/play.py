@@ -32,7 +32,7 @@ from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
 from fiveup_solver.notation import (DOUBLE_PORTS, SINGLE_PORTS, fit_to_terminal, format_domino_parts, format_move,
-                                    format_round_end, parse_move, raw_to_display, terminal_width)
+                                    format_round_end, parse_move, raw_to_display, same_as_earlier, terminal_width)
 
 __all__ = ["EditedInput", "TerminalGame", "play_in_terminal"]
 
@@ -123,8 +123,10 @@ class TerminalGame:
         self.say(f"your hand: {' '.join(str(t) for t in g.hand(self.seat))}")
 
     def show_moves(self) -> None:
-        for k, m in enumerate(self.game.legal_moves, 1):
-            self.say(f"  {k:>2}. {format_move(m)}")
+        legal = self.game.legal_moves
+        for k, (m, same) in enumerate(zip(legal, same_as_earlier(legal)), 1):
+            # a second port of one placement (RULES §3.4) is said to be one, not offered as a choice
+            self.say(f"  {k:>2}. {format_move(m)}" + ("" if same is None else f"  (the same as {same + 1})"))
 
     def report_events(self, seat: int, move, events) -> None:
         who = self.seat_name(seat)
@@ -289,8 +291,11 @@ class TerminalGame:
         else:
             self.say(f"engine ({h.objective} objective, {h.samples} sampled worlds), best first; "
                      f"the numbers are the move numbers:")
-        for m in h.moves:
+        for m, same in zip(h.moves, same_as_earlier(m.move for m in h.moves)):
             k = number[m.move]
+            if same is not None:
+                self.say(f"  {k:>2}. {format_move(m.move)}  the same as {number[h.moves[same].move]}")
+                continue
             if m.value is None:
                 self.say(f"  {k:>2}. {format_move(m.move)} (the only move)")
                 continue
@@ -462,6 +467,21 @@ class EditedInput:
                 yield input(self.prompt)
             except EOFError:  # Ctrl-D: the end of the input
                 return
+
+
+class EchoedInput:
+    """The lines of piped input, each written after the prompt as it is read, as a
+    terminal shows what is typed: a transcript of a scripted game reads "> hint" and
+    the answer under it, where the prompts ran together ("> > engine ...", a review)."""
+
+    def __init__(self, lines, out):
+        self.lines = lines
+        self.out = out
+
+    def __iter__(self):
+        for line in self.lines:
+            self.out.write(line.rstrip("\r\n") + "\n")
+            yield line
 
 
 def play_in_terminal(players: int, bots, seat: int, seed: int | None, *, inp, out, record_path=None) -> int:

@@ -87,7 +87,8 @@ def parse_record_text(data: bytes | str, name: str = "record", game: int | None 
 
 def _check_game_number(game) -> None:
     if game is not None and (not _is_int(game) or game < 0):
-        raise RecordError(f"the game number (--game) counts from 0, not {_short(game)}")
+        # the caller's option, not the file's fault
+        raise OptionError(f"the game number (--game) counts from 0, not {_short(game)}")
 
 
 def _one_line_object(line: str) -> bool:
@@ -151,11 +152,17 @@ def load_record(path, game: int | None = None) -> dict:
         raise RecordError(f"{path}: cannot read ({e.strerror or e})") from None
     except MemoryError:
         raise RecordError(f"{path}: cannot read (out of memory)") from None
-    except RecordError:
+    except (RecordError, OptionError):
         raise
     except ValueError as e:      # a path with a NUL character (a caller's, not a command line's)
         raise RecordError(f"{_short(str(path), 80)}: cannot read ({str(e)[:80]})") from None
-    return check_record(record)
+    try:
+        return check_record(record)
+    except RecordError as e:
+        # what is wrong, after the file it is in (a review: the person named the file on
+        # the command line, and a message about a record's content did not say which)
+        where = name if game is None else f"{name} game {game}"
+        raise RecordError(f"{where}: {e}") from None
 
 
 def _big_file_lines(f, head: bytes, name: str):
@@ -301,7 +308,9 @@ def check_record(record) -> dict:
     seats = record.get("seats")
     if seats is not None and (not isinstance(seats, list) or len(seats) != n
                               or not all(isinstance(s, str) for s in seats)):
-        raise RecordError(f"seats must be a list of {n} names")
+        # the count said against "players", which may be the field in error (a review)
+        given = f", not {len(seats)}" if isinstance(seats, list) and len(seats) != n else ""
+        raise RecordError(f"seats must be a list of {n} names (players is {n}){given}")
     for i, name in enumerate(seats or ()):
         # a name is printed in reports and tables: a newline in it would print lines the
         # report never wrote (a review made a fake "blunder" line so)
@@ -347,7 +356,8 @@ def _check_round(rnd, r: int, n: int, view) -> dict:
         raise RecordError(f"{where}: starter must be a seat 0..{n - 1}, not {_short(rnd['starter'])}")
     hands = rnd["hands"]
     if not isinstance(hands, list) or len(hands) != n:
-        raise RecordError(f"{where}: hands must list {n} hands")
+        given = f", not {len(hands)}" if isinstance(hands, list) else ""
+        raise RecordError(f"{where}: hands must list {n} hands (players is {n}){given}")
     out = dict(rnd)
     seen = {}
 

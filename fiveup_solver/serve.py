@@ -60,13 +60,14 @@ from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
 from fiveup_solver.bots import BOTS, check_bot, names_a_module
 from fiveup_solver.equity import equity_result
-from fiveup_solver.errors import FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import (FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int,
+                                  json_kind, short_repr as _short)
 from fiveup_solver.hint import Hinter, SearchBudget, use_hinter
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import ALL_TILES, format_domino_parts, format_move, parse_move
 from fiveup_solver.play import TerminalGame, bots_for_seats
 from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
-from fiveup_solver.solver import Solver
+from fiveup_solver.solver import Solver, check_search
 from fiveup_solver.svg import DEFAULT_BOUNDS, NARROW_BOUNDS, arrow_groups, board_svg
 
 __all__ = ["create_app", "run", "MAX_BODY_BYTES", "MAX_GAMES", "GAME_IDLE_SECONDS", "MAX_ANALYSES",
@@ -153,6 +154,9 @@ class HintRequest(_Body):
     world_nodes: int = 20_000
     objective: Optional[str] = None
     beliefs: Optional[str] = None
+    search: Optional[str] = Field(None, description="3 players: maxn or paranoid (none: the hint's default, "
+                                                    "paranoid; an analysis searches maxn); 2 and 4 players are "
+                                                    "two sides either way")
 
 
 class SolveRequest(_Body):
@@ -638,6 +642,7 @@ def hint_json(hinter, body: HintRequest) -> dict:
     _check_range("samples", body.samples, 1, HINT_MAX_SAMPLES)
     _check_range("time_ms", body.time_ms, 1, HINT_MAX_TIME_MS)
     _check_range("world_nodes", body.world_nodes, 1, HINT_MAX_WORLD_NODES)
+    search = check_search(body.search)
     record = check_record(body.record)
     obs = observation_at(record, body.seat, body.round, body.action, check=False)
     if obs.to_move != body.seat:
@@ -645,7 +650,8 @@ def hint_json(hinter, body: HintRequest) -> dict:
         raise OptionError(f"round {obs.round} action {len(obs.history)}: seat {body.seat} is not to move ({who})")
     past = past_observations(record, body.seat, obs.round) if check_beliefs(body.beliefs) == "model" else None
     h = hinter.hint(obs, method=body.method, samples=body.samples, time_ms=body.time_ms, seed=body.seed,
-                    world_nodes=body.world_nodes, objective=body.objective, beliefs=body.beliefs, past=past)
+                    world_nodes=body.world_nodes, objective=body.objective, beliefs=body.beliefs, past=past,
+                    search=search)
     return h.to_dict()
 
 
@@ -677,7 +683,10 @@ def position_json(body: PositionRequest) -> dict:
     last = next((m for _, m in reversed(r.moves) if m.kind == "play"), None)
     hands = [[str(t) for t in game.hand(s)] if view is None or s == view else None for s in range(game.players)]
     legal = game.legal_moves if view is None or game.to_move == view else []
-    title = f"round {body.round}, before action {body.action}"
+    # (after a round's last action, the round over: the position after it, the analysis
+    # board's final one; a round going on is before its next action)
+    after = game.round_over and body.action == len(record["rounds"][body.round]["actions"]) and body.action > 0
+    title = f"round {body.round}, " + (f"after action {body.action - 1}" if after else f"before action {body.action}")
     groups = arrow_groups(_arrows(body.arrows))
     # arrows on one end: a board each, its title naming its arrow's move
     boards = [board_svg(game, lastmove=last, arrows=g, size=size, bounds=BOARD_LAYOUTS[body.layout],
@@ -817,7 +826,19 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
             return _error(400, "bad request")
         e = errors[0]
         if e.get("type") == "json_invalid":
-            return _error(400, f"malformed JSON: {e.get('ctx', {}).get('error', 'cannot parse the body')}")
+            # where, as the command line says it (errors.json_fault): "line 1 column 12: Unterminated
+            # string starting at" (a review: FastAPI's message alone ends "starting at")
+            what = e.get("ctx", {}).get("error", "cannot parse the body")
+            pos = e.get("loc", (None, None))[-1]
+            if _is_int(pos):
+                try:
+                    text = (await request.body()).decode("utf-8", "replace")
+                except Exception:       # the body gone: its offset alone    # pragma: no cover
+                    text = None
+                where = (f"char {pos}" if text is None else
+                         f"line {text.count(chr(10), 0, pos) + 1} column {pos - text.rfind(chr(10), 0, pos)}")
+                return _error(400, f"malformed JSON: {where}: {what}")
+            return _error(400, f"malformed JSON: {what}")
         loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
         # a field's name as the request has it: pydantic's own path and words ("seed.int: ...",
         # "Value error, ...") named its internals (a review)
@@ -825,6 +846,9 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         loc = loc[len("query."):] if loc.startswith("query.") else loc
         msg = e.get("msg", "invalid")
         msg = msg[len("Value error, "):] if msg.startswith("Value error, ") else msg
+        if e.get("type") == "dict_type" and loc == "record":
+            # as the command line says it (record.py): "a record is a JSON object, not an array"
+            msg = f"a record is a JSON object, not {json_kind(e.get('input'))}"
         if loc == "body" and e.get("type") in ("missing", "dict_type", "model_attributes_type"):
             kind = request.headers.get("content-type", "")
             msg = ("a JSON object is required" if kind.startswith("application/json") or e.get("type") == "missing"

@@ -229,6 +229,7 @@ class _Board:
 
     def __init__(self, bounds):
         self.bounds = bounds
+        self.laid_in = bounds        # the bounds the tiles were laid in (_build may have widened them)
         self.occ: dict = {}          # cell -> index of the tile covering it
         self.res: dict = {}          # cell -> {port key: weight}
         self.anchor: dict = {}       # (tile, port name) -> (x, y, dx, dy) in q
@@ -245,6 +246,7 @@ class _Board:
 
     def copy(self) -> "_Board":
         b = _Board(self.bounds)
+        b.laid_in = self.laid_in
         b.occ = dict(self.occ)
         b.res = {c: dict(w) for c, w in self.res.items()}
         b.anchor, b.linked = dict(self.anchor), set(self.linked)
@@ -558,7 +560,7 @@ def _build(moves, bounds) -> _Board:
         if fault == (0, 0):
             break
     board = best[1]
-    board.bounds = bounds
+    board.laid_in, board.bounds = board.bounds, bounds
     return board
 
 
@@ -577,18 +579,27 @@ def _lay(moves, bounds) -> _Board:
             raise OptionError(f"move {i} ({move}): the first placement must open the board (no '@')")
         port = _open_port_for(board, tile, move, f"move {i} ({move})")
         key = (port.tile, port.name)
-        cand = board.choose(tile, port.value, key)
-        other = (port.tile, "branchB" if port.name == "branchA" else "branchA")
-        if cand.detached and port.name.startswith("branch") and other not in board.linked:
-            # the spinner's first branch finds no room on its side: open it on the other side
-            board.swap_branches(port.tile)
-            swapped = board.choose(tile, port.value, key)
-            if swapped.detached:
-                board.swap_branches(port.tile)
-            else:
-                cand = swapped
+        cand, _ = _place(board, tile, port)
         board.put(tile, move, cand, key)
     return board
+
+
+def _place(board: _Board, tile: Tile, port: Port) -> tuple:
+    """(cand, swapped): where `tile` goes at the open `port`, as the layout lays it. When a
+    spinner's first branch finds no room on its side, it opens on the other side (RULES
+    §3.4: branchA and branchB are one placement): the board's two branches are left
+    swapped (``swapped`` True) and the port's anchor is the other side's."""
+    key = (port.tile, port.name)
+    cand = board.choose(tile, port.value, key)
+    other = (port.tile, "branchB" if port.name == "branchA" else "branchA")
+    if cand.detached and port.name.startswith("branch") and other not in board.linked:
+        # the spinner's first branch finds no room on its side: open it on the other side
+        board.swap_branches(port.tile)
+        swapped = board.choose(tile, port.value, key)
+        if not swapped.detached:
+            return swapped, True
+        board.swap_branches(port.tile)
+    return cand, False
 
 
 def _box(tile: Tile, move: Move, c: _Cand) -> TileBox:
@@ -697,6 +708,9 @@ def arrow_groups(arrows) -> list:
 def _ghosts(board: _Board, arrows) -> list:
     """(Ghost, anchor of its port in q or None, cand in q) per arrow; ghosts do not cover each other."""
     scratch = board.copy()
+    # in the bounds the board was laid in, as the layout lays the tile after the move (a board
+    # laid again in wider bounds by _build: its ghosts were placed for the narrower ones)
+    scratch.bounds = board.laid_in
     out = []
     for i, (move, colour) in enumerate(arrows):
         placed = _find_placed(board, move, f"arrow {i}")
@@ -715,8 +729,14 @@ def _ghosts(board: _Board, arrows) -> list:
         else:
             port = _open_port_for(board, tile, move, f"arrow {i} {move}")
             key = (port.tile, port.name)
-            anchor = board.anchor[key]
-            cand = scratch.choose(tile, port.value, key)
+            # laid as the layout lays it once the move is made (_place): a spinner's branch
+            # with no room on its side opens on the other (a review: the ghost of a branchA
+            # move was drawn apart, at a far free cell, where the board puts the tile on
+            # the other side)
+            cand, swapped = _place(scratch, tile, port)
+            anchor = scratch.anchor[key]
+            if swapped:
+                scratch.swap_branches(port.tile)     # the other arrows see the board's own ports
         for c in _cells(cand.rect):
             scratch.occ[c] = -1 - i
         out.append((_Ghost(move, _box(tile, move, cand), colour, False), anchor, cand))

@@ -400,7 +400,7 @@ def test_an_illegal_action_is_a_record_error_before_anything_is_judged(tmp_path,
         path.write_text(json.dumps(record))
         assert main(["analyze", str(path), "--samples", "2", "--quiet", *judge]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and err.startswith(f"error: {where}"), err
+        assert err.count("\n") == 1 and err.startswith(f"error: {path}: {where}"), err
     # the first action by the wrong seat: said with its round and action, as replay says it
     record, _ = _with_illegal_play()
     first = record["rounds"][0]["actions"][0]

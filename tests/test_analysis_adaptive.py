@@ -211,7 +211,7 @@ def test_cli_min_samples(tmp_path, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["judge"]["stages"] == [4, 8, 16] and d["budget"]["min_samples"] == 4
     assert d["cost"]["worlds"] == sum(x["worlds"] for x in d["decisions"] if not x["forced"])
-    for bad, text in ([["--min-samples", "1"], "--min-samples must be an integer from 2 to samples (16)"],
+    for bad, text in ([["--min-samples", "1"], "--min-samples must be an integer from 2 to --samples (16)"],
                       [["--min-samples", "17"], "--min-samples"],
                       [["--min-samples", "8", "--judge", "rollout"], "--min-samples is an option of the search judge"]):
         assert main(args + bad) == 2

@@ -92,3 +92,123 @@ def test_a_desktop_aligns_the_board_pair_and_keeps_loss_cells_on_one_line(browse
         assert outside == []
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- the web analysis board (fiveup serve)
+@pytest.fixture(scope="module")
+def server():
+    """``fiveup serve``'s app on 127.0.0.1 in a thread (as tests/test_serve_browser.py)."""
+    pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
+    from browser_chromium import served_app
+    with served_app() as (url, _):
+        yield url
+
+
+@pytest.fixture
+def board_page(browser, server):
+    """The analysis page; requests leaving 127.0.0.1 and page errors fail the test."""
+    from browser_chromium import checked_page
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        with checked_page(context, timeout_ms=60_000) as page:
+            page.goto(f"{server}/analysis")
+            yield page
+    finally:
+        context.close()
+
+
+def _record_file(tmp_path, players, seed, name="game.json"):
+    import json
+
+    from fiveup_solver import Game
+    g = Game(players=players, seed=seed)
+    while not g.round_over:
+        g.push(g.legal_moves[0])
+    path = tmp_path / name
+    path.write_text(json.dumps(g.to_record()))
+    return path, g
+
+
+def _analyse(page, path, seat=None):
+    from browser_chromium import analyse_on_page
+    analyse_on_page(page, path, seat)
+
+
+def test_evaluate_searches_as_the_analysis_beside_it(board_page, tmp_path):
+    """A review (D2): at a 3-player position the analysis did not judge, Evaluate asked
+    /api/hint's default (paranoid, 32 worlds) beside the analysis's max^n rows (96 worlds
+    at the standard strength). It asks the analysis's own search, worlds and method, for
+    the win, and the panel says how its values were searched."""
+    path, g = _record_file(tmp_path, 3, 6)
+    _analyse(board_page, path, seat=0)
+    sent = []
+    board_page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/hint") else None)
+    # seat 1's first action: not analysed (seat 0 was)
+    k = next(k for k, (s, _) in enumerate(g.current.moves) if s == 1)
+    board_page.click(f'#movelist li[data-k="{k}"]')
+    board_page.wait_for_selector("#evaluate")
+    board_page.click("#evaluate")
+    board_page.wait_for_selector("#whatif-legend:has-text('evaluated here')")
+    (body,) = sent
+    assert (body["search"], body["samples"], body["method"], body["objective"]) == ("maxn", 16, "pimc", "win")
+    legend = board_page.locator("#whatif-legend").inner_text()
+    assert "max^n search, 16 worlds" in legend and "less the mean of the two others'" in legend
+    # a judged decision's rows say they are the analysis's
+    board_page.locator("#graph circle.pt").first.dispatch_event("click")      # a judged decision
+    board_page.wait_for_selector("#whatif-legend:has-text(\"the analysis's max^n search, 16 worlds\")")
+
+
+def test_a_new_record_file_clears_the_old_error_and_a_bad_one_leaves_nothing_to_run(board_page, tmp_path):
+    """A review (nit 5): an error stayed over a good file chosen after it; after a good file
+    then a bad one, Run stayed on (it would have analysed the good one) under its name."""
+    good, _ = _record_file(tmp_path, 2, 6)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "fiveup-rec')
+    array = tmp_path / "array.json"
+    array.write_text("[1, 2]")
+    page = board_page
+    page.set_input_files("#file", str(broken))
+    page.wait_for_selector("#error:not([hidden])")
+    assert "broken.json: not valid JSON" in page.locator("#error").inner_text()
+    page.set_input_files("#file", str(good))
+    page.wait_for_selector("#run:enabled")
+    assert page.locator("#error").is_hidden() and "game.json" in page.locator("#source").inner_text()
+    page.set_input_files("#file", str(array))
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error").inner_text() == "array.json: a record is a JSON object, not an array"
+    assert page.locator("#run").is_disabled() and "game.json" not in page.locator("#source").inner_text()
+    page.set_input_files("#file", str(good))
+    page.wait_for_selector("#run:enabled")
+    page.set_input_files("#file", str(broken))
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#run").is_disabled() and "game.json" not in page.locator("#source").inner_text()
+
+
+def test_the_board_shows_the_position_after_the_last_action(board_page, tmp_path):
+    """A review (nit 6): the board showed each position before an action, so the game's
+    end (the winning move) was never on it. After the last action comes its final position:
+    every placement on the board, the last one outlined."""
+    path, g = _record_file(tmp_path, 2, 6)
+    _analyse(board_page, path)
+    page = board_page
+    n = len(g.current.moves)
+    page.keyboard.press("End")                       # End: the final position
+    page.wait_for_selector(f'#movelist li.final.current[data-k="{n}"]')
+    page.keyboard.press("ArrowLeft")                 # the last action, then again after it
+    page.wait_for_selector(f'#movelist li.current[data-k="{n - 1}"]')
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f'#movelist li.final.current[data-k="{n}"]')
+    page.wait_for_selector(f'#aboard[data-action="{n}"]')
+    page.wait_for_selector("body[data-state=ready]")
+    placements = [m for _, m in g.current.moves if m.kind == "play"]
+    assert page.locator("#aboard g.tile").count() == len(placements)
+    last = page.locator("#aboard [data-lastmove]").first.get_attribute("data-lastmove")
+    assert last == str(placements[-1])
+    assert page.locator("#aboard title").first.text_content() == f"round 0, after action {n - 1}"
+    assert "the final position" in page.locator("#decision").inner_text()
+    assert "round over" in page.locator("#pos-info").inner_text()
+    # a click on the list's last entry shows it too
+    page.keyboard.press("Home")
+    page.wait_for_selector('#movelist li.current[data-k="0"]')
+    page.click("#movelist li.final")
+    page.wait_for_selector(f'#movelist li.final.current[data-k="{n}"]')

@@ -159,7 +159,7 @@ def test_json_lines_above_the_limit_are_read_a_line_at_a_time(small_limit, tmp_p
     with pytest.raises(RecordError) as e:
         load_record(path, 20)
     assert str(e.value) == f"{path}: no game 20 (it holds 20: --game 0 to 19)"
-    with pytest.raises(RecordError) as e:
+    with pytest.raises(OptionError) as e:         # the option's fault, not the file's
         load_record(path, -1)
     assert str(e.value) == "the game number (--game) counts from 0, not -1"
     assert main(["replay", str(path), "--game", "19", "--json"]) == 0

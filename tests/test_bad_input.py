@@ -166,7 +166,8 @@ def _players(value):
 def c_players_3_with_2_hands():
     rec = small()
     rec["players"] = 3
-    return rec, "seats must be a list of 3", []
+    # the count given, and "players" named: it may be the field in error (a review)
+    return rec, "seats must be a list of 3 names (players is 3), not 2", []
 
 
 def c_hand_tile_7_1():
@@ -254,7 +255,7 @@ def c_boneyard_short():
 def c_hands_count():
     rec = small()
     rec["rounds"][0]["hands"].append(["6-6"])
-    return rec, "round 0: hands must list 2 hands", []
+    return rec, "round 0: hands must list 2 hands (players is 2), not 3", []
 
 
 def c_wrong_seat():
@@ -592,9 +593,11 @@ def test_bad_record_cli(case, tmp_path, capsys):
         out, err = capsys.readouterr()
         assert rc == 2, (argv, out, err)
         assert out == ""
-        check_one_error_line(err, None if isinstance(payload, bytes) else prefix, words)
-        if isinstance(payload, bytes):   # file-level faults name the file
-            assert err.startswith(f"error: {path}: ")
+        # every fault names the file first, a fault of the record's content too (a review:
+        # "missing key 'format'" did not say in which file)
+        assert err.startswith(f"error: {path}: "), err
+        check_one_error_line("error: " + err[len(f"error: {path}: "):], None if isinstance(payload, bytes) else prefix,
+                             words)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -611,7 +614,8 @@ def test_bad_record_api(case, tmp_path, capsys):
         else:
             replay(payload)
     assert isinstance(info.value, FiveUpError) and isinstance(info.value, ValueError)
-    assert str(info.value) == cli_message
+    # the file's name before the API's message: load_record names it, replay has no file
+    assert cli_message == (str(info.value) if isinstance(payload, bytes) else f"{path}: {info.value}")
     assert "\n" not in str(info.value)
     if not isinstance(payload, bytes):
         assert str(info.value).startswith(prefix)
@@ -638,7 +642,9 @@ def test_bad_record_subprocess(case, tmp_path):
     proc = run_cli("replay", str(path))
     assert proc.returncode == 2, proc
     assert proc.stdout == ""
-    check_one_error_line(proc.stderr, None if isinstance(payload, bytes) else prefix, words)
+    assert proc.stderr.startswith(f"error: {path}: "), proc.stderr      # the file named first
+    check_one_error_line("error: " + proc.stderr[len(f"error: {path}: "):],
+                         None if isinstance(payload, bytes) else prefix, words)
 
 
 @pytest.mark.parametrize("args,words", [
@@ -914,7 +920,7 @@ def test_a_record_field_is_not_renamed_as_an_option(tmp_path, capsys):
     for argv in (["replay", str(path)], ["analyze", str(path)], ["hint", str(path), "--seat", "0"]):
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert err == "error: round 0 action 3: seat must be 0..1, not 5\n", argv
+        assert err == f"error: {path}: round 0 action 3: seat must be 0..1, not 5\n", argv
 
 
 @pytest.mark.parametrize("name", ["Bob\nround 0 action 0 seat 0 (Ann): blunder", "Bob\x1b[31m", "Bob\rx", "\x85"])
@@ -930,7 +936,7 @@ def test_a_seat_name_with_a_control_character_is_refused(name, tmp_path, capsys)
     path.write_text(json.dumps(bad))
     assert main(["analyze", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: seats[1] ") and err.count("\n") == 1
+    assert err.startswith(f"error: {path}: seats[1] ") and err.count("\n") == 1
     with pytest.raises(OptionError, match=r"^seats\[1\] .*: a name may not hold a control character"):
         Game(players=2, seats=["Ann", name])
     Game(players=2, seats=["Ann", "Bøb ★ ☃"])                     # any other text is a name
@@ -959,7 +965,7 @@ def test_a_seat_name_that_cannot_be_printed_is_refused(name, fault, tmp_path, ca
     path.write_text(json.dumps(bad))         # ensure_ascii: the surrogate is written as its escape
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: seats[1] ") and err.count("\n") == 1
+    assert err.startswith(f"error: {path}: seats[1] ") and err.count("\n") == 1
     with pytest.raises(OptionError, match=rf"^seats\[1\] .*: {fault}$"):
         Game(players=2, seats=["Ann", name])
     Game(players=2, seats=["Ann", "B" * 100])                      # 100 characters are a name

@@ -566,6 +566,33 @@ def test_cli_hint_says_how_often_each_seat_was_searched_as_greedy(tmp_path):
                                                          belief["distinct_worlds"])
 
 
+def test_cli_hint_header_counts_the_draws_of_a_resampled_plan(tmp_path):
+    """The model's resampled plan searches each distinct world once, weighted by its
+    draws: the header said "10 sampled worlds" for --samples 16 (a review); it says
+    the 16 draws and the 10 distinct worlds, as the uniform plan's header does."""
+    import json
+    import re
+    resampled = 0
+    for g in greedy_positions(2, 6, seed=100, stop_after=22):      # one of them resamples
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(g.to_record()))
+        args = ["hint", str(path), "--seat", str(g.to_move), "--samples", "16", "--seed", "3",
+                "--world-nodes", "300", "--beliefs", "model"]
+        code, js = _cli(args + ["--json"])
+        assert code == 0
+        d = json.loads(js)
+        if d["belief"]["plan"] != "resampled":
+            continue
+        code, text = _cli(args)
+        head = text.splitlines()[0]
+        assert d["belief"]["distinct_worlds"] < 16, d["belief"]
+        # the draws asked for, then the distinct worlds they fell on
+        found = re.search(r"(\d+) sampled worlds \((\d+) distinct\)", head)
+        assert found and (int(found.group(1)), int(found.group(2))) == (16, d["belief"]["distinct_worlds"]), head
+        resampled += 1
+    assert resampled >= 1
+
+
 def test_analysis_budget_checks_beliefs():
     from fiveup_solver.analysis import AnalysisBudget
     with pytest.raises(OptionError, match="beliefs must be one of"):

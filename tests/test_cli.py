@@ -1209,3 +1209,40 @@ def test_show_on_a_terminal_says_how_to_write_a_file(tmp_path, capsys, monkeypat
     assert main(["show", str(path)]) == 0
     assert term.getvalue().startswith("<svg")
     assert capsys.readouterr().err == "(the board as SVG text: --svg FILE writes it to a file, --png FILE as a picture)\n"
+
+
+def test_hint_says_a_second_port_of_one_placement_once(tmp_path, capsys):
+    """0-2 on 2-2's branchA and branchB are one placement (RULES §3.4): the hint's table
+    gives its values once and says the other row is the same; --json keeps every legal
+    move with its values, equal for the two. The position: seed 0, 2 players, the first
+    legal move played seven times by seat 0 against greedy (as fiveup play's test)."""
+    import io
+    import re
+
+    from fiveup_solver.play import TerminalGame
+    tg = TerminalGame(2, ["greedy"], 0, 0, out=io.StringIO())
+    tg.advance()
+    for _ in range(7):
+        tg.handle("1")
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(tg.game.to_record()))
+    args = ["hint", str(path), "--seat", "0", "--samples", "8", "--beliefs", "uniform"]
+    assert main(args) == 0
+    rows = [x for x in capsys.readouterr().out.splitlines() if re.match(r" +\d\. ", x)]
+    first = next(x for x in rows if "branchA" in x or "branchB" in x)
+    other = "branchB" if "branchA" in first else "branchA"
+    rank = re.match(r" +(\d)\.", first).group(1)
+    assert [x for x in rows if other in x] == [f"   {int(rank) + 1}. 0-2@2-2:{other}  the same as {rank}"]
+    assert sum(" win " in x for x in rows) == 2
+    assert main(args + ["--json"]) == 0
+    moves = {m["move"]: m for m in json.loads(capsys.readouterr().out)["moves"]}
+    assert len(moves) == 3 and moves["0-2@2-2:branchA"]["win"] == moves["0-2@2-2:branchB"]["win"]
+
+
+def test_a_wrong_word_for_equity_names_the_word_not_argparses_insides(capsys):
+    """A review: `fiveup equity rebuild` said "argument action: invalid choice" (the
+    parser's name for the positional)."""
+    assert main(["equity", "rebuild"]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith("error: argument build: invalid choice: 'rebuild' (choose from 'build')\n"), err
+    assert "action" not in err

@@ -224,6 +224,10 @@ def test_hint_exact_refuses_sampling_options_and_model_beliefs():
         hint(obs, method="exact", beliefs="model")
     with pytest.raises(OptionError, match="options of method='exact'"):
         hint(obs, method="pimc", opponent="greedy")
+    # a review: a seed the exact solve does not use was not even checked (the CLI refuses one)
+    for bad in (-5, 1.5, "a", 2 ** 70):
+        with pytest.raises(OptionError, match="seed must be an integer from 0 to 2"):
+            hint(obs, method="exact", seed=bad)
 
 
 def test_best_defence_is_for_two_players_and_the_seat_must_be_to_move():
@@ -257,8 +261,9 @@ def test_cli_hint_exact_text_shows_no_sampling_error_and_no_negative_zero(capsys
     the exact method without --sample-worlds does not use, was taken and ignored."""
     assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact"]) == 0
     rows = capsys.readouterr().out.splitlines()
-    # by hand from docs/exact.md's worked case: 4-4 at either port 71.2 %, 0-0@0-2:low 70.1 %
-    assert rows[2].split()[-2:] == ["+0.0", "win-%"] and rows[3].split()[-2:] == ["-1.1", "win-%"]
+    # by hand from docs/exact.md's worked case: 4-4 at either port 71.2 %, 0-0@0-2:low 70.1 %;
+    # 4-4's two ports are one placement, its second said to be the first (RULES §3.4)
+    assert rows[2].split()[-4:] == ["the", "same", "as", "1"] and rows[3].split()[-2:] == ["-1.1", "win-%"]
     assert not any("+- " in r for r in rows[1:9]) and not any("-0.0" in r for r in rows)
     assert main(["hint", CASE, "--seat", "1", "--round", "9", "--action", "28", "--method", "exact",
                  "--seed", "3"]) == 2
@@ -307,6 +312,43 @@ def test_world_positions_from_a_caller_are_checked_whole():
         except ValueError:
             refused += 1
     assert 0 < refused < 3000
+
+
+def test_the_exact_modules_functions_refuse_what_is_not_a_list_in_one_line():
+    """A review: None or a number where the C module wants a list, root scores of the wrong
+    length and a win search without its equity table were bare TypeError, IndexError and
+    AttributeError; each is a CoreError (a ValueError) naming what is wrong."""
+    import numpy as np
+
+    from fiveup_solver import _exact
+    pos, hand0, own, bone = case_world_position()
+    rnd = DealSampler(observation_at(json.load(open(CASE)), 1, 9, 28)).replayed
+    moves = [m for m, _, _ in _exact.moves(pos)]
+    eq = np.zeros(4, dtype=np.float64)
+    calls = [
+        (lambda: _exact.world_position(rnd, None, bone), "a world's hands must be a list, not NoneType"),
+        (lambda: _exact.world_position(rnd, 5, bone), "a world's hands must be a list, not int"),
+        (lambda: _exact.world_position(rnd, [hand0, own], bone, 7), "the boneyard's order must be a list, not int"),
+        (lambda: _exact.walk_after_move(None, moves[0], 1, 100), "a belief state must be a list"),
+        (lambda: _exact.walk_after_move([pos], moves[0], 1, 100), r"\(world position, probability\) pairs"),
+        (lambda: _exact.greedy_search(None, [], [], 1, 0, [0, 0], eq, 10), "a belief state must be a list"),
+        (lambda: _exact.greedy_search([(pos, 1.0)], None, moves, 1, 0, [0, 0], eq, 10), "chooser flags must be"),
+        (lambda: _exact.greedy_search([(pos, 1.0)], [True], None, 1, 0, [0, 0], eq, 10), "the moves must be a list"),
+        (lambda: _exact.greedy_search([(pos, 1.0)], [True], moves, 1, 0, None, eq, 10), "the root scores must be"),
+        (lambda: _exact.greedy_search([(pos, 1.0)], [True], moves, 1, 0, [0], eq, 10),
+         "the root scores list 2 sides, not 1"),
+        (lambda: _exact.greedy_search([(pos, 1.0)], [True], moves, 1, 1, [0, 0], None, 10),
+         "the win objective needs the equity table, not None"),
+        (lambda: _exact.defence_search(None, moves, 1, 0, [0, 0], eq, 10), "a best-defence node must be a list"),
+        (lambda: _exact.defence_search([pos], None, 1, 0, [0, 0], eq, 10), "the moves must be a list"),
+        (lambda: _exact.defence_search([pos], moves, 1, 0, [0], eq, 10), "the root scores list 2 sides, not 1"),
+        (lambda: _exact.defence_search([pos], moves, 1, 1, [0, 0], None, 10),
+         "the win objective needs the equity table, not None"),
+    ]
+    for call, message in calls:
+        with pytest.raises(_core.CoreError, match=message) as e:
+            call()
+        assert "\n" not in str(e.value)
 
 
 def test_every_placement_from_an_accepted_position_is_accepted_again():

@@ -141,6 +141,10 @@ BONE2 = list(range(10, 28))
     ((2, HANDS2, BONE2, 2, [0, 0]), "starter must be a seat 0..1"),
     ((2, HANDS2, BONE2, -1, [0, 0]), "starter must be a seat"),
     ((2, HANDS2[:1], BONE2, 0, [0, 0]), "hands must list 2 hands"),
+    # a review: no tile anywhere left the board empty and never blocked, and a search
+    # passed for ever in native code (RULES §2 deals every hand a tile)
+    ((2, [[], []], [], 0, [0, 0]), "the hand of seat 0 is empty"),
+    ((3, [[1], [2], []], [], 2, [0, 0, 0]), "the hand of seat 2 is empty"),
     ((2, HANDS2, BONE2, 0, [0] * 5), "scores must be 2 integers"),
     ((2, None, BONE2, 0, [0, 0]), "hands must be a list"),
     ((2, HANDS2, BONE2, 0, None), "scores must be a list"),
@@ -180,6 +184,8 @@ def test_core_round_checks_seats_ports_and_move_bytes():
         _core.tile_lo(28)
     with pytest.raises(CoreError, match="does not match"):
         _core.canonical_of(0, 27, 0)    # 0-0 does not fit a 6
+    with pytest.raises(CoreError, match="6-6 cannot be placed on itself"):
+        _core.canonical_of(27, 27, 3)   # a review: the value fits, the tile is the same one
     legal = rnd.canonical_moves()
     assert legal and all(rnd.multiplicity(m) >= 1 for m in legal)
     for m in (0xFF, 31, 28, 7 << 5 | 3, -1, 256, max(legal) + 1 if max(legal) + 1 not in legal else 255):

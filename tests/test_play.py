@@ -657,3 +657,34 @@ def test_a_move_typed_wrongly_says_why_and_a_tile_with_one_placement_needs_no_po
     monkeypatch.setattr(tg, "hint", interrupted)
     assert tg.handle("hint") is False and not tg.finished
     assert "hint stopped (Ctrl-C); your move" in tg.out.getvalue()
+
+
+def test_a_second_port_of_one_placement_is_said_to_be_the_same_move():
+    """A review: 0-2 on 2-2's branchA and on its branchB were listed, and hinted, as two
+    moves with the same values (RULES §3.4: the branches are equivalent). The list keeps
+    both numbers (either can be typed) and says the second is the first; the hint gives
+    the values once. Seed 0 against greedy, after seven "1"s: 0-2 fits 0-5's low end and
+    2-2's two open branches (2-3 is on its lineB)."""
+    from fiveup_solver.notation import Move
+    out = io.StringIO()
+    tg = TerminalGame(2, ["greedy"], 0, 0, out=out, hint_samples=8)
+    tg.advance()
+    for _ in range(7):
+        tg.handle("1")
+    assert [str(m) for m in tg.game.legal_moves] == ["0-2@0-5:low", "0-2@2-2:branchA", "0-2@2-2:branchB"]
+    out.seek(0)
+    out.truncate()
+    tg.show_moves()
+    assert out.getvalue().splitlines() == ["   1. 0-2@0-5:low", "   2. 0-2@2-2:branchA",
+                                           "   3. 0-2@2-2:branchB  (the same as 2)"]
+    out.seek(0)
+    out.truncate()
+    tg.handle("hint")
+    rows = [x for x in out.getvalue().splitlines() if re.match(r" +\d\. ", x)]
+    assert len(rows) == 3
+    same = [x for x in rows if "0-2@2-2:branchB" in x]
+    assert same == ["   3. 0-2@2-2:branchB  the same as 2"]
+    assert sum("win " in x for x in rows) == 2
+    before = len(tg.game.current.moves)
+    tg.handle("3")                                     # the number said to be the same still plays
+    assert tg.game.current.moves[before] == (0, Move.parse("0-2@2-2:branchB"))

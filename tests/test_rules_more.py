@@ -342,3 +342,43 @@ def test_a_record_stopped_in_mid_round_replays_with_an_unfinished_last_round():
     assert out["events"][1:] == ([{"round": 1, "action": 0, "kind": "placement", "seat": 0, "side": 0,
                                    "end_sum": s, "raw": s, "accepted": True, "scores": [5 + s, 0, 0]}]
                                  if s and s % 5 == 0 else [])
+
+
+def _same_by_the_rules(a: Move, b: Move) -> bool:
+    """RULES §3.4 and §4.1 by hand: two placements of one tile leave the same game when
+    they go on one double's two branch ports (equivalent), on a lone opening double's two
+    line ports (both connect its line; the double counts once while a line port is open),
+    or on two non-double ends of one value (each counts its value, §4.1). A double's port
+    and a non-double end differ: an open branch counts 0, a non-double end its value."""
+    if a.tile != b.tile or a.at is None or b.at is None:
+        return False
+    da, db = (m.at.tile.lo == m.at.tile.hi for m in (a, b))
+    if da and db:
+        kinds = {m.at.name[:4] for m in (a, b)}
+        return a.at.tile == b.at.tile and len(kinds) == 1
+    return not da and not db and a.at.value == b.at.value
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_moves_that_are_one_choice_are_those_the_rules_make_equal(players):
+    """Move.same_as, which the move lists and hints use to say "the same as", against
+    the rules' reading above, over every pair of legal placements in seeded games."""
+    import random
+    seen = {True: 0, False: 0}
+    for seed in range(12):
+        g = Game(players=players, seed=seed)
+        rng = random.Random(seed)
+        while not (g.game_over or g.unfinished) and len(g.rounds) <= 3:
+            if g.round_over:
+                g.next_round()
+                continue
+            legal = g.legal_moves
+            plays = [m for m in legal if m.kind == "play"]
+            for i, a in enumerate(plays):
+                for b in plays[i + 1:]:
+                    want = _same_by_the_rules(a, b)
+                    assert a.same_as(b) == b.same_as(a) == want, (str(a), str(b))
+                    if a.tile == b.tile:
+                        seen[want] += 1
+            g.push(rng.choice(legal))
+    assert seen[True] >= 5 and seen[False] >= 5, seen

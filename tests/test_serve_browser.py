@@ -9,11 +9,8 @@ screenshots of docs/serve.md there.
 import json
 import os
 import re
-import socket
-import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -30,44 +27,18 @@ SHOTS = os.environ.get("FIVEUP_SCREENSHOTS")
 
 @pytest.fixture(scope="module")
 def server():
-    import uvicorn
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = serve.create_app()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield {"url": f"http://127.0.0.1:{port}", "app": app}
-    srv.should_exit = True
-    thread.join(timeout=10)
+    from browser_chromium import served_app
+    with served_app() as (url, app):
+        yield {"url": url, "app": app}
 
 
 @pytest.fixture
 def page(context, server):
     """A page whose every request is checked: only 127.0.0.1 is reached, anything else is
     blocked and fails the test; page errors fail it too."""
-    outside, errors = [], []
-
-    def route(r):
-        if urlsplit(r.request.url).hostname == "127.0.0.1" or r.request.url.startswith(("data:", "blob:")):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-    context.route("**/*", route)
-    p = context.new_page()
-    p.set_viewport_size({"width": 1200, "height": 900})
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.set_default_timeout(30_000)
-    yield p
-    assert outside == [], f"requests that would leave 127.0.0.1: {outside}"
-    assert errors == [], f"errors in the page: {errors}"
+    from browser_chromium import checked_page
+    with checked_page(context) as p:
+        yield p
 
 
 def shot(page, name):
@@ -92,15 +63,9 @@ def new_game(page, server, seed=SEED, players=2):
 
 def analyse_file(page, server, path, seat=None, wait_for="#board-view:not([hidden])") -> None:
     """A record file analysed on the analysis page at the quick strength (for ``seat``)."""
+    from browser_chromium import analyse_on_page
     page.goto(f"{server['url']}/analysis")
-    page.set_input_files("#file", str(path))
-    page.wait_for_selector("#run:enabled")
-    page.select_option("#strength", "quick")
-    if seat is not None:
-        page.select_option("#seat", str(seat))
-    page.click("#run")
-    page.wait_for_selector(wait_for, timeout=120_000)
-    page.wait_for_selector("body[data-state=ready]")
+    analyse_on_page(page, path, seat, wait_for)
 
 
 def click_move(page, move: str) -> None:
@@ -205,9 +170,9 @@ def test_a_whole_game_by_clicks_then_save_replay_and_analyse(page, server, tmp_p
     page.wait_for_selector(f'#movelist li.current[data-k="{k + 1}"]')
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector(f'#movelist li.current[data-k="{k}"]')
-    page.keyboard.press("End")
-    last = page.locator("#movelist li.act").count() - 1
-    page.wait_for_selector(f'#movelist li.current[data-k="{last}"]')
+    page.keyboard.press("End")            # the final position: after the last action
+    last = page.locator("#movelist li.act").count()
+    page.wait_for_selector(f'#movelist li.final.current[data-k="{last}"]')
     page.keyboard.press("Home")
     page.wait_for_selector('#movelist li.current[data-k="0"]')
     assert at() == 0
@@ -288,6 +253,8 @@ def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp
     page.wait_for_selector("body[data-state=ready]")
     assert page.locator("#movelist li.act").count() == len(g.current.moves)
     page.keyboard.press("End")
+    page.wait_for_selector(f'#movelist li.final.current[data-k="{len(g.current.moves)}"]')
+    page.keyboard.press("ArrowLeft")      # the last action
     page.wait_for_selector(f'#movelist li.current[data-k="{len(g.current.moves) - 1}"]')
     # a review: where the played move is the best only its red arrow is drawn, under a legend
     # that named a green one too
@@ -1037,3 +1004,39 @@ def test_going_on_from_a_record_logs_the_rounds_actions_so_far(page, server, tmp
     items = page.locator("#log li").all_inner_texts()
     assert items[0] == "round 0 (going on from a record: this round's actions so far)"
     assert len(items) == 1 + len(g.current.moves), items
+
+
+def test_a_second_port_of_one_placement_is_said_once_in_the_hint_table(page, server, tmp_path):
+    """0-2 on 2-2's branchA and branchB are one placement (RULES §3.4): the hint table
+    keeps a button for each (either plays) and says the second is the same as the first,
+    where it gave the same values twice. The position: seed 0, 2 players, the first legal
+    move seven times by seat 0 against greedy (as fiveup play's test)."""
+    import io
+
+    from fiveup_solver.play import TerminalGame
+    tg = TerminalGame(2, ["greedy"], 0, 0, out=io.StringIO())
+    tg.advance()
+    for _ in range(7):
+        tg.handle("1")
+    assert [str(m) for m in tg.game.legal_moves] == ["0-2@0-5:low", "0-2@2-2:branchA", "0-2@2-2:branchB"]
+    path = tmp_path / "branches.json"
+    path.write_text(json.dumps(tg.game.to_record()))
+    page.goto(f"{server['url']}/?delay=0")
+    page.wait_for_selector("#bot-choices select")
+    page.set_input_files("#load", str(path))
+    assert wait_turn(page) == "ready"
+    page.check("#hints")
+    page.wait_for_selector("#hint-box[data-state=ready]")
+    rows = page.locator("#hint-table tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent, r.cells[2].textContent,"
+        " r.cells.length])")
+    ranks = {move: rank for rank, move, _, _ in rows}
+    assert set(ranks) == {"0-2@0-5:low", "0-2@2-2:branchA", "0-2@2-2:branchB"}
+    first, second = sorted(("0-2@2-2:branchA", "0-2@2-2:branchB"), key=lambda m: int(ranks[m]))
+    said = {move: (text, cells) for _, move, text, cells in rows}
+    assert said[second] == (f"the same as {ranks[first]}", 3)
+    assert re.fullmatch(r"\d+\.\d % ±\d+\.\d", said[first][0]) and said[first][1] == 4
+    if os.environ.get("FIVEUP_LOOK"):
+        page.screenshot(path=os.path.join(os.environ["FIVEUP_LOOK"], "hint_same_move.png"))
+    page.locator(f'#hint-table button[data-move="{second}"]').click()      # its button still plays it
+    page.locator("#log", has_text=second).wait_for()

@@ -14,11 +14,13 @@ const NS = "http://www.w3.org/2000/svg";
 
 let record = null;      // the record analysed
 let result = null;      // fiveup analyze --json
-let actions = [];       // [{r, i, seat, text, decision}] every action of the record, in order
-let cursor = 0;         // index into actions: the position before that action
+let actions = [];       // [{r, i, seat, text, decision}] every action of the record, in order, then
+                        // {r, i, final: true}: the position after the last one
+let cursor = 0;         // index into actions: the position before that action (the final: after all)
 let whatIf = null;      // the move tried at the current position
 let positions = new Map();
 let values = new Map(); // "r/i" -> [{move, win, points}] from the analysis or an evaluation here
+let valuedBy = new Map(); // "r/i" -> how its values were searched (said under the what-if table)
 
 function setState(s) { document.body.dataset.state = s; }
 
@@ -85,7 +87,14 @@ function build() {
       actions.push({ r, i, seat: a.seat, text, decision: byKey.get(`${r}/${i}`) || null });
     });
   });
+  // the position after the record's last action (a review: End showed the board before the
+  // winning move, and nothing showed the board after it)
+  if (actions.length) {
+    const last = actions[actions.length - 1];
+    actions.push({ r: last.r, i: last.i + 1, seat: null, text: null, decision: null, final: true });
+  }
   values = new Map(result.decisions.filter((d) => !d.forced).map((d) => [`${d.round}/${d.action}`, d.moves]));
+  valuedBy = new Map([...values.keys()].map((k) => [k, `the analysis's ${searchText(result.judge)}`]));
   buildMoveList();
   buildGraph();
   buildSummary();
@@ -109,6 +118,11 @@ function buildMoveList() {
     if (a.r !== round) {
       round = a.r;
       list.append(el("li", { class: "round", text: `Round ${round}` }));
+    }
+    if (a.final) {
+      list.append(el("li", { class: "final", "data-k": k, "data-round": a.r, "data-action": a.i,
+        onclick: () => go(k) }, "final position"));
+      return;
     }
     const d = a.decision;
     const mark = d && d.mark ? d.mark : "";
@@ -240,7 +254,7 @@ async function draw() {
   // (three a colour-blind eye tells apart: red and green read alike to a deuteranope, a review)
   const arrows = [];
   // (an opening is drawn as a ghost tile on the empty table, in its colour)
-  if (isPlacement(a.text)) arrows.push([a.text, "#cc0000"]);
+  if (!a.final && isPlacement(a.text)) arrows.push([a.text, "#cc0000"]);
   if (d && d.best && d.best !== a.text && isPlacement(d.best)) arrows.push([d.best, "#1864ab"]);
   if (whatIf && !arrows.some(([m]) => m === whatIf)) arrows.push([whatIf, "#343a40"]);
   $("decision").replaceChildren(...decisionText(a, d));
@@ -254,7 +268,7 @@ async function draw() {
     $("aboard").dataset.round = a.r;
     $("aboard").dataset.action = a.i;
     const toMove = p.to_move === null ? "round over" : `${seatText(p.to_move)} to move`;
-    $("pos-info").textContent = `Round ${a.r}, action ${a.i}: ${toMove} · scores ${p.scores.map(points).join(" / ")} · boneyard ${p.boneyard_size}`;
+    $("pos-info").textContent = `Round ${a.r}, ${a.final ? "after the last action" : `action ${a.i}`}: ${toMove} · scores ${p.scores.map(points).join(" / ")} · boneyard ${p.boneyard_size}`;
     $("hands").replaceChildren(...p.hands.map((h, s) => el("div", { text: `${seatText(s)}: ${h === null ? `${p.hand_sizes[s]} hidden tiles` : h.join(" ")}` })));
     whatIfPanel(a, p);
     setState("ready");
@@ -265,6 +279,11 @@ async function draw() {
 }
 
 function decisionText(a, d) {
+  if (a.final) {
+    const last = actions[actions.length - 2];
+    return [el("h3", { text: `Round ${a.r}: the final position` }),
+      el("p", { class: "small", text: `after the record's last action, ${seatText(last.seat)}'s ${last.text} (outlined when a tile)` })];
+  }
   const out = [el("h3", { text: `Round ${a.r}, action ${a.i}: ${seatText(a.seat)} played ${a.text}` })];
   if (!d) { out.push(el("p", { class: "small", text: "not analysed (another seat's action)" })); return out; }
   if (d.forced) { out.push(el("p", { class: "small", text: "forced: the only legal action" })); return out; }
@@ -304,9 +323,39 @@ function whatIfPanel(a, p) {
       el("th", { text: "win", title: "the chance of the side to move to win the game, ± its standard error" }),
       el("th", { text: "points", title: "raw points of this round, the side to move less the others; a world won or lost counts ±1000" })), ...rows),
     el("p", { class: "small legend", id: "whatif-legend", text: "win: the chance of the side to move to win the game; "
-      + "points: raw points of this round, that side less the others (5 raw = 1 display point; a world won or lost "
-      + "counts ±1000); ±: standard errors" }),
+      + `points: raw points of this round, ${pointsOf(result.players, result.judge.search)}; ±: standard errors`
+      + (known ? `; values: ${valuedBy.get(key)}` : "") }),
     known ? "" : el("button", { type: "button", id: "evaluate", onclick: () => evaluate(a, p) }, `Evaluate for ${seatText(p.to_move)}`));
+}
+
+// how a search judge's (or a hint's) worlds were searched: "max^n search, 96 worlds (pimc)"
+function searchText(j) {
+  if (!j || j.name === "rollout") return `rollout judge (${j ? j.rollouts : "?"} playouts)`;
+  const search = j.search ? `${j.search === "maxn" ? "max^n" : j.search} search, ` : "";
+  return `${search}${j.samples} worlds (${j.method})`;
+}
+
+// what a points value counts (analysis.points_note's words, short): the side's points less the
+// others'; with 3 players the two others' mean (max^n) or sum (paranoid)
+function pointsOf(players, search) {
+  if (players !== 3) return "that side less the other (5 raw = 1 display point; a world won or lost counts ±1000)";
+  return search === "paranoid"
+    ? "the seat's gains less the sum of the two others' (paranoid search; 5 raw = 1 display point; a world won counts +1000, lost -1000)"
+    : "the seat's gains less the mean of the two others' (max^n; 5 raw = 1 display point; a world won counts +1000, lost -500)";
+}
+
+// an evaluation here searches as the analysis beside it did (its judge's search, worlds, method,
+// beliefs, and the win objective): a review saw a 3-player position evaluated paranoid with 32
+// worlds beside the analysis's max^n rows of 96, on other win-% and points scales
+function evaluateBody(a, p) {
+  const j = result.judge;
+  const body = { record, seat: p.to_move, round: a.r, action: a.i, objective: "win" };
+  if (j && j.name === "search") {
+    Object.assign(body, { samples: j.samples, method: j.method, world_nodes: j.world_nodes });
+    if (j.beliefs) body.beliefs = j.beliefs;
+    if (j.search) body.search = j.search;
+  } else body.samples = 32;
+  return body;
 }
 
 function valueText(m) {
@@ -325,9 +374,10 @@ function arrowNote(move, a, d) {
 async function evaluate(a, p) {
   showError("");
   try {
-    const h = await api("POST", "/api/hint", { record, seat: p.to_move, round: a.r, action: a.i, samples: 32 });
+    const h = await api("POST", "/api/hint", evaluateBody(a, p));
     values.set(`${a.r}/${a.i}`, h.moves.map((m) => ({ move: m.move, win: m.win, points: m.points,
       win_stderr: m.win_stderr, points_stderr: m.points_stderr })));
+    valuedBy.set(`${a.r}/${a.i}`, `evaluated here, as the analysis: ${searchText({ name: "search", search: h.search, samples: h.samples || h.budget.samples, method: h.method })}`);
     draw();
   } catch (e) {
     showError(e.message);
@@ -341,6 +391,7 @@ function keys(e) {
   if (e.key === "ArrowRight") k = cursor + 1;
   else if (e.key === "ArrowLeft") k = cursor - 1;
   else if (e.key === "Home") k = 0;
+  // End: the final position, after the last action (as a chess board's End)
   else if (e.key === "End") k = actions.length - 1;
   else if (e.key === "n" || e.key === "N" || e.key === "p" || e.key === "P") {
     const step = e.key.toLowerCase() === "n" ? 1 : -1;
@@ -351,15 +402,31 @@ function keys(e) {
   go(k);
 }
 
+const SOURCE_HINT = "Choose a record file (fiveup-record/1), or finish a game on the play page.";
+
 async function init() {
   document.addEventListener("keydown", keys);
   $("analyse-form").addEventListener("submit", (e) => { e.preventDefault(); if (record) analyse(); });
+  // a new choice clears the last one's error; a bad file leaves nothing to analyse (a review: Run
+  // stayed on with the file before, under its name, and an old error stayed over a good file)
   $("file").addEventListener("change", async () => {
     const file = $("file").files[0];
+    showError("");
+    record = null;
+    $("run").disabled = true;
+    $("source").textContent = file ? `Reading ${file.name}…` : SOURCE_HINT;
     if (!file) return;
     try {
-      setRecord(await readJsonFile(file), `Record file ${file.name}`);
+      const rec = await readJsonFile(file);
+      if ($("file").files[0] !== file) return;          // another file was chosen meanwhile
+      // (JSON's words, as the command line's errors.json_kind)
+      const kind = rec === null ? "null" : Array.isArray(rec) ? "an array" : typeof rec === "boolean" ? "true/false"
+        : typeof rec !== "object" ? `a ${typeof rec}` : null;
+      if (kind) throw new Error(`${file.name}: a record is a JSON object, not ${kind}`);
+      setRecord(rec, `Record file ${file.name}`);
     } catch (e) {
+      if ($("file").files[0] !== file) return;
+      $("source").textContent = SOURCE_HINT;
       showError(e.message);
     }
   });

@@ -365,11 +365,15 @@ async function loadHint() {
     const record = await api("GET", `/api/games/${game.id}/record`, undefined, signal);
     const h = await api("POST", "/api/hint", { record, seat: view.seat }, signal);
     if (hintFor !== key || game.view !== view) return;        // the position moved on meanwhile
+    // a second port of one placement (RULES §3.4) keeps its button, its values said once
+    const values = (m) => m.same_as !== null && m.same_as !== undefined
+      ? [el("td", { colspan: "2", class: "same", text: `the same as ${m.same_as}` })]
+      : [el("td", { class: "num", text: m.win === null ? "forced" : winText(m.win, m.win_stderr) }),
+        el("td", { class: "num", text: m.points === null ? "" : pointsText(m.points, m.points_stderr) })];
     $("hint-table").tBodies[0].replaceChildren(...h.moves.map((m) => el("tr", { class: m.rank === 1 ? "best" : "" },
       el("td", { text: String(m.rank) }),
       el("td", {}, el("button", { type: "button", class: "link", "data-move": m.move, onclick: () => play(m.move) }, m.move)),
-      el("td", { class: "num", text: m.win === null ? "forced" : winText(m.win, m.win_stderr) }),
-      el("td", { class: "num", text: m.points === null ? "" : pointsText(m.points, m.points_stderr) }))));
+      ...values(m))));
     $("hint-state").textContent = h.samples ? `(${h.samples} sampled worlds, ${(1000 * h.seconds).toFixed(0)} ms)`
       : "(the only legal move)";
     // the best move on the board: an arrow and a ghost tile at its open end, or the

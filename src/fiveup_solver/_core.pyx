@@ -190,6 +190,8 @@ def canonical_of(t, g, k):
     cdef int gi = checked_tile(g, "canonical_of target")
     cdef int ki = checked_port(gi, k, "canonical_of")
     cdef int v = port_value(gi, ki)
+    if ti == gi:
+        raise CoreError(f"canonical_of: tile {TILE_LO[ti]}-{TILE_HI[ti]} cannot be placed on itself")
     if TILE_LO[ti] != v and TILE_HI[ti] != v:
         raise CoreError(f"canonical_of: tile {TILE_LO[ti]}-{TILE_HI[ti]} does not match value {v}")
     return concrete_to_canonical(ti, gi, ki)
@@ -286,6 +288,11 @@ cdef class CoreRound:
             raise CoreError("hands must be a list of tile-number lists and boneyard a tile-number list") from None
         if len(hand_lists) != n:
             raise CoreError(f"hands must list {n} hands, not {len(hand_lists)}")
+        for s in range(n):
+            # a round starts with a tile in every hand (RULES §2); with none anywhere nobody
+            # could open, the board would stay empty, never blocked, and a search would pass forever
+            if not hand_lists[s]:
+                raise CoreError(f"the hand of seat {s} is empty: a round starts with a tile in every hand")
         seen = set()
         for s in range(n):
             for t in hand_lists[s]:

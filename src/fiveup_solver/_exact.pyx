@@ -89,6 +89,15 @@ cdef int load(object pos, Position* out) except -1:
     return 0
 
 
+cdef list _listed(obj, str what):
+    """list(obj), or a CoreError naming `what` (a caller's None or number where a
+    list belongs: a review saw bare TypeErrors)."""
+    try:
+        return list(obj)
+    except TypeError:
+        raise CoreError(f"{what} must be a list, not {type(obj).__name__}") from None
+
+
 cdef bytes dump(Position* p):
     return (<char*>p)[:sizeof(Position)]
 
@@ -105,7 +114,7 @@ def world_position(base, hands, bone, order=None):
     cdef Position p = (<CoreRound>base).top().pos
     cdef int s, n = p.players
     cdef uint32_t total = 0, m
-    hands = list(hands)
+    hands = _listed(hands, "a world's hands")
     if len(hands) != n:
         raise CoreError(f"a world lists {n} hands, not {len(hands)}")
     for s in range(n):
@@ -129,7 +138,7 @@ def world_position(base, hands, bone, order=None):
             k += 1
     canonical_boneyard(&p)
     if order is not None:
-        order = list(order)
+        order = _listed(order, "the boneyard's order")
         if len(order) != p.bone_len - p.bone_next:
             raise CoreError(f"the boneyard's order lists {len(order)} tiles, not {p.bone_len - p.bone_next}")
         for i in range(len(order)):
@@ -343,7 +352,10 @@ def walk_after_move(node, move, seat, limit):
     w.aborted = False
     w.n_obs = 0
     mv = checked_int(move, 0, 255, "move")
-    for pos, prob in node:
+    for item in _listed(node, "a belief state"):
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise CoreError("a belief state lists (world position, probability) pairs")
+        pos, prob = item
         load(pos, &p)
         if p.status != ST_PLAYING or p.to_move != w.seat:
             raise CoreError(f"seat {w.seat} is not to move in a world of the node")
@@ -983,9 +995,9 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
     s.limit = checked_int(limit, 0, 2 ** 62, "limit")
     s.ordered = 1 if ordered else 0
     s.stop = stop_flag_of(stop)
-    node = list(node)
-    choosers = list(choosers)
-    moves = [checked_int(m, 0, 255, "move") for m in moves]
+    node = _listed(node, "a belief state")
+    choosers = _listed(choosers, "the chooser flags")
+    moves = [checked_int(m, 0, 255, "move") for m in _listed(moves, "the moves")]
     n = len(node)
     if n == 0 or len(choosers) != n:
         raise CoreError("a belief state lists one chooser flag per world, and at least one world")
@@ -1013,10 +1025,14 @@ def greedy_search(node, choosers, moves, seat, objective, root_scores, equity, l
                 raise MemoryError()
             s.node_ids[i] = w
             s.node_probs[i] = float(prob)
-        root_scores = list(root_scores)
+        root_scores = _listed(root_scores, "the root scores")
+        if len(root_scores) != s.sides:
+            raise CoreError(f"the root scores list {s.sides} sides, not {len(root_scores)}")
         for i in range(s.sides):
             s.root_score[i] = checked_int(root_scores[i], SCORE_FLOOR, TARGET, "root score")
         if s.objective == OBJ_WIN:
+            if equity is None:          # (a typed memoryview takes None)
+                raise CoreError("the win objective needs the equity table, not None")
             try:
                 eq = equity
             except (TypeError, ValueError, BufferError):
@@ -1811,8 +1827,8 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit, min
         if minimax not in (True, False, 0, 1):
             raise CoreError(f"minimax must be True or False, not {minimax!r}")
         d.minimax = 1 if minimax else 0
-        node = list(node)
-        moves = [checked_int(m, 0, 255, "move") for m in moves]
+        node = _listed(node, "a best-defence node")
+        moves = [checked_int(m, 0, 255, "move") for m in _listed(moves, "the moves")]
         n = len(node)
         if n == 0:
             raise CoreError("a best-defence node lists at least one world")
@@ -1845,10 +1861,14 @@ def defence_search(node, moves, seat, objective, root_scores, equity, limit, min
         for i in range(1, n):
             if d.ids[i] == d.ids[i - 1] or world_cmp(d.pool.worlds, d.ids[i - 1], d.ids[i]) > 0:
                 raise CoreError("a best-defence node lists distinct world positions in sorted order")
-        root_scores = list(root_scores)
+        root_scores = _listed(root_scores, "the root scores")
+        if len(root_scores) != d.pool.sides:
+            raise CoreError(f"the root scores list {d.pool.sides} sides, not {len(root_scores)}")
         for i in range(d.pool.sides):
             d.pool.root_score[i] = checked_int(root_scores[i], SCORE_FLOOR, TARGET, "root score")
         if d.pool.objective == OBJ_WIN:
+            if equity is None:          # (a typed memoryview takes None)
+                raise CoreError("the win objective needs the equity table, not None")
             try:
                 eq = equity
             except (TypeError, ValueError, BufferError):

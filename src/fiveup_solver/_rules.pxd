@@ -248,8 +248,11 @@ cdef inline int gen_moves(const Position* p, uint8_t* out) noexcept nogil:
         if n <= MAX_MOVES - 4:
             n += tile_moves(p, t, out + n)
         else:
-            # (not reached in play: a hand's canonical moves stay far below MAX_MOVES)
+            # (not reached in play: a hand's canonical moves stay far below MAX_MOVES; kept
+            # within the array all the same, a review)
             k = tile_moves(p, t, spare)
+            if k > MAX_MOVES - n:
+                k = MAX_MOVES - n
             memcpy(out + n, spare, k)
             n += k
         h &= h - 1

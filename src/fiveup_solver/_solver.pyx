@@ -1554,13 +1554,15 @@ cdef int mtdf(SolverCtx* S, const Position* p, int guess) noexcept nogil:
         g = search(S, p, beta - 1, beta, 0)
         if S.aborted:
             return 0
+        # (step is read only when stepping: doubled in every search it overflowed an int
+        # after 28 moves of a bound one way, undefined behaviour the sanitizer build found)
         if g < beta:
             upper = g
-            step = step * 2 if last < 0 else MTD_STEP
+            step = step * 2 if stepping and last < 0 else MTD_STEP
             last = -1
         else:
             lower = g
-            step = step * 2 if last > 0 else MTD_STEP
+            step = step * 2 if stepping and last > 0 else MTD_STEP
             last = 1
     return g
 
