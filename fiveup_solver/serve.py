@@ -64,7 +64,7 @@ from fiveup_solver.errors import (FiveUpError, OptionError, SearchStopped, check
                                   json_kind, short_repr as _short)
 from fiveup_solver.hint import Hinter, SearchBudget, use_hinter
 from fiveup_solver.levels import LEVELS
-from fiveup_solver.notation import ALL_TILES, format_domino_parts, format_move, parse_move
+from fiveup_solver.notation import ALL_TILES, format_domino_parts, format_move, parse_move, same_as_earlier
 from fiveup_solver.play import TerminalGame, bots_for_seats
 from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
 from fiveup_solver.solver import Solver, check_search
@@ -392,6 +392,8 @@ class WebGame(TerminalGame):
         obs = g.observation(self.seat)
         d = obs.to_dict()
         d.update({"legal_moves": [format_move(m) for m in obs.legal_moves],
+                  # each legal move's earlier one that is the same choice (RULES §3.4), or None
+                  "legal_same_as": same_as_earlier(obs.legal_moves),
                   "round_over": g.round_over, "game_over": g.game_over, "winner": g.winner,
                   "unfinished": g.unfinished, "seats": list(g.seats),
                   "placements": [format_move(m) for _, m in g.current.moves if m.kind == "play"],

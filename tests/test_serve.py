@@ -373,8 +373,9 @@ def test_view_is_the_observation_plus_the_game_fields(client):
     view = r["view"]
     obs = web.game.observation(1).to_dict()
     assert {k: view[k] for k in obs} == obs
-    assert set(view) - set(obs) == {"legal_moves", "round_over", "game_over", "winner", "unfinished", "seats",
-                                    "placements", "last_moves", "round_end", "board"}
+    assert set(view) - set(obs) == {"legal_moves", "legal_same_as", "round_over", "game_over", "winner",
+                                    "unfinished", "seats", "placements", "last_moves", "round_end", "board"}
+    assert len(view["legal_same_as"]) == len(view["legal_moves"])
 
 
 def test_undo_and_going_on_from_a_saved_view(client):

@@ -1025,6 +1025,9 @@ def test_a_second_port_of_one_placement_is_said_once_in_the_hint_table(page, ser
     page.wait_for_selector("#bot-choices select")
     page.set_input_files("#load", str(path))
     assert wait_turn(page) == "ready"
+    # the move list says the second port is the first, as fiveup play's does
+    assert page.locator("#moves li").all_inner_texts() == ["0-2@0-5:low", "0-2@2-2:branchA",
+                                                           "0-2@2-2:branchB (the same as 2)"]
     page.check("#hints")
     page.wait_for_selector("#hint-box[data-state=ready]")
     rows = page.locator("#hint-table tbody tr").evaluate_all(

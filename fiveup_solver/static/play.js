@@ -240,8 +240,11 @@ function render() {
     b.addEventListener("click", () => pickTile(t, playable.get(t)));
     return b;
   }));
-  $("moves").replaceChildren(...view.legal_moves.map((m) => el("li", {},
-    el("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, m))));
+  // a second port of one placement (RULES §3.4) is said to be one, as fiveup play says it
+  const same = view.legal_same_as || [];
+  $("moves").replaceChildren(...view.legal_moves.map((m, i) => el("li", {},
+    el("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, m),
+    ...(same[i] === null || same[i] === undefined ? [] : [el("span", { class: "same", text: ` (the same as ${same[i] + 1})` })]))));
   $("moves-box").hidden = view.game_over;
   if (selected && playable.has(selected)) markPorts(playable.get(selected));
   // (a review: Undo was on with nothing to undo, and answered with an error; it takes back the
