@@ -75,6 +75,12 @@ MIN_SAMPLE_WORLDS = 4               # the fewest: 2 judging worlds, the fewest a
 WIN_POINTS = 1000                   # the points objective's value of an accepted exact 305
 _FRONT_LIMIT = ("the exact search needs more than {} world positions, front vectors and their "
                 "comparisons (node_limit)")
+_NODE_LIMIT = "the exact search needs more than {} world position{} (node_limit)"
+
+
+def _over_the_limit(limit: int) -> "SearchLimitError":
+    """The error of a search that reached its node limit (one position said as one, a review)."""
+    return SearchLimitError(_NODE_LIMIT.format(limit, "" if limit == 1 else "s"))
 _EMPTY = __import__("array").array("d")   # the C search's equity table when the objective is points
 
 
@@ -191,8 +197,7 @@ class _Search:
     def count(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_limit:
-            raise SearchLimitError(f"the exact search needs more than {self.node_limit} world positions "
-                                   f"(node_limit)")
+            raise _over_the_limit(self.node_limit)
 
     # ------------------------------------------------------------ greedy opponents
     def move_value(self, node: tuple, move: int) -> float:
@@ -202,8 +207,7 @@ class _Search:
                                                                self.node_limit - self.nodes)
         self.nodes += nodes
         if aborted:
-            raise SearchLimitError(f"the exact search needs more than {self.node_limit} world positions "
-                                   f"(node_limit)")
+            raise _over_the_limit(self.node_limit)
         total = sum(p * self.terminal(*end) for end, p in ends.items())
         for items in groups.values():
             mass = sum(p for _, p in items)
@@ -380,8 +384,7 @@ def _greedy_c(search: _Search, node, roots, choosers, ordered: bool = False) -> 
         node, choosers, roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores, eq,
         search.node_limit, ordered, search.stop)
     if aborted:
-        raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
-                               f"(node_limit)")
+        raise _over_the_limit(search.node_limit)
     return dict(zip(roots, vals)), nodes, belief_states
 
 
@@ -394,8 +397,7 @@ def _defence_c(search: _Search, node, roots) -> tuple:
         [pos for pos, _ in node], roots, search.seat, 1 if search.objective == "win" else 0, search.root_scores,
         eq, search.node_limit, search.minimax, search.stop)
     if aborted == 1:
-        raise SearchLimitError(f"the exact search needs more than {search.node_limit} world positions "
-                               f"(node_limit)")
+        raise _over_the_limit(search.node_limit)
     if aborted:
         raise SearchLimitError(_FRONT_LIMIT.format(search.node_limit))
     return dict(zip(roots, fronts)), stats

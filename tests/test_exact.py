@@ -199,6 +199,9 @@ def test_limits_refuse_with_both_numbers():
         exact_result(obs, max_worlds=3)
     with pytest.raises(SearchLimitError, match="more than 1000 world positions"):
         exact_result(obs, node_limit=1000)
+    # one position said as one (a review read "more than 1 world positions")
+    with pytest.raises(SearchLimitError, match=r"more than 1 world position \(node_limit\)$"):
+        exact_result(obs, node_limit=1)
 
 
 @pytest.mark.parametrize("options, message", [

@@ -188,7 +188,7 @@ def test_every_node_limit_gives_the_python_refusal():
                 exact_result(obs, objective="win", opponent="best-defence", node_limit=limit, engine=engine)
             messages.append(str(err.value))
         assert messages[0] == messages[1]
-        assert f"more than {limit} world positions" in messages[0]
+        assert f"more than {limit} world position" in messages[0]      # ("1 world position": one)
         kinds.add("front vectors" in messages[0])
     assert kinds == {True, False}
     assert exact_result(obs, objective="win", opponent="best-defence", node_limit=need).nodes == need
