@@ -228,6 +228,7 @@ class Move:
             return True
         if not isinstance(other, Move) or self.kind != "play" or other.kind != "play":
             return False
+        self.placement, other.placement         # a malformed play is refused (ParseError), as placement does
         if any(m.at is not None and m.at.value not in (m.tile.lo, m.tile.hi) for m in (self, other)):
             return False                # a tile that cannot go there is no placement at all
         return _core.canonical_of(*self.placement) == _core.canonical_of(*other.placement)
@@ -350,7 +351,13 @@ def same_as_earlier(moves) -> list:
     >>> same_as_earlier([Move.parse(t) for t in ("4-5@5-5:lineA", "draw", "4-5@5-5:lineB")])
     [None, None, 0]
     """
-    moves = list(moves)
+    try:
+        moves = list(moves)
+    except TypeError:
+        raise OptionError(f"same_as_earlier takes a list of Moves, not {_short(moves)}") from None
+    for m in moves:
+        if not isinstance(m, Move):
+            raise OptionError(f"same_as_earlier takes a list of Moves, not one holding {_short(m)}")
     return [next((j for j in range(i) if moves[j].same_as(m)), None) for i, m in enumerate(moves)]
 
 

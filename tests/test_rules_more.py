@@ -382,3 +382,17 @@ def test_moves_that_are_one_choice_are_those_the_rules_make_equal(players):
                         seen[want] += 1
             g.push(rng.choice(legal))
     assert seen[True] >= 5 and seen[False] >= 5, seen
+
+
+def test_same_as_refuses_what_is_not_a_move_in_one_line():
+    """Move.same_as and notation.same_as_earlier with a malformed play or a list of
+    other things: one typed error each (an AttributeError before)."""
+    from fiveup_solver.errors import OptionError, ParseError
+    from fiveup_solver.notation import same_as_earlier
+    with pytest.raises(ParseError, match="a play is of a Tile"):
+        Move("play", Tile.parse("1-2"), "x").same_as(Move.parse("1-2@2-2:lineA"))
+    with pytest.raises(OptionError, match="same_as_earlier takes a list of Moves, not one holding 'x'"):
+        same_as_earlier(["x"])
+    with pytest.raises(OptionError, match="same_as_earlier takes a list of Moves, not 5"):
+        same_as_earlier(5)
+    assert Move.parse("1-2@2-2:lineA").same_as("x") is False
