@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from exact_yardstick import PHASES, _stats, find_position, merged_rows  # noqa: E402
+from exact_yardstick import MIN_INTERVAL_N, PHASES, _mean_cell, _stats, find_position, merged_rows  # noqa: E402
 
 YARDSTICK = "benchmarks/results/exact_yardstick_2p.jsonl"
 
@@ -106,8 +106,8 @@ def report(path: str, yardstick: str = YARDSTICK, markdown: bool = False, with_d
              f"exact value of the pick)"]
     for opponent_i, opponent in enumerate(("greedy", "best-defence")):
         lines.append(f"\nAgainst {opponent}:")
-        header = ["phase (boneyard)", "solved", "method", "differs", "win-% loss mean", "p95",
-                  "points loss mean", "p95"]
+        header = ["phase (boneyard)", "solved", "method", "differs", "win-% loss mean ± 95 %", "p95",
+                  "points loss mean ± 95 %", "p95"]
         table = []
         for lo, hi in PHASES + ((0, 18),):
             label = (f"{lo}" if lo == hi else f"{lo}-{hi}") if (lo, hi) != (0, 18) else "all"
@@ -122,11 +122,12 @@ def report(path: str, yardstick: str = YARDSTICK, markdown: bool = False, with_d
                     lw.append(100 * (best_w - ex["win"][pick]))
                     lp.append(best_p - ex["points"][pick])
                     differs += ex["win"][pick] < best_w - 1e-9
-                mw, pw = _stats(lw)
-                mp, pp = _stats(lp)
+                _, pw = _stats(lw)
+                _, pp = _stats(lp)
+                # the mean with its 95 % interval (30 positions or more), else "mean (n = k)"
                 table.append([label, str(len(sel)), name, f"{differs}/{len(sel)}" if sel else "-",
-                              f"{mw:.3f}" if mw is not None else "-", f"{pw:.2f}" if pw is not None else "-",
-                              f"{mp:.2f}" if mp is not None else "-", f"{pp:.1f}" if pp is not None else "-"])
+                              _mean_cell(lw, 3), f"{pw:.2f}" if pw is not None else "-",
+                              _mean_cell(lp, 2), f"{pp:.1f}" if pp is not None else "-"])
         if markdown:
             lines.append("| " + " | ".join(header) + " |")
             lines.append("|" + "---|" * len(header))
@@ -134,22 +135,45 @@ def report(path: str, yardstick: str = YARDSTICK, markdown: bool = False, with_d
         else:
             lines.append("  ".join(f"{h:>16}" for h in header))
             lines += ["  ".join(f"{c:>16}" for c in t) for t in table]
+    def paired(sel, opponent_i, base, name) -> str:
+        parts = []
+        for cur, scale in (("win", 100.0), ("points", 1.0)):
+            d = []
+            for r in sel:
+                ex = exact[r["index"]]["exact"][opponent_i][cur]
+                d.append(scale * (ex[str(r["picks"][name])] - ex[str(r["picks"][base])]))
+            m = sum(d) / len(d) if d else 0.0
+            se = (sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d)) ** 0.5 if len(d) > 1 else 0.0
+            parts.append(f"{'win-%' if cur == 'win' else 'points'} {m:+.3f} [{m - 1.96 * se:+.3f}, "
+                         f"{m + 1.96 * se:+.3f}]")
+        return ", ".join(parts)
+
     lines.append("\nPaired against PIMC, same positions (PIMC's loss - the method's loss; > 0: it loses "
                  "less), mean with a 95 % interval (normal, per-position differences):")
     for opponent_i, opponent in enumerate(("greedy", "best-defence")):
         sel = [r for r in rows if "refused" not in exact[r["index"]]["exact"][opponent_i]]
         for name in names[1:]:
-            parts = []
-            for cur, scale in (("win", 100.0), ("points", 1.0)):
-                d = []
-                for r in sel:
-                    ex = exact[r["index"]]["exact"][opponent_i][cur]
-                    d.append(scale * (ex[str(r["picks"][name])] - ex[str(r["picks"]["pimc"])]))
-                m = sum(d) / len(d) if d else 0.0
-                se = (sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d)) ** 0.5 if len(d) > 1 else 0.0
-                parts.append(f"{'win-%' if cur == 'win' else 'points'} {m:+.3f} [{m - 1.96 * se:+.3f}, "
-                             f"{m + 1.96 * se:+.3f}]")
-            lines.append(f"  against {opponent}, {name} ({len(sel)} positions): " + ", ".join(parts))
+            lines.append(f"  against {opponent}, {name} ({len(sel)} positions): "
+                         + paired(sel, opponent_i, "pimc", name))
+    # every other pair of methods (a shallower depth's loss - a deeper one's), and each pair by
+    # phase, where the per-phase tables' unpaired intervals overlap
+    lines.append("\nPaired between the other methods (the first's loss - the second's), and every pair by "
+                 "phase (boneyard), the same form:")
+    for opponent_i, opponent in enumerate(("greedy", "best-defence")):
+        sel = [r for r in rows if "refused" not in exact[r["index"]]["exact"][opponent_i]]
+        for i, base in enumerate(names[1:], 1):
+            for name in names[i + 1:]:
+                lines.append(f"  against {opponent}, {base} - {name} ({len(sel)} positions): "
+                             + paired(sel, opponent_i, base, name))
+        for lo, hi in PHASES:
+            part = [r for r in sel if lo <= r["bone"] <= hi]
+            if len(part) < MIN_INTERVAL_N:
+                continue
+            for i, base in enumerate(names):
+                for name in names[i + 1:]:
+                    lines.append(f"  against {opponent}, boneyard {lo if lo == hi else f'{lo}-{hi}'}, "
+                                 f"{base} - {name} ({len(part)} "
+                                 f"positions): " + paired(part, opponent_i, base, name))
     for name in names[1:]:
         differ = [r for r in rows if r["picks"][name] != r["picks"]["pimc"]]
         depths = {}

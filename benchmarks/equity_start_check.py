@@ -1,10 +1,12 @@
 """A race-equity table at a game's start against whole games (docs/equity.md, "The game's
 start, checked against whole games").
 
-    python benchmarks/equity_start_check.py ROUNDS.npz [--bot greedy] [--games 3000] [--model-games 20000]
+    python benchmarks/equity_start_check.py ROUNDS.npz [--bot greedy] [--games 3000] [--first 0]
+        [--model-games 20000]
 
 Plays ``--games`` seeded 2-player games of BOT against itself from 0 : 0 with seat 0 to
-open (``selfplay.play_game``; game i's seed from ``"equity-start/{i}"``), and chains
+open (``selfplay.play_game``; game i's seed from ``"equity-start/{i}"``, i from ``--first``:
+runs with disjoint ranges are independent samples to pool), and chains
 ``--model-games`` games of rounds drawn from the round samples ROUNDS.npz (``fiveup equity
 build --players 2 --bot BOT --out T.npz`` saves them beside the table, as T.rounds.npz: the
 table's own model, each round replayed with RULES §6 from the state's sample set). Prints, for both,
@@ -26,9 +28,9 @@ from fiveup_solver.selfplay import play_game
 ROUNDS_SHOWN = 8
 
 
-def whole_games(bot: str, games: int) -> tuple:
+def whole_games(bot: str, games: int, first: int = 0) -> tuple:
     wins, lead, opens, count = 0, np.zeros(ROUNDS_SHOWN), np.zeros(ROUNDS_SHOWN), np.zeros(ROUNDS_SHOWN)
-    for i in range(games):
+    for i in range(first, first + games):
         g = play_game(2, random.Random(f"equity-start/{i}").getrandbits(63), [bot, bot], scores=[0, 0], starter=0)
         wins += g.winner == 0
         for r, rl in enumerate(g.rounds[:ROUNDS_SHOWN]):
@@ -77,9 +79,10 @@ def main(argv=None) -> int:
     ap.add_argument("rounds", help="the round samples (.npz) the table was built from")
     ap.add_argument("--bot", default="greedy")
     ap.add_argument("--games", type=int, default=3000)
+    ap.add_argument("--first", type=int, default=0, help="the first game's index (its seed's)")
     ap.add_argument("--model-games", type=int, default=20000)
     args = ap.parse_args(argv)
-    for name, run in (("whole games", lambda: whole_games(args.bot, args.games)),
+    for name, run in (("whole games", lambda: whole_games(args.bot, args.games, args.first)),
                       ("chained model", lambda: chained_model(args.rounds, args.model_games))):
         t = time.perf_counter()
         win, lead, opens = run()

@@ -368,14 +368,13 @@ def report_estimates(path: str, markdown: bool = False) -> str:
             cells.append(f"{differs}/{len(done)}")
             for o in objectives:
                 xs = [scale[o] * r["estimate"][f"loss_{o}"][name][0] for r in done]
-                cells.append(f"{sum(xs) / len(xs):.2f} ± {_half_width(xs):.2f}")
+                cells.append(_mean_cell(xs, 2))
             cells.append(str(len(both)))
             if both and "win" in objectives:
                 est = [100 * r["estimate"]["loss_win"][name][0] for r in both]
                 ex = [100 * (max(r["exact_greedy"]["win"].values()) - r["exact_greedy"]["win"][str(r["picks"][name])])
                       for r in both]
-                cells.append(f"{sum(est) / len(est):.2f} ± {_half_width(est):.2f} / "
-                             f"{sum(ex) / len(ex):.2f} ± {_half_width(ex):.2f}")
+                cells.append(f"{_mean_cell(est, 2)} / {_mean_cell(ex, 2)}")
             else:
                 cells.append("-")
             table.append(cells)
@@ -446,8 +445,7 @@ def _loss_lines(rows: list, exact_of) -> list:
             lw.append(100 * (max(ex["win"].values()) - ex["win"][pick]))
             lp.append(max(ex["points"].values()) - ex["points"][pick])
             differs += ex["win"][pick] < max(ex["win"].values()) - 1e-9
-        lines.append(f"  {name}: {sum(lw) / len(lw):.2f} ± {_half_width(lw):.2f} win-%, "
-                     f"{sum(lp) / len(lp):.1f} ± {_half_width(lp):.1f} points, {differs}/{len(rows)}")
+        lines.append(f"  {name}: {_mean_cell(lw, 2)} win-%, {_mean_cell(lp, 1)} points, {differs}/{len(rows)}")
     return lines
 
 
@@ -458,6 +456,23 @@ def _half_width(losses: list) -> float:
         return 0.0
     m = sum(losses) / n
     return 1.96 * (sum((x - m) ** 2 for x in losses) / (n - 1) / n) ** 0.5
+
+
+MIN_INTERVAL_N = 30     # below this many positions a cell gives the mean and its count, no interval
+
+
+def _mean_cell(values: list, digits: int = 2) -> str:
+    """A "mean ± 95 %" cell: with ``MIN_INTERVAL_N`` (30) values or more, the mean and the half-width
+    of the normal 95 % interval of the mean (``_half_width``), both to ``digits`` decimals; with
+    fewer, the mean and the count, ``"0.50 (n = 2)"``, and no interval (a normal interval on a
+    handful of values means nothing: on 2 equal losses it would read ± 0.00); with none, ``"-"``."""
+    n = len(values)
+    if n == 0:
+        return "-"
+    m = sum(values) / n
+    if n < MIN_INTERVAL_N:
+        return f"{m:.{digits}f} (n = {n})"
+    return f"{m:.{digits}f} ± {_half_width(values):.{digits}f}"
 
 
 def estimate_rows(path: str, names: list) -> list:
@@ -482,11 +497,11 @@ def estimate_rows(path: str, names: list) -> list:
                 continue
             ref = "reference_win" if "reference_win" in done[0]["estimate"] else "reference_points"
             cells.append(f"{sum(r['picks'][name] != r['estimate'][ref] for r in done)}/{len(done)}")
-            for o, scale, fmt in (("win", 100, "{:.2f}"), ("points", 1, "{:.1f}")):
+            for o, scale, digits in (("win", 100, 2), ("points", 1, 1)):
                 xs = [scale * r["estimate"][f"loss_{o}"][name][0] for r in done if f"loss_{o}" in r["estimate"]]
                 if xs:
-                    m, p95 = _stats(xs)
-                    cells += [f"{fmt.format(m)} ± {fmt.format(_half_width(xs))}", fmt.format(p95)]
+                    _, p95 = _stats(xs)
+                    cells += [_mean_cell(xs, digits), f"{p95:.{digits}f}"]
                 else:
                     cells += ["-", "-"]
             table.append(cells)
@@ -519,13 +534,12 @@ def report(path: str, markdown: bool = False, estimates: tuple = ()) -> str:
                     lw.append(100 * (best_w - ex["win"][pick]))
                     lp.append(best_p - ex["points"][pick])
                     differs += ex["win"][pick] < best_w - 1e-9
-                mw, pw = _stats(lw)
-                mp, pp = _stats(lp)
+                _, pw = _stats(lw)
+                _, pp = _stats(lp)
                 table.append([label, str(len(sel)), f"{len(solved)}", name,
                               f"{differs}/{len(solved)}" if solved else "-",
-                              f"{mw:.2f} ± {_half_width(lw):.2f}" if mw is not None else "-",
-                              f"{pw:.2f}" if pw is not None else "-",
-                              f"{mp:.1f} ± {_half_width(lp):.1f}" if mp is not None else "-",
+                              _mean_cell(lw, 2), f"{pw:.2f}" if pw is not None else "-",
+                              _mean_cell(lp, 1),
                               f"{pp:.1f}" if pp is not None else "-"])
         if opponent == "greedy":
             for est in estimates:   # beyond exact reach: estimated rows, marked as such

@@ -60,8 +60,27 @@ def _ascii_option(convert, what: str):
     return parse
 
 
+class _TypedNumber(float):
+    """A decimal option's value that names itself as typed: an error echoes '--time-ms 0'
+    as 'not 0', not as the float's 'not 0.0'. Its str and arithmetic are float's."""
+    __slots__ = ("text",)
+
+    def __new__(cls, text: str):
+        value = super().__new__(cls, text)
+        value.text = text
+        return value
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = float.__repr__
+
+    def __reduce__(self):   # pickled (to a worker) as the plain float it is
+        return (float, (float(self),))
+
+
 _int = _ascii_option(int, "an integer (digits 0-9)")                   # every integer option but --seed (_seed)
-_number = _ascii_option(float, "a number (digits 0-9, '.', 'e')")       # every decimal option
+_number = _ascii_option(_TypedNumber, "a number (digits 0-9, '.', 'e')")  # every decimal option
 
 
 def _fmt_scores(scores) -> str:

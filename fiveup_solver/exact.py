@@ -60,6 +60,7 @@ from fiveup_solver.equity import load_table, win_probabilities
 from fiveup_solver.errors import (IllegalMoveError, OptionError, as_int, as_number, check_seed,
                                   check_switch, is_int as _is_int, is_number, short_repr as _short)
 from fiveup_solver.game import not_to_move
+from fiveup_solver.notation import ALL_TILES
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.solver import check_objective
 
@@ -586,6 +587,11 @@ def _checked_worlds(worlds, ordered: bool, hidden) -> list:
             if not isinstance(bone, (list, tuple)) or not all(_is_int(as_int(t)) for t in bone):
                 raise OptionError(f"world {k}'s boneyard must be the order of its tiles (ordered=True), "
                                   f"not {_short(bone)}")
+            repeated = sorted({as_int(t) for t in bone if sum(as_int(u) == as_int(t) for u in bone) > 1})
+            if repeated:   # a mask of its set would hide the repeat until the core's count
+                r = repeated[0]
+                raise OptionError(f"world {k}'s boneyard order repeats tile "
+                                  + (f"{ALL_TILES[r]} (index {r})" if 0 <= r < 28 else _short(r)))
         elif not _is_int(as_int(bone)):
             raise OptionError(f"world {k}'s boneyard must be a tile mask (ordered=False), not {_short(bone)}")
         weight = as_number(weight)

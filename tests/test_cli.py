@@ -485,7 +485,9 @@ def test_sample_deals_and_probabilities(tmp_path, capsys):
     (["--seat", "1", "--round", "0"], "give --round and --action together"),
     (["--seat", "1", "--round", "9", "--action", "0"], "--round 9 is not in the record"),
     (["--seat", "1", "--world-nodes", "0"], "error: --world-nodes must be"),
-    (["--seat", "1", "--time-ms", "0"], "error: --time-ms must be a number from 1 to 3600000, not 0.0"),
+    # the value as typed, not as a float ('not 0.0')
+    (["--seat", "1", "--time-ms", "0"], "error: --time-ms must be a number from 1 to 3600000, not 0\n"),
+    (["--seat", "1", "--time-ms", "1e9"], "error: --time-ms must be a number from 1 to 3600000, not 1e9\n"),
     (["--seat", "1", "--depth", "2"], "error: --depth is an option of method 'alphamu'"),
     (["--seat", "1", "--method", "alphamu", "--depth", "99"], "error: --depth must be"),
 ])

@@ -745,6 +745,8 @@ def test_exact_values_checks_the_legal_moves_it_answers_for():
     ("none_choose", "no world chooses"),
     ("chooses_1", r"world 0's chooses must be True or False, not 1"),
     ("mask_as_order", r"world 0's boneyard must be the order of its tiles \(ordered=True\)"),
+    # a repeat was "holds 4 tiles, not 1" from the core, after the mask of its set
+    ("repeated_tile", r"^world 0's boneyard order repeats tile 0-2 \(index 2\)$"),
     ("no_hands", r"world 0's hands must be \{seat: tile mask\} for seats \[0\]"),
 ])
 def test_response_values_checks_its_worlds(worlds, message):
@@ -757,10 +759,11 @@ def test_response_values_checks_its_worlds(worlds, message):
             "nan": [(h, b, float("nan"), True) for h, b, _ in good],
             "none_choose": [(h, b, p, False) for h, b, p in good],
             "chooses_1": [(h, b, p, 1) for h, b, p in good], "mask_as_order": [(h, b, p, True) for h, b, p in good],
+            "repeated_tile": [(h, [2, 2] + [t for t in range(28) if (b >> t) & 1][2:], p, True) for h, b, p in good],
             "no_hands": [({}, b, p, True) for h, b, p in good]}
     with pytest.raises(OptionError, match=message):
         response_values(obs, made.get(worlds, worlds) if isinstance(worlds, str) else worlds,
-                        ordered=worlds == "mask_as_order")
+                        ordered=worlds in ("mask_as_order", "repeated_tile"))
     with pytest.raises(OptionError, match="^ordered must be True or False, not 1$"):
         response_values(obs, [(h, b, p, True) for h, b, p in good], ordered=1)
 

@@ -256,6 +256,15 @@ def test_solver_table_size_is_checked(tt_mb):
         _solver.SolverCore(tt_mb)
 
 
+def test_solver_table_is_within_its_size():
+    """table_bytes is at most tt_mb: a size below the least table (4 entries of 16 bytes) was
+    given 64 bytes anyway."""
+    with pytest.raises(CoreError, match=r"^tt_mb must hold the least table, 64 bytes \(6.1e-05 MB\), not 1e-09$"):
+        _solver.SolverCore(1e-9)
+    for tt_mb in (64 / 2 ** 20, 1e-4, 0.001, 1.0):
+        assert 64 <= _solver.SolverCore(tt_mb).table_bytes <= tt_mb * 2 ** 20
+
+
 def test_solver_and_world_search_refuse_none_and_bad_roots():
     g, obs = mover_observation()
     core = g.current.core
@@ -825,6 +834,20 @@ def test_belief_worlds_draw_takes_only_its_arrays():
         bw.draw(0, 0, good[0], None, good[2])
     with pytest.raises(CoreError, match="the position must be a CoreRound, not Game"):
         _beliefs.move_features(g, 0)
+
+
+def test_move_features_refuses_a_tile_of_another_hand():
+    """move_features took a hand mask holding another seat's tile: that tile was then in two
+    hands. Tile 6 is 0-6 and tile 9 is 1-3 (index order 0-0, 0-1, ..., 0-6, 1-1, 1-2, 1-3)."""
+    from fiveup_solver import _beliefs, _core
+    from fiveup_solver.errors import CoreError
+    r = _core.CoreRound(2, [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]], list(range(10, 28)), 0, [0, 0])
+    for mask, message in ((0b11111 | 1 << 6, "tile 0-6, which is in seat 1's hand"),
+                          (1 << 9, "tile 1-3, which is in seat 1's hand")):
+        with pytest.raises(CoreError, match=f"^hand mask holds {message}$"):
+            _beliefs.move_features(r, mask)
+    # boneyard tiles are another hand's possible holding, taken as the seat's
+    assert [m for m, *_ in _beliefs.move_features(r, 1 << 27)] == [27]
 
 
 def test_value_world_takes_only_a_world_of_the_position():

@@ -130,8 +130,14 @@ def move_features(r_, hand, own_threat=False):
     cdef CoreRound r = checked_round(r_, "the position")
     cdef Position pos = r.top().pos
     cdef uint8_t moves[MAX_MOVES]
-    cdef int n, i, c, th, ex
-    pos.hand[pos.to_move] = <uint32_t>checked_int(hand, 0, ALL_TILES_MASK, "hand mask") & ~pos.board
+    cdef int n, i, c, th, ex, s, t
+    cdef uint32_t mask = <uint32_t>checked_int(hand, 0, ALL_TILES_MASK, "hand mask") & ~pos.board
+    for s in range(pos.players):
+        # a tile both here and in another hand would be counted twice by the replies' threat
+        if s != pos.to_move and mask & pos.hand[s]:
+            t = fiveup_ctz(mask & pos.hand[s])
+            raise CoreError(f"hand mask holds tile {TILE_LO[t]}-{TILE_HI[t]}, which is in seat {s}'s hand")
+    pos.hand[pos.to_move] = mask
     if pos.status != ST_PLAYING:
         return []
     n = gen_moves(&pos, moves)

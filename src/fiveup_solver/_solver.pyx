@@ -922,6 +922,10 @@ cdef class SolverCore:
             # also refuses NaN; the table is a power of two up to this size
             raise CoreError(f"tt_mb must be a number in (0, 65536], not {tt_mb_!r}"[:200])
         tt_mb = tt_mb_
+        if n * sizeof(TTEntry) > tt_mb * 1024 * 1024:
+            # the least table (4 entries) must fit, as table_bytes promises at most tt_mb
+            raise CoreError(f"tt_mb must hold the least table, {n * sizeof(TTEntry)} bytes "
+                            f"({n * sizeof(TTEntry) / 1048576.0:.3g} MB), not {tt_mb_!r}"[:200])
         while (n * 2) * sizeof(TTEntry) <= tt_mb * 1024 * 1024:
             n *= 2
         memset(&self.ctx, 0, sizeof(SolverCtx))
