@@ -228,12 +228,18 @@ class WeightedWorlds:
         """(M, 4): each world's probability that each other seat plays a greedy model
         (credit, beta >= :data:`GREEDY_BETA`): its model's posterior given the world,
         prior(theta) L(theta, world) normalised over theta."""
-        out = np.zeros((self.candidates, 4))
+        return self._greedy_rows(slice(None))
+
+    def _greedy_rows(self, rows) -> np.ndarray:
+        """:meth:`greedy_probabilities` of the candidates `rows` (an index array or a slice):
+        each row is its world's own, so a part of the rows gives that part of the whole."""
+        loglik = self.loglik[rows]
+        out = np.zeros((len(loglik), 4))
         sharp = [i for i, (kind, beta) in enumerate(self.model.grid) if kind == "credit" and beta >= GREEDY_BETA]
         if not sharp or self.log_prior is None:
             return out
         for s in self.posterior:
-            x = self.loglik[:, s, :] + self.log_prior[s][None, :]
+            x = loglik[:, s, :] + self.log_prior[s][None, :]
             x = np.where(np.isnan(x), -np.inf, x)
             top = x.max(axis=1, keepdims=True)
             top = np.where(np.isfinite(top), top, 0.0)
@@ -242,28 +248,41 @@ class WeightedWorlds:
             out[:, s] = np.divide(e[:, sharp].sum(axis=1), total, out=np.zeros(len(total)), where=total > 0)
         return out
 
-    def greedy_masks(self, worlds, seed: int) -> list:
+    def greedy_masks(self, worlds, seed: int, check=None) -> list:
         """For the worlds numbered `worlds` (candidates), the seats drawn greedy in each
         (a bit mask): seat s with world k's probability of a greedy model, from
         the seed's own stream, so that the opponent model and the hidden tiles of a
         searched world come jointly from the posterior. Empty masks when the model
-        does not search greedy seats."""
+        does not search greedy seats. ``check``: None, or a function called before each
+        PLAN_CHUNK worlds (a hint's stop, as :meth:`Beliefs.weigh`'s)."""
+        if check is not None and not callable(check):
+            raise OptionError(f"check must be a function or None, not {_short(check)}")
         given = worlds
+        n = self.candidates
         try:
-            worlds = [as_int(k) for k in worlds]
+            worlds = list(worlds)
         except TypeError:
             worlds = None
-        n = self.candidates
-        if worlds is None or not all(_is_int(k) and 0 <= k < n for k in worlds):
+        # plain ints (a hint's own) checked at once; other integer types (numpy's) one by one
+        if worlds is not None and not all(type(k) is int for k in worlds):
+            worlds = [as_int(k) for k in worlds]
+            if not all(map(_is_int, worlds)):
+                worlds = None
+        if worlds is None or (worlds and not 0 <= min(worlds) <= max(worlds) < n):
             raise OptionError(f"worlds must be candidate numbers from 0 to {n - 1}, not {_short(given)}")
         seed = check_seed(seed)
         if not self.model.search_greedy:
             return [0] * len(worlds)
-        p = self.greedy_probabilities()
         u = np.random.default_rng([int(seed) & (2 ** 64 - 1), 0x6EED]).random((self.candidates, 4))
-        drawn = u < p
-        bits = drawn[np.asarray(worlds, dtype=np.int64)].astype(np.int64) @ np.array([1, 2, 4, 8], dtype=np.int64)
-        return bits.tolist()        # seat s drawn greedy in a world: bit s of its mask
+        ks = np.asarray(worlds, dtype=np.int64)
+        bits = []
+        for i in range(0, len(ks), PLAN_CHUNK):
+            if check is not None:
+                check()
+            part = ks[i:i + PLAN_CHUNK]
+            drawn = u[part] < self._greedy_rows(part)
+            bits.extend((drawn.astype(np.int64) @ np.array([1, 2, 4, 8], dtype=np.int64)).tolist())
+        return bits        # seat s drawn greedy in a world: bit s of its mask
 
     @property
     def candidates(self) -> int:
@@ -427,17 +446,24 @@ class Beliefs:
             raise OptionError(f"max_factor must be an integer from 1 to 1024, not {_short(max_factor)}")
         parts = [self._draw(0, n, seed, check)]
         m = n
-        lw, ess = self._log_weights(np.concatenate([p[2] for p in parts]))
+        # each part's seat terms once (they are per world), a part at a time with a stop check
+        terms = [self._seat_terms(parts[0][2], check)]
+        lw, ess = self._log_weights(np.concatenate(terms))
         while ess < min_ess_fraction * n and m < max_factor * n:
             step = min(m, max_factor * n - m)
             parts.append(self._draw(m, step, seed, check))
+            terms.append(self._seat_terms(parts[-1][2], check))
             m += step
-            lw, ess = self._log_weights(np.concatenate([p[2] for p in parts]))
-        ll = np.concatenate([p[2] for p in parts])
-        hands = np.concatenate([p[0] for p in parts])
-        bone = np.concatenate([p[1] for p in parts])
+            lw, ess = self._log_weights(np.concatenate(terms))
+        def joined(k):      # one part (the ESS kept up) is used as it is, not copied
+            if check is not None:
+                check()
+            return parts[0][k] if len(parts) == 1 else np.concatenate([p[k] for p in parts])
+        ll, hands, bone = joined(2), joined(0), joined(1)
         seats = [s for s in self.ds.hidden_seats]
-        return WeightedWorlds(seed, hands, bone, self._bone_len, ll, lw, ess, self._posterior(ll, seats),
+        return WeightedWorlds(seed, hands, bone, self._bone_len, ll, lw, ess,
+                              self._posterior(ll, terms[0] if len(terms) == 1 else np.concatenate(terms), seats,
+                                              check),
                               {s: sum(1 for d in self.decisions if d[1] == s) for s in seats}, self.ds.players,
                               self.model, self._log_prior.copy())
 
@@ -451,30 +477,43 @@ class Beliefs:
         ev = top[0] + np.log(np.exp(ll - top).mean(axis=0))
         return {s: ev[s].copy() for s in self.ds.hidden_seats}
 
-    def _seat_terms(self, ll):
-        """log sum_theta prior_seat(theta) L_seat(theta, world): (M, 4)."""
-        x = ll + self._log_prior[None, :, :]
-        top = x.max(axis=2, keepdims=True)
-        top = np.where(np.isfinite(top), top, 0.0)     # a seat whose every model excludes the world
-        with np.errstate(divide="ignore"):
-            return (top + np.log(np.exp(x - top).sum(axis=2, keepdims=True)))[:, :, 0]
+    def _seat_terms(self, ll, check=None):
+        """log sum_theta prior_seat(theta) L_seat(theta, world): (M, 4), PLAN_CHUNK worlds
+        at a time (each world's row is its own: the parts change nothing) with `check`
+        called before each (a hint's stop, as :meth:`_draw`'s)."""
+        out = np.empty(ll.shape[:2], dtype=np.float64)
+        for i in range(0, len(ll), PLAN_CHUNK):
+            if check is not None:
+                check()
+            x = ll[i:i + PLAN_CHUNK] + self._log_prior[None, :, :]
+            top = x.max(axis=2, keepdims=True)
+            top = np.where(np.isfinite(top), top, 0.0)     # a seat whose every model excludes the world
+            with np.errstate(divide="ignore"):
+                out[i:i + PLAN_CHUNK] = (top + np.log(np.exp(x - top).sum(axis=2, keepdims=True)))[:, :, 0]
+        return out
 
-    def _log_weights(self, ll):
-        lw = self._seat_terms(ll).sum(axis=1)
+    def _log_weights(self, terms):
+        """The candidates' log weights (the largest 0) and their ESS, from their seat terms."""
+        lw = terms.sum(axis=1)
         if not np.isfinite(lw.max()):
             raise OptionError("the opponent model excludes every world drawn: give it a floor above 0")
         lw = lw - lw.max()
         w = np.exp(lw)
         return lw, float(w.sum() ** 2 / (w * w).sum())
 
-    def _posterior(self, ll, seats) -> dict:
-        terms = self._seat_terms(ll)
+    def _posterior(self, ll, terms, seats, check=None) -> dict:
         total = terms.sum(axis=1)
         out = {}
         for s in seats:
-            # joint over (model of s, world), the other seats' models summed out
-            with np.errstate(invalid="ignore"):
-                x = ll[:, s, :] + self._log_prior[s][None, :] + (total - terms[:, s])[:, None]
+            # joint over (model of s, world), the other seats' models summed out; built
+            # PLAN_CHUNK worlds at a time with a stop check before each, then summed whole
+            x = np.empty(ll.shape[::2], dtype=np.float64)
+            for i in range(0, len(ll), PLAN_CHUNK):
+                if check is not None:
+                    check()
+                with np.errstate(invalid="ignore"):
+                    x[i:i + PLAN_CHUNK] = (ll[i:i + PLAN_CHUNK, s, :] + self._log_prior[s][None, :]
+                                           + (total[i:i + PLAN_CHUNK] - terms[i:i + PLAN_CHUNK, s])[:, None])
             x = np.where(np.isnan(x), -np.inf, x)     # worlds a floorless model excludes
             x = x - x.max()
             p = np.exp(x).sum(axis=0)
@@ -496,12 +535,12 @@ def search_plan(ww: WeightedWorlds, n: int, seed: int, check=None) -> tuple:
     ``check``: as :meth:`Beliefs.weigh`'s, called before each part of the list."""
     if ww.candidates == n:
         w = ww.weights
-        masks = ww.greedy_masks(range(n), seed)
+        masks = ww.greedy_masks(range(n), seed, check)
         worlds = _plan_worlds(ww, list(range(n)), masks, check)
         same = bool(np.all(ww.log_weights == ww.log_weights[0]))
         return worlds, None if same else [float(x) for x in w]
     picks = ww.resample(n, seed)
-    masks = ww.greedy_masks([k for k, _ in picks], seed)
+    masks = ww.greedy_masks([k for k, _ in picks], seed, check)
     return _plan_worlds(ww, [k for k, _ in picks], masks, check), [float(c) for _, c in picks]
 
 

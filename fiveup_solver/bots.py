@@ -165,6 +165,10 @@ def bot_function(name: str):
     # bots of their own, whose names would take the line past its length)
     plain = sorted(b for b in _BUILT_IN if "-" not in b and not b.startswith("level"))
     levels = sorted(LEVELS, key=lambda b: int(b[len("level"):]))
+    if name.lower() != name and name.lower() in _BUILT_IN:
+        raise OptionError(f"unknown bot {name[:40]!r}: bot names are lower case ({name.lower()!r})")
+    if re.fullmatch(r"level[0-9]+", name):    # a level out of range: the levels, not every form
+        raise OptionError(f"unknown level {name[:40]!r} (known: {levels[0]}..{levels[-1]})")
     known = ", ".join([b + "[-X]" if b in _METHOD_OF_BOT else b for b in plain] + [f"{levels[0]}..{levels[-1]}"])
     methods = "|".join(_METHOD_OF_BOT)
     raise OptionError(f"unknown bot {str(name)[:40]!r} (known: {known}, METHOD[-X]:SAMPLES:NODES, METHOD[-X]@MSms with METHOD {methods}, "

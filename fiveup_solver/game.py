@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numbers
 import random
+import secrets
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
@@ -149,6 +150,12 @@ class Observation:
     scores_before: tuple = ()   # raw per side when this round started
     revealed: tuple | None = None  # hands left at the round's end, when the round is over and shown
 
+    def __hash__(self) -> int:
+        """Over the fields that are values (the history's actions are dicts): equal
+        observations hash alike, so one can key a cache of hints."""
+        return hash((self.seat, self.players, self.round, self.to_move, tuple(self.hand), tuple(self.scores),
+                     tuple(self.hand_sizes), self.boneyard_size, len(self.history), self.end_sum))
+
     def to_dict(self) -> dict:
         check_observation(self)   # a hand-built observation may hold anything
         return {"seat": self.seat, "side": self.side, "players": self.players, "round": self.round,
@@ -173,7 +180,11 @@ class Game:
     """A game of Exact 61 Five Up for 2-4 players.
 
     ``Game(players, seed)`` deals round 0 and draws its starter from ``seed``
-    (D1); ``Game(players, seed, deal=False)`` starts empty for
+    (D1). Without a seed the game draws one from the operating system
+    (``secrets``), kept in ``seed`` (``Game(players, g.seed)`` deals the same game), which
+    cannot be guessed from a hand: what a game a person plays needs. A small or fixed seed (a
+    test's, a match's) deals a game anyone can recompute. ``Game(players, seed,
+    deal=False)`` starts empty for
     :meth:`start_round` with a given deal (used by record replay).
     ``scores`` (raw, per side) and ``starter`` start the game from a position
     of a race already under way (analysis, calibration): round 0 is dealt from
@@ -184,10 +195,12 @@ class Game:
     ([290, 100], 1)
     """
 
-    def __init__(self, players: int = 2, seed: int = 0, *, seats=None,
+    def __init__(self, players: int = 2, seed: int | None = None, *, seats=None,
                  max_rounds: int = DEFAULT_MAX_ROUNDS, deal: bool = True, scores=None, starter: int | None = None):
         players = check_players(players)
-        seed = check_seed(seed)
+        # the one random choice not from a caller's seed: a person's game must not be
+        # recomputable from their hand (a brute force over small seeds takes a second)
+        seed = secrets.randbits(63) if seed is None else check_seed(seed)
         if seats is not None and (isinstance(seats, (str, bytes)) or not hasattr(seats, "__iter__")):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]
@@ -403,14 +416,33 @@ class Game:
         return [e for r in self.rounds for per_action in r.events for e in per_action]
 
     # ------------------------------------------------------------------ push / pop
-    def push(self, move: Move) -> list:
-        """Apply a move of the seat to move; returns the scoring events it caused."""
+    def push(self, move: Move, *, seat: int | None = None) -> list:
+        """Apply a move of the seat to move; returns the scoring events it caused (a draw's
+        tile is then :meth:`peek`'s).
+
+        ``seat``: the seat the move is from (a person's, in an app). A move of another seat
+        is refused before anything about it is checked: an error about a tile tells whether
+        the seat to move holds it, so an app pushing a person's move at another seat's turn
+        would let them read that hand one tile at a time.
+
+        >>> g = Game(players=2, seed=5, scores=[290, 100], starter=1)
+        >>> g.push(g.legal_moves[0], seat=0)
+        Traceback (most recent call last):
+        ...
+        fiveup_solver.errors.IllegalMoveError: seat 0 is not to move (seat 1 is)
+        """
         r = self.current
         core = r.core
         if self.game_over:
             raise IllegalMoveError("the game is already won")
         if core.status != "playing":
             raise IllegalMoveError("the round has ended")
+        if seat is not None:
+            asked = _as_int(seat)
+            if not _is_int(asked) or not 0 <= asked < self.players:
+                raise OptionError(f"seat must be a seat 0..{self.players - 1}, not {_short(seat)}")
+            if asked != core.to_move:
+                raise IllegalMoveError(f"seat {asked} is not to move (seat {core.to_move} is)")
         seat = core.to_move
         kind = core.turn_kind()
         before = list(core.scores)
@@ -456,6 +488,23 @@ class Game:
         r.moves.append((seat, done))
         r.events.append(events)
         return events
+
+    def peek(self) -> Move | None:
+        """The last action of the game (a draw with its tile, which :meth:`push` returns no
+        event for), or None before the first; at a round's start, the previous round's last.
+
+        >>> g = Game(players=2, seed=5, scores=[290, 100], starter=1)
+        >>> g.peek() is None
+        True
+        >>> move = g.legal_moves[0]
+        >>> _ = g.push(move)
+        >>> g.peek() == move
+        True
+        """
+        for r in reversed(self.rounds):
+            if r.moves:
+                return r.moves[-1][1]
+        return None
 
     def pop(self) -> Move:
         """Undo the last action and return it.
@@ -654,6 +703,9 @@ def check_observation(obs) -> list:
     def bad(what):
         return InconsistentObservationError(f"observation {what}"[:300])
 
+    if obs is None or isinstance(obs, (Game, dict, str, bytes, numbers.Number)):
+        # (a review: hint(game) said "observation has no field 'seat'")
+        raise InconsistentObservationError(f"expected an Observation (game.observation(seat)), not {_short(obs)}")
     for name in ("seat", "players", "round", "starter", "to_move", "hand", "side", "hand_sizes", "boneyard_size",
                  "scores", "history", "open_ports", "end_sum", "legal_moves", "status", "scores_before"):
         if not hasattr(obs, name):

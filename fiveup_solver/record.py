@@ -230,7 +230,13 @@ def save_record(record: dict, path) -> None:
     :class:`RecordError` naming it."""
     if not isinstance(path, (str, os.PathLike)):
         raise RecordError(f"save_record takes a file path, not {type(path).__name__}")
+    if isinstance(record, Game):
+        raise RecordError("save_record takes a record (game.to_record()), not a Game")
     path = Path(path)
+    try:    # refused now, not when the file is read back (a review: None was written)
+        check_record(record)
+    except RecordError as e:
+        raise RecordError(f"{path}: not saved: {e}") from None
     text = json.dumps(record, indent=1) + "\n"
     try:
         if path.exists() and not path.is_file():

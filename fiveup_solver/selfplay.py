@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from fiveup_solver.bots import bot_function, bot_move, check_move_time
+from fiveup_solver.bots import bot_move, check_bot, check_move_time
 from fiveup_solver.errors import OptionError, as_int, as_number, check_players, check_seed, is_int, is_number, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
@@ -55,13 +55,17 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
     if bot_seed is not None:
         bot_seed = check_seed(bot_seed, "bot_seed")
     _check_callback(on_action, "on_action")
-    try:
-        if len(bots) != players:
-            raise OptionError("wrong number of bots")
-        for b in bots:
-            bot_function(b)
-    except (OptionError, TypeError):
-        raise OptionError(f"play_game needs one known bot name per seat ({players}), not {list(bots)!r}") from None
+    if len(bots) != players:
+        raise OptionError(f"bots must name one bot per seat ({players}), not {len(bots)}: {short_repr(list(bots))}")
+    for i, b in enumerate(bots):
+        if not isinstance(b, str):
+            raise OptionError(f"seat {i}'s bot must be a name, not {short_repr(b)}"
+                              + (": give a function a name with bots.register_bot(name, function), or name it "
+                                 "MODULE:FUNCTION" if callable(b) else ""))
+        try:   # the bot's own fault (an import error in its module, a method for other player counts)
+            check_bot(b, players)
+        except OptionError as e:
+            raise OptionError(f"seat {i}: {e}") from None
     check_move_time(move_time)
     game = Game(players=players, seed=seed, max_rounds=max_rounds,
                 seats=[f"{b}#{i}" for i, b in enumerate(bots)], scores=scores, starter=starter)

@@ -22,10 +22,26 @@ def test_core_hand_of_real_seats_is_five_tiles():
     assert [len(core.hand(s)) for s in range(3)] == [5, 5, 5]
 
 
-@pytest.mark.parametrize("bots", [["greedy"], ["greedy", "random", "random"], ["greedy", "nobody"]])
-def test_play_game_needs_one_known_bot_per_seat(bots):
-    with pytest.raises(FiveUpError, match="one known bot name per seat"):
+@pytest.mark.parametrize("bots, message", [
+    (["greedy"], r"^bots must name one bot per seat \(2\), not 1: \['greedy'\]$"),
+    (["greedy", "random", "random"], r"^bots must name one bot per seat \(2\), not 3: "),
+    (["greedy", "nobody"], r"^seat 1: unknown bot 'nobody' \(known: "),
+    (["greedy", "level9"], r"^seat 1: unknown level 'level9' \(known: level1\.\.level8\)$"),
+    (["Level4", "greedy"], r"^seat 0: unknown bot 'Level4': bot names are lower case \('level4'\)$"),
+])
+def test_play_game_needs_one_known_bot_per_seat(bots, message):
+    with pytest.raises(FiveUpError, match=message):
         play_game(2, 1, bots)
+
+
+def test_play_game_says_why_an_agent_module_failed(tmp_path, monkeypatch):
+    """A bot author's module that fails to import: play_game said only 'needs one known bot
+    name per seat', where bot_function (and fiveup match) name the module's error."""
+    (tmp_path / "broken_agent_mod.py").write_text("undefined_name\n\ndef play(obs, rng):\n    return obs.legal_moves[0]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(FiveUpError, match=r"^seat 0: bot 'broken_agent_mod:play': cannot import broken_agent_mod "
+                                          r"\(NameError: name 'undefined_name' is not defined\)"):
+        play_game(2, 1, ["broken_agent_mod:play", "greedy"])
 
 
 def test_solve_node_limit_is_one_clear_error(tmp_path, capsys):

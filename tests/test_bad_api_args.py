@@ -76,7 +76,13 @@ def test_wilson_interval_values_unchanged():
     ({"bots": None}, r"^bots must be a list of one bot name per seat \(2\), not None$"),
     ({"bots": "greedy"}, r"^bots must be a list"),
     ({"bots": iter(["greedy", "random"])}, r"^bots must be a list"),
-    ({"bots": [None, "random"]}, r"one known bot name per seat"),
+    ({"bots": [None, "random"]}, r"^seat 0's bot must be a name, not None$"),
+    # a function is named, not passed (a review: it got the generic "one known bot name")
+    ({"bots": [print, "random"]}, r"^seat 0's bot must be a name, not <built-in function print>: give a function "
+                                  r"a name with bots\.register_bot\(name, function\), or name it MODULE:FUNCTION$"),
+    # the bot's own fault, not a generic one: a method of 2 players at a 3-player game
+    ({"players": 3, "bots": ["greedy", "hint-alphamu", "greedy"]},
+     r"^seat 1: bot 'hint-alphamu': method 'alphamu' searches 2 players, not 3$"),
     ({"players": 1.5}, r"^players must be 2, 3 or 4, not 1.5$"),
     ({"bot_seed": -1}, r"^bot_seed must be an integer from 0 to 2\^64-1, not -1$"),
     ({"bot_seed": "s"}, r"^bot_seed must be an integer"),

@@ -542,15 +542,18 @@ def test_weigh_calls_its_check_before_each_part_and_stops_where_it_raises():
     beliefs = Beliefs(DealSampler(g.observation(g.to_move)))
     calls = []
     beliefs.weigh(2 * PLAN_CHUNK + 1, 1, min_ess_fraction=0, check=lambda: calls.append(1))
-    assert len(calls) == 3
+    # 3 parts, each drawn and its seat terms computed; the 3 arrays (log likelihoods, hands,
+    # boneyards) taken whole; then each hidden seat's (3) posterior built a part at a time
+    assert len(calls) == 3 + 3 + 3 + 3 * 3
 
     def third():
         calls.append(1)
-        if len(calls) == 6:
+        if len(calls) == 3:
             raise KeyboardInterrupt
-    with pytest.raises(KeyboardInterrupt):
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):       # before the third of 4 parts is drawn
         beliefs.weigh(4 * PLAN_CHUNK, 1, min_ess_fraction=0, check=third)
-    assert len(calls) == 6
+    assert len(calls) == 3
     with pytest.raises(OptionError, match="^check must be a function or None, not 5$"):
         beliefs.weigh(10, check=5)
 
@@ -613,6 +616,19 @@ def test_a_record_that_cannot_be_saved_is_one_line_naming_its_path(tmp_path):
     assert list(tmp_path.iterdir()) == []         # no part file left behind
     save_record(record, tmp_path / "game.json")
     assert json.loads((tmp_path / "game.json").read_text()) == record
+
+
+def test_save_record_refuses_what_is_not_a_record(tmp_path):
+    """A review: save_record wrote None and {"a": 1}, found broken only when read back, and a
+    Game raised an untyped TypeError."""
+    from fiveup_solver import save_record
+    path = tmp_path / "game.json"
+    for bad, message in ((None, "a record is a JSON object"), ({"a": 1}, "missing key 'format'")):
+        with pytest.raises(RecordError, match=f"^{re.escape(str(path))}: not saved: {message}$"):
+            save_record(bad, path)
+    with pytest.raises(RecordError, match=r"^save_record takes a record \(game\.to_record\(\)\), not a Game$"):
+        save_record(Game(players=2, seed=1), path)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_check_decision_refuses_what_it_cannot_check():

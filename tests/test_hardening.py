@@ -455,8 +455,13 @@ def test_observation_turn_rules_are_the_cores():
 def test_not_an_observation():
     with pytest.raises(InconsistentObservationError, match="has no field"):
         DealSampler(object())
-    with pytest.raises(InconsistentObservationError, match="has no field"):
+    with pytest.raises(InconsistentObservationError, match=r"^expected an Observation \(game\.observation\(seat\)\), "
+                                                       r"not \{'seat': 0\}$"):
         hint({"seat": 0}, samples=2)
+    # a review: hint(game) and hint(None) said "observation has no field 'seat'"
+    for wrong, named in ((Game(players=2, seed=1), "<Game 2 players"), (None, "None")):
+        with pytest.raises(InconsistentObservationError, match=f"^expected an Observation .*, not {named}"):
+            hint(wrong)
 
 
 # ---------------------------------------------------------------- the public API's shape

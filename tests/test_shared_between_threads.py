@@ -416,3 +416,27 @@ def test_use_hinter_gives_a_thread_s_bots_and_levels_their_own_hinter():
     with pytest.raises(OptionError, match="^use_hinter takes a Hinter, not 2$"):
         with hints.use_hinter(2):
             pass
+
+
+def test_a_timed_hint_counts_its_wait_for_a_busy_hinter():
+    """A review: two threads' 200 ms hints on the shared default Hinter took 198 and 385 ms,
+    the second searching its whole 200 ms after waiting for the first. The wait now counts
+    against time_ms: a hint that waited past its budget searches one world a thread (the
+    least a hint searches), where an unhindered one searches many."""
+    from fiveup_solver.hint import Hinter
+    g = Game(players=2, seed=1)
+    obs = g.observation(g.to_move)
+    hinter = Hinter(threads=1)
+    alone = hinter.hint(obs, time_ms=100, seed=1, both=False)
+    assert alone.budget["searches"] > 1
+    answers = {}
+    hinter._lock.acquire()       # another caller's search, longer than the budget
+    try:
+        t = threading.Thread(target=lambda: answers.setdefault("hint", hinter.hint(obs, time_ms=100, seed=1,
+                                                                                     both=False)))
+        t.start()
+        t.join(0.5)      # the hint plans (milliseconds) and waits for the lock, past its 100 ms
+    finally:
+        hinter._lock.release()
+    t.join()
+    assert answers["hint"].budget["searches"] == 1
