@@ -23,11 +23,12 @@ import secrets
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
-from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, RecordError,
+from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError, OptionError, ParseError, RecordError,
                                   as_int as _as_int, check_players, check_seed, check_switch, int_list, is_int as _is_int,
                                   name_fault, short_repr as _short)
-from fiveup_solver.notation import (ALL_TILES, LOWEST_SCORE, NEGATIVE_SCORE_PLAYERS, Event, Move, Port, Tile,
-                                    check_action, raw_to_display, score_floor)
+from fiveup_solver.notation import (ALL_TILES, DOUBLE_PORTS, LOWEST_SCORE, NEGATIVE_SCORE_PLAYERS, SINGLE_PORTS, Event,
+                                    Move, Port, Tile, check_action, format_move, parse_move, raw_to_display,
+                                    score_floor)
 from fiveup_solver.svg import board_svg
 
 __all__ = ["Game", "Observation", "RoundLog", "DEFAULT_MAX_ROUNDS", "check_observation", "not_to_move"]
@@ -488,6 +489,52 @@ class Game:
         r.moves.append((seat, done))
         r.events.append(events)
         return events
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move of the seat to move that `text` names as a person types it: record
+        notation (:func:`~fiveup_solver.notation.parse_move`), a port's name in any case
+        (``1-5@0-1:High``), or a tile alone where it has one legal placement. What is no move
+        is a :class:`~fiveup_solver.errors.ParseError`; a move that is not legal here an
+        :class:`~fiveup_solver.errors.IllegalMoveError` in words for the person to move
+        ("... is not in your hand", where the tile goes, or the legal moves). ``fiveup play``
+        and the browser app read typed moves with it.
+
+        >>> g = Game(players=2, seed=0)
+        >>> g.push(g.parse_move("0-3"))
+        []
+        >>> g.parse_move("0-4"), g.parse_move("1-3@0-3:HIGH")
+        (Move.parse('0-4@0-3:low'), Move.parse('1-3@0-3:high'))
+        >>> g.parse_move("0-4@0-3:high")
+        Traceback (most recent call last):
+        ...
+        fiveup_solver.errors.IllegalMoveError: 0-4@0-3:high is not legal here; 0-4 goes 0-4@0-3:low
+        """
+        if not isinstance(text, str):
+            raise ParseError(f"a move is typed text, not {_short(text)}")
+        legal = self.legal_moves
+        if not legal:
+            raise IllegalMoveError("no move is legal: the round is over" if self.rounds else "no round is dealt")
+        tile_text, at, port = text.strip().partition("@")
+        head, colon, tail = port.rpartition(":")
+        name = next((n for n in SINGLE_PORTS + DOUBLE_PORTS if n.lower() == tail.lower()), None)
+        move = parse_move(f"{tile_text}@{head}:{name}" if at and colon and name else text.strip())
+        if move in legal:
+            return move
+        if move.kind == "play":
+            placements = [m for m in legal if m.kind == "play" and m.tile == move.tile]
+            if move.at is None and len(placements) == 1:
+                return placements[0]            # the tile's one placement
+            if move.tile not in self.hand(self.to_move):
+                raise IllegalMoveError(f"{move.tile} is not in your hand")
+            if placements and all(m.at is None for m in placements):
+                # (a review: "3-6 goes 3-6" read as a riddle)
+                raise IllegalMoveError(f"{format_move(move)} is not legal here: the opening is a tile alone, "
+                                       f"{move.tile}")
+            if placements:
+                raise IllegalMoveError(f"{format_move(move)} is not legal here; {move.tile} goes "
+                                       + " or ".join(format_move(m) for m in placements))
+        raise IllegalMoveError(f"{format_move(move)} is not legal here: legal are "
+                               + ", ".join(format_move(m) for m in legal))
 
     def peek(self) -> Move | None:
         """The last action of the game (a draw with its tile, which :meth:`push` returns no

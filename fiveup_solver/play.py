@@ -26,13 +26,13 @@ import random
 import secrets
 
 from fiveup_solver.bots import bot_function, bot_move, check_bot
-from fiveup_solver.errors import (BotError, FiveUpError, OptionError, as_int, check_players, is_digits, is_int as _is_int,
+from fiveup_solver.errors import (BotError, FiveUpError, IllegalMoveError, OptionError, ParseError, as_int, check_players, is_digits, is_int as _is_int,
                                   short_repr as _short)
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
-from fiveup_solver.notation import (DOUBLE_PORTS, SINGLE_PORTS, fit_to_terminal, format_domino_parts, format_move,
-                                    format_round_end, parse_move, raw_to_display, same_as_earlier, terminal_width)
+from fiveup_solver.notation import (fit_to_terminal, format_domino_parts, format_move,
+                                    format_round_end, raw_to_display, same_as_earlier, terminal_width)
 
 __all__ = ["EditedInput", "TerminalGame", "play_in_terminal"]
 
@@ -246,40 +246,22 @@ class TerminalGame:
                 raise OptionError(f"no move number {shown}: choose 1..{len(legal)}")
             move = legal[k - 1]
         else:
-            move = self.parse_entry(text, legal)
+            move = self.parse_entry(text)
         events = g.push(move)
         self.report_events(self.seat, move, events)
         self.advance()
         return True
 
-    def parse_entry(self, text: str, legal: list):
-        """The legal move a typed move names: record notation, its port's name in any case
-        (``1-5@0-1:High``), or a tile alone when it has one legal placement; else a
+    def parse_entry(self, text: str):
+        """The legal move a typed move names (:meth:`Game.parse_move`: record notation, its
+        port's name in any case, or a tile alone when it has one legal placement); else a
         one-line OptionError saying what is wrong with it."""
-        tile_text, at, port = text.partition("@")
-        head, colon, tail = port.rpartition(":")
-        name = next((n for n in SINGLE_PORTS + DOUBLE_PORTS if n.lower() == tail.lower()), None)
-        if at and colon and name:
-            text = f"{tile_text}@{head}:{name}"
         try:
-            move = parse_move(text)
-        except FiveUpError:
+            return self.game.parse_move(text)
+        except ParseError:
             raise OptionError(f"not a move or a command: {text[:40]!r} (help or ? lists the commands)") from None
-        if move in legal:
-            return move
-        if move.kind == "play":
-            placements = [m for m in legal if m.kind == "play" and m.tile == move.tile]
-            if move.at is None and len(placements) == 1:
-                return placements[0]            # the tile's one placement
-            if move.tile not in self.game.hand(self.seat):
-                raise OptionError(f"{move.tile} is not in your hand")
-            if placements and all(m.at is None for m in placements):
-                # (a review: "3-6 goes 3-6" read as a riddle)
-                raise OptionError(f"{format_move(move)} is not legal here: the opening is a tile alone, {move.tile}")
-            if placements:
-                raise OptionError(f"{format_move(move)} is not legal here; {move.tile} goes "
-                                  + " or ".join(format_move(m) for m in placements))
-        raise OptionError(f"{format_move(move)} is not legal here: choose one of the listed moves")
+        except IllegalMoveError as e:
+            raise OptionError(str(e)) from None
 
     def hint(self) -> None:
         h = hint(self.game.observation(self.seat), samples=self.hint_samples, seed=len(self.game.current.moves))

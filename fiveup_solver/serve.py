@@ -58,13 +58,13 @@ except ImportError as _missing:   # the extra is optional: say which one
 from fiveup_solver import __version__
 from fiveup_solver.analysis import AnalysisBudget, _seats_to_analyse, analyze
 from fiveup_solver.beliefs import check_beliefs
-from fiveup_solver.bots import BOTS, check_bot, names_a_module
+from fiveup_solver.bots import BOTS, bot_function, check_bot, names_a_module
 from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import (FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int,
                                   json_kind, short_repr as _short)
 from fiveup_solver.hint import Hinter, SearchBudget, use_hinter
 from fiveup_solver.levels import LEVELS
-from fiveup_solver.notation import ALL_TILES, format_domino_parts, format_move, parse_move, same_as_earlier
+from fiveup_solver.notation import ALL_TILES, format_domino_parts, format_move, same_as_earlier
 from fiveup_solver.play import TerminalGame, bots_for_seats
 from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
 from fiveup_solver.solver import Solver, check_search
@@ -99,6 +99,10 @@ SOLVE_DEFAULT_NODES = 20_000_000
 SOLVE_MAX_NODES = 200_000_000
 ANALYSIS_MAX_SAMPLES = 512
 ANALYSIS_MAX_DD_NODES = 10_000_000
+# more actions than any round holds (a move's or an undo's `action` above it names no position):
+# at most 28 placements and 18 draws (the largest boneyard, 2 players), and at most 3 passes in a
+# row between them (RULES §5.4, D2: a seat passes only while another seat can still place)
+MAX_ROUND_ACTIONS = 28 + 18 + 3 * (28 + 18 + 1)
 
 
 class ApiError(Exception):
@@ -201,7 +205,8 @@ class UndoRequest(_Body):
 
 
 class MoveRequest(UndoRequest):
-    move: str = Field(description="record notation, e.g. 3-4@4-4:lineB")
+    move: str = Field(description="record notation, e.g. 3-4@4-4:lineB, read as `fiveup play` reads a typed move: "
+                                  "a port's name in any case, a tile alone where it has one legal placement")
 
 
 class AnalysisRequest(_Body):
@@ -338,10 +343,15 @@ class WebGame(TerminalGame):
         r = g.rounds[index]
         last = index == len(g.rounds) - 1
         parts = r.domino_parts()
-        return {"round": index, "end": r.end(),
-                "hands": [[str(ALL_TILES[t]) for t in r.core.hand(s)] for s in range(g.players)],
+        end = r.end()
+        hands = [[ALL_TILES[t] for t in r.core.hand(s)] for s in range(g.players)]
+        return {"round": index, "end": end,
+                "hands": [[str(t) for t in hand] for hand in hands],
                 # how a domino's credit is made of those hands (RULES §6.3), in words too
                 "domino": None if parts is None else dict(parts, text=format_domino_parts(parts)),
+                # and a blocked round's credits (RULES §6.5), seat by seat
+                "block": block_parts([sum(t.pips for t in hand) for hand in hands], r.starter)
+                if end["end"] == "blocked" else None,
                 "scores_before": list(r.scores_before), "scores": list(r.core.scores),
                 "events": [e.to_dict() for per in r.events for e in per],
                 "game_over": g.game_over and last, "winner": g.winner if last else None}
@@ -356,13 +366,25 @@ class WebGame(TerminalGame):
 
     def check_position(self, round_: int | None, action: int | None, what: str = "the move was chosen") -> None:
         """A move chosen (an undo asked) on position (round, action) (a view's round and the
-        length of its history): refused with 409 when the game has left that position since."""
+        length of its history): refused with 409 when the game has left that position since.
+        A round or action no view of the game can have named (below 0, a round the game has
+        not reached: rounds are never taken back; more actions than any round holds) is
+        no position at all: a 400 naming the field (a review: 409 "moved on" for -1)."""
         if round_ is None and action is None:
             return
         if round_ is None or action is None:
             raise OptionError(f"round and action go together: the position {what} on")
         g = self.game
         now = (len(g.rounds) - 1, len(g.current.moves))
+        for name, value, meaning in (("round", round_, "round"), ("action", action, "history length")):
+            if value < 0:
+                raise OptionError(f"{name} must be 0 or more (a view's {meaning}), not {_short(value, 12)}")
+        if round_ > now[0]:
+            raise OptionError(f"round {_short(round_, 12)} is not a round of this game: it is at round {now[0]} "
+                              "(a view's round; rounds are never taken back)")
+        if action > MAX_ROUND_ACTIONS:
+            raise OptionError(f"action {_short(action, 12)} is not an action of a round: a round has at most "
+                              f"{MAX_ROUND_ACTIONS} (a view's history length)")
         if (round_, action) != now:
             raise ApiError(409, f"the game has moved on (in another tab?): {what} at round "
                                 f"{_short(round_, 12)} action {_short(action, 12)}, the game is at round {now[0]} "
@@ -376,13 +398,20 @@ class WebGame(TerminalGame):
             raise OptionError(f"seat {self.seat} is not to move")
         if not isinstance(text, str) or not text.strip():
             raise OptionError("move must be a move in record notation, like 3-4@4-4:lineB")
-        move = parse_move(text.strip())
-        if move not in g.legal_moves:
-            raise OptionError(f"{format_move(move)} is not legal here: legal are "
-                              + ", ".join(format_move(m) for m in g.legal_moves))
+        move = self.parse_move_text(text.strip())
         events = g.push(move)
         self.report_events(self.seat, move, events)
         self.advance()
+
+    def parse_move_text(self, text: str):
+        """The legal move ``text`` names, read as ``fiveup play`` reads a typed move
+        (:meth:`Game.parse_move`: record notation, a port's name in any case, a tile alone
+        where it has one legal placement; a tile not in the hand said so), its refusal one
+        OptionError (a 400)."""
+        try:
+            return self.game.parse_move(text)
+        except FiveUpError as e:
+            raise OptionError(str(e)) from None
 
     def view(self) -> dict:
         """The person's observation exactly as ``Observation.to_dict()`` gives it, and
@@ -409,6 +438,37 @@ class WebGame(TerminalGame):
         g = self.game
         ended = (g.game_over or g.unfinished) and not self.from_view
         return g.to_record() if ended else g.to_record(view=self.seat)
+
+
+def _round5(x: int) -> int:
+    """To the nearest multiple of 5 (RULES §6.4: a remainder of 1 or 2 down, 3 or 4 up)."""
+    return 5 * ((x + 2) // 5)
+
+
+def block_parts(pips: list, starter: int) -> list:
+    """A blocked round's credits (RULES §6.5) from each seat's hand sum (``pips``, by seat)
+    and the round's starter: the seats lightest first (equal sums clockwise from the
+    starter), each with its opponents' heavier hands (``above``: ``[seat, pips]``; never the
+    partner's), the differences' ``total`` and its ``credit``, the total rounded once to the
+    nearest 5. A non-zero credit is one block event, in this order (the engine's events:
+    each checked on its own against 305; the first to reach it exactly ends the game).
+
+    Worked by hand: 4 players, hands of 42, 21, 13 and 32 pips, seat 0 started. Seat 2
+    (13) is lightest: its opponents (seats 1 and 3) hold 21 - 13 = 8 and 32 - 13 = 19 more,
+    27 in all, rounded to 25; seat 1 (21): seat 0's 42 - 21 = 21, rounded to 20 (seat 2's 13
+    is lighter); seat 3 (32): seat 0's 42 - 32 = 10; seat 0 (42): no heavier opponent, 0.
+
+    >>> [(p["seat"], p["above"], p["total"], p["credit"]) for p in block_parts([42, 21, 13, 32], 0)]
+    [(2, [[1, 21], [3, 32]], 27, 25), (1, [[0, 42]], 21, 20), (3, [[0, 42]], 10, 10), (0, [], 0, 0)]
+    """
+    n = len(pips)
+    side = (lambda s: s % 2) if n == 4 else (lambda s: s)
+    out = []
+    for s in sorted(range(n), key=lambda s: (pips[s], (s - starter) % n)):
+        above = [[o, pips[o]] for o in range(n) if side(o) != side(s) and pips[o] > pips[s]]
+        total = sum(p - pips[s] for _, p in above)
+        out.append({"seat": s, "pips": pips[s], "above": above, "total": total, "credit": _round5(total)})
+    return out
 
 
 def _action_text(action: dict) -> str:
@@ -610,13 +670,15 @@ def _check_range(name: str, value, low, high):
         raise OptionError(f"{name} must be {low}..{high}, not {value}")
 
 
-def _check_web_bots(names) -> None:
+def _check_web_bots(names, players=None, seat=None) -> None:
     """A web game's bots: the package's and the registered ones (:data:`BOTS`) and hint
     bots with a budget, never ``MODULE:FUNCTION`` (a request must not make the server
     load a module of its choosing); checked before any name is looked up. A hint bot
     searches within a hint's limits: one named with a larger budget (hint:1000000:1000000)
-    held a worker for hours at its first move."""
-    for name in names:
+    held a worker for hours at its first move. An empty or unknown name is said in the
+    web's words: the seat it was for, and the bots a web game takes (the library's
+    message offered "your own MODULE:FUNCTION", which a web game refuses)."""
+    for i, name in enumerate(names):
         budget = SearchBudget.from_bot_name(name) if isinstance(name, str) else None
         if names_a_module(name):
             raise OptionError(f"bot {name[:40]!r}: a web game takes the server's bots (GET /api/bots), "
@@ -625,6 +687,21 @@ def _check_web_bots(names) -> None:
             _check_range(f"bot {name}: samples", budget.samples, 1, HINT_MAX_SAMPLES)
             _check_range(f"bot {name}: time_ms", budget.time_ms, 1, HINT_MAX_TIME_MS)
             _check_range(f"bot {name}: world nodes", budget.world_nodes, 1, HINT_MAX_WORLD_NODES)
+        elif isinstance(name, str) and name not in BOTS:
+            # the seat this entry is for: the others' bots come in seat order, the person's seat skipped
+            for_seat = (f"seat {i + (i >= seat)}" if players in (2, 3, 4) and _is_int(seat) and 0 <= seat < players
+                        and i < players - 1 else f"bots[{i}]")
+            if not name.strip():
+                raise OptionError(f"bots: {for_seat} has no bot (an empty name); GET /api/bots lists the "
+                                  "server's bots")
+            try:
+                bot_function(name)      # the library's words for a budget name with a number out of range
+            except OptionError as e:
+                if not str(e).startswith("unknown bot"):
+                    raise
+            raise OptionError(f"unknown bot {name[:40]!r} for {for_seat}: a web game takes a bot GET /api/bots "
+                              "lists (level1..level8, greedy, hint, ...) or a hint bot with a budget, "
+                              "METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms, within a hint's limits")
 
 
 def _players_of(bot: str) -> list:
@@ -933,7 +1010,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
     @app.post("/api/games", summary="a new game (or one going on from a record): {id, view}")
     async def new_game(body: NewGameRequest, request: Request):
-        _check_web_bots(body.bots)
+        _check_web_bots(body.bots, body.players, body.seat)
         seats = bots_for_seats(body.players, body.seat, body.bots)
         stop = threading.Event()
 

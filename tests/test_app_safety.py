@@ -1,6 +1,8 @@
 """What an app embedding the engine for a person relies on (a review of the API as an app
 developer would use it): a game's deal cannot be recomputed from a hand, and a person's move
 at another seat's turn is refused before any look at the hands."""
+import re
+
 import pytest
 
 from fiveup_solver import Game
@@ -107,3 +109,22 @@ def test_an_observation_keys_a_cache():
     g.push(g.legal_moves[0])
     later = g.observation(g.to_move)
     assert later not in cache and len({obs, later, copy.deepcopy(later)}) == 2
+
+
+def test_a_typed_move_is_read_as_fiveup_play_reads_it():
+    """A review: no public helper turned a person's typed text into a legal move (fiveup play
+    had one of its own). Game.parse_move: seed 0, seat 1 opened 0-3; seat 0 holds 0-4, 0-6,
+    1-3, 1-5 and 5-6: 0-4 and 0-6 fit 0-3's low end (0), 1-3 its high end (3)."""
+    from fiveup_solver.errors import ParseError
+    g = Game(players=2, seed=0)
+    g.push(g.parse_move("0-3"))
+    assert g.parse_move("0-4") == Move.parse("0-4@0-3:low")            # a tile alone, one placement
+    assert g.parse_move(" 1-3@0-3:HIGH ") == Move.parse("1-3@0-3:high")  # a port's name in any case
+    for text, error, message in (
+            ("2-2", IllegalMoveError, "2-2 is not in your hand"),
+            ("0-4@0-3:high", IllegalMoveError, "0-4@0-3:high is not legal here; 0-4 goes 0-4@0-3:low"),
+            ("1-5", IllegalMoveError, "1-5 is not legal here: legal are 0-4@0-3:low, 0-6@0-3:low, 1-3@0-3:high"),
+            ("x", ParseError, "bad tile 'x': expected 'a-b' with pips 0-6"),
+            (None, ParseError, "a move is typed text, not None")):
+        with pytest.raises(error, match=f"^{re.escape(message)}$"):
+            g.parse_move(text)

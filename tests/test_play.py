@@ -630,18 +630,18 @@ def test_a_move_typed_wrongly_says_why_and_a_tile_with_one_placement_needs_no_po
             break
         tg.handle("1")
     move = single[0]
-    assert tg.parse_entry(str(move.tile), g.legal_moves) == move
+    assert tg.parse_entry(str(move.tile)) == move
     port = str(move.at)
     upper = f"{move.tile}@{port.split(':')[0]}:{port.split(':')[1].upper()}"
-    assert tg.parse_entry(upper, g.legal_moves) == move
+    assert tg.parse_entry(upper) == move
     absent = next(t for t in ("0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "0-6", "1-6")
                   if t not in {str(x) for x in g.hand(0)})
     with pytest.raises(OptionError, match=rf"^{absent} is not in your hand$"):
-        tg.parse_entry(absent, g.legal_moves)
+        tg.parse_entry(absent)
     wrong = next(p for p in g.open_ports() if str(p) != port)
     if f"{move.tile}@{wrong}" not in {str(m) for m in g.legal_moves}:
         with pytest.raises(OptionError, match=rf"is not legal here; {move.tile} goes {re.escape(str(move))}$"):
-            tg.parse_entry(f"{move.tile}@{wrong}", g.legal_moves)
+            tg.parse_entry(f"{move.tile}@{wrong}")
 
     # at an opening, a tile typed with a port (a review: "3-6 goes 3-6")
     opening = TerminalGame(2, ["greedy"], 0, 4, out=io.StringIO())
@@ -650,7 +650,7 @@ def test_a_move_typed_wrongly_says_why_and_a_tile_with_one_placement_needs_no_po
     assert not opening.game.current.moves and first.at is None
     with pytest.raises(OptionError, match=rf"^{first.tile}@3-3:lineB is not legal here: the opening is a tile "
                                           rf"alone, {first.tile}$"):
-        opening.parse_entry(f"{first.tile}@3-3:lineB", opening.game.legal_moves)
+        opening.parse_entry(f"{first.tile}@3-3:lineB")
 
     def interrupted():
         raise KeyboardInterrupt

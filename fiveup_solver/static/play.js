@@ -15,6 +15,8 @@ let busy = false;
 let hintAbort = null;   // cancels the hint request under way (the server stops its search)
 let logRound = null;    // the round of the log's latest entry: a new round gets a heading
 let logHead = null;     // that heading: the log is newest first, a round's entries under its heading
+let setupSeat = 0;      // your seat in the set-up when its bot choices were last drawn
+const seatBots = new Map();   // the bot chosen for each seat, kept while the player count changes
 const HINTS_KEY = "fiveup.hints";   // the Hints switch, kept in the browser over reloads
 
 function setState(s) { document.body.dataset.state = s; }
@@ -27,16 +29,61 @@ function seatOptions() {
   seat.replaceChildren(...Array.from({ length: n }, (_, s) => el("option", { value: s, text: String(s) })));
   seat.value = keep;
   const box = $("bot-choices");
-  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  // each seat keeps its bot (a review: they were kept by their place in the list, so a new
+  // seat of yours moved them, your partner's too), a seat left out with fewer players too; the
+  // seat you leave takes the bot of the seat you take (4 players, seat 0 to 2: your partner
+  // keeps its bot)
+  for (const pick of box.querySelectorAll("select")) seatBots.set(Number(pick.dataset.seat), pick.value);
+  if (keep !== setupSeat && seatBots.has(keep)) seatBots.set(setupSeat, seatBots.get(keep));
+  setupSeat = keep;
   box.replaceChildren();
   for (let s = 0; s < n; s++) {
     if (s === keep) continue;
     const pick = el("select", { "data-seat": s, "aria-label": `bot of seat ${s}` },
       // only the bots that can play this many (alphamu: 2 players)
       ...bots.filter((b) => !b.players || b.players.includes(n)).map((b) => el("option", { value: b.name, text: b.label })));
-    pick.value = old.shift() || "level1";
-    box.append(el("label", {}, `Seat ${s} `, pick));
+    // a bot this many players cannot have falls back to level1 (a review: the select was
+    // left blank, and Start then failed naming a bot '')
+    const want = seatBots.get(s);
+    pick.value = [...pick.options].some((o) => o.value === want) ? want : "level1";
+    // with 4 players the seat opposite yours is your partner (RULES §1.3)
+    const partner = n === 4 && s === (keep + 2) % 4;
+    box.append(el("label", {}, `Seat ${s}${partner ? " (your partner)" : ""} `, pick));
   }
+}
+
+// a select set to `value` if it offers it (a value it does not offer would leave it blank)
+function choose(select, value) {
+  if ([...select.options].some((o) => o.value === value)) select.value = value;
+}
+
+// the set-up as the address gives it (?players=4&seat=1&bots=level8,level2,level3: "New game"
+// keeps the last game's settings so)
+function presetFromAddress() {
+  if (params.has("players")) choose($("players"), params.get("players"));
+  seatOptions();
+  if (params.has("seat")) {
+    choose($("seat"), params.get("seat"));
+    seatOptions();
+  }
+  if (params.has("bots")) {
+    const names = params.get("bots").split(",");
+    [...$("bot-choices").querySelectorAll("select")].forEach((pick, i) => { if (i < names.length) choose(pick, names[i]); });
+  }
+}
+
+// "New game": the set-up again with this game's players, seat and bots, and ?delay (a review:
+// it went to "/", every setting lost); not the seed: a new game is a new deal
+function newGameAddress() {
+  const q = new URLSearchParams();
+  const view = game && game.view;
+  if (view) {
+    q.set("players", view.players);
+    q.set("seat", view.seat);
+    q.set("bots", view.seats.filter((_, s) => s !== view.seat).join(","));
+  }
+  if (DELAY !== 500) q.set("delay", DELAY);
+  return `/${q.toString() ? `?${q}` : ""}`;
 }
 
 function gameOptions() {
@@ -57,7 +104,7 @@ async function start(body) {
     $("log").replaceChildren();
     logRound = logHead = null;
     $("over").hidden = true;
-    $("round-end").hidden = $("round-flag").hidden = true;
+    $("round-end").hidden = $("round-flag").hidden = $("next-box").hidden = true;
     $("setup").hidden = true;
     $("table").hidden = false;
     history.replaceState(null, "", `/?game=${r.id}${DELAY !== 500 ? `&delay=${DELAY}` : ""}`);
@@ -95,6 +142,15 @@ function scoreName(view, side) {
 // "you: 20 (4) · seat 1: 15 (3)"
 function scoreList(view, scores) { return scores.map((x, s) => `${scoreName(view, s)}: ${points(x)}`).join(" · "); }
 
+// the tiles each seat holds, named (a review: "hands 5/5/4/4" said not whose):
+// "you 5, seat 1 5, seat 2 (partner) 4, seat 3 4"
+function handsText(view, hands) {
+  return hands.map((h, s) => `${s === view.seat ? "you" : `seat ${s}`}${view.players === 4 && s === (view.seat + 2) % 4 ? " (partner)" : ""} ${h}`).join(", ");
+}
+
+// one wording for a credit the exact target refused, in the log and the round's summary
+const REJECTED = " (rejected: above 305)";
+
 function logDivider(round, note) {
   logRound = round;
   logHead = el("li", { class: "round", text: note ? `round ${round} (${note})` : `round ${round}` });
@@ -113,7 +169,8 @@ function logStep(view, step) {
   let text = `${who}: ${step.move}`;
   if (step.forced) text += " (forced)";
   for (const e of step.events) {
-    text += `; ${e.kind} ${e.raw > 0 ? "+" : ""}${e.raw} for ${sideName(view, e.side)}${e.accepted ? "" : " (rejected: above 305)"}`;
+    const whose = e.kind === "block" ? ` (${e.seat === view.seat ? "you" : `seat ${e.seat}`})` : "";
+    text += `; ${e.kind}${whose} ${e.raw > 0 ? "+" : ""}${e.raw} for ${sideName(view, e.side)}${e.accepted ? "" : REJECTED}`;
   }
   logAdd(el("li", { class: step.seat === view.seat ? "mine" : "" , text,
     "data-round": step.round, "data-action": step.action }));
@@ -130,10 +187,41 @@ function showRoundEnd(view, end) {
   const pips = (h) => h.reduce((sum, t) => sum + t.split("-").reduce((a, b) => a + Number(b), 0), 0);
   const hands = end.hands.map((h, s) => el("li", { text: `${who(s)}: ${h.length ? `${h.join(" ")} (${pips(h)} pips)` : "(empty)"}` }));
   const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
+  // a blocked round's credits seat by seat from the hands above (RULES §6.5: the seat's
+  // heavier opponents' hands less its own, added up and rounded once to the nearest 5; the
+  // server's end.block, lightest seat first): a review could not tell whose credit was whose
+  const short = (s) => (s === view.seat ? "you" : `seat ${s}`);
+  const blockText = (p) => {
+    if (!p.above.length) return `${short(p.seat)}: ${p.pips} pips; no opponent holds more`;
+    const diffs = p.above.map(([o, x]) => `${short(o)} (${x} - ${p.pips} = ${x - p.pips})`);
+    const sum = p.above.length > 1 ? `${p.above.map(([, x]) => x - p.pips).join(" + ")} = ${p.total}` : `${p.total}`;
+    return `${short(p.seat)}: ${p.pips} pips; heavier opponents: ${diffs.join(", ")}; ${sum}`
+      + (p.credit !== p.total ? `, rounded to ${p.credit}` : "");
+  };
+  const block = new Map((end.block || []).map((p) => [p.seat, p]));
   // a domino's credit with its parts from the hands above (P + O - D, RULES §6.3)
   const events = end.events.filter((e) => e.kind !== "placement")
-    .map((e) => el("li", { text: `${e.kind}: ${signed(e.raw)} raw for ${sideName(view, e.side)}${e.accepted ? "" : " (rejected)"}` },
-      ...(e.kind === "domino" && end.domino ? [el("div", { class: "small", text: end.domino.text })] : [])));
+    .map((e) => el("li", { text: `${e.kind}${e.kind === "block" ? ` (${short(e.seat)})` : ""}: ${signed(e.raw)} raw for ${sideName(view, e.side)}${e.accepted ? "" : REJECTED}` },
+      ...(e.kind === "domino" && end.domino ? [el("div", { class: "small", text: end.domino.text })] : []),
+      ...(e.kind === "block" && block.has(e.seat) ? [el("div", { class: "small", text: blockText(block.get(e.seat)) })] : [])));
+  // the seats a block credits nothing (their credit 0), or that were not scored (the game won before them)
+  const credited = new Set(end.events.filter((e) => e.kind === "block").map((e) => e.seat));
+  for (const p of end.block || []) {
+    if (credited.has(p.seat)) continue;
+    events.push(el("li", { text: `block (${short(p.seat)}): ${p.credit ? "not scored, the game was won before it" : "no credit"}` },
+      el("div", { class: "small", text: blockText(p) })));
+  }
+  // who starts the next round (RULES §2.5; a review: nothing said it)
+  const nextRound = end.round + 1;
+  let starts = "";
+  if (!end.game_over && !(view.unfinished && view.round === end.round)) {
+    if (end.end.end === "domino") {
+      starts = `Round ${nextRound}: ${who(end.end.seat)} ${end.end.seat === view.seat ? "start" : "starts"}, as the seat that emptied its hand.`;
+    } else if (end.end.end === "blocked") {
+      const drawn = view.round === nextRound ? `: ${who(view.starter)} ${view.starter === view.seat ? "start" : "starts"}` : "";
+      starts = `Round ${nextRound}'s starter is drawn afresh, as after every blocked round${drawn}.`;
+    }
+  }
   // the placements' points of the round, per side: start + placements + end scoring = after
   const placed = end.scores.map(() => 0);
   for (const e of end.events) if (e.kind === "placement" && e.accepted) placed[e.side] += e.raw;
@@ -143,7 +231,8 @@ function showRoundEnd(view, end) {
     el("p", { text: "Scoring at the end:" }), el("ul", {}, ...(events.length ? events : [el("li", { text: "none" })])),
     el("p", { class: "scores", text: `Scores at the round's start: ${scoreList(view, end.scores_before)}` }),
     el("p", { class: "scores", text: `Placements scored in the round: ${placed.map((x, s) => `${scoreName(view, s)}: ${signed(x)}`).join(" · ")}` }),
-    el("p", { class: "scores", text: `Scores after the round: ${scoreList(view, end.scores)}` }));
+    el("p", { class: "scores", text: `Scores after the round: ${scoreList(view, end.scores)}` }),
+    ...(starts ? [el("p", { class: "starts", text: starts })] : []));
   box.hidden = false;
   // on a phone the summary is far below the board (a review: 950 px down, off the first
   // screen): a line above the board says the round is over and links to it (style.css shows
@@ -174,24 +263,43 @@ function relog(view, note = "this page was opened again: the log restarts here")
   });
 }
 
+const isBotDraw = (view, step) => step.seat !== view.seat && step.move.startsWith("draw");
+
 async function show(view) {
   // the actions since the person's last decision, one at a time (the bots' with a pause);
   // a round's summary stays up until the person's first decision of the next round is made
   cancelHint();
-  const ends = view.last_moves.some((step) => step.round_end);
+  const steps = view.last_moves;
+  const ends = steps.some((step) => step.round_end);
   if (!ends) {
     if (summaryDue(view)) showRoundEnd(view, view.round_end);
     else $("round-end").hidden = $("round-flag").hidden = true;
   }
-  for (const step of view.last_moves) {
+  let drawn = 0;        // one bot's draws in a row so far
+  for (const [i, step] of steps.entries()) {
     $("board").innerHTML = step.board;
     logStep(view, step);
+    // the person's tile played leaves the hand shown meanwhile
+    if (step.seat === view.seat && "play" in step.act) {
+      const gone = $("hand").querySelector(`button[data-tile="${step.act.play}"]`);
+      if (gone) gone.remove();
+    }
     if (step.round_end) showRoundEnd(view, step.round_end);
-    if (DELAY > 0 && step.seat !== view.seat) {
-      $("note").textContent = `${seatName(view, step.seat)} plays ${step.move}`;
+    const who = seatName(view, step.seat);
+    // one bot's draws in a row are shown as one step (a review: 7 draws took 3.5 s)
+    drawn = isBotDraw(view, step) ? drawn + 1 : 0;
+    const next = steps[i + 1];
+    const moreDraws = drawn && next && next.seat === step.seat && next.round === step.round && isBotDraw(view, next);
+    const did = drawn > 1 ? [`${who} drew ${drawn} tiles`] : [`${who} played `, el("span", { class: "move", text: step.move })];
+    if (step.round_end && view.round > step.round) {
+      // a round's end: its last board stays, with the summary, until the person goes on
+      // (a review: the next round's board covered it at once, the person's own last tile unseen)
+      showStatus(view, step.round, step.scores, [...did, ` · round ${step.round} is over`], step.boneyard_size, step.hand_sizes);
+      await roundPause(view, step);
+    } else if (DELAY > 0 && step.seat !== view.seat && !moreDraws) {
+      $("note").textContent = drawn > 1 ? `${who} draws ${drawn} tiles` : `${who} plays ${step.move}`;
       // (a review: the status kept the scores of before the replies while they were shown)
-      showStatus(view, step.round, step.scores, [`${seatName(view, step.seat)} played `,
-        el("span", { class: "move", text: step.move })], step.boneyard_size, step.hand_sizes);
+      showStatus(view, step.round, step.scores, did, step.boneyard_size, step.hand_sizes);
       await sleep(DELAY);
     }
   }
@@ -202,6 +310,36 @@ async function show(view) {
   // not awaited: the person may move while the hint is computed (a hint that arrives for a
   // position already left is dropped in loadHint); clicks were ignored until it came
   if ($("hints").checked) loadHint();
+}
+
+// After the step that ended a round (the next round dealt after it): the round's last board,
+// the summary and the tiles left in the person's hand stay until "Next round" is clicked (or
+// Enter or Space on it: it takes the focus). The hand, the moves, Undo and the hint belong to
+// no position meanwhile.
+async function roundPause(view, step) {
+  const end = step.round_end;
+  const left = end.hands[view.seat];
+  $("note").textContent = `Round ${step.round} is over: the board as it ended. `
+    + `${left.length ? "Your hand holds the tiles left." : "You emptied your hand."}`;
+  showTiles(left, "left in your hand");
+  $("moves-box").hidden = $("hint-box").hidden = true;
+  $("undo").disabled = true;
+  const button = $("next-round");
+  button.textContent = `Next round (round ${step.round + 1})`;
+  $("next-box").hidden = false;
+  setState("roundover");
+  button.focus({ preventScroll: true });
+  await new Promise((resolve) => button.addEventListener("click", resolve, { once: true }));
+  $("next-box").hidden = true;
+  $("note").textContent = "";
+  showTiles(view.hand, "your hand in the next round");     // while the bots before you move
+  setState("busy");
+}
+
+// tiles shown in the hand's place, none of them playable
+function showTiles(tiles, what) {
+  $("hand").replaceChildren(...tiles.map((t) => el("button", { type: "button", class: "tile", "data-tile": t,
+    "aria-label": `tile ${t} (${what})`, disabled: true }, tileSvg(t))));
 }
 
 function positionKey(view) { return `${view.round}/${view.history.length}`; }
@@ -215,7 +353,7 @@ function cancelHint() {
 function showStatus(view, round, scores, what, boneyard, hands) {
   $("status").replaceChildren(
     el("span", {}, `Round ${round} · ${scoreList(view, scores)} · target 305 (61) · `, ...[what].flat()),
-    el("span", { class: "small", text: ` · boneyard ${boneyard} · hands ${hands.join("/")}` }));
+    el("span", { class: "small", text: ` · boneyard ${boneyard} · tiles in hand: ${handsText(view, hands)}` }));
 }
 
 function render() {
@@ -237,7 +375,8 @@ function render() {
     const b = el("button", { type: "button", class: `tile${can ? " playable" : ""}${selected === t ? " selected" : ""}`,
       "data-tile": t, "aria-label": `tile ${t}${can ? "" : " (does not fit)"}`, disabled: !can || view.game_over },
       tileSvg(t));
-    b.addEventListener("click", () => pickTile(t, playable.get(t)));
+    // (a click from the keyboard, Enter or Space on the tile, has no mouse clicks: detail 0)
+    b.addEventListener("click", (e) => pickTile(t, playable.get(t), e.detail === 0));
     return b;
   }));
   // a second port of one placement (RULES §3.4) is said to be one, as fiveup play says it
@@ -258,6 +397,11 @@ function render() {
       el("p", { text: `Final scores: ${scoreList(view, view.scores)}` }),
       el("a", { href: `/analysis?game=${game.id}`, id: "analyse", class: "button" }, "Analyse this game"));
     $("over").hidden = false;
+    // on a phone the result is far below the board: the flag above it says it too (a review)
+    const flag = $("round-flag");
+    if (view.game_over && !flag.hidden && !flag.querySelector(".result")) {
+      flag.prepend(el("strong", { class: "result", text: `${winner.charAt(0).toUpperCase() + winner.slice(1)} ` }));
+    }
     setState("over");
   } else {
     setState(view.to_move === view.seat ? "ready" : "waiting");
@@ -282,7 +426,16 @@ function markPorts(options) {
     target.setAttribute("aria-label", `play ${move}`);
     if (target.tagName === "circle") target.setAttribute("r", "13");
     target.addEventListener("click", () => play(move));
-    target.addEventListener("keydown", (e) => { if (e.key === "Enter") play(move); });
+    // Enter or Space plays it, as a button (a review: Space did nothing); Escape puts the tile back
+    target.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        play(move);
+      } else if (e.key === "Escape" && selected) {
+        e.preventDefault();
+        putBack();
+      }
+    });
     const dot = target.tagName === "circle" ? target : target.querySelector("circle");
     if (dot) {
       const hit = document.createElementNS("http://www.w3.org/2000/svg", "circle");
@@ -297,11 +450,29 @@ function markPorts(options) {
   for (const target of targets) target.parentNode.append(target);
 }
 
-function pickTile(tile, options) {
+function pickTile(tile, options, byKey = false) {
   if (busy || !options) return;
   if (options.length === 1 && options[0].port === null) { play(options[0].move); return; }   // the opening
   selected = selected === tile ? null : tile;
   render();
+  // the keyboard goes on from the tile (a review: the hand was drawn again and the focus fell to
+  // the page, the highlighted ends before the hand in tab order): Enter or Space on a tile goes
+  // to its first highlighted end; a click, or the tile put back, keeps the tile focused
+  const target = selected && $("board").querySelector(".target");
+  if (byKey && target) target.focus();
+  else {
+    const again = $("hand").querySelector(`button[data-tile="${tile}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+// the tile picked put back (Escape on a highlighted end), the focus on it again
+function putBack() {
+  const tile = selected;
+  selected = null;
+  render();
+  const again = $("hand").querySelector(`button[data-tile="${tile}"]`);
+  if (again) again.focus();
 }
 
 // the position a move or an undo is asked on (the view's round and history length): a game
@@ -462,7 +633,7 @@ async function init() {
   $("seed").value = params.get("seed") || "";
   $("players").addEventListener("change", seatOptions);
   $("seat").addEventListener("change", seatOptions);
-  seatOptions();
+  presetFromAddress();
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); start(gameOptions()); });
   $("load").addEventListener("change", async () => {
     const file = $("load").files[0];
@@ -484,12 +655,17 @@ async function init() {
   $("hints").addEventListener("change", () => {
     try { localStorage.setItem(HINTS_KEY, $("hints").checked ? "on" : "off"); } catch (_) { /* not kept */ }
     hintBoard = null;
-    if (!$("hints").checked) cancelHint();
-    if (game && game.view) { render(); loadHint(); }
+    if (!$("hints").checked) {
+      cancelHint();
+      $("hint-box").hidden = true;
+    }
+    // not while a move's replies are shown (busy): game.view is still the position before the
+    // move, which render() drew again as "your move" (a review); show() loads the hint at its end
+    if (game && game.view && !busy) { render(); loadHint(); }
   });
   $("undo").addEventListener("click", undo);
   $("save").addEventListener("click", save);
-  $("again").addEventListener("click", () => { location.href = "/"; });
+  $("again").addEventListener("click", () => { location.href = newGameAddress(); });
   const resume = params.get("game");
   if (resume) {
     $("setup").hidden = true;         // (while it waits: the New game form made the game look lost)
