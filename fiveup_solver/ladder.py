@@ -39,6 +39,7 @@ from fiveup_solver.errors import (OptionError, as_int, check_seed, is_int as _is
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
+from fiveup_solver.selfplay import _check_callback
 
 __all__ = ["LadderResult", "run_ladder", "fit_elo", "bootstrap_elo", "load_ladder", "ladder_path",
            "Placement", "place_agent", "placement_interval", "placement_seed", "DEFAULT_ENTRANTS", "ANCHOR"]
@@ -344,17 +345,47 @@ class LadderResult:
         return res
 
     def format_table(self) -> str:
-        """A Markdown table: level, Elo, 95 % interval, step from the level below."""
-        lines = ["| level | Elo | 95 % interval | step from below | recipe |", "|---|---|---|---|---|"]
+        """A Markdown table, win probability first: each level's expected win % against the
+        level below, from the fitted Elo (``1 / (1 + 10^(-d / 400))``, d the step), and its
+        measured score against it head to head (the pairing's games, an unfinished game half
+        won; "-" where the ladder did not play it), then the level, its Elo, 95 % interval,
+        the step from the level below and the recipe.
+
+        >>> print(load_ladder().format_table().splitlines()[3])
+        | 69.1 % | 66.0 % of 200 | level2 | 140 | [108, 170] | +140 [+108, +170] | greedy, but 70% of moves random |
+        """
+        lines = ["| expected win % v below | measured v below | level | Elo | 95 % interval | step from below "
+                 "| recipe |", "|---|---|---|---|---|---|---|"]
         for k, n in enumerate(self.entrants):
-            step = ""
+            step = expected = measured = ""
             if k > 0:
                 s = self.steps[k - 1]
+                below = self.entrants[k - 1]
                 step = f"{_whole(s['elo'], '+')} [{_whole(s['ci95'][0], '+')}, {_whole(s['ci95'][1], '+')}]"
+                expected = f"{_percent(_expected_score(self.elo[n] - self.elo[below]))} %"
+                measured = self._measured(n, below)
             lo, hi = self.ci95[n]
             recipe = LEVELS[n].summary if n in LEVELS else n
-            lines.append(f"| {n} | {_whole(self.elo[n])} | [{_whole(lo)}, {_whole(hi)}] | {step} | {recipe} |")
+            lines.append(f"| {expected} | {measured} | {n} | {_whole(self.elo[n])} | [{_whole(lo)}, {_whole(hi)}] "
+                         f"| {step} | {recipe} |")
         return "\n".join(lines) + "\n"
+
+    def _measured(self, a: str, b: str) -> str:
+        """a's score against b head to head as text ("-" where the ladder has no games of it)."""
+        if (a, b) not in self.counts and (b, a) not in self.counts:
+            return "-"
+        frac, games = self.score(a, b)
+        return f"{_percent(frac)} % of {games}" if games else "-"
+
+
+def _expected_score(d: float) -> float:
+    """The expected score of a player ``d`` Elo stronger: ``1 / (1 + 10^(-d / 400))``."""
+    return 1.0 / (1.0 + 10.0 ** (-d / 400.0))
+
+
+def _percent(x: float) -> str:
+    """A fraction as a percentage to 0.1, never "-0.0"."""
+    return format(round(100.0 * x, 1) + 0.0, ".1f")
 
 
 def _read_steps(steps, entrants: list, elo: dict, bad) -> list:
@@ -451,6 +482,10 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
     check_move_time(move_time)
     _check_journal(journal)
     ray = check_ray(ray)           # before anything runs or a journal is opened
+    _check_callback(on_pair, "on_pair")      # (a review: a bad one failed after the first pair)
+    if entrants is not None and (isinstance(entrants, str) or not isinstance(entrants, (list, tuple))):
+        # (a review: "level1,level2" was read letter by letter)
+        raise OptionError(f"entrants must be a list of bot names, not {_short(entrants)}")
     entrants = list(DEFAULT_ENTRANTS if entrants is None else entrants)
     if len(set(entrants)) != len(entrants) or len(entrants) < 2 or ANCHOR not in entrants:
         raise OptionError(f"a ladder needs at least 2 distinct entrants including {ANCHOR}, not {_short(entrants)}")
@@ -637,9 +672,28 @@ class Placement:
                            for n in self.levels],
                 "ladder": {**self.ladder, "elo": {n: round(e, 1) for n, e in self.level_elo.items()}}}
 
+    def nearest(self) -> str | None:
+        """The level played whose Elo is nearest the agent's (for a one-sided answer, its
+        finite end); None when no level was played."""
+        played = [n for n in self.levels if self.score(n)[1]]
+        if not played:
+            return None
+        lo, hi = self.ci95
+        at = self.elo if math.isfinite(self.elo) else (lo if self.elo > 0 else hi)
+        return min(played, key=lambda n: abs(self.level_elo[n] - at))
+
     def format_text(self) -> str:
+        """The placement as text: its Elo, then its score against the nearest level it
+        played (the win probability one reads first), where it lands, and a table of the
+        levels."""
+        near = self.nearest()
+        score = ""
+        if near is not None:
+            s, g = self.score(near)
+            score = (f", scoring {100 * s:.1f} % of {g} games against {near} "
+                     f"({_whole(self.level_elo[near], '+')}), the nearest level it played")
         lines = [f"{self.agent} on the {self.players}-player ladder ({ANCHOR} = random play = 0): "
-                 f"{self.format_elo()}; {self.where()}"]
+                 f"{self.format_elo()}{score}; {self.where()}"]
         swept = self.swept()
         if swept:
             parts = [f"it {how} every game against {', '.join(n for n, h in swept if h == how)}"
@@ -791,6 +845,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     check_move_time(move_time)
     _check_journal(journal)
     ray = check_ray(ray)
+    _check_callback(on_pair, "on_pair")      # (a review: a bad one failed after the first pair)
     if not isinstance(agent, str):
         raise OptionError(f"the agent is a bot name or MODULE:FUNCTION, not {_short(agent)}")
     check_bot(agent, players)

@@ -20,7 +20,9 @@ place): BOT with strength ``g = 10^(elo/400)`` against two of strength 1 wins
 The pairs, not the games, are the independent units: the variance of the
 mean score is the pentanomial per-pair variance over the number of pairs.
 The Elo difference is the logistic one, ``-400 log10(1/s - 1)`` of the mean
-score s, with a 95 % interval from the pair variance.
+score s, with a 95 % interval from the pair variance (an end it would put at 0
+or 1 is the profile likelihood's: :meth:`PairStats.interval`). A sweep (every
+game won, or lost) has an infinite Elo and one finite end.
 
 SPRT (:func:`sprt`): H0 Elo = elo0 against H1 Elo = elo1 with error rates
 alpha and beta, the generalised SPRT of fishtest on pentanomial pairs in its
@@ -47,18 +49,19 @@ import json
 import math
 import os
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fiveup_solver.bots import check_bot, check_move_time
 from fiveup_solver.errors import (OptionError, as_int, as_number, check_players, check_seed, is_int as _is_int, is_number,
                                   short_repr as _short)
 from fiveup_solver.notation import format_number
-from fiveup_solver.parallel import ordered_map
-from fiveup_solver.selfplay import match_seatings, play_game, wilson_interval
+from fiveup_solver.parallel import check_ray, check_workers, ordered_map
+from fiveup_solver.selfplay import _check_callback, match_seatings, play_game
 
 # units of prior in the SPRT's outcome distribution (PairStats.llr): one, split between the
 # lowest and the highest outcome with the hypotheses' mean score
 SPRT_PRIOR_UNITS = 1.0
+Z95 = 1.959964          # the normal quantile of a two-sided 95 % interval
 
 __all__ = ["PairStats", "elo_of_score", "score_of_elo", "sides_of", "sprt", "play_pairs", "SprtResult", "sprt_bounds"]
 
@@ -89,33 +92,37 @@ def score_of_elo(elo: float, sides: int = 2) -> float:
 
 
 def format_elo(elo: float, digits: int = 1, sides: int = 2) -> str:
-    """An Elo difference as text; the Elo of a score of 0 or 1 (clamped by
-    :func:`elo_of_score`) is ``-inf`` or ``+inf``, not the clamp's number.
+    """An Elo difference as text; an infinite one (``math.inf``: a sweep's, as
+    :attr:`PairStats.elo` gives it) is ``+inf`` or ``-inf``, and so is the clamp's number
+    that :func:`elo_of_score` gives a score of 0 or 1 (older callers pass that). Any other
+    finite number is printed as it is, past the clamp too.
 
-    >>> format_elo(190.849), format_elo(elo_of_score(1.0)), format_elo(elo_of_score(0.0, 3), 0, 3)
-    ('+190.8', '+inf', '-inf')
-    >>> format_elo(elo_of_score(1 / 3, 3)), format_elo(-0.04)
-    ('+0.0', '+0.0')
+    >>> format_elo(190.849), format_elo(math.inf), format_elo(elo_of_score(1.0)), format_elo(elo_of_score(0.0, 3), 0, 3)
+    ('+190.8', '+inf', '+inf', '-inf')
+    >>> format_elo(elo_of_score(1 / 3, 3)), format_elo(-0.04), format_elo(4000)
+    ('+0.0', '+0.0', '+4000.0')
     """
+    sides = _check_sides(sides)
     elo = as_number(elo)            # (numpy's numbers are numbers of Elo too)
-    if not is_number(elo):
-        raise OptionError(f"an Elo difference is a finite number, not {_short(elo)}")
+    infinite = isinstance(elo, float) and math.isinf(elo)
+    if not infinite and not is_number(elo):
+        raise OptionError(f"an Elo difference is a number (+-inf for a sweep), not {_short(elo)}")
     digits = as_int(digits)
     if not _is_int(digits) or not 0 <= digits <= 10:
         raise OptionError(f"digits must be an integer from 0 to 10, not {_short(digits)}")
-    infinite = _infinite_elo(elo, sides)
-    if infinite:
-        return "+inf" if infinite > 0 else "-inf"
+    sign = (1 if elo > 0 else -1) if infinite else _infinite_elo(elo, sides)
+    if sign:
+        return "+inf" if sign > 0 else "-inf"
     # an Elo 0 of 3 sides reads -1.9e-14: "+0.0", not "-0.0"
     return format_number(elo, f"+.{digits}f")
 
 
 def _infinite_elo(elo: float, sides: int) -> int:
     """+1 or -1 when ``elo`` is :func:`elo_of_score`'s clamp of a score of 1 or 0 (an
-    infinite Elo), else 0."""
-    if elo >= elo_of_score(1.0, sides) - 1e-6:
+    infinite Elo), else 0. Only the clamp itself: a finite 4000 is 4000 (a review)."""
+    if abs(elo - elo_of_score(1.0, sides)) <= 1e-6:
         return 1
-    return -1 if elo <= elo_of_score(0.0, sides) + 1e-6 else 0
+    return -1 if abs(elo - elo_of_score(0.0, sides)) <= 1e-6 else 0
 
 
 def elo_of_score(score: float, sides: int = 2) -> float:
@@ -140,16 +147,93 @@ def elo_of_score(score: float, sides: int = 2) -> float:
 
 
 
+def _unit_interval(counts, sides: int, z: float) -> tuple:
+    """(low, high): the interval of the mean unit value, ``counts[k]`` units of value
+    ``k / sides^2`` (PairStats.interval, whose rule it is)."""
+    n = sum(counts)
+    if not n:
+        return (0.0, 1.0)             # nothing played: any score
+    step = 1.0 / (sides * sides)
+    values = [k * step for k in range(len(counts))]
+    mean = sum(c * v for c, v in zip(counts, values)) / n
+    variance = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
+    # at least the prior's variance (half a unit per outcome): the observed one of a
+    # few units, or of units nearly all alike, is too small (78 % coverage with 3 pairs at
+    # an even score, 81 % with 10 at 0.85), and a sweep's bound sat above one pair short of it
+    reg = [c + 0.5 for c in counts]
+    total = sum(reg)
+    m = sum(c * v for c, v in zip(reg, values)) / total
+    prior = sum(c * (v - m) ** 2 for c, v in zip(reg, values)) / total
+    half = z * math.sqrt(max(variance, prior) / n)
+    low, high = mean - half, mean + half
+    if low <= 0.0 or high >= 1.0:
+        # an end the normal interval puts at or past 0 or 1: the likelihood's own end there
+        # (a review: a cut end read as an infinite Elo for 99 games won of 100)
+        q = [c / n for c in counts]
+        if low <= 0.0:
+            low = _likelihood_end(q, values, n, mean, 0.0, z * z / 2)
+        if high >= 1.0:
+            high = _likelihood_end(q, values, n, mean, 1.0, z * z / 2)
+    return (low, high)
+
+
+def _likelihood_end(q, values, n: int, mean: float, bound: float, cut: float) -> float:
+    """The mean s between `mean` and `bound` (0 or 1) where the profile log-likelihood of
+    the units, ``n * _min_divergence(q, values, s)``, has fallen `cut` below its peak at
+    `mean`: the end of the likelihood-ratio interval on that side (`bound` itself when
+    `mean` is there: every unit scored it). Bisection: the divergence grows monotonically
+    from `mean`, and without bound toward a `bound` some unit's value is away from."""
+    if mean == bound:
+        return bound
+    near, far = mean, bound
+    for _ in range(200):
+        mid = (near + far) / 2
+        if mid in (near, far):
+            break
+        if n * _min_divergence(q, values, mid) < cut:
+            near = mid
+        else:
+            far = mid
+    return (near + far) / 2
+
+
+def _unfinished_of(sides: int) -> list:
+    """For each count bin k (a unit score of k / sides^2), the unfinished games u, in
+    increasing order, a unit of that score may have: ``k = sides * w + u`` with w games
+    won and ``w + u <= sides`` ([] for a score no unit has: 8/9 with 3 sides)."""
+    return [[u for u in range(k % sides, min(k, sides) + 1, sides) if (k - u) // sides + u <= sides]
+            for k in range(sides * sides + 1)]
+
+
+def _check_z(z) -> float:
+    z = as_number(z)
+    if not is_number(z) or z <= 0:
+        raise OptionError(f"z must be a finite number > 0 (1.959964 for 95 %), not {_short(z)}")
+    return z
+
+
+def _elo_of_end(x: float, sides: int) -> float:
+    """The Elo of an interval's end: -inf and +inf at 0 and 1 (not elo_of_score's clamp)."""
+    return -math.inf if x <= 0.0 else math.inf if x >= 1.0 else elo_of_score(x, sides)
+
+
 @dataclass
 class PairStats:
     """Counts of unit scores from BOT's side. With 2 sides a unit is a pair, its score
     0, 1/4, 1/2, 3/4 or 1 (the pentanomial counts); with 3 sides a unit is a triple
     (BOT alone in each seat), its score k/9 for k = 0..9.
 
+    Built from ``counts`` alone, ``games``, ``wins`` and ``unfinished`` are derived from
+    them (as few unfinished games as each unit's score allows: a pair that scored 1/2
+    won one game and lost one); given, they must agree with the counts.
+
     >>> st = PairStats(sides=3)
     >>> st.add([1, 0, 0]); st.add([0, 1 / 3, 0])
     >>> st.pairs, round(st.score, 4), st.counts[3], st.counts[1]
     (2, 0.2222, 1, 1)
+    >>> st = PairStats(counts=[0, 0, 1, 0, 4])       # 4 pairs won twice, 1 won once
+    >>> st.games, st.wins, st.unfinished
+    (10, 9, 0)
     """
 
     sides: int = 2
@@ -157,10 +241,14 @@ class PairStats:
     games: int = 0
     wins: int = 0
     unfinished: int = 0
+    # units by the games BOT won in them (won[j]: units with j won, j = 0 .. sides); kept by
+    # add() and derived from counts where they tell it; None where they do not
+    won: list = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         self.sides = _check_sides(self.sides)
-        bins = self.sides * self.sides + 1
+        sides = self.sides
+        bins = sides * sides + 1
         if isinstance(self.counts, list):
             self.counts = [as_int(c) for c in self.counts]
         if self.counts is None:
@@ -172,6 +260,34 @@ class PairStats:
             setattr(self, name, as_int(getattr(self, name)))
             if not _is_int(getattr(self, name)) or getattr(self, name) < 0:
                 raise OptionError(f"{name} must be an integer >= 0, not {_short(getattr(self, name))}")
+        # a unit of bin k (score k / sides^2) won w of its games and left u unfinished, with
+        # k = sides w + u and w + u <= sides: _unfinished_of(sides)[k] lists the u it may have
+        options = _unfinished_of(sides)
+        for k, c in enumerate(self.counts):
+            if c and not options[k]:
+                raise OptionError(f"counts: no unit of {sides} games scores {k}/{sides * sides} "
+                                  f"(counts[{k}] = {c})")
+        units = sum(self.counts)
+        points = sum(k * c for k, c in enumerate(self.counts))
+        fewest = sum(options[k][0] * c for k, c in enumerate(self.counts) if c)
+        most = sum(options[k][-1] * c for k, c in enumerate(self.counts) if c)
+        if self.games == 0:
+            self.games = sides * units          # (a review: counts of 5 pairs had 0 games)
+        if self.wins == 0 and self.unfinished == 0:
+            self.wins, self.unfinished = (points - fewest) // sides, fewest
+        if self.games != sides * units:
+            raise OptionError(f"games must be {sides} a unit ({sides * units} for the counts' {units} units), "
+                              f"not {self.games}")
+        if sides * self.wins + self.unfinished != points or not fewest <= self.unfinished <= most:
+            raise OptionError(f"wins {self.wins} and unfinished {self.unfinished} do not fit the counts "
+                              f"{_short(self.counts, 60)} (a unit scoring k/{sides * sides} won w games and left u "
+                              f"unfinished, k = {sides} w + u)")
+        if self.unfinished == fewest:
+            # every unit at its fewest unfinished games: its games won are known
+            self.won = [0] * (sides + 1)
+            for k, c in enumerate(self.counts):
+                if c:
+                    self.won[(k - options[k][0]) // sides] += c
 
     @property
     def _step(self) -> float:
@@ -189,10 +305,13 @@ class PairStats:
                        or not (x in (0, 1) or abs(x - share) < 1e-9) for x in game_scores)):
             raise OptionError(f"a unit of {self.sides} sides is {self.sides} game scores of 0, 1 or "
                               f"{share:.4g}, not {_short(game_scores)}")
+        won = sum(1 for x in game_scores if x == 1)
         self.counts[int(round(self.sides * sum(game_scores)))] += 1
         self.games += self.sides
-        self.wins += sum(1 for x in game_scores if x == 1)
+        self.wins += won
         self.unfinished += sum(1 for x in game_scores if 0 < x < 1)
+        if self.won is not None:
+            self.won[won] += 1
 
     @property
     def pairs(self) -> int:
@@ -201,8 +320,24 @@ class PairStats:
 
     @property
     def score(self) -> float:
+        """BOT's mean unit score; NaN before any unit (no score was measured)."""
         n = self.pairs
-        return sum(c * k * self._step for k, c in enumerate(self.counts)) / n if n else 1.0 / self.sides
+        return sum(c * k * self._step for k, c in enumerate(self.counts)) / n if n else math.nan
+
+    @property
+    def all_won(self) -> bool:
+        """BOT won every game (a sweep: a score of 1)."""
+        return self.pairs > 0 and self.counts[-1] == self.pairs
+
+    @property
+    def all_lost(self) -> bool:
+        """BOT lost every game (an OTHER won each: a score of 0)."""
+        return self.pairs > 0 and self.counts[0] == self.pairs
+
+    @property
+    def win_rate(self) -> float:
+        """BOT's share of the games it won outright; NaN before any game."""
+        return self.wins / self.games if self.games else math.nan
 
     @property
     def variance(self) -> float:
@@ -213,26 +348,39 @@ class PairStats:
         m = self.score
         return sum(c * (k * self._step - m) ** 2 for k, c in enumerate(self.counts)) / n
 
-    def interval(self, z: float = 1.959964) -> tuple:
-        """95 % interval of the mean score, from the pair variance, taken at least as large
-        as that of a prior of half a unit on every outcome: units that all scored the
-        same show no spread to estimate it from (not a point interval), and a few units,
-        or units nearly all alike, show too little.
+    def interval(self, z: float = Z95) -> tuple:
+        """95 % interval of the mean score over the units: the normal one from the unit
+        variance, that variance taken at least as large as that of a prior of half a unit
+        on every outcome (units that all scored the same show no spread to estimate it
+        from, and a few units, or units nearly all alike, show too little). Where that
+        interval would reach past 0 or 1, its end there is the profile likelihood's (the
+        mean s at which ``n * D(s)`` reaches ``z^2 / 2``, D the least Kullback-Leibler
+        divergence from the units' distribution to one of mean s: :func:`_min_divergence`),
+        which is strictly inside unless every unit scored 0 (or 1). ``z``: the normal
+        quantile (> 0).
 
         >>> st = PairStats()
         >>> for _ in range(10): st.add([1, 1])
         >>> [round(x, 4) for x in st.interval()]
         [0.842, 1.0]
+        >>> st.add([1, 0]); [round(x, 4) for x in st.interval()]      # 21 games of 22: a finite top
+        [0.7969, 0.9973]
         """
-        n = self.pairs
-        if not n:
-            return (0.0, 1.0)             # nothing played: any score
-        # at least the prior's variance (half a unit per outcome): the observed one of a
-        # few units, or of units nearly all alike, is too small (78 % coverage with 3 pairs at
-        # an even score, 81 % with 10 at 0.85), and a sweep's bound sat above one pair short of it
-        variance = max(self.variance, self._prior_variance())
-        half = z * math.sqrt(variance / n)
-        return (max(0.0, self.score - half), min(1.0, self.score + half))
+        return _unit_interval(self.counts, self.sides, _check_z(z))
+
+    def win_interval(self, z: float = Z95) -> tuple:
+        """95 % interval of :attr:`win_rate` over the units, by the rule of :meth:`interval`
+        on each unit's share of games won: equal to the score's interval when no game was
+        unfinished (the units, not the games, are independent: a pair's two games share
+        its deals)."""
+        z = _check_z(z)
+        if self.won is None:
+            raise OptionError("which units' games were won is not known: these counts were given with more "
+                              "unfinished games than the fewest they allow (add() keeps it)")
+        counts = [0] * len(self.counts)
+        for j, c in enumerate(self.won):
+            counts[j * self.sides] += c
+        return _unit_interval(counts, self.sides, z)
 
     def _prior_variance(self) -> float:
         """The unit score's variance with half a unit added to every outcome."""
@@ -243,17 +391,46 @@ class PairStats:
 
     @property
     def elo(self) -> float:
+        """The Elo difference of the mean score: ``math.inf`` when BOT won every game,
+        ``-math.inf`` when it lost every one (no estimate: the interval has one finite end),
+        NaN before any unit."""
+        if not self.pairs:
+            return math.nan
+        if self.all_won or self.all_lost:
+            return math.inf if self.all_won else -math.inf
         return elo_of_score(self.score, self.sides)
 
-    def elo_interval(self) -> tuple:
-        lo, hi = self.interval()
-        return (elo_of_score(lo, self.sides), elo_of_score(hi, self.sides))
+    def elo_interval(self, z: float = Z95) -> tuple:
+        """The Elo of :meth:`interval`'s ends: infinite only at a score of 0 or 1, i.e. only
+        for a sweep's open end (or before any unit)."""
+        lo, hi = self.interval(z)
+        return (_elo_of_end(lo, self.sides), _elo_of_end(hi, self.sides))
+
+    def format_elo(self, bot: str = "BOT", digits: int = 1) -> str:
+        """The Elo and its interval as text; a sweep as its one finite end, in words.
+
+        >>> st = PairStats(counts=[0, 0, 0, 0, 14])
+        >>> st.format_elo("greedy")
+        'Elo +348.8 or more (greedy won all 28 games: a 95 % lower bound, no point estimate)'
+        >>> PairStats(counts=[1, 0, 2, 0, 1]).format_elo()
+        'Elo +0.0 [-296.6, +296.6]'
+        """
+        lo, hi = self.elo_interval()
+        text = [format_elo(x, digits, self.sides) for x in (lo, hi)]
+        if not self.pairs:
+            return "Elo unknown (no games played)"
+        if self.all_won:
+            return f"Elo {text[0]} or more ({bot} won all {self.games} games: a 95 % lower bound, no point estimate)"
+        if self.all_lost:
+            return f"Elo {text[1]} or less ({bot} lost all {self.games} games: a 95 % upper bound, no point estimate)"
+        return f"Elo {format_elo(self.elo, digits, self.sides)} [{text[0]}, {text[1]}]"
 
     def llr(self, elo0: float, elo1: float) -> float:
         """The generalised log-likelihood ratio of H1 (elo1) against H0 (elo0), exact
         (fishtest's GSPRT without its normal approximation): ``n (D(s0) - D(s1))``,
         D(s) the least Kullback-Leibler divergence from q, the units' distribution over
         the outcomes, to a distribution whose mean unit score is s (``_min_divergence``).
+        elo1 must be larger than elo0.
 
         q holds SPRT_PRIOR_UNITS of prior, on the lowest and the highest outcome with the
         mean (s0 + s1) / 2: every mean from 0 to 1 stays reachable, so identical units
@@ -269,10 +446,13 @@ class PairStats:
         >>> st.llr(0, 15) < 0 < st.llr(-15, 0)
         True
         """
+        s0, s1 = score_of_elo(elo0, self.sides), score_of_elo(elo1, self.sides)
+        if not as_number(elo1) > as_number(elo0):
+            # (a review: elo0 > elo1 gave a value, which sprt() refuses)
+            raise OptionError(f"elo1 ({elo1}) must be larger than elo0 ({elo0})")
         n = self.pairs
         if n == 0:
             return 0.0
-        s0, s1 = score_of_elo(elo0, self.sides), score_of_elo(elo1, self.sides)
         mid = (s0 + s1) / 2
         q = [float(c) for c in self.counts]
         q[0] += SPRT_PRIOR_UNITS * (1 - mid)
@@ -283,14 +463,19 @@ class PairStats:
         return n * (_min_divergence(q, values, s0) - _min_divergence(q, values, s1))
 
     def to_dict(self) -> dict:
+        """The statistics as JSON: an infinite Elo (a sweep's, an open end) is null, and
+        ``all_won`` / ``all_lost`` say when BOT won / lost every game; the score and Elo
+        are null before any unit."""
         lo, hi = self.interval()
         elo_lo, elo_hi = self.elo_interval()
         counts = {"pentanomial": list(self.counts)} if self.sides == 2 else {"counts": list(self.counts)}
-        # an Elo of a score of 0 or 1 is infinite: null in JSON (the clamp's 3600 read as a number)
-        finite = [None if _infinite_elo(x, self.sides) else x for x in (self.elo, elo_lo, elo_hi)]
+
+        def number(x):                  # JSON has no inf nor NaN
+            return x if math.isfinite(x) else None
         return {"sides": self.sides, "pairs": self.pairs, "games": self.games, "wins": self.wins,
-                "unfinished": self.unfinished, **counts, "score": self.score, "score_ci95": [lo, hi],
-                "elo": finite[0], "elo_ci95": finite[1:]}
+                "unfinished": self.unfinished, **counts, "score": number(self.score), "score_ci95": [lo, hi],
+                "elo": number(self.elo), "elo_ci95": [number(elo_lo), number(elo_hi)],
+                "all_won": self.all_won, "all_lost": self.all_lost}
 
 
 def _min_divergence(q, values, s: float) -> float:
@@ -371,24 +556,38 @@ def pair_seeds(seed: int, index: int) -> tuple:
 def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 1, max_pairs: int,
                max_rounds: int = 1000, start: int = 0, records: bool = False, ray: str | None = None,
                move_time: float | None = None):
-    """Yield (index, scores, records) for units (pairs; triples with 3 players) start ..
+    """An iterator of (index, scores, records) for units (pairs; triples with 3 players) start ..
     start + max_pairs - 1, in index order, played in `workers` processes or on Ray (the
     results never depend on either). Unit k's deals and bot generators come from
     :func:`pair_seeds` ``(seed, k)``; its games are played in the seatings of
-    :func:`~fiveup_solver.selfplay.match_seatings`, in order. ``move_time``: seconds a
-    bot may take over one move (a slower move stops the match with a BotError)."""
+    :func:`~fiveup_solver.selfplay.match_seatings`, in order. ``records``: True to have
+    each unit's game records (else None). ``move_time``: seconds a bot may take over one
+    move (a slower move stops the match with a BotError). Every argument is checked at
+    the call, before anything is played (a review: a generator checked them at its first
+    ``next()``, far from the bad call)."""
     players = check_players(players)
     check_move_time(move_time)
     check_bot(bot, players)
     check_bot(other, players)
-    max_pairs, start = as_int(max_pairs), as_int(start)
+    max_pairs, start, max_rounds = as_int(max_pairs), as_int(start), as_int(max_rounds)
     for name, v in (("max_pairs", max_pairs), ("start", start)):
         if not _is_int(v) or v < 0:
             raise OptionError(f"{name} must be an integer >= 0, not {_short(v)}")
+    if not _is_int(max_rounds) or max_rounds < 1:
+        raise OptionError(f"max_rounds must be an integer >= 1, not {_short(max_rounds)}")
+    if not isinstance(records, bool):
+        raise OptionError(f"records must be True or False, not {_short(records)}")
     seed = check_seed(seed)
+    workers = check_workers(workers)
+    ray = check_ray(ray)
     jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records, move_time)
             for k in range(start, start + max_pairs))
-    yield from ordered_map(play_pair, jobs, workers=workers, ray=ray, stop_hung=move_time is not None)
+    return _yield_units(jobs, workers, ray, move_time is not None)
+
+
+def _yield_units(jobs, workers: int, ray, stop_hung: bool):
+    """play_pairs' generator, its arguments checked (closing it ends the workers)."""
+    yield from ordered_map(play_pair, jobs, workers=workers, ray=ray, stop_hung=stop_hung)
 
 
 @dataclass
@@ -400,17 +599,18 @@ class SprtResult:
 
     @property
     def win_rate(self) -> float:
-        """BOT's share of the games it won outright (0 before any game)."""
-        return self.stats.wins / self.stats.games if self.stats.games else 0.0
+        """BOT's share of the games it won outright (NaN before any game)."""
+        return self.stats.win_rate
 
     def win_interval(self) -> tuple:
-        """95 % Wilson interval of :attr:`win_rate` (games taken as independent, as
-        `fiveup match` reports them; the score's interval is the paired one)."""
-        return wilson_interval(self.stats.wins, self.stats.games)
+        """95 % interval of :attr:`win_rate` over the units (:meth:`PairStats.win_interval`:
+        as `fiveup match` reports it; the score's interval when no game was unfinished)."""
+        return self.stats.win_interval()
 
     def to_dict(self) -> dict:
+        rate = self.win_rate
         return {"decision": self.decision, "llr": self.llr, "bounds": list(self.bounds), **self.stats.to_dict(),
-                "win_rate": self.win_rate, "win_ci95": list(self.win_interval())}
+                "win_rate": rate if math.isfinite(rate) else None, "win_ci95": list(self.win_interval())}
 
 
 JOURNAL_LINE_BYTES = 2 ** 20     # the most one journal line takes (a unit's line: well under 1 KiB)
@@ -536,6 +736,7 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
     ``journal``: a file that keeps every unit's scores (:func:`read_journal`); a run with
     the same journal, players, bots and seed resumes after its last unit. ``move_time``:
     seconds a bot may take over one move (:func:`play_pairs`)."""
+    _check_callback(on_pair, "on_pair")       # (a review: a bad one failed after the first unit)
     lower, upper = sprt_bounds(alpha, beta)
     check_move_time(move_time)
     elo0, elo1, max_games = as_number(elo0), as_number(elo1), as_int(max_games)
@@ -571,13 +772,14 @@ def sprt(players: int, bot: str, other: str, *, elo0: float = 0.0, elo1: float =
             return SprtResult("H1 accepted" if llr >= upper else "H0 accepted", llr, (lower, upper), stats)
     if len(done) >= units:
         return SprtResult("no decision", llr, (lower, upper), stats)
+    # (its arguments checked before the journal is written to: play_pairs checks at the call)
+    pairs = play_pairs(players, bot, other, seed, workers=workers, start=len(done),
+                       max_pairs=units - len(done), ray=ray, move_time=move_time)
     log = None
     if journal is not None:
         log = open_journal(journal, size)
         if not lines:                      # no header yet
             write_journal(log, {"players": players, "bot": bot, "other": other, "seed": seed})
-    pairs = play_pairs(players, bot, other, seed, workers=workers, start=len(done),
-                       max_pairs=units - len(done), ray=ray, move_time=move_time)
     try:
         for index, scores, _ in pairs:
             stats.add(scores)

@@ -257,20 +257,27 @@ def test_a_sweep_has_a_real_interval_and_infinite_elo(capsys):
         wide.add(scores)
     assert wide.variance > wide._prior_variance()
     assert wide.interval()[0] == pytest.approx(wide.score - 1.959964 * math.sqrt(wide.variance / 6), abs=1e-12)
-    # the text says +inf, not the clamp's number, for a sweep; the JSON keeps numbers
+    # the text gives a sweep's one finite end in words (neither the clamp's number nor
+    # "+inf"); the JSON keeps numbers
     assert main(["sprt", "--bots", "greedy,random", "--elo1", "100", "--max-games", "40", "--workers", "1",
                  "--every", "100"]) == 0
     lines = capsys.readouterr().out.splitlines()
     out = lines[-2]
-    assert out.startswith("H1 accepted: greedy vs random") and "Elo +inf [+" in out
-    # (a review: after a stop on the LLR, the fixed-sample estimate and interval are biased)
-    assert out.endswith(", +inf] (indicative: a test that stops on its LLR biases both)")
-    assert "3600" not in out
-    # and its win rate as `match` gives it: every game won
     games = int(out.split(" after ")[1].split()[0])
-    # (Wilson's lower bound for n of n: n / (n + z^2))
+    n = games // 2
+    # its lower end by hand: n pairs all won, the prior's counts [.5, .5, .5, .5, n + .5]
+    mean = (0.5 * 1.5 + n + 0.5) / (n + 2.5)
+    var = (0.5 * sum((x - mean) ** 2 for x in (0, .25, .5, .75)) + (n + .5) * (1 - mean) ** 2) / (n + 2.5)
+    low = 1 - 1.959964 * math.sqrt(var / n)
+    assert out.startswith("H1 accepted: greedy vs random") and (
+        f"; Elo {400 * math.log10(low / (1 - low)):+.1f} or more (greedy won all {games} games: a 95 % lower "
+        "bound, no point estimate)") in out
+    # (a review: after a stop on the LLR, the fixed-sample estimate and interval are biased)
+    assert out.endswith(" (indicative: a test that stops on its LLR biases both)")
+    assert "3600" not in out and "inf" not in out
+    # and its win rate as `match` gives it: every game won, the interval over the pairs
     assert lines[-1] == f"  greedy won {games}/{games} games (100.0%, 95% CI " + \
-        f"{100 * games / (games + 1.959964 ** 2):.1f}-100.0%), 0 unfinished"
+        f"{100 * low:.1f}-100.0% over the pairs), 0 unfinished"
 
 
 def test_sprt_reports_the_win_rate_as_match_does(capsys):
@@ -284,11 +291,19 @@ def test_sprt_reports_the_win_rate_as_match_does(capsys):
     m = json.loads(capsys.readouterr().out)
     assert (res["wins"], res["games"]) == (m["wins"], m["games"])
     assert res["win_rate"] == pytest.approx(m["wins"] / m["games"])
-    # Wilson's interval by hand: (p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)
-    n, p, z = res["games"], res["wins"] / res["games"], 1.959964
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    centre = p + z * z / (2 * n)
-    assert res["win_ci95"] == pytest.approx([(centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)])
+    # the interval over the pairs, as match's: with no game unfinished, the score's
+    assert res["unfinished"] == m["unfinished"] == 0
+    assert res["win_ci95"] == m["ci95"] == m["pairs"]["score_ci95"] == res["score_ci95"]
+    # by hand, where it lies inside (0, 1): each pair's share of games won, mean +- z sd / sqrt(n), the
+    # variance at least that of the counts with half a pair added to every outcome
+    shares = [k / 4 for k, c in enumerate(res["pentanomial"]) for _ in range(c)]
+    n, mean, z = len(shares), sum(shares) / len(shares), 1.959964
+    var = sum((x - mean) ** 2 for x in shares) / n
+    reg = [c + 0.5 for c in res["pentanomial"]]
+    m_reg = sum(c * k / 4 for k, c in enumerate(reg)) / sum(reg)
+    prior = sum(c * (k / 4 - m_reg) ** 2 for k, c in enumerate(reg)) / sum(reg)
+    low = mean - z * math.sqrt(max(var, prior) / n)
+    assert 0 < low and res["win_ci95"][0] == pytest.approx(low)
 
 
 def test_sprt_json_is_one_json_object_and_an_infinite_elo_is_null(capsys):
@@ -300,6 +315,7 @@ def test_sprt_json_is_one_json_object_and_an_infinite_elo_is_null(capsys):
     d = json.loads(captured.out)                      # the whole of stdout: one object
     assert d["decision"] == "H1 accepted" and "pairs" in captured.err
     assert d["score"] == 1.0 and d["elo"] is None and d["elo_ci95"][1] is None and d["elo_ci95"][0] > 0
+    assert d["all_won"] is True and d["all_lost"] is False       # (the null says which side)
     # a review: the object did not say which test it is the result of
     assert {k: d[k] for k in ("players", "bot", "other", "elo0", "elo1", "alpha", "beta", "max_games")} == {
         "players": 2, "bot": "greedy", "other": "random", "elo0": 0.0, "elo1": 100.0, "alpha": 0.05, "beta": 0.05,
