@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numbers
 import random
-import secrets
 from dataclasses import dataclass, field
 
 from fiveup_solver import _core
@@ -182,10 +181,11 @@ class Game:
 
     ``Game(players, seed)`` deals round 0 and draws its starter from ``seed``
     (D1). Without a seed the game draws one from the operating system
-    (``secrets``), kept in ``seed`` (``Game(players, g.seed)`` deals the same game), which
-    cannot be guessed from a hand: what a game a person plays needs. A small or fixed seed (a
-    test's, a match's) deals a game anyone can recompute. ``Game(players, seed,
-    deal=False)`` starts empty for
+    (``random.SystemRandom``, as ``secrets`` does), kept in ``seed``
+    (``Game(players, g.seed)`` deals the same game), which cannot be guessed
+    from a hand: what a game a person plays needs. A small or fixed seed (a
+    test's, a match's) deals a game anyone can recompute.
+    ``Game(players, seed, deal=False)`` starts empty for
     :meth:`start_round` with a given deal (used by record replay).
     ``scores`` (raw, per side) and ``starter`` start the game from a position
     of a race already under way (analysis, calibration): round 0 is dealt from
@@ -201,7 +201,7 @@ class Game:
         players = check_players(players)
         # the one random choice not from a caller's seed: a person's game must not be
         # recomputable from their hand (a brute force over small seeds takes a second)
-        seed = secrets.randbits(63) if seed is None else check_seed(seed)
+        seed = random.SystemRandom().getrandbits(63) if seed is None else check_seed(seed)
         if seats is not None and (isinstance(seats, (str, bytes)) or not hasattr(seats, "__iter__")):
             raise OptionError(f"seats must be a list of {players} names, not {_short(seats)}")
         seats = list(seats) if seats is not None else [f"seat{i}" for i in range(players)]

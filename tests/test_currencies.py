@@ -286,7 +286,9 @@ def test_time_budget_second_currency_gets_the_first_ones_horizons():
     g, seat = positions(4, 1, seed=91)[0]
     hinter.hint(g.observation(seat), time_ms=60, seed=2, objective="win")
     (a1, k1, first, job, took), (a2, k2, second, _, _) = calls
-    assert a1[10] == 0.060 * FIRST_CURRENCY_TIME_SHARE       # the first search's seconds
+    # the first search's seconds: its share of what is left of the hint's 60 ms once the
+    # worlds are planned (and the Hinter free: the time counts from the call)
+    assert 0 < a1[10] <= 0.060 * FIRST_CURRENCY_TIME_SHARE
     # the second's: the time left, and at least its minimum share (the first may overrun)
     assert 0.060 * SECOND_CURRENCY_MIN_SHARE <= a2[10] <= max(0.060 * SECOND_CURRENCY_MIN_SHARE, 0.060 - took)
     assert k1.get("horizons") is None
