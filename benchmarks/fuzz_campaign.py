@@ -897,7 +897,8 @@ class ViewFamily(Family):
 class GameFamily(Family):
     OPS = [("push_legal", 30), ("push_random", 8), ("push_bad", 5), ("push_draw_pass", 4), ("pop", 9),
            ("copy", 3), ("observation", 6), ("next_round", 4), ("start_round", 5), ("to_record", 3),
-           ("replay_own", 0.3), ("query", 10), ("advance", 4), ("hand", 3)]
+           ("replay_own", 0.3), ("query", 10), ("advance", 4), ("hand", 3), ("parse_move", 6),
+           ("push_seat", 3), ("peek", 2)]
 
     def gen(self, rng, pool):
         r = rng.random()
@@ -934,6 +935,22 @@ class GameFamily(Family):
                 ops.append((op, rng.randrange(1, 30), rng.randrange(2 ** 32)))
             elif op == "copy":
                 ops.append((op, rng.random() < 0.5))
+            elif op == "parse_move":
+                # text as a person types it: a move's notation, its tile alone, its port's name
+                # in another case, mangled, or anything at all
+                text = A.notation.format_move(rand_move(rng))
+                r = rng.random()
+                if r < 0.2:
+                    text = text.split("@")[0]
+                elif r < 0.35:
+                    text = text.upper() if rng.random() < 0.5 else text.swapcase()
+                elif r < 0.6:
+                    text = mutate_text(rng, text)
+                elif r < 0.7:
+                    text = weird(rng)
+                ops.append((op, rng.randrange(1000), text, rng.random() < 0.4))
+            elif op == "push_seat":
+                ops.append((op, rng.randrange(1000), rng.choice([0, 1, 2, 3, 3, 4, -1, weird(rng)])))
             else:
                 ops.append((op,))
         return (start, ops)
@@ -1020,6 +1037,29 @@ class GameFamily(Family):
                     ctx.call("replay(own record)", A.record.replay, rec)
             elif name == "query":
                 ctx.call(f"Game.{op[1]}", lambda a=op[1]: (lambda v: v() if callable(v) else v)(getattr(g, a)))
+            elif name == "parse_move":
+                ok, legal = ctx.call("Game.legal_moves", lambda: g.legal_moves)
+                if not ok:
+                    continue
+                # 40 %: a legal move's own text, which must read back as that move
+                want = legal[op[1] % len(legal)] if legal and op[3] else None
+                text = op[2] if want is None else A.notation.format_move(want)
+                ok, move = ctx.call("Game.parse_move", g.parse_move, text)
+                if ok and (move not in legal or want is not None and move != want):
+                    raise Finding("wrong-result", "Game.parse_move", "", f"{text!r} read as {move!r}", "?")
+            elif name == "push_seat":
+                ok, legal = ctx.call("Game.legal_moves", lambda: g.legal_moves)
+                if ok and legal:
+                    before = len(g.current.moves)
+                    mover = g.to_move
+                    ok, _ = ctx.call("Game.push(seat=)", g.push, legal[op[1] % len(legal)], seat=op[2])
+                    asked = A.errors.as_int(op[2])      # None: no seat check; a numpy integer is an int
+                    mine = op[2] is None or A.errors.is_int(asked) and asked == mover
+                    if ok != mine or ok != (len(g.current.moves) == before + 1):
+                        raise Finding("wrong-result", "Game.push(seat=)", "", f"seat {op[2]!r}, mover {mover}: "
+                                      f"{'played' if ok else 'refused'}", "?")
+            elif name == "peek":
+                ctx.call("Game.peek", g.peek)
             elif name == "advance":
                 rng = random.Random(op[2])
                 for _ in range(op[1]):
