@@ -144,16 +144,40 @@ def cmd_replay(args, out) -> int:
         out.write(json.dumps(result) + "\n")
         return 0
     out = _Fitted(out, fit_to_terminal)         # (a review: "+10" broke as "+1" / "0" at 40 columns)
-    for r, end in enumerate(result["rounds"]):
-        out.write(f"round {r}: {format_round_end(end, record.get('seats'))}\n")
-    for e in result["events"]:
-        # a blocked round's credit follows no action (RECORD.md: its action is null)
-        where = "end" if e["action"] is None else f"action {e['action']}"
-        out.write(f"  round {e['round']} {where}: {e['kind']} seat {e['seat']} "
-                  f"{e['raw']:+d} raw {'accepted' if e['accepted'] else 'rejected'} -> {e['scores']}\n")
-    winner = "none" if result["winner"] is None else f"side {result['winner']}"
-    out.write(f"winner: {winner}; scores {_fmt_scores(result['scores'])}\n")
+    for line in _replay_lines(game, result, record.get("seats")):
+        out.write(line + "\n")
     return 0
+
+
+def _replay_lines(game, result, names) -> list:
+    """`fiveup replay`'s summary: each round's start, its events in order and its end
+    together (a review: every round's end came first, then every event), scores as the
+    other commands show them (305 raw (61)), a domino's parts P + O - D, and with 4
+    players the side of each event's seat."""
+    from fiveup_solver.notation import format_domino_parts, format_seat
+    events = {}
+    for e in result["events"]:
+        events.setdefault(e["round"], []).append(e)
+    lines = []
+    for r, end in enumerate(result["rounds"]):
+        log = game.rounds[r]
+        lines.append(f"round {r}: starter {format_seat(log.starter, names)}; scores {_fmt_scores(log.scores_before)}")
+        parts = log.domino_parts()
+        for e in events.get(r, []):
+            # a blocked round's credit follows no action (RECORD.md: its action is null)
+            where = "end" if e["action"] is None else f"action {e['action']}"
+            side = f", side {e['side']}" if game.players == 4 else ""
+            verdict = "accepted" if e["accepted"] else "rejected (above 305)"
+            how = ""
+            if e["kind"] == "domino" and parts is not None and parts["seat"] == e["seat"]:
+                how = f" [{format_domino_parts(parts)}]"
+            lines.append(f"  {where}: {e['kind']} {format_seat(e['seat'], names)}{side}: "
+                         f"{e['raw']:+d} raw ({raw_to_display(e['raw']):+d}) {verdict}{how}; "
+                         f"scores {_fmt_scores(e['scores'])}")
+        lines.append(f"  round {r} ends: {format_round_end(end, names)}")
+    winner = "none" if result["winner"] is None else f"side {result['winner']}"
+    lines.append(f"winner: {winner}; scores {_fmt_scores(result['scores'])}")
+    return lines
 
 
 def check_output_path(path, option: str) -> None:
@@ -1028,8 +1052,13 @@ def cmd_equity(args, out) -> int:
     for side, p in enumerate(win):
         err = "" if stderr is None or below else f" +- {100 * stderr[side]:.1f}"
         out.write(f"  side {side}: win {100 * p:5.1f} %{err}\n")
-    out.write(f"  unfinished (D6): {100 * res['unfinished']:.2f} %   ({args.table or 'the shipped table'}: "
-              f"{res['rounds_sampled']:,} rounds of {res['bot']} self-play)\n")
+    # (a review: this line said "unfinished (D6)", but the model has no round cap: 1 - the
+    # sides' sum is the chance of reaching a stuck state, one from which no sampled round
+    # ends the game (valued 0), plus the table's rounding)
+    rounds = res["rounds_sampled"]
+    out.write(f"  no side wins in the model (stuck states, rounding): {100 * res['unfinished']:.2f} %   "
+              f"({args.table or 'the shipped table'}: {rounds:,} round{'s' if rounds != 1 else ''} of "
+              f"{res['bot']} self-play)\n")
     if below:
         sides = " and ".join(f"side {s}" for s in below)
         out.write(f"  the tables start at 0: a score below 0 ({sides}) was looked up as 0, so these are the "
@@ -1063,6 +1092,7 @@ def _equity_build(args, out) -> int:
             check_output_path(value, name)
     path = args.out or os.path.join(equity.cache_dir(), f"equity_{args.players}p.npz")
     _check_npz_target(path, "--out")   # before minutes of self-play, not after them
+    _not_round_samples(path, "--out")
     # the samples beside the table, named after it (--out a.npz: a.rounds.npz): two builds into one
     # folder each keep their own (a shared rounds_Np.npz was overwritten without a word)
     saved = args.save_samples or (path[:-len(".npz")] + ".rounds.npz" if args.out
@@ -1084,7 +1114,8 @@ def _equity_build(args, out) -> int:
         samples = equity.collect_samples(args.players, args.rounds, args.near_rounds, args.seed, bot=args.bot,
                                          workers=args.workers, progress=not args.quiet and sys.stderr.isatty())
         _write_npz(samples, saved, "--save-samples")
-        out.write(f"{args.players} players: {samples.rounds:,} round samples -> {saved}\n")
+        out.write(f"{args.players} players: {samples.rounds:,} round sample{'s' if samples.rounds != 1 else ''} "
+                  f"-> {saved}\n")
     table = equity.build_table(samples)
     if replicates:
         bar = None if args.quiet else _progress(replicates, "table")
@@ -1097,8 +1128,12 @@ def _equity_build(args, out) -> int:
     _write_npz(table, path, "--out")
     equity.load_table.cache_clear()   # in case --out replaced a shipped table in this process
     errors = f", standard errors from {replicates} bootstrap tables" if replicates else ""
-    out.write(f"{args.players} players: table from {samples.rounds:,} rounds ({table.sweeps} sweep{'s' if table.sweeps != 1 else ''}"
-              f"{errors}) -> {path}\n")
+    # (a review: stuck states, from which no sampled round ever ends the game, were never
+    # reported; each is valued 0 for every side)
+    stuck = (f", {table.stuck:,} stuck state{'s' if table.stuck != 1 else ''} (no sampled round ends the "
+             f"game from {'them' if table.stuck != 1 else 'it'}: valued 0)" if table.stuck > 0 else "")
+    out.write(f"{args.players} players: table from {samples.rounds:,} round{'s' if samples.rounds != 1 else ''} "
+              f"({table.sweeps} sweep{'s' if table.sweeps != 1 else ''}{errors}{stuck}) -> {path}\n")
     return 0
 
 
@@ -1120,6 +1155,20 @@ def _check_npz_target(path, option) -> None:
             raise OptionError(f"{option} {path}: cannot write (Not a directory)")
     except OSError as e:
         raise OptionError(f"{option} {path}: cannot write ({e.strerror or e})") from None
+
+
+def _not_round_samples(path, option) -> None:
+    """Refuse to write a table over a file of round samples (a review: ``--out
+    ga.rounds.npz`` replaced a build's samples, minutes of self-play, with a table)."""
+    import zipfile
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return                                  # no file, or none of ours: written as before
+    if "ev_offset.npy" in names and "win_starter0.npy" not in names:
+        raise OptionError(f"{option} {path}: holds round samples (fiveup equity build's .rounds.npz); "
+                          f"a table is not written over them: name another file")
 
 
 def _write_npz(obj, path, option) -> None:

@@ -142,7 +142,7 @@ class RoundSamples:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 set_offset = z["set_offset"] if "set_offset" in z.files else None
-                samples = cls(meta["players"], meta["bot"], meta["seed"], z["ev_offset"], z["ev_side"], z["ev_raw"],
+                samples = cls(meta["players"], _current_bot_name(meta["bot"]), meta["seed"], z["ev_offset"], z["ev_side"], z["ev_raw"],
                               z["end"], set_offset, tuple(tuple(a) for a in meta.get("anchors", ())))
             samples._check_layout()
             return samples
@@ -203,6 +203,20 @@ class RoundSamples:
                             np.asarray(self.ev_side)[events], np.asarray(self.ev_raw)[events],
                             np.asarray(self.end)[picks], None if self.set_offset is None else sets.copy(),
                             self.anchors)
+
+
+# Bot names that samples saved before a rename carry, and the bot's name today. The
+# shipped round samples (benchmarks/data/rounds_{2,3,4}p.npz) were played when
+# `hint` named the hint search with uniform beliefs; `hint` now names the bot with
+# the opponent model, and that first bot is `hint-uniform`. Their meta still says
+# "hint" (the files are kept as they were built), so a table rebuilt from them would
+# be labelled with the other bot's name (a review); read it by today's name instead.
+_RENAMED_BOTS = {"hint": "hint-uniform"}
+
+
+def _current_bot_name(name):
+    """Today's name of the bot a samples file names (`_RENAMED_BOTS`)."""
+    return _RENAMED_BOTS.get(name, name) if isinstance(name, str) else name
 
 
 def near_anchors(players: int, near_from: int = NEAR_FROM, far_anchor: int = FAR_ANCHOR) -> list:
@@ -315,13 +329,16 @@ class EquityTable:
     def standard_errors(self, scores, starter=None):
         """The standard errors of `probabilities(scores, starter)` from the table's own
         sampling (a bootstrap over its rounds: `with_bootstrap_errors`), or None for a
-        table built without them. They do not include how far the bots' play is from
-        the players' (docs/equity.md, the calibration)."""
+        table built without them, and None for scores below the table's floor of 0
+        (4 players, D4): those are looked up as 0, and the floor cell's error (0.0 at a
+        tied score with a drawn starter) says nothing about the scores asked. They do
+        not include how far the bots' play is from the players' (docs/equity.md, the
+        calibration)."""
         levels = _score_levels(self.players, scores)
         starter = as_int(starter)
         if starter is not None and (not is_int(starter) or not 0 <= starter < self.players):
             raise OptionError(f"starter must be a seat 0..{self.players - 1} or None (drawn), not {_short(starter)}")
-        if self.stderr is None:
+        if self.stderr is None or _below_floor(scores):
             return None
         row = self.sides if starter is None else _side_of_seat(self.players, starter)
         return [float(x) for x in self.stderr[tuple(levels)][row]]
@@ -456,6 +473,11 @@ def _score_levels(players: int, scores) -> list:
             raise OptionError(f"side {s}'s score {x} is not a multiple of {SCORE_STEP}")
         levels.append(max(0, x // SCORE_STEP))     # below 0 (D4, 4 players only): read as 0
     return levels
+
+
+def _below_floor(scores) -> bool:
+    """Whether a side's score (checked by `_score_levels`) is below the tables' floor of 0."""
+    return any(x < 0 for x in int_list(scores))
 
 
 def build_table(samples: RoundSamples, *, tol: float = 1e-10, max_sweeps: int = 2000) -> EquityTable:
@@ -628,6 +650,12 @@ def equity_result(players, scores_text, starter_text=None, table_file=None) -> d
     # digits, a minus sign for a 4-player side's score below 0; not int()'s "+5" or "0_0";
     # spaces around the commas as --bots takes them ("250, 280")
     scores_text = ",".join(x.strip(" ") for x in scores_text.split(","))
+    too_long = [x for x in scores_text.split(",") if len(x.lstrip("-")) > 12]
+    if too_long and re.fullmatch(r"-?[0-9]+(,-?[0-9]+)*", scores_text):
+        # (a review: 99999999999999 was told "must be raw scores separated by commas")
+        long, low = too_long[0], score_floor(players)
+        raise OptionError(f"--scores: {long[:20]}{'...' if len(long) > 20 else ''} is out of range: a raw "
+                          f"score is from {low} to {TARGET_RAW - 1} with {players} players")
     if not re.fullmatch(r"-?[0-9]{1,12}(,-?[0-9]{1,12})*", scores_text):
         raise OptionError(f"--scores must be raw scores separated by commas, not {scores_text!r}"[:120])
     scores = [int(x) for x in scores_text.split(",")]
@@ -645,13 +673,18 @@ def equity_result(players, scores_text, starter_text=None, table_file=None) -> d
         if table.players != players:
             raise OptionError(f"--table {table_file} is a {table.players}-player table, not {players}")
     win = table.probabilities(scores, starter)
+    # None below the floor too (standard_errors): the floor cell's error is no error of
+    # the scores asked; "below_floor" says that is why
     stderr = table.standard_errors(scores, starter)
     unfinished = max(0.0, 1.0 - sum(win))
     return {"players": players, "scores": scores, "starter": starter,
             # the scores the table was read at: below 0 (4 players, D4) as 0, where it starts
             "looked_up_as": [max(0, x) for x in scores],
+            "below_floor": _below_floor(scores),
             "win": [round(p, 6) for p in win],
             "stderr": None if stderr is None else [round(e, 6) for e in stderr],
+            # 1 - the sides' sum: states from which no sampled round ends the game
+            # (stuck, valued 0), plus the table's rounding; the model has no D6 cap
             "unfinished": round(unfinished, 6),
             "rounds_sampled": table.rounds, "bootstrap": table.bootstrap, "bot": table.bot}
 

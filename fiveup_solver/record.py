@@ -482,6 +482,23 @@ def game_from_record(record, *, check: bool = True, seed: int = 0, max_rounds: i
     return game
 
 
+# `fiveup play`'s notation in the core's message for a play without a port; a record
+# names the port in its action's "at" (RECORD.md), and that is what its reader is told
+_PLAY_PORT_NOTATION = "('TILE@PORT')"
+
+
+def _in_record_notation(error, act) -> str:
+    """`error`'s message, with a play's port asked for as a record writes it (a review: a
+    record's play without "at" was told fiveup play's 'TILE@PORT')."""
+    text = str(error)
+    needs_port = _core.PLACE_MESSAGES[_core.PLACE_NEEDS_PORT].format(tile="{tile}")
+    head = needs_port[:needs_port.index("{tile}")]
+    if isinstance(act, dict) and "play" in act and "at" not in act and text.startswith(head) \
+            and text.endswith(_PLAY_PORT_NOTATION):
+        return text[:-len(_PLAY_PORT_NOTATION)] + '(a record names it in the action: "at": "TILE:PORT", e.g. "at": "1-4:low")'
+    return text
+
+
 def positions(record, *, check: bool = True, seed: int = 0, max_rounds: int | None = None):
     """Replay a record once, yielding ``(game, round, action)`` at every position:
     before each action of each round, and after a round's last action (``action``
@@ -539,7 +556,7 @@ def positions(record, *, check: bool = True, seed: int = 0, max_rounds: int | No
                     raise RecordError(f"draw {move.tile} is not the boneyard's next tile ({game.boneyard[0]})")
                 game.push(move)
             except FiveUpError as e:
-                raise RecordError(f"{where}: {e}") from None
+                raise RecordError(f"{where}: {_in_record_notation(e, act)}") from None
         if not game.round_over and r < len(rounds) - 1:
             raise RecordError(f"round {r}: actions stop before the round ended")
         if view is not None and game.round_over and "revealed" not in rnd:

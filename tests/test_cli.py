@@ -266,7 +266,7 @@ def test_replay_summary_text(key, records, tmp_path, capsys):
     assert rc == 0 and err == ""
     result = replay(rec)
     lines = out.splitlines()
-    round_lines = [line for line in lines if line.startswith("round ") and not line.startswith("  ")]
+    round_lines = [line for line in lines if line.startswith("  round ") and " ends: " in line]
     names = rec.get("seats")
 
     def who(s):
@@ -276,15 +276,25 @@ def test_replay_summary_text(key, records, tmp_path, capsys):
              "blocked": lambda e: "blocked, a tie" if e["winner"] is None
              else f"blocked, side {e['winner']} held the lightest hand",
              "unfinished": lambda e: "unfinished"}
-    assert round_lines == [f"round {r}: {words[end['end']](end)}" for r, end in enumerate(result["rounds"])]
-    event_lines = [line for line in lines if line.startswith("  round ")]
+    assert round_lines == [f"  round {r} ends: {words[end['end']](end)}" for r, end in enumerate(result["rounds"])]
+    # each round's start, then its events, then its end (a review: every end came first)
+    event_lines = [line for line in lines if line.startswith(("  action ", "  end: "))]
     assert len(event_lines) == len(result["events"])
+    expected_order = []
+    for r in range(len(result["rounds"])):
+        expected_order.append(f"round {r}: starter ")
+        expected_order += ["event"] * sum(e["round"] == r for e in result["events"])
+        expected_order.append(f"  round {r} ends: ")
+    kinds = ["event" if line in event_lines else line for line in lines[:-1]]
+    assert len(kinds) == len(expected_order)
+    assert all(k == x or k.startswith(x) for k, x in zip(kinds, expected_order))
     for line, e in zip(event_lines, result["events"]):
         where = "end" if e["action"] is None else f"action {e['action']}"      # a block: no action
-        assert line.startswith(f"  round {e['round']} {where}: {e['kind']} seat {e['seat']} "
-                               f"{e['raw']:+d} raw")
+        side = f", side {e['side']}" if len(result["scores"]) == 2 and len(rec["rounds"][0]["hands"]) == 4 else ""
+        assert line.startswith(f"  {where}: {e['kind']} {who(e['seat'])}{side}: "
+                               f"{e['raw']:+d} raw ({e['raw'] // 5:+d}) ")
         assert ("accepted" in line) == e["accepted"]
-        assert line.endswith(f"-> {e['scores']}")
+        assert [int(x) for x, _ in SCORES.findall(line.split("; scores ")[-1])] == e["scores"]
     winner = "none" if result["winner"] is None else f"side {result['winner']}"
     assert lines[-1].startswith(f"winner: {winner}; scores ")
     assert [int(x) for x, _ in SCORES.findall(lines[-1])] == result["scores"]
