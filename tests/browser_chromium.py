@@ -82,3 +82,17 @@ def analyse_on_page(page, path, seat=None, wait_for="#board-view:not([hidden])")
     page.click("#run")
     page.wait_for_selector(wait_for, timeout=120_000)
     page.wait_for_selector("body[data-state=ready]")
+
+
+def round_record_file(tmp_path, players: int, seed: int, name: str = "game.json", **game_options):
+    """A one-round game (every seat playing its first legal move) saved as a record file in
+    tmp_path: (path, the Game). ``game_options`` go to Game (``seats=``)."""
+    import json
+
+    from fiveup_solver import Game
+    g = Game(players=players, seed=seed, **game_options)
+    while not g.round_over:
+        g.push(g.legal_moves[0])
+    path = tmp_path / name
+    path.write_text(json.dumps(g.to_record()))
+    return path, g

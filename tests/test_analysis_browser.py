@@ -15,6 +15,7 @@ pytest.importorskip("playwright", reason="playwright is part of the test extra")
 pytest.importorskip("matplotlib", reason="the HTML report needs the analysis extra")
 
 from browser_chromium import browser_type_launch_args  # noqa: E402,F401  (the fixture)
+from browser_chromium import round_record_file  # noqa: E402
 from fiveup_solver.analysis import AnalysisBudget, analyze, to_html  # noqa: E402
 from fiveup_solver.selfplay import play_game  # noqa: E402
 
@@ -117,18 +118,6 @@ def board_page(browser, server):
         context.close()
 
 
-def _record_file(tmp_path, players, seed, name="game.json"):
-    import json
-
-    from fiveup_solver import Game
-    g = Game(players=players, seed=seed)
-    while not g.round_over:
-        g.push(g.legal_moves[0])
-    path = tmp_path / name
-    path.write_text(json.dumps(g.to_record()))
-    return path, g
-
-
 def _analyse(page, path, seat=None):
     from browser_chromium import analyse_on_page
     analyse_on_page(page, path, seat)
@@ -139,7 +128,7 @@ def test_evaluate_searches_as_the_analysis_beside_it(board_page, tmp_path):
     /api/hint's default (paranoid, 32 worlds) beside the analysis's max^n rows (96 worlds
     at the standard strength). It asks the analysis's own search, worlds and method, for
     the win, and the panel says how its values were searched."""
-    path, g = _record_file(tmp_path, 3, 6)
+    path, g = round_record_file(tmp_path, 3, 6)
     _analyse(board_page, path, seat=0)
     sent = []
     board_page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/hint") else None)
@@ -161,7 +150,7 @@ def test_evaluate_searches_as_the_analysis_beside_it(board_page, tmp_path):
 def test_a_new_record_file_clears_the_old_error_and_a_bad_one_leaves_nothing_to_run(board_page, tmp_path):
     """A review (nit 5): an error stayed over a good file chosen after it; after a good file
     then a bad one, Run stayed on (it would have analysed the good one) under its name."""
-    good, _ = _record_file(tmp_path, 2, 6)
+    good, _ = round_record_file(tmp_path, 2, 6)
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "fiveup-rec')
     array = tmp_path / "array.json"
@@ -188,7 +177,7 @@ def test_the_board_shows_the_position_after_the_last_action(board_page, tmp_path
     """A review (nit 6): the board showed each position before an action, so the game's
     end (the winning move) was never on it. After the last action comes its final position:
     every placement on the board, the last one outlined."""
-    path, g = _record_file(tmp_path, 2, 6)
+    path, g = round_record_file(tmp_path, 2, 6)
     _analyse(board_page, path)
     page = board_page
     n = len(g.current.moves)

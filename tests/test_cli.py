@@ -392,7 +392,11 @@ def test_bench_json(capsys):
     assert rc == 0 and err == ""
     assert out.count("\n") == 1
     result = json.loads(out)
-    assert set(result) == {"rounds_per_s", "reference_rounds_per_s", "max_rss_mb"}
+    assert set(result) == {"rounds_per_s", "reference_rounds_per_s", "max_rss_mb", "ratio", "repetitions", "rounds",
+                           "reference_rounds", "seed", "load_average", "cpu_count", "warnings"}
+    assert result["rounds"] == 200 and result["reference_rounds"] == 2 and result["seed"] == 1
+    assert set(result["ratio"]) == {"2", "3", "4"}
+    assert all(r["min"] <= r["median"] <= r["max"] for r in result["ratio"].values())
     # this process's peak resident memory (the bench ran in it), in MB: a peak only grows, so
     # it lies between the peaks before and after the run (0.1: the one-decimal rounding)
     peak_now = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -414,7 +418,9 @@ def test_bench_text(capsys):
     assert [r[0] for r in rows] == ["2", "3", "4"]
     for r in rows:
         assert float(r[1].replace(",", "")) > 0 and float(r[2].replace(",", "")) > 0
-    assert lines[5].startswith("peak resident memory ") and lines[5].endswith(" MB")
+    assert lines[5].startswith("ratio range over the 5 repetitions: 2p ")
+    assert lines[7].startswith("load average ") and " CPUs" in lines[7]
+    assert lines[8].startswith("peak resident memory ") and lines[8].endswith(" MB")
 
 
 # ---------------------------------------------------------------- hint, sample, match

@@ -175,12 +175,8 @@ def test_the_dark_scheme_keeps_every_text_readable(browser, server, tmp_path, vi
         assert_board_kept(page, "#board")
         shot(page, f"round_end_{name}.png")
         # the analysis board, a record analysed and a decision open
-        from fiveup_solver import Game
-        g = Game(players=2, seed=6)
-        while not g.round_over:
-            g.push(g.legal_moves[0])
-        path = tmp_path / "one.json"
-        path.write_text(json.dumps(g.to_record()))
+        from browser_chromium import round_record_file
+        path, _ = round_record_file(tmp_path, 2, 6, "one.json")
         page.goto(f"{server}/analysis")
         assert_readable(page, ["#pick h2", "#source", "label[for], #analyse-form label"], ["#run"], figures)
         from browser_chromium import analyse_on_page

@@ -484,7 +484,10 @@ def test_package_ships_py_typed_and_no_test_code():
 
 def test_bench_without_the_reference_says_why(monkeypatch, tmp_path):
     from fiveup_solver import bench
-    monkeypatch.setenv("FIVEUP_REFERENCE", str(tmp_path / "missing.py"))
+    # a regular install: no FIVEUP_REFERENCE, no tests/ beside the package (a FIVEUP_REFERENCE
+    # that names no file is an error: tests/test_bench_review_fixes.py)
+    monkeypatch.delenv("FIVEUP_REFERENCE", raising=False)
+    monkeypatch.setattr(bench, "__file__", str(tmp_path / "site-packages" / "fiveup_solver" / "bench.py"))
     result = bench.run_playout_bench(rounds=200, reference_rounds=5)
     assert result["reference_rounds_per_s"] == {"2": None, "3": None, "4": None}
     assert "source checkout" in result["reference_missing"]

@@ -18,6 +18,7 @@ pytest.importorskip("fastapi", reason="the serve extra is part of the test extra
 pytest.importorskip("playwright", reason="playwright is part of the test extra")
 
 from browser_chromium import browser_type_launch_args  # noqa: E402,F401  (the fixture)
+from browser_chromium import round_record_file  # noqa: E402
 from fiveup_solver import serve  # noqa: E402
 from fiveup_solver.cli import main  # noqa: E402
 
@@ -242,12 +243,7 @@ def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp
     assert wait_turn(page) in ("ready", "over")
     assert page.locator("#log li").count() > history
     # a record file on the analysis board
-    from fiveup_solver import Game
-    g = Game(players=3, seed=6)
-    while not g.round_over:
-        g.push(g.legal_moves[0])
-    path = tmp_path / "three.json"
-    path.write_text(json.dumps(g.to_record()))
+    path, g = round_record_file(tmp_path, 3, 6, "three.json")
     page.goto(f"{server['url']}/analysis")
     assert page.locator("#board-view").is_hidden() and page.locator("#progress").is_hidden()
     page.set_input_files("#file", str(path))
@@ -745,13 +741,8 @@ def test_a_three_player_games_end_names_seats(page, server, tmp_path):
 def test_an_opening_and_what_if_values_on_the_analysis_board(page, server, tmp_path):
     """Reviews (F10, F3): the played and best openings were not drawn on the analysis
     board; the what-if table showed bare win % and unexplained points."""
-    from fiveup_solver import Game
-    g = Game(players=2, seed=6)
-    while not g.round_over:
-        g.push(g.legal_moves[0])
+    path, g = round_record_file(tmp_path, 2, 6, "one.json")
     opening = str(g.current.moves[0][1])
-    path = tmp_path / "one.json"
-    path.write_text(json.dumps(g.to_record()))
     analyse_file(page, server, path)
     page.click('#movelist li[data-round="0"][data-action="0"]')
     page.wait_for_selector('#aboard[data-round="0"][data-action="0"]')
@@ -870,19 +861,26 @@ def test_a_phone_gets_boards_laid_out_for_its_narrow_screen(page, server):
     assert _view_box(page.locator("#board svg").first.evaluate("s => s.outerHTML")) == boards()[1]
 
 
+def first_move_at_an_end(page) -> str:
+    """Plays the first listed move until one goes on an open end (not the opening, nor a draw):
+    that move's text, not played."""
+    for _ in range(40):
+        assert wait_turn(page) == "ready"
+        move = next((m for m in page.locator("#moves button").evaluate_all("bs => bs.map(b => b.dataset.move)")
+                     if "@" in m), None)
+        if move is not None:
+            return move
+        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    raise AssertionError("no move on an open end in 40 decisions")
+
+
 def test_an_open_end_takes_a_fingers_tap_beside_its_dot(page, server):
     """A review (F4): an open end's target was its dot or badge, 20 to 25 px across on a phone.
     A transparent circle about 40 px across lies behind it: a tap beside the dot plays there."""
     page.set_viewport_size({"width": 390, "height": 844})
     assert new_game(page, server, seed=4, players=2) == "ready"
     web = game_of(page, server)
-    for _ in range(40):             # on to a tile that goes on an open end (not the opening)
-        assert wait_turn(page) == "ready"
-        move = next((m for m in page.locator("#moves button").evaluate_all("bs => bs.map(b => b.dataset.move)")
-                     if "@" in m), None)
-        if move is not None:
-            break
-        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    move = first_move_at_an_end(page)
     tile, _, port = move.partition("@")
     page.click(f'#hand button.playable[data-tile="{tile}"]')
     target = page.locator(f'#board [data-port="{port}"].target')
@@ -1196,13 +1194,7 @@ def test_keyboard_enter_on_a_tile_goes_to_its_end_and_space_plays_it(page, serve
     Space on a highlighted end did nothing."""
     assert new_game(page, server, seed=4) == "ready"
     web = game_of(page, server)
-    for _ in range(40):
-        assert wait_turn(page) == "ready"
-        move = next((m for m in page.locator("#moves button").evaluate_all("bs => bs.map(b => b.dataset.move)")
-                     if "@" in m), None)
-        if move is not None:
-            break
-        click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
+    move = first_move_at_an_end(page)
     tile = move.partition("@")[0]
     page.focus(f'#hand button[data-tile="{tile}"]')
     page.keyboard.press("Enter")
@@ -1233,15 +1225,18 @@ def test_round_summaries_name_each_block_credit_and_say_who_starts(page, server,
         for _ in range(decisions):
             g.play(g.view()["legal_moves"][0])
         return g
+
+    def go_on_from(game, name):       # "go on from a record" with the game's record so far
+        path = tmp_path / name
+        path.write_text(json.dumps(game.game.to_record()))
+        page.goto(f"{server['url']}/?delay=0")
+        page.wait_for_selector("#bot-choices select")
+        page.select_option("#players", "4")
+        page.set_input_files("#load", str(path))
+        assert wait_turn(page) == "ready"
     blocked = record_after(7, 19)
     assert blocked.view()["round_end"]["round"] == 3
-    path = tmp_path / "blocked.json"
-    path.write_text(json.dumps(blocked.game.to_record()))
-    page.goto(f"{server['url']}/?delay=0")
-    page.wait_for_selector("#bot-choices select")
-    page.select_option("#players", "4")
-    page.set_input_files("#load", str(path))
-    assert wait_turn(page) == "ready"
+    go_on_from(blocked, "blocked.json")
     items = page.locator("#round-end li").all_inner_texts()
     # the hands: you 42 pips, seat 1 21, seat 2 13, seat 3 32. The lightest first: seat 2's
     # opponents (seats 1, 3) hold 21 - 13 = 8 and 32 - 13 = 19 more, 27, rounded to 25; seat
@@ -1259,14 +1254,7 @@ def test_round_summaries_name_each_block_credit_and_say_who_starts(page, server,
     assert page.locator("#round-end p.starts").inner_text() == \
         f"Round 4's starter is drawn afresh, as after every blocked round: {who}."
     shot_look(page, "blocked_summary.png")
-    rejected = record_after(4, 46)
-    path = tmp_path / "rejected.json"
-    path.write_text(json.dumps(rejected.game.to_record()))
-    page.goto(f"{server['url']}/?delay=0")
-    page.wait_for_selector("#bot-choices select")
-    page.select_option("#players", "4")
-    page.set_input_files("#load", str(path))
-    assert wait_turn(page) == "ready"
+    go_on_from(record_after(4, 46), "rejected.json")
     assert "domino: +40 raw for your side (you and seat 2) (rejected: above 305)" in \
         page.locator("#round-end li").all_inner_texts()[4]
     assert page.locator("#round-end p.starts").inner_text() == "Round 10: you start, as the seat that emptied its hand."
