@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
 import random
 import statistics
@@ -29,7 +30,7 @@ from fiveup_solver.solver import Solver
 
 __all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench", "load_suite",
            "run_solver_suite", "solver_report", "SOLVER_SUITES", "load_hint_suite", "run_hint_suite",
-           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s", "max_rss_mb"]
+           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s", "max_rss_mb", "warm_tables"]
 
 SOLVER_SUITES = ("openings_2p", "openings_4p", "midround", "near_target")
 
@@ -38,51 +39,155 @@ REFERENCE_MISSING = ("the pure-Python reference (tests/reference.py) is only in 
                      "run from one, or set FIVEUP_REFERENCE to its path")
 
 
+REFERENCE_NAMES = ("random_round", "RoundState", "ALL_TILES", "ReferenceRuleError")   # what the benchmarks use
+
+
 def reference_path() -> Path | None:
-    """Where the pure-Python reference is: $FIVEUP_REFERENCE, else the source checkout's tests/."""
+    """Where the pure-Python reference is: $FIVEUP_REFERENCE, else the source checkout's
+    tests/ (None outside one). $FIVEUP_REFERENCE set to what is not a file is an
+    OptionError naming the variable and the path (a review: it was silently ignored)."""
     env = os.environ.get("FIVEUP_REFERENCE")
-    path = Path(env) if env else Path(__file__).resolve().parent.parent / "tests" / "reference.py"
+    if env:
+        path = Path(env)
+        try:
+            ok = path.is_file()
+        except OSError as e:          # (a name too long)
+            raise OptionError(f"FIVEUP_REFERENCE={env}: cannot read ({e.strerror or e})") from None
+        if not ok:
+            raise OptionError(f"FIVEUP_REFERENCE={env}: "
+                              f"{'not a file' if path.exists() else 'no such file'} (the pure-Python "
+                              "reference, tests/reference.py of a source checkout)")
+        return path
+    path = Path(__file__).resolve().parent.parent / "tests" / "reference.py"
     return path if path.is_file() else None
 
 
 def load_reference():
-    """The independent pure-Python reference module (raises OptionError outside a source checkout)."""
+    """The independent pure-Python reference module (raises OptionError outside a source
+    checkout, or naming FIVEUP_REFERENCE and its path when that file does not import or
+    lacks what the benchmarks use)."""
     path = reference_path()
     if path is None:
         raise OptionError(REFERENCE_MISSING)
-    spec = importlib.util.spec_from_file_location("fiveup_reference", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    where = (f"FIVEUP_REFERENCE={os.environ['FIVEUP_REFERENCE']}" if os.environ.get("FIVEUP_REFERENCE")
+             else f"the reference {path}")
+    try:
+        spec = importlib.util.spec_from_file_location("fiveup_reference", path)
+        if spec is None or spec.loader is None:
+            raise ImportError("not a Python module")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise OptionError(f"{where}: does not import (SyntaxError: {e.msg}, line {e.lineno})") from None
+    except Exception as e:        # (whatever the file raises as it runs: one line, not its traceback)
+        raise OptionError(f"{where}: does not import ({type(e).__name__}: {_short(str(e))})") from None
+    missing = [name for name in REFERENCE_NAMES if not hasattr(module, name)]
+    if missing:
+        raise OptionError(f"{where}: not the pure-Python reference (no {', '.join(missing)})")
     return module
 
 
 def core_rounds_per_s(players: int, rounds: int, seed: int) -> float:
-    t0 = time.perf_counter()
-    _core.random_playouts(players, rounds, seed)
-    return rounds / (time.perf_counter() - t0)
+    return rounds / _core_seconds(players, rounds, seed)
 
 
 def reference_rounds_per_s(players: int, rounds: int, seed: int, reference=None) -> float:
-    reference = reference or load_reference()
+    return rounds / _reference_seconds(players, rounds, seed, reference or load_reference())
+
+
+def _core_seconds(players: int, rounds: int, seed: int) -> float:
+    """Seconds of one timing of `rounds` core playouts (the timed region: the playouts alone)."""
+    t0 = time.perf_counter()
+    _core.random_playouts(players, rounds, seed)
+    return time.perf_counter() - t0
+
+
+def _reference_seconds(players: int, rounds: int, seed: int, reference) -> float:
     rng = random.Random(seed)
     t0 = time.perf_counter()
     for _ in range(rounds):
         reference.random_round(rng, players)
-    return rounds / (time.perf_counter() - t0)
+    return time.perf_counter() - t0
 
 
-def run_playout_bench(rounds: int = 200_000, reference_rounds: int = 600, seed: int = 1) -> dict:
+PLAYOUT_REPETITIONS = 5
+MIN_TIMING_S = 0.05      # a timing shorter than this is mostly clock and scheduling noise
+WIDE_SPREAD = 0.3        # (max - min) / median of the ratios above which the output warns
+
+
+def _warm_up(reference, seed: int) -> None:
+    """Untimed: a few rounds of each side for each player count (a review saw the first core
+    timing of a fresh process read 0.35 M rounds/s against 1.4-2.0 M after it)."""
+    for n in (2, 3, 4):
+        _core.random_playouts(n, 2000, seed)
+        if reference is not None:
+            _reference_seconds(n, 5, seed, reference)
+
+
+def _load_average():
+    """os.getloadavg() (1, 5 and 15 minutes), None where the system has none."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+def _median(xs):
+    return statistics.median(xs)
+
+
+def run_playout_bench(rounds: int = 200_000, reference_rounds: int = 600, seed: int = 1,
+                      repetitions: int = PLAYOUT_REPETITIONS) -> dict:
     """Whole random rounds per second for 2, 3 and 4 players, core and reference in one run.
 
+    After an untimed warm-up, ``repetitions`` alternated timings of the core and the
+    reference, the same workload each (which one goes first alternates too), per player
+    count: the rounds/s are medians over the repetitions, and the ratio core/reference
+    is the median of the repetitions' own ratios with its min and max. ``load_average``
+    (os.getloadavg) and ``cpu_count`` say how busy the machine was; ``warnings`` lists
+    timings too short to be stable (under MIN_TIMING_S) and ratios with a wide spread.
     Outside a source checkout the reference figures are None and ``reference_missing`` says why."""
     seed = check_seed(seed)
     reference = load_reference() if reference_path() is not None else None
-    core, ref = {}, {}
+    _warm_up(reference, seed)
+    core, ref, ratio = {}, {}, {}
+    short = {"core": [], "reference": []}
     for n in (2, 3, 4):
-        core[str(n)] = round(core_rounds_per_s(n, rounds, seed), 1)
-        ref[str(n)] = (round(reference_rounds_per_s(n, reference_rounds, seed, reference), 1)
-                       if reference is not None else None)
-    out = {"rounds_per_s": core, "reference_rounds_per_s": ref, "max_rss_mb": max_rss_mb()}
+        cs, rs = [], []
+        for k in range(repetitions):
+            if reference is not None and k % 2:
+                rs.append(_reference_seconds(n, reference_rounds, seed, reference))
+            cs.append(_core_seconds(n, rounds, seed))
+            if reference is not None and not k % 2:
+                rs.append(_reference_seconds(n, reference_rounds, seed, reference))
+        core[str(n)] = round(rounds / _median(cs), 1)
+        if _median(cs) < MIN_TIMING_S:
+            short["core"].append(_median(cs))
+        if reference is None:
+            ref[str(n)] = None
+            continue
+        ref[str(n)] = round(reference_rounds / _median(rs), 1)
+        if _median(rs) < MIN_TIMING_S:
+            short["reference"].append(_median(rs))
+        ratios = [(rounds / c) / (reference_rounds / r) for c, r in zip(cs, rs)]
+        ratio[str(n)] = {"median": round(_median(ratios), 1), "min": round(min(ratios), 1),
+                         "max": round(max(ratios), 1)}
+    warnings = []
+    for side, option, count in (("core", "--rounds", rounds), ("reference", "--reference-rounds", reference_rounds)):
+        if short[side]:
+            need = max(math.ceil(count * MIN_TIMING_S / max(min(short[side]), 1e-9)), count + 1)
+            warnings.append(f"the {side}'s {count:,} round{'s' if count != 1 else ''} took {1000 * min(short[side]):.1f} ms a timing, "
+                            f"under the {1000 * MIN_TIMING_S:.0f} ms a stable time needs: give {option} {need:,} "
+                            "or more")
+    wide = {n: r for n, r in ratio.items() if r["median"] > 0 and (r["max"] - r["min"]) / r["median"] > WIDE_SPREAD}
+    if wide:
+        warnings.append("wide spread of the ratio over the repetitions (" + ", ".join(
+            f"{n} players {r['min']:,.0f}-{r['max']:,.0f}x" for n, r in wide.items())
+            + f", over {100 * WIDE_SPREAD:.0f} % of the median): the machine was busy; run again")
+    out = {"rounds_per_s": core, "reference_rounds_per_s": ref, "ratio": ratio if reference is not None else None,
+           "repetitions": repetitions, "rounds": rounds, "reference_rounds": reference_rounds, "seed": seed,
+           "load_average": _load_average(), "cpu_count": os.cpu_count(),
+           "warnings": warnings, "max_rss_mb": max_rss_mb()}
     if reference is None:
         out["reference_missing"] = REFERENCE_MISSING
     return out
@@ -159,10 +264,8 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
     """
     solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning, objective=objective, both=False,
                     threads=threads)
-    if objective == "win":
-        # the tables load once per process (about a second for 3 players): not per position
-        for players in sorted({g.players for g in games}):
-            search_values(players)
+    # the tables load once per process (about a second for 3 players): not per position
+    warm_tables(g.players for g in games)
     if games:
         # warm-up, untimed, on a Solver of its own (this one's table starts empty as before)
         Solver(tt_mb=tt_mb, objective=objective, both=False).value(games[0])
@@ -181,6 +284,15 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
             "nodes": {k: round(v) for k, v in _stats(nodes).items()},
             "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values,
             "table_mb": round(solver.core.table_bytes / 2 ** 20, 3), "max_rss_mb": max_rss_mb()}
+
+
+def warm_tables(players) -> None:
+    """Load, untimed, the lazy tables a search for these player counts reads: the
+    equity tables' solver form (``search_values``: about 0.5 s the first time for 3
+    players), cached for the process. A review found that load inside timed regions
+    (one 3-player hint at 661 ms cold against 50 ms warm)."""
+    for n in sorted(set(players)):
+        search_values(n)
 
 
 def max_rss_mb() -> float:
@@ -266,12 +378,22 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
                    each: bool = False, warmup: int = 3) -> dict:
     """One hint per position with one reusable Hinter: latency statistics (ms).
     ``both=False`` (default) times a bot's decision: one objective searched.
-    ``each``: also every position's ms, in order (``"ms_each"``). The first ``warmup``
-    positions are hinted once, untimed, before the timed pass: a review found the first
+    ``each``: also every position's ms, in order (``"ms_each"``). The tables of every
+    player count present are loaded (:func:`warm_tables`), and the first ``warmup``
+    positions and the first position of each player count are hinted once, untimed,
+    before the timed pass: a review found the first
     of two identical configurations timed 1.6x the second (8.2 against 5.0 ms median),
     the cold one having loaded tables and warmed caches for the other."""
     hinter = Hinter(threads=threads)
-    for obs in observations[:warmup]:
+    warm_tables(o.players for o in observations)
+    # the first `warmup` positions, and the first of each player count after them
+    # (a review: the first 3-player position of a timed pass paid the table's load)
+    first = {}
+    for obs in observations:
+        first.setdefault(obs.players, obs)
+    warm = list(observations[:warmup]) + [o for o in first.values()
+                                          if not any(o is w for w in observations[:warmup])]
+    for obs in warm:
         hinter.hint(obs, method=method, samples=samples, time_ms=time_ms, seed=seed,
                     world_nodes=world_nodes or None, objective=objective, both=both)
     seconds, worlds, exact = [], 0, 0
@@ -317,13 +439,17 @@ def hint_report(path, on_step=None) -> dict:
             report["reference_missing"] = REFERENCE_MISSING
 
     def both_currencies(method, positions) -> None:
-        single = report["latency"][method]
-        both = report["latency"][f"{method}_both"] = run_hint_suite(positions, method=method, both=True, each=True)
-        # what the second currency costs: both currencies against the default one, same run;
-        # as the ratio of the medians, and as the median of each position's own ratio
-        report.setdefault("both_to_single", {})[method] = round(both["ms"]["median"] / single["ms"]["median"], 3)
-        report.setdefault("both_to_single_paired", {})[method] = round(statistics.median(
-            b / a for a, b in zip(single.pop("ms_each"), both.pop("ms_each")) if a > 0), 3)
+        # what the second currency costs: one and both currencies alternately per position,
+        # fastest of BOTH_CURRENCIES_REPS each (as benchmarks/both_currencies_time.py does; a
+        # review saw 0.88 when each was timed in a pass of its own), and the node ratio
+        pair = both_currencies_paired(positions, method=method)
+        report["latency"][f"{method}_both"] = pair["both"]
+        report.setdefault("both_to_single", {})[method] = pair["ratio_of_medians"]
+        report.setdefault("both_to_single_paired", {})[method] = pair["ratio_paired"]["median"]
+        report.setdefault("both_to_single_paired_range", {})[method] = [pair["ratio_paired"]["min"],
+                                                                         pair["ratio_paired"]["max"]]
+        report.setdefault("both_to_single_nodes", {})[method] = pair["node_ratio"]
+        report["both_currencies_reps"] = pair["reps"]
 
     steps = [("the exact sampler", lambda: report.update(sampler=sampler_deals_per_s(observations))),
              ("pure-Python rejection sampling", rejection),
@@ -332,7 +458,7 @@ def hint_report(path, on_step=None) -> dict:
     for method, part in mine.items():
         positions = [o for o, _ in part]
         steps.append((method, lambda m=method, ps=positions:
-                      report["latency"].update({m: run_hint_suite(ps, method=m, each=True)})))
+                      report["latency"].update({m: run_hint_suite(ps, method=m)})))
         # (the default objective is win: the other one, not the same configuration again)
         steps.append((f"{method}_points", lambda m=method, ps=positions:
                       report["latency"].update({f"{m}_points": run_hint_suite(ps, method=m, objective="points")})))
@@ -345,6 +471,54 @@ def hint_report(path, on_step=None) -> dict:
             on_step(label, k, len(steps))
         run()
     return report
+
+
+BOTH_CURRENCIES_REPS = 2
+
+
+def both_currencies_paired(observations, *, method: str = "pimc", reps: int = BOTH_CURRENCIES_REPS,
+                           threads: int = 2, seed: int = 1) -> dict:
+    """A hint with both currencies against one (the default objective), on the same
+    positions with one reusable Hinter: after an untimed warm-up (the tables, one hint of
+    each kind per player count), for each position the two alternately, ``reps`` times
+    each, each keeping its fastest (the machine's noise only adds time). Returns each
+    one's latency row (as :func:`run_hint_suite`'s), the ratio of the medians, the
+    median/min/max of each position's own ratio, and the search nodes of each with their
+    ratio (deterministic: the work the second currency adds)."""
+    hinter = Hinter(threads=threads)
+    warm_tables(o.players for o in observations)
+    first = {}
+    for obs in observations:
+        first.setdefault(obs.players, obs)
+    for obs in first.values():
+        for both in (False, True):
+            hinter.hint(obs, method=method, seed=seed, both=both)
+    one, two = [], []
+    totals = {False: {"worlds": 0, "exact_worlds": 0, "nodes": 0}, True: {"worlds": 0, "exact_worlds": 0, "nodes": 0}}
+    for obs in observations:
+        best, last = {False: float("inf"), True: float("inf")}, {}
+        for k in range(reps):
+            for both in ((False, True) if k % 2 == 0 else (True, False)):
+                last[both] = h = hinter.hint(obs, method=method, seed=seed, both=both)
+                best[both] = min(best[both], h.seconds)
+        one.append(best[False])
+        two.append(best[True])
+        for both in (False, True):      # the same search every repetition (one seed): counted once
+            totals[both]["worlds"] += last[both].samples
+            totals[both]["exact_worlds"] += last[both].exact_worlds
+            totals[both]["nodes"] += last[both].nodes
+
+    def row(seconds, both):
+        return {"positions": len(seconds), "method": method, "threads": threads,
+                "ms": {k: round(v * 1000, 2) for k, v in _stats(seconds).items()},
+                "worlds": totals[both]["worlds"], "exact_worlds": totals[both]["exact_worlds"],
+                "nodes": totals[both]["nodes"], "max_rss_mb": max_rss_mb()}
+    ratios = [b / a for a, b in zip(one, two) if a > 0]
+    return {"reps": reps, "one": row(one, False), "both": row(two, True),
+            "ratio_of_medians": round(statistics.median(two) / statistics.median(one), 3),
+            "ratio_paired": {"median": round(statistics.median(ratios), 3), "min": round(min(ratios), 3),
+                             "max": round(max(ratios), 3)},
+            "node_ratio": round(totals[True]["nodes"] / max(totals[False]["nodes"], 1), 3)}
 
 
 def sampler_deals_per_s(observations, deals: int = 20_000, seed: int = 1) -> dict:

@@ -1281,14 +1281,27 @@ def cmd_bench(args, out) -> int:
         return 0
     # (38 columns: a review saw the 44-column table break mid-word at 40)
     out = _Fitted(out, fit_to_terminal)
-    out.write("random playouts, whole rounds per second (one core, one timing each)\n")
+    reps = result["repetitions"]
+    out.write(f"random playouts, whole rounds per second (one core; median of {reps} alternated "
+              "repetitions after a warm-up)\n")
     out.write(f"{'players':>7} {'core':>11} {'reference':>10} {'ratio':>7}\n")
     for n in ("2", "3", "4"):
         core, ref = result["rounds_per_s"][n], result["reference_rounds_per_s"][n]
-        ratio = f"{core / ref:6.0f}x" if ref else f"{'n/a':>7}"
+        r = (result["ratio"] or {}).get(n)
+        ratio = f"{r['median']:6.0f}x" if r else f"{'n/a':>7}"
         ref_text = f"{ref:10,.0f}" if ref is not None else f"{'n/a':>10}"
         out.write(f"{n:>7} {core:11,.0f} {ref_text} {ratio}\n")
+    if result["ratio"]:
+        out.write(f"ratio range over the {reps} repetitions: " + ", ".join(
+            f"{n}p {r['min']:,.0f}-{r['max']:,.0f}x" for n, r in result["ratio"].items()) + "\n")
+    out.write(f"{result['rounds']:,} core and {result['reference_rounds']:,} reference rounds a timing, "
+              f"seed {result['seed']}\n")
+    load = result["load_average"]
+    out.write(f"load average {' '.join(f'{x:.2f}' for x in load) if load else 'n/a'} "
+              f"on {result['cpu_count'] or '?'} CPUs\n")
     out.write(f"peak resident memory {result['max_rss_mb']:.1f} MB\n")
+    for w in result["warnings"]:
+        out.write(f"warning: {w}\n")
     if "reference_missing" in result:
         out.write(f"note: {result['reference_missing']}\n")
     return 0
@@ -1339,8 +1352,11 @@ def _bench_hint(args, out) -> int:
         out.write(f"  {label:<18} median {ms['median']:8.2f}  p95 {ms['p95']:8.2f}  max {ms['max']:8.2f}  "
                   f"worlds exact {r['exact_worlds']}/{r['worlds']}  peak {r['max_rss_mb']:.1f} MB\n")
     for method, ratio in report.get("both_to_single", {}).items():
+        lo, hi = report["both_to_single_paired_range"][method]
         out.write(f"both currencies / one, {method}: {ratio:.3f} (medians), "
-                  f"{report['both_to_single_paired'][method]:.3f} (median of each position's ratio)\n")
+                  f"{report['both_to_single_paired'][method]:.3f} (median of each position's ratio, "
+                  f"{lo:.2f}-{hi:.2f}); nodes {report['both_to_single_nodes'][method]:.3f}; alternated per "
+                  f"position, fastest of {report['both_currencies_reps']}\n")
     s, rj, same = report["sampler"], report["rejection_sampler_python"], report["sampler_on_same_positions"]
     out.write(f"exact sampler: {s['deals_per_s']:,} deals/s (one core), tables built in {s['build_ms_mean']} ms\n")
     if rj is None:
