@@ -629,3 +629,18 @@ def test_an_equity_tables_printed_fields_are_checked(tmp_path):
     good = with_bootstrap_errors(build_table(s), s, 3)
     with pytest.raises(OptionError, match=r"bootstrap replicates \(2 to 10000\)"):
         EquityTable(2, good.win, 2, "test", 0, stderr=good.stderr, bootstrap=10 ** 400)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_far_from_the_target_more_score_never_lowers_a_sides_chance(players):
+    """Near 305 a higher score can hurt (a side at 300 needs exactly 5: RULES' exact target;
+    docs/equity.md, "Steps that are noise"). Far from it, with every side below 240 raw (a
+    step s -> s + 5 both ends below 240), side 0's chance rises with its own score, the other
+    sides' scores and the starter side fixed: a review found every shipped table so, with no
+    fall at all (the smallest rise 0.0003 to 0.0006)."""
+    from fiveup_solver.equity import SCORE_STEP, load_table
+    win = load_table(players).win[..., 0]        # (61,) * sides + (starter side,)
+    far = 240 // SCORE_STEP                      # score levels 0 .. 47 are below 240 raw
+    steps = win[1:far] - win[:far - 1]           # side 0 from level s to s + 1, s + 1 < 48
+    others = (slice(None),) + tuple(slice(0, far) for _ in range(win.ndim - 2)) + (slice(None),)
+    assert steps[others].min() > 0
