@@ -21,7 +21,7 @@ import time
 
 from conftest import DATA
 from fiveup_solver.beliefs import Beliefs
-from fiveup_solver.bench import load_hint_suite, warm_tables
+from fiveup_solver.bench import load_hint_suite, warm_hints
 from fiveup_solver.hint import DEFAULT_SAMPLES, Hinter
 from fiveup_solver.inference import DealSampler
 
@@ -39,13 +39,7 @@ def measure(observations, threads: int = 2, seed: int = 1) -> dict:
     hinter = Hinter(threads=threads)
     # untimed: the tables (3 players: about 0.5 s, which uniform, hinted first, paid in a
     # review's run: ratio of means 0.356) and one hint of each kind per player count
-    warm_tables(o.players for o in observations)
-    first = {}
-    for obs in observations:
-        first.setdefault(obs.players, obs)
-    for obs in first.values():
-        for beliefs in ("uniform", "model"):
-            hinter.hint(obs, seed=seed, both=False, beliefs=beliefs)
+    warm_hints(hinter, observations, [{"seed": seed, "both": False, "beliefs": b} for b in ("uniform", "model")])
     uniform, model, weighting, ess, candidates, distinct = [], [], [], [], [], []
     for k, obs in enumerate(observations):
         # which beliefs go first alternates: drift and caches hit both alike

@@ -476,6 +476,19 @@ def hint_report(path, on_step=None) -> dict:
 BOTH_CURRENCIES_REPS = 2
 
 
+def warm_hints(hinter, observations, variants) -> None:
+    """Untimed, before a timed comparison: the equity tables of every player count among
+    `observations` (:func:`warm_tables`), then one hint of the first position of each
+    player count for each keyword set in `variants` (each side of the comparison)."""
+    warm_tables(o.players for o in observations)
+    first = {}
+    for obs in observations:
+        first.setdefault(obs.players, obs)
+    for obs in first.values():
+        for options in variants:
+            hinter.hint(obs, **options)
+
+
 def both_currencies_paired(observations, *, method: str = "pimc", reps: int = BOTH_CURRENCIES_REPS,
                            threads: int = 2, seed: int = 1) -> dict:
     """A hint with both currencies against one (the default objective), on the same
@@ -486,13 +499,7 @@ def both_currencies_paired(observations, *, method: str = "pimc", reps: int = BO
     median/min/max of each position's own ratio, and the search nodes of each with their
     ratio (deterministic: the work the second currency adds)."""
     hinter = Hinter(threads=threads)
-    warm_tables(o.players for o in observations)
-    first = {}
-    for obs in observations:
-        first.setdefault(obs.players, obs)
-    for obs in first.values():
-        for both in (False, True):
-            hinter.hint(obs, method=method, seed=seed, both=both)
+    warm_hints(hinter, observations, [{"method": method, "seed": seed, "both": both} for both in (False, True)])
     one, two = [], []
     totals = {False: {"worlds": 0, "exact_worlds": 0, "nodes": 0}, True: {"worlds": 0, "exact_worlds": 0, "nodes": 0}}
     for obs in observations:

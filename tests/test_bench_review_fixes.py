@@ -107,7 +107,8 @@ def test_beliefs_benchmark_warms_up_and_alternates(monkeypatch):
     finally:
         sys.path.pop(0)
     events = []
-    monkeypatch.setattr(tb, "warm_tables", lambda ps: events.append(("table", sorted(set(ps)))))
+    from fiveup_solver import bench
+    monkeypatch.setattr(bench, "warm_tables", lambda ps: events.append(("table", sorted(set(ps)))))
 
     class H:
         seconds, belief = 0.001, None
