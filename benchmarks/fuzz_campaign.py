@@ -1087,7 +1087,7 @@ class CoreFamily(Family):
             return ("round", self._round_args(rng), self._round_ops(rng))
         if r < 0.8:
             fn = rng.choice(["canonical_of", "port_name", "tile_lo", "tile_hi", "side_of_seat", "sides_of",
-                             "deal_shape", "end_sum_credit", "random_playouts", "placement_message"])
+                             "deal_shape", "end_sum_credit", "random_playouts", "placement_message", "block_parts"])
             arity = {"canonical_of": 3, "port_name": 2, "side_of_seat": 2, "placement_message": rng.choice([4, 5])}
             args = tuple(rng.choice([rng.randrange(-1, 29), rng.randrange(4), rng.randrange(12), weird(rng)])
                          for _ in range(arity.get(fn, 1)))
@@ -1097,6 +1097,10 @@ class CoreFamily(Family):
                     rounds = 2 ** 63 if rng.random() < 0.5 else -rounds
                 args = (rng.choice([2, 3, 4, weird(rng)]), rounds, rng.choice([0, 1, 2 ** 64 - 1, -1, 2 ** 64,
                                                                                weird(rng)]))
+            if fn == "block_parts":         # hand sums by seat (2 to 4 of them) and the starter
+                pips = [rng.choice([rng.randrange(0, 169), rng.randrange(-3, 200), weird(rng)])
+                        if rng.random() < 0.2 else rng.randrange(0, 60) for _ in range(rng.randrange(0, 6))]
+                args = (pips if rng.random() < 0.9 else weird(rng), rng.choice([0, 1, 2, 3, 4, -1, weird(rng)]))
             return ("fn", fn, args)
         if r < 0.9:
             placements = []
@@ -1195,7 +1199,7 @@ class CoreFamily(Family):
             else:
                 ops.append(("query", rng.choice(["concrete_moves", "canonical_moves", "open_ports", "scoring_ends",
                                                  "links", "topology_agrees", "turn_kind", "last_events",
-                                                 "blocked_winner_side", "end_sum", "scores", "status",
+                                                 "blocked_winner_side", "block_parts", "end_sum", "scores", "status",
                                                  "boneyard_left", "board_trace_of", "open_ends", "double_states"])))
         return ops
 

@@ -154,7 +154,7 @@ def _replay_lines(game, result, names) -> list:
     together (a review: every round's end came first, then every event), scores as the
     other commands show them (305 raw (61)), a domino's parts P + O - D, and with 4
     players the side of each event's seat."""
-    from fiveup_solver.notation import format_domino_parts, format_seat
+    from fiveup_solver.notation import format_block_part, format_domino_parts, format_seat
     events = {}
     for e in result["events"]:
         events.setdefault(e["round"], []).append(e)
@@ -163,6 +163,7 @@ def _replay_lines(game, result, names) -> list:
         log = game.rounds[r]
         lines.append(f"round {r}: starter {format_seat(log.starter, names)}; scores {_fmt_scores(log.scores_before)}")
         parts = log.domino_parts()
+        blocks = {p["seat"]: p for p in log.block_parts() or ()}
         for e in events.get(r, []):
             # a blocked round's credit follows no action (RECORD.md: its action is null)
             where = "end" if e["action"] is None else f"action {e['action']}"
@@ -171,6 +172,9 @@ def _replay_lines(game, result, names) -> list:
             how = ""
             if e["kind"] == "domino" and parts is not None and parts["seat"] == e["seat"]:
                 how = f" [{format_domino_parts(parts)}]"
+            elif e["kind"] == "block" and e["seat"] in blocks:
+                # (RULES §6.5: the credit from the hands left, as the play app shows it)
+                how = f" [{format_block_part(blocks[e['seat']], names)}]"
             lines.append(f"  {where}: {e['kind']} {format_seat(e['seat'], names)}{side}: "
                          f"{e['raw']:+d} raw ({raw_to_display(e['raw']):+d}) {verdict}{how}; "
                          f"scores {_fmt_scores(e['scores'])}")

@@ -26,7 +26,7 @@ from fiveup_solver.errors import (IllegalMoveError, InconsistentObservationError
                                   as_int as _as_int, check_players, check_seed, check_switch, int_list, is_int as _is_int,
                                   name_fault, short_repr as _short)
 from fiveup_solver.notation import (ALL_TILES, DOUBLE_PORTS, LOWEST_SCORE, NEGATIVE_SCORE_PLAYERS, SINGLE_PORTS, Event,
-                                    Move, Port, Tile, check_action, format_move, parse_move, raw_to_display,
+                                    Move, Port, Tile, block_dicts, check_action, format_move, parse_move, raw_to_display,
                                     score_floor)
 from fiveup_solver.svg import board_svg
 
@@ -88,6 +88,29 @@ class RoundLog:
         p, opponents_pips, o, partner_pips, d = self.core.domino_parts(seat)
         return {"seat": seat, "placement": p, "opponents_pips": opponents_pips, "opponents": o,
                 "partner_pips": partner_pips, "partner": d}
+
+    def block_parts(self) -> list | None:
+        """A blocked round's credits (RULES §6.5), seat by seat as the scoring worked them
+        (:func:`fiveup_solver.notation.block_parts`: lightest first, each seat's heavier
+        opponents, their total and its credit rounded once), or None if the round did not
+        end blocked. Every non-zero credit is one block event, in this order, until one
+        reaches 305 exactly.
+
+        Seat 1 kept 8 pips, seat 0 12: seat 1's credit is 12 - 8 = 4, rounded to 5.
+
+        >>> g = Game(players=2, seed=38)
+        >>> while not g.round_over:
+        ...     _ = g.push(g.legal_moves[-1])
+        >>> g.current.end()["end"]
+        'blocked'
+        >>> [(p["seat"], p["pips"], p["above"], p["total"], p["credit"]) for p in g.current.block_parts()]
+        [(1, 8, [[0, 12]], 4, 5), (0, 12, [], 0, 0)]
+        >>> [(e.seat, e.raw) for e in g.current.events[-1] if e.kind == "block"]
+        [(1, 5)]
+        """
+        if self.end()["end"] != "blocked":
+            return None
+        return block_dicts(self.core.block_parts())
 
     def end(self) -> dict:
         """The round's end as RECORD.md's replay lists it."""
@@ -157,6 +180,17 @@ class Observation:
                      tuple(self.hand_sizes), self.boneyard_size, len(self.history), self.end_sum))
 
     def to_dict(self) -> dict:
+        """Every field in JSON's types: tiles, ports and moves in their notation (a move as
+        ``format_move`` writes it), the history's actions in record form. ``from_dict``
+        reads it back.
+
+        >>> obs = Game(players=2, seed=5).observation(0)
+        >>> d = obs.to_dict()
+        >>> d["hand"], d["legal_moves"][:2], d["end_sums_after"][:2]
+        (['0-1', '0-3', '3-3', '3-4', '5-6'], ['0-1', '0-3'], [1, 3])
+        >>> Observation.from_dict(d) == obs
+        True
+        """
         check_observation(self)   # a hand-built observation may hold anything
         return {"seat": self.seat, "side": self.side, "players": self.players, "round": self.round,
                 "starter": self.starter, "to_move": self.to_move,
@@ -164,7 +198,63 @@ class Observation:
                 "boneyard_size": self.boneyard_size, "scores": list(self.scores),
                 "history": [dict(a) for a in self.history],
                 "open_ports": [str(p) for p in self.open_ports], "end_sum": self.end_sum,
-                "status": self.status, "scores_before": list(self.scores_before)}
+                "legal_moves": [format_move(m) for m in self.legal_moves],
+                "end_sums_after": list(self.end_sums_after),
+                "status": self.status, "scores_before": list(self.scores_before),
+                "revealed": None if self.revealed is None else [[str(t) for t in h] for h in self.revealed]}
+
+    @classmethod
+    def from_dict(cls, d) -> Observation:
+        """The observation ``to_dict`` gave (read from JSON, say), checked as
+        :func:`check_observation` checks one; a field missing, of the wrong kind or out
+        of range raises :class:`InconsistentObservationError` naming it."""
+        if not isinstance(d, dict):
+            raise InconsistentObservationError(f"an observation's dict is a dict as Observation.to_dict() gives it, "
+                                               f"not {_short(d)}")
+        unknown = sorted(set(d) - _OBSERVATION_FIELDS, key=str)
+        if unknown:
+            raise InconsistentObservationError(f"observation dict: unknown field {_short(unknown[0], 40)}")
+        missing = [f for f in _OBSERVATION_FIELDS if f not in d and f not in _OBSERVATION_OPTIONAL]
+        if missing:
+            raise InconsistentObservationError(f"observation dict: missing field '{missing[0]}'")
+
+        def listed(name, parse):
+            v = d.get(name, ())
+            if not isinstance(v, list | tuple):
+                raise InconsistentObservationError(f"observation dict: {name} must be a list, not {_short(v)}")
+            try:
+                return tuple(parse(x) for x in v)
+            except ParseError as e:
+                raise InconsistentObservationError(f"observation dict: {name}: {e}") from None
+
+        revealed = d.get("revealed")
+        if revealed is not None:
+            if not isinstance(revealed, list | tuple):
+                raise InconsistentObservationError(f"observation dict: revealed must be a list of hands or null, "
+                                                   f"not {_short(revealed)}")
+            revealed = tuple(listed("revealed", lambda h: tuple(Tile.parse(t) for t in _hand_list(h))))
+        history = listed("history", lambda a: dict(a) if isinstance(a, dict) else a)
+        obs = cls(seat=d["seat"], players=d["players"], round=d["round"], starter=d["starter"],
+                  to_move=d["to_move"], hand=listed("hand", Tile.parse), side=d["side"],
+                  hand_sizes=listed("hand_sizes", lambda x: x), boneyard_size=d["boneyard_size"],
+                  scores=listed("scores", lambda x: x), history=history,
+                  open_ports=listed("open_ports", Port.parse), end_sum=d["end_sum"],
+                  legal_moves=listed("legal_moves", parse_move), end_sums_after=listed("end_sums_after", lambda x: x),
+                  status=d.get("status", "playing"), scores_before=listed("scores_before", lambda x: x),
+                  revealed=revealed)
+        check_observation(obs)
+        return obs
+
+
+_OBSERVATION_FIELDS = frozenset(f for f in Observation.__dataclass_fields__)
+# (fields with a default: a dict of an older version may leave them out)
+_OBSERVATION_OPTIONAL = frozenset({"legal_moves", "end_sums_after", "status", "scores_before", "revealed"})
+
+
+def _hand_list(h):
+    if not isinstance(h, list | tuple):
+        raise ParseError(f"a revealed hand is a list of tiles, not {_short(h)}")
+    return h
 
 
 def turn_fault(seat: int, kind: str, want: str) -> str:

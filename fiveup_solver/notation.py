@@ -23,7 +23,7 @@ from fiveup_solver.errors import OptionError, ParseError, RecordError, as_int as
 __all__ = [
     "Tile", "Port", "Move", "Event", "ALL_TILES",
     "parse_tile", "format_tile", "parse_port", "format_port", "parse_move", "format_move",
-    "raw_to_display", "format_number", "format_seat", "format_round_end", "format_domino_parts", "TARGET_RAW", "MIN_SCORE", "LOWEST_SCORE", "score_floor", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
+    "raw_to_display", "format_number", "format_seat", "format_round_end", "format_domino_parts", "block_parts", "format_block_part", "TARGET_RAW", "MIN_SCORE", "LOWEST_SCORE", "score_floor", "NEGATIVE_SCORE_PLAYERS", "BONEYARD", "check_action",
     "fit_to_terminal",
 ]
 
@@ -440,6 +440,60 @@ def format_domino_parts(parts: dict) -> str:
         return f"{text} = {parts['placement'] + parts['opponents'] - parts['partner']}"
     except (KeyError, TypeError):
         raise ParseError(f"a domino's parts are a dict as RoundLog.domino_parts gives them, not {_short(parts)}") from None
+
+
+def block_parts(pips, starter: int) -> list:
+    """A blocked round's credits (RULES §6.5) from each seat's hand sum (``pips``, by seat)
+    and the round's starter, as the core's scoring works them (``RoundLog.block_parts``
+    gives them for a played round): the seats lightest first (equal sums clockwise from
+    the starter), each with its opponents' heavier hands (``above``: ``[seat, pips]``; never
+    the partner's), the differences' ``total`` and its ``credit``, the total rounded once
+    to the nearest 5. A non-zero credit is one block event, in this order (each checked on
+    its own against 305; the first to reach it exactly ends the game).
+
+    Worked by hand: 4 players, hands of 42, 21, 13 and 32 pips, seat 0 started. Seat 2
+    (13) is lightest: its opponents (seats 1 and 3) hold 21 - 13 = 8 and 32 - 13 = 19 more,
+    27 in all, rounded to 25; seat 1 (21): seat 0's 42 - 21 = 21, rounded to 20 (seat 2's 13
+    is lighter); seat 3 (32): seat 0's 42 - 32 = 10; seat 0 (42): no heavier opponent, 0.
+
+    >>> [(p["seat"], p["above"], p["total"], p["credit"]) for p in block_parts([42, 21, 13, 32], 0)]
+    [(2, [[1, 21], [3, 32]], 27, 25), (1, [[0, 42]], 21, 20), (3, [[0, 42]], 10, 10), (0, [], 0, 0)]
+    """
+    try:
+        return block_dicts(_core.block_parts(pips, starter))
+    except _core.CoreError as e:
+        raise OptionError(str(e)) from None
+
+
+def block_dicts(parts: list) -> list:
+    """The core's block parts (``(seat, pips, heavier seats, total, credit)``) as dicts."""
+    pips = {part[0]: part[1] for part in parts}
+    return [{"seat": s, "pips": p, "above": [[o, pips[o]] for o in heavier], "total": total, "credit": credit}
+            for s, p, heavier, total, credit in parts]
+
+
+def format_block_part(part: dict, names=None) -> str:
+    """One seat's part of a blocked round's credits (:func:`block_parts`) in words, as a
+    person checks it from the hands left: its heavier opponents' differences, their sum
+    and the sum rounded once (RULES §6.4, §6.5). ``names``: a record's seat names (as
+    :func:`format_seat` takes them), or a function giving a seat in words.
+
+    >>> format_block_part(block_parts([42, 21, 13, 32], 0)[0])
+    'seat 2: 13 pips; heavier opponents: seat 1 (21 - 13 = 8), seat 3 (32 - 13 = 19); 8 + 19 = 27, rounded to 25'
+    >>> format_block_part(block_parts([42, 21, 13, 32], 0)[3])
+    'seat 0: 42 pips; no opponent holds more'
+    """
+    who = names if callable(names) else (lambda q: format_seat(q, names))
+    try:
+        seat, pips, above, total, credit = part["seat"], part["pips"], part["above"], part["total"], part["credit"]
+        head = f"{who(seat)}: {pips} pips"
+        if not above:
+            return f"{head}; no opponent holds more"
+        diffs = ", ".join(f"{who(o)} ({x} - {pips} = {x - pips})" for o, x in above)
+        added = f"{' + '.join(str(x - pips) for _, x in above)} = {total}" if len(above) > 1 else f"{total}"
+    except (KeyError, TypeError, ValueError):
+        raise ParseError(f"a block's part is a dict as block_parts gives it, not {_short(part)}") from None
+    return f"{head}; heavier opponents: {diffs}; {added}" + (f", rounded to {credit}" if credit != total else "")
 
 
 # a record action is one of these key sets (RECORD.md); the JSON form of a Move

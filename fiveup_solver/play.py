@@ -31,7 +31,7 @@ from fiveup_solver.errors import (BotError, FiveUpError, IllegalMoveError, Optio
 from fiveup_solver.game import Game
 from fiveup_solver.hint import hint
 from fiveup_solver.inference import redeal_unseen
-from fiveup_solver.notation import (fit_to_terminal, format_domino_parts, format_move,
+from fiveup_solver.notation import (fit_to_terminal, format_block_part, format_domino_parts, format_move,
                                     format_round_end, raw_to_display, same_as_earlier, terminal_width)
 
 __all__ = ["EditedInput", "TerminalGame", "play_in_terminal"]
@@ -143,6 +143,10 @@ class TerminalGame:
             if e.kind == "domino":
                 # (how the credit was made, from the hands shown next: RULES §6.3)
                 self.say(f"    {format_domino_parts(self.game.current.domino_parts())}")
+            elif e.kind == "block":
+                # (and a block credit's, seat by seat: RULES §6.5)
+                part = next(p for p in self.game.current.block_parts() if p["seat"] == e.seat)
+                self.say(f"    {format_block_part(part, self.seat_name)}")
 
     # ------------------------------------------------------------ flow
     def advance(self) -> None:

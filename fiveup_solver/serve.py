@@ -227,6 +227,14 @@ class BoardRequest(_Body):
     layout: Layout = Field("wide", description=_LAYOUT_HELP)
 
 
+class GameBoardRequest(_Body):
+    round: int = Field(description="the view's round the board is asked on (with action)")
+    action: int = Field(description="the length of that view's history: a position the game has left is refused "
+                                    "with 409")
+    arrows: list[list[str]] = Field(default_factory=list, description="[move, colour] pairs (a hint's best move)")
+    layout: Layout = Field("wide", description=_LAYOUT_HELP)
+
+
 class PositionRequest(_Body):
     record: dict
     round: int
@@ -350,8 +358,7 @@ class WebGame(TerminalGame):
                 # how a domino's credit is made of those hands (RULES §6.3), in words too
                 "domino": None if parts is None else dict(parts, text=format_domino_parts(parts)),
                 # and a blocked round's credits (RULES §6.5), seat by seat
-                "block": block_parts([sum(t.pips for t in hand) for hand in hands], r.starter)
-                if end["end"] == "blocked" else None,
+                "block": r.block_parts(),
                 "scores_before": list(r.scores_before), "scores": list(r.core.scores),
                 "events": [e.to_dict() for per in r.events for e in per],
                 "game_over": g.game_over and last, "winner": g.winner if last else None}
@@ -414,14 +421,13 @@ class WebGame(TerminalGame):
             raise OptionError(str(e)) from None
 
     def view(self) -> dict:
-        """The person's observation exactly as ``Observation.to_dict()`` gives it, and
-        legal_moves, round_over, game_over, winner, the actions since the person's
+        """The person's observation exactly as ``Observation.to_dict()`` gives it (its
+        legal moves too), and round_over, game_over, winner, the actions since the person's
         last decision (``last_moves``, bots' replies included) and the board."""
         g = self.game
         obs = g.observation(self.seat)
         d = obs.to_dict()
-        d.update({"legal_moves": [format_move(m) for m in obs.legal_moves],
-                  # each legal move's earlier one that is the same choice (RULES §3.4), or None
+        d.update({  # each legal move's earlier one that is the same choice (RULES §3.4), or None
                   "legal_same_as": same_as_earlier(obs.legal_moves),
                   "round_over": g.round_over, "game_over": g.game_over, "winner": g.winner,
                   "unfinished": g.unfinished, "seats": list(g.seats),
@@ -438,37 +444,6 @@ class WebGame(TerminalGame):
         g = self.game
         ended = (g.game_over or g.unfinished) and not self.from_view
         return g.to_record() if ended else g.to_record(view=self.seat)
-
-
-def _round5(x: int) -> int:
-    """To the nearest multiple of 5 (RULES §6.4: a remainder of 1 or 2 down, 3 or 4 up)."""
-    return 5 * ((x + 2) // 5)
-
-
-def block_parts(pips: list, starter: int) -> list:
-    """A blocked round's credits (RULES §6.5) from each seat's hand sum (``pips``, by seat)
-    and the round's starter: the seats lightest first (equal sums clockwise from the
-    starter), each with its opponents' heavier hands (``above``: ``[seat, pips]``; never the
-    partner's), the differences' ``total`` and its ``credit``, the total rounded once to the
-    nearest 5. A non-zero credit is one block event, in this order (the engine's events:
-    each checked on its own against 305; the first to reach it exactly ends the game).
-
-    Worked by hand: 4 players, hands of 42, 21, 13 and 32 pips, seat 0 started. Seat 2
-    (13) is lightest: its opponents (seats 1 and 3) hold 21 - 13 = 8 and 32 - 13 = 19 more,
-    27 in all, rounded to 25; seat 1 (21): seat 0's 42 - 21 = 21, rounded to 20 (seat 2's 13
-    is lighter); seat 3 (32): seat 0's 42 - 32 = 10; seat 0 (42): no heavier opponent, 0.
-
-    >>> [(p["seat"], p["above"], p["total"], p["credit"]) for p in block_parts([42, 21, 13, 32], 0)]
-    [(2, [[1, 21], [3, 32]], 27, 25), (1, [[0, 42]], 21, 20), (3, [[0, 42]], 10, 10), (0, [], 0, 0)]
-    """
-    n = len(pips)
-    side = (lambda s: s % 2) if n == 4 else (lambda s: s)
-    out = []
-    for s in sorted(range(n), key=lambda s: (pips[s], (s - starter) % n)):
-        above = [[o, pips[o]] for o in range(n) if side(o) != side(s) and pips[o] > pips[s]]
-        total = sum(p - pips[s] for _, p in above)
-        out.append({"seat": s, "pips": pips[s], "above": above, "total": total, "credit": _round5(total)})
-    return out
 
 
 def _action_text(action: dict) -> str:
@@ -1066,6 +1041,19 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
             game.undo()
             return game.view()
         return {"view": await state.run(_locked, game, take_back)}
+
+    @app.post("/api/games/{game_id}/board", summary="the game's board now with arrows (a hint's): {svg}")
+    async def game_board(game_id: str, body: GameBoardRequest):
+        game = state.game(game_id)
+
+        def draw():
+            # the game's own board, so its caption says what the last placement credited
+            # (a review: a hint's board drawn from the placements alone said "a multiple of 5")
+            game.check_position(body.round, body.action, "the board was asked")
+            g = game.game
+            last = next((m for _, m in reversed(g.current.moves) if m.kind == "play"), None)
+            return {"svg": _board(g, last=last, arrows=_arrows(body.arrows), bounds=BOARD_LAYOUTS[body.layout])}
+        return await state.run(_locked, game, draw)
 
     @app.get("/api/games/{game_id}/record",
              summary="fiveup-record/1 so far: the person's view, the whole game once it is over")

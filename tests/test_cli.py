@@ -300,6 +300,57 @@ def test_replay_summary_text(key, records, tmp_path, capsys):
     assert [int(x) for x, _ in SCORES.findall(lines[-1])] == result["scores"]
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_replay_explains_each_block_credit(players, tmp_path, capsys):
+    """A block credit in ``fiveup replay``'s text carries its parts (RULES §6.5), as the play
+    app shows them: the seat's pips, each heavier opponent's difference, their sum and its
+    rounding; the credits checked against the tests' own reference (tests/reference.py)."""
+    import random
+
+    try:
+        from . import reference
+    except ImportError:
+        import reference
+    checked = 0
+    for seed in range(40):
+        g = Game(players=players, seed=seed)
+        rng = random.Random(seed)
+        lefts = {}
+        while not g.game_over and len(g.rounds) <= 12:
+            if g.round_over:
+                lefts[len(g.rounds) - 1] = ([[str(t) for t in g.hand(s)] for s in range(players)], g.current.starter)
+                g.next_round()
+                continue
+            g.push(rng.choice(g.legal_moves))
+        if g.round_over:
+            lefts[len(g.rounds) - 1] = ([[str(t) for t in g.hand(s)] for s in range(players)], g.current.starter)
+        path = tmp_path / f"g{seed}.json"
+        path.write_text(json.dumps(g.to_record()))
+        rc, out, _ = run(capsys, ["replay", str(path)])
+        assert rc == 0
+        lines = out.splitlines()
+        starts = [i for i, line in enumerate(lines) if line.startswith("round ")]
+        for r, (hands, starter) in lefts.items():
+            if g.rounds[r].end()["end"] != "blocked":
+                continue
+            end = starts[r + 1] if r + 1 < len(starts) else len(lines)
+            blocks = [line for line in lines[starts[r]:end] if line.startswith("  end: block ")]
+            credits = [(s, c) for s, c in reference.block_credits(players, hands, starter) if c]
+            # (a prefix when one ends the game; none when every credit rounds to 0)
+            assert len(blocks) <= len(credits) and bool(blocks) == bool(credits)
+            pips = [reference.hand_pips(h) for h in hands]
+            side = (lambda q: q % 2) if players == 4 else (lambda q: q)
+            for line, (s, credit) in zip(blocks, credits):
+                heavier = [o for o in range(players) if side(o) != side(s) and pips[o] > pips[s]]
+                diffs = ", ".join(f"seat {o} ({pips[o]} - {pips[s]} = {pips[o] - pips[s]})" for o in heavier)
+                total = sum(pips[o] - pips[s] for o in heavier)
+                assert line.startswith(f"  end: block seat {s}") and f"raw ({credit // 5:+d})" in line, line
+                assert f"[seat {s}: {pips[s]} pips; heavier opponents: {diffs}; " in line, line
+                assert line.split("]")[0].endswith(f"{total}" if total == credit else f"{total}, rounded to {credit}")
+                checked += 1
+    assert checked >= 3, checked
+
+
 def test_replay_of_a_selfplay_line(tmp_path, capsys):
     (line,) = selfplay_lines(capsys, tmp_path, "--players", "4", "--games", "1", "--seed", "77")
     path = tmp_path / "one.json"

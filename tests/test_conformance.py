@@ -297,6 +297,13 @@ def test_observation_hides_other_hands_and_boneyard(players):
                 hidden = bone_now | {str(t) for o in range(players) if o != s for t in game.hand(o)}
                 obs = game.observation(s)
                 d = obs.to_dict()
+                if game.round_over:
+                    # a round's end shows the hands left (RULES §6.5, RECORD.md's revealed): only
+                    # the boneyard stays hidden, and the dict gives those hands exactly
+                    assert d["revealed"] == [[str(t) for t in game.hand(o)] for o in range(players)]
+                    hidden = bone_now
+                else:
+                    assert d["revealed"] is None
                 assert d["hand"] == [str(t) for t in game.hand(s)]
                 assert d["boneyard_size"] == len(bone_now)
                 assert d["hand_sizes"] == [len(game.hand(o)) for o in range(players)]

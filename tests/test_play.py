@@ -345,6 +345,17 @@ def test_each_event_of_a_blocked_round_shows_the_scores_after_it():
     lines = [line for line in out.getvalue().splitlines() if "block event" in line]
     assert [re.search(r"side 1 (\+\d+) raw; scores side 0 165 raw \(33\), side 1 \(you\) (\d+) raw", line).groups()
             for line in lines] == [("+20", "135"), ("+15", "150")]
+    # each credit's parts follow it (RULES §6.5), checked by hand from the hands left: seat 0
+    # 2-2 4-4 (12 pips), you 1-1 1-5 (8), seat 2 0-0 0-3 0-5 1-2 2-3 3-3 (22), seat 3 5-5 (10).
+    # You (8): opponents 0 and 2 hold 12 - 8 = 4 and 22 - 8 = 14 more, 18, rounded to 20;
+    # seat 3 (10): 12 - 10 = 2 and 22 - 10 = 12, 14, rounded to 15
+    text = out.getvalue().splitlines()
+    parts = [text[k + 1] for k, line in enumerate(text) if "block event" in line]
+    assert parts == ["    you: 8 pips; heavier opponents: seat 0 (random) (12 - 8 = 4), seat 2 (random) (22 - 8 = 14); "
+                     "4 + 14 = 18, rounded to 20",
+                     "    seat 3 (partner, random): 10 pips; heavier opponents: seat 0 (random) (12 - 10 = 2), "
+                     "seat 2 (random) (22 - 10 = 12); 2 + 12 = 14, rounded to 15"]
+    assert "  seat 0 (random): 2-2 4-4 (12 pips)" in text and "  you: 1-1 1-5 (8 pips)" in text
 
 
 def test_ctrl_c_keeps_the_game_in_the_record(tmp_path):

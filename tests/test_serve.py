@@ -18,6 +18,12 @@ from fastapi.testclient import TestClient  # noqa: E402
 from fiveup_solver import Game, format_move  # noqa: E402
 from fiveup_solver import serve  # noqa: E402
 from fiveup_solver.cli import main  # noqa: E402
+from fiveup_solver.notation import block_parts  # noqa: E402
+
+try:
+    from . import reference  # noqa: E402
+except ImportError:
+    import reference  # noqa: E402
 
 BASE = "http://127.0.0.1:8061"
 
@@ -373,8 +379,9 @@ def test_view_is_the_observation_plus_the_game_fields(client):
     view = r["view"]
     obs = web.game.observation(1).to_dict()
     assert {k: view[k] for k in obs} == obs
-    assert set(view) - set(obs) == {"legal_moves", "legal_same_as", "round_over", "game_over", "winner",
+    assert set(view) - set(obs) == {"legal_same_as", "round_over", "game_over", "winner",
                                     "unfinished", "seats", "placements", "last_moves", "round_end", "board"}
+    assert view["legal_moves"] == [format_move(m) for m in web.game.legal_moves]
     assert len(view["legal_same_as"]) == len(view["legal_moves"])
 
 
@@ -592,6 +599,37 @@ def test_a_server_on_every_interface_takes_addresses_not_names():
             assert "not served here" in error_of(c.get("/api/health", headers={"host": host}), 400)
 
 
+def test_a_games_board_with_arrows_says_what_the_last_placement_credited(client):
+    """The play page's hint board came from /api/board, which knows only the placements: under
+    a placement that scored 5 its caption said "(a multiple of 5)" (a review). The game's own
+    board with the hint's arrow keeps the view's caption; a stale position is a 409."""
+    import random
+    rng = random.Random(3)
+    r = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 2}).json()
+    gid, view = r["id"], r["view"]
+    for _ in range(60):
+        scored = [e for step in view["last_moves"] for e in step["events"] if e["kind"] == "placement"]
+        if scored and scored[-1]["seat"] != 0 and view["legal_moves"] and "@" in view["legal_moves"][0] \
+                and not view["round_over"]:
+            break
+        if view["round_over"] or not view["legal_moves"]:
+            break
+        view = client.post(f"/api/games/{gid}/moves", json={"move": rng.choice(view["legal_moves"])}).json()["view"]
+    raw = scored[-1]["raw"]
+    # the view's caption names the credit; the board with an arrow says the same
+    caption = re.search(r'aria-label="([^"]*)"', view["board"]).group(1)
+    assert f"scores {raw}" in caption and raw % 5 == 0 and raw > 0
+    pos = {"round": view["round"], "action": len(view["history"])}
+    svg = client.post(f"/api/games/{gid}/board", json={"arrows": [[view["legal_moves"][0], "#1864ab"]], **pos}).json()["svg"]
+    assert re.search(r'aria-label="([^"]*)"', svg).group(1) == caption and "a multiple of 5" not in svg
+    assert f'data-move="{view["legal_moves"][0]}"' in svg or f'data-ghost="{view["legal_moves"][0]}"' in svg
+    # a position the game has left; bad arrows; no such game
+    assert client.post(f"/api/games/{gid}/board", json={"round": pos["round"], "action": 0}).status_code == 409
+    assert "colour" in error_of(client.post(f"/api/games/{gid}/board",
+                                            json={"arrows": [[view["legal_moves"][0], "url(x)"]], **pos}), 400)
+    assert client.post("/api/games/nope/board", json=pos).status_code == 404
+
+
 def test_no_500_on_a_fuzz_of_bodies(client):
     """Random JSON bodies on every POST endpoint: always a 4xx or a 200, never a 5xx."""
     import random
@@ -601,7 +639,7 @@ def test_no_500_on_a_fuzz_of_bodies(client):
             "placements", "arrows", "size", "seed", "objective", "node_limit"]
     gid = client.post("/api/games", json={"players": 2, "seat": 0, "bots": ["level1"], "seed": 1}).json()["id"]
     paths = ["/api/hint", "/api/solve", "/api/games", f"/api/games/{gid}/moves", "/api/analyses", "/api/board",
-             "/api/position"]
+             "/api/position", f"/api/games/{gid}/board"]
     for _ in range(150):
         body = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, 5))}
         r = client.post(rng.choice(paths), json=body)
@@ -1325,15 +1363,15 @@ def test_a_blocked_rounds_credits_come_with_their_parts():
                    {"seat": 1, "pips": 21, "above": [[0, 42]], "total": 21, "credit": 20},
                    {"seat": 3, "pips": 32, "above": [[0, 42]], "total": 10, "credit": 10},
                    {"seat": 0, "pips": 42, "above": [], "total": 0, "credit": 0}]
-    assert serve.block_parts([42, 21, 13, 32], 0) == hand_worked
+    assert block_parts([42, 21, 13, 32], 0) == hand_worked
     # 3 players, seats 0 and 2 tied at 10, seat 2 started: the tie is ordered clockwise from the
     # starter (D5), seat 2 first; each has seat 1's 20 - 10 = 10; seat 1 nobody
-    assert [(p["seat"], p["above"], p["credit"]) for p in serve.block_parts([10, 20, 10], 2)] == \
+    assert [(p["seat"], p["above"], p["credit"]) for p in block_parts([10, 20, 10], 2)] == \
         [(2, [[1, 20]], 10), (0, [[1, 20]], 10), (1, [], 0)]
     # rounding once to the nearest 5 (RULES §6.4): 2 down to 0, 3 up to 5, 28 up to 30
-    assert [p["credit"] for p in serve.block_parts([11, 13], 0)] == [0, 0]
-    assert [p["credit"] for p in serve.block_parts([10, 13], 0)] == [5, 0]
-    assert [p["credit"] for p in serve.block_parts([2, 30], 1)] == [30, 0]
+    assert [p["credit"] for p in block_parts([11, 13], 0)] == [0, 0]
+    assert [p["credit"] for p in block_parts([10, 13], 0)] == [5, 0]
+    assert [p["credit"] for p in block_parts([2, 30], 1)] == [30, 0]
     # the review's round: seed 7, 4 players, the first legal move against level1, round 3
     web = serve.WebGame(4, serve.bots_for_seats(4, 0, ["level1"]), 0, 7)
     web.advance()
@@ -1356,10 +1394,26 @@ def test_a_blocked_rounds_credits_come_with_their_parts():
                     g.next_round()
                 g.push(rng.choice(g.legal_moves))
                 if g.round_over and g.current.end()["end"] == "blocked":
-                    parts = serve.block_parts([sum(t.pips for t in g.hand(s)) for s in range(players)],
-                                              g.current.starter)
+                    parts = g.current.block_parts()
+                    hands = [[str(t) for t in g.hand(s)] for s in range(players)]
+                    # the engine's events, the core's parts and the tests' own reference agree
+                    assert [(p["seat"], p["credit"]) for p in parts] == \
+                        reference.block_credits(players, hands, g.current.starter)
+                    assert parts == block_parts([sum(t.pips for t in g.hand(s)) for s in range(players)],
+                                                g.current.starter)
                     events = [(e.seat, e.raw) for e in g.current.events[-1] if e.kind == "block"]
                     credits = [(p["seat"], p["credit"]) for p in parts if p["credit"]]
                     assert events == credits[:len(events)] and (events == credits or g.game_over)
                     blocked[players] += 1
     assert min(blocked.values()) >= 2, blocked
+    # a round that did not end blocked has no block parts; the core refuses a round not blocked
+    g = Game(players=2, seed=1)
+    assert g.current.block_parts() is None
+    with pytest.raises(ValueError, match="the round is not blocked"):
+        g.current.core.block_parts()
+    # bad pips or starter: one line naming what is wrong
+    for pips, starter, what in (([10], 0, "pips must be a list of 2 to 4"), ([10, -1], 0, "seat 1's pips"),
+                                ([10, 20], 2, "starter must be a seat 0..1"), ("10,20", 0, "pips must be"),
+                                ([10, 20.5], 0, "seat 1's pips"), ([10, 20], True, "starter")):
+        with pytest.raises(ValueError, match=what):
+            block_parts(pips, starter)

@@ -194,14 +194,18 @@ def test_a_whole_game_by_clicks_then_save_replay_and_analyse(page, server, tmp_p
 
 def test_hints_switch_lists_the_ranked_moves_and_marks_the_best(page, server):
     assert new_game(page, server, seed=4) == "ready"
-    # play into the middle of a round with a choice of three moves or more
-    for _ in range(30):
+    # play into the middle of a round with a choice of three moves or more, after a placement
+    # that scored (its caption names the credit)
+    for _ in range(60):
         assert wait_turn(page) == "ready"
-        if page.locator("#moves button").count() >= 3 and page.locator("#board svg [data-tile]").count() >= 3:
+        if page.locator("#moves button").count() >= 3 and page.locator("#board svg [data-tile]").count() >= 3 \
+                and "\u2014 scores" in page.locator("#board svg").first.get_attribute("aria-label"):
             break
         click_move(page, page.locator("#moves button").first.get_attribute("data-move"))
     assert page.locator("#moves button").count() >= 3
+    assert "\u2014 scores" in page.locator("#board svg").first.get_attribute("aria-label")
     assert page.locator("#hint-box").is_hidden()
+    caption = page.locator("#board svg").first.get_attribute("aria-label")
     page.check("#hints")
     page.wait_for_selector("#hint-box[data-state=ready]")
     legal = {b.get_attribute("data-move") for b in page.locator("#moves button").all()}
@@ -214,6 +218,9 @@ def test_hints_switch_lists_the_ranked_moves_and_marks_the_best(page, server):
     assert wins == sorted(wins, reverse=True)
     if "@" in best and len(page.locator("#board svg [data-tile]").all()) > 0:
         page.wait_for_selector(f'#board [data-ghost="{best}"], #board .arrow[data-move="{best}"]', state="attached")
+        # the hint's board is the game's: its caption says what the last placement credited, as
+        # before (a review: drawn from the placements alone, "scores 5" became "(a multiple of 5)")
+        assert page.locator("#board svg").first.get_attribute("aria-label") == caption
     # the hint goes on with the game: the best move played, and the next position's hint comes
     if "@" in best:
         page.click(f'#hand button.playable[data-tile="{best.partition("@")[0]}"]')     # the tile picked

@@ -553,8 +553,9 @@ async function loadHint() {
     // the best move on the board: an arrow and a ghost tile at its open end, or the
     // opening's ghost on the empty table
     if (isPlacement(h.best)) {
-      const b = await api("POST", "/api/board", { placements: view.placements, arrows: [[h.best, "#1864ab"]],
-        layout: boardLayout(), lastmove: view.placements.length ? view.placements[view.placements.length - 1] : null }, signal);
+      // (the game's own board: its caption says what the last placement credited)
+      const b = await api("POST", `/api/games/${game.id}/board`, { arrows: [[h.best, "#1864ab"]], ...positionOf(view) },
+        signal);
       if (hintFor !== key || game.view !== view) return;
       hintBoard = b.svg;
       render();

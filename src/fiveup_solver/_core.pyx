@@ -242,6 +242,36 @@ def end_sum_credit(end_sum):
     return placement_credit(checked_int(end_sum, 0, 2 ** 15 - 1, "end sum"))
 
 
+cdef list _block_parts(int n, int starter, const int* sums):
+    cdef int order[4]
+    cdef int totals[4]
+    cdef int heavier[4]
+    cdef int i, s
+    block_totals(n, starter, sums, order, totals, heavier)
+    out = []
+    for i in range(n):
+        s = order[i]
+        out.append((s, sums[s], [o for o in range(n) if heavier[s] >> o & 1], totals[s], round_to_5(totals[s])))
+    return out
+
+
+def block_parts(pips, starter):
+    """A blocked round's credits (RULES §6.5) from each seat's hand sum (``pips``, by
+    seat) and the round's starter, as the scoring works them: ``(seat, pips, heavier
+    opponents, total, credit)`` tuples, lightest seat first (equal sums clockwise from the
+    starter); the total is what those opponents hold more, the credit it rounded once."""
+    if not isinstance(pips, (list, tuple)) or not 2 <= len(pips) <= 4:
+        raise CoreError(f"pips must be a list of 2 to 4 hand sums, one a seat, not {pips!r}"[:200])
+    cdef int n = len(pips)
+    cdef int sums[4]
+    cdef int s
+    for s in range(n):
+        sums[s] = checked_int(pips[s], 0, 168, f"seat {s}'s pips")
+    if not _is_int(starter) or not 0 <= starter < n:
+        raise CoreError(f"starter must be a seat 0..{n - 1}, not {starter!r}"[:200])
+    return _block_parts(n, starter, sums)
+
+
 cdef list _events_to_list(const EventLog* log):
     cdef int i
     return [(EVENT_NAMES[log.ev[i].kind], log.ev[i].seat, log.ev[i].side,
@@ -454,6 +484,19 @@ cdef class CoreRound:
         # (one rule: the event's raw credit is exactly this sum)
         assert parts[0] + parts[2] - parts[4] == domino_credit(p, s, end_sum(p))
         return parts
+
+    def block_parts(self):
+        """The blocked round's credits (RULES §6.5) from the hands as they are now, as
+        the scoring worked them (see :func:`block_parts`); a round whose board still
+        takes a tile, or whose boneyard is not empty, was not blocked."""
+        cdef Position* p = &self.top().pos
+        cdef int sums[4]
+        cdef int s
+        if p.board == 0 or p.bone_next < p.bone_len or not nobody_can_place(p):
+            raise CoreError("the round is not blocked: a tile can still be placed or drawn")
+        for s in range(p.players):
+            sums[s] = mask_pips(p.hand[s])
+        return _block_parts(p.players, p.starter, sums)
 
     def blocked_winner_side(self):
         cdef int s = blocked_winner_side(&self.top().pos)

@@ -321,20 +321,17 @@ cdef inline int domino_credit(const Position* p, int seat, int s) noexcept nogil
     """RULES §6.3: P + O - D for the seat that emptied its hand (end sum s)."""
     return placement_credit(s) + domino_bonus(p, seat)
 
-cdef inline void score_blocked(Position* p, EventLog* log) noexcept nogil:
-    """RULES §6.5: lightest hand first, ties clockwise from the starter; each
-    non-zero credit its own event; the first exact 305 ends it."""
-    cdef int sums[4]
-    cdef int order[4]
-    cdef int i, j, k, s, o, credit, key_i, key_j
-    cdef int n = p.players
-    for i in range(4):
-        sums[i] = 0                      # (seats past n stay unread; set for the compiler's sake)
-        order[i] = 0
+cdef inline void block_totals(int n, int starter, const int* sums, int* order, int* totals,
+                              int* heavier) noexcept nogil:
+    """RULES §6.5's credits of a blocked round from its hands' pip sums (`sums`, by seat;
+    `n` players, `starter` the round's): `order` the seats lightest first, equal sums
+    clockwise from the starter; `totals[s]` what seat s's opponents hold more than it
+    (the sum of the differences, before rounding; never the partner's); `heavier[s]`
+    those opponents as a seat mask. The one place the rule is worked: scoring and the
+    explanation (CoreRound.block_parts, block_parts) both read it."""
+    cdef int i, j, k, s, o, opponent
     for i in range(n):
-        s = (p.starter + i) % n          # clockwise from the starter
-        sums[s] = mask_pips(p.hand[s])
-        order[i] = s
+        order[i] = (starter + i) % n     # clockwise from the starter
     # stable insertion sort by hand sum keeps the clockwise order among ties
     for i in range(1, n):
         k = order[i]
@@ -343,14 +340,37 @@ cdef inline void score_blocked(Position* p, EventLog* log) noexcept nogil:
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = k
+    for s in range(n):
+        totals[s] = 0
+        heavier[s] = 0
+        for o in range(n):
+            # opponents: another side (partners 0-2, 1-3 with 4 players; every other seat else)
+            opponent = ((o ^ s) & 1) if n == 4 else (o != s)
+            if opponent and sums[o] > sums[s]:
+                totals[s] += sums[o] - sums[s]
+                heavier[s] |= 1 << o
+
+cdef inline void score_blocked(Position* p, EventLog* log) noexcept nogil:
+    """RULES §6.5: lightest hand first, ties clockwise from the starter; each
+    non-zero credit its own event; the first exact 305 ends it."""
+    cdef int sums[4]
+    cdef int order[4]
+    cdef int totals[4]
+    cdef int heavier[4]
+    cdef int i, s, credit
+    cdef int n = p.players
+    for i in range(4):
+        sums[i] = 0                      # (seats past n stay unread; set for the compiler's sake)
+        order[i] = 0
+        totals[i] = 0
+        heavier[i] = 0
+    for s in range(n):
+        sums[s] = mask_pips(p.hand[s])
+    block_totals(n, p.starter, sums, order, totals, heavier)
     p.status = ST_BLOCKED
     for i in range(n):
         s = order[i]
-        credit = 0
-        for o in range(n):
-            if side_of(p, o) != side_of(p, s) and sums[o] > sums[s]:
-                credit += sums[o] - sums[s]
-        credit = round_to_5(credit)
+        credit = round_to_5(totals[s])
         if credit != 0:
             apply_event(p, EV_BLOCK, s, -1, credit, log)
             if p.status == ST_WON:
