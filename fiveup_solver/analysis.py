@@ -85,7 +85,7 @@ from fiveup_solver.notation import Move, format_move, format_number, format_seat
 from fiveup_solver.record import check_record, game_from_record, positions
 from fiveup_solver.rollout import check_rollout_options, parse_candidates, rollout
 from fiveup_solver.solver import MAX_THREADS, Solver, WIN_VALUE, check_search
-from fiveup_solver.svg import arrow_groups, board_svg
+from fiveup_solver.svg import DEFAULT_BOUNDS, NARROW_BOUNDS, arrow_groups, board_svg
 
 __all__ = ["AnalysisBudget", "Analysis", "Decision", "SeatSummary", "LuckEvent", "analyze", "judge_decision", "MARKS",
            "JUDGES", "accuracy", "judgement_settled", "mark_of", "format_text", "to_html", "plot_win_probability"]
@@ -1297,11 +1297,17 @@ def to_html(a: Analysis, record) -> str:
                 # "before the move", a review)
                 title = f"round {r}, action {i}: before the move"
                 if len(arrow_groups([played, *best])) == 1:
-                    boards[(r, i)] = [board_svg(game, arrows=[played, *best], size=480, title=title)]
+                    drawn = [([played, *best], 480, title)]
                 else:
                     # played and best on one end: a board each (a review: one ghost was pushed aside)
-                    boards[(r, i)] = [board_svg(game, arrows=[played], size=360, title=f"{title}: played"),
-                                      board_svg(game, arrows=best, size=360, title=f"{title}: best")]
+                    drawn = [([played], 360, f"{title}: played"), (best, 360, f"{title}: best")]
+                # each board in both layouts: the wide one for a screen, the square one a phone's
+                # width shows whole at a readable size (a review: a 440 px least width on a phone
+                # put a ghost at the right end off screen; at 390 px the square layout's captions
+                # are 14 px at the median, 11 px at least, against 14 and 10 px for the wide one at 440)
+                boards[(r, i)] = {layout: [board_svg(game, arrows=arrows, size=size, title=t, bounds=bounds)
+                                           for arrows, size, t in drawn]
+                                  for layout, bounds in (("wide", DEFAULT_BOUNDS), ("narrow", NARROW_BOUNDS))}
     e = escape
 
     def table_rows(columns, rows, classes=None):
@@ -1319,7 +1325,7 @@ def to_html(a: Analysis, record) -> str:
         graph = decisions = f'<p class="none">{e(NO_JUDGED)}</p>'
     pictures = []
     for (r, i), d in marked.items():
-        shown = boards[(r, i)]
+        shown = boards[(r, i)]["wide"]
         pictures.append(f'<figure id="d{r}-{i}" class="board" data-boards="{len(shown)}"><figcaption>'
                         f"Round {r}, action {i}: {e(a.seat_text(d.seat))}, "
                         f"{d.mark}: played <b>{e(d.played)}</b>, best <b>{e(d.best or '')}</b>"
@@ -1331,7 +1337,8 @@ def to_html(a: Analysis, record) -> str:
                         + (f" &#177; {format_number(d.stderr_points, '.0f')}" if d.stderr_points else "")
                         + " pts; red: played, blue: best"
                         + ("; on the same end, so a board each" if len(shown) > 1 else "")
-                        + f'</figcaption><div class="boards">{"".join(shown)}</div></figure>')
+                        + f'</figcaption><div class="boards layout-wide">{"".join(shown)}</div>'
+                        f'<div class="boards layout-narrow">{"".join(boards[(r, i)]["narrow"])}</div></figure>')
     return Template(REPORT_TEMPLATE.read_text(encoding="utf-8")).substitute(
         players=a.players, view="" if a.view is None else f" ({e(a.seat_text(a.view))}'s view)",
         result="unfinished" if a.winner is None else f"side {a.winner} won", seed=a.seed,

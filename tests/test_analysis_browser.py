@@ -60,11 +60,21 @@ def test_a_phone_shows_the_report_without_sideways_scrolling(browser, report):
             .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5
                       && !e.closest('.scroll, .graph, .boards')).map(e => e.tagName)""")
         assert sticking == []
-        # a board keeps readable numbers: at least 440 px wide, in a box that scrolls sideways
-        # (a review: 7 px captions and 6 px badge digits when boards shrank to the phone's width)
-        widths = page.evaluate("""() => [...document.querySelectorAll('figure.board svg')].map(s =>
-            [s.getBoundingClientRect().width, getComputedStyle(s.closest('.boards')).overflowX])""")
-        assert widths and all(w >= 440 and scroll == "auto" for w, scroll in widths), widths
+        # a board is shown whole in the square layout, at the page's width, with readable numbers
+        # (a review: 7 px captions and 6 px badge digits when the wide boards shrank to the phone's
+        # width; another: a ghost at the right end off screen when they kept a 440 px least width)
+        shown = page.evaluate("""() => [...document.querySelectorAll('figure.board svg')]
+            .filter(s => s.getBoundingClientRect().width > 0).map(s => {
+                const r = s.getBoundingClientRect();
+                const caption = [...s.querySelectorAll('text')].find(t => t.textContent.startsWith('ends'));
+                return [s.closest('.boards').className, r.left, r.right,
+                        caption ? caption.getBoundingClientRect().height : null]; })""")
+        figures = page.evaluate("document.querySelectorAll('figure.board').length")
+        twos = page.evaluate("""document.querySelectorAll('figure.board[data-boards="2"]').length""")
+        assert len(shown) == figures + twos, shown          # one layout's boards each, not both
+        assert all(cls == "boards layout-narrow" and left >= 0 and right <= 390 for cls, left, right, _ in shown)
+        captions = [h for *_, h in shown if h]
+        assert captions and min(captions) >= 10, captions
         # side margins: the text does not touch the screen's edges
         left = page.evaluate("document.querySelector('h1').getBoundingClientRect().left")
         assert left >= 8
@@ -82,8 +92,12 @@ def test_a_desktop_aligns_the_board_pair_and_keeps_loss_cells_on_one_line(browse
     try:
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
         bottoms = page.evaluate("""() => [...document.querySelectorAll('figure.board[data-boards="2"]')]
-            .map(f => [...f.querySelectorAll('svg')].map(s => s.getBoundingClientRect().bottom))""")
+            .map(f => [...f.querySelectorAll('svg')].filter(s => s.getBoundingClientRect().width > 0)
+                 .map(s => s.getBoundingClientRect().bottom))""")
         assert bottoms and all(len(b) == 2 and abs(b[0] - b[1]) < 1 for b in bottoms), bottoms
+        layouts = page.evaluate("""() => [...document.querySelectorAll('figure.board svg')]
+            .filter(s => s.getBoundingClientRect().width > 0).map(s => s.closest('.boards').className)""")
+        assert layouts and set(layouts) == {"boards layout-wide"}         # the wide layout on a screen
         # a "loss win-%" cell ("8.1 ± 1.0") and a "loss pts" one are one line each (a review: "0.0 ±" / "0.0")
         lines = page.evaluate("""() => [...document.querySelectorAll('table tr')].slice(1).flatMap(r =>
             [...r.cells].filter(c => c.textContent.includes('\u00b1')).map(c => {
