@@ -1304,7 +1304,8 @@ def to_html(a: Analysis, record) -> str:
                 # each board in both layouts: the wide one for a screen, the square one a phone's
                 # width shows whole at a readable size (a review: a 440 px least width on a phone
                 # put a ghost at the right end off screen; at 390 px the square layout's captions
-                # are 14 px at the median, 11 px at least, against 14 and 10 px for the wide one at 440)
+                # are 14 px at the median, 11 px at least, against 14 and 10 px for the wide one at 440:
+                # benchmarks/report_board_text.py)
                 boards[(r, i)] = {layout: [board_svg(game, arrows=arrows, size=size, title=t, bounds=bounds)
                                            for arrows, size, t in drawn]
                                   for layout, bounds in (("wide", DEFAULT_BOUNDS), ("narrow", NARROW_BOUNDS))}
