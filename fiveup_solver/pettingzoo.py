@@ -293,13 +293,16 @@ class raw_env(AECEnv if AECEnv is not None else object):
         side that wins it or None for a tie, or won), ``last`` (the last action: seat and move,
         a draw without its tile), ``events`` (the scoring events of that action, as in records),
         ``domino`` (a domino's parts, P + O - D, :meth:`RoundLog.domino_parts`; else None),
-        ``scores`` (raw, after the round) and ``hands`` (the hands left, tiles as text)."""
+        ``block`` (a blocked round's credits seat by seat, RULES §6.5,
+        :meth:`RoundLog.block_parts`; else None), ``scores`` (raw, after the round) and
+        ``hands`` (the hands left, tiles as text)."""
         g = self.game
         r = g.current
         seat, move = r.moves[-1]
         return {"round": len(g.rounds) - 1, "end": r.end(),
                 "last": {"seat": seat, "move": "draw" if move.kind == "draw" else str(move)},
-                "events": [e.to_dict() for e in r.events[-1]], "domino": r.domino_parts(), "scores": list(g.scores),
+                "events": [e.to_dict() for e in r.events[-1]], "domino": r.domino_parts(), "block": r.block_parts(),
+                "scores": list(g.scores),
                 "hands": [[str(t) for t in sorted(g.hand(s), key=lambda t: t.index)] for s in range(self.players)]}
 
     # ------------------------------------------------------------------ display

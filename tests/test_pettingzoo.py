@@ -470,8 +470,20 @@ def expected_round_end(record, index, players, events) -> dict:
         domino = {"seat": seat, "placement": es if es % 5 == 0 else 0, "opponents_pips": opponents,
                   "opponents": nearest5(opponents), "partner_pips": None if partner is None else pips(left[partner]),
                   "partner": 0 if partner is None else nearest5(pips(left[partner]))}
+    block = None
+    if end["end"] == "blocked":
+        # RULES 6.5: lightest first (ties clockwise from the starter); each seat's opponents
+        # (never the partner) holding more: their differences added, rounded once
+        side = [s % 2 if players == 4 else s for s in range(players)]
+        sums = [pips(h) for h in left]
+        order = sorted(range(players), key=lambda s: (sums[s], (s - r["starter"]) % players))
+        block = []
+        for s in order:
+            above = [[o, sums[o]] for o in range(players) if side[o] != side[s] and sums[o] > sums[s]]
+            total = sum(x - sums[s] for _, x in above)
+            block.append({"seat": s, "pips": sums[s], "above": above, "total": total, "credit": (total + 2) // 5 * 5})
     return {"round": index, "end": end, "last": {"seat": last["seat"], "move": move}, "events": mine,
-            "domino": domino, "hands": left}
+            "domino": domino, "block": block, "hands": left}
 
 
 def shows_a_tile(text: str, tiles) -> bool:
