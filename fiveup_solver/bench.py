@@ -30,7 +30,8 @@ from fiveup_solver.solver import Solver
 
 __all__ = ["load_reference", "core_rounds_per_s", "reference_rounds_per_s", "run_playout_bench", "load_suite",
            "run_solver_suite", "solver_report", "SOLVER_SUITES", "load_hint_suite", "run_hint_suite",
-           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s", "max_rss_mb", "warm_tables"]
+           "hint_report", "sampler_deals_per_s", "rejection_deals_per_s", "max_rss_mb", "warm_tables",
+           "solver_bench", "solver_against_python", "load_alphabeta", "sampler_against_rejection"]
 
 SOLVER_SUITES = ("openings_2p", "openings_4p", "midround", "near_target")
 
@@ -254,13 +255,15 @@ def _stats(values) -> dict:
 
 
 def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool = True,
-                     target_pruning: bool = True, objective: str = "points", threads: int = 1) -> dict:
+                     target_pruning: bool = True, objective: str = "points", threads: int = 1,
+                     each: bool = False) -> dict:
     """Solve every position of a suite with one reusable Solver.
 
     ``mode``: "value" (the position's value) or "solve" (every move's value and the PV,
     under `objective` only); ``threads``: the Solver's search threads (wall-clock time
     per position; the nodes of every thread). Returns per-position seconds and nodes
-    with medians, 95th percentiles and maxima.
+    with medians, 95th percentiles and maxima; ``each``: also every position's nodes, in
+    order (``"nodes_each"``).
     """
     solver = Solver(tt_mb=tt_mb, use_tt=use_tt, target_pruning=target_pruning, objective=objective, both=False,
                     threads=threads)
@@ -280,10 +283,13 @@ def run_solver_suite(games, mode: str = "value", tt_mb: float = 16, use_tt: bool
         seconds.append(time.perf_counter() - t0)
         nodes.append(n)
         values.append(v)
-    return {"positions": len(games), "ms": {k: round(v * 1000, 3) for k, v in _stats(seconds).items()},
-            "nodes": {k: round(v) for k, v in _stats(nodes).items()},
-            "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values,
-            "table_mb": round(solver.core.table_bytes / 2 ** 20, 3), "max_rss_mb": max_rss_mb()}
+    out = {"positions": len(games), "ms": {k: round(v * 1000, 3) for k, v in _stats(seconds).items()},
+           "nodes": {k: round(v) for k, v in _stats(nodes).items()},
+           "nodes_per_s": round(sum(nodes) / sum(seconds)), "values": values,
+           "table_mb": round(solver.core.table_bytes / 2 ** 20, 3), "max_rss_mb": max_rss_mb()}
+    if each:
+        out["nodes_each"] = nodes
+    return out
 
 
 def warm_tables(players) -> None:
@@ -307,7 +313,11 @@ def solver_modes(name: str, games) -> list:
     """(label, mode, options) of each timing ``fiveup bench --solver`` makes of suite
     ``name``. The 2-thread timing only where a position has the hand tiles at which the
     solver starts its helper threads (``_solver.SMP_MIN_HAND_TILES``): elsewhere it would
-    time one thread again under another name."""
+    time one thread again under another name. ``value_no_pruning`` is timed on every
+    suite, but exact-target pruning changes the nodes only where a side comes within reach
+    of 305 (``near_target``): elsewhere the row searches the very nodes of ``value``, and
+    :func:`solver_report` says so in the row (``same_nodes_as``; a review: it read as a
+    measurement of pruning)."""
     modes = [("value", "value", {}), ("value_win", "value", {"objective": "win"}),
              ("value_no_pruning", "value", {"target_pruning": False})]
     if any(sum(len(g.current.core.hand(s)) for s in range(g.players)) >= _solver.SMP_MIN_HAND_TILES for g in games):
@@ -317,23 +327,263 @@ def solver_modes(name: str, games) -> list:
     return modes
 
 
-def solver_report(folder, on_step=None) -> dict:
+SOLVER_GAUGE_PASSES = 3     # each suite's value row is timed at least this often
+
+
+def _solver_schedule(labels, repetitions: int) -> list:
+    """The order of a suite's timings: ``repetitions`` passes over its rows, every other
+    one backwards (drift hits every row alike), and with fewer than SOLVER_GAUGE_PASSES
+    passes the value row again in the middle and (one pass) at the end, so that every
+    run says how much the same work's time moved while the suite was timed.
+
+    >>> _solver_schedule(["value", "value_win", "all_moves"], 1)
+    ['value', 'value_win', 'value', 'all_moves', 'value']
+    >>> _solver_schedule(["value", "value_win"], 2)
+    ['value', 'value_win', 'value', 'value_win', 'value']
+    >>> _solver_schedule(["value", "value_win"], 3)
+    ['value', 'value_win', 'value_win', 'value', 'value', 'value_win']
+    """
+    order = []
+    for k in range(repetitions):
+        order += list(labels) if k % 2 == 0 else list(labels)[::-1]
+    if "value" in labels and repetitions < SOLVER_GAUGE_PASSES:
+        mid = (len(order) + 1) // 2
+        if repetitions == 1:
+            order.append("value")
+        order.insert(mid, "value")
+    return order
+
+
+def _row(results: list) -> dict:
+    """One row of :func:`solver_report` from its passes (run_solver_suite's results): each
+    statistic the median over the passes, with the range of the median ms and of the
+    nodes per second over them."""
+    def med(xs):
+        return statistics.median(xs)
+    medians = [r["ms"]["median"] for r in results]
+    rates = [r["nodes_per_s"] for r in results]
+    return {"positions": results[0]["positions"], "passes": len(results),
+            "ms": {k: round(med([r["ms"][k] for r in results]), 3) for k in results[0]["ms"]},
+            "ms_median_range": [min(medians), max(medians)],
+            "nodes": {k: round(med([r["nodes"][k] for r in results])) for k in results[0]["nodes"]},
+            "nodes_per_s": round(med(rates)), "nodes_per_s_range": [min(rates), max(rates)],
+            "table_mb": results[-1]["table_mb"], "max_rss_mb": results[-1]["max_rss_mb"]}
+
+
+def _load_suites(folder) -> list:
+    folder = Path(folder)
+    return [(name, load_suite(folder / f"{name}.json")) for name in SOLVER_SUITES]
+
+
+def solver_report(folder, on_step=None, repetitions: int = 1, suites=None) -> dict:
     """``fiveup bench --solver``: every suite of ``folder`` in each mode (per-position
     values dropped): value, value under the win objective, value without exact-target pruning, value
     with 2 search threads (where they start: :func:`solver_modes`), and on the
     mid-round and near-target suites every move's value and the value without the table.
-    ``on_step(label, k, n)``, if given, is called before each of the n timings."""
-    folder = Path(folder)
-    suites = [(name, load_suite(folder / f"{name}.json")) for name in SOLVER_SUITES]
-    steps = [(name, games, mode) for name, games in suites for mode in solver_modes(name, games)]
+
+    Every row is timed ``repetitions`` times, in passes over the suite's rows of which
+    every other one runs backwards, each timing a fresh Solver over the whole suite after
+    an untimed warm-up (:func:`run_solver_suite`); with fewer than 3 passes the value row
+    is timed 3 times, at the start, the middle and the end of its suite's timings
+    (:func:`_solver_schedule`: the range of the same work's time, a gauge of the machine's
+    drift, for about a quarter more time). Each row's statistics are medians over its
+    passes (``passes``), with the range of the median ms and of the nodes per second. A row
+    that searched exactly the value row's nodes at every position (no pruning where no side
+    comes within reach of 305; two threads where the helpers never start) says so:
+    ``"same_nodes_as": "value"`` (the same work timed again: its difference from value is
+    the machine's noise). ``on_step(label, k, n)``, if given, is called before the first
+    timing of each of the n rows."""
+    if not (is_int(repetitions) and repetitions >= 1):
+        raise OptionError(f"repetitions must be a whole number from 1, not {_short(repetitions)}")
+    suites = _load_suites(folder) if suites is None else suites
+    plans = [(name, games, {label: (mode, kwargs) for label, mode, kwargs in solver_modes(name, games)})
+             for name, games in suites]
+    n_rows = sum(len(modes) for _, _, modes in plans)
     report = {name: {} for name, _ in suites}
-    for k, (name, games, (label, mode, kwargs)) in enumerate(steps):
-        if on_step is not None:
-            on_step(f"{name} {label}", k, len(steps))
-        r = run_solver_suite(games, mode, **kwargs)
-        r.pop("values")
-        report[name][label] = r
+    k = 0
+    for name, games, modes in plans:
+        results, nodes_each = {}, {}
+        for label in _solver_schedule(list(modes), repetitions):
+            mode, kwargs = modes[label]
+            if label not in results:
+                if on_step is not None:
+                    on_step(f"{name} {label}", k, n_rows)
+                k += 1
+                results[label] = []
+            r = run_solver_suite(games, mode, each=True, **kwargs)
+            nodes_each.setdefault(label, r.pop("nodes_each"))
+            r.pop("values")
+            results[label].append(r)
+        for label in modes:
+            row = report[name][label] = _row(results[label])
+            mode, kwargs = modes[label]
+            if (label != "value" and mode == "value" and "objective" not in kwargs and "value" in nodes_each
+                    and nodes_each[label] == nodes_each["value"]):
+                row["same_nodes_as"] = "value"
     return report
+
+
+def solver_bench(folder, on_step=None, repetitions: int = 1, python: bool = False) -> dict:
+    """``fiveup bench --solver [--repetitions N] [--python]``: :func:`solver_report`'s rows
+    under each suite's name, and ``"run"``: the repetitions, ``load_average``
+    (os.getloadavg) and ``cpu_count``, and ``warnings`` (rows whose median ms spread over
+    30 % of its median over the passes: the machine was busy). ``python``: also
+    ``"against_python"``, the solver against the pure-Python alpha-beta
+    (:func:`solver_against_python`, about 2 s more; None without). ``on_step`` as
+    :func:`solver_report`'s, with one more step for ``python``."""
+    suites = _load_suites(folder)
+    alphabeta = load_alphabeta() if python else None      # (an error before a minute of timings)
+    extra = 1 if python else 0
+    total = sum(len(solver_modes(name, games)) for name, games in suites) + extra
+
+    def step(label, k, n):
+        if on_step is not None:
+            on_step(label, k, total)
+    out = solver_report(folder, on_step=step, repetitions=repetitions, suites=suites)
+    warnings = []
+    wide = [(f"{name} {label}", row["ms_median_range"]) for name, rows in out.items() for label, row in rows.items()
+            if row["passes"] > 1 and row["ms"]["median"] > 0
+            and (row["ms_median_range"][1] - row["ms_median_range"][0]) / row["ms"]["median"] > WIDE_SPREAD]
+    if wide:
+        warnings.append("wide spread of the median ms over the passes (" + ", ".join(
+            f"{label} {lo:.3f}-{hi:.3f}" for label, (lo, hi) in wide)
+            + f", over {100 * WIDE_SPREAD:.0f} % of the median): the machine was busy; run again"
+            + (" (--repetitions 5 gives every row a range)" if repetitions == 1 else ""))
+    against = None
+    if python:
+        step("midround against pure Python", total - 1, total)
+        midround = dict(suites)["midround"]
+        against = solver_against_python(Path(folder) / "midround.json", games=midround, alphabeta=alphabeta)
+        r = against["ratio"]
+        if r["median"] > 0 and (r["max"] - r["min"]) / r["median"] > WIDE_SPREAD:
+            warnings.append(f"wide spread of the ratio to pure Python over its passes ({r['min']:,.0f}-"
+                            f"{r['max']:,.0f}x, over {100 * WIDE_SPREAD:.0f} % of the median): the machine was "
+                            "busy; run again")
+        if not against["values_identical"]:
+            warnings.append("the solver's values differ from the pure-Python alpha-beta's on the same positions: "
+                            "a bug, not a speed")
+    out["run"] = {"repetitions": repetitions, "value_passes": max(repetitions, SOLVER_GAUGE_PASSES),
+                  "load_average": _load_average(), "cpu_count": os.cpu_count(), "warnings": warnings}
+    out["against_python"] = against
+    return out
+
+
+# ---------------------------------------------------------------- the solver against pure Python
+
+ALPHABETA_MISSING = ("the pure-Python alpha-beta (tests/reference_alphabeta.py, next to the reference) is only in "
+                     "a source checkout: run from one, or set FIVEUP_REFERENCE to its tests/reference.py")
+PYTHON_POSITIONS = 20           # the first positions of the midround suite (as test_bench_solver_vs_python)
+PYTHON_NODE_LIMIT = 200_000     # a position the pure-Python search needs more nodes for is skipped
+PYTHON_PASSES = 3
+
+
+def load_alphabeta():
+    """tests/reference_alphabeta.py (next to the reference :func:`reference_path` finds),
+    importing the reference of :func:`load_reference` as its ``reference``; OptionError
+    outside a source checkout, or naming the file when it does not import or lacks
+    ``solve_value``, ``NodeLimit`` or ``R``."""
+    reference = load_reference()
+    path = reference_path().parent / "reference_alphabeta.py"
+    if not path.is_file():
+        raise OptionError(ALPHABETA_MISSING)
+    saved = sys.modules.get("reference")
+    sys.modules["reference"] = reference       # (it imports the rules as `reference`)
+    try:
+        spec = importlib.util.spec_from_file_location("fiveup_reference_alphabeta", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception as e:        # (one line, not its traceback)
+        raise OptionError(f"the pure-Python alpha-beta {path}: does not import "
+                          f"({type(e).__name__}: {_short(str(e))})") from None
+    finally:
+        if saved is None:
+            sys.modules.pop("reference", None)
+        else:
+            sys.modules["reference"] = saved
+    missing = [name for name in ("solve_value", "NodeLimit", "R") if not hasattr(module, name)]
+    if missing:
+        raise OptionError(f"the pure-Python alpha-beta {path}: not the one of the tests (no {', '.join(missing)})")
+    return module
+
+
+def _reference_state(R, position):
+    """A suite position as the reference's RoundState, built from the suite file alone."""
+    record = position["record"]
+    if "scores" not in position:
+        return R.state_at(record, position["round"], position["action"])
+    rnd = record["rounds"][0]     # a one-round position with given start scores
+    st = R.RoundState(record["players"], rnd["hands"], rnd["boneyard"], rnd["starter"], list(position["scores"]))
+    for a in rnd["actions"][: position["action"]]:
+        st.apply(a)
+    return st
+
+
+def solver_against_python(path, positions: int = PYTHON_POSITIONS, passes: int = PYTHON_PASSES,
+                          node_limit: int = PYTHON_NODE_LIMIT, games=None, alphabeta=None) -> dict:
+    """The solver against the pure-Python alpha-beta (tests/reference_alphabeta.py: negamax
+    with a dictionary table on the independent reference rules) on the first ``positions``
+    of the suite ``path``, as ``benchmarks/test_bench_solver_vs_python.py`` measures it:
+    positions the Python search needs more than ``node_limit`` nodes for are skipped
+    (decided by the first pass); the Solver is built once, outside the timers, and
+    forgets its table before each position; both are warmed up untimed; then ``passes``
+    passes of both, which one first alternating by pass. Returns the seconds of a pass of
+    each (medians), the ratio Python/solver (the median of the passes' own ratios, with
+    its min and max), nodes, and whether the values are identical."""
+    ab = alphabeta or load_alphabeta()
+    with open(path, encoding="utf-8") as f:
+        entries = json.load(f)[:positions]
+    games = (load_suite(path) if games is None else games)[:positions]
+    states = [_reference_state(ab.R, p) for p in entries]
+    solver = Solver()
+
+    def python_pass(only=None):
+        out, skipped = [], []
+        for i, st in enumerate(states):
+            if only is not None and i not in only:
+                continue
+            t0 = time.perf_counter()
+            try:
+                value, nodes = ab.solve_value(st, node_limit=node_limit)
+            except ab.NodeLimit:
+                skipped.append(i)
+                continue
+            out.append((i, value, nodes, time.perf_counter() - t0))
+        return out, skipped
+
+    def solver_pass(indices):
+        out = []
+        for i in indices:
+            solver.forget()
+            t0 = time.perf_counter()
+            value, nodes = solver.value(games[i])
+            out.append((i, value, nodes, time.perf_counter() - t0))
+        return out
+
+    warm_tables(g.players for g in games)
+    solver_pass(range(len(games)))         # untimed warm-ups
+    python_pass(only={0})
+    py = cy = indices = skipped = None
+    rows = []
+    for k in range(passes):
+        order = ("py", "cy") if k % 2 == 0 or indices is None else ("cy", "py")
+        for side in order:
+            if side == "py":
+                py, sk = python_pass(only=indices)
+                if indices is None:        # the first pass decides the positions (deterministic)
+                    skipped, indices = sk, sorted(i for i, *_ in py)
+            else:
+                cy = solver_pass(indices)
+        py_s, cy_s = sum(x[3] for x in py), sum(x[3] for x in cy)
+        rows.append((py_s, cy_s, py_s / cy_s if cy_s > 0 else float("inf")))
+    ratios = [r for *_, r in rows]
+    return {"suite": Path(path).stem, "positions": len(indices), "skipped": len(skipped),
+            "node_limit": node_limit, "passes": passes,
+            "python_seconds": round(statistics.median(r[0] for r in rows), 6),
+            "solver_seconds": round(statistics.median(r[1] for r in rows), 6),
+            "ratio": {"median": round(statistics.median(ratios), 1), "min": round(min(ratios), 1),
+                      "max": round(max(ratios), 1)},
+            "python_nodes": sum(x[2] for x in py), "solver_nodes": sum(x[2] for x in cy),
+            "values_identical": [x[1] for x in py] == [x[1] for x in cy]}
 
 
 # ---------------------------------------------------------------- hints and the deal sampler
@@ -414,7 +664,11 @@ def run_hint_suite(observations, *, method: str = "pimc", samples=None, time_ms=
 def hint_report(path, on_step=None) -> dict:
     """``fiveup bench --hint``: hint latency of every search method at the default
     budget, over the suite's positions of the player counts it searches and per phase; the exact sampler's speed; and, from a
-    source checkout, pure-Python rejection sampling on 10 early positions in the same run.
+    source checkout, the exact sampler against pure-Python rejection sampling on 10 early
+    positions in the same run (:func:`sampler_against_rejection`: alternated, count-based,
+    the ratio with its range: ``sampler_comparison``). ``load_average``, ``cpu_count``, and
+    ``warnings`` as the playout bench's (short sampler timings, a wide spread of the
+    sampler ratio or of the same hint's repeated times: :func:`_hint_warnings`).
     ``on_step(label, k, n)``, if given, is called before each of the n timings (the
     whole takes about a minute)."""
     suite = load_hint_suite(path)
@@ -432,11 +686,17 @@ def hint_report(path, on_step=None) -> dict:
     report = {"positions": len(observations), "latency": {}}
 
     def rejection() -> None:
-        if reference_path() is not None:
-            report["rejection_sampler_python"] = rejection_deals_per_s(early)
-        else:
-            report["rejection_sampler_python"] = None
+        # the exact sampler and rejection alternated, the same deals a position each time
+        # (a review: one time-boxed timing of rejection, its ratio 45x to 119x run to run)
+        if reference_path() is None:
+            report["rejection_sampler_python"] = report["sampler_comparison"] = None
             report["reference_missing"] = REFERENCE_MISSING
+            return
+        cmp = report["sampler_comparison"] = sampler_against_rejection(early)
+        report["rejection_sampler_python"] = None if cmp is None else {
+            "positions": cmp["positions"], "deals_per_s": cmp["rejection"]["deals_per_s"],
+            "acceptance": cmp["rejection"]["acceptance"], "deals_per_position": cmp["rejection"]["deals"],
+            "repetitions": cmp["repetitions"]}
 
     def both_currencies(method, positions) -> None:
         # what the second currency costs: one and both currencies alternately per position,
@@ -449,6 +709,7 @@ def hint_report(path, on_step=None) -> dict:
         report.setdefault("both_to_single_paired_range", {})[method] = [pair["ratio_paired"]["min"],
                                                                          pair["ratio_paired"]["max"]]
         report.setdefault("both_to_single_nodes", {})[method] = pair["node_ratio"]
+        report.setdefault("both_currencies_repeat_spread", {})[method] = pair["repeat_spread"]
         report["both_currencies_reps"] = pair["reps"]
 
     steps = [("the exact sampler", lambda: report.update(sampler=sampler_deals_per_s(observations))),
@@ -470,7 +731,39 @@ def hint_report(path, on_step=None) -> dict:
         if on_step is not None:
             on_step(label, k, len(steps))
         run()
+    report.update(load_average=_load_average(), cpu_count=os.cpu_count(), warnings=_hint_warnings(report))
     return report
+
+
+def _hint_warnings(report) -> list:
+    """What ``fiveup bench --hint`` should not be read without, as the playout bench's
+    warnings: a sampler timing under MIN_TIMING_S, the sampler ratio spread over WIDE_SPREAD
+    of its median over the repetitions, and the same hint's times differing by more than
+    WIDE_SPREAD between its repetitions (both currencies / one: the same work timed
+    again, so only the machine's noise)."""
+    warnings = []
+    cmp = report.get("sampler_comparison")
+    if cmp:
+        for side, name in (("exact", "the exact sampler"), ("rejection", "pure-Python rejection")):
+            seconds = statistics.median(cmp[side]["seconds"])
+            if seconds < MIN_TIMING_S:
+                warnings.append(f"{name}'s {cmp[side]['deals']:,} deals a position on {cmp['positions']} early "
+                                f"position{'s' if cmp['positions'] != 1 else ''} took {1000 * seconds:.1f} ms a "
+                                f"timing, under the {1000 * MIN_TIMING_S:.0f} ms a stable time needs: its deals/s "
+                                "and the ratio are rough (a suite with more early positions gives more)")
+        r = cmp["ratio"]
+        if r["median"] > 0 and (r["max"] - r["min"]) / r["median"] > WIDE_SPREAD:
+            warnings.append(f"wide spread of the sampler ratio over the {cmp['repetitions']} repetitions "
+                            f"({r['min']:,.0f}-{r['max']:,.0f}x, over {100 * WIDE_SPREAD:.0f} % of the median): the "
+                            "machine was busy; run again")
+    noisy = {m: x for m, x in report.get("both_currencies_repeat_spread", {}).items()
+             if x is not None and x > WIDE_SPREAD}
+    if noisy:
+        warnings.append(f"the same hint timed {report['both_currencies_reps']} times differed by " + ", ".join(
+            f"{100 * x:.0f} % ({m})" for m, x in noisy.items())
+            + f" at the median, over {100 * WIDE_SPREAD:.0f} % (both currencies / one): the machine was busy; "
+            "run again")
+    return warnings
 
 
 BOTH_CURRENCIES_REPS = 2
@@ -497,19 +790,23 @@ def both_currencies_paired(observations, *, method: str = "pimc", reps: int = BO
     each, each keeping its fastest (the machine's noise only adds time). Returns each
     one's latency row (as :func:`run_hint_suite`'s), the ratio of the medians, the
     median/min/max of each position's own ratio, and the search nodes of each with their
-    ratio (deterministic: the work the second currency adds)."""
+    ratio (deterministic: the work the second currency adds). ``repeat_spread``: how much
+    the same hint's times differed between its repetitions ((max - min) / min, the median
+    over positions and both kinds; None with one repetition): the same work, so the
+    machine's noise."""
     hinter = Hinter(threads=threads)
     warm_hints(hinter, observations, [{"method": method, "seed": seed, "both": both} for both in (False, True)])
-    one, two = [], []
+    one, two, spreads = [], [], []
     totals = {False: {"worlds": 0, "exact_worlds": 0, "nodes": 0}, True: {"worlds": 0, "exact_worlds": 0, "nodes": 0}}
     for obs in observations:
-        best, last = {False: float("inf"), True: float("inf")}, {}
+        times, last = {False: [], True: []}, {}
         for k in range(reps):
             for both in ((False, True) if k % 2 == 0 else (True, False)):
                 last[both] = h = hinter.hint(obs, method=method, seed=seed, both=both)
-                best[both] = min(best[both], h.seconds)
-        one.append(best[False])
-        two.append(best[True])
+                times[both].append(h.seconds)
+        one.append(min(times[False]))
+        two.append(min(times[True]))
+        spreads += [(max(t) - min(t)) / min(t) for t in times.values() if len(t) > 1 and min(t) > 0]
         for both in (False, True):      # the same search every repetition (one seed): counted once
             totals[both]["worlds"] += last[both].samples
             totals[both]["exact_worlds"] += last[both].exact_worlds
@@ -525,7 +822,8 @@ def both_currencies_paired(observations, *, method: str = "pimc", reps: int = BO
             "ratio_of_medians": round(statistics.median(two) / statistics.median(one), 3),
             "ratio_paired": {"median": round(statistics.median(ratios), 3), "min": round(min(ratios), 3),
                              "max": round(max(ratios), 3)},
-            "node_ratio": round(totals[True]["nodes"] / max(totals[False]["nodes"], 1), 3)}
+            "node_ratio": round(totals[True]["nodes"] / max(totals[False]["nodes"], 1), 3),
+            "repeat_spread": round(statistics.median(spreads), 3) if spreads else None}
 
 
 def sampler_deals_per_s(observations, deals: int = 20_000, seed: int = 1) -> dict:
@@ -544,14 +842,25 @@ def sampler_deals_per_s(observations, deals: int = 20_000, seed: int = 1) -> dic
     return {"positions": n, "deals_per_s": round(n * deals / sample), "build_ms_mean": round(1000 * build / n, 3)}
 
 
+REJECTION_DEALS = 100         # accepted deals a position, each repetition, in `fiveup bench --hint`
+REJECTION_CAP_S = 10.0        # count-based rejection gives up on a position after this long
+SAMPLER_REPETITIONS = 3
+
+
 def rejection_deals_per_s(observations, seconds_per_position: float = 0.5, seed: int = 1,
-                          reference=None) -> dict:
+                          reference=None, deals: int | None = None) -> dict:
     """Baseline: pure-Python rejection sampling on the reference rules. Shuffle the
     tiles the seat has not seen into the hidden places, replay the round, keep the
-    deal if every recorded action is legal. Accepted deals per second."""
+    deal if every recorded action is legal. Accepted deals per second.
+
+    ``deals``: count-based, each position until that many deals are accepted (the same
+    work on every run with one seed, as the exact sampler's ``deals``; at most
+    REJECTION_CAP_S seconds a position, ``capped`` counts the positions cut there); without
+    it, time-boxed: ``seconds_per_position`` each (a review: a constant time by
+    construction, whose work depends on the speed). ``seconds``: the time of the whole."""
     reference = reference or load_reference()
     rng = random.Random(seed)
-    accepted = tried = 0
+    accepted = tried = capped = 0
     total = 0.0
     for obs in observations:
         me, n = obs.seat, obs.players
@@ -560,8 +869,12 @@ def rejection_deals_per_s(observations, seconds_per_position: float = 0.5, seed:
         dealt = sorted(own - set(own_draws))
         draw_seats = [a["seat"] for a in obs.history if "draw" in a]
         hidden = [t for t in reference.ALL_TILES if t not in own]
+        limit = seconds_per_position if deals is None else REJECTION_CAP_S
+        goal = accepted + deals if deals is not None else None
         t0 = time.perf_counter()
-        while time.perf_counter() - t0 < seconds_per_position:
+        while time.perf_counter() - t0 < limit:
+            if goal is not None and accepted >= goal:
+                break
             rng.shuffle(hidden)
             pool = iter(hidden)
             hands = [dealt if s == me else [next(pool) for _ in range(5)] for s in range(n)]
@@ -577,6 +890,58 @@ def rejection_deals_per_s(observations, seconds_per_position: float = 0.5, seed:
             except (reference.ReferenceRuleError, IndexError):
                 continue
             accepted += 1
+        else:
+            capped += goal is not None
         total += time.perf_counter() - t0
-    return {"positions": len(observations), "deals_per_s": round(accepted / total, 1) if total else 0.0,
-            "acceptance": round(accepted / tried, 6) if tried else 0.0}
+    out = {"positions": len(observations), "deals_per_s": round(accepted / total, 1) if total else 0.0,
+           "acceptance": round(accepted / tried, 6) if tried else 0.0, "accepted": accepted,
+           "seconds": round(total, 6)}
+    if deals is not None:
+        out.update(deals_per_position=deals, capped=capped)
+    return out
+
+
+def sampler_against_rejection(observations, deals: int = 20_000, rejection_deals: int = REJECTION_DEALS,
+                              repetitions: int = SAMPLER_REPETITIONS, seed: int = 1, reference=None):
+    """The exact sampler (C, ``DealCounter.bench``) against pure-Python rejection sampling
+    (:func:`rejection_deals_per_s`) on the same positions, in one run: the samplers' tables
+    built and both warmed up untimed, then ``repetitions`` alternated timings of each
+    (which one first alternates), each count-based: ``deals`` a position for the exact
+    sampler, ``rejection_deals`` accepted a position for rejection. Both rates weigh
+    every position alike (deals over the time they took), so their ratio is that of the
+    time a deal takes. Returns each side's deals/s (median) and seconds per timing, and
+    the ratio exact/rejection: the median of the repetitions' own ratios with its min and
+    max. None without positions."""
+    if not observations:
+        return None
+    reference = reference or load_reference()
+    samplers = [DealSampler(obs) for obs in observations]
+    for ds in samplers:              # untimed warm-ups
+        ds.counter.bench(min(deals, 1000), seed)
+    rejection_deals_per_s(observations[:1], seed=seed, reference=reference, deals=1)
+    exact_s, rejected = [], []
+    for k in range(repetitions):
+        for side in (("exact", "rejection") if k % 2 == 0 else ("rejection", "exact")):
+            if side == "exact":
+                t = 0.0
+                for ds in samplers:
+                    t0 = time.perf_counter()
+                    ds.counter.bench(deals, seed)
+                    t += time.perf_counter() - t0
+                exact_s.append(t)
+            else:
+                rejected.append(rejection_deals_per_s(observations, seed=seed, reference=reference,
+                                                      deals=rejection_deals))
+    n = len(observations)
+    exact_rates = [n * deals / t for t in exact_s]
+    ratios = [e / max(r["deals_per_s"], 1e-9) for e, r in zip(exact_rates, rejected)]
+    return {"positions": n, "repetitions": repetitions,
+            "exact": {"deals": deals, "deals_per_s": round(statistics.median(exact_rates)),
+                      "seconds": [round(t, 6) for t in exact_s]},
+            "rejection": {"deals": rejection_deals,
+                          "deals_per_s": round(statistics.median(r["deals_per_s"] for r in rejected), 1),
+                          "acceptance": rejected[0]["acceptance"],
+                          "capped": max(r["capped"] for r in rejected),
+                          "seconds": [r["seconds"] for r in rejected]},
+            "ratio": {"median": round(statistics.median(ratios), 1), "min": round(min(ratios), 1),
+                      "max": round(max(ratios), 1)}}

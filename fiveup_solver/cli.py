@@ -1265,7 +1265,7 @@ def write_deals(out, deals, as_json: bool) -> int:
 
 
 def cmd_bench(args, out) -> int:
-    from fiveup_solver.bench import run_playout_bench
+    from fiveup_solver.bench import PLAYOUT_REPETITIONS, run_playout_bench
     if args.solver is not None and args.hint is not None:   # each replaces the playout bench: one at a time
         raise OptionError("give --solver or --hint, not both (each is a benchmark of its own)")
     wrong = _given(args, _BENCH_PLAYOUT_ONLY)
@@ -1273,13 +1273,22 @@ def cmd_bench(args, out) -> int:
         # read by the playout bench alone: with --solver or --hint they were silently dropped
         raise OptionError(f"{', '.join(wrong)}: {_options(wrong)} of the playout bench, not of "
                           f"{'--solver' if args.solver is not None else '--hint'}")
+    if args.python and args.solver is None:
+        raise OptionError("--python: an option of --solver (the solver against the pure-Python alpha-beta), not of "
+                          f"{'--hint' if args.hint is not None else 'the playout bench'}")
+    if args.repetitions is not None:
+        if args.hint is not None:
+            raise OptionError("--repetitions: an option of the playout bench and of --solver, not of --hint")
+        if not 0 < args.repetitions <= _BENCH_MAX_REPETITIONS:
+            raise OptionError(f"--repetitions must be 1..{_BENCH_MAX_REPETITIONS}, not {args.repetitions}")
     if args.solver is not None:
         return _bench_solver(args, out)
     if args.hint is not None:
         return _bench_hint(args, out)
     if not (0 < args.rounds <= _C_INT_MAX and 0 < args.reference_rounds <= _C_INT_MAX):
         raise OptionError(f"--rounds and --reference-rounds must be 1..{_C_INT_MAX}")
-    result = run_playout_bench(args.rounds, args.reference_rounds, args.seed)
+    result = run_playout_bench(args.rounds, args.reference_rounds, args.seed,
+                               repetitions=args.repetitions or PLAYOUT_REPETITIONS)
     if args.json:
         out.write(json.dumps(result) + "\n")
         return 0
@@ -1313,6 +1322,16 @@ def cmd_bench(args, out) -> int:
 
 _BENCH_PLAYOUT_ONLY = (("rounds", "--rounds", 200_000), ("reference_rounds", "--reference-rounds", 600),
                        ("seed", "--seed", 1))
+_BENCH_MAX_REPETITIONS = 100
+
+
+def _warnings_and_load(result, out) -> None:
+    """The load line and the warnings of a benchmark's result (load_average, cpu_count, warnings)."""
+    load = result["load_average"]
+    out.write(f"load average {' '.join(f'{x:.2f}' for x in load) if load else 'n/a'} "
+              f"on {result['cpu_count'] or '?'} CPUs\n")
+    for w in result["warnings"]:
+        out.write(f"warning: {w}\n")
 
 
 def _is_file(path: Path, option: str, folder) -> bool:
@@ -1361,39 +1380,71 @@ def _bench_hint(args, out) -> int:
                   f"{report['both_to_single_paired'][method]:.3f} (median of each position's ratio, "
                   f"{lo:.2f}-{hi:.2f}); nodes {report['both_to_single_nodes'][method]:.3f}; alternated per "
                   f"position, fastest of {report['both_currencies_reps']}\n")
-    s, rj, same = report["sampler"], report["rejection_sampler_python"], report["sampler_on_same_positions"]
+    s, cmp = report["sampler"], report.get("sampler_comparison")
     out.write(f"exact sampler: {s['deals_per_s']:,} deals/s (one core), tables built in {s['build_ms_mean']} ms\n")
-    if rj is None:
+    _warnings_and_load(report, out)
+    if "reference_missing" in report:
         out.write(f"note: {report['reference_missing']}\n")
+    elif cmp is None:
+        out.write("note: the suite has no early positions: no pure-Python rejection sampling to compare\n")
     else:
-        out.write(f"early positions: exact sampler {same['deals_per_s']:,} deals/s, pure-Python rejection "
-                  f"{rj['deals_per_s']:,} deals/s (acceptance {rj['acceptance']:.3f}): "
-                  f"{same['deals_per_s'] / max(rj['deals_per_s'], 1e-9):,.0f}x\n")
+        r, rj = cmp["ratio"], cmp["rejection"]
+        # (last: the figure the run is read for)
+        out.write(f"{cmp['positions']} early positions, {cmp['repetitions']} alternated repetitions, "
+                  f"{cmp['exact']['deals']:,} (exact) and {rj['deals']:,} (rejection) deals a position: exact "
+                  f"sampler {cmp['exact']['deals_per_s']:,} deals/s, pure-Python rejection {rj['deals_per_s']:,.0f} "
+                  f"deals/s (acceptance {rj['acceptance']:.3f}): {r['median']:,.0f}x, range "
+                  f"{r['min']:,.0f}-{r['max']:,.0f}x\n")
     return 0
 
 
 def _bench_solver(args, out) -> int:
 
-    from fiveup_solver.bench import SOLVER_SUITES, solver_report
+    from fiveup_solver.bench import SOLVER_SUITES, solver_bench
     folder = Path(args.solver)
     missing = [n for n in SOLVER_SUITES if not _is_file(folder / f"{n}.json", "--solver", folder)]
     if missing:
         raise OptionError(f"--solver {folder}: suite files missing ({', '.join(m + '.json' for m in missing)}; "
                           "they are in a source checkout's benchmarks/data: give that folder)")
     with _bench_steps("timing the solver", args) as on_step:
-        report = solver_report(folder, on_step=on_step)
+        report = solver_bench(folder, on_step=on_step, repetitions=args.repetitions or 1, python=args.python)
     if args.json:
         out.write(json.dumps(report) + "\n")
         return 0
-    out.write(f"{'suite':<12} {'mode':<17} {'median ms':>10} {'p95 ms':>10} {'max ms':>10} "
+    run, against = report.pop("run"), report.pop("against_python")
+    out.write(f"{'suite':<12} {'mode':<18} {'median ms':>10} {'its range':>13} {'p95 ms':>10} {'max ms':>10} "
               f"{'nodes med':>10} {'nodes p95':>10} {'nodes max':>10} {'Mnodes/s':>9} {'peak MB':>8} "
               f"{'table MB':>9}\n")
+    same = False
     for name, entry in report.items():
         for mode, r in entry.items():
-            out.write(f"{name:<12} {mode:<17} {r['ms']['median']:>10.3f} {r['ms']['p95']:>10.3f} "
-                      f"{r['ms']['max']:>10.1f} {r['nodes']['median']:>10,} {r['nodes']['p95']:>10,} "
-                      f"{r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f} {r['max_rss_mb']:>8.1f} "
-                      f"{r['table_mb']:>9.1f}\n")
+            lo, hi = r["ms_median_range"]
+            spread = f"{lo:.3f}-{hi:.3f}" if r["passes"] > 1 else "-"
+            mark = "=" if r.get("same_nodes_as") else ""
+            same = same or bool(mark)
+            out.write(f"{name:<12} {mode + mark:<18} {r['ms']['median']:>10.3f} {spread:>13} "
+                      f"{r['ms']['p95']:>10.3f} {r['ms']['max']:>10.1f} {r['nodes']['median']:>10,} "
+                      f"{r['nodes']['p95']:>10,} {r['nodes']['max']:>10,} {r['nodes_per_s'] / 1e6:>9.2f} "
+                      f"{r['max_rss_mb']:>8.1f} {r['table_mb']:>9.1f}\n")
+    reps = run["repetitions"]
+    out.write(f"each row: the median over its passes (a fresh Solver over the whole suite each, after an untimed "
+              f"warm-up), {'one pass' if reps == 1 else f'{reps} alternated passes'} a row"
+              + (f" and {run['value_passes']} of value, at the start, middle and end of its suite (its range: the "
+                 "same work timed again)" if run["value_passes"] > reps else "")
+              + "; --repetitions N: N passes a row\n")
+    if same:
+        out.write("=: the same nodes as value at every position (no side within reach of 305, or no helper "
+                  "thread started): the same work timed again, its difference from value is noise\n")
+    out.write("peak MB: the process's peak resident memory so far\n")
+    if against is not None:
+        r = against["ratio"]
+        out.write(f"{against['suite']}, first {against['positions'] + against['skipped']} positions "
+                  f"({against['skipped']} over {against['node_limit']:,} Python nodes skipped), against the "
+                  f"pure-Python alpha-beta: Python {against['python_seconds']:.3f} s, solver "
+                  f"{1000 * against['solver_seconds']:.2f} ms a pass; values "
+                  f"{'identical' if against['values_identical'] else 'DIFFER'}; {against['passes']} alternated "
+                  f"passes: {r['median']:,.0f}x, range {r['min']:,.0f}-{r['max']:,.0f}x\n")
+    _warnings_and_load(run, out)
     return 0
 
 
@@ -1718,6 +1769,13 @@ def _bench_arguments(p) -> None:
                    help="instead: hint latency and sampler speed on DIR/hint_positions.json")
     p.add_argument("--quiet", action="store_true",
                    help="no progress line on the terminal (--solver and --hint; the playout bench takes seconds)")
+    p.add_argument("--repetitions", type=_int, default=None, metavar="N",
+                   help="alternated repetitions of every timing: the playout bench's (default 5) and --solver's "
+                        "rows (default 1, each suite's value row 3 times; N times the time)")
+    p.add_argument("--python", action="store_true",
+                   help="with --solver: also the solver against the pure-Python alpha-beta "
+                        "(tests/reference_alphabeta.py) on 20 mid-round positions, 3 alternated passes, "
+                        "a source checkout only (about 2 s more)")
 
 
 
