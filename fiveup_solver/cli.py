@@ -683,10 +683,9 @@ def cmd_solve(args, out) -> int:
             return "its side reaches 305: won" if v > 0 else "another side reaches 305: lost"
         return f"{_signed(v)} raw points this round for its side" + (", less the others' mean (max^n)" if maxn else "")
 
-    # the position's value, win probability first: each currency's best move's where it is known;
-    # with no move to value (the draws end the turn in a pass) the objective's value alone
-    win = max(res.win.values()) if res.win else win_probability(res.value) if res.objective == "win" else None
-    points = max(res.points.values()) if res.points else res.value if res.objective == "points" else None
+    # the position's value, win probability first: each currency's best move's where it is known,
+    # the round's end's where the draws end it
+    win, points = res.position_win, res.position_points
     parts = [f"win {100 * win:.1f} %" if win is not None else None,
              points_text(points) if points is not None else None]
     out.write(f"seat {res.seat} to move; objective {res.objective}, every hand known ({res.nodes:,} nodes, "
@@ -694,7 +693,9 @@ def cmd_solve(args, out) -> int:
     out.write("value: " + "; ".join(p for p in parts if p) + (" (each with its own best move)" if res.values else "")
               + "\n")
     if res.draws:
-        then = "then the moves below" if res.values else "and none fits: it passes"
+        # (a review: "it passes" was said where the draws end the round, blocked; a pass after
+        # draws is the move "pass" below)
+        then = "then the moves below" if res.values else "and the round ends blocked: nobody can place"
         out.write(f"it must draw first: {' '.join(res.draws)} (the boneyard's next tiles), {then}\n")
     for move, v in sorted(res.values.items(), key=lambda kv: (-kv[1], kv[0])):
         w = f"win {100 * res.win[move]:5.1f} %  " if move in res.win else ""

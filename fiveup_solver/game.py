@@ -47,6 +47,10 @@ class RoundLog:
     moves: list = field(default_factory=list)        # (seat, Move) per action; a draw's Move names its tile
     events: list = field(default_factory=list)       # list[list[Event]], one list per action
     scores_before: tuple = ()
+    # the seat whose view of a record this round was read from (record.positions): its
+    # hidden tiles were filled in (record.view_deal), one possibility, not the truth; None
+    # for a round dealt or read from a full record. The solver refuses such a round.
+    filled_for: int | None = None
 
     @property
     def actions(self) -> list:
@@ -537,6 +541,10 @@ class Game:
         seat = core.to_move
         kind = core.turn_kind()
         before = list(core.scores)
+        if isinstance(move, str):
+            # (a review: a solve's move string pushed was told "not a move: '0-0'", a well-formed one)
+            raise IllegalMoveError(f"push takes a Move, not the text {_short(move)}: Move.parse(text), or "
+                                   "game.parse_move(text) for what a person types")
         if not isinstance(move, Move):
             raise IllegalMoveError(f"not a move: {_short(move)}")
         if not _well_formed(move):
@@ -674,7 +682,7 @@ class Game:
         (True, True, True)
         """
         rounds = [(r.starter, [[t.index for t in h] for h in r.hands], [t.index for t in r.boneyard],
-                   r.actions, list(r.scores_before)) for r in self.rounds]
+                   r.actions, list(r.scores_before), r.filled_for) for r in self.rounds]
         return _rebuilt_game, (self.players, self.seed, list(self.seats), self.max_rounds, rounds)
 
     def copy(self) -> "Game":
@@ -682,7 +690,7 @@ class Game:
         g.__dict__.update(self.__dict__)
         g.seats = list(self.seats)
         g.rounds = [RoundLog(r.starter, [list(h) for h in r.hands], list(r.boneyard), r.core.copy(),
-                             list(r.moves), [list(e) for e in r.events], r.scores_before)
+                             list(r.moves), [list(e) for e in r.events], r.scores_before, r.filled_for)
                     for r in self.rounds]
         return g
 
@@ -764,9 +772,10 @@ class Game:
 def _rebuilt_game(players, seed, seats, max_rounds, rounds) -> Game:
     """The game :meth:`Game.__reduce__` describes, replayed through the rules."""
     game = Game(players, seed, seats=seats, max_rounds=max_rounds, deal=False)
-    for i, (starter, hands, boneyard, actions, scores) in enumerate(rounds):
+    for i, (starter, hands, boneyard, actions, scores, *filled) in enumerate(rounds):
         game.start_round([[ALL_TILES[t] for t in h] for h in hands], [ALL_TILES[t] for t in boneyard], starter,
                          scores=scores if i == 0 else None)
+        game.current.filled_for = filled[0] if filled else None     # (a pickle of before it: none)
         for action in actions:
             game.push(Move.from_action(action))
     return game

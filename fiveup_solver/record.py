@@ -541,6 +541,7 @@ def positions(record, *, check: bool = True, seed: int = 0, max_rounds: int | No
             hands = [[Tile.parse(t) for t in h] for h in rnd["hands"]]
             boneyard = [Tile.parse(t) for t in rnd["boneyard"]]
         game.start_round(hands, boneyard, rnd["starter"])
+        game.current.filled_for = view          # (a view's hidden tiles: filled in, not known)
         for i, act in enumerate(rnd["actions"]):
             yield game, r, i
             where = f"round {r} action {i}"

@@ -41,7 +41,7 @@ from fiveup_solver.equity import EquityTable, search_values
 from fiveup_solver.errors import (IllegalMoveError, OptionError, as_int, as_number, check_switch, is_int, is_number,
                                   short_repr as _short)
 from fiveup_solver.game import Game
-from fiveup_solver.notation import ALL_TILES
+from fiveup_solver.notation import ALL_TILES, Move, format_move
 
 __all__ = ["Solver", "SolveResult", "WIN_VALUE", "OBJECTIVES", "SEARCHES", "DEFAULT_SEARCH", "check_objective",
            "check_search", "win_probability"]
@@ -121,7 +121,15 @@ _PASS = 0xE0  # MOVE_PASS of the core
 
 @dataclass
 class SolveResult:
-    """Exact values of one position (DDS style: every result carries its node count)."""
+    """Exact values of one position (DDS style: every result carries its node count).
+
+    Moves are keyed by their text (record notation; :meth:`value_of` takes a Move too).
+    ``value`` and ``values`` are in the objective's units: raw points of the round, or
+    under ``objective="win"`` 1000 x (P(win) - P(loss)) (:func:`win_probability` turns
+    one into a probability; ``win`` gives every move's). ``best`` lists the tied best
+    moves' text; :attr:`best_move` is the first as a Move, and :attr:`next_move` the move
+    to push now (a forced draw before them: ``draws``).
+    """
 
     seat: int
     value: int | None       # None only when a node limit cut the search
@@ -138,6 +146,42 @@ class SolveResult:
     search: str | None = None                   # how 3 players were searched (SEARCHES); None with 2 or 4
     vectors: dict = field(default_factory=dict)  # max^n, 3 players: move -> every side's value (objective's units)
     draws: list = field(default_factory=list)   # the tiles the seat must draw first (its moves place the last)
+    # the position's value in each currency: its best move's in each (they may differ), or with
+    # no move left (the draws end the round) the round's end's; None where not searched or cut
+    position_win: float | None = None           # P(the side wins the game)
+    position_points: int | float | None = None  # raw points of the round
+
+    @property
+    def best_move(self) -> Move | None:
+        """The first of the best moves as a Move (after ``draws``, if the seat must draw
+        first); None when a node limit cut the search or no move is left."""
+        return Move.parse(self.best[0]) if self.best else None
+
+    @property
+    def next_move(self) -> Move | None:
+        """The move to push now: a draw while the seat must draw first (``draws``; a
+        review found ``best`` names a tile not yet in the hand there), else
+        :attr:`best_move`.
+
+        >>> from fiveup_solver.game import Game
+        >>> g = Game(players=2, seed=3)
+        >>> res = Solver(tt_mb=4).solve(g)
+        >>> _ = g.push(res.next_move); res.next_move == res.best_move
+        True
+        """
+        if self.value is None:
+            return None
+        return Move.draw() if self.draws else self.best_move
+
+    def value_of(self, move) -> int | float:
+        """A move's value in the objective's units, given as a Move or as its text (a
+        review: ``values[move]`` with a Move found nothing); an OptionError for a move
+        that is not among the solved ones."""
+        key = format_move(move) if isinstance(move, Move) else move
+        if not isinstance(key, str) or key not in self.values:
+            raise OptionError(f"{_short(move)} is not a solved move of this position "
+                              f"({', '.join(self.values) or 'none: the search was cut'})"[:300])
+        return self.values[key]
 
     def to_dict(self) -> dict:
         # exact: False when the node limit cut the objective's search (value None, values empty); a
@@ -146,7 +190,9 @@ class SolveResult:
              "values": dict(self.values),
              "best": list(self.best), "pv": list(self.pv),
              "win": {m: round(p, 6) for m, p in self.win.items()}, "points": dict(self.points),
-             "nodes": self.nodes, "seconds": round(self.seconds, 6), "search": self.search, "draws": list(self.draws)}
+             "nodes": self.nodes, "seconds": round(self.seconds, 6), "search": self.search, "draws": list(self.draws),
+             "position_win": None if self.position_win is None else round(self.position_win, 6),
+             "position_points": self.position_points}
         if self.vectors:
             d["vectors"] = {m: list(v) for m, v in self.vectors.items()}
         return d
@@ -167,6 +213,12 @@ def _position(game):
         raise OptionError(f"the solver takes a Game, not {type(game).__name__}")
     if not game.rounds:
         raise IllegalMoveError("there is no position to solve: no round has been dealt (start_round first)")
+    if game.current.filled_for is not None:
+        # (a review: a game read from a view was "solved exactly" on tiles made up from a seed, and
+        # the value's sign flipped against the true deal's)
+        raise IllegalMoveError(f"this round was read from seat {game.current.filled_for}'s view: its hidden tiles "
+                               "are filled in from a seed, not known; the solver needs every hand (hint() judges "
+                               "what one seat knows)")
     core = game.current.core.copy()
     # (checked on the copy: the game may end its round between a look at it and the copy)
     if core.status != "playing":
@@ -179,8 +231,10 @@ class Solver:
 
     ``tt_mb``: table size in MB. ``use_tt`` and ``target_pruning`` switch the
     table and the exact-target pruning off (for tests and benchmarks; values
-    are identical either way). ``node_limit`` (0 = none) bounds each call; a
-    cut result has ``exact=False``. ``tt_min_tiles``: positions with this many
+    are identical either way). ``node_limit`` (0 = none) bounds each search of a
+    call (the objective's, the other currency's and the principal variation's, each
+    its own; a cut stops within a few nodes of it); a result cut in the objective's
+    search has ``exact=False``. ``tt_min_tiles``: positions with this many
     tiles in hands or fewer skip the table (-1: 2 + 3 x players, measured best).
     ``objective``: "points" (raw points of the round) or "win" (game-win
     probability through the equity tables); ``both``: also solve with the other
@@ -229,7 +283,8 @@ class Solver:
         self._lock = threading.RLock()
 
     def clear(self) -> None:
-        """Forget the table."""
+        """Erase the table: the next solves give a new Solver's values, nodes and
+        node-limit cuts (:meth:`forget` does the same without erasing)."""
         with self._lock:
             self.core.clear()
 
@@ -304,10 +359,25 @@ class Solver:
             nodes += other_nodes
             if not other_aborted:
                 by_objective[other] = other_values
+        position = {name: max(got.values()) for name, got in by_objective.items() if got}
+        if not values:
+            # no move left: the draws end the round (blocked), whose value is the position's; the
+            # other currency's from its own search of it (a review: it was left out)
+            position[self.objective] = value
+            if self.both:
+                other = "win" if self.objective == "points" else "points"
+                set_core_objective(self.core, other, players, self.equity)
+                v, other_nodes, other_aborted = self.core.value(core, self.node_limit)
+                set_core_objective(self.core, self.objective, players, self.equity)
+                nodes += other_nodes
+                if not other_aborted:
+                    position[other] = _unit(v, self.core.value_scale) if three == "maxn" else v
         win = {m: win_probability(v) for m, v in by_objective.get("win", {}).items()}
         return SolveResult(seat, value, values, best, pv, nodes, time.perf_counter() - t0, exact=True,
                            objective=self.objective, win=win, points=dict(by_objective.get("points", {})),
-                           search=three, vectors=vectors, draws=draws)
+                           search=three, vectors=vectors, draws=draws,
+                           position_win=win_probability(position["win"]) if "win" in position else None,
+                           position_points=position.get("points"))
 
     def _seeded(self, players: int) -> bool:
         """Whether the win search of a solve with both currencies starts from the points

@@ -1154,8 +1154,9 @@ def test_solve_reads_in_win_probability_first_and_says_what_it_could_not_value(c
     assert json.loads(out)["draws"] == drawn and drawn
     rc, out, err = run(capsys, ["solve", str(path), "--round", "0", "--action", str(first)])
     assert out.splitlines()[2] == f"it must draw first: {' '.join(drawn)} (the boneyard's next tiles), then the moves below"
-    # the draws end the turn in a pass: no move to value, the objective's value alone, and no
-    # currency "cut by the node limit" (there is none: a reread of the change found it said so)
+    # the draws end the round (blocked): no move to value, the position's value in both
+    # currencies (a review: the objective's alone, and "it passes"), and no currency "cut by the
+    # node limit" (there is none: a reread of the change found it said so)
     import random
     from fiveup_solver import Game
     g, rng = Game(players=2, seed=107), random.Random(107)
@@ -1167,15 +1168,17 @@ def test_solve_reads_in_win_probability_first_and_says_what_it_could_not_value(c
     rc, out, err = run(capsys, ["solve", str(passing), *where, "--json"])
     d = json.loads(out)
     assert rc == 0 and d["values"] == {} and d["draws"] == [str(g.boneyard[0])]
-    rc, out, err = run(capsys, ["solve", str(passing), *where])
-    lines = out.splitlines()
-    assert lines[1] == f"value: {d['value']:+d} raw points this round for its side"
-    assert lines[2] == f"it must draw first: {g.boneyard[0]} (the boneyard's next tiles), and none fits: it passes"
-    assert "not known" not in out and "principal variation" not in out
     rc, out, err = run(capsys, ["solve", str(passing), *where, "--objective", "win", "--json"])
     value = json.loads(out)["value"]
+    win = (1000 + value) / 2000                                                         # P(win) = (1000 + v) / 2000
+    rc, out, err = run(capsys, ["solve", str(passing), *where])
+    lines = out.splitlines()
+    assert lines[1] == f"value: win {100 * win:.1f} %; {d['value']:+d} raw points this round for its side"
+    assert lines[2] == (f"it must draw first: {g.boneyard[0]} (the boneyard's next tiles), and the round ends "
+                        "blocked: nobody can place")
+    assert "not known" not in out and "principal variation" not in out
     rc, out, err = run(capsys, ["solve", str(passing), *where, "--objective", "win"])
-    assert out.splitlines()[1] == f"value: win {100 * ((1000 + value) / 2000):.1f} %"     # P(win) = (1000 + v) / 2000
+    assert out.splitlines()[1] == f"value: win {100 * win:.1f} %; {d['value']:+d} raw points this round for its side"
     # a round whose every line ends the game lost: said so, not as -1000 raw points
     last = len(record["rounds"]) - 1
     rc, out, err = run(capsys, ["solve", str(path), "--round", str(last), "--action", "0", "--json"])

@@ -1181,9 +1181,17 @@ cdef class SolverCore:
         return self.n_entries * sizeof(TTEntry)
 
     def clear(self):
-        """Erase the table."""
+        """Erase the table and start again as a new SolverCore does: its salt, generation,
+        move history and search count as at construction (a review: the history was kept,
+        so node counts and node-limit cuts after a clear differed from a new Solver's)."""
         self.check_idle()
         memset(self.ctx.table, 0, self.n_entries * sizeof(TTEntry))
+        memset(self.ctx.history, 0, sizeof(self.ctx.history))
+        self.searches = 0
+        self.ctx.salt = 0
+        self.ctx.generation = 0
+        self.ctx.solver_call = 0
+        self.ctx.points_order = 0
 
     def forget(self):
         """Make the next searches independent of the earlier ones, as a cleared table
