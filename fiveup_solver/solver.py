@@ -379,6 +379,56 @@ class Solver:
                            position_win=win_probability(position["win"]) if "win" in position else None,
                            position_points=position.get("points"))
 
+    def best(self, game) -> SolveResult:
+        """The position's exact value and one best move, without every move's value: the
+        value, then the principal variation's first move (a move worth exactly the value:
+        one zero-window test a move tried). What an app's "best move, all hands known" needs;
+        much cheaper than :meth:`solve` where proving every other move's value is hard (a
+        review: docs/solver.md's hard 2-player deal, whose value takes 2,059 nodes, gave its
+        best move in 2,223, where ``solve`` needs more than 10^9). The result's ``values``,
+        ``best`` and the objective's currency (``win`` or ``points``) hold that move alone;
+        the other currency is not searched. A node limit bounds the value's search and the
+        line's; a cut result has ``exact=False`` and no move.
+
+        >>> from fiveup_solver.game import Game
+        >>> g = Game(players=2, seed=3)
+        >>> solver = Solver(tt_mb=4)
+        >>> quick, full = solver.best(g), solver.solve(g)
+        >>> quick.value == full.value and quick.best[0] in full.best and list(quick.values) == quick.best
+        True
+        """
+        core = _position(game)
+        with self._lock:
+            t0 = time.perf_counter()
+            players = core.players
+            three = self.search if players == 3 else None
+            draws = []
+            if core.turn_kind() == "draw":
+                ahead = core.copy()
+                while ahead.turn_kind() == "draw":
+                    draws.append(str(ALL_TILES[ahead.boneyard_left[0]]))
+                    ahead.draw()
+            value, nodes = self._value(core)
+            line = []
+            if value is not None:
+                known = None if three == "maxn" else value
+                line, pv_nodes = self.core.principal_variation(core, 64, self.node_limit, known)
+                nodes += pv_nodes
+            pv = self._pv_strings(core, line)
+            if value is None or not pv:
+                # cut (by the node limit), or no move left: the draws end the round
+                return SolveResult(core.to_move, value, {}, [], [], nodes, time.perf_counter() - t0,
+                                   exact=value is not None, objective=self.objective, search=three, draws=draws,
+                                   position_win=win_probability(value) if value is not None and
+                                   self.objective == "win" else None,
+                                   position_points=value if self.objective == "points" else None)
+            move = pv[0]
+            win = {move: win_probability(value)} if self.objective == "win" else {}
+            points = {move: value} if self.objective == "points" else {}
+            return SolveResult(core.to_move, value, {move: value}, [move], pv, nodes, time.perf_counter() - t0,
+                               exact=True, objective=self.objective, win=win, points=points, search=three,
+                               draws=draws, position_win=win.get(move), position_points=points.get(move))
+
     def _seeded(self, players: int) -> bool:
         """Whether the win search of a solve with both currencies starts from the points
         values (SolverCore.solve_moves): without a node limit, and where it measured

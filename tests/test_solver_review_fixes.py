@@ -156,3 +156,40 @@ def test_draws_that_end_the_round_are_said_so_and_both_currencies_given(capsys, 
     g2 = Game(players=4, seed=2)
     r2 = Solver().solve(g2)
     assert r2.position_win == max(r2.win.values()) and r2.position_points == max(r2.points.values())
+
+
+def test_best_gives_the_exact_value_and_a_best_move_without_every_moves_value():
+    """M1: the only way to the exact best move was ``solve``, which proves every move's value:
+    on docs/solver.md's hard 2-player deal that needs more than 10^9 nodes, while its value
+    takes 2,059. ``Solver.best`` gives the value and a move worth exactly it (the principal
+    variation's first); checked against ``solve`` on positions of 2, 3 and 4 players, both
+    objectives and both 3-player searches."""
+    import json
+    from pathlib import Path
+    checked = 0
+    for players in (2, 3, 4):
+        for seed in range(3):
+            g = _played(players, seed)
+            moves = [m for _, m in g.current.moves]
+            for cut in (len(moves) // 3, 2 * len(moves) // 3):
+                pos = Game(players=players, seed=seed)
+                for m in moves[:cut]:
+                    pos.push(m)
+                for objective in ("points", "win"):
+                    for search in (("paranoid", "maxn") if players == 3 else ("paranoid",)):
+                        solver = Solver(objective=objective, search=search)
+                        quick, full = solver.best(pos), solver.solve(pos)
+                        assert quick.exact and quick.value == full.value
+                        assert quick.best and quick.best[0] in full.best, (quick.best, full.best)
+                        assert quick.values == {quick.best[0]: full.value} and quick.draws == full.draws
+                        assert quick.next_move == full.next_move or quick.draws
+                        checked += 1
+    assert checked == 2 * 3 * 3 * 2 + 2 * 3 * 2
+    hard = json.loads((Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "openings_2p.json")
+                      .read_text())[22]["record"]
+    g = game_at(hard, 0, 0)
+    res = Solver().best(g)
+    value, _ = Solver().value(g)
+    assert res.exact and res.value == value and res.nodes < 10_000 and res.best_move in g.legal_moves
+    cut = Solver(node_limit=100).best(g)
+    assert not cut.exact and cut.value is None and cut.best == [] and cut.next_move is None
