@@ -59,9 +59,10 @@ class BotError(FiveUpError):
 
 
 class WorkerError(FiveUpError):
-    """A worker process of a parallel run (``workers`` > 1) died abruptly: a crash in native
-    code, or a process exit, in what it ran (an agent of one's own, most likely). The
-    message names the first job that had not finished."""
+    """A worker of a parallel run (``workers`` > 1, or Ray) failed: it died abruptly (a
+    crash in native code, or a process exit, in what it ran: an agent of one's own, most
+    likely), or what it ran raised an exception that is no FiveUpError (its ``__cause__``),
+    or what it returned cannot come back. The message names the job."""
 
 
 def bound_text(n: int) -> str:

@@ -11,6 +11,13 @@ results never depend on where or how many ways it runs. With
 bot move armed with :func:`arm_move_stop` that outlives its deadline ends its
 worker: the run fails with that move's BotError instead of waiting for good.
 
+Errors come back as in one process, wherever the jobs run: a
+:class:`~fiveup_solver.errors.FiveUpError` of ``fn`` as itself (its cause
+too). Any other exception of ``fn`` in a worker process or a Ray task is one
+:class:`~fiveup_solver.errors.WorkerError` line naming it and the job, its
+``__cause__`` the exception itself; with ``workers=1`` (no worker) it is
+raised as itself.
+
 >>> list(ordered_map(abs, [-3, 1, -2]))
 [3, 1, 2]
 """
@@ -24,8 +31,8 @@ import threading
 import time
 from collections import deque
 
-from fiveup_solver.errors import (BotError, FiveUpError, OptionError, WorkerError, as_int, is_int as _is_int,
-                                  short_repr as _short)
+from fiveup_solver.errors import (BotError, FiveUpError, OptionError, WorkerError, as_int, check_switch,
+                                  is_int as _is_int, short_repr as _short)
 
 __all__ = ["ordered_map", "default_workers", "check_workers", "check_ray", "arm_move_stop", "disarm_move_stop"]
 
@@ -238,7 +245,10 @@ def _in_process(fn, job):
 def _result(future, job, reports=None):
     """A worker's result, or its error as in one process: a FiveUpError with its own
     cause; a worker its move watchdog ended, the BotError it left in `reports`; a worker
-    that died otherwise (a crash in native code, os._exit) one line naming the job."""
+    that died otherwise (a crash in native code, os._exit) one line naming the job; any
+    other exception one WorkerError line naming it and the job, as a Ray task's
+    (:func:`_ray_result`), its cause the exception itself (with the pool's remote
+    traceback as that one's cause)."""
     from concurrent.futures import BrokenExecutor     # (the pool's BrokenProcessPool)
     try:
         return future.result()
@@ -255,21 +265,75 @@ def _result(future, job, reports=None):
         raise WorkerError(f"a worker process died abruptly (a crash in native code, or os._exit or "
                           f"sys.exit in a thread of an agent?) while running its jobs; the first not "
                           f"finished: {_short(job, 160)}") from None
+    except Exception as e:      # noqa: BLE001 -- whatever fn raised in its worker: one line, as on Ray
+        raise _worker_failure(e, job) from e
+
+
+def _worker_failure(e: Exception, job) -> FiveUpError:
+    """The one-line error for an exception `e` (not a FiveUpError) that came back from a
+    worker process running `job`. The pool's remote traceback (``e.__cause__.tb``) tells
+    where it was raised: pickling the job on its way to the worker (the pool's feeder
+    thread: a job pickle does not take), pickling what fn returned or raised on its way
+    back, or fn itself. (Read only to choose the words: a Python whose traceback reads
+    otherwise gets the last, general line.)"""
+    what = f"{type(e).__name__}: {' '.join(str(e).split())[:160]}"
+    where = getattr(e.__cause__, "tb", None)
+    where = where if isinstance(where, str) else ""
+    if "in _feed" in where:
+        return OptionError(f"job {_short(job, 160)} cannot be sent to a worker process ({what}): a job must be "
+                           f"what pickle takes")
+    if "in _sendback_result" in where:
+        return WorkerError(f"what fn returned or raised for job {_short(job, 160)} cannot come back from its "
+                           f"worker process ({what}): it must be what pickle takes")
+    return WorkerError(f"a worker process failed ({what}) while running {_short(job, 160)}")
 
 
 def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight: int = 2,
                 stop_hung: bool = False):
-    """Yield fn(job) for each job, in order. `fn` must be a module-level function
-    (it is sent to other processes by name). Closing the generator early cancels
-    the jobs it no longer needs. ``stop_hung``: the jobs run in worker processes
-    even with one worker, where a bot move armed with :func:`arm_move_stop` that
-    outlives its deadline ends its worker and the run fails with that move's
-    BotError (on Ray nothing is armed)."""
+    """A generator of fn(job) for each job, in order. `fn` must be a module-level
+    function (it is sent to other processes by name) when it runs in worker
+    processes. Closing the generator early cancels the jobs it no longer needs.
+    ``in_flight``: jobs sent ahead per worker (an integer >= 1). ``stop_hung``: the
+    jobs run in worker processes even with one worker, where a bot move armed with
+    :func:`arm_move_stop` that outlives its deadline ends its worker and the run
+    fails with that move's BotError (on Ray nothing is armed).
+
+    The arguments are checked here, at the call, not at the first ``next()``: a bad
+    one is a one-line OptionError, and so is an `fn` that pickle does not take (a
+    lambda, a local function) when the jobs run in worker processes of this machine
+    (``workers`` > 1, or ``stop_hung``; Ray sends functions its own way). Errors of
+    the jobs: the module text.
+
+    >>> ordered_map(abs, [1], workers=0)
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.OptionError: workers must be an integer from 1 to 256, not 0
+    """
     workers = check_workers(workers)
     ray = check_ray(ray)
+    in_flight = as_int(in_flight)
+    if not _is_int(in_flight) or in_flight < 1:
+        raise OptionError(f"in_flight must be an integer >= 1, not {_short(in_flight)}")
+    stop_hung = check_switch("stop_hung", stop_hung)
+    if not callable(fn):
+        raise OptionError(f"fn must be a function called with each job, not {_short(fn)}")
+    try:
+        jobs = iter(jobs)
+    except TypeError:
+        raise OptionError(f"jobs must be an iterable of jobs (a list, a generator), not {_short(jobs)}") from None
+    if ray is None and (workers > 1 or stop_hung):
+        try:
+            pickle.dumps(fn)
+        except Exception as e:      # noqa: BLE001 -- what pickle raises varies (AttributeError, TypeError, ...)
+            raise OptionError(f"fn must be a module-level function (worker processes get it by name), not "
+                              f"{_short(fn)}: {type(e).__name__}: {' '.join(str(e).split())[:120]}") from None
     if ray is not None:
-        yield from _ray_map(fn, jobs, ray, in_flight)
-        return
+        return _ray_map(fn, jobs, ray, in_flight)
+    return _local_map(fn, jobs, workers, in_flight, stop_hung)
+
+
+def _local_map(fn, jobs, workers: int, in_flight: int, stop_hung: bool):
+    """ordered_map's generator on this machine, its arguments checked."""
     if workers == 1 and not stop_hung:
         for job in jobs:
             yield fn(job)
@@ -313,7 +377,9 @@ def _terminate_workers(pool) -> None:
 def _ray_result(ray, ref, job):
     """A Ray task's result, or its error as in one process (as `_result` does for the
     pool): Ray raises a FiveUpError of a task as its own subclass whose text is the
-    remote traceback; the task's own error, with its cause, is raised instead."""
+    remote traceback; the task's own error, with its cause, is raised instead. Any
+    other error is one WorkerError line naming it and the job (as the pool's), its
+    cause the task's own exception."""
     try:
         return ray.get(ref)
     except ray.exceptions.RayTaskError as e:
@@ -324,7 +390,22 @@ def _ray_result(ray, ref, job):
                 del cause._worker_cause
             raise cause from worker_cause
         raise WorkerError(f"a Ray task failed ({type(cause).__name__}: "
-                          f"{' '.join(str(cause).split())[:160]}) while running {_short(job, 160)}") from None
+                          f"{' '.join(str(cause).split())[:160]}) while running {_short(job, 160)}") from (
+            cause if isinstance(cause, BaseException) else None)
+
+
+def _ray_send_failure(ray, fn, job, e: Exception) -> OptionError:
+    """The one-line error for a task Ray could not send (its text: many lines on what it
+    tried): `fn` or `job` is not what Ray's cloudpickle takes; which one, in words."""
+    try:
+        ray.cloudpickle.dumps(fn)
+    except Exception as fn_error:       # noqa: BLE001 -- what pickling raises varies
+        first = (str(fn_error).splitlines() or [""])[0][:120]
+        return OptionError(f"fn cannot be sent to a Ray task ({type(fn_error).__name__}: {first}), not {_short(fn)}")
+    cause = e.__cause__ if isinstance(e.__cause__, Exception) else e
+    first = (str(cause).splitlines() or [""])[0][:120]
+    return OptionError(f"job {_short(job, 160)} cannot be sent to a Ray task ({type(cause).__name__}: {first}): "
+                       f"a job must be what pickle takes")
 
 
 def _ray_map(fn, jobs, address: str, in_flight: int):
@@ -348,7 +429,11 @@ def _ray_map(fn, jobs, address: str, in_flight: int):
         window = deque()
         try:
             for job in jobs:
-                window.append((remote.remote(fn, job), job))
+                try:
+                    ref = remote.remote(fn, job)
+                except (TypeError, pickle.PicklingError, AttributeError) as e:
+                    raise _ray_send_failure(_ray, fn, job, e) from None
+                window.append((ref, job))
                 if len(window) >= in_flight * cpus:
                     yield _ray_result(_ray, *window.popleft())
             while window:

@@ -52,9 +52,10 @@ import time
 from dataclasses import dataclass
 
 from fiveup_solver import _core
-from fiveup_solver.bots import bot_function, choose_in_game
+from fiveup_solver.bots import bot_function, check_bot, choose_in_game
 from fiveup_solver.equity import win_probabilities
-from fiveup_solver.errors import OptionError, ParseError, as_int, check_seed, is_digits, is_int as _is_int, short_repr as _short
+from fiveup_solver.errors import (IllegalMoveError, OptionError, ParseError, as_int, check_seed, is_digits,
+                                  is_int as _is_int, short_repr as _short)
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.hint import SearchBudget
@@ -73,10 +74,17 @@ HORIZONS = ("game", "round")   # where a playout stops (the first is the default
 
 def world_seed(seed: int, k: int) -> int:
     """The seed of world k: its deal, its later rounds and its bots' generators.
+    ``seed``: a seed (0 to 2^64 - 1, :func:`~fiveup_solver.errors.check_seed`);
+    ``k``: a world's index, an integer >= 0 (a numpy integer too); else a one-line
+    OptionError.
 
     >>> world_seed(0, 1) == world_seed(0, 1) != world_seed(0, 2)
     True
     """
+    seed = check_seed(seed)
+    k = as_int(k)
+    if not _is_int(k) or k < 0:
+        raise OptionError(f"k must be a world's index, an integer >= 0, not {_short(k)}")
     return random.Random(f"fiveup-rollout/{seed}/{k}").getrandbits(63)
 
 
@@ -114,8 +122,21 @@ def check_rollout_options(rollouts, bot, workers=1, candidates="all", horizon="g
     rollouts, workers = as_int(rollouts), as_int(workers)
     if not _is_int(rollouts) or not 2 <= rollouts <= MAX_ROLLOUTS:
         raise OptionError(f"rollouts must be an integer from 2 to {MAX_ROLLOUTS}, not {_short(rollouts)}")
+    _check_rollout_bot(bot)
+    # (64, not parallel.check_workers' 256: the rollout judge's own cap, shared with the
+    # analysis, which takes its workers through this check; the tests pin 65 as refused)
+    if not _is_int(workers) or not 1 <= workers <= 64:
+        raise OptionError(f"workers must be an integer from 1 to 64, not {_short(workers)}")
+    parse_candidates(candidates)
+    return rollouts, workers
+
+
+def _check_rollout_bot(bot, players: int | None = None) -> None:
+    """A bot a playout may run: a bot name (:func:`~fiveup_solver.bots.bot_function`;
+    with `players`, one whose search takes that many: :func:`~fiveup_solver.bots.check_bot`)
+    with no time budget, or a one-line OptionError."""
     try:
-        bot_function(bot)
+        bot_function(bot) if players is None else check_bot(bot, players)
     except OptionError as e:
         raise OptionError(f"rollout bot: {e}"[:300]) from None
     budget = SearchBudget.from_bot_name(bot)
@@ -123,10 +144,6 @@ def check_rollout_options(rollouts, bot, workers=1, candidates="all", horizon="g
         # (a review: taken, and the judgement then depended on the machine's load, not on the seed)
         raise OptionError(f"rollout bot {bot!r} searches for a time: playouts must be the seed's alone; give a "
                           f"fixed budget (hint:SAMPLES:NODES) or a level")
-    if not _is_int(workers) or not 1 <= workers <= 64:
-        raise OptionError(f"workers must be an integer from 1 to 64, not {_short(workers)}")
-    parse_candidates(candidates)
-    return rollouts, workers
 
 
 @dataclass(frozen=True)
@@ -204,10 +221,24 @@ def playout(game, move: Move, seat: int, bot: str, bot_seed: int, horizon: str =
     end (``"round"``). Returns (won, points, actions, unfinished) for `seat`'s
     side: won 1 or 0 when the game ended, else (``"round"``) the race-equity
     table's P(win) from the next round's start; points as the module says;
-    unfinished 1 when the game hit its round limit (D6: not won)."""
+    unfinished 1 when the game hit its round limit (D6: not won).
+
+    Every argument is checked before the move is played, so a refused call leaves
+    `game` as it was: a :class:`~fiveup_solver.game.Game` (not an Observation), a
+    seat of it, a bot as the rollout's (no time budget; its search must take the
+    game's players), a seed, a horizon (OptionError), and a legal move of the seat
+    to move (IllegalMoveError)."""
+    if not isinstance(game, Game):
+        raise OptionError(f"playout takes a Game (a world: every hand known), not {type(game).__name__}")
     if not isinstance(horizon, str) or horizon not in HORIZONS:
         raise OptionError(f"horizon must be one of {', '.join(HORIZONS)}, not {_short(horizon)}")
     n = game.players
+    seat = as_int(seat)
+    if not _is_int(seat) or not 0 <= seat < n:
+        raise OptionError(f"seat must be a seat 0..{n - 1}, not {_short(seat)}")
+    _check_rollout_bot(bot, n)
+    bot_seed = check_seed(bot_seed, "bot_seed")
+    _check_playout_move(game, move)
     side = _core.side_of_seat(n, seat)
     before = list(game.scores)
     rngs = [random.Random(f"fiveup-rollout-bot/{bot_seed}/{s}") for s in range(n)]
@@ -228,6 +259,19 @@ def playout(game, move: Move, seat: int, bot: str, bot_seed: int, horizon: str =
         actions += 1
     won = 1 if game.winner == side else 0
     return won, points, actions, int(game.winner is None)
+
+
+def _check_playout_move(game, move) -> None:
+    """`move` is a legal move of the seat to move in `game` (a round under way), or the
+    IllegalMoveError Game.push gives for it, before anything is pushed on `game`."""
+    if not game.rounds:
+        raise IllegalMoveError("no round has been dealt")      # (game.current's words)
+    if isinstance(move, Move) and not game.round_over and move in game.legal_moves:
+        return
+    # anything else: push's own words, on a copy (a round over, text or no move at all, a tile
+    # not in the hand, a port it does not fit); a move push takes all the same (a draw naming
+    # the boneyard's next tile) is legal
+    game.copy().push(move)
 
 
 def _round_start_equity(game, side: int) -> float:
@@ -270,9 +314,11 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
             seed: int = 0, workers: int = 1, horizon: str = "game") -> Rollout:
     """Value the candidates of the seat of ``obs`` by paired whole-game playouts.
 
-    ``candidates``: legal moves of the seat (None: every legal move); equivalent
-    concrete moves are played out once. ``horizon``: "game" or "round" (module
-    text). Reads the observation only.
+    ``candidates``: a list (any iterable) of legal moves of the seat, each a Move or
+    in record notation (None: every legal move); a lone move (a Move or a str) is
+    refused, give ``[move]``, and so is a move listed twice. Equivalent concrete
+    moves are played out once. ``horizon``: "game" or "round" (module text). Reads
+    the observation only.
 
     >>> from fiveup_solver import Game
     >>> g = Game(players=2, seed=4)
@@ -289,10 +335,14 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
     if obs.to_move != obs.seat:
         raise not_to_move(obs, "judge")
     check_decision(ds, obs)                 # and its legal moves are the position's, as a hint checks them
+    _check_rollout_bot(bot, obs.players)    # its search must take this many players (here, not in a playout)
     legal = list(obs.legal_moves)
     if candidates is None:
         chosen = legal
     else:
+        if isinstance(candidates, (str, bytes, Move)):
+            # (a review: a lone "0-0" was read character by character, "candidate '0': bad tile")
+            raise OptionError(f"candidates must be a list of moves ([move] for one), not {_short(candidates)}")
         try:
             chosen = list(candidates)
         except TypeError:
@@ -305,6 +355,13 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
                                   f"legal move of seat {obs.seat} here")
         if not chosen:
             raise OptionError("no candidate to play out")
+        seen = set()
+        for m in chosen:
+            # (a review: a move given twice was kept twice in its candidate's moves)
+            text = format_move(m)
+            if text in seen:
+                raise OptionError(f"candidates list {text} twice: give each move once")
+            seen.add(text)
     # one playout per canonical move: the first candidate of each stands for the others
     groups: dict = {}
     for m in chosen:
