@@ -124,10 +124,14 @@ def test_replay_text_is_checkable_by_hand(capsys):
     # hand sums [3, 7, 6, 12]: seat 0 gets (7 - 3) + (12 - 3) = 13 -> 15, seat 2 1 + 6 = 7 -> 5
     r4 = lines[starts[4]:ends[4] + 1]
     assert r4[0] == "round 4: starter seat 2 (hint#2); scores 80 raw (16) / 160 raw (32)"
-    assert r4[-3] == ("  end: block seat 0 (hint#0), side 0: +15 raw (+3) accepted; "
-                      "scores 160 raw (32) / 215 raw (43)")
-    assert r4[-2] == ("  end: block seat 2 (hint#2), side 0: +5 raw (+1) accepted; "
-                      "scores 165 raw (33) / 215 raw (43)")
+    # (each block credit with its parts, RULES §6.5: seat 0's opponents are seats 1 and 3, seat
+    # 2's too; seat 2's 6 pips are above seat 1's 7 - 6 = 1 and seat 3's 12 - 6 = 6)
+    assert r4[-3] == ("  end: block seat 0 (hint#0), side 0: +15 raw (+3) accepted [seat 0 (hint#0): 3 pips; "
+                      "heavier opponents: seat 1 (greedy#1) (7 - 3 = 4), seat 3 (greedy#3) (12 - 3 = 9); "
+                      "4 + 9 = 13, rounded to 15]; scores 160 raw (32) / 215 raw (43)")
+    assert r4[-2] == ("  end: block seat 2 (hint#2), side 0: +5 raw (+1) accepted [seat 2 (hint#2): 6 pips; "
+                      "heavier opponents: seat 1 (greedy#1) (7 - 6 = 1), seat 3 (greedy#3) (12 - 6 = 6); "
+                      "1 + 6 = 7, rounded to 5]; scores 165 raw (33) / 215 raw (43)")
     assert r4[-1] == "  round 4 ends: blocked, side 0 held the lightest hand"
     # round 7: seat 2's domino, P 10, O 13 + 15 = 28 pips -> 30, D 6 pips -> 5: +35, and
     # 275 + 35 > 305, so it is rejected at 275 : 300

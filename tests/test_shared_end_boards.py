@@ -78,7 +78,11 @@ def test_the_report_draws_played_and_best_on_one_end_a_board_each():
     root = ET.fromstring(html[len("<!DOCTYPE html>"):])
     fig = next(e for e in root.iter("figure") if e.get("id") == f"d{d.round}-{d.action}")
     assert fig.get("data-boards") == "2" and "on the same end, so a board each" in "".join(fig.itertext())
-    svgs = [e for e in fig.iter() if e.tag in ("svg", NS + "svg")]
+    # (each layout's boards: the wide one a screen shows, the square one a phone's)
+    wide, narrow = (next(e for e in fig.iter("div") if e.get("class") == f"boards layout-{k}") for k in ("wide", "narrow"))
+    svgs = [e for e in wide.iter() if e.tag in ("svg", NS + "svg")]
+    assert [[next(e.iter(NS + "title")).text for e in layout.iter() if e.tag in ("svg", NS + "svg")]
+            for layout in (wide, narrow)] == [[next(e.iter(NS + "title")).text for e in svgs]] * 2
     assert [next(e.iter(NS + "title")).text for e in svgs] == [f"round {d.round}, action {d.action}: before the move: "
                                                                f"{which}" for which in ("played", "best")]
     assert [[x.get("data-ghost") for x in s.iter(NS + "g") if x.get("data-ghost")] for s in svgs] == [[str(a)], [str(b)]]
