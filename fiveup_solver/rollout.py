@@ -316,8 +316,9 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
 
     ``candidates``: a list (any iterable) of legal moves of the seat, each a Move or
     in record notation (None: every legal move); a lone move (a Move or a str) is
-    refused, give ``[move]``, and so is a move listed twice. Equivalent concrete
-    moves are played out once. ``horizon``: "game" or "round" (module text). Reads
+    refused, give ``[move]``, and so is a move listed twice. They are played out in
+    the legal moves' order whatever the order given (a set's too: the result does not
+    depend on it). Equivalent concrete moves are played out once. ``horizon``: "game" or "round" (module text). Reads
     the observation only.
 
     >>> from fiveup_solver import Game
@@ -362,6 +363,9 @@ def rollout(obs, candidates=None, *, rollouts: int = DEFAULT_ROLLOUTS, bot: str 
             if text in seen:
                 raise OptionError(f"candidates list {text} twice: give each move once")
             seen.add(text)
+        # in the legal moves' order whatever the order given: the results (ties, which move
+        # stands for its equivalents) do not depend on it, nor on a set's hash order
+        chosen.sort(key=legal.index)
     # one playout per canonical move: the first candidate of each stands for the others
     groups: dict = {}
     for m in chosen:

@@ -288,3 +288,27 @@ def test_a_job_or_function_ray_cannot_send_is_named():
     e = parallel._ray_send_failure(_fake_ray(None), lambda x: x, "JOB", sent)
     assert type(e) is OptionError and str(e).startswith("fn cannot be sent to a Ray task (")
     assert isinstance(e, FiveUpError) and "\n" not in str(e)
+
+
+def test_rollout_results_do_not_depend_on_the_candidates_order():
+    """Candidates given in another order, or as a set (whose order follows the hash seed of
+    its strings), named the move that stands for equivalent ones (a double's two branch
+    ports, RULES §3.4) and broke ties in that order: they are now played out in the legal
+    moves' order, and the result is the same. (Seed 1, 2 players, random play to action 7:
+    2-6 and 3-6 each fit both branches of 6-6.)"""
+    import random
+
+    from fiveup_solver import Game
+    from fiveup_solver.rollout import rollout
+    g = Game(players=2, seed=1)
+    rng = random.Random(1)
+    for _ in range(7):
+        g.push(rng.choice(g.legal_moves))
+    obs = g.observation(g.to_move)
+    legal = [str(m) for m in obs.legal_moves]
+    assert "2-6@6-6:branchA" in legal and "2-6@6-6:branchB" in legal
+    runs = [rollout(obs, c, rollouts=3, bot="greedy", seed=2) for c in (legal, legal[::-1], set(legal))]
+    key = [[(str(m.move), [str(x) for x in m.moves], m.rank, m.win, m.points) for m in r.moves] for r in runs]
+    assert key[0] == key[1] == key[2] and str(runs[0].best) == str(runs[1].best) == str(runs[2].best)
+    # the first of each equivalent pair in the legal order stands for both
+    assert {str(m.move) for m in runs[1].moves} >= {"2-6@6-6:branchA", "3-6@6-6:branchA"}
