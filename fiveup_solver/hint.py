@@ -64,6 +64,7 @@ except ImportError:     # pragma: no cover - another Python
 
 from fiveup_solver import _alphamu, _core, _exact, _hint, _solver, exact as _exact_search
 from fiveup_solver.beliefs import BELIEFS, PLAN_CHUNK, Beliefs, OpponentModel, check_beliefs, check_evidence, search_plan
+from fiveup_solver.equity import search_values
 from fiveup_solver.errors import (MAX_SAMPLES, IllegalMoveError, InconsistentObservationError, OptionError,
                                   SearchStopped, as_int, as_number, check_players, check_seed, check_switch, is_digits, is_int,
                                   bound_text, short_repr as _short)
@@ -169,6 +170,8 @@ class SearchBudget:
             object.__setattr__(self, name, as_int(getattr(self, name)))
         if self.samples is not None:
             _check_int("samples", self.samples, 1, MAX_SAMPLES)
+        # a number of any type (numpy's float32: a review) is kept as its Python number (errors.as_number)
+        object.__setattr__(self, "time_ms", as_number(self.time_ms))
         if self.time_ms is not None and (not isinstance(self.time_ms, (int, float)) or isinstance(self.time_ms, bool)
                                          or not 1 <= self.time_ms <= 3_600_000):
             raise OptionError(f"time_ms must be a number from 1 to 3600000, not {_short(self.time_ms)}")
@@ -331,6 +334,34 @@ class Hint:
     beliefs: str = "uniform"  # how the worlds were weighted (fiveup_solver.beliefs)
     belief: dict | None = None    # beliefs="model": candidates, ess, distinct worlds, each opponent's model posterior
     search: str | None = None  # how 3 players were searched (SEARCHES); None with 2 or 4 players and for "exact"
+
+    @property
+    def best_move(self) -> Move:
+        """:attr:`best` (the name :class:`~fiveup_solver.solver.SolveResult` gives it)."""
+        return self.best
+
+    @property
+    def next_move(self) -> Move:
+        """The move to push now: :attr:`best` (a hint's best is always one the seat can
+        push; :class:`~fiveup_solver.solver.SolveResult`'s after its forced draws)."""
+        return self.best
+
+    def of(self, move) -> HintMove:
+        """The :class:`HintMove` of a legal move, given as a Move or in record notation
+        (as ``SolveResult.value_of`` takes one); an OptionError for another move.
+
+        >>> from fiveup_solver import Game
+        >>> g = Game(players=2, seed=3)
+        >>> h = hint(g.observation(g.to_move), samples=8, seed=1)
+        >>> h.of(str(h.best)).rank, h.of(h.best) is h.moves[0]
+        (1, True)
+        """
+        key = format_move(move) if isinstance(move, Move) else move
+        for m in self.moves:
+            if isinstance(key, str) and format_move(m.move) == key:
+                return m
+        raise OptionError(f"{_short(move)} is not a move of this hint "
+                          f"({', '.join(format_move(m.move) for m in self.moves)})"[:300])
 
     def to_dict(self) -> dict:
         # a move that is one choice with a better-ranked one (RULES §3.4: a double's two
@@ -585,7 +616,8 @@ class Hinter:
         ``stages`` (pimc or expectimax under a sample budget): increasing world counts
         ending at ``samples``, e.g. ``(24, 48, 96)``; the planned worlds (the ones the
         fixed budget searches, in order) are searched a stage at a time, and after each
-        stage ``settled(hint)`` is called with the hint of the worlds searched so far:
+        stage ``settled(hint)`` is called with the hint of the worlds searched so far
+        (an exception it raises comes out of the call as it is; it returns a bool):
         True stops there (``Hint.samples`` says how many were searched). A stopped hint
         is exactly the fixed budget's over the first worlds of its plan, and a hint
         that runs every stage is exactly the fixed budget's (world k is searched alike
@@ -598,7 +630,8 @@ class Hinter:
         objective = DEFAULT_OBJECTIVE if objective is None else objective
         if method == "exact":
             if search is not None:
-                raise OptionError("method 'exact' plays the other seats by --opponent: no search option")
+                raise OptionError("method 'exact' plays the other seats by its opponent option (greedy or "
+                                  "best-defence): search is no option of it")
             # (a review: these were taken and ignored, a --world-nodes bound silently not applied)
             if world_nodes is not None or chance_width != DEFAULT_CHANCE_WIDTH:
                 raise OptionError("world_nodes and chance_width are not options of method 'exact': it solves "
@@ -620,6 +653,11 @@ class Hinter:
             world_nodes = ALPHAMU_LEAF_NODES if method == "alphamu" else DEFAULT_WORLD_NODES
         if method == "alphamu" and samples is not None:
             samples = _check_int("samples", samples, 1, _alphamu.MAX_WORLDS)
+        if (objective == "win" or both) and getattr(obs, "players", None) in (2, 3, 4):
+            # the race-equity table's first load in a process (0.5 s for 3 players) before the
+            # clock starts: inside it a first 20 ms hint took 0.7 s (a review); later hints
+            # find it loaded (an observation not checked yet: the wrong table loaded costs time only)
+            search_values(obs.players)
         start = time.perf_counter()
         # the observation is checked whole before anything reaches the search: its fields,
         # its history (replayed by the core on a consistent deal) and its legal moves
@@ -790,7 +828,7 @@ class Hinter:
                      dict(budget, stages=list(stages), distinct_worlds=groups_done),
                      time.perf_counter() - start, nodes, sum(1 for r in results if r[1] == 2), objective, beliefs,
                      belief, _three_search(obs, search))
-            if done == len(worlds) or settled(h):
+            if done == len(worlds) or _settled(settled, h):
                 return h
         raise AssertionError("unreachable: the last stage searches every planned world")
 
@@ -941,17 +979,19 @@ class Hinter:
                        world_nodes: int = DEFAULT_WORLD_NODES, method: str = "pimc",
                        chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win",
                        beliefs: str | None = None, model: OpponentModel | None = None,
-                       past=None, search: str | None = None, budget: SearchBudget | None = None) -> "PositionValue":
+                       past=None, search: str | None = None, budget: SearchBudget | None = None,
+                       time_ms: float | None = None) -> "PositionValue":
         """What the position is worth to the observation's seat as it stands, whoever is
         to move: over worlds sampled from the seat's view, the value of best play from
         here for the seat's team (the mover's forced draws and passes included).
         For luck and win-probability graphs: the seat need not be to move.
         ``beliefs``/``model``/``past``/``search`` as for :meth:`hint`; ``budget``: a
-        :class:`SearchBudget` instead of those fields (without a time_ms)."""
+        :class:`SearchBudget` instead of those fields. A position value takes samples,
+        not a time budget: ``time_ms`` is refused in those words (as in a budget)."""
         method, samples, world_nodes, chance_width, objective, search, beliefs = _value_options(
             "a position value takes samples (an integer >= 1)", budget, method=method, samples=samples,
             world_nodes=world_nodes, chance_width=chance_width, objective=objective, beliefs=beliefs, model=model,
-            past=past, search=search)
+            past=past, search=search, time_ms=time_ms)
         seed = check_seed(seed)
         start = time.perf_counter()
         ds = DealSampler(obs)
@@ -987,7 +1027,8 @@ class Hinter:
                    samples: int = DEFAULT_SAMPLES, seed: int = 0, world_nodes: int = DEFAULT_WORLD_NODES,
                    method: str = "pimc", chance_width: int = DEFAULT_CHANCE_WIDTH, objective: str = "win",
                    beliefs: str | None = None, model: OpponentModel | None = None, past=None,
-                   search: str | None = None, budget: SearchBudget | None = None) -> "PositionValue":
+                   search: str | None = None, budget: SearchBudget | None = None,
+                   time_ms: float | None = None) -> "PositionValue":
         """What a round not yet dealt is worth to ``seat`` by this judge: the mean, over
         ``samples`` random deals at ``scores`` (one per side; None: 0 each, as
         :class:`~fiveup_solver.game.Game` takes them), of :meth:`position_value` of the
@@ -1015,7 +1056,7 @@ class Hinter:
         method, samples, world_nodes, chance_width, objective, search, beliefs = _value_options(
             "a deal value takes samples (the deals: an integer >= 1)", budget, method=method, samples=samples,
             world_nodes=world_nodes, chance_width=chance_width, objective=objective, beliefs=beliefs, model=model,
-            past=past, search=search)
+            past=past, search=search, time_ms=time_ms)
         if past is not None and not isinstance(past, dict):
             raise OptionError(f"past must be the earlier rounds' evidence per seat (inference.past_evidence), "
                               f"not {_short(past)}")
@@ -1386,10 +1427,24 @@ def _budget(budget, _defaults=_HINT_DEFAULTS, **fields) -> SearchBudget:
     return budget
 
 
-def _value_options(takes: str, budget, *, model, past, **fields) -> tuple:
+def _settled(settled, h) -> bool:
+    """``settled(h)``, a bool (a review: "no" read as true)."""
+    answer = settled(h)
+    if isinstance(answer, bool):
+        return answer
+    if getattr(answer, "shape", None) == () and getattr(getattr(answer, "dtype", None), "kind", None) == "b":
+        return bool(answer)                 # (numpy's bool of a comparison)
+    raise OptionError(f"settled must return True or False, not {_short(answer)}")
+
+
+def _value_options(takes: str, budget, *, model, past, time_ms=None, **fields) -> tuple:
     """The checked options of a position or a deal value, from ``budget`` or its
     fields: (method, samples, world_nodes, chance_width, objective, search, beliefs).
-    ``takes``: what the value takes, said where a time budget or no samples is given."""
+    ``takes``: what the value takes, said where a time budget or no samples is given
+    (``time_ms``: the keyword a hint takes, refused here in those words)."""
+    if time_ms is not None:
+        # (a review: position_value(time_ms=...) was a TypeError, unknown keyword)
+        raise OptionError(f"{takes}, not a time budget (time_ms)")
     if budget is not None and not isinstance(budget, SearchBudget):
         raise OptionError(f"budget must be a SearchBudget, not {type(budget).__name__}")
     if budget is not None and budget.time_ms is not None:
