@@ -171,7 +171,8 @@ class SearchBudget:
         if self.samples is not None:
             _check_int("samples", self.samples, 1, MAX_SAMPLES)
         # a number of any type (numpy's float32: a review) is kept as its Python number (errors.as_number)
-        object.__setattr__(self, "time_ms", as_number(self.time_ms))
+        if not isinstance(self.time_ms, (int, float)):        # (a float keeps its type: the CLI's echoes as typed)
+            object.__setattr__(self, "time_ms", as_number(self.time_ms))
         if self.time_ms is not None and (not isinstance(self.time_ms, (int, float)) or isinstance(self.time_ms, bool)
                                          or not 1 <= self.time_ms <= 3_600_000):
             raise OptionError(f"time_ms must be a number from 1 to 3600000, not {_short(self.time_ms)}")
