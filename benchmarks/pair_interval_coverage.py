@@ -1,6 +1,6 @@
 """How often the pair interval (match.PairStats.interval) covers the true mean score, by
-simulation, against the same rule with a Student t quantile or an n - 1 variance
-(docs/matches.md: the interval's small-sample coverage).
+simulation, against the same rule with a Student t quantile (docs/matches.md: the
+interval's small-sample coverage).
 
     python benchmarks/pair_interval_coverage.py [RUNS]
 
@@ -9,7 +9,6 @@ shipped ladder's level5 against level4 and a measured 3-player one; RUNS (4000) 
 of 5, 10, 20, 50 and 100 units (numpy seed 5). Prints the coverage in % per rule, case and
 size. Needs scipy (the t quantile), which the package does not.
 """
-import math
 import sys
 
 import numpy as np
@@ -27,40 +26,17 @@ CASES = {
 }
 
 
-def variant(kind: str):
-    """The package's rule with an n - 1 variance ("n1"), a Student t quantile ("t"), or both."""
+def with_t_quantile(counts, sides, z):
+    """The package's rule with a Student t quantile (n - 1 degrees of freedom) for the normal one."""
     from scipy import stats
-
-    def interval(counts, sides, z):
-        n = sum(counts)
-        if not n:
-            return (0.0, 1.0)
-        step = 1.0 / (sides * sides)
-        values = [k * step for k in range(len(counts))]
-        mean = sum(c * v for c, v in zip(counts, values)) / n
-        variance = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
-        reg = [c + 0.5 for c in counts]
-        total = sum(reg)
-        m = sum(c * v for c, v in zip(reg, values)) / total
-        prior = sum(c * (v - m) ** 2 for c, v in zip(reg, values)) / total
-        var = max(variance * n / max(n - 1, 1) if kind in ("n1", "t_n1") else variance, prior)
-        q = stats.t.ppf(stats.norm.cdf(z), n - 1) if kind in ("t", "t_n1") and n > 1 else z
-        half = q * math.sqrt(var / n)
-        low, high = mean - half, mean + half
-        if low <= 0.0 or high >= 1.0:
-            shares = [c / n for c in counts]
-            if low <= 0.0:
-                low = M._likelihood_end(shares, values, n, mean, 0.0, q * q / 2)
-            if high >= 1.0:
-                high = M._likelihood_end(shares, values, n, mean, 1.0, q * q / 2)
-        return (low, high)
-    return interval
+    n = sum(counts)
+    return RULE(counts, sides, stats.t.ppf(stats.norm.cdf(z), n - 1) if n > 1 else z)
 
 
 def coverage(runs: int) -> dict:
     out = {}
-    for kind in ("z", "n1", "t", "t_n1"):
-        M._unit_interval = RULE if kind == "z" else variant(kind)
+    for kind in ("z", "t"):
+        M._unit_interval = RULE if kind == "z" else with_t_quantile
         try:
             for name, (sides, counts) in CASES.items():
                 rng = np.random.default_rng(5)
