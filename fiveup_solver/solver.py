@@ -226,6 +226,17 @@ def _position(game):
     return core
 
 
+def _forced_draws(core) -> list:
+    """The tiles (text) the seat to move must draw before it can place or pass, in order."""
+    draws = []
+    if core.turn_kind() == "draw":          # (a copy only then: most solves have a move)
+        ahead = core.copy()
+        while ahead.turn_kind() == "draw":
+            draws.append(str(ALL_TILES[ahead.boneyard_left[0]]))
+            ahead.draw()
+    return draws
+
+
 class Solver:
     """A reusable solver context: the transposition table is kept between calls.
 
@@ -314,12 +325,7 @@ class Solver:
         three = self.search if players == 3 else None     # (2 or 4 players: one minimax, no search chosen)
         # the draws the seat must make first (the search makes them; its moves and PV leave them
         # implied, and a review read moves of a tile not in the hand)
-        draws = []
-        if core.turn_kind() == "draw":          # (a copy only then: most solves have a move)
-            ahead = core.copy()
-            while ahead.turn_kind() == "draw":
-                draws.append(str(ALL_TILES[ahead.boneyard_left[0]]))
-                ahead.draw()
+        draws = _forced_draws(core)
         # Both currencies of an unlimited solve: points first, whose exact values seed
         # the win search's MTD(f) (its values are exact whatever the guess: fewer
         # nodes only). Under a node limit each search stays as it was (unseeded,
@@ -402,12 +408,7 @@ class Solver:
             t0 = time.perf_counter()
             players = core.players
             three = self.search if players == 3 else None
-            draws = []
-            if core.turn_kind() == "draw":
-                ahead = core.copy()
-                while ahead.turn_kind() == "draw":
-                    draws.append(str(ALL_TILES[ahead.boneyard_left[0]]))
-                    ahead.draw()
+            draws = _forced_draws(core)
             value, nodes = self._value(core)
             line = []
             if value is not None:

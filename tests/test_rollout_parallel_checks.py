@@ -108,7 +108,7 @@ def test_a_draw_naming_the_next_tile_is_played_as_push_takes_it():
         if not g.round_over:
             break
     else:
-        pytest.skip("no draw reached")
+        pytest.fail("no draw reached in 40 seeded rounds")     # (deterministic: seeds 0..39)
     named = Move.draw(g.boneyard[0])
     assert named not in g.legal_moves
     assert playout(g.copy(), named, g.to_move, "greedy", 1, "round") == playout(
