@@ -734,6 +734,11 @@ class Game:
     def to_record(self, view: int | None = None, *, scores_kept_apart: bool = False) -> dict:
         """The game as a fiveup-record/1 object; with ``view`` a seat's view of it.
 
+        A game read from a seat's view (:func:`~fiveup_solver.record.game_from_record`
+        of a record with ``"view"``) gives that view back: the tiles hidden from the
+        seat were filled in, not known, so no full record of it exists, and another
+        seat's view is refused.
+
         A record's game starts from 0 (RECORD.md): a game started from other scores
         is refused, since its replay would be another game, unless the caller keeps
         them apart (``scores_kept_apart=True``, as the benchmark suites store a
@@ -744,6 +749,15 @@ class Game:
         scores_kept_apart = check_switch("scores_kept_apart", scores_kept_apart)
         if not self.rounds:
             raise OptionError("no round has been dealt: a record holds at least one round")
+        filled = sorted({r.filled_for for r in self.rounds if r.filled_for is not None})
+        if filled:
+            # read from a seat's view (RoundLog.filled_for): its hidden tiles were filled in,
+            # so the record it has is that view, never a full record of invented tiles
+            if view is None:
+                view = filled[0]
+            elif view != filled[0]:
+                raise OptionError(f"this game was read from seat {filled[0]}'s view: seat {view}'s view of it "
+                                  f"is not known (the tiles hidden from seat {filled[0]} were filled in)")
         start = list(self.rounds[0].scores_before)
         if any(start) and not scores_kept_apart:
             # RECORD.md's games start from 0: its replay would be another game (pickle keeps it)

@@ -601,8 +601,12 @@ def redeal_unseen(game: Game, seat: int, seed: int) -> None:
     seed = check_seed(seed)
     hands, boneyard = DealSampler(seen).sample_round(seed)
     old = game.rounds.pop()             # the round as it was: replayed on the new deal
+    assert sorted(hands[seat]) == sorted(old.hands[seat])
+    hands[seat] = list(old.hands[seat])     # (the seat's own hand as it was dealt, in its order)
     first = not game.rounds
     game.start_round(hands, boneyard, old.starter, scores=list(old.scores_before) if first else None)
+    # a round read from a view stays one: its past was played on tiles nobody here knows
+    game.current.filled_for = old.filled_for
     for s, m in old.moves:
         # another seat's draw takes the new boneyard's next tile (the seat never saw it)
         game.push(Move.draw(None) if m.kind == "draw" and s != seat else m)

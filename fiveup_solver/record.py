@@ -448,9 +448,15 @@ def view_deal(record: dict, r: int, seed: int = 0):
         status="ended" if revealed is not None else "playing",
         revealed=None if revealed is None else tuple(tuple(Tile.parse(t) for t in h) for h in revealed))
     try:
-        return DealSampler(pseudo, check_summary=False).sample_round(seed)
+        hands, boneyard = DealSampler(pseudo, check_summary=False).sample_round(seed)
     except InconsistentObservationError as e:
         raise RecordError(f"round {r}: {e}") from None
+    # the seat's own hand as its record lists it (the sampler's is in tile order), so
+    # that the view written back (Game.to_record) is the view read
+    dealt = [Tile.parse(t) for t in rnd["hands"][seat]]
+    assert sorted(dealt) == sorted(hands[seat])
+    hands[seat] = dealt
+    return hands, boneyard
 
 
 def game_from_record(record, *, check: bool = True, seed: int = 0, max_rounds: int | None = None) -> Game:
