@@ -1039,7 +1039,8 @@ def cost_text(a: Analysis) -> str:
     c = a.cost
     playouts = f", {c['playouts']:,} playouts" if a.budget.judge == "rollout" else ""
     worlds = f", {c['worlds']:,} worlds searched" if a.budget.judge == "search" else ""
-    return f"cost: {c['judged']} judged decisions{playouts}{worlds}, {c['seconds']:.1f} s"
+    judged = f"{c['judged']} judged decision{'' if c['judged'] == 1 else 's'}"
+    return f"cost: {judged}{playouts}{worlds}, {c['seconds']:.1f} s"
 
 
 def worlds_of(d: Decision) -> str:
@@ -1113,7 +1114,8 @@ def format_text(a: Analysis, width: int | None = None) -> str:
         columns = [c for c in SEAT_COLUMNS if c.text_table in (None, table)]
         lines.extend(_seat_table(columns, rows, width))
         lines.append("")
-    lines.append("(losses are positive: what the move played lost against the move best in win-%; loss and luck "
+    lines.append("(losses are positive: what the move played lost against the move best in win-%, summed over "
+                 "the judged decisions; mean: the loss a judged decision; loss and luck "
                  "in win-% points of the seat's side, +- a standard error; own: the seat's own chance events; "
                  "luck: its side's chance events minus the other sides' mean; adj.: result minus luck"
                  + ("; a seat's view knows no other seat's luck: '-'" if a.view is not None else "")
