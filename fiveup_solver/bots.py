@@ -60,11 +60,27 @@ from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
 __all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "check_move_time", "stop_after", "choose", "choose_in_game", "names_a_module",
-           "parse_bot_list", "register_bot"]
+           "not_a_bot_name", "parse_bot_list", "register_bot"]
 
 # a bot of one's own named by where it is: "package.module:function"
 _AGENT_PATH = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*):([A-Za-z_][A-Za-z0-9_]*)")
 _AGENT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+# a function where a bot's name is expected: how to name it (every check that takes a bot
+# name says it, in these words)
+_NAME_A_FUNCTION = "give a function a name with bots.register_bot(name, function), or name it MODULE:FUNCTION"
+
+
+def not_a_bot_name(message: str, value) -> OptionError:
+    """The error for ``value`` given where a bot's name is expected: ``message``, and when
+    ``value`` is a function (or any callable), how to name it (:func:`register_bot`, or
+    ``MODULE:FUNCTION``): the one wording of every function that takes bot names.
+
+    >>> str(not_a_bot_name("bot must be a bot name, not <function f>", len))
+    'bot must be a bot name, not <function f>: give a function a name with bots.register_bot(name, function), or name it MODULE:FUNCTION'
+    >>> str(not_a_bot_name("bot must be a bot name, not 3", 3))
+    'bot must be a bot name, not 3'
+    """
+    return OptionError(f"{message}: {_NAME_A_FUNCTION}" if callable(value) else message)
 
 
 def register_bot(name: str, function) -> str:
@@ -72,7 +88,9 @@ def register_bot(name: str, function) -> str:
     ``name``: every function that takes bot names (:func:`fiveup_solver.selfplay.play_game`,
     the matches, the SPRT, the ladder, :func:`choose`) then plays it. ``name``: lower-case
     letters, digits, ``-`` and ``_``, starting with a letter; a built-in name is refused,
-    and registering a name again replaces its function. Worker processes started by
+    and so is ``level`` and digits (the graded levels' names: a registered ``level9``
+    would read as a level the ladder never measured); registering a name again replaces
+    its function. Worker processes started by
     *spawn* do not see a registration: there, and on the command line, name the
     function by its module instead (``"mypackage.agents:heuristic"``, see
     :func:`bot_function`). Returns ``name``.
@@ -93,6 +111,9 @@ def register_bot(name: str, function) -> str:
                           f"not {name!r}"[:160])
     if name in _BUILT_IN or SearchBudget.from_bot_name(name) is not None:
         raise OptionError(f"bot name {name!r} is a built-in bot's")
+    if re.fullmatch(r"level[0-9]+", name):
+        raise OptionError(f"bot name {name!r}: level and digits name the graded levels "
+                          f"({', '.join(LEVELS)}); give your bot another name")
     if not callable(function):
         raise OptionError(f"a bot is a function (observation, rng) -> move, not {type(function).__name__}")
     BOTS[name] = decision(function)
@@ -143,7 +164,7 @@ def bot_function(name: str):
     True
     """
     if not isinstance(name, str):
-        raise OptionError(f"a bot name is a string, not {type(name).__name__}")
+        raise not_a_bot_name(f"a bot name is a string, not {type(name).__name__}", name)
     if name in BOTS:
         return BOTS[name]
     budget = SearchBudget.from_bot_name(name)
@@ -161,8 +182,8 @@ def bot_function(name: str):
     timed = re.fullmatch(r"([a-z0-9-]+)@([0-9]+(?:\.[0-9]+)?)ms", name)
     if timed and SearchBudget.from_bot_name(timed.group(1) + "@1ms") is not None:
         raise OptionError(f"bot {name[:40]!r}: the time per decision must be 1 to 3600000 ms")
-    # the built-in names only (a registered "level9" is no built-in level; benchmarks register
-    # bots of their own, whose names would take the line past its length)
+    # the built-in names only (benchmarks register bots of their own, whose names would take
+    # the line past its length; register_bot refuses level names)
     plain = sorted(b for b in _BUILT_IN if "-" not in b and not b.startswith("level"))
     levels = sorted(LEVELS, key=lambda b: int(b[len("level"):]))
     if name.lower() != name and name.lower() in _BUILT_IN:

@@ -669,8 +669,7 @@ def cmd_solve(args, out) -> int:
                         "Ctrl-C stops it" + ("" if args.node_limit else ", --node-limit N bounds it")):
         res = solver.solve(game)
     if not res.exact:
-        raise OptionError(f"round {args.round} action {args.action}: node limit {args.node_limit:,} reached "
-                          "before every move's exact value was known")
+        raise OptionError(f"round {args.round} action {args.action}: {res.cut_text(args.node_limit)}")
     if args.json:
         out.write(json.dumps(res.to_dict()) + "\n")
         return 0
@@ -1562,10 +1561,13 @@ def _ladder_arguments(p) -> None:
     p.add_argument("--shipped", action="store_true", help="show the ladder shipped with the package")
     p.add_argument("--place", default=None, metavar="AGENT",
                    help="place one agent (a bot, or MODULE:FUNCTION) on a measured ladder: --games games against "
-                        "each level, their Elo held fixed; no round-robin")
+                        "each level, their Elo held fixed; no round-robin. For an agent you do not trust, give "
+                        "--seed a secret value (the default seed 0 lets an agent learn the deals from its own "
+                        "generator); the deals then differ from other placements")
     p.add_argument("--against", default=None, help="with --place: the levels to play, comma-separated (default: all)")
     p.add_argument("--ladder", default=None, metavar="FILE",
-                   help="with --place: a ladder saved by --out (default: the one shipped for --players)")
+                   help="with --place: a ladder saved by --out, measured with today's level recipes (default: "
+                        "the one shipped for --players)")
     p.add_argument("--json", action="store_true", help="print the ladder (or the placement) as JSON")
 
 
@@ -1644,7 +1646,8 @@ def _analyze_arguments(p) -> None:
                    help="node limit of each double-dummy solve")
     _add_budget_flags(p, "threads")
     p.add_argument("--seed", type=_seed, default=0, help="the seed of every sampled world")
-    p.add_argument("--plot", default=None, help="write side 0's win probability over the game (PNG or SVG)")
+    p.add_argument("--plot", default=None, help="write the win probability over the game (PNG or SVG): the analysed "
+                   "side's (side 0's when both are analysed; with 3 players each seat's own)")
     p.add_argument("--html", default=None, help="write one self-contained HTML report")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -1679,8 +1682,10 @@ def _play_arguments(p) -> None:
     p.add_argument("--players", type=_int, default=2, help="players: 2, 3 or 4")
     p.add_argument("--bots", default="hint",
                    help="the other seats' bots in seat order, your seat skipped (a shorter list repeats): "
-                        "level1 (weakest) to level8 (the hint bot with a budget), hint, greedy, random; "
-                        "docs/levels.md gives each level's strength")
+                        "level1 (weakest) to level8 (the hint search with uniform beliefs; the hint bot "
+                        "places level with it on the ladders), hint, greedy, random; docs/levels.md gives each level's "
+                        "strength, measured with 2 and 4 players: the levels' order with 3 players has not "
+                        "been measured by a ladder")
     p.add_argument("--seat", type=_int, default=0, help="your seat")
     p.add_argument("--seed", type=_seed, default=None,
                    help="deal this seed's game (default: a secret seed, said at the game's end)")
@@ -1832,9 +1837,10 @@ COMMANDS = (
     Command("sample", "hidden deals consistent with one seat's view, or their exact marginals",
             _sample_arguments, cmd_sample,
             "fiveup selfplay --seed 2 --out game.json && fiveup sample game.json --seat 1 --round 0 --action 3 --probabilities"),
-    Command("bench", "random-playout throughput: core vs pure-Python reference",
+    Command("bench", "speed against the pure-Python reference in the same run: random playouts, "
+            "and with --solver or --hint the solver and the hints",
             _bench_arguments, cmd_bench,
-            "fiveup bench --rounds 50000"),
+            "fiveup bench"),
 )
 
 

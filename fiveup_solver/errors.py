@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import unicodedata
 
 __all__ = [
@@ -91,10 +92,11 @@ def json_kind(value) -> str:
     return type(value).__name__
 
 
-def json_fault(e: BaseException) -> str:
+def json_fault(e: BaseException, text: str | None = None) -> str:
     """What is wrong with a JSON text, in words, from what ``json.loads`` raised on it: a
     JSONDecodeError (where and what), a RecursionError (nested too deeply) or another
-    ValueError (an integer with more digits than Python converts).
+    ValueError (an integer with more digits than Python converts: where it is, when
+    ``text``, the JSON text read, is given; Python's error does not say).
 
     >>> import json
     >>> try:
@@ -102,13 +104,57 @@ def json_fault(e: BaseException) -> str:
     ... except ValueError as e:
     ...     json_fault(e)
     'line 1 column 7: Expecting value'
+    >>> doc = '{"a": "12",\\n "b": ' + "7" * 4400 + '}'
+    >>> try:
+    ...     json.loads(doc)
+    ... except ValueError as e:
+    ...     json_fault(e, doc)
+    'line 2 column 7: an integer of more than 4300 digits (4400)'
     """
     if isinstance(e, RecursionError):
         return "nested too deeply"
     lineno, colno, msg = (getattr(e, k, None) for k in ("lineno", "colno", "msg"))
     if lineno is not None:
         return f"line {lineno} column {colno}: {msg}"
-    return (str(e).splitlines() or [type(e).__name__])[0][:80]
+    words = (str(e).splitlines() or [type(e).__name__])[0]
+    long_int = _INT_LIMIT_MESSAGE.match(words)
+    if long_int:
+        # (Python's words, cut at 80 characters, read "... value has 5001 di" and named no place)
+        limit = int(long_int.group(1))
+        where, digits = _long_integer_at(text, limit) if isinstance(text, str) else ("", long_int.group(2))
+        return f"{where}an integer of more than {limit} digits{f' ({digits})' if digits else ''}"
+    return _cut_at_word(words, 80)
+
+
+# Python's message for an integer longer than sys.get_int_max_str_digits() (4300 by default)
+_INT_LIMIT_MESSAGE = re.compile(r"Exceeds the limit \((\d+) digits\) for integer string conversion"
+                                r"(?:: value has (\d+) digits)?")
+# a JSON string (skipped whole: digits in it are no number) or a JSON number
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?(\d+)(\.\d+)?([eE][+-]?\d+)?')
+
+
+def _long_integer_at(text: str, limit: int) -> tuple:
+    """("line L column C: ", its digits) of the first integer of more than `limit` digits in
+    the JSON text `text`, as json names a place (("", "") if none is found)."""
+    for m in _JSON_TOKEN.finditer(text):
+        if m.group(1) is not None and m.group(2) is None and m.group(3) is None and len(m.group(1)) > limit:
+            pos = m.start()
+            line, column = text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+            return f"line {line} column {column}: ", str(len(m.group(1)))
+    return "", ""
+
+
+def _cut_at_word(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters at a space, "..." marking the cut.
+
+    >>> _cut_at_word("one two three", 10), _cut_at_word("one two", 10)
+    ('one two...', 'one two')
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 3]
+    cut = len(head) if text[len(head)] == " " else head.rfind(" ")     # (a word ends where it is cut)
+    return (head[:cut] if cut > 0 else head).rstrip(" ,;:") + "..."
 
 
 def short_repr(value, limit: int = 40) -> str:

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fiveup_solver.bots import check_bot, check_move_time
+from fiveup_solver.bots import check_bot, check_move_time, not_a_bot_name
 from fiveup_solver.errors import (OptionError, as_int, check_seed, is_int as _is_int, name_fault, is_number,
                                   short_repr as _short)
-from fiveup_solver.levels import LEVELS
+from fiveup_solver.levels import LEVELS, Level, recipe_stamp
 from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
 from fiveup_solver.selfplay import _check_callback
@@ -275,9 +275,11 @@ class LadderResult:
         seed, entrants (distinct names, the anchor among them, finite Elo, each inside its
         interval), pairings (entrants' names, five pair counts from 0 to 10^9 each, half
         ``games_per_pairing`` pairs in all), steps (one between each two neighbours, the
-        difference of their Elo inside its interval, significant when that excludes 0), and Elo
+        difference of their Elo inside its interval, significant when that excludes 0), Elo
         that are the fit of its own pairings (a table edited by hand would place agents against
-        Elo it never measured)."""
+        Elo it never measured), and each level's recipe: the one it was measured with must be
+        today's (``LEVELS[name]``: its base, blunder, temperature and search; the summary only
+        describes them), or the table rates the levels as they no longer play."""
         def bad(what):
             return OptionError(f"not a ladder table ({what})")
         try:
@@ -304,6 +306,14 @@ class LadderResult:
                     or len(set(entrants)) != len(entrants) or ANCHOR not in entrants or len(entrants) < 2):
                 raise bad(f"its entrants must be at least 2 distinct names including {ANCHOR}, "
                           f"not {_short(entrants, 80)}")
+            # (a review: a table of the first recipes, level3 blundering 45 % where it now
+            # blunders 50 %, was loaded and placed agents against Elo today's levels never earned)
+            faults = [f for f in (_recipe_fault(e["name"], e["recipe"] if e["name"] in LEVELS else e.get("recipe"))
+                                  for e in d["entrants"]) if f]
+            if faults:
+                more = f"; {len(faults) - 1} more level{'s' * (len(faults) > 2)} changed too" if len(faults) > 1 else ""
+                raise OptionError(f"not a ladder table of today's levels ({faults[0]}{more}): "
+                                  "measure them again with fiveup ladder --out FILE")
             elo, ci95 = {}, {}
             for e in d["entrants"]:
                 lo_hi = e["ci95"]
@@ -416,6 +426,38 @@ def _read_steps(steps, entrants: list, elo: dict, bad) -> list:
     return out
 
 
+def _recipe_text(name: str, recipe) -> str:
+    """A stored recipe (a ladder table's ``recipe``) as :attr:`Level.stamp` writes one, or
+    its text shortened when it is not a recipe."""
+    try:
+        return Level(name, **{f: recipe[f] for f in Level.PLAYING_FIELDS}).stamp
+    except (TypeError, KeyError, ValueError):
+        return _short(recipe, 60)
+
+
+def _recipe_fault(name, recipe) -> str | None:
+    """What is wrong with the ``recipe`` a table stored for entrant ``name``, in words (None
+    when it is today's: the same playing fields as ``LEVELS[name]``; a bot that is no level
+    stores none): the level and both recipes, by their summaries where those differ."""
+    today = LEVELS.get(name)
+    if today is None:
+        if recipe is None:
+            return None
+        return f'{_short(name, 40)}: measured as the level "{_recipe_text(name, recipe)}", today no level'
+    if isinstance(recipe, dict) and all(f in recipe and recipe[f] == getattr(today, f) for f in Level.PLAYING_FIELDS):
+        return None
+    was, now = _recipe_text(name, recipe), today.stamp
+    summary = recipe.get("summary") if isinstance(recipe, dict) else None
+    if isinstance(summary, str) and summary != today.summary:
+        was, now = summary, today.summary
+    return f'{name}: measured as "{_cut(was)}", today "{_cut(now)}"'
+
+
+def _cut(text: str, most: int = 70) -> str:
+    """``text`` of at most ``most`` characters (its end replaced by "...")."""
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 def _whole(x: float, sign: str = "") -> str:
     """An Elo to the nearest whole number, never "-0" (-0.3 is 0, as 0.3 is)."""
     return format(round(x) + 0, sign + "d")
@@ -474,7 +516,10 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
                move_time: float | None = None) -> LadderResult:
     """Play the round-robin and fit it. ``on_pair(a, b, scores)`` after every pair.
     With `journal` (a JSON Lines file), every pair is appended as it finishes and
-    pairs already there are not played again: a long ladder can stop and resume.
+    pairs already there are not played again: a long ladder can stop and resume. Each
+    line carries its levels' recipes (``"recipes"``: :attr:`~fiveup_solver.levels.Level.stamp`),
+    and a line of another recipe than today's is refused; lines written before journals
+    carried them are taken unchecked.
     ``move_time``: seconds a bot may take over one move (match.play_pairs)."""
     players = _pair_players(players, "the ladder plays duplicate pairs")
     seed = check_seed(seed)
@@ -496,7 +541,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
         raise OptionError(f"games per pairing must be an even number from 2 to 1000000, not {_short(games)}")
     pairings = [(a, b) for k, a in enumerate(entrants) for b in entrants[k + 1:]]
     lines, size = journal_lines(journal) if journal else ([], 0)           # the journal read once
-    done = _read_pairs(journal, lines, {"players": players, "seed": seed}, ("a", "b"), "ladder")
+    done = _read_pairs(journal, lines, {"players": players, "seed": seed}, ("a", "b"), "ladder", ("a", "b"))
     counts = {p: [0] * 5 for p in pairings}
     jobs, owner = [], []
     for a, b in pairings:
@@ -509,7 +554,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
             owner.append((a, b))
     _play_into(counts, owner, jobs, workers, ray, open_journal(journal, size) if journal else None,
                lambda ab, k, scores: {"players": players, "seed": seed, "a": ab[0], "b": ab[1], "pair": k,
-                                      "scores": scores},
+                                      "scores": scores, "recipes": _stamps(ab)},
                None if on_pair is None else (lambda ab, scores: on_pair(ab[0], ab[1], scores)))
     return LadderResult(players, entrants, counts, games, seed).fit()
 
@@ -768,11 +813,37 @@ def _check_resamples(resamples) -> int:
     return resamples
 
 
-def _read_pairs(path: str, lines: list, header: dict, keys: tuple, what: str) -> dict:
+def _stamps(names) -> dict:
+    """A journal line's "recipes": {level: its recipe's stamp} for the names that are levels
+    (levels.Level.stamp), so that a journal is not resumed under other recipes."""
+    return {n: recipe_stamp(n) for n in names if n in LEVELS}
+
+
+def _recipes_fault(r: dict, names: tuple):
+    """What is wrong with a journal line's "recipes" for the bots `names` it played (None
+    when every level among them has today's recipe; a line without "recipes", written before
+    journals carried them, cannot be checked and is taken as it is)."""
+    if "recipes" not in r:
+        return None
+    recipes = r["recipes"]
+    if not isinstance(recipes, dict):
+        return f"its recipes must be {{level: recipe}}, not {_short(recipes, 40)}"
+    for n in names:
+        got, want = recipes.get(n), recipe_stamp(n)
+        if got != want:
+            def said(x):
+                return "no level" if x is None else f'"{_cut(str(x))}"'
+            return f"{n[:40]} was {said(got)} when it was played, today {said(want)}"
+    return None
+
+
+def _read_pairs(path: str, lines: list, header: dict, keys: tuple, what: str, named: tuple = ()) -> dict:
     """{(the `keys` fields of a line..., its pair): its two scores} of a journal's lines
     (match.journal_lines), each of which must carry `header`'s fields with its values (a
     pair of another run is refused, naming it), a pair number >= 0 and two scores of 0,
-    1/2 or 1 (the games of one seating each)."""
+    1/2 or 1 (the games of one seating each). `named`: the fields that name the line's
+    bots, whose levels' recipes, where the line carries them ("recipes"), must be today's
+    (a pair played under another recipe is refused, naming the level and both)."""
     done, line_of = {}, {}
     for n, line in enumerate(lines, 1):
         try:
@@ -793,6 +864,11 @@ def _read_pairs(path: str, lines: list, header: dict, keys: tuple, what: str) ->
             raise OptionError(f"journal {path} line {n}: not a {what} journal line (a pair number >= 0 and "
                               "two scores of 0, 0.5 or 1)")
         scores = [float(x) for x in scores]
+        fault = _recipes_fault(r, tuple(r[k] for k in named))
+        if fault is not None:
+            # (a review: pairs played under old recipes were resumed into a ladder of today's)
+            raise OptionError(f"journal {path} line {n}: pair {key[-1]} of {' v '.join(key[:-1])}: {fault}; "
+                              f"a journal of other level recipes: start another {what} journal")
         if key in done and done[key] != scores:
             # (a review: the last line won; two lines of one pair come from two runs in one file)
             raise OptionError(f"journal {path} lines {line_of[key]} and {n}: pair {key[-1]} of "
@@ -834,7 +910,8 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     held at the table's (:meth:`Placement.fit`). ``table``: the ladder (default: the one
     shipped for ``players``, :func:`load_ladder`). ``on_pair(level, scores)`` after every
     pair; with ``journal`` (JSON Lines) every pair is appended as it finishes and pairs
-    already there are not played again. ``move_time``: seconds a bot may take over one
+    already there are not played again (their levels' recipes checked, as
+    :func:`run_ladder`'s). ``move_time``: seconds a bot may take over one
     move (match.play_pairs).
 
     The deals depend on ``seed``, the level and the pair alone: two agents placed with
@@ -847,7 +924,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
     ray = check_ray(ray)
     _check_callback(on_pair, "on_pair")      # (a review: a bad one failed after the first pair)
     if not isinstance(agent, str):
-        raise OptionError(f"the agent is a bot name or MODULE:FUNCTION, not {_short(agent)}")
+        raise not_a_bot_name(f"the agent is a bot name or MODULE:FUNCTION, not {_short(agent)}", agent)
     check_bot(agent, players)
     if table is None:
         table = load_ladder(players)
@@ -873,7 +950,8 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
         raise OptionError(f"games per level must be an even number from 2 to 1000000, not {_short(games)}")
     resamples = _check_resamples(resamples)
     lines, size = journal_lines(journal) if journal else ([], 0)
-    done = _read_pairs(journal, lines, {"agent": agent, "players": players, "seed": seed}, ("level",), "placement")
+    done = _read_pairs(journal, lines, {"agent": agent, "players": players, "seed": seed}, ("level",), "placement",
+                       ("agent", "level"))
     counts = {n: [0] * 5 for n in levels}
     jobs, owner = [], []
     for n in levels:
@@ -886,7 +964,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
             owner.append(n)
     _play_into(counts, owner, jobs, workers, ray, open_journal(journal, size) if journal else None,
                lambda n, k, scores: {"agent": agent, "players": players, "seed": seed, "level": n, "pair": k,
-                                     "scores": scores}, on_pair)
+                                     "scores": scores, "recipes": _stamps((agent, n))}, on_pair)
     return Placement(agent, players, levels, counts, {n: table.elo[n] for n in table.entrants}, games, seed,
                      {"players": table.players, "seed": table.seed,
                       "games_per_pairing": table.games_per_pairing}).fit(table, resamples)

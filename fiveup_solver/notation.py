@@ -244,6 +244,9 @@ class Move:
         if "draw" in action:
             return cls.draw(None if action["draw"] is None else Tile.parse(action["draw"]))
         if "pass" in action:
+            if action["pass"] is not True:
+                # (as check_action: a review's {"pass": false} was read as a pass)
+                raise ParseError(f"bad action {_short(action)}: pass must be true")
             return cls.pass_()
         raise ParseError(f"bad action {_short(action)}")
 
@@ -617,6 +620,21 @@ def _table_as_columns(rows: list, width: int) -> list:
     if lead + widths[-1] <= width:
         return [(head(r).ljust(lead) + r[-1]).rstrip() for r in cells]
     out = []
+    # the headers are often the widest cells ("expected win % v below" over "69.1 %"): where
+    # the rows fit once each header is broken between its words, it takes two or three lines
+    # (a review: `fiveup ladder --shipped` broke every row mid-cell at 80 columns)
+    narrow = [max([len(r[j]) for r in cells[1:]] + [len(w) for w in cells[0][j].split()] + [1])
+              for j in range(n)]
+    if lead > width and sum(narrow[:-1]) + 2 * (n - 1) <= width:
+        widths = narrow
+        parts = [textwrap.wrap(c, w, break_long_words=False) or [""] for c, w in zip(cells[0][:-1], widths)]
+        depth = max(len(p) for p in parts)
+        for k in range(depth):
+            # (bottom-aligned: a header's last line sits on the row above the values)
+            out.append(head([p[k - (depth - len(p))] if k >= depth - len(p) else "" for p in parts] + [""]))
+        out += textwrap.wrap(cells[0][-1], width, initial_indent="    ", subsequent_indent="    ",
+                             break_long_words=False, break_on_hyphens=False)
+        cells = cells[1:]
     for r in cells:
         out += textwrap.wrap(head(r), width, subsequent_indent="    ", break_long_words=False) or [""]
         out += textwrap.wrap(r[-1], width, initial_indent="    ", subsequent_indent="    ",

@@ -26,7 +26,8 @@ import threading
 from pathlib import Path
 
 from fiveup_solver import _core
-from fiveup_solver.errors import (FiveUpError, InconsistentObservationError, OptionError, ParseError, RecordError,
+from fiveup_solver.errors import (PLAYER_COUNTS, FiveUpError, InconsistentObservationError, OptionError, ParseError,
+                                  RecordError,
                                   as_int as _as_int, check_players, check_seed, is_int as _is_int, name_fault, json_fault,
                                   json_kind, short_repr as _short)
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game, Observation, action_to_move
@@ -75,8 +76,8 @@ def parse_record_text(data: bytes | str, name: str = "record", game: int | None 
     lines = [line for line in _LINE_END.split(data) if line.strip()]
     try:
         obj = _json_object(data, name)
-    except RecordError:
-        if len(lines) < 2 or not _one_line_object(lines[0]):
+    except RecordError as e:
+        if getattr(e, "parsed", False) or len(lines) < 2 or not _one_line_object(lines[0]):
             raise
         # JSON Lines: one record a line
         return _game_of_lines(lines, name, game)
@@ -100,7 +101,9 @@ def _game_of_lines(lines, name: str, game: int | None) -> dict:
     line, are each checked to be a JSON object; only the chosen one is kept."""
     chosen, count = None, 0
     for count, line in enumerate(lines, 1):
-        obj = _json_object(line, f"{name} line {count}")
+        # "FILE: line 2 (game 1)": the file named once, as every message names it first
+        # (a review: "FILE game 0: FILE line 2: ..." named it twice, the command line adding it)
+        obj = _json_object(line, f"{name}: line {count} (game {count - 1})")
         if game is None or count - 1 == game:
             chosen = obj
     if count == 0:
@@ -115,13 +118,60 @@ def _game_of_lines(lines, name: str, game: int | None) -> dict:
 
 
 def _json_object(text: str, name: str) -> dict:
+    repeated = {}           # id of an object that writes a key twice: the key
+
+    def pairs_hook(pairs):
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen = set()
+            repeated[id(obj)] = next(k for k, _ in pairs if k in seen or seen.add(k))
+        return obj
+
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
+        obj = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs_hook)
     except (ValueError, RecursionError) as e:
-        raise RecordError(f"{name}: not valid JSON ({json_fault(e)})") from None
+        raise RecordError(f"{name}: not valid JSON ({json_fault(e, text)})") from None
+    if repeated:
+        # RECORD.md: a reader rejects what does not follow it. A key written twice is read
+        # as its last value by Python and JavaScript, as its first by other readers: one
+        # file, two games (a review)
+        where, key = _first_repeated(obj, repeated)
+        error = RecordError(f"{name}: {where}key {_short(key)} written twice (JSON readers differ on which counts)")
+        error.parsed = True          # (valid JSON: not read again as JSON Lines)
+        raise error
     if not isinstance(obj, dict):
         raise RecordError(f"{name}: a record is a JSON object, not {json_kind(obj)}")
     return obj
+
+
+def _first_repeated(value, repeated: dict) -> tuple:
+    """(where, key): the first object, in the order of the text, of the parsed JSON `value`
+    that is in `repeated` (id: the key it writes twice), where named as a record's fault is
+    ("round 0 action 3: ", "round 1: ", "seats[0]: "; "" for the record itself)."""
+    stack = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict):
+            if id(item) in repeated:
+                return _json_place(path), repeated[id(item)]
+            stack.extend((v, path + (k,)) for k, v in reversed(list(item.items())))
+        elif isinstance(item, list):
+            stack.extend((v, path + (i,)) for i, v in reversed(list(enumerate(item))))
+    return "", next(iter(repeated.values()))
+
+
+def _json_place(path: tuple) -> str:
+    """A place in a record as its messages name it ("round 0 action 3: "), from its JSON path."""
+    words = []
+    if path[:1] == ("rounds",) and len(path) >= 2 and isinstance(path[1], int):
+        words.append(f"round {path[1]}")
+        path = path[2:]
+        if path[:1] == ("actions",) and len(path) >= 2 and isinstance(path[1], int):
+            words.append(f"action {path[1]}")
+            path = path[2:]
+    rest = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+    text = " ".join(words + ([rest] if rest else []))
+    return f"{text}: " if text else ""
 
 
 def _reject_constant(name):
@@ -220,7 +270,29 @@ def _byte_lines(f, head: bytes, limit: int, chunk_size: int = 2 ** 20):
 
 
 def dumps_record(record: dict) -> str:
-    return json.dumps(record, separators=(",", ":"))
+    """`record` as compact JSON text on one line (a line of a JSON Lines file, as
+    ``fiveup selfplay`` writes them). The record is checked first, as :func:`save_record`
+    checks it: what :func:`load_record` would refuse is not written, and a value that JSON
+    cannot hold is named; either is one :class:`RecordError`.
+
+    >>> g = Game(players=2, seed=3)
+    >>> text = dumps_record(g.to_record())
+    >>> parse_record_text(text) == g.to_record(), "\\n" in text
+    (True, False)
+    >>> dumps_record({"format": "fiveup-record/1", "players": 2, "rounds": [], "seats": object()})
+    Traceback (most recent call last):
+    ...
+    fiveup_solver.errors.RecordError: not written: seats holds a builtins.object, which a JSON record cannot hold
+    """
+    if isinstance(record, Game):
+        raise RecordError("dumps_record takes a record (game.to_record()), not a Game")
+    try:    # (a review: it wrote {"format": "nope"}, and raised a bare TypeError on object())
+        check_record(record)
+        return json.dumps(record, separators=(",", ":"), allow_nan=False)
+    except RecordError as e:
+        raise RecordError(f"not written: {e}") from None
+    except (TypeError, ValueError, RecursionError) as e:
+        raise RecordError(f"not written: not JSON data ({_short(str(e), 80)})") from None
 
 
 def save_record(record: dict, path) -> None:
@@ -278,8 +350,19 @@ def _check_json_values(record) -> None:
     from an array) is named with where it is, not refused by a range check that shows the
     value in range (a review: "starter must be a seat 0..1, not np.int64(0)")."""
     stack = [(record, "")]
+    on_path = set()             # ids of the dicts and lists being walked: one met again is a cycle
     while stack:
         value, path = stack.pop()
+        if path is None:
+            on_path.discard(value)      # (the marker: this container's items are all walked)
+            continue
+        if isinstance(value, (dict, list, tuple)):
+            # a container inside itself (built in Python; JSON cannot write one) was walked for
+            # ever; the same list met twice side by side is no cycle (it leaves the path between)
+            if id(value) in on_path:
+                raise RecordError(f"{path or 'the record'} holds itself (a JSON record cannot)")
+            on_path.add(id(value))
+            stack.append((id(value), None))
         if isinstance(value, dict):
             stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in reversed(list(value.items())))
         elif isinstance(value, (list, tuple)):
@@ -295,10 +378,12 @@ def _check_json_values(record) -> None:
 def check_record(record) -> dict:
     """Check the structure of a record (full or seat view) and return it with tiles normalised.
 
-    The rules themselves are checked by :func:`game_from_record` (full records).
+    The rules themselves are checked by :func:`game_from_record` (full records and
+    seat views alike).
     """
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
+    _check_round_lengths(record)        # first: before every value and every action is looked at
     _check_json_values(record)
     for key in ("format", "players", "rounds"):
         if key not in record:
@@ -337,6 +422,44 @@ def check_record(record) -> dict:
             if "revealed" not in rnd:
                 raise _no_revealed(i)
     return out
+
+
+def max_round_actions(players: int) -> int:
+    """The most actions one round of `players` players can hold (RULES §2, §3, §5):
+
+    - plays: at most 28, each tile placed once;
+    - draws: at most the boneyard, 28 - 5 * players (18, 13 or 8);
+    - passes: at most players - 1 after each play. A pass is made only with the boneyard
+      empty (§5.3), so no draw comes after one and the hands no longer change but by
+      plays; after n - 1 passes in a row every other seat has passed on the board as it
+      is, and if the seat to move could not place either, no seat could: the round was
+      blocked, and ended, before a further pass (D2). The round's first action is a play
+      (the opening), so each run of passes follows a play: at most 28 * (players - 1).
+
+    That is 28 + 28 - 5n + 28(n - 1) = 23n + 28: 74, 97 and 120 actions. The longest
+    rounds of 3000 self-played games (random legal moves) for each count held 57, 56 and
+    51 actions.
+
+    >>> [max_round_actions(n) for n in (2, 3, 4)]
+    [74, 97, 120]
+    """
+    return 28 + (28 - 5 * players) + 28 * (players - 1)
+
+
+def _check_round_lengths(record: dict) -> None:
+    """Refuse a round holding more actions than any round can (a review: a million passes
+    were each checked, 15 s and 500 MB, before the replay stopped at the 12th). Done before
+    anything else of the rounds is read; a record whose player count is not one is refused
+    for that later."""
+    n, rounds = _as_int(record.get("players")), record.get("rounds")
+    if not _is_int(n) or n not in PLAYER_COUNTS or not isinstance(rounds, list):
+        return
+    most = max_round_actions(n)
+    for r, rnd in enumerate(rounds):
+        actions = rnd.get("actions") if isinstance(rnd, dict) else None
+        if isinstance(actions, list) and len(actions) > most:
+            raise RecordError(f"round {r}: {len(actions)} actions, more than a round of {n} players can hold "
+                              f"(at most {most}: 28 plays, {28 - 5 * n} draws, {28 * (n - 1)} passes)")
 
 
 def _no_revealed(r: int) -> RecordError:
@@ -419,38 +542,57 @@ def _check_action(act, r: int, i: int, n: int, view) -> dict:
     return check_action(act, i, n, view, f"round {r} action {i}")
 
 
-def view_deal(record: dict, r: int, seed: int = 0):
+def view_deal(record: dict, r: int, seed: int = 0, ended: bool | None = None, *, revealed: bool = True):
     """A full deal of round r of a seat's view consistent with everything that seat
     saw (its hand and draws, every public action, the hands revealed at the end):
     (hands, boneyard) as lists of Tile, from the exact sampler with `seed`.
+
+    ``ended``: whether the round's actions end it; None (the reader's case): it ended if
+    it has ``revealed``. The revealed hands are read only for a round that ended, and
+    with ``revealed`` (False: a deal that fits the rest, the revealed hands unread).
 
     Every public outcome of the round (placements, events, scores) is the same
     under any such deal, so a view replays to the true game's result.
     """
     n, seat, rnd = record["players"], record["view"], record["rounds"][r]
     hand = [Tile.parse(t) for t in rnd["hands"][seat]]
+    sizes = [_core.deal_shape(n)[0]] * n        # each seat's hand size, by the public actions
     draws = 0
     for i, a in enumerate(rnd["actions"]):
         if "draw" in a:
             draws += 1
+            sizes[a["seat"]] += 1
             if a["seat"] == seat:
                 hand.append(Tile.parse(a["draw"]))
-        elif "play" in a and a["seat"] == seat:
-            tile = Tile.parse(a["play"])
-            if tile not in hand:
-                raise RecordError(f"round {r} action {i}: seat {seat} plays {tile}, which it does not hold")
-            hand.remove(tile)
-    revealed = rnd.get("revealed")
+        elif "play" in a:
+            sizes[a["seat"]] -= 1
+            if a["seat"] == seat:
+                tile = Tile.parse(a["play"])
+                if tile not in hand:
+                    raise RecordError(f"round {r} action {i}: seat {seat} plays {tile}, which it does not hold")
+                hand.remove(tile)
+    shown = rnd.get("revealed")
+    if ended is None:
+        ended = shown is not None
+    revealed = shown if ended and revealed else None
+    if revealed is not None:
+        # (a review: a hand of the wrong size was told "no deal of the hidden tiles fits", which
+        # the public actions say more plainly)
+        for s, h in enumerate(revealed):
+            if len(h) != sizes[s]:
+                raise RecordError(f"round {r}: seat {s}'s revealed hand holds {len(h)} tile{'s' * (len(h) != 1)}, "
+                                  f"but the actions leave it {sizes[s]}")
     pseudo = Observation(
         seat=seat, players=n, round=r, starter=rnd["starter"], to_move=None, hand=tuple(hand),
         side=_core.side_of_seat(n, seat), hand_sizes=(), boneyard_size=_core.deal_shape(n)[1] - draws, scores=(),
         history=tuple(dict(a) for a in rnd["actions"]), open_ports=(), end_sum=0,
-        status="ended" if revealed is not None else "playing",
+        status="ended" if ended else "playing",
         revealed=None if revealed is None else tuple(tuple(Tile.parse(t) for t in h) for h in revealed))
     try:
         hands, boneyard = DealSampler(pseudo, check_summary=False).sample_round(seed)
     except InconsistentObservationError as e:
-        raise RecordError(f"round {r}: {e}") from None
+        # the round named once, first (the sampler's words end "(round 0, after action 19)")
+        raise RecordError(f"round {r}: " + re.sub(rf"\(round {r}, (after action -?\d+)\)", r"(\1)", str(e))) from None
     # the seat's own hand as its record lists it (the sampler's is in tile order), so
     # that the view written back (Game.to_record) is the view read
     dealt = [Tile.parse(t) for t in rnd["hands"][seat]]
@@ -542,6 +684,10 @@ def positions(record, *, check: bool = True, seed: int = 0, max_rounds: int | No
         if fixed is not None and rnd["starter"] != fixed:
             raise RecordError(f"round {r}: starter must be seat {fixed}, who emptied their hand in round {r - 1}")
         if view is not None:
+            if "revealed" in rnd and _view_round_ends(record, r, seed, game) is False:
+                # refused before the made-up hands are dealt (a review: they were used as the
+                # hidden hands); a round that may be blocked is checked after its actions
+                raise _revealed_unfinished(r)
             hands, boneyard = view_deal(record, r, seed)
         else:
             hands = [[Tile.parse(t) for t in h] for h in rnd["hands"]]
@@ -568,11 +714,56 @@ def positions(record, *, check: bool = True, seed: int = 0, max_rounds: int | No
             raise RecordError(f"round {r}: actions stop before the round ended")
         if view is not None and game.round_over and "revealed" not in rnd:
             raise _no_revealed(r)
+        if view is not None and not game.round_over and "revealed" in rnd:
+            raise _revealed_unfinished(r)
         yield game, r, len(rnd["actions"])
 
 
+def _revealed_unfinished(r: int) -> RecordError:
+    # RECORD.md: "revealed" is what every hand held when the round ended; a view cannot
+    # know the other hands before (a review: made-up hands on an unfinished round were
+    # read as the hidden hands)
+    return RecordError(f"round {r}: 'revealed' is only for a finished round, and the actions leave this one unfinished")
+
+
+def _view_round_ends(record: dict, r: int, seed: int, game: Game):
+    """Whether the actions of round r of a seat's view end the round (`game`: the game
+    before it): True, False, or None when only the hands revealed can tell (or the
+    rules refuse an action: the replay names it).
+
+    A hand emptied shows in the public counts. A round may be blocked only once the
+    boneyard is empty, and whether it is depends on the hands left: what ``revealed``
+    says (the replay on the deal read from it, and the check after the round, decide).
+    A round neither emptied nor blocked ended only if the game was won, which the public
+    actions decide: they are replayed, in a game of its own, on a deal that reads no
+    revealed hand."""
+    n, rnd = record["players"], record["rounds"][r]
+    size, bone = [_core.deal_shape(n)[0]] * n, _core.deal_shape(n)[1]
+    for a in rnd["actions"]:
+        size[a["seat"]] += 1 if "draw" in a else -1 if "play" in a else 0
+        bone -= 1 if "draw" in a else 0
+        if not size[a["seat"]]:
+            return True          # a domino (or, if an action follows, a fault the replay names)
+    if bone <= 0:
+        return None
+    for ended in (True, False):      # (a deal read as of an ended round, else as of one going on)
+        try:
+            hands, boneyard = view_deal(record, r, seed, ended=ended, revealed=False)
+            trial = Game(players=n, seed=seed, deal=False)
+            trial.start_round(hands, boneyard, rnd["starter"], scores=game.scores)
+            for act in rnd["actions"]:
+                if trial.round_over or act["seat"] != trial.to_move:
+                    return None
+                trial.push(action_to_move(act))
+        except FiveUpError:
+            continue
+        return trial.round_over
+    return None
+
+
 def replay(record) -> dict:
-    """The replay object of RECORD.md for a full record."""
+    """The replay object of RECORD.md for a record: a full record or a seat's view (a
+    view replays to the true game's result: events and scores are public)."""
     return game_from_record(record).result()
 
 

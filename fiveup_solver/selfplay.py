@@ -9,8 +9,9 @@ True
 from __future__ import annotations
 
 import random
+import warnings
 
-from fiveup_solver.bots import bot_move, check_bot, check_move_time
+from fiveup_solver.bots import bot_move, check_bot, check_move_time, not_a_bot_name
 from fiveup_solver.errors import OptionError, as_int, as_number, check_players, check_seed, is_int, is_number, short_repr
 from fiveup_solver.game import DEFAULT_MAX_ROUNDS, Game
 
@@ -59,9 +60,7 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
         raise OptionError(f"bots must name one bot per seat ({players}), not {len(bots)}: {short_repr(list(bots))}")
     for i, b in enumerate(bots):
         if not isinstance(b, str):
-            raise OptionError(f"seat {i}'s bot must be a name, not {short_repr(b)}"
-                              + (": give a function a name with bots.register_bot(name, function), or name it "
-                                 "MODULE:FUNCTION" if callable(b) else ""))
+            raise not_a_bot_name(f"seat {i}'s bot must be a name, not {short_repr(b)}", b)
         try:   # the bot's own fault (an import error in its module, a method for other player counts)
             check_bot(b, players)
         except OptionError as e:
@@ -131,7 +130,7 @@ def match_seatings(players: int, bot: str, other: str) -> list:
     players = check_players(players)
     for name, value in (("bot", bot), ("other", other)):
         if not isinstance(value, str):
-            raise OptionError(f"{name} must be a bot name (a string), not {short_repr(value)}")
+            raise not_a_bot_name(f"{name} must be a bot name (a string), not {short_repr(value)}", value)
     if players == 3:
         return [[bot if s == k else other for s in range(3)] for k in range(3)]
     return [[bot if s % 2 == k else other for s in range(players)] for k in range(2)]
@@ -139,18 +138,30 @@ def match_seatings(players: int, bot: str, other: str) -> list:
 
 def play_match(players: int, bot: str, other: str, deals: int, seed: int = 0, *,
                max_rounds: int = DEFAULT_MAX_ROUNDS, on_game=None) -> dict:
-    """`bot` against `other` on `deals` seeded deal sequences, each played once per
-    seating of :func:`match_seatings`. Returns games, wins (by `bot`'s side),
-    unfinished games, the win rate and its 95% interval (Wilson, over games).
+    """Deprecated: use :func:`fiveup_solver.match.play_pairs` with
+    :class:`fiveup_solver.match.PairStats`, as ``fiveup match`` does (the pairs' scores,
+    their 95 % interval and Elo).
 
-    A quick count. ``fiveup match`` is :func:`fiveup_solver.match.play_pairs` with
-    :class:`fiveup_solver.match.PairStats` (pair scores, their interval and Elo): its
-    deals come from ``match.pair_seeds``, so the same seed deals other games here.
+    `bot` against `other` on `deals` seeded deal sequences, each played once per seating
+    of :func:`match_seatings`. Returns games, wins (by `bot`'s side), unfinished games,
+    the win rate and a Wilson 95 % interval over the *games*, as if they were
+    independent: they are not (the games of one deal sequence share its deals), which is
+    why ``fiveup match`` takes its interval over the pairs since 2026-12-07
+    (docs/matches.md). Its deals come from :func:`game_seeds`, not from
+    ``match.pair_seeds``: the same seed deals other games than ``fiveup match``. Every
+    call warns (DeprecationWarning); the function is kept, unchanged, for code that
+    relies on its numbers.
 
-    >>> r = play_match(2, "greedy", "random", 2, seed=1)
-    >>> r["games"], 0 <= r["wins"] <= 4
-    (4, True)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     r = play_match(2, "greedy", "random", 2, seed=1)
+    >>> r["games"], 0 <= r["wins"] <= 4, caught[0].category.__name__
+    (4, True, 'DeprecationWarning')
     """
+    warnings.warn("selfplay.play_match is deprecated: its interval counts a deal's games as independent and its "
+                  "deals are not fiveup match's; use fiveup_solver.match.play_pairs with match.PairStats (the "
+                  "pairs' interval and Elo, as fiveup match reports them)", DeprecationWarning, stacklevel=2)
     _check_callback(on_game, "on_game")
     wins = games = unfinished = 0
     for deal_seed, bot_seed in game_seeds(seed, deals):

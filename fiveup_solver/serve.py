@@ -727,8 +727,7 @@ def solve_json(body: SolveRequest) -> dict:
         raise OptionError(f"round {body.round} action {body.action}: the round is over, nothing to solve")
     res = Solver(tt_mb=16.0, node_limit=body.node_limit, objective=body.objective).solve(game)
     if not res.exact:
-        raise OptionError(f"round {body.round} action {body.action}: node limit {body.node_limit:,} reached "
-                          "before every move's exact value was known")
+        raise OptionError(f"round {body.round} action {body.action}: {res.cut_text(body.node_limit)}")
     return res.to_dict()
 
 

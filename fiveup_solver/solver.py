@@ -129,11 +129,16 @@ class SolveResult:
     one into a probability; ``win`` gives every move's). ``best`` lists the tied best
     moves' text; :attr:`best_move` is the first as a Move, and :attr:`next_move` the move
     to push now (a forced draw before them: ``draws``).
+
+    A solve cut by the node limit (``exact`` False) knows no value of the position
+    (``value`` None, no best move, no line); ``values`` (and the objective's ``win``
+    or ``points``) hold the moves it proved before the cut, each exactly (none under
+    max^n with 3 players, which proves its moves together).
     """
 
     seat: int
     value: int | None       # None only when a node limit cut the search
-    values: dict            # every legal concrete move string -> exact value
+    values: dict            # every legal concrete move string -> exact value (cut: the moves proved before it)
     best: list              # the move strings with the best value
     pv: list                # a principal variation (move strings; forced draws implied)
     nodes: int
@@ -183,8 +188,22 @@ class SolveResult:
                               f"({', '.join(self.values) or 'none: the search was cut'})"[:300])
         return self.values[key]
 
+    def cut_text(self, node_limit: int) -> str:
+        """A cut solve in words, with the moves it proved (``fiveup solve``, ``/api/solve``).
+
+        >>> from fiveup_solver.game import Game
+        >>> Solver(tt_mb=4, node_limit=20_000).solve(Game(players=4, seed=2)).cut_text(20_000)
+        "node limit 20,000 reached before every move's exact value was known (3 moves proved before it: 0-2 -35, 0-6 -15, 1-6 -15)"
+        """
+        shown = ", ".join(f"{m} {v:+g}" for m, v in list(self.values.items())[:4])
+        more = ", ..." if len(self.values) > 4 else ""
+        proved = f"{len(self.values)} move{'' if len(self.values) == 1 else 's'} proved before it"
+        return (f"node limit {node_limit:,} reached before every move's exact value was known "
+                f"({proved}{': ' + shown + more if shown else ''})")
+
     def to_dict(self) -> dict:
-        # exact: False when the node limit cut the objective's search (value None, values empty); a
+        # exact: False when the node limit cut the objective's search (value None, values the moves
+        # proved before the cut, best and pv empty); a
         # currency cut alone (its search past the limit after the objective's) is an empty win or points
         d = {"seat": self.seat, "objective": self.objective, "exact": self.exact, "value": self.value,
              "values": dict(self.values),
@@ -339,9 +358,12 @@ class Solver:
         set_core_objective(self.core, self.objective, players, self.equity)
         value, values, nodes, aborted, vectors, canon = self._solve_values(core, seeds)
         if aborted:
-            # a node limit cut the search: no value is known exactly
-            return SolveResult(seat, None, {}, [], [], nodes, time.perf_counter() - t0, exact=False,
-                               objective=self.objective, search=three, draws=draws)
+            # a node limit cut the search: the position's value is not known, but the moves
+            # searched before the cut are, exactly (a review: they were thrown away)
+            return SolveResult(seat, None, values, [], [], nodes, time.perf_counter() - t0, exact=False,
+                               objective=self.objective, search=three, draws=draws,
+                               win={m: win_probability(v) for m, v in values.items()} if self.objective == "win"
+                               else {}, points=dict(values) if self.objective == "points" else {})
         best = [m for m, v in values.items() if v == value] if values else []
         pv = []
         if self.want_pv:
@@ -448,6 +470,8 @@ class Solver:
         if self.search == "maxn" and core.players == 3:
             scale = self.core.value_scale
             root_vec, canon_vecs, nodes, aborted = self.core.maxn_moves(core, self.node_limit)
+            if aborted:
+                canon_vecs = []     # (its root searches the moves together: a cut proves none)
             side = core.to_move
             value = _unit(root_vec[side], scale)
             by_canon = {m: _unit(vec[side], scale) for m, vec in canon_vecs}
@@ -461,12 +485,14 @@ class Solver:
             after.draw()
         kind = after.turn_kind()
         values = {}
+        # (a cut search proved only some moves, max^n none: the others are left out)
         if kind == "place":
             for t, g, k in after.concrete_moves():
-                values[move_string(t, g, k)] = by_canon[_core.canonical_of(t, g, k)]
-                if vec_of is not None:
-                    vectors[move_string(t, g, k)] = vec_of[_core.canonical_of(t, g, k)]
-        elif kind == "pass":
+                if _core.canonical_of(t, g, k) in by_canon:
+                    values[move_string(t, g, k)] = by_canon[_core.canonical_of(t, g, k)]
+                    if vec_of is not None:
+                        vectors[move_string(t, g, k)] = vec_of[_core.canonical_of(t, g, k)]
+        elif kind == "pass" and _PASS in by_canon:
             values["pass"] = by_canon[_PASS]
             if vec_of is not None:
                 vectors["pass"] = vec_of[_PASS]

@@ -322,11 +322,16 @@ def test_with_workers_a_bot_error_keeps_the_agents_own_exception(agents_dir, mon
 
 def test_a_registered_level_name_is_not_listed_as_a_built_in_level():
     """A review: register_bot("level9", f) was accepted, and the unknown-bot message then
-    listed the levels as level1..level9."""
-    register_bot("level9", lambda obs, rng: obs.legal_moves[0])
+    listed the levels as level1..level9. A level's name is now refused (a later review:
+    describe and the ladder would not take it as a level), and a registered name is not
+    counted among the levels."""
+    with pytest.raises(OptionError, match="level9"):
+        register_bot("level9", lambda obs, rng: obs.legal_moves[0])
+    assert "level9" not in BOTS
+    register_bot("levelish", lambda obs, rng: obs.legal_moves[0])
     try:
         with pytest.raises(OptionError) as e:
             bot_function("levelx")
         assert "level1..level8, " in str(e.value) and "level9" not in str(e.value)
     finally:
-        BOTS.pop("level9")
+        BOTS.pop("levelish")

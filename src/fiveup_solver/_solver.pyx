@@ -1207,7 +1207,10 @@ cdef class SolverCore:
         Returns (root_value, [(move, value), ...], nodes, aborted). The seat's
         forced draws are made first; a seat that then cannot place has the
         single move MOVE_PASS. With no move at all (the round ended during the
-        draws, or was already over) the list is empty.
+        draws, or was already over) the list is empty. When the node limit (or a
+        stop) cut the search (`aborted`), the list holds the moves proved before
+        the cut, each with its exact value (max^n: none), and root_value means
+        nothing.
 
         `points_values`: under the win objective, {move: value} of an exact points
         solve of the same position (what solve_moves returned under OBJ_POINTS):
@@ -1231,7 +1234,7 @@ cdef class SolverCore:
         cdef Position root = round_position(rnd)[0]
         cdef Position q, c
         cdef uint8_t moves[MAX_MOVES]
-        cdef int n, i, team, base, r, best = -INF, side, chosen
+        cdef int n, i, team, base, r, best = -INF, side, chosen, proved
         cdef int values[MAX_MOVES]
         cdef SolverCtx* S = &self.ctx
         cdef uint64_t node_limit = checked_u64(node_limit_, "node_limit")
@@ -1271,8 +1274,10 @@ cdef class SolverCore:
             with nogil:
                 n = maxn_root(S, &root, &q, moves, vecs, root_vec, &chosen)
             side = side_of(&q, q.to_move)
-            return (root_vec[side], [(moves[i], vecs[3 * i + side]) for i in range(n)], S.nodes,
-                    bool(S.aborted))
+            if S.aborted:
+                # (max^n's root searches its moves together: none is proved alone)
+                return root_vec[side], [], S.nodes, True
+            return (root_vec[side], [(moves[i], vecs[3 * i + side]) for i in range(n)], S.nodes, False)
         with nogil:
             team = 0
             base = rel_score(S, &root, team)
@@ -1286,6 +1291,7 @@ cdef class SolverCore:
                 else:
                     n = 1
                     moves[0] = MOVE_PASS
+            proved = 0          # the moves whose search finished: all of them, or those before a cut
             for i in range(n):
                 c = q
                 if moves[i] == MOVE_PASS:
@@ -1293,17 +1299,22 @@ cdef class SolverCore:
                 else:
                     place(&c, moves[i], NULL)
                 resolve_turn(&c)
+                if S.aborted:
+                    break
                 if given[moves[i]]:
                     values[i] = guessed_search(S, &c, team, rel_score(S, &c, team) - base, given_of[moves[i]])
                 elif seeded:
                     values[i] = guessed_search(S, &c, team, 0, win_guess(S, &root, guess_of[moves[i]]))
                 else:
                     values[i] = terminal_or_search(S, &c, team, rel_score(S, &c, team) - base)
+                if S.aborted:
+                    break       # (this move's search was cut: its value is no value)
+                proved = i + 1
                 if values[i] > best:
                     best = values[i]
         if n == 0:
             best = terminal_or_search(S, &q, team, rel_score(S, &q, team) - base) if q.status != ST_PLAYING else 0
-        return best, [(moves[i], values[i]) for i in range(n)], S.nodes, bool(S.aborted)
+        return best, [(moves[i], values[i]) for i in range(proved)], S.nodes, bool(S.aborted)
 
     def value(self, rnd, node_limit_=0, guess=None):
         """Value of the current position for the seat to move (root window only).
