@@ -36,7 +36,7 @@ from fiveup_solver.notation import Tile, check_action  # check_action: public he
 
 __all__ = ["FORMAT", "load_record", "parse_record_text", "check_record", "check_action", "game_from_record",
            "past_observations", "positions", "replay", "save_record", "game_at", "observation_at", "dumps_record",
-           "MAX_RECORD_BYTES"]
+           "MAX_RECORD_BYTES", "max_round_actions", "repeated_key_fault"]
 
 FORMAT = "fiveup-record/1"
 
@@ -117,26 +117,53 @@ def _game_of_lines(lines, name: str, game: int | None) -> dict:
     return chosen
 
 
-def _json_object(text: str, name: str) -> dict:
-    repeated = {}           # id of an object that writes a key twice: the key
-
-    def pairs_hook(pairs):
+def _pairs_hook(repeated: dict):
+    """A json ``object_pairs_hook`` that notes in `repeated` (id of the object: the key) each
+    object writing a key twice."""
+    def hook(pairs):
         obj = dict(pairs)
         if len(obj) != len(pairs):
             seen = set()
             repeated[id(obj)] = next(k for k, _ in pairs if k in seen or seen.add(k))
         return obj
+    return hook
 
+
+def _repeated_text(obj, repeated: dict) -> str:
+    where, key = _first_repeated(obj, repeated)
+    return f"{where}key {_short(key)} written twice (JSON readers differ on which counts)"
+
+
+def repeated_key_fault(text) -> str | None:
+    """None, or one line naming the first key of the JSON `text` (str or bytes) that an
+    object writes twice and where ("record.rounds[0].actions[1]: key 'seat' written
+    twice ..."). Text that is no JSON gives None: its reader says what is wrong. The web
+    app asks it of every request body (its framework reads the last value).
+
+    >>> repeated_key_fault('{"a": 1, "b": {"c": 2, "c": 3}}')
+    "b: key 'c' written twice (JSON readers differ on which counts)"
+    >>> repeated_key_fault('{"a": 1}') is None
+    True
+    """
+    repeated: dict = {}
     try:
-        obj = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs_hook)
+        obj = json.loads(text, object_pairs_hook=_pairs_hook(repeated))
+    except (ValueError, RecursionError):
+        return None
+    return _repeated_text(obj, repeated) if repeated else None
+
+
+def _json_object(text: str, name: str) -> dict:
+    repeated = {}           # id of an object that writes a key twice: the key
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_pairs_hook(repeated))
     except (ValueError, RecursionError) as e:
         raise RecordError(f"{name}: not valid JSON ({json_fault(e, text)})") from None
     if repeated:
         # RECORD.md: a reader rejects what does not follow it. A key written twice is read
         # as its last value by Python and JavaScript, as its first by other readers: one
         # file, two games (a review)
-        where, key = _first_repeated(obj, repeated)
-        error = RecordError(f"{name}: {where}key {_short(key)} written twice (JSON readers differ on which counts)")
+        error = RecordError(f"{name}: {_repeated_text(obj, repeated)}")
         error.parsed = True          # (valid JSON: not read again as JSON Lines)
         raise error
     if not isinstance(obj, dict):

@@ -66,7 +66,8 @@ from fiveup_solver.hint import HINT_METHODS, Hinter, SearchBudget, use_hinter
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import ALL_TILES, format_domino_parts, format_move, same_as_earlier
 from fiveup_solver.play import TerminalGame, bots_for_seats
-from fiveup_solver.record import check_record, game_at, game_from_record, observation_at, past_observations
+from fiveup_solver.record import (check_record, game_at, game_from_record, observation_at, past_observations,
+                                  repeated_key_fault)
 from fiveup_solver.solver import Solver, check_search
 from fiveup_solver.svg import DEFAULT_BOUNDS, NARROW_BOUNDS, arrow_groups, board_svg
 
@@ -824,6 +825,10 @@ class _Guard:
             more = message.get("more_body", False)
             if len(body) > MAX_BODY_BYTES:
                 return await self.reply(send, 413, f"request body over {MAX_BODY_BYTES:,} bytes")
+        repeated = repeated_key_fault(body) if body.lstrip()[:1] == b"{" else None
+        if repeated:
+            # as a record file is refused (record.py): the framework would read the last value
+            return await self.reply(send, 400, f"malformed JSON: {repeated}")
         sent = False
 
         async def replay():

@@ -435,3 +435,25 @@ def test_a_record_holding_itself_is_refused_in_one_line():
     names = ["ann", "bob"]
     twice["seats"] = names
     assert check_record(twice)["seats"] == names
+
+
+def test_the_web_app_refuses_a_key_written_twice():
+    """The record reader refuses a repeated key; the web app's framework read the last
+    value of every request body: a record posted with "seat" twice was replayed as one of
+    two games. Its body guard now refuses it in one line, naming the key and where."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from fiveup_solver import Game, serve
+    g = Game(players=2, seed=4)
+    g.push(g.legal_moves[0])
+    good = json.dumps({"record": g.to_record(), "round": 0, "action": 1, "size": 200})
+    first = json.dumps(g.to_record()["rounds"][0]["actions"][0])
+    twice = good.replace(first, first[:-1] + ', "seat": 1}', 1)
+    assert twice != good
+    with TestClient(serve.create_app(), base_url="http://127.0.0.1:8061", raise_server_exceptions=False) as c:
+        ok = c.post("/api/position", content=good, headers={"content-type": "application/json"})
+        assert ok.status_code == 200
+        bad = c.post("/api/position", content=twice, headers={"content-type": "application/json"})
+        assert bad.status_code == 400
+        assert bad.json() == {"error": "malformed JSON: record.rounds[0].actions[0]: key 'seat' written twice "
+                                       "(JSON readers differ on which counts)"}
