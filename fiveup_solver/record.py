@@ -187,6 +187,9 @@ def _first_repeated(value, repeated: dict) -> tuple:
     return "", next(iter(repeated.values()))
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}")
+
+
 def _json_place(path: tuple) -> str:
     """A place in a record as its messages name it ("round 0 action 3: "), from its JSON path."""
     words = []
@@ -196,7 +199,9 @@ def _json_place(path: tuple) -> str:
         if path[:1] == ("actions",) and len(path) >= 2 and isinstance(path[1], int):
             words.append(f"action {path[1]}")
             path = path[2:]
-    rest = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+    # (a key that is no plain word is shown quoted, as the fuzzer's "a\nb" must not break the line)
+    rest = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" if _PLAIN_KEY.fullmatch(k) else f"[{_short(k, 40)}]"
+                   for k in path).lstrip(".")
     text = " ".join(words + ([rest] if rest else []))
     return f"{text}: " if text else ""
 

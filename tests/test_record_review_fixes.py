@@ -457,3 +457,14 @@ def test_the_web_app_refuses_a_key_written_twice():
         assert bad.status_code == 400
         assert bad.json() == {"error": "malformed JSON: record.rounds[0].actions[0]: key 'seat' written twice "
                                        "(JSON readers differ on which counts)"}
+
+
+def test_a_repeated_key_under_an_odd_key_stays_one_line():
+    """The fuzz campaign (seed 83): a repeated key inside an object whose own key holds a
+    newline gave a message of two lines; such a key is shown quoted."""
+    from fiveup_solver.record import parse_record_text, repeated_key_fault
+    text = '{"a\\nb": [{"at": 1, "at": 2}]}'
+    assert repeated_key_fault(text) == "['a\\nb'][0]: key 'at' written twice (JSON readers differ on which counts)"
+    with pytest.raises(RecordError) as e:
+        parse_record_text(text, "f.json")
+    assert "\n" not in str(e.value)
