@@ -1684,8 +1684,8 @@ def _play_arguments(p) -> None:
                    help="the other seats' bots in seat order, your seat skipped (a shorter list repeats): "
                         "level1 (weakest) to level8 (the hint search with uniform beliefs; the hint bot "
                         "places level with it on the ladders), hint, greedy, random; docs/levels.md gives each level's "
-                        "strength, measured with 2 and 4 players: the levels' order with 3 players has not "
-                        "been measured by a ladder")
+                        "strength: ladders with 2 and 4 players, each level's step over the one below with 3 "
+                        "(level6 no stronger than level5 with 3 or 4 players)")
     p.add_argument("--seat", type=_int, default=0, help="your seat")
     p.add_argument("--seed", type=_seed, default=None,
                    help="deal this seed's game (default: a secret seed, said at the game's end)")

@@ -3,8 +3,8 @@ beliefs). The default ``hint`` bot, which weighs the hidden hands by how the oth
 played, measured +36 Elo [+10, +63] over the uniform-belief hint bot head to head
 (docs/beliefs.md), but placed on the shipped ladders it is level with ``level8`` within
 their intervals (+721 against +722 with 2 players, +877 against +848 with 4:
-docs/results/ladder.md). The ladders measure 2 and 4 players; the levels' order at
-3 players has not been measured by a ladder.
+docs/results/ladder.md). The ladders measure 2 and 4 players; with 3 players each
+level's step over the one below is measured (docs/levels.md), not a ladder.
 
 Every level is a fixed recipe built from the existing bots, deterministic for
 a seed (all its random choices come from the bot's seeded generator):

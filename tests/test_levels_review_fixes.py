@@ -150,11 +150,20 @@ def test_the_documented_journal_slice_check_gives_the_shipped_table(tmp_path):
         assert len(journal.read_text().splitlines()) == len(lines)
 
 
-# ---------------------------------------------------------------- M2: 3 players unmeasured
-def test_the_docs_and_the_play_help_say_3_players_are_unmeasured():
+# ---------------------------------------------------------------- M2: 3 players: the steps, no ladder
+def test_the_docs_and_the_play_help_give_the_3_player_steps():
+    """No 3-player ladder: the docs say so and give each level's measured step over the one
+    below, as benchmarks/results/levels_3p_steps.json (the measurement's journal) has them."""
     picking = _section(_text(DOCS / "levels.md"), "**Picking a level for a win rate.**", "To give a player")
-    assert re.search(r"3 players the levels' order has not been measured by a ladder", picking), picking
-    assert "3 players has not been measured by a ladder" in _help("play", "--bots")
+    assert "With 3 players no ladder has been played, only the steps" in picking, picking
+    steps = json.loads((ROOT / "benchmarks" / "results" / "levels_3p_steps.json").read_text())["steps"]
+    assert [(s["bot"], s["other"]) for s in steps] == [(f"level{k + 1}", f"level{k}") for k in range(1, 8)]
+    for s in steps:
+        lo, hi = s["elo_ci95"]
+        row = (f"| `{s['bot']}` over `{s['other']}` | {s['wins']} | {round(s['elo']):+d} "
+               f"[{round(lo):+d}, {round(hi):+d}] |")
+        assert row in picking, row
+    assert "step over the one below with 3" in _help("play", "--bots")
 
 
 # ---------------------------------------------------------------- L1: the hint bot's strength
