@@ -431,15 +431,20 @@ def format_domino_parts(parts: dict) -> str:
 
     >>> format_domino_parts({"seat": 2, "placement": 10, "opponents_pips": 13, "opponents": 15,
     ...                      "partner_pips": 9, "partner": 10})
-    "P 10 + O 15 (the opponents' 13 pips) - D 10 (the partner's 9 pips) = 15"
-    >>> format_domino_parts({"seat": 1, "placement": 0, "opponents_pips": 32, "opponents": 30,
+    "P 10 + O 15 (the opponents' 13 pips, rounded to 15) - D 10 (the partner's 9 pips, rounded to 10) = 15"
+    >>> format_domino_parts({"seat": 1, "placement": 0, "opponents_pips": 30, "opponents": 30,
     ...                      "partner_pips": None, "partner": 0})
-    "P 0 + O 30 (the opponents' 32 pips) = 30"
+    "P 0 + O 30 (the opponents' 30 pips) = 30"
     """
+    def pips(count, credit) -> str:
+        # the rounding said where it changes the number (a review: "O 20 (the opponents' 22
+        # pips)" read as a sum gone wrong; the block credits already say "rounded to")
+        return f"{count} pips" if count == credit else f"{count} pips, rounded to {credit}"
     try:
-        text = f"P {parts['placement']} + O {parts['opponents']} (the opponents' {parts['opponents_pips']} pips)"
+        text = f"P {parts['placement']} + O {parts['opponents']} (the opponents' " \
+               f"{pips(parts['opponents_pips'], parts['opponents'])})"
         if parts["partner_pips"] is not None:
-            text += f" - D {parts['partner']} (the partner's {parts['partner_pips']} pips)"
+            text += f" - D {parts['partner']} (the partner's {pips(parts['partner_pips'], parts['partner'])})"
         return f"{text} = {parts['placement'] + parts['opponents'] - parts['partner']}"
     except (KeyError, TypeError):
         raise ParseError(f"a domino's parts are a dict as RoundLog.domino_parts gives them, not {_short(parts)}") from None

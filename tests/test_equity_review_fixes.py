@@ -137,7 +137,7 @@ def test_replay_text_is_checkable_by_hand(capsys):
     # 275 + 35 > 305, so it is rejected at 275 : 300
     (dom,) = [line for line in lines[starts[7]:ends[7]] if "domino" in line]
     assert dom == ("  action 24: domino seat 2 (hint#2), side 0: +35 raw (+7) rejected (above 305) "
-                   "[P 10 + O 30 (the opponents' 28 pips) - D 5 (the partner's 6 pips) = 35]; "
+                   "[P 10 + O 30 (the opponents' 28 pips, rounded to 30) - D 5 (the partner's 6 pips, rounded to 5) = 35]; "
                    "scores 275 raw (55) / 300 raw (60)")
     assert lines[-1] == "winner: side 0; scores 305 raw (61) / 300 raw (60)"
     # a side's score as every other command shows it, never a raw list

@@ -618,9 +618,11 @@ def test_a_domino_shows_its_parts_each_checked_by_hand(players, seed):
         nearest5 = lambda x: (x + 2) // 5 * 5          # RULES §6.4
         p = R.placement_credit([pl for pl in ref["placements"] if pl["round"] == r][-1]["end_sum"])
         raw = int(re.search(r"domino event: side \d ([+-]\d+) raw", event_line).group(1))
-        want = f"    P {p} + O {nearest5(opp)} (the opponents' {opp} pips)"
+        def said(count):        # the rounding said where it changes the number
+            return f"{count} pips" if count % 5 == 0 else f"{count} pips, rounded to {nearest5(count)}"
+        want = f"    P {p} + O {nearest5(opp)} (the opponents' {said(opp)})"
         if partner is not None:
-            want += f" - D {nearest5(pips[partner])} (the partner's {pips[partner]} pips)"
+            want += f" - D {nearest5(pips[partner])} (the partner's {said(pips[partner])})"
         assert line == f"{want} = {raw}"
 
 

@@ -331,7 +331,9 @@ def test_every_step_carries_the_hand_sizes_boneyard_and_scores_after_it_and_a_do
                     raw = next(e["raw"] for e in end["events"] if e["kind"] == "domino")
                     assert (d["seat"], d["opponents_pips"], d["opponents"], d["partner_pips"], d["partner"]) == \
                         (seat, opp, (opp + 2) // 5 * 5, None, 0)
-                    assert d["placement"] + d["opponents"] == raw and d["text"].endswith(f"pips) = {raw}")
+                    rounded = "" if opp % 5 == 0 else f", rounded to {(opp + 2) // 5 * 5}"
+                    assert d["placement"] + d["opponents"] == raw
+                    assert d["text"].endswith(f"the opponents' {opp} pips{rounded}) = {raw}")
             if view["game_over"]:
                 break
             if not view["round_over"]:

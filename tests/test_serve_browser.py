@@ -685,7 +685,7 @@ def test_round_headings_in_the_log_and_the_summary_again_after_an_undo(page, ser
         who = "you emptied your hand" if end["end"]["seat"] == 0 else f"seat {end['end']['seat']} ("
         assert who in box.locator("h3").inner_text()
         # the domino's parts under its event (its numbers: tests/test_serve.py)
-        assert re.search(r"domino: [+-]?\d+ raw for .*\nP \d+ \+ O \d+ \(the opponents' \d+ pips\) = ", text)
+        assert re.search(r"domino: [+-]?\d+ raw for .*\nP \d+ \+ O \d+ \(the opponents' \d+ pips(, rounded to \d+)?\) = ", text)
     else:
         assert "P " not in text
     assert "seat 0" not in text and "you:" in text                 # the person is "you" throughout
