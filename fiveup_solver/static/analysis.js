@@ -176,23 +176,32 @@ function buildGraph() {
   add(svg, "line", { id: "graph-cursor", x1: -10, x2: -10, y1: T, y2: H - B, class: "cursor" });
   pts.forEach((p, j) => {
     const d = p.a.decision;
-    const c = add(svg, "circle", { cx: x(j), cy: y(value(p)), r: d.mark ? 5.5 : 3.5, class: `pt ${d.mark || ""} seat${p.a.seat}`,
+    // a marked decision keeps its seat's colour: the mark is a ring around it, coloured by its
+    // severity (a review: filled yellow, orange or red, a 3-player graph's blunder was nobody's)
+    if (d.mark) add(svg, "circle", { cx: x(j), cy: y(value(p)), r: 8.5, class: `ring ${d.mark}`, "data-ring": p.k })
+      .addEventListener("click", () => go(p.k));
+    const c = add(svg, "circle", { cx: x(j), cy: y(value(p)), r: d.mark ? 5 : 3.5, class: `pt ${d.mark || ""} seat${p.a.seat}`,
       "data-k": p.k, "data-round": p.a.r, "data-action": p.a.i, tabindex: -1 });
     add(c, "title", {}, `round ${p.a.r} action ${p.a.i}: ${seatText(p.a.seat)} ${p.a.text}${d.mark ? " (" + d.mark + ")" : ""}`);
     c.addEventListener("click", () => go(p.k));
   });
   add(svg, "text", { x: L, y: H - 6, class: "axis" },
     sides === 2 ? `side ${shown}'s win % at each judged decision (grey lines: new round)` : "each seat's own win % at its judged decisions");
-  if (sides === 3) {
-    // which colour is which seat (the points are each seat's own estimate)
-    const legend = add(svg, "g", { class: "legend" });
-    [0, 1, 2].forEach((s, k) => {
-      const lx = W - R - 150 + 50 * k;
-      add(legend, "circle", { cx: lx, cy: H - 9, r: 3.5, class: `pt seat${s}` });
-      add(legend, "text", { x: lx + 6, y: H - 5, class: "axis" }, `seat ${s}`);
-    });
-  }
   $("graph").replaceChildren(svg);
+  graphLegend(pts);
+}
+
+// the graph's key, in the page above it (a review: drawn in the graph's bottom right, it was off
+// a phone's screen, the graph scrolling sideways there): each seat's colour, and the marks' rings
+function graphLegend(pts) {
+  const seats = [...new Set(pts.map(({ a }) => a.seat))].sort((p, q) => p - q);
+  const marks = Object.keys(MARK_SIGN).filter((m) => pts.some(({ a }) => a.decision.mark === m));
+  const item = (cls, text, attrs = {}) => el("span", { class: "key", ...attrs }, el("span", { class: cls, "aria-hidden": "true" }), text);
+  $("graph-legend").replaceChildren(
+    ...seats.map((s) => item(`swatch seat${s}`, seatText(s), { "data-seat": s })),
+    ...(marks.length ? [el("span", { class: "key-sep", text: "ring:" })] : []),
+    ...marks.map((m) => item(`ring-swatch ${m}`, `${MARK_SIGN[m]} ${m}`, { "data-mark": m })));
+  $("graph-legend").hidden = !seats.length;
 }
 
 // net luck signed and with its standard error, as the text report shows it (a bare number
@@ -208,10 +217,20 @@ function buildSummary() {
     // net luck is null in a seat's view (the other seats' luck is not known there)
     ...[seatText(s.seat), s.side, s.decisions, s.accuracy === null ? "-" : s.accuracy.toFixed(1), s.loss_win.toFixed(1),
       s.marks.inaccuracy, s.marks.mistake, s.marks.blunder, netLuck(s),
-      s.result === null ? "-" : s.result.toFixed(0)].map((v) => el("td", { text: String(v) }))));
+      resultText(s.result)].map((v) => el("td", { text: String(v) }))));
   $("summary").replaceChildren(
-    el("tr", {}, ...["seat", "side", "judged", "accuracy", "loss win-%", "?!", "?", "??", "net luck", "result"].map((h) => el("th", { text: h }))),
+    el("tr", {}, ...["seat", "side", "judged", "accuracy", "loss win-%", "?!", "?", "??", "net luck", "result"].map((h) => el("th", {
+      text: h, ...(h === "result" ? { title: "the game's result for the seat's side: won, lost, or unfinished (no side has won yet)" } : {}) }))),
     ...rows);
+}
+
+// the side's result in words (the JSON's result: 100 won, 0 lost, null unfinished; a review read a
+// bare 0 beside the net luck as a score)
+function resultText(r) {
+  if (r === null || r === undefined) return "unfinished";
+  if (r === 100) return "won";
+  if (r === 0) return "lost";
+  return `${r.toFixed(0)} % won`;
 }
 
 async function position(r, i, arrows) {

@@ -108,6 +108,10 @@ async function start(body) {
     $("setup").hidden = true;
     $("table").hidden = false;
     history.replaceState(null, "", `/?game=${r.id}${DELAY !== 500 ? `&delay=${DELAY}` : ""}`);
+    // the bots before the person move first: the dealt hand is shown dimmed (not playable) and
+    // the page busy meanwhile, Undo off (a review: an empty hand, a live-looking Undo, the
+    // state still "setup" while they played)
+    waitForOthers(r.view);
     if (body.record) {
       // going on from a record: the round's actions so far in the log, as after a reload (a
       // review: the log began at the first move after it)
@@ -299,7 +303,8 @@ async function show(view) {
     } else if (DELAY > 0 && step.seat !== view.seat && !moreDraws) {
       $("note").textContent = drawn > 1 ? `${who} draws ${drawn} tiles` : `${who} plays ${step.move}`;
       // (a review: the status kept the scores of before the replies while they were shown)
-      showStatus(view, step.round, step.scores, did, step.boneyard_size, step.hand_sizes);
+      showStatus(view, step.round, step.scores, [...did, " · ", el("span", { class: "waiting", text: "the others are playing…" })],
+        step.boneyard_size, step.hand_sizes);
       await sleep(DELAY);
     }
   }
@@ -334,6 +339,18 @@ async function roundPause(view, step) {
   $("note").textContent = "";
   showTiles(view.hand, "your hand in the next round");     // while the bots before you move
   setState("busy");
+}
+
+// while the seats before the person move (a game's start): the dealt hand, dimmed and not
+// playable; no legal moves yet; Undo off; the page busy
+function waitForOthers(view) {
+  if (view.last_moves.every((step) => step.seat === view.seat)) return;
+  setState("busy");
+  showTiles(view.hand, "your hand: the others move first");
+  $("moves").replaceChildren();
+  $("moves-box").hidden = true;
+  $("undo").disabled = true;
+  $("note").textContent = "The others move first: your move comes after them.";
 }
 
 // tiles shown in the hand's place, none of them playable

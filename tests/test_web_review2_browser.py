@@ -1,0 +1,192 @@
+"""A browser review's findings M1-M3 (Playwright driving Debian's chromium, as
+tests/test_serve_browser.py; ``FIVEUP_SKIP_BROWSER=1`` leaves them out on a machine that
+cannot have it):
+
+- M1: the analysis summary's result column showed a bare 0 / 100, read as a score beside the
+  net luck: it says won / lost / unfinished now, and the heading says what it is;
+- M2: in the 3-player win-% graph a marked point was filled yellow, orange or red whatever
+  its seat; the seat legend was drawn in the graph's bottom right, off a phone's screen. A
+  marked point keeps its seat's fill (the mark is a ring), and the key is in the page above
+  the graph;
+- M3: at the start of a game where the bots move first, the hand was empty, Undo looked live
+  and the page was not busy: the dealt hand is shown dimmed, the page busy, the status says
+  the others are playing, and Undo is off (in the page's markup too).
+"""
+import json
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
+pytest.importorskip("playwright", reason="playwright is part of the test extra")
+
+from browser_chromium import browser_type_launch_args  # noqa: E402,F401  (the fixture)
+from browser_chromium import round_record_file  # noqa: E402
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+BOTS_FIRST_SEED = 6      # 3 players, seat 0: seats 1 and 2 move before the person in round 0
+
+
+@pytest.fixture(scope="module")
+def server():
+    from browser_chromium import served_app
+    with served_app() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def record3(tmp_path_factory):
+    """A whole 3-player game (greedy, greedy, random): a winner, and marked decisions of several seats."""
+    from fiveup_solver.selfplay import play_game
+    path = tmp_path_factory.mktemp("web2") / "three.json"
+    path.write_text(json.dumps(play_game(3, 1, ["greedy", "greedy", "random"]).to_record()))
+    return path
+
+
+def _page(browser, options):
+    """A context, its checked page (entered: leave it with _close) and the page, at the
+    options' viewport (checked_page sets a desktop one)."""
+    from browser_chromium import checked_page
+    context = browser.new_context(**options)
+    checked = checked_page(context, timeout_ms=60_000)
+    page = checked.__enter__()
+    page.set_viewport_size(options["viewport"])
+    return context, checked, page
+
+
+def _analysed(browser, server, path, options=LAPTOP, seat=None):
+    """A context and a page (entered) with `path` analysed on the analysis board at the quick strength."""
+    from browser_chromium import analyse_on_page
+    context, checked, page = _page(browser, options)
+    page.goto(f"{server}/analysis")
+    analyse_on_page(page, path, seat)
+    return context, checked, page
+
+
+def _close(context, checked):
+    try:
+        checked.__exit__(None, None, None)
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------ M1
+def test_the_summary_says_the_result_in_words(browser, server, record3, tmp_path):
+    context, checked, page = _analysed(browser, server, record3)
+    try:
+        head = page.locator("#summary tr").first.locator("th").all_inner_texts()
+        column = head.index("result")
+        results = [r.locator("td").nth(column).inner_text() for r in page.locator("#summary tr").all()[1:]]
+        assert sorted(results) == ["lost", "lost", "won"], results       # not 0 / 0 / 100
+        note = page.locator("h3:has-text('Summary') .small").inner_text()
+        assert "result" in note and "won" in note and "lost" in note
+    finally:
+        _close(context, checked)
+    # a game not over yet (one round): no side has won
+    path, _ = round_record_file(tmp_path, 2, 6)
+    context, checked, page = _analysed(browser, server, path)
+    try:
+        cells = page.locator("#summary tr").nth(1).locator("td").all_inner_texts()
+        assert cells[9] == "unfinished", cells                            # not "-"
+    finally:
+        _close(context, checked)
+
+
+# ------------------------------------------------------------------ M2
+def _points(page):
+    """Every graph point: [seat, mark, its fill, the stroke of its ring or None]."""
+    return page.evaluate("""() => [...document.querySelectorAll('#graph circle.pt')].map(c => {
+        const seat = [...c.classList].find(k => /^seat\\d$/.test(k));
+        const mark = ['inaccuracy', 'mistake', 'blunder'].find(k => c.classList.contains(k)) || null;
+        const ring = document.querySelector(`#graph circle.ring[data-ring="${c.dataset.k}"]`);
+        return [seat, mark, getComputedStyle(c).fill, ring ? getComputedStyle(ring).stroke : null]; })""")
+
+
+def test_marked_points_keep_their_seat_colour_in_a_3_player_graph(browser, server, record3):
+    context, checked, page = _analysed(browser, server, record3)
+    try:
+        points = _points(page)
+        marked = [p for p in points if p[1]]
+        assert len({p[0] for p in points}) == 3 and len({p[0] for p in marked}) >= 2, points
+        fills = {}
+        for seat, mark, fill, _ in points:
+            if not mark:
+                fills.setdefault(seat, fill)
+        assert len(set(fills.values())) == 3, fills                     # a colour a seat
+        # a marked point is filled with its seat's colour; its mark is a ring, one colour a kind
+        assert all(fill == fills[seat] for seat, _, fill, _ in marked), marked
+        assert all(ring not in (None, "none") for *_, ring in marked), marked
+        by_mark = {}
+        for _, mark, _, ring in marked:
+            by_mark.setdefault(mark, set()).add(ring)
+        assert all(len(r) == 1 for r in by_mark.values()) and len({*map(frozenset, by_mark.values())}) == len(by_mark)
+        # the key names every seat with its points' colour, and the rings
+        keys = page.evaluate("""() => [...document.querySelectorAll('#graph-legend [data-seat]')].map(k =>
+            [k.dataset.seat, getComputedStyle(k.querySelector('.swatch')).backgroundColor, k.innerText])""")
+        assert [(s, t) for s, _, t in keys] == [("0", "seat 0 (greedy#0)"), ("1", "seat 1 (greedy#1)"),
+                                                      ("2", "seat 2 (random#2)")]
+        assert all(colour == fills[f"seat{s}"] for s, colour, _ in keys), (keys, fills)
+        assert page.locator("#graph-legend [data-mark]").count() == len(by_mark)
+    finally:
+        _close(context, checked)
+
+
+def test_the_seat_legend_is_on_a_phones_screen_without_scrolling_the_graph(browser, server, record3):
+    context, checked, page = _analysed(browser, server, record3, PHONE)
+    try:
+        page.locator("#graph").scroll_into_view_if_needed()
+        assert page.evaluate("document.getElementById('graph').scrollLeft") == 0
+        assert page.evaluate("document.getElementById('graph').scrollWidth") > 390     # the graph scrolls sideways
+        keys = page.locator("#graph-legend [data-seat]")
+        assert keys.count() == 3
+        for k in keys.all():
+            assert k.is_visible()
+            box = k.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        # the key is outside the graph's sideways scrolling box
+        assert page.evaluate("document.getElementById('graph').contains(document.getElementById('graph-legend'))") is False
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        _close(context, checked)
+
+
+# ------------------------------------------------------------------ M3
+def test_undo_is_off_in_the_pages_markup(browser, server):
+    context, checked, page = _page(browser, LAPTOP)
+    try:
+        page.goto(f"{server}/")
+        page.wait_for_selector("#bot-choices select")
+        assert page.locator("#undo").is_disabled()
+    finally:
+        _close(context, checked)
+
+
+def test_while_the_bots_open_the_hand_is_shown_dimmed_and_the_page_is_busy(browser, server):
+    context, checked, page = _page(browser, LAPTOP)
+    try:
+        # a long pause after each bot move: the page is looked at while the first one is shown
+        page.goto(f"{server}/?players=3&seat=0&bots=level1,level1&seed={BOTS_FIRST_SEED}&delay=6000")
+        page.wait_for_selector("#bot-choices select")
+        page.click("#start")
+        page.wait_for_selector("#log li[data-round]")          # the first bot move is on the board
+        seen = page.evaluate("""() => ({
+            state: document.body.dataset.state,
+            tiles: [...document.querySelectorAll('#hand button.tile')].map(b => [b.dataset.tile, b.disabled]),
+            opacity: getComputedStyle(document.getElementById('hand')).opacity,
+            undo: document.getElementById('undo').disabled,
+            moves: document.querySelectorAll('#moves button').length,
+            status: document.getElementById('status').innerText })""")
+        assert seen["state"] == "busy", seen
+        assert len(seen["tiles"]) == 5 and all(disabled for _, disabled in seen["tiles"]), seen
+        assert float(seen["opacity"]) < 1, seen                  # dimmed (style.css: the busy state)
+        assert seen["undo"] is True and seen["moves"] == 0, seen
+        assert "the others are playing" in seen["status"], seen
+        # the person's turn: the same tiles, playable now; still nothing to undo
+        page.wait_for_selector("body[data-state=ready]")
+        assert sorted(page.locator("#hand button.tile").evaluate_all("bs => bs.map(b => b.dataset.tile)")) \
+            == sorted(t for t, _ in seen["tiles"])
+        assert page.locator("#hand button.tile.playable").count() >= 1
+        assert page.locator("#undo").is_disabled()
+        assert "your move" in page.locator("#status").inner_text()
+    finally:
+        _close(context, checked)
