@@ -95,7 +95,8 @@ def test_play_game_checks_its_arguments(kwargs, match):
 
 
 def test_play_match_checks_on_game():
-    with pytest.raises(OptionError, match=r"^on_game must be a function or None, not 'x'$"):
+    with pytest.raises(OptionError, match=r"^on_game must be a function or None, not 'x'$"), \
+            pytest.deprecated_call():
         play_match(2, "greedy", "random", 1, on_game="x")
 
 
