@@ -190,3 +190,37 @@ def test_while_the_bots_open_the_hand_is_shown_dimmed_and_the_page_is_busy(brows
         assert "your move" in page.locator("#status").inner_text()
     finally:
         _close(context, checked)
+
+
+# ------------------------------------------------------------------ L3, L4: a bad file, one wording
+def _file_error(page, selector, path):
+    page.set_input_files(selector, str(path))
+    # (the line names the file: the one before it is gone, whatever the order of the two)
+    page.wait_for_function("name => { const e = document.getElementById('error');"
+                           " return !e.hidden && e.textContent.includes(name); }", arg=path.name)
+    return page.locator("#error").inner_text()
+
+
+def test_a_bad_file_reads_the_same_on_both_pages_and_never_shows_its_bytes(browser, server, tmp_path):
+    """A review (L3, L4): a picture chosen by mistake printed its bytes in the error line (as
+    boxes), and a JSON array read "record: a record is ..." on the play page but "FILE: a
+    record is ..." on the analysis board. Both pages now read a record file through one
+    function: the file named first, a binary file called one, and JSON's words for a value
+    that is no object."""
+    binary = tmp_path / "picture.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    array = tmp_path / "array.json"
+    array.write_text("[1, 2]")
+    seen = {}
+    for where, selector in (("/", "#load"), ("/analysis", "#file")):
+        context, checked, page = _page(browser, LAPTOP)
+        try:
+            page.goto(f"{server}{where}")
+            page.wait_for_selector(selector, state="attached")
+            seen[where] = (_file_error(page, selector, binary), _file_error(page, selector, array))
+        finally:
+            _close(context, checked)
+    for where, (bin_text, array_text) in seen.items():
+        assert bin_text == ("picture.png: not a JSON text file (a record is JSON text, as fiveup-record/1 "
+                            "writes it)"), where
+        assert array_text == "array.json: a record is a JSON object, not an array", where

@@ -1,6 +1,6 @@
 // The analysis board: a background analysis (/api/analyses), then a move list, a win-% graph and the
 // board kept in step; played move against the best, what-if, the per-seat summary.
-import { api, showError, el, sleep, points, readJsonFile, winText, pointsText, isPlacement, boardLayout } from "./api.js";
+import { api, showError, el, sleep, points, readRecordFile, winText, pointsText, isPlacement, boardLayout } from "./api.js";
 
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
@@ -436,12 +436,8 @@ async function init() {
     $("source").textContent = file ? `Reading ${file.name}…` : SOURCE_HINT;
     if (!file) return;
     try {
-      const rec = await readJsonFile(file);
+      const rec = await readRecordFile(file);
       if ($("file").files[0] !== file) return;          // another file was chosen meanwhile
-      // (JSON's words, as the command line's errors.json_kind)
-      const kind = rec === null ? "null" : Array.isArray(rec) ? "an array" : typeof rec === "boolean" ? "true/false"
-        : typeof rec !== "object" ? `a ${typeof rec}` : null;
-      if (kind) throw new Error(`${file.name}: a record is a JSON object, not ${kind}`);
       setRecord(rec, `Record file ${file.name}`);
     } catch (e) {
       if ($("file").files[0] !== file) return;

@@ -96,6 +96,21 @@ export async function readJsonFile(file) {
   try {
     return JSON.parse(text);
   } catch (e) {
+    // a binary file (a picture chosen by mistake): its bytes are no words to show (a review
+    // saw them as boxes in the error line)
+    if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text.slice(0, 4096))) {
+      throw new ApiError(`${file.name}: not a JSON text file (a record is JSON text, as fiveup-record/1 writes it)`);
+    }
     throw new ApiError(`${file.name}: not valid JSON (${e.message})`);
   }
+}
+
+// A record file as both pages read it: JSON, and an object (JSON's words for anything else, as
+// the command line's errors.json_kind), every fault one line naming the file
+export async function readRecordFile(file) {
+  const rec = await readJsonFile(file);
+  const kind = rec === null ? "null" : Array.isArray(rec) ? "an array" : typeof rec === "boolean" ? "true/false"
+    : typeof rec !== "object" ? `a ${typeof rec}` : null;
+  if (kind) throw new ApiError(`${file.name}: a record is a JSON object, not ${kind}`);
+  return rec;
 }

@@ -1,5 +1,5 @@
 // The play page: a game against the bots through the JSON API (/api/games...).
-import { api, showError, el, sleep, points, download, readJsonFile, winText, pointsText, isPlacement, boardLayout } from "./api.js";
+import { api, showError, el, sleep, points, download, readRecordFile, winText, pointsText, isPlacement, boardLayout } from "./api.js";
 import { tileSvg } from "./tiles.js";
 
 const params = new URLSearchParams(location.search);
@@ -657,14 +657,15 @@ async function init() {
     const file = $("load").files[0];
     if (!file) return;
     try {
-      const record = await readJsonFile(file);
+      const record = await readRecordFile(file);
       const options = gameOptions();
       if (record && typeof record.players === "number") options.players = record.players;
       if (record && typeof record.view === "number") options.seat = record.view;
       options.bots = options.bots.slice(0, Math.max(1, options.players - 1));
       await start({ ...options, record });
     } catch (e) {
-      showError(e.message);
+      // the file named first, as the analysis board says it (a review: "record: ..." here)
+      showError(e.message.startsWith(`${file.name}: `) ? e.message : `${file.name}: ${e.message}`);
     }
     $("load").value = "";
   });
