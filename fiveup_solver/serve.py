@@ -220,6 +220,10 @@ class AnalysisRequest(_Body):
     beliefs: Optional[str] = None
 
 
+class RecordRequest(_Body):
+    record: dict
+
+
 class BoardRequest(_Body):
     placements: list[str] = Field(description="the round's placements in order, record notation")
     arrows: list[list[str]] = Field(default_factory=list, description="[move, colour] pairs")
@@ -755,7 +759,7 @@ def position_json(body: PositionRequest) -> dict:
             "scores_before": list(r.scores_before), "end_sum": game.end_sum, "round_over": game.round_over,
             "hands": hands, "hand_sizes": [len(game.hand(s)) for s in range(game.players)],
             "boneyard_size": r.core.boneyard_size, "legal_moves": [format_move(m) for m in legal],
-            "board": boards[0], "boards": boards}
+            "legal_same_as": same_as_earlier(legal), "board": boards[0], "boards": boards}
 
 
 class _Guard:
@@ -1095,6 +1099,17 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         state.tasks.add(task)
         task.add_done_callback(state.tasks.discard)
         return {"id": aid}
+
+    @app.post("/api/records/check",
+              summary="replay a record through the rules (`fiveup replay` without its text): "
+                      "{players, rounds, view, scores, finished}, or its first fault as a 400")
+    async def check_a_record(body: RecordRequest):
+        # the analysis board asks as a file is chosen: an illegal record is said then, not
+        # after Analyse has started its progress bar (a browser review)
+        record = check_record(body.record)
+        game = await state.run(game_from_record, record, check=False)
+        return {"players": game.players, "rounds": len(game.rounds),
+                "view": record.get("view"), "scores": list(game.scores), "finished": game.game_over}
 
     @app.get("/api/analyses/{analysis_id}",
              summary="{status, progress, result?}: result is `fiveup analyze --json` once done")

@@ -770,6 +770,15 @@ def _tile_svg(cand: _Cand, tf, *, attrs: str, fill: str, stroke: str, pip: str, 
     return out
 
 
+def _distance_to_segment(px, py, x1, y1, x2, y2) -> float:
+    """The distance from the point (px, py) to the segment from (x1, y1) to (x2, y2)."""
+    dx, dy = x2 - x1, y2 - y1
+    n2 = dx * dx + dy * dy
+    t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy) / n2))
+    cx, cy = x1 + t * dx - px, y1 + t * dy - py
+    return (cx * cx + cy * cy) ** 0.5
+
+
 def _arrow_svg(x1, y1, x2, y2, colour) -> list:
     dx, dy = x2 - x1, y2 - y1
     n = (dx * dx + dy * dy) ** 0.5 or 1.0
@@ -952,6 +961,7 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
                 f'font-weight="bold" font-size="{_f(0.75 * Q)}" fill="#1a1a1a">{value}</text>', "</g>"]
 
     # ---- arrows: from the port's half into the ghost tile (or the tile on the board, outlined)
+    segments = []           # each arrow's shaft, start to tip in pixels
     for ghost, anchor, cand in ghosts:
         out.append(f'<g class="arrow" data-move={_quoteattr(str(ghost.move))} data-colour="{ghost.colour}">')
         gx0, gy0, gx1, gy1 = tf.rect(cand.rect)
@@ -963,14 +973,18 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
             ax, ay, dx, dy = anchor
             sx, sy = tf.pt(ax - 1.0 * dx, ay - 1.0 * dy)
             out += _arrow_svg(sx, sy, (gx0 + gx1) / 2, (gy0 + gy1) / 2, ghost.colour)
+            segments.append((sx, sy, (gx0 + gx1) / 2, (gy0 + gy1) / 2))
         out.append("</g>")
-    # an arrow leaving a scoring end crosses its badge: its number again on top, outlined
-    # (not a click target: a click falls through to the end below, which the app plays on)
+    # an arrow leaving a scoring end crosses its badge, and one may pass over another end's (a
+    # browser review): such an end's number again on top, outlined (not a click target: a click
+    # falls through to the end below, which the app plays on)
     arrow_anchors = {anchor for _, anchor, _ in ghosts if anchor is not None}
     for port, value in ends:
         ax, ay, dx, dy = board.anchor[(port.tile, port.name)]
-        if (ax, ay, dx, dy) in arrow_anchors:
-            px, py = tf.pt(ax + 0.85 * dx, ay + 0.85 * dy)
+        px, py = tf.pt(ax + 0.85 * dx, ay + 0.85 * dy)
+        # the badge's radius and stroke, and the arrowhead's half width: near enough to cover it
+        crossed = any(_distance_to_segment(px, py, *seg) < 0.62 * Q + 0.42 * Q + 1.5 for seg in segments)
+        if (ax, ay, dx, dy) in arrow_anchors or crossed:
             out.append(f'<text class="endlabel" data-end="{port}" x="{_f(px)}" y="{_f(py + 0.26 * Q)}" '
                        f'text-anchor="middle" font-family="sans-serif" font-weight="bold" '
                        f'font-size="{_f(0.75 * Q)}" fill="#1a1a1a" stroke="#ffffff" stroke-width="1.5" '

@@ -64,6 +64,7 @@ async function analyse() {
     build();
   } catch (e) {
     showError(e.message);
+    $("progress").hidden = true;      // a refused or failed analysis leaves no bar behind
     setState("setup");
   } finally {
     running = null;
@@ -136,7 +137,7 @@ function judged() { return actions.map((a, k) => ({ a, k })).filter(({ a }) => a
 function buildGraph() {
   const pts = judged();
   const sides = result.players === 4 ? 2 : result.players;
-  const W = 640, H = 190, L = 34, R = 8, T = 10, B = 22;
+  const W = 640, H = 202, L = 34, R = 8, T = 10, B = 34;
   const x = (j) => L + (pts.length <= 1 ? 0 : (j * (W - L - R)) / (pts.length - 1));
   const y = (p) => T + (1 - p) * (H - T - B);
   const svg = document.createElementNS(NS, "svg");
@@ -166,6 +167,20 @@ function buildGraph() {
     if (prevRound !== null && a.r !== prevRound) add(svg, "line", { x1: x(j) - 0.5 * (x(1) - x(0)), x2: x(j) - 0.5 * (x(1) - x(0)), y1: T, y2: H - B, class: "round-line" });
     prevRound = a.r;
   });
+  // each round's number under its stretch, as the move list and the point titles number it (a
+  // review: "round 7" could be found only by clicking); a number too near the last one is left out
+  const spans = [];
+  pts.forEach(({ a }, j) => {
+    if (spans.length && spans[spans.length - 1].r === a.r) spans[spans.length - 1].last = j;
+    else spans.push({ r: a.r, first: j, last: j });
+  });
+  let lastLabel = -Infinity;
+  for (const { r, first, last } of spans) {
+    const cx = (x(first) + x(last)) / 2;
+    if (cx - lastLabel < 16) continue;
+    add(svg, "text", { x: cx, y: H - B + 12, class: "axis round-number", "text-anchor": "middle", "data-round": r }, `${r}`);
+    lastLabel = cx;
+  }
   const value = ({ a }) => {
     const side = sides === 2 ? a.seat % 2 : a.seat;
     return sides === 2 && side !== shown ? 1 - a.decision.win : a.decision.win;
@@ -186,7 +201,8 @@ function buildGraph() {
     c.addEventListener("click", () => go(p.k));
   });
   add(svg, "text", { x: L, y: H - 6, class: "axis" },
-    sides === 2 ? `side ${shown}'s win % at each judged decision (grey lines: new round)` : "each seat's own win % at its judged decisions");
+    sides === 2 ? `side ${shown}'s win % at each judged decision, by round (grey lines: new round)`
+      : "each seat's own win % at its judged decisions, by round");
   $("graph").replaceChildren(svg);
   graphLegend(pts);
 }
@@ -325,15 +341,26 @@ function whatIfPanel(a, p) {
   const legal = p.legal_moves;
   if (!legal.length) { box.replaceChildren(); return; }
   const byMove = new Map((known || []).map((m) => [m.move, m]));
-  const rows = legal.map((m) => {
+  const same = p.legal_same_as || [];
+  const best = a.decision && a.decision.best;
+  // the played and the best move said in words too, not by the row's colour alone (a review: a
+  // played move that was also the best showed only as played)
+  const says = (m) => [m === a.text ? "played" : "", m === best ? "best" : ""].filter(Boolean).join(", ");
+  const winOf = (m) => { const v = byMove.get(m); return v && v.win !== null ? v.win : -1; };
+  // a second port of one placement (RULES §3.4) is the same move: it follows its twin, its values
+  // said once, as the play page's hint table says it (a review: two rows of equal values)
+  const order = legal.map((m, i) => ({ m, i, twin: same[i] === null || same[i] === undefined ? i : same[i] }));
+  order.sort((x, y) => winOf(legal[y.twin]) - winOf(legal[x.twin]) || x.twin - y.twin || x.i - y.i);
+  const rows = order.map(({ m, i, twin }) => {
     const v = byMove.get(m);
-    return el("tr", { class: `${m === a.text ? "played" : ""}${whatIf === m ? " tried" : ""}` },
-      el("td", {}, el("button", { type: "button", class: "link", "data-move": m, onclick: () => { whatIf = m; draw(); } }, m)),
-      el("td", { class: "num", text: v ? (v.win !== null ? winText(v.win, v.win_stderr) : "forced") : "" }),
-      el("td", { class: "num", text: v && v.points !== null ? pointsText(v.points, v.points_stderr) : "" }));
+    const note = says(m);
+    return el("tr", { class: [m === a.text ? "played" : "", m === best ? "best" : "", whatIf === m ? "tried" : ""].filter(Boolean).join(" ") },
+      el("td", {}, el("button", { type: "button", class: "link", "data-move": m, onclick: () => { whatIf = m; draw(); } }, m),
+        ...(note ? [el("span", { class: "same", text: ` (${note})` })] : [])),
+      ...(twin !== i ? [el("td", { colspan: "2", class: "same", text: `the same as ${legal[twin]}` })] : [
+        el("td", { class: "num", text: v ? (v.win !== null ? winText(v.win, v.win_stderr) : "forced") : "" }),
+        el("td", { class: "num", text: v && v.points !== null ? pointsText(v.points, v.points_stderr) : "" })]));
   });
-  const winOf = (row) => { const x = parseFloat(row.children[1].textContent); return Number.isNaN(x) ? -1 : x; };
-  rows.sort((x, y) => winOf(y) - winOf(x));
   const tried = whatIf && byMove.get(whatIf);
   box.replaceChildren(
     el("h3", { text: "What if" }),
@@ -421,6 +448,14 @@ function keys(e) {
   go(k);
 }
 
+// "2 players, 11 rounds, won 305 : 270" (a view: "seat 1's view, ...")
+function recordText(info) {
+  const rounds = `${info.rounds} round${info.rounds === 1 ? "" : "s"}`;
+  const state = info.finished ? `won, ${info.scores.join(" : ")}` : `not finished, ${info.scores.join(" : ")}`;
+  const whose = typeof info.view === "number" ? `seat ${info.view}'s view, ` : "";
+  return `${whose}${info.players} players, ${rounds}, ${state}`;
+}
+
 const SOURCE_HINT = "Choose a record file (fiveup-record/1), or finish a game on the play page.";
 
 async function init() {
@@ -437,12 +472,14 @@ async function init() {
     if (!file) return;
     try {
       const rec = await readRecordFile(file);
+      // replayed through the rules now: an illegal record is said as it is chosen, not at Analyse
+      const info = await api("POST", "/api/records/check", { record: rec });
       if ($("file").files[0] !== file) return;          // another file was chosen meanwhile
-      setRecord(rec, `Record file ${file.name}`);
+      setRecord(rec, `Record file ${file.name}: ${recordText(info)}`);
     } catch (e) {
       if ($("file").files[0] !== file) return;
       $("source").textContent = SOURCE_HINT;
-      showError(e.message);
+      showError(e.message.startsWith(`${file.name}: `) ? e.message : `${file.name}: ${e.message}`);
     }
   });
   const gameId = params.get("game");

@@ -95,6 +95,20 @@ function gameOptions() {
   return options;
 }
 
+// The bots of a game going on from a record: each other seat's bot the record names (the app
+// saves the bots' names as the seats' names) when it is one this many players can have, else
+// the set-up's choice (a review: a game saved against level5 went on against the form's level1)
+function recordBots(record, options) {
+  const n = options.players;
+  const names = Array.isArray(record.seats) ? record.seats : [];
+  const form = options.bots.length ? options.bots : ["level1"];
+  const others = Array.from({ length: n }, (_, s) => s).filter((s) => s !== options.seat);
+  return others.map((s, k) => {
+    const named = bots.find((b) => b.name === names[s] && (!b.players || b.players.includes(n)));
+    return named ? named.name : form[k % form.length];
+  });
+}
+
 async function start(body) {
   showError("");
   busy = true;
@@ -639,7 +653,20 @@ async function reopen(id) {
   }
 }
 
+// On a phone-sized screen the buttons and the hint come right after the hand, before the long
+// list of legal moves (a review: the hint table began about 900 px down, below the first screen);
+// the nodes are moved, not reordered by CSS, so that the keyboard's order is the order seen
+const PHONE = window.matchMedia("(max-width: 600px)");
+function placeHintBox() {
+  const buttons = document.querySelector("#table .buttons");
+  const box = $("hint-box");
+  if (PHONE.matches) $("moves-box").before(buttons, box);
+  else document.querySelector("#table aside").prepend(buttons, box);
+}
+
 async function init() {
+  placeHintBox();
+  PHONE.addEventListener("change", placeHintBox);
   try {
     const b = await api("GET", "/api/bots");
     const counts = b.players || {};
@@ -661,7 +688,7 @@ async function init() {
       const options = gameOptions();
       if (record && typeof record.players === "number") options.players = record.players;
       if (record && typeof record.view === "number") options.seat = record.view;
-      options.bots = options.bots.slice(0, Math.max(1, options.players - 1));
+      options.bots = recordBots(record, options);
       await start({ ...options, record });
     } catch (e) {
       // the file named first, as the analysis board says it (a review: "record: ..." here)
