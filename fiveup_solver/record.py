@@ -50,7 +50,7 @@ MAX_RECORD_BYTES = 32 * 2 ** 20
 # JSON Lines end at "\n", "\r\n" or "\r", and only there: str.splitlines also splits at
 # U+2028, U+2029 and U+0085, which a JSON string may hold raw (a seat's name written with
 # ensure_ascii=False). A raw "\r" or "\n" is never inside a JSON string.
-_LINE_END = re.compile(r"[\r\n]")
+_LINE_END = re.compile(r"\r\n|\r|\n")
 _LINE_END_BYTES = re.compile(rb"[\r\n]")
 
 
@@ -73,11 +73,12 @@ def parse_record_text(data: bytes | str, name: str = "record", game: int | None 
     if not data.strip():
         raise RecordError(f"{name}: empty file")
     _check_game_number(game)
-    lines = [line for line in _LINE_END.split(data) if line.strip()]
+    # (the file's line number, as an editor counts it, and the text) of each non-blank line
+    lines = [(number, line) for number, line in enumerate(_LINE_END.split(data), 1) if line.strip()]
     try:
         obj = _json_object(data, name)
     except RecordError as e:
-        if getattr(e, "parsed", False) or len(lines) < 2 or not _one_line_object(lines[0]):
+        if getattr(e, "parsed", False) or len(lines) < 2 or not _one_line_object(lines[0][1]):
             raise
         # JSON Lines: one record a line
         return _game_of_lines(lines, name, game)
@@ -97,13 +98,15 @@ def _one_line_object(line: str) -> bool:
 
 
 def _game_of_lines(lines, name: str, game: int | None) -> dict:
-    """Game `game` (None: the only one) of JSON Lines: `lines`, the text of each non-blank
-    line, are each checked to be a JSON object; only the chosen one is kept."""
+    """Game `game` (None: the only one) of JSON Lines: `lines`, (the file's line number, the
+    text) of each non-blank line, are each checked to be a JSON object; only the chosen one
+    is kept."""
     chosen, count = None, 0
-    for count, line in enumerate(lines, 1):
-        # "FILE: line 2 (game 1)": the file named once, as every message names it first
-        # (a review: "FILE game 0: FILE line 2: ..." named it twice, the command line adding it)
-        obj = _json_object(line, f"{name}: line {count} (game {count - 1})")
+    for count, (number, line) in enumerate(lines, 1):
+        # "FILE: line 3 (game 1)": the file named once, as every message names it first (a
+        # review: "FILE game 0: FILE line 2: ..." named it twice, the command line adding it);
+        # the line as an editor numbers it, blank lines counted (a review: they were not)
+        obj = _json_object(line, f"{name}: line {number} (game {count - 1})")
         if game is None or count - 1 == game:
             chosen = obj
     if count == 0:
@@ -254,7 +257,7 @@ def _big_file_lines(f, head: bytes, name: str):
     MAX_RECORD_BYTES + 1 bytes, with one line naming the limit."""
     limit = MAX_RECORD_BYTES
     first = True
-    for offset, line in _byte_lines(f, head, limit):
+    for offset, number, line in _byte_lines(f, head, limit):
         if len(line) > limit:
             if first:
                 raise RecordError(f"{name}: larger than {limit / 2 ** 20:g} MiB, the most a record file of one game "
@@ -273,32 +276,38 @@ def _big_file_lines(f, head: bytes, name: str):
             raise RecordError(f"{name}: larger than {limit / 2 ** 20:g} MiB, the most a record file of one game "
                               f"takes (a file of several games holds one a line, JSON Lines)")
         first = False
-        yield text
+        yield number, text
 
 
 def _byte_lines(f, head: bytes, limit: int, chunk_size: int = 2 ** 20):
-    """(offset in the file, bytes) of every line of `f` (its first bytes, `head`, already
-    read), without its line end ("\\r\\n" gives an empty line after it, which readers skip as
-    blank). A line longer than `limit` is yielded as its first limit + 1 bytes, and the
-    reading ends: never more than that is held."""
+    """(offset in the file, line number, bytes) of every line of `f` (its first bytes,
+    `head`, already read), without its line end ("\\n", "\\r\\n" or "\\r", one line end each,
+    also where a chunk ends between the "\\r" and the "\\n"). A line longer than `limit` is
+    yielded as its first limit + 1 bytes, and the reading ends: never more than that is held."""
     pieces, held, start, pos = [], 0, 0, 0       # the line so far; its bytes; its offset; the chunk's
+    number, after_cr = 1, -1                     # the line's number; the offset just after a "\r"
     chunk = head
     while chunk:
         at = 0
         for m in _LINE_END_BYTES.finditer(chunk):
+            if chunk[m.start()] == 0x0A and pos + m.start() == after_cr:
+                at, start = m.end(), pos + m.end()      # the "\n" of a "\r\n": no line of its own
+                continue
             pieces.append(chunk[at:m.start()])
-            yield start, b"".join(pieces)
-            pieces, held, at, start = [], 0, m.end(), pos + m.end()
+            yield start, number, b"".join(pieces)
+            if chunk[m.start()] == 0x0D:
+                after_cr = pos + m.end()
+            pieces, held, at, start, number = [], 0, m.end(), pos + m.end(), number + 1
         if at < len(chunk):
             pieces.append(chunk[at:])
             held += len(chunk) - at
             if held > limit:
-                yield start, b"".join(pieces)[:limit + 1]
+                yield start, number, b"".join(pieces)[:limit + 1]
                 return
         pos += len(chunk)
         chunk = f.read(chunk_size)
     if pieces:
-        yield start, b"".join(pieces)
+        yield start, number, b"".join(pieces)
 
 
 def dumps_record(record: dict) -> str:

@@ -468,3 +468,33 @@ def test_a_repeated_key_under_an_odd_key_stays_one_line():
     with pytest.raises(RecordError) as e:
         parse_record_text(text, "f.json")
     assert "\n" not in str(e.value)
+
+
+# ----------------------------------------------------------------- JSON Lines' line numbers
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_json_lines_messages_number_lines_as_an_editor_does(tmp_path, capsys, end):
+    """A blank line between games is a line of the file: a message's "line N" is the
+    line an editor shows (the review: blank lines were not counted), whatever the line ends."""
+    good = json.dumps(small_record())
+    path = tmp_path / "games.jsonl"
+    # line 1 a game, line 2 blank, line 3 a game, lines 4-5 blank, line 6 the bad game (game 2)
+    path.write_bytes(end.join([good, "", good, "", "  ", good[:-5], ""]).encode())
+    cli = one_line_error(capsys, ["replay", str(path), "--game", "2"])
+    assert cli.startswith(f"{path}: line 6 (game 2): not valid JSON"), cli
+    with pytest.raises(RecordError, match=r": line 6 \(game 2\): "):
+        load_record(path, 0)
+
+
+def test_a_large_files_lines_are_numbered_across_chunks():
+    """The reader of a file over MAX_RECORD_BYTES, a chunk at a time: "\\r\\n" split between two
+    chunks is one line end, as "\\n" and "\\r" alone are."""
+    import io
+
+    from fiveup_solver.record import _byte_lines
+    data = b"a\r\nb\n\nc\rd\r\n\r\ne"
+    # the lines: 1 "a", 2 "b", 3 "", 4 "c", 5 "d", 6 "", 7 "e"
+    expected = [(0, 1, b"a"), (3, 2, b"b"), (5, 3, b""), (6, 4, b"c"), (8, 5, b"d"), (11, 6, b""), (13, 7, b"e")]
+    for chunk in range(1, len(data) + 1):
+        f = io.BytesIO(data[chunk:])
+        assert list(_byte_lines(f, data[:chunk], limit=100, chunk_size=chunk)) == expected, chunk
