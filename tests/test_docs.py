@@ -269,3 +269,39 @@ def test_no_table_or_code_block_is_glued_to_the_text_around_it():
             if end < len(lines) and lines[end]:
                 glued.append(f"{page.relative_to(ROOT)}:{end + 1} (below a table)")
     assert not glued, glued
+
+
+def _github_slugs(text: str) -> set:
+    """The anchors GitHub gives a Markdown page's headings (lower case, punctuation dropped,
+    spaces to hyphens, a repeat numbered), outside code fences, and any HTML id."""
+    slugs, seen, fenced = set(), {}, False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        m = None if fenced else re.match(r"#{1,6} +(.*?)\s*#*\s*$", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            slugs.add(slug if n == 0 else f"{slug}-{n}")
+    slugs.update(re.findall(r'\bid="([^"]+)"', text))
+    return slugs
+
+
+def test_every_anchor_linked_in_the_docs_is_a_heading_github_shows_too():
+    """mkdocs --strict checks the site's anchors, which attr_list ids (`{: #x }`) satisfy;
+    GitHub shows such an id as text and has no anchor there (a newcomer's review: the
+    README's "your own agent" link led to the top of the page). An anchor linked from the
+    README or a docs page is a heading's (or an HTML id) on GitHub as well."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    broken = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "{: #" not in text, f"{page}: an attr_list anchor GitHub does not render"
+        for target, anchor in re.findall(r"\]\(([^)#\s]*\.md|)#([^)\s]+)\)", text):
+            path = page if not target else (page.parent / target).resolve()
+            if not path.exists() or "://" in target:
+                continue
+            if anchor not in _github_slugs(path.read_text(encoding="utf-8")):
+                broken.append(f"{page.relative_to(ROOT)} -> {target}#{anchor}")
+    assert not broken, broken
