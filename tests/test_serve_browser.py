@@ -285,14 +285,15 @@ def test_keyboard_play_and_a_record_file_on_the_analysis_board(page, server, tmp
                          r"the side wins [\d.]+ ± [\d.]+ %", text), text
         kinds.add(played == best)
     assert kinds == {True, False}
-    # a bad record file is one line in the error bar
+    # a bad record file is one line in the error bar, as it is chosen (Analyse stays off)
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "fiveup-record/1", "players": 9, "rounds": []}')
     page.goto(f"{server['url']}/analysis")
     page.set_input_files("#file", str(bad))
-    page.click("#run")
     page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error").inner_text().startswith("bad.json: ")
     assert "players must be 2, 3 or 4" in page.locator("#error").inner_text()
+    assert page.locator("#run").is_disabled()
 
 
 def test_a_slow_hint_leaves_the_person_free_to_move(page, server, monkeypatch):
