@@ -53,14 +53,14 @@ from fiveup_solver.errors import (BotError, InconsistentObservationError, Option
 from fiveup_solver.game import Game, check_observation, not_to_move
 from fiveup_solver.inference import DealSampler, check_decision
 from fiveup_solver.notation import Move, format_move, format_number
-from fiveup_solver.parallel import arm_move_stop, disarm_move_stop
+from fiveup_solver.parallel import arm_move_stop, disarm_move_stop, workers_are_forked
 from fiveup_solver.hint import ALPHAMU_MAX_DEPTH, BOT_SUFFIXES, BUDGET_MAX_DIGITS, METHODS, SearchBudget
 from fiveup_solver.solver import SEARCHES
 from fiveup_solver.levels import LEVELS, level_bot
 from fiveup_solver.policies import decision, greedy_bot, hint_bot, random_bot
 
 __all__ = ["BOTS", "bot_function", "bot_move", "check_bot", "check_move_time", "stop_after", "choose", "choose_in_game", "names_a_module",
-           "not_a_bot_name", "parse_bot_list", "register_bot"]
+           "not_a_bot_name", "parse_bot_list", "register_bot", "worker_setup"]
 
 # a bot of one's own named by where it is: "package.module:function"
 _AGENT_PATH = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*):([A-Za-z_][A-Za-z0-9_]*)")
@@ -90,9 +90,12 @@ def register_bot(name: str, function) -> str:
     letters, digits, ``-`` and ``_``, starting with a letter; a built-in name is refused,
     and so is ``level`` and digits (the graded levels' names: a registered ``level9``
     would read as a level the ladder never measured); registering a name again replaces
-    its function. Worker processes started by
-    *spawn* do not see a registration: there, and on the command line, name the
-    function by its module instead (``"mypackage.agents:heuristic"``, see
+    its function. The matches, the SPRT and the ladder send a registered function to
+    their worker processes (:func:`worker_setup`): a module-level function reaches
+    them however they start; one pickle cannot send (a lambda, a function defined in
+    another) only workers started by *fork*, which copy this process (Linux before
+    Python 3.14), and elsewhere is refused before a game. On the command line, name
+    the function by its module (``"mypackage.agents:heuristic"``, see
     :func:`bot_function`). Returns ``name``.
 
     >>> import random
@@ -117,7 +120,49 @@ def register_bot(name: str, function) -> str:
     if not callable(function):
         raise OptionError(f"a bot is a function (observation, rng) -> move, not {type(function).__name__}")
     BOTS[name] = decision(function)
+    _REGISTERED[name] = function
     return name
+
+
+# name -> the function given to register_bot, for worker processes (worker_setup)
+_REGISTERED: dict = {}
+
+
+def worker_setup(names, ray: bool = False):
+    """What worker processes need to play the bots ``names`` that were registered in this
+    process (:func:`register_bot`): a ``(function, args)`` pair for
+    :func:`fiveup_solver.parallel.ordered_map`'s ``setup``, which registers them there, or
+    None when none of them is. A worker process started by *spawn* or *forkserver* (the
+    default from Python 3.14 on Linux) has only what it is sent (a review: a registered
+    bot there was an "unknown bot"); a function pickle cannot send (a lambda, a function
+    defined in another) is refused here, in one line, unless the workers are forked
+    copies of this process, which have it already. ``ray``: for Ray's workers, which are
+    sent every function (Ray pickles lambdas too)."""
+    import pickle
+    functions = {}
+    for name in dict.fromkeys(names):
+        function = _REGISTERED.get(name)
+        if function is None or name not in BOTS:
+            continue
+        if ray:
+            functions[name] = function
+            continue
+        try:
+            pickle.dumps(function)
+        except Exception as e:      # noqa: BLE001 -- what pickle raises varies (PicklingError, AttributeError, ...)
+            if workers_are_forked():
+                continue            # a forked worker is a copy of this process: it has the bot
+            raise OptionError(f"bot {name!r} is registered with a function worker processes cannot be sent "
+                              f"({type(e).__name__}: a lambda or a function defined in another?): register a "
+                              f"module-level function, or name it MODULE:FUNCTION") from None
+        functions[name] = function
+    return (restore_registered, (functions,)) if functions else None
+
+
+def restore_registered(functions: dict) -> None:
+    """Register ``functions`` (name -> function) in a worker process (:func:`worker_setup`)."""
+    for name, function in functions.items():
+        register_bot(name, function)
 
 
 def names_a_module(name) -> bool:
@@ -146,9 +191,11 @@ def _agent_at(name: str):
     except Exception as e:     # an agent's module that fails to import: its error, in one line
         raise OptionError(f"bot {name[:80]!r}: cannot import {module_name} ({type(e).__name__}: "
                           f"{' '.join(str(e).split())[:120]})") from None
-    function = getattr(module, attr, None)
-    if not callable(function):
+    if not hasattr(module, attr):
         raise OptionError(f"bot {name[:80]!r}: module {module_name} has no function {attr}")
+    function = getattr(module, attr)
+    if not callable(function):
+        raise OptionError(f"bot {name[:80]!r}: {module_name}.{attr} is not a function but {short_repr(function)}")
     return decision(function)
 
 
@@ -265,7 +312,8 @@ def stop_after(move_time: float) -> float:
     return 2 * move_time + 1.0
 
 
-def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, move_time: float | None = None):
+def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, move_time: float | None = None,
+             *, bot_seed: int | None = None):
     """The move `bot` picks (:func:`choose`), checked: a bot that raises, or returns
     anything but one of ``obs.legal_moves``, or takes longer than ``move_time`` seconds
     (wall clock, the bot's own call; None: no limit), is one :class:`BotError` naming it,
@@ -276,20 +324,27 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
     process of a run that stops hung moves (``parallel.ordered_map(stop_hung=True)``:
     a match, an SPRT or a ladder with a limit), a move that has not returned at
     :func:`stop_after` ``(move_time)`` ends the worker, and the run fails with one
-    BotError saying so."""
+    BotError saying so. ``bot_seed``: the seed of the game's bot generators when it is not
+    ``game_seed`` (:func:`~fiveup_solver.selfplay.play_game`'s), named too: with both,
+    the failing decision can be played again.
+
+    An agent that raises anything, ``SystemExit`` and other ``BaseException`` kinds too,
+    fails; ``KeyboardInterrupt`` is passed on as it is (it is how Ctrl-C stops a run)."""
     # the caller's arguments first: a bad one is the caller's typed error, not the bot's failure
     _check_choice(obs, rng)
     function = bot_function(bot)
     check_move_time(move_time)
     if game_seed is not None:
         game_seed = check_seed(game_seed, "game_seed")
+    if bot_seed is not None:
+        bot_seed = check_seed(bot_seed, "bot_seed")
     try:
         legal = {format_move(m) for m in obs.legal_moves}
         armed = False
         if move_time is not None:
             # where, read before the bot runs (what it does to its observation cannot change
             # it); the message formatted only if the move is stopped
-            where = (bot, obs.seat, obs.round, len(obs.history), game_seed)
+            where = (bot, obs.seat, obs.round, len(obs.history), game_seed, bot_seed)
             armed = arm_move_stop(stop_after(move_time), lambda: (
                 f"{_where(*where)}: did not return within {format_number(stop_after(move_time), 'g')} s "
                 f"(the limit is {format_number(move_time, 'g')} s a move); its worker process was stopped"))
@@ -300,29 +355,33 @@ def bot_move(bot: str, obs, rng: _random.Random, game_seed: int | None = None, m
             if armed:
                 disarm_move_stop()
         took = time.perf_counter() - start
-    except (Exception, SystemExit) as e:   # noqa: BLE001 -- whatever a bot raises (sys.exit too) is its failure
-        raise BotError(f"{_bot_at(bot, obs, game_seed)}: raised {type(e).__name__}: "
+    except KeyboardInterrupt:
+        raise                   # Ctrl-C (one the agent raised itself cannot be told from it)
+    except BaseException as e:  # noqa: BLE001 -- whatever a bot raises (sys.exit, BaseException kinds too) is its failure
+        raise BotError(f"{_bot_at(bot, obs, game_seed, bot_seed)}: raised {type(e).__name__}: "
                        f"{' '.join(str(e).split())[:160]}") from e
     try:
         text = format_move(move) if type(move) is Move else None
     except Exception:      # noqa: BLE001 -- a Move whose fields the bot changed
         text = None
     if text not in legal:
-        raise BotError(f"{_bot_at(bot, obs, game_seed)}: returned {short_repr(move)}, "
+        raise BotError(f"{_bot_at(bot, obs, game_seed, bot_seed)}: returned {short_repr(move)}, "
                        f"not one of the {len(legal)} legal moves (a Move of obs.legal_moves)")
     if move_time is not None and took > move_time:
-        raise BotError(f"{_bot_at(bot, obs, game_seed)}: took {took:.3g} s, over the limit of "
+        raise BotError(f"{_bot_at(bot, obs, game_seed, bot_seed)}: took {took:.3g} s, over the limit of "
                        f"{format_number(move_time, 'g')} s a move")
     return move
 
 
-def _bot_at(bot: str, obs, game_seed: int | None) -> str:
+def _bot_at(bot: str, obs, game_seed: int | None, bot_seed: int | None = None) -> str:
     """Which bot failed where (formatted only when one has)."""
-    return _where(bot, obs.seat, obs.round, len(obs.history), game_seed)
+    return _where(bot, obs.seat, obs.round, len(obs.history), game_seed, bot_seed)
 
 
-def _where(bot: str, seat: int, rnd: int, action: int, game_seed: int | None) -> str:
+def _where(bot: str, seat: int, rnd: int, action: int, game_seed: int | None, bot_seed: int | None = None) -> str:
     seed = "" if game_seed is None else f" of the game with seed {game_seed}"
+    if bot_seed is not None and bot_seed != game_seed:
+        seed += f" (bot seed {bot_seed})"
     return f"bot {bot[:60]!r} (seat {seat}) at round {rnd} action {action}{seed}"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import contextlib
 import json
 import os
 import re
@@ -311,8 +312,10 @@ def cmd_match(args, out) -> int:
     low, high = stats.win_interval()
     result = {"players": args.players, "bot": bot, "other": other, "deals": args.deals, "games": stats.games,
               "wins": stats.wins, "unfinished": stats.unfinished, "win_rate": stats.win_rate,
-              "ci95": [low, high], "seed": args.seed, "move_time": args.move_time, "workers": workers,
-              "pairs": stats.to_dict()}
+              "ci95": [low, high], "seed": args.seed, "move_time": args.move_time,
+              # (a review: "workers": 2 for games Ray played) the processes of this machine, or
+              # null and the Ray address
+              "workers": None if ray is not None else workers, "ray": ray, "pairs": stats.to_dict()}
     if args.json:
         out.write(json.dumps(result) + "\n")
     else:
@@ -1973,6 +1976,10 @@ def _in_its_file(text: str, args) -> str:
     return text if text.startswith((where + ": ", str(Path(file)) + ": ")) else f"{where}: {text}"
 
 
+# the commands that run bots of one's own in this process, whose print() must not reach stdout
+_RUNS_AGENTS = frozenset({"match", "sprt", "ladder", "selfplay"})
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["help"]:
@@ -1986,7 +1993,14 @@ def main(argv=None) -> int:
         if args.command is None:
             raise OptionError("a command is required: " + ", ".join(c.name for c in COMMANDS)
                               + " (fiveup --help says what each does)")
-        code = args.func(args, out)
+        if args.command in _RUNS_AGENTS:
+            # an agent's print() goes to standard error: standard output carries the result,
+            # which --json makes a machine's input (a review: a printing agent broke it);
+            # `out` writes to the real standard output (worker processes: parallel.py)
+            with contextlib.redirect_stdout(sys.stderr):
+                code = args.func(args, out)
+        else:
+            code = args.func(args, out)
         out.flush()
         return code
     except FiveUpError as e:

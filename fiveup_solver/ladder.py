@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fiveup_solver.bots import check_bot, check_move_time, not_a_bot_name
+from fiveup_solver.bots import check_bot, check_move_time, not_a_bot_name, worker_setup
 from fiveup_solver.errors import (OptionError, as_int, check_seed, is_int as _is_int, name_fault, is_number,
                                   short_repr as _short)
 from fiveup_solver.levels import LEVELS, Level, recipe_stamp
-from fiveup_solver.match import journal_lines, open_journal, pair_seeds, play_pair, write_journal
+from fiveup_solver.match import PairJob, journal_lines, open_journal, pair_seeds, play_pair, write_journal
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
 from fiveup_solver.selfplay import _check_callback
 
@@ -550,7 +550,7 @@ def run_ladder(players: int = 2, entrants=None, *, games: int = 100, seed: int =
             if (a, b, k) in done:
                 counts[(a, b)][int(round(2 * sum(done[(a, b, k)])))] += 1
                 continue
-            jobs.append((players, a, b, k, *pair_seeds(s, k), 1000, False, move_time))
+            jobs.append(PairJob(players, a, b, k, *pair_seeds(s, k), 1000, False, move_time))
             owner.append((a, b))
     _play_into(counts, owner, jobs, workers, ray, open_journal(journal, size) if journal else None,
                lambda ab, k, scores: {"players": players, "seed": seed, "a": ab[0], "b": ab[1], "pair": k,
@@ -887,9 +887,12 @@ def _play_into(counts: dict, owner: list, jobs: list, workers: int, ray, log, ro
     its journal line ``row(owner, pair, scores)`` appended as it finishes."""
     # a job's last field is its move_time: with a limit, a move that never returns is stopped
     stop_hung = any(job[-1] is not None for job in jobs)
+    # bots registered in this process, for the worker processes (refused now if they cannot go)
+    setup = (worker_setup([b for job in jobs for b in (job.bot, job.other)], ray is not None)
+             if workers > 1 or ray is not None or stop_hung else None)
     try:
         for key, (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray,
-                                                          stop_hung=stop_hung)):
+                                                          stop_hung=stop_hung, setup=setup)):
             counts[key][int(round(2 * sum(scores)))] += 1
             if log is not None:
                 write_journal(log, row(key, k, scores))
@@ -960,7 +963,7 @@ def place_agent(agent: str, players: int = 2, *, levels=None, games: int = 100, 
             if (n, k) in done:
                 counts[n][int(round(2 * sum(done[(n, k)])))] += 1
                 continue
-            jobs.append((players, agent, n, k, *pair_seeds(s, k), 1000, False, move_time))
+            jobs.append(PairJob(players, agent, n, k, *pair_seeds(s, k), 1000, False, move_time))
             owner.append(n)
     _play_into(counts, owner, jobs, workers, ray, open_journal(journal, size) if journal else None,
                lambda n, k, scores: {"agent": agent, "players": players, "seed": seed, "level": n, "pair": k,

@@ -50,9 +50,10 @@ import math
 import os
 import random
 from dataclasses import dataclass, field
+from typing import NamedTuple, Optional
 
-from fiveup_solver.bots import check_bot, check_move_time
-from fiveup_solver.errors import (OptionError, as_int, as_number, check_players, check_seed, is_int as _is_int, is_number,
+from fiveup_solver.bots import check_bot, check_move_time, worker_setup
+from fiveup_solver.errors import (BotError, OptionError, as_int, as_number, check_players, check_seed, is_int as _is_int, is_number,
                                   short_repr as _short)
 from fiveup_solver.notation import format_number
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
@@ -532,15 +533,41 @@ def _game_score(game, bot_side: int) -> float:
     return 1.0 if game.winner == bot_side else 0.0
 
 
+class PairJob(NamedTuple):
+    """One duplicate unit to play (:func:`play_pair`): a tuple, named when a run's error
+    names it (a review: a worker that died named "the first not finished" as nine bare
+    fields)."""
+    players: int
+    bot: str
+    other: str
+    index: int              # the unit's number in its match
+    deal_seed: int
+    bot_seed: int
+    max_rounds: int
+    records: bool           # the games' records wanted
+    move_time: Optional[float]
+
+    def __repr__(self) -> str:
+        limit = "" if self.move_time is None else f", {format_number(self.move_time, 'g')} s a move"
+        return (f"unit {self.index} of {self.bot[:60]} v {self.other[:60]} ({self.players} players, deal seed "
+                f"{self.deal_seed}, bot seed {self.bot_seed}{limit})")
+
+
 def play_pair(job) -> tuple:
     """(unit index, [BOT's score with BOT on side 0, on side 1 (, on side 2)], records or None)
-    for one deal sequence. The job: (players, bot, other, index, deal seed, bot seed,
-    max_rounds, want_records, move_time)."""
+    for one deal sequence. The job: a :class:`PairJob` (or a tuple of its fields: players,
+    bot, other, index, deal seed, bot seed, max_rounds, want_records, move_time). A bot's
+    failure is its BotError, the unit and the seating after it (its game replays as
+    ``selfplay.play_game(players, deal_seed, seats, bot_seed=bot_seed)`` with the seats of
+    :func:`~fiveup_solver.selfplay.match_seatings`)."""
     players, bot, other, index, deal_seed, bot_seed, max_rounds, want_records, move_time = job
     scores, records = [], []
     for side, seats in enumerate(match_seatings(players, bot, other)):
-        game = play_game(players, deal_seed, seats, bot_seed=bot_seed, max_rounds=max_rounds,
-                         move_time=move_time)
+        try:
+            game = play_game(players, deal_seed, seats, bot_seed=bot_seed, max_rounds=max_rounds,
+                             move_time=move_time)
+        except BotError as e:
+            raise BotError(f"{e} (in unit {index}, seating {side}: {', '.join(s[:60] for s in seats)})") from e.__cause__
         scores.append(_game_score(game, side))
         if want_records:
             records.append(game.to_record())
@@ -580,14 +607,17 @@ def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 
     seed = check_seed(seed)
     workers = check_workers(workers)
     ray = check_ray(ray)
-    jobs = ((players, bot, other, k, *pair_seeds(seed, k), max_rounds, records, move_time)
+    jobs = (PairJob(players, bot, other, k, *pair_seeds(seed, k), max_rounds, records, move_time)
             for k in range(start, start + max_pairs))
-    return _yield_units(jobs, workers, ray, move_time is not None)
+    stop_hung = move_time is not None
+    # bots registered in this process, for the worker processes (refused now if they cannot go)
+    setup = worker_setup([bot, other], ray is not None) if workers > 1 or ray is not None or stop_hung else None
+    return _yield_units(jobs, workers, ray, stop_hung, setup)
 
 
-def _yield_units(jobs, workers: int, ray, stop_hung: bool):
+def _yield_units(jobs, workers: int, ray, stop_hung: bool, setup=None):
     """play_pairs' generator, its arguments checked (closing it ends the workers)."""
-    yield from ordered_map(play_pair, jobs, workers=workers, ray=ray, stop_hung=stop_hung)
+    yield from ordered_map(play_pair, jobs, workers=workers, ray=ray, stop_hung=stop_hung, setup=setup)
 
 
 @dataclass

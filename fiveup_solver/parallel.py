@@ -23,9 +23,11 @@ raised as itself.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -34,7 +36,7 @@ from collections import deque
 from fiveup_solver.errors import (BotError, FiveUpError, OptionError, WorkerError, as_int, check_switch,
                                   is_int as _is_int, short_repr as _short)
 
-__all__ = ["ordered_map", "default_workers", "check_workers", "check_ray", "arm_move_stop", "disarm_move_stop"]
+__all__ = ["ordered_map", "workers_are_forked", "default_workers", "check_workers", "check_ray", "arm_move_stop", "disarm_move_stop"]
 
 
 def default_workers() -> int:
@@ -94,13 +96,21 @@ def _single_thread_search():
         fn()
 
 
-def _worker_start(stop_reports=None, one_thread: bool = True):
+def _worker_start(stop_reports=None, one_thread: bool = True, setup=None):
     """A local worker process's start: one search thread (`one_thread`: other workers
     fill the cores; a single worker searches with the hint's threads, as the run would
     in its own process); with `stop_reports` (a directory), the move watchdog may stop
-    this process (arm_move_stop). A worker whose parent has gone ends itself."""
+    this process (arm_move_stop); `setup` (function, args): called once (ordered_map's).
+    A worker whose parent has gone ends itself. Its standard output is its standard
+    error: the parent's carries the run's result (a review: an agent's print() in a
+    worker went into ``fiveup match --json``'s output)."""
     global _stop_reports
     _stop_reports = stop_reports
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+        os.dup2(sys.stderr.fileno(), 1)
+    if setup is not None:
+        setup[0](*setup[1])
     threading.Thread(target=_end_with_parent, args=(os.getppid(), stop_reports), name="fiveup-parent-watch",
                      daemon=True).start()
     if one_thread:
@@ -219,8 +229,10 @@ def _stopped_move(reports: str | None):
     return None
 
 
-def _call(fn, job):
+def _call(fn, job, setup=None):
     _single_thread_search()
+    if setup is not None:
+        setup[0](*setup[1])
     return _in_process(fn, job)
 
 
@@ -288,15 +300,29 @@ def _worker_failure(e: Exception, job) -> FiveUpError:
     return WorkerError(f"a worker process failed ({what}) while running {_short(job, 160)}")
 
 
+def workers_are_forked() -> bool:
+    """Whether this machine's worker processes (ordered_map's pool, the default start
+    method) start by *fork*, a copy of this process with all it has set up: the default on
+    Linux until Python 3.14 (from 3.14 *forkserver*), never on macOS or Windows (*spawn*)."""
+    import multiprocessing
+    # (get_start_method() would fix the method for good, and a later set_start_method fail)
+    method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
+    return method == "fork"
+
+
 def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight: int = 2,
-                stop_hung: bool = False):
+                stop_hung: bool = False, setup=None):
     """A generator of fn(job) for each job, in order. `fn` must be a module-level
     function (it is sent to other processes by name) when it runs in worker
     processes. Closing the generator early cancels the jobs it no longer needs.
     ``in_flight``: jobs sent ahead per worker (an integer >= 1). ``stop_hung``: the
     jobs run in worker processes even with one worker, where a bot move armed with
     :func:`arm_move_stop` that outlives its deadline ends its worker and the run
-    fails with that move's BotError (on Ray nothing is armed).
+    fails with that move's BotError (on Ray nothing is armed). ``setup``: None, or a
+    (function, args) pair called in each worker process before its jobs (on Ray before
+    each job), as :func:`fiveup_solver.bots.worker_setup` gives the bots registered in
+    this process; never in this process. A worker process's standard output goes to
+    standard error.
 
     The arguments are checked here, at the call, not at the first ``next()``: a bad
     one is a one-line OptionError, and so is an `fn` that pickle does not take (a
@@ -317,6 +343,9 @@ def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight
     stop_hung = check_switch("stop_hung", stop_hung)
     if not callable(fn):
         raise OptionError(f"fn must be a function called with each job, not {_short(fn)}")
+    if setup is not None and not (isinstance(setup, tuple) and len(setup) == 2 and callable(setup[0])
+                                  and isinstance(setup[1], tuple)):
+        raise OptionError(f"setup must be None or a (function, args tuple) pair, not {_short(setup)}")
     try:
         jobs = iter(jobs)
     except TypeError:
@@ -328,11 +357,11 @@ def ordered_map(fn, jobs, *, workers: int = 1, ray: str | None = None, in_flight
             raise OptionError(f"fn must be a module-level function (worker processes get it by name), not "
                               f"{_short(fn)}: {type(e).__name__}: {' '.join(str(e).split())[:120]}") from None
     if ray is not None:
-        return _ray_map(fn, jobs, ray, in_flight)
-    return _local_map(fn, jobs, workers, in_flight, stop_hung)
+        return _ray_map(fn, jobs, ray, in_flight, setup)
+    return _local_map(fn, jobs, workers, in_flight, stop_hung, setup)
 
 
-def _local_map(fn, jobs, workers: int, in_flight: int, stop_hung: bool):
+def _local_map(fn, jobs, workers: int, in_flight: int, stop_hung: bool, setup=None):
     """ordered_map's generator on this machine, its arguments checked."""
     if workers == 1 and not stop_hung:
         for job in jobs:
@@ -344,7 +373,7 @@ def _local_map(fn, jobs, workers: int, in_flight: int, stop_hung: bool):
     reports, pool, finished = None, None, False
     try:
         reports = tempfile.mkdtemp(prefix="fiveup-stops-") if stop_hung else None
-        pool = ProcessPoolExecutor(workers, initializer=_worker_start, initargs=(reports, workers > 1))
+        pool = ProcessPoolExecutor(workers, initializer=_worker_start, initargs=(reports, workers > 1, setup))
         window = deque()
         for job in jobs:
             window.append((pool.submit(_in_process, fn, job), job))
@@ -408,7 +437,7 @@ def _ray_send_failure(ray, fn, job, e: Exception) -> OptionError:
                        f"a job must be what pickle takes")
 
 
-def _ray_map(fn, jobs, address: str, in_flight: int):
+def _ray_map(fn, jobs, address: str, in_flight: int, setup=None):
     import ray as _ray
     started = False
     if not _ray.is_initialized():
@@ -430,7 +459,7 @@ def _ray_map(fn, jobs, address: str, in_flight: int):
         try:
             for job in jobs:
                 try:
-                    ref = remote.remote(fn, job)
+                    ref = remote.remote(fn, job, setup)
                 except (TypeError, pickle.PicklingError, AttributeError) as e:
                     raise _ray_send_failure(_ray, fn, job, e) from None
                 window.append((ref, job))

@@ -79,7 +79,7 @@ def play_game(players: int, seed: int, bots, *, bot_seed: int | None = None,
             if on_action is not None:
                 on_action(game, None, [])
         seat = game.to_move
-        move = bot_move(bots[seat], game.observation(seat), rngs[seat], seed, move_time)
+        move = bot_move(bots[seat], game.observation(seat), rngs[seat], seed, move_time, bot_seed=bot_seed)
         events = game.push(move)
         if on_action is not None:
             on_action(game, move, events)

@@ -96,7 +96,7 @@ def test_a_move_that_never_returns_stops_the_run_with_one_line(agents, argv):
     err = r.stderr.splitlines()
     assert len(err) == 1, r.stderr[-2000:]
     bot = next(b for b in argv[2].split(",") if b.startswith("hangers:"))
-    assert re.fullmatch(rf"error: bot '{bot}' \(seat [0-3]\) at round 0 action [3-9] of the game with seed \d+"
+    assert re.fullmatch(rf"error: bot '{bot}' \(seat [0-3]\) at round 0 action [3-9] of the game with seed \d+ \(bot seed \d+\)"
                         + re.escape(_stopped_line(0.05)), err[0]), err[0]
     # the directory the workers leave their messages in is removed
     assert glob.glob(os.path.join(agents, "fiveup-stops-*")) == []

@@ -238,9 +238,9 @@ def test_a_time_limit_per_move_names_the_slow_agent_and_where(agents_dir, capsys
         assert main(argv + ["--move-time", "0.05"]) == 2, argv
         err = capsys.readouterr().err.splitlines()
         assert len(err) == 1 and err[0].startswith("error: bot 'myagents:slow_late' (seat "), err
-        assert re.search(r" at round 0 action [3-8] of the game with seed \d+: took ", err[0]), err
+        assert re.search(r" at round 0 action [3-8] of the game with seed \d+ \(bot seed \d+\): took ", err[0]), err
         taken = float(err[0].split(": took ")[1].split(" s,")[0])
-        assert taken >= 0.2 and err[0].endswith(" s, over the limit of 0.05 s a move"), err
+        assert taken >= 0.2 and re.search(r" s, over the limit of 0\.05 s a move \(in unit 0, seating \d: ", err[0]), err
     # two workers: the worker's error reaches the command line as the same one line
     assert main(["match", "--bots", "greedy,myagents:slow_late", "--deals", "2", "--workers", "2",
                  "--move-time", "0.05"]) == 2
