@@ -10,6 +10,7 @@ const STRENGTH = {
   deep: { samples: 256, luck_samples: 96, dd_nodes: 4000000 },
 };
 const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const SIGN_WORDS = { "?!": "inaccuracies", "?": "mistakes", "??": "blunders" };
 const NS = "http://www.w3.org/2000/svg";
 
 let record = null;      // the record analysed
@@ -21,8 +22,25 @@ let whatIf = null;      // the move tried at the current position
 let positions = new Map();
 let values = new Map(); // "r/i" -> [{move, win, points}] from the analysis or an evaluation here
 let valuedBy = new Map(); // "r/i" -> how its values were searched (said under the what-if table)
+let lead = "";          // said before the next decision stepped to (the analysis's end)
 
 function setState(s) { document.body.dataset.state = s; }
+
+// ------------------------------------------------------------------ focus and announcements
+// (an accessibility review: the focus fell to the page at Analyse, after a what-if move and
+// Evaluate; nothing said the analysis's end or the move stepped to)
+function focusLost() {
+  const a = document.activeElement;
+  return !a || a === document.body || !a.isConnected || a.disabled || Boolean(a.closest("[hidden]"));
+}
+
+// one short sentence in the page's polite live region (#say); the same sentence again is said again
+function say(text) {
+  const box = $("say");
+  if (!box) return;
+  box.textContent = box.textContent === text ? `${text}\u00a0` : text;
+}
+const MARK_WORDS = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
 
 // "seat 1 (greedy)": the seat with its name in the record, unless it has none or Game's
 // default one ("seat1"); notation.format_seat is the same rule in Python
@@ -50,6 +68,10 @@ async function analyse() {
   $("run").disabled = true;
   setState("running");
   $("progress").hidden = false;
+  // (Analyse is off while it runs: the focus on the progress bar, named "analysis progress")
+  if (focusLost()) $("bar").focus();
+  say("Analysis started.");
+  let quarter = 0;      // the progress said at each quarter, not at every poll
   try {
     const { id } = await api("POST", "/api/analyses", body);
     running = id;
@@ -58,6 +80,10 @@ async function analyse() {
       $("bar").value = job.progress;
       $("progress-text").textContent = `${job.status}: ${job.done} / ${job.total} actions`;
       if (job.status === "done") { result = job.result; break; }
+      if (job.status !== "error" && Math.floor(4 * job.progress) > quarter && job.progress < 1) {
+        quarter = Math.floor(4 * job.progress);
+        say(`Analysing: ${25 * quarter} %, ${job.done} of ${job.total} actions.`);
+      }
       if (job.status === "error") throw new Error(job.error_message);
       await sleep(250);
     }
@@ -69,6 +95,7 @@ async function analyse() {
   } finally {
     running = null;
     $("run").disabled = false;
+    if (focusLost() && !$("pick").hidden) $("run").focus();
   }
 }
 
@@ -104,9 +131,16 @@ function build() {
   if (!actions.length) {
     // a record saved before anything was played: there is no move to show
     $("pos-info").textContent = "This record has no actions yet: nothing to analyse.";
+    $("board-view").focus();
+    say("Analysis done. This record has no actions yet: nothing to analyse.");
     setState("ready");
     return;
   }
+  // the focus on the move list, where the keys step the board (a review: it fell to the page)
+  $("movelist").focus();
+  const judgedCount = result.decisions.filter((d) => !d.forced).length;
+  const marks = Object.keys(MARK_SIGN).map((m) => [m, result.decisions.filter((d) => d.mark === m).length]);
+  lead = `Analysis done: ${judgedCount} decisions judged; ${marks.map(([m, n]) => `${n} ${n === 1 ? m : MARK_WORDS[m]}`).join(", ")}.`;
   const first = actions.findIndex((a) => a.decision && !a.decision.forced);
   go(first >= 0 ? first : 0);
 }
@@ -116,19 +150,24 @@ function buildMoveList() {
   list.replaceChildren();
   let round = -1;
   actions.forEach((a, k) => {
+    // a listbox (the move list keeps the focus, its current move the active option: a screen
+    // reader passes the arrow keys to it); a round's heading is an option that cannot be chosen
     if (a.r !== round) {
       round = a.r;
-      list.append(el("li", { class: "round", text: `Round ${round}` }));
+      list.append(el("li", { class: "round", role: "option", "aria-disabled": "true", "aria-selected": "false",
+        text: `Round ${round}` }));
     }
+    const option = { id: `move-${k}`, role: "option", "aria-selected": "false", "data-k": k, "data-round": a.r,
+      "data-action": a.i, onclick: () => go(k) };
     if (a.final) {
-      list.append(el("li", { class: "final", "data-k": k, "data-round": a.r, "data-action": a.i,
-        onclick: () => go(k) }, "final position"));
+      list.append(el("li", { class: "final", ...option }, "final position"));
       return;
     }
     const d = a.decision;
     const mark = d && d.mark ? d.mark : "";
-    list.append(el("li", { class: `act ${mark}`, "data-k": k, "data-round": a.r, "data-action": a.i,
-      onclick: () => go(k) }, `${seatText(a.seat)}: ${a.text}${mark ? " " + MARK_SIGN[mark] : ""}`));
+    // the mark's sign seen, its word heard (a review: "?!" is punctuation to a screen reader)
+    list.append(el("li", { class: `act ${mark}`, ...option }, `${seatText(a.seat)}: ${a.text}`,
+      ...(mark ? [" ", el("span", { "aria-hidden": "true", text: MARK_SIGN[mark] }), el("span", { class: "sr-only", text: ` ${mark}` })] : [])));
   });
 }
 
@@ -195,16 +234,60 @@ function buildGraph() {
     // severity (a review: filled yellow, orange or red, a 3-player graph's blunder was nobody's)
     if (d.mark) add(svg, "circle", { cx: x(j), cy: y(value(p)), r: 8.5, class: `ring ${d.mark}`, "data-ring": p.k })
       .addEventListener("click", () => go(p.k));
-    const c = add(svg, "circle", { cx: x(j), cy: y(value(p)), r: d.mark ? 5 : 3.5, class: `pt ${d.mark || ""} seat${p.a.seat}`,
+    const r = d.mark ? 5 : 3.5;
+    const c = add(svg, "circle", { cx: x(j), cy: y(value(p)), r, class: `pt ${d.mark || ""} seat${p.a.seat}`,
       "data-k": p.k, "data-round": p.a.r, "data-action": p.a.i, tabindex: -1 });
-    add(c, "title", {}, `round ${p.a.r} action ${p.a.i}: ${seatText(p.a.seat)} ${p.a.text}${d.mark ? " (" + d.mark + ")" : ""}`);
+    const title = `round ${p.a.r} action ${p.a.i}: ${seatText(p.a.seat)} ${p.a.text}${d.mark ? " (" + d.mark + ")" : ""}`;
+    add(c, "title", {}, title);
     c.addEventListener("click", () => go(p.k));
+    // each seat's shape over its point (seat 0 a circle, 1 a square, 2 a triangle, 3 a diamond):
+    // the seats told apart without their colours too (a review: blue and violet read alike)
+    const shape = markerPath(p.a.seat, x(j), y(value(p)), r);
+    if (shape) {
+      const m = add(svg, "path", { d: shape, class: `marker seat${p.a.seat}`, "data-marker": p.k, "aria-hidden": "true" });
+      add(m, "title", {}, title);
+      m.addEventListener("click", () => go(p.k));
+    }
   });
   add(svg, "text", { x: L, y: H - 6, class: "axis" },
     sides === 2 ? `side ${shown}'s win % at each judged decision, by round (grey lines: new round)`
       : "each seat's own win % at its judged decisions, by round");
+  svg.setAttribute("aria-describedby", "graph-summary");
+  $("graph-summary").textContent = graphSummary(pts, sides, shown, value);
   $("graph").replaceChildren(svg);
   graphLegend(pts);
+}
+
+// a seat's marker around a point of radius r, over its circle (none for seat 0: the circle)
+function markerPath(seat, cx, cy, r) {
+  const f = (v) => v.toFixed(2);
+  const poly = (pts) => `M${pts.map(([u, v]) => `${f(cx + u)},${f(cy + v)}`).join("L")}Z`;
+  const k = seat % 4;
+  if (k === 1) return poly([[-r, -r], [r, -r], [r, r], [-r, r]]);
+  if (k === 2) return poly([[0, -2 * r], [1.732 * r, r], [-1.732 * r, r]]);
+  if (k === 3) return poly([[0, -1.45 * r], [1.45 * r, 0], [0, 1.45 * r], [-1.45 * r, 0]]);
+  return null;
+}
+
+// the graph in words, for a screen reader (its aria-describedby): each line's first, last, lowest
+// and highest win %, and the marks (a review: only "each seat's own win probability" was said)
+function graphSummary(pts, sides, shown, value) {
+  if (!pts.length) return "No judged decisions.";
+  const at = ({ a }) => `round ${a.r} action ${a.i}`;
+  const pc = (v) => `${(100 * v).toFixed(0)} %`;
+  const line = (name, list) => {
+    if (!list.length) return "";
+    const lo = list.reduce((m, q) => (value(q) < value(m) ? q : m));
+    const hi = list.reduce((m, q) => (value(q) > value(m) ? q : m));
+    return `${name.charAt(0).toUpperCase() + name.slice(1)}: ${pc(value(list[0]))} at the first judged decision, ${pc(value(list[list.length - 1]))} at the last; `
+      + `lowest ${pc(value(lo))} (${at(lo)}), highest ${pc(value(hi))} (${at(hi)}).`;
+  };
+  const seats = [...new Set(pts.map(({ a }) => a.seat))].sort((p, q) => p - q);
+  const lines = sides === 2 ? [line(`side ${shown}'s win probability`, pts)]
+    : seats.map((s) => line(`${seatText(s)}'s win probability`, pts.filter(({ a }) => a.seat === s)));
+  const marked = Object.keys(MARK_SIGN).map((m) => [m, pts.filter(({ a }) => a.decision.mark === m).length]);
+  return `${pts.length} judged decisions over ${new Set(pts.map(({ a }) => a.r)).size} rounds. ${lines.join(" ")} `
+    + `Marked: ${marked.map(([m, n]) => `${n} ${n === 1 ? m : MARK_WORDS[m]}`).join(", ")} (N and P on the move list step to them).`;
 }
 
 // the graph's key, in the page above it (a review: drawn in the graph's bottom right, it was off
@@ -236,7 +319,9 @@ function buildSummary() {
       resultText(s.result)].map((v) => el("td", { text: String(v) }))));
   $("summary").replaceChildren(
     el("tr", {}, ...["seat", "side", "judged", "accuracy", "loss win-%", "?!", "?", "??", "net luck", "result"].map((h) => el("th", {
-      text: h, ...(h === "result" ? { title: "the game's result for the seat's side: won, lost, or unfinished (no side has won yet)" } : {}) }))),
+      text: h, ...(h === "result" ? { title: "the game's result for the seat's side: won, lost, or unfinished (no side has won yet)" } : {}),
+      // the marks' signs in words (a screen reader reads "?!" as punctuation)
+      ...(SIGN_WORDS[h] ? { "aria-label": SIGN_WORDS[h], title: SIGN_WORDS[h] } : {}) }))),
     ...rows);
 }
 
@@ -268,13 +353,25 @@ async function go(k) {
   await draw();
 }
 
-async function draw() {
+// `focusWhatIf`: the what-if button to focus once the table is drawn again (a move's name, or
+// true: the first; a review: Enter on one, or Evaluate, left the focus on the page)
+async function draw({ focusWhatIf = null } = {}) {
   const a = actions[cursor];
   const d = a.decision;
   // move list and graph follow the cursor
-  for (const li of $("movelist").querySelectorAll("li.current")) { li.classList.remove("current"); li.removeAttribute("aria-current"); }
+  for (const li of $("movelist").querySelectorAll("li.current")) {
+    li.classList.remove("current"); li.removeAttribute("aria-current"); li.setAttribute("aria-selected", "false");
+  }
   const li = $("movelist").querySelector(`li[data-k="${cursor}"]`);
-  if (li) { li.classList.add("current"); li.setAttribute("aria-current", "step"); li.scrollIntoView({ block: "nearest" }); }
+  if (li) {
+    li.classList.add("current"); li.setAttribute("aria-current", "step"); li.setAttribute("aria-selected", "true");
+    $("movelist").setAttribute("aria-activedescendant", li.id);
+    li.scrollIntoView({ block: "nearest" });
+  }
+  if (!focusWhatIf) {
+    say(`${lead ? `${lead} ` : ""}${stepWords(a, d)}`);
+    lead = "";
+  }
   for (const c of $("graph").querySelectorAll("circle.current")) c.classList.remove("current");
   // the cursor line stands at the last judged decision up to here; the point itself is ringed when judged
   const pt = $("graph").querySelector(`circle[data-k="${cursor}"]`);
@@ -306,11 +403,31 @@ async function draw() {
     $("pos-info").textContent = `Round ${a.r}, ${a.final ? "after the last action" : `action ${a.i}`}: ${toMove} · scores ${p.scores.map(points).join(" / ")} · boneyard ${p.boneyard_size}`;
     $("hands").replaceChildren(...p.hands.map((h, s) => el("div", { text: `${seatText(s)}: ${h === null ? `${p.hand_sizes[s]} hidden tiles` : h.join(" ")}` })));
     whatIfPanel(a, p);
+    if (focusWhatIf) {
+      const buttons = [...$("whatif").querySelectorAll("button.link")];
+      const again = buttons.find((b) => b.dataset.move === focusWhatIf) || buttons[0];
+      if (again && focusLost()) again.focus({ preventScroll: true });
+      if (typeof focusWhatIf === "string") say($("whatif-value").textContent);
+    }
     setState("ready");
   } catch (e) {
     showError(e.message);
     setState("ready");
   }
+}
+
+// the decision stepped to, said: "Round 0, action 13: seat 2 (random#2) played 2-4@2-5:low, an
+// inaccuracy, loses 8.3 win-%; best 2-5@0-5:high"
+function stepWords(a, d) {
+  if (a.final) return `Round ${a.r}: the final position, after the record's last action.`;
+  let text = `Round ${a.r}, action ${a.i}: ${seatText(a.seat)} played ${a.text}`;
+  if (d && d.forced) text += ", forced";
+  else if (d) {
+    if (d.mark) text += `, ${d.mark === "inaccuracy" ? "an" : "a"} ${d.mark}`;
+    text += `, loses ${d.loss_win.toFixed(1)} win-%`;
+    if (d.best && d.best !== a.text) text += `; best ${d.best}`;
+  }
+  return `${text}.`;
 }
 
 function decisionText(a, d) {
@@ -355,7 +472,7 @@ function whatIfPanel(a, p) {
     const v = byMove.get(m);
     const note = says(m);
     return el("tr", { class: [m === a.text ? "played" : "", m === best ? "best" : "", whatIf === m ? "tried" : ""].filter(Boolean).join(" ") },
-      el("td", {}, el("button", { type: "button", class: "link", "data-move": m, onclick: () => { whatIf = m; draw(); } }, m),
+      el("td", {}, el("button", { type: "button", class: "link", "data-move": m, onclick: () => { whatIf = m; draw({ focusWhatIf: m }); } }, m),
         ...(note ? [el("span", { class: "same", text: ` (${note})` })] : [])),
       ...(twin !== i ? [el("td", { colspan: "2", class: "same", text: `the same as ${legal[twin]}` })] : [
         el("td", { class: "num", text: v ? (v.win !== null ? winText(v.win, v.win_stderr) : "forced") : "" }),
@@ -424,18 +541,28 @@ async function evaluate(a, p) {
     values.set(`${a.r}/${a.i}`, h.moves.map((m) => ({ move: m.move, win: m.win, points: m.points,
       win_stderr: m.win_stderr, points_stderr: m.points_stderr })));
     valuedBy.set(`${a.r}/${a.i}`, `evaluated here, as the analysis: ${searchText({ name: "search", search: h.search, samples: h.samples || h.budget.samples, method: h.method })}`);
-    draw();
+    say("Evaluated: the what-if table has its values.");
+    draw({ focusWhatIf: true });
   } catch (e) {
     showError(e.message);
   }
 }
 
+// the keys step the board only with the focus on the board view itself (the move list, the board,
+// the graph), never on a control (a button, a field, a link), and never with Alt, Ctrl or Meta: the
+// browser's own shortcuts (Alt+← back, Ctrl+P print) and the page's scrolling work elsewhere
+// (an accessibility review: N on a what-if button jumped the board, Ctrl+P and Alt+← were taken)
+const CONTROL = "button, input, select, textarea, a[href], summary, [role=button]";
 function keys(e) {
-  if (!actions.length || $("board-view").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+  if (!actions.length || $("board-view").hidden) return;
+  const t = e.target;
+  if (!(t instanceof Element) || !t.closest("#board-view") || t.closest(CONTROL)) return;
+  const onList = t === $("movelist");
   const marked = (k) => actions[k].decision && actions[k].decision.mark;
   let k = null;
-  if (e.key === "ArrowRight") k = cursor + 1;
-  else if (e.key === "ArrowLeft") k = cursor - 1;
+  if (e.key === "ArrowRight" || (onList && e.key === "ArrowDown")) k = cursor + 1;
+  else if (e.key === "ArrowLeft" || (onList && e.key === "ArrowUp")) k = cursor - 1;
   else if (e.key === "Home") k = 0;
   // End: the final position, after the last action (as a chess board's End)
   else if (e.key === "End") k = actions.length - 1;

@@ -21,6 +21,71 @@ const HINTS_KEY = "fiveup.hints";   // the Hints switch, kept in the browser ove
 
 function setState(s) { document.body.dataset.state = s; }
 
+// ------------------------------------------------------------------ focus and announcements
+// (an accessibility review: the focus fell to the page after nearly every move, and the live
+// status line was read again at every step while the result was never said)
+let byKeyboard = false;    // the last input was a key: a focus moved by the page scrolls to it
+window.addEventListener("keydown", () => { byKeyboard = true; }, true);
+window.addEventListener("pointerdown", () => { byKeyboard = false; }, true);
+
+function focusOn(node) {
+  if (node) node.focus({ preventScroll: !byKeyboard });
+}
+
+// the focus is nowhere (the page), or on a control gone, hidden or turned off
+function focusLost() {
+  const a = document.activeElement;
+  return !a || a === document.body || !a.isConnected || a.disabled || Boolean(a.closest("[hidden]"));
+}
+
+// the focus is on the game's own controls, which a move draws again
+const PLAY_AREA = "#hand, #hand-title, #moves, #board, #hint-table, #next-box";
+function focusInPlay() {
+  const a = document.activeElement;
+  return Boolean(a && a !== document.body && a.closest(PLAY_AREA));
+}
+
+// the playable tile at this place among the playable ones (the last if fewer), else the hand's heading
+function focusHand(index = 0) {
+  const tiles = [...$("hand").querySelectorAll("button.tile:not(:disabled)")];
+  focusOn(tiles.length ? tiles[Math.max(0, Math.min(index, tiles.length - 1))] : $("hand-title"));
+}
+
+// after a view is shown: the focus on the game's result, or on your hand, when it was lost or on a
+// control the view drew again (a button the person is on elsewhere keeps it: Hints, Undo, Save)
+function settleFocus(index) {
+  if (!focusLost() && !focusInPlay()) return;
+  const over = $("over").querySelector("h2");
+  if (!$("over").hidden && over) focusOn(over);
+  else focusHand(index);
+}
+
+// the place of the focused tile among the playable ones (-1: not on a tile)
+function focusedTileIndex() {
+  const tiles = [...$("hand").querySelectorAll("button.tile:not(:disabled)")];
+  return tiles.indexOf(document.activeElement);
+}
+
+// one short sentence in the page's polite live region (#say); the same sentence again is said again
+function say(text) {
+  const box = $("say");
+  if (!box) return;
+  box.textContent = box.textContent === text ? `${text}\u00a0` : text;
+}
+
+const capital = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
+// a step in words: "seat 1 (level1) played 4-5, placement +5 for seat 1 (level1)"
+function stepWords(view, step, drawn) {
+  const who = seatName(view, step.seat);
+  const did = drawn > 1 ? `${who} drew ${drawn} tiles`
+    : step.move === "pass" ? `${who} passed`
+    : step.move.startsWith("draw") ? `${who} ${step.move === "draw" ? "drew a tile" : `drew ${step.move.slice(5)}`}`
+    : `${who} played ${step.move}`;
+  const events = step.events.map((e) => `${e.kind} ${e.raw > 0 ? "+" : ""}${e.raw} for ${sideName(view, e.side)}${e.accepted ? "" : " (rejected: above 305)"}`);
+  return [did + (step.forced ? " (forced)" : ""), ...events].join(", ");
+}
+
 // ------------------------------------------------------------------ set-up form
 function seatOptions() {
   const n = Number($("players").value);
@@ -121,6 +186,7 @@ async function start(body) {
     $("round-end").hidden = $("round-flag").hidden = $("next-box").hidden = true;
     $("setup").hidden = true;
     $("table").hidden = false;
+    if (focusLost()) focusOn($("hand-title"));       // (Start, or the file field, is hidden now)
     history.replaceState(null, "", `/?game=${r.id}${DELAY !== 500 ? `&delay=${DELAY}` : ""}`);
     // the bots before the person move first: the dealt hand is shown dimmed (not playable) and
     // the page busy meanwhile, Undo off (a review: an empty hand, a live-looking Undo, the
@@ -283,10 +349,25 @@ function relog(view, note = "this page was opened again: the log restarts here")
 
 const isBotDraw = (view, step) => step.seat !== view.seat && step.move.startsWith("draw");
 
-async function show(view) {
+// the game's result in words: "You win!", "Seat 1 (level1) wins."
+function resultWords(view) {
+  if (!view.game_over) return "Unfinished (round limit)";
+  const won = view.winner === view.side;
+  return capital(won ? (view.players === 4 ? "Your side wins!" : "You win!") : `${sideName(view, view.winner)} wins.`);
+}
+
+// sentences for the live region: each capitalised, ended with a full stop
+function sentences(parts) {
+  return parts.filter(Boolean).map((t) => capital(t.trim())).map((t) => (/[.!?]$/.test(t) ? t : `${t}.`)).join(" ");
+}
+
+// `index`: the place of the tile played among the playable ones (the focus goes back there);
+// `lead`: what the person did, said before the others' moves (an undo)
+async function show(view, index = 0, lead = "") {
   // the actions since the person's last decision, one at a time (the bots' with a pause);
   // a round's summary stays up until the person's first decision of the next round is made
   cancelHint();
+  const said = lead ? [lead] : [];      // what happened, said once at the end (or at a round's end)
   const steps = view.last_moves;
   const ends = steps.some((step) => step.round_end);
   if (!ends) {
@@ -309,7 +390,16 @@ async function show(view) {
     const next = steps[i + 1];
     const moreDraws = drawn && next && next.seat === step.seat && next.round === step.round && isBotDraw(view, next);
     const did = drawn > 1 ? [`${who} drew ${drawn} tiles`] : [`${who} played `, el("span", { class: "move", text: step.move })];
+    if (!moreDraws) said.push(stepWords(view, step, drawn));
+    if (step.round_end) {
+      const heading = $("round-end").querySelector("h3");
+      said.push(heading ? heading.textContent : `round ${step.round} is over`);
+      // (at the game's end the final scores are said with the result)
+      if (view.round > step.round) said.push(`scores after the round: ${scoreList(view, step.round_end.scores)}`);
+    }
     if (step.round_end && view.round > step.round) {
+      say(sentences(said));
+      said.length = 0;
       // a round's end: its last board stays, with the summary, until the person goes on
       // (a review: the next round's board covered it at once, the person's own last tile unseen)
       showStatus(view, step.round, step.scores, [...did, ` · round ${step.round} is over`], step.boneyard_size, step.hand_sizes);
@@ -326,6 +416,10 @@ async function show(view) {
   selected = null;
   hintBoard = null;
   render();
+  if (view.game_over || view.unfinished) said.push(`${resultWords(view)} Final scores: ${scoreList(view, view.scores)}`);
+  else if (view.to_move === view.seat) said.push("your move");
+  if (said.length) say(sentences(said));
+  settleFocus(index);
   // not awaited: the person may move while the hint is computed (a hint that arrives for a
   // position already left is dropped in loadHint); clicks were ignored until it came
   if ($("hints").checked) loadHint();
@@ -350,6 +444,7 @@ async function roundPause(view, step) {
   button.focus({ preventScroll: true });
   await new Promise((resolve) => button.addEventListener("click", resolve, { once: true }));
   $("next-box").hidden = true;
+  focusOn($("hand-title"));          // (the button is hidden: the focus on the hand while the others move)
   $("note").textContent = "";
   showTiles(view.hand, "your hand in the next round");     // while the bots before you move
   setState("busy");
@@ -404,7 +499,9 @@ function render() {
   $("hand").replaceChildren(...view.hand.map((t) => {
     const can = playable.has(t);
     const b = el("button", { type: "button", class: `tile${can ? " playable" : ""}${selected === t ? " selected" : ""}`,
-      "data-tile": t, "aria-label": `tile ${t}${can ? "" : " (does not fit)"}`, disabled: !can || view.game_over },
+      "data-tile": t, "aria-label": `tile ${t}${can ? "" : " (does not fit)"}`, disabled: !can || view.game_over,
+      // the tile picked is a pressed button (a review: only its colour said so)
+      "aria-pressed": can && !view.game_over ? String(selected === t) : undefined },
       tileSvg(t));
     // (a click from the keyboard, Enter or Space on the tile, has no mouse clicks: detail 0)
     b.addEventListener("click", (e) => pickTile(t, playable.get(t), e.detail === 0));
@@ -424,7 +521,8 @@ function render() {
     const won = view.winner === view.side;
     const winner = won ? (view.players === 4 ? "Your side wins!" : "You win!") : `${sideName(view, view.winner)} wins.`;
     $("over").replaceChildren(
-      el("h2", { text: view.game_over ? winner.charAt(0).toUpperCase() + winner.slice(1) : "Unfinished (round limit)" }),
+      // (focusable from the script: the focus goes to the result at the game's end)
+      el("h2", { tabindex: "-1", text: view.game_over ? winner.charAt(0).toUpperCase() + winner.slice(1) : "Unfinished (round limit)" }),
       el("p", { text: `Final scores: ${scoreList(view, view.scores)}` }),
       el("a", { href: `/analysis?game=${game.id}`, id: "analyse", class: "button" }, "Analyse this game"));
     $("over").hidden = false;
@@ -454,7 +552,7 @@ function markPorts(options) {
     target.setAttribute("data-move", move);
     target.setAttribute("tabindex", "0");
     target.setAttribute("role", "button");
-    target.setAttribute("aria-label", `play ${move}`);
+    target.setAttribute("aria-label", moveWords(move));
     if (target.tagName === "circle") target.setAttribute("r", "13");
     target.addEventListener("click", () => play(move));
     // Enter or Space plays it, as a button (a review: Space did nothing); Escape puts the tile back
@@ -479,6 +577,18 @@ function markPorts(options) {
   }
   // the ends themselves over every finger's circle: a click on an end's own dot plays that end
   for (const target of targets) target.parentNode.append(target);
+  // an image's parts are not controls to assistive technology: while its ends are buttons the
+  // board is a group (its caption kept as its name)
+  const svg = board.querySelector("svg");
+  if (targets.length && svg) svg.setAttribute("role", "group");
+}
+
+// "2-5@0-5:high" in words: "play 2-5 on the high end of 0-5"
+function moveWords(move) {
+  const [tile, at] = move.split("@");
+  if (!at) return `play ${tile}`;
+  const [on, port] = at.split(":");
+  return port ? `play ${tile} on the ${port} end of ${on}` : `play ${tile} on ${on}`;
 }
 
 function pickTile(tile, options, byKey = false) {
@@ -527,6 +637,10 @@ async function showIfMovedOn() {
 async function play(move) {
   if (busy || !game) return;
   busy = true;
+  // the place of the tile played (picked, or focused) among the playable ones: the focus goes back there
+  const tiles = [...$("hand").querySelectorAll("button.tile:not(:disabled)")];
+  const tile = selected || move.split("@")[0];
+  const index = Math.max(0, tiles.findIndex((b) => b.dataset.tile === tile));
   setState("busy");       // the hand and the moves dimmed until the replies are shown (style.css)
   const status = $("status").firstChild;
   if (status) status.textContent = status.textContent.replace(/your move$/, `you play ${move}; the others reply…`);
@@ -534,11 +648,12 @@ async function play(move) {
   cancelHint();         // the hint of this position is no longer wanted: its search stops
   try {
     const r = await api("POST", `/api/games/${game.id}/moves`, { move, ...positionOf(game.view) });
-    await show(r.view);
+    await show(r.view, index);
   } catch (e) {
     showError(e.message);
     if (await showIfMovedOn()) return;
     render();
+    settleFocus(index);
     if ($("hints").checked) loadHint();
   } finally {
     busy = false;
@@ -581,6 +696,9 @@ async function loadHint() {
       ...values(m))));
     $("hint-state").textContent = h.samples ? `(${h.samples} sampled worlds, ${(1000 * h.seconds).toFixed(0)} ms)`
       : "(the only legal move)";
+    const top = h.moves.find((m) => m.rank === 1) || h.moves[0];
+    if (top) say(h.samples && top.win !== null ? `Hint ready: best ${top.move}, win ${winText(top.win, top.win_stderr)}.`
+      : `Hint ready: ${top.move} is the only legal move.`);
     // the best move on the board: an arrow and a ghost tile at its open end, or the
     // opening's ghost on the empty table
     if (isPlacement(h.best)) {
@@ -614,11 +732,12 @@ async function undo() {
     for (const li of $("log").querySelectorAll("li[data-round]")) {
       if (Number(li.dataset.round) === r.view.round && Number(li.dataset.action) >= r.view.history.length) {
         li.classList.add("undone");
+        li.append(el("span", { class: "sr-only", text: " (undone)" }));
         delete li.dataset.round;
       }
     }
     logAdd(el("li", { class: "mine", text: "undo (the tiles you have not seen are dealt again)" }));
-    await show(r.view);
+    await show(r.view, 0, "your last move is taken back, the tiles you have not seen dealt again");
   } catch (e) {
     showError(e.message);
     await showIfMovedOn();
