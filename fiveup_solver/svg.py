@@ -889,7 +889,7 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
            f'viewBox="{_f(vx)} {_f(vy)} {_f(vw)} {_f(vh)}" class="fiveup-board" role="img" '
-           f'aria-label={_quoteattr(_label(title, len(board.placed), caption))}>']
+           f'aria-label={_quoteattr(_label(title, len(board.placed), caption, ends))}>']
     if title:
         out.append(f"<title>{_escape(title)}</title>")
     out.append(f'<rect x="{_f(vx)}" y="{_f(vy)}" width="{_f(vw)}" height="{_f(vh)}" fill="#2b6e44"/>')
@@ -998,10 +998,16 @@ def board_svg(game_or_position, *, lastmove=None, arrows=(), flipped=False, size
     return "\n".join(out)
 
 
-def _label(title, tiles: int, caption: str) -> str:
+def _label(title, tiles: int, caption: str, ends=()) -> str:
     """A board's text alternative (a review: a screen reader had nothing): its title, the tiles
-    laid and its caption."""
+    laid, its caption, and each counting end by its port with its value (an accessibility
+    review: the sum alone did not say which end holds what, which a sighted player reads off
+    the badges)."""
     laid = "an empty board" if not tiles else f"{tiles} tile{'s' if tiles != 1 else ''} laid; {caption}"
+    if tiles and ends:
+        laid += "; the ends: " + ", ".join(
+            f"the double {port.tile} shows {value}" if port.tile.is_double else f"{port} shows {value}"
+            for port, value in ends)
     return f"{title}: {laid}" if title else laid[0].upper() + laid[1:]
 
 

@@ -501,7 +501,8 @@ def test_a_board_is_a_named_image_and_a_ghost_lies_over_its_ports_dot():
     under it; a later review: without the dot the play page had no click target there)."""
     root = _parse(board_svg(["4-4"], title="round 0"))
     # 4-4 opened: both line ports open, the double counts 2 x 4 once (RULES §4.1)
-    assert root.get("role") == "img" and root.get("aria-label") == "round 0: 1 tile laid; ends 8 = 8"
+    assert root.get("role") == "img" and root.get("aria-label") == ("round 0: 1 tile laid; ends 8 = 8; "
+                                                                    "the ends: the double 4-4 shows 8")
     assert _parse(board_svg([])).get("aria-label") == "An empty board"
     # 5-5 opened scores 10; its two branches are ports (dots) once both line ports are filled
     board = ["5-5", "0-5@5-5:lineA", "5-6@5-5:lineB"]
@@ -512,7 +513,12 @@ def test_a_board_is_a_named_image_and_a_ghost_lies_over_its_ports_dot():
     assert dots(root) == ["5-5:branchA", "5-5:branchB"]
     order = [e.get("data-port") or e.get("class") for e in root.iter() if e.get("class") in ("port", "ghost")]
     assert order == ["5-5:branchA", "ghost", "5-5:branchB"]
-    assert root.get("aria-label") == "3 tiles laid; ends 0 + 6 = 6"
+    # each end said by its port (an accessibility review: the sum alone did not say which
+    # end holds what): the 0-5 on lineA shows its 0, the 5-6 on lineB its 6
+    assert root.get("aria-label") == "3 tiles laid; ends 0 + 6 = 6; the ends: 0-5:low shows 0, 5-6:high shows 6"
+    # 1-4 opened, 4-4 on its 4: the 1 and the double's 4 + 4 (RULES §4.1)
+    assert _parse(board_svg(["1-4", "4-4@1-4:high"])).get("aria-label") == (
+        "2 tiles laid; ends 1 + 8 = 9; the ends: 1-4:low shows 1, the double 4-4 shows 8")
 
 
 def test_one_tile_is_drawn_at_about_a_rounds_scale():
