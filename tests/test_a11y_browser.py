@@ -213,6 +213,11 @@ def test_names_roles_and_states_in_the_play_page(browser, server):
         setup = page.locator("#setup").aria_snapshot()
         assert 'button "Or go on from a record (fiveup-record/1):"' in setup, setup
         assert page.evaluate("Boolean(document.getElementById('setup').closest('main'))")       # in a landmark
+        # the seed's warning is on the page, and the field's description (it was a hover title only)
+        assert page.locator("#seed-note").is_visible()
+        described = page.evaluate("document.getElementById(document.getElementById('seed')"
+                                  ".getAttribute('aria-describedby')).textContent")
+        assert "whoever knows it can compute every hidden tile" in " ".join(described.split())
         page.focus("#start")
         page.keyboard.press("Enter")
         page.wait_for_selector("body[data-state=ready]")
