@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pickle
 import random as _random
 import re
 import sys
@@ -138,7 +139,6 @@ def worker_setup(names, ray: bool = False):
     defined in another) is refused here, in one line, unless the workers are forked
     copies of this process, which have it already. ``ray``: for Ray's workers, which are
     sent every function (Ray pickles lambdas too)."""
-    import pickle
     functions = {}
     for name in dict.fromkeys(names):
         function = _REGISTERED.get(name)

@@ -145,7 +145,7 @@ def test_one_home_for_the_int_and_player_count_checks():
 # the compatibility re-exports of moved names.
 LAZY_ALLOWED = {"matplotlib", "cairosvg", "ray", "pyspiel", "gymnasium", "pettingzoo", "uvicorn", "rich",
                 "fiveup_solver.serve", "fiveup_solver.pettingzoo", "fiveup_solver.openspiel", "resource",
-                "ipaddress", "sys", "webbrowser", "concurrent.futures",
+                "ipaddress", "sys", "webbrowser", "concurrent.futures", "multiprocessing",
                 "readline"}     # (line editing for a person at a terminal only: importing it changes input())
 LAZY_REEXPORTS = {("beliefs.py", "fiveup_solver"), ("equity.py", "fiveup_solver")}
 # The command line's commands import their own modules (cli.build_parser): a run loads what
