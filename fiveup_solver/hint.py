@@ -48,6 +48,7 @@ import contextlib
 import contextvars
 import functools
 import math
+import os
 import re
 import threading
 import time
@@ -508,6 +509,11 @@ class Hinter:
 
     ``Hinter(threads=2, tt_mb=8)``; :meth:`hint` as the module function.
     """
+
+    def __reduce__(self):
+        # (an embedder's review: pickle raised Cython's "no default __reduce__" TypeError)
+        raise OptionError("a Hinter cannot be pickled or copied: "
+                          "make one in each process or thread that searches (its search tables are its own)")
 
     def __init__(self, threads: int = DEFAULT_THREADS, tt_mb: float = 8.0):
         self.threads = _check_int("threads", threads, 1, MAX_THREADS)
@@ -1563,6 +1569,21 @@ on_worker_start(_worker_hinter)
 
 
 _default_made = threading.Lock()
+
+
+def _forked_child() -> None:
+    """In a child forked from this process: the parent's default Hinter (and its replaced
+    ones) may have been searching in a thread that the child does not have, its lock copied
+    held; the child makes its own at its first call (an embedder's review: a fork-start pool
+    made while a thread searched hung at its first hint())."""
+    global _default, _default_made
+    _default = None
+    _retired.clear()
+    _default_made = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked_child)
 
 
 def _default_hinter() -> Hinter:

@@ -101,6 +101,11 @@ class DealSampler:
     (:meth:`sample_rounds`) stay uniform.
     """
 
+    def __reduce__(self):
+        # (an embedder's review: pickle raised Cython's "no default __reduce__" TypeError)
+        raise OptionError("a DealSampler cannot be pickled or copied: "
+                          "make one from the observation in each process (DealSampler(obs))")
+
     def __init__(self, obs, *, check_summary: bool = True, beliefs: str = "uniform", model=None,
                  drawing: bool = False):
         """``check_summary=False``: the observation gives only its history, hand and

@@ -389,31 +389,47 @@ _JSON_SCALARS = (str, int, float, bool, type(None))
 def _check_json_values(record) -> None:
     """A record built in Python holds JSON's values only: a numpy integer (a record filled
     from an array) is named with where it is, not refused by a range check that shows the
-    value in range (a review: "starter must be a seat 0..1, not np.int64(0)")."""
-    stack = [(record, "")]
+    value in range (a review: "starter must be a seat 0..1, not np.int64(0)"). Where a value
+    is, is written out only for a fault (an embedder's review: the path of every value of a
+    1 MB body took a second, the GIL held)."""
+    done = object()             # the marker: a container's items are all walked
+    stack = [(record, None)]    # (value, where: None, or (where its container is, key or index))
     on_path = set()             # ids of the dicts and lists being walked: one met again is a cycle
     while stack:
-        value, path = stack.pop()
-        if path is None:
-            on_path.discard(value)      # (the marker: this container's items are all walked)
+        value, where = stack.pop()
+        if where is done:
+            on_path.discard(value)
             continue
         if isinstance(value, (dict, list, tuple)):
             # a container inside itself (built in Python; JSON cannot write one) was walked for
             # ever; the same list met twice side by side is no cycle (it leaves the path between)
             if id(value) in on_path:
-                raise RecordError(f"{path or 'the record'} holds itself (a JSON record cannot)")
+                raise RecordError(f"{_json_path(where) or 'the record'} holds itself (a JSON record cannot)")
             on_path.add(id(value))
-            stack.append((id(value), None))
+            stack.append((id(value), done))
         if isinstance(value, dict):
-            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in reversed(list(value.items())))
+            stack.extend((v, (where, k, False)) for k, v in reversed(list(value.items())))
         elif isinstance(value, (list, tuple)):
             # (a tuple is JSON's array to json.dumps: where a list is asked for, that check says so)
-            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+            stack.extend((v, (where, i, True)) for i, v in reversed(list(enumerate(value))))
         elif not isinstance(value, _JSON_SCALARS):
             kind = f"{type(value).__module__}.{type(value).__name__}"
             if isinstance(value, numbers.Integral):
-                raise RecordError(f"{path} holds {kind} {int(value)}: a record holds JSON values (give int(x))")
-            raise RecordError(f"{path} holds a {kind}, which a JSON record cannot hold")
+                raise RecordError(f"{_json_path(where)} holds {kind} {int(value)}: a record holds JSON values "
+                                  f"(give int(x))")
+            raise RecordError(f"{_json_path(where)} holds a {kind}, which a JSON record cannot hold")
+
+
+def _json_path(where) -> str:
+    """A place _check_json_values noted, as text: "rounds[0].actions[2].seat"."""
+    steps = []
+    while where is not None:
+        where, key, index = where
+        steps.append((key, index))
+    text = ""
+    for key, index in reversed(steps):
+        text += f"[{key}]" if index else (f".{key}" if text else str(key))
+    return text
 
 
 def check_record(record) -> dict:
@@ -425,16 +441,18 @@ def check_record(record) -> dict:
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     _check_round_lengths(record)        # first: before every value and every action is looked at
-    _check_json_values(record)
+    # the record's own keys before its values are walked (an embedder's review: a megabyte
+    # under an unknown key was walked before "missing key 'players'" was said)
     for key in ("format", "players", "rounds"):
         if key not in record:
             raise RecordError(f"missing key '{key}'")
-    if record["format"] != FORMAT:
-        raise RecordError(f"unknown format {_short(record['format'])} (expected '{FORMAT}')")
     unknown = sorted(str(k) for k in record if k not in _RECORD_KEYS)
     if unknown:      # RECORD.md: a reader rejects anything that does not follow it
         raise RecordError(f"unknown key {_short(unknown[0])} in the record "
                           f"(a record has {', '.join(sorted(_RECORD_KEYS))})")
+    _check_json_values(record)
+    if record["format"] != FORMAT:
+        raise RecordError(f"unknown format {_short(record['format'])} (expected '{FORMAT}')")
     n = record["players"]
     check_players(n, error=RecordError)
     seats = record.get("seats")

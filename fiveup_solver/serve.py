@@ -96,6 +96,7 @@ HINT_MAX_SAMPLES = 1024
 HINT_MAX_TIME_MS = 30_000
 HINT_MAX_WORLD_NODES = 1_000_000
 DISCONNECT_POLL_SECONDS = 0.1        # how often a running hint asks whether its client is still there
+MAX_WAITING_SEARCHES = 32            # hints and solves running or waiting for a worker; more: 429
 SOLVE_DEFAULT_NODES = 20_000_000
 SOLVE_MAX_NODES = 200_000_000
 ANALYSIS_MAX_SAMPLES = 512
@@ -549,12 +550,20 @@ class _State:
         self.analyses: OrderedDict[str, AnalysisJob] = OrderedDict()
         self.tasks: set = set()
         self.hints_stopped = 0       # hints stopped because their client went away
+        self.searches = 0            # hints and solves running or waiting for a worker (search_slot)
 
-    @staticmethod
-    def hinter():
-        """A fresh one-thread Hinter per request (about 1 ms): a search table kept between
-        requests would make an answer depend on the requests before it."""
-        return Hinter(threads=1)
+    @contextlib.contextmanager
+    def search_slot(self):
+        """A place among the MAX_WAITING_SEARCHES hints and solves running or waiting for a
+        worker, or a 429 (an embedder's review: 200 waiting hints took 1.7 GB and seconds)."""
+        if self.searches >= MAX_WAITING_SEARCHES:
+            raise ApiError(429, f"{self.searches} searches are running or waiting for one of the "
+                                f"{self.workers} workers: try again shortly")
+        self.searches += 1
+        try:
+            yield
+        finally:
+            self.searches -= 1
 
     async def run(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
@@ -694,6 +703,37 @@ def _players_of(bot: str) -> list:
         except OptionError:
             pass
     return out
+
+
+class _HintCall:
+    """One /api/hint request's search: its one-thread Hinter is made in the worker as the
+    call starts (a fresh one a request: a table kept between requests would make an answer
+    depend on the requests before it; an embedder's review: made on the request's arrival,
+    on the event loop, 8 MB each for every request still waiting), and ``stop()`` stops it
+    whenever it comes: before the start, the search never begins."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.stopped = False
+        self.hinter = None
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            hinter = self.hinter
+        if hinter is not None:
+            hinter.stop()
+
+    def run(self, body) -> dict:
+        with self.lock:
+            if self.stopped:
+                raise SearchStopped("the client went away before the search began")
+            self.hinter = Hinter(threads=1)
+        try:
+            return hint_json(self.hinter, body)
+        finally:
+            with self.lock:
+                self.hinter = None
 
 
 def hint_json(hinter, body: HintRequest) -> dict:
@@ -979,19 +1019,23 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
 
     @app.post("/api/hint", summary="the same JSON as `fiveup hint --json`")
     async def api_hint(body: HintRequest, request: Request):
-        hinter = state.hinter()
-        return await state.run_while_connected(request, hinter.stop, hint_json, hinter, body)
+        with state.search_slot():
+            call = _HintCall()
+            return await state.run_while_connected(request, call.stop, call.run, body)
 
     @app.post("/api/solve", summary="the same JSON as `fiveup solve --json`")
     async def api_solve(body: SolveRequest):
-        return await state.run(solve_json, body)
+        with state.search_slot():
+            return await state.run(solve_json, body)
 
     @app.get("/api/equity", summary="the same JSON as `fiveup equity --json`")
     async def api_equity(players: int = 2, scores: Optional[str] = None, starter: Optional[str] = None):
         if scores is not None and len(scores) > 100:
             raise OptionError("scores: at most 100 characters")
         try:
-            return equity_result(players, scores, starter)
+            # in a worker: the first call of a player count loads its table (a quarter second
+            # with 3 players, the event loop held, a review measured)
+            return await state.run(equity_result, players, scores, starter)
         except OptionError as e:
             # the query's names, not the command line's (a review: "--players must be ...")
             text = re.sub(r"--(players|scores|starter)\b", r"\1", str(e)).replace(" (or: fiveup equity build)", "")
@@ -1106,7 +1150,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     async def check_a_record(body: RecordRequest):
         # the analysis board asks as a file is chosen: an illegal record is said then, not
         # after Analyse has started its progress bar (a browser review)
-        record = check_record(body.record)
+        record = await state.run(check_record, body.record)       # (in a worker: a large body's walk)
         game = await state.run(game_from_record, record, check=False)
         return {"players": game.players, "rounds": len(game.rounds),
                 "view": record.get("view"), "scores": list(game.scores), "finished": game.game_over}

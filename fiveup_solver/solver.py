@@ -276,6 +276,11 @@ class Solver:
     ``node_limit`` searches on one thread, so that where it is cut is reproducible.
     """
 
+    def __reduce__(self):
+        # (an embedder's review: pickle raised Cython's "no default __reduce__" TypeError)
+        raise OptionError("a Solver cannot be pickled or copied: "
+                          "make one in each process (its transposition table is its own)")
+
     def __init__(self, tt_mb: float = 16, use_tt: bool = True, target_pruning: bool = True,
                  tt_min_tiles: int = -1, node_limit: int = 0, pv: bool = True, objective: str = "points",
                  both: bool = True, equity=None, search: str | None = None, threads: int = DEFAULT_THREADS):

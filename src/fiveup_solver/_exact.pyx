@@ -670,7 +670,8 @@ cdef int walk_c(BeliefSearch* s, Position* p, double prob, int origin_world, int
     cdef uint32_t bm
     s.nodes += 1
     if s.nodes > s.limit or interrupt_seen(&s.poll, s.stop, &s.stopped):
-        s.interrupted = s.nodes <= s.limit and not s.stopped
+        if s.nodes <= s.limit and not s.stopped:
+            s.interrupted = 1   # (kept: a later pass of the limit must not lose a Ctrl-C seen)
         s.aborted = 1
         return 1
     if s.path_n + 2 > MAX_PATH:
@@ -1131,12 +1132,19 @@ cdef int pareto_cmp(void* ctx, int a, int b) noexcept nogil:
     return -1 if a < b else (1 if a > b else 0)
 
 
-cdef void merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx) noexcept nogil:
-    """Sort a[0..n) by cmp (bottom-up merges, tmp of n ints)."""
+cdef int merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx, DefenceSearch* d,
+                    int weight) noexcept nogil:
+    """Sort a[0..n) by cmp (bottom-up merges, tmp of n ints). `d` (NULL: none): a search
+    whose stop and Ctrl-C are looked at every 262,144 / `weight` comparisons (a comparison
+    of `weight` values; an embedder's review: sorting a front of a million vectors held a
+    stop off for seconds); 1: stopped there (d.aborted set, the order unfinished)."""
     cdef int width = 1, lo, mid, hi, i, j, k
     cdef int* src = a
     cdef int* dst = tmp
     cdef int* sw
+    cdef long long every = 1024 if weight >= 256 else 262144 // (weight if weight > 0 else 1)
+    cdef long long countdown = every
+    cdef int look
     while width < n:
         lo = 0
         while lo < n:
@@ -1144,6 +1152,15 @@ cdef void merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx) noexcept
             hi = lo + 2 * width if lo + 2 * width < n else n
             i, j, k = lo, mid, lo
             while i < mid and j < hi:
+                if d != NULL:
+                    countdown -= 1
+                    if countdown == 0:
+                        countdown = every
+                        look = 1
+                        if interrupt_seen(&look, d.pool.stop, &d.stopped):
+                            d.interrupted = not d.stopped
+                            d.aborted = 1
+                            return 1
                 if cmp(ctx, src[j], src[i]) < 0:
                     dst[k] = src[j]
                     j += 1
@@ -1166,6 +1183,7 @@ cdef void merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx) noexcept
         width *= 2
     if src != a:
         memcpy(a, src, n * sizeof(int))
+    return 0
 
 
 cdef inline bint at_least(const double* w, const double* v, int n) noexcept nogil:
@@ -1183,6 +1201,9 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     many, moved to d.vecs[at]; -1 when memory ran out (d.failed set), -2 when the dominance
     tests, counted in d.nodes, passed the limit (d.aborted 2)."""
     cdef long long i, k, c, tests
+    cdef long long every = 1024 if n >= 256 else 262144 // n
+    cdef long long countdown = every
+    cdef int look
     cdef int j, kept = 0, dominated
     cdef long long last = -1
     cdef ParetoOrder o
@@ -1216,7 +1237,8 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     o.v = d.vecs + at
     o.sums = d.sums
     o.n = n
-    merge_sort(d.order, d.order_tmp, <int>count, pareto_cmp, &o)
+    if merge_sort(d.order, d.order_tmp, <int>count, pareto_cmp, &o, d, n):
+        return -2
     if not grow(<void**>&d.kept, &d.kept_cap, count * n, sizeof(double)):
         d.failed = 1
         return -1
@@ -1237,6 +1259,17 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
                     dominated = 1
                     last = k
                     break
+                # a front of a million vectors takes seconds to pass once: a look for a stop
+                # and Ctrl-C every `every` tests (about 256k compared values), not only
+                # between vectors
+                countdown -= 1
+                if countdown == 0:
+                    countdown = every
+                    look = 1
+                    if interrupt_seen(&look, d.pool.stop, &d.stopped):
+                        d.interrupted = not d.stopped
+                        d.aborted = 1
+                        return -2
         if not dominated:
             memcpy(d.kept + <long long>kept * n, v, n * sizeof(double))
             kept += 1
@@ -1244,6 +1277,15 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
         d.nodes += tests
         if d.nodes > d.limit:
             d.aborted = 2
+            return -2
+        # and looked at for a stop and Ctrl-C as often as the search's nodes are (an embedder's
+        # review: a reduction of a large front ignored Hinter.stop for minutes, and a Ctrl-C
+        # seen here was lost to the limit)
+        if tests > 1:
+            d.poll -= <int>(tests - 1 if tests < 65536 else 65536)
+        if interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
+            d.interrupted = not d.stopped
+            d.aborted = 1
             return -2
     memcpy(d.vecs + at, d.kept, <long long>kept * n * sizeof(double))
     return kept
@@ -1265,10 +1307,17 @@ cdef inline int push_vecs(DefenceSearch* d, long long k) noexcept nogil:
 
 
 cdef inline int check_front(DefenceSearch* d, long long size) noexcept nogil:
-    """Count `size` front vectors (as the Python search's check_front); 1: past the limit."""
+    """Count `size` front vectors (as the Python search's check_front); 1: past the limit,
+    or a stop or Ctrl-C seen (looked at as often as for the search's nodes)."""
     d.nodes += size
     if d.nodes > d.limit:
         d.aborted = 2
+        return 1
+    if size > 1:
+        d.poll -= <int>(size - 1 if size < 65536 else 65536)
+    if interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
+        d.interrupted = not d.stopped
+        d.aborted = 1
         return 1
     return 0
 
@@ -1330,7 +1379,8 @@ cdef double alphabeta(DefenceSearch* d, int w, double alpha, double beta) noexce
     d.nodes += 1
     d.stat[STAT_AB_NODES] += 1
     if d.nodes > d.limit or interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
-        d.interrupted = d.nodes <= d.limit and not d.stopped
+        if d.nodes <= d.limit and not d.stopped:
+            d.interrupted = 1   # (kept: a later pass of the limit must not lose a Ctrl-C seen)
         d.aborted = 1
         return 0.0
     p = d.pool.worlds[w]            # a copy: interning a child may move the pool
@@ -1447,7 +1497,7 @@ cdef int sub_front(DefenceSearch* d, long long kids, int k, long long* at, int* 
     M = T + k
     d.ids_n = M + k
     memcpy(d.ids + D, d.ids + kids, k * sizeof(int))
-    merge_sort(d.ids + D, d.ids + T, k, world_cmp, d.pool.worlds)
+    merge_sort(d.ids + D, d.ids + T, k, world_cmp, d.pool.worlds, NULL, 1)
     m = 0
     for i in range(k):
         if i == 0 or d.ids[D + i] != d.ids[D + m - 1]:
@@ -1483,7 +1533,8 @@ cdef int node_front(DefenceSearch* d, long long node, int n, long long* at, int*
         return 0
     d.nodes += 1
     if d.nodes > d.limit or interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
-        d.interrupted = d.nodes <= d.limit and not d.stopped
+        if d.nodes <= d.limit and not d.stopped:
+            d.interrupted = 1   # (kept: a later pass of the limit must not lose a Ctrl-C seen)
         d.aborted = 1
         return 1
     if not push_vecs(d, n):
