@@ -549,7 +549,7 @@ class _State:
         self.games: OrderedDict[str, WebGame] = OrderedDict()
         self.analyses: OrderedDict[str, AnalysisJob] = OrderedDict()
         self.tasks: set = set()
-        self.hints_stopped = 0       # hints stopped because their client went away
+        self.hints_stopped = 0       # hints and solves stopped because their client went away
         self.searches = 0            # hints and solves running or waiting for a worker (search_slot)
 
     @contextlib.contextmanager
@@ -760,7 +760,39 @@ def hint_json(hinter, body: HintRequest) -> dict:
     return h.to_dict()
 
 
-def solve_json(body: SolveRequest) -> dict:
+class _SolveCall:
+    """One /api/solve request's search, stopped by ``stop()`` when its client leaves (an
+    embedder's review: a solve searched on to its node limit, 14 s at the largest, holding a
+    worker nobody waited for); before a worker takes it up, it never searches."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.stopped = False
+        self.solver = None
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            solver = self.solver
+        if solver is not None:
+            solver.stop()
+
+    def run(self, body) -> dict:
+        with self.lock:
+            if self.stopped:
+                raise SearchStopped("the client went away before the search began")
+        return solve_json(body, self)
+
+    def made(self, solver) -> None:
+        """solve_json's Solver, once made (a stop that came meanwhile: SearchStopped now; one
+        that comes before the solve clears its stop is repeated by run_while_connected)."""
+        with self.lock:
+            if self.stopped:
+                raise SearchStopped("the client went away before the search began")
+            self.solver = solver
+
+
+def solve_json(body: SolveRequest, call: "_SolveCall | None" = None) -> dict:
     """``fiveup solve --json`` (cmd_solve's library calls)."""
     _check_range("node_limit", body.node_limit, 1, SOLVE_MAX_NODES)
     record = check_record(body.record)
@@ -770,7 +802,10 @@ def solve_json(body: SolveRequest) -> dict:
     game = game_at(record, body.round, body.action, check=False)
     if game.round_over:
         raise OptionError(f"round {body.round} action {body.action}: the round is over, nothing to solve")
-    res = Solver(tt_mb=16.0, node_limit=body.node_limit, objective=body.objective).solve(game)
+    solver = Solver(tt_mb=16.0, node_limit=body.node_limit, objective=body.objective)
+    if call is not None:
+        call.made(solver)
+    res = solver.solve(game)
     if not res.exact:
         raise OptionError(f"round {body.round} action {body.action}: {res.cut_text(body.node_limit)}")
     return res.to_dict()
@@ -1024,9 +1059,10 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
             return await state.run_while_connected(request, call.stop, call.run, body)
 
     @app.post("/api/solve", summary="the same JSON as `fiveup solve --json`")
-    async def api_solve(body: SolveRequest):
+    async def api_solve(body: SolveRequest, request: Request):
         with state.search_slot():
-            return await state.run(solve_json, body)
+            call = _SolveCall()
+            return await state.run_while_connected(request, call.stop, call.run, body)
 
     @app.get("/api/equity", summary="the same JSON as `fiveup equity --json`")
     async def api_equity(players: int = 2, scores: Optional[str] = None, starter: Optional[str] = None):

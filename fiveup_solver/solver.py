@@ -330,6 +330,19 @@ class Solver:
         with self._lock:
             self.core.forget()
 
+    def stop(self) -> bool:
+        """Stop this Solver's call running now (``solve``, ``best``, ``value``,
+        ``solve_many``), from any thread (an app's "cancel"; ``fiveup serve`` when a solve's
+        client leaves): its search ends at its next look for Ctrl-C (every 65,536 nodes,
+        milliseconds) and the call raises :class:`~fiveup_solver.errors.SearchStopped` (not a
+        FiveUpError). A call that begins later is not stopped. Returns whether a call was
+        searching. The Solver stays as good as before.
+
+        >>> Solver(tt_mb=1).stop()          # nothing running
+        False
+        """
+        return self.core.stop()
+
     def solve(self, game) -> SolveResult:
         """Exact value of every legal move of the seat to move in `game`'s current round.
 
@@ -339,6 +352,7 @@ class Solver:
         """
         core = _position(game)      # before the lock: the position the game has now
         with self._lock:
+            self.core.clear_stop()
             return self._solve(core)
 
     def _solve(self, core) -> SolveResult:
@@ -432,6 +446,7 @@ class Solver:
         """
         core = _position(game)
         with self._lock:
+            self.core.clear_stop()
             t0 = time.perf_counter()
             players = core.players
             three = self.search if players == 3 else None
@@ -509,12 +524,14 @@ class Solver:
             raise OptionError(f"solve_many takes a list of Game, not {type(games).__name__}")
         cores = [_position(g) for g in games]      # every position as it is now, checked first
         with self._lock:
+            self.core.clear_stop()
             return [self._solve(core) for core in cores]
 
     def value(self, game) -> tuple:
         """(value, nodes) of the current position, without per-move values (value None if cut)."""
         core = _position(game)      # before the lock: the position the game has now
         with self._lock:
+            self.core.clear_stop()
             return self._value(core)
 
     def _value(self, core) -> tuple:

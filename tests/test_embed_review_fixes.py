@@ -263,3 +263,82 @@ def test_a_records_own_keys_are_checked_before_its_values():
     record["rounds"][0]["starter"] = np.int64(record["rounds"][0]["starter"])
     with pytest.raises(RecordError, match=r"^rounds\[0\]\.starter holds numpy\.int64 \d: "):
         check_record(record)
+
+
+# ------------------------------------------------------------------ F3: a solve can be stopped
+def _hard_deal():
+    """openings_2p deal 22 (docs/solver.md): proving its hopeless 4-4 opening takes minutes."""
+    from pathlib import Path
+
+    from fiveup_solver.bench import load_suite
+    return load_suite(Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "openings_2p.json")[22]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_solve_stopped_from_another_thread(threads):
+    """A running Solver call could be ended only by Ctrl-C in the main thread or its node
+    limit; Solver.stop() from another thread now ends it with SearchStopped, and the
+    Solver then solves as a fresh one."""
+    from fiveup_solver import FiveUpError
+    from fiveup_solver.solver import Solver
+    g = _hard_deal()
+    solver = Solver(tt_mb=16, threads=threads)
+    assert solver.stop() is False                          # nothing running
+    out = {}
+
+    def run():
+        try:
+            out["r"] = solver.solve(g)
+        except BaseException as e:      # noqa: BLE001 -- what the call raised is the result here
+            out["r"] = e
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    for _ in range(6000):                                  # a hang guard, not a timing
+        if solver.core.in_use:
+            break
+        time.sleep(0.005)
+    time.sleep(0.2)                                        # into the minutes-long proof
+    assert solver.stop() is True
+    t.join(120)
+    assert not t.is_alive(), "the solve did not stop"
+    assert isinstance(out["r"], SearchStopped) and not isinstance(out["r"], FiveUpError), out["r"]
+    # a later call is not stopped, and gives what a fresh Solver gives
+    small = Game(players=2, seed=3)
+    assert solver.solve(small).values == Solver(tt_mb=16).solve(small).values
+    assert solver.best(g).value == Solver(tt_mb=16).best(g).value
+
+
+def test_a_web_solve_whose_client_left_gives_its_worker_back(monkeypatch):
+    """/api/solve searched on to its node limit after its client had gone (two abandoned
+    solves held both workers for 14 s): it is stopped as a hint is."""
+    from fiveup_solver import serve
+    pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
+    stopped = []
+    real = serve._SolveCall.stop
+    monkeypatch.setattr(serve._SolveCall, "stop", lambda self: stopped.append(1) or real(self))
+    body = serve.SolveRequest(record=_hard_deal().to_record(), round=0, action=0, node_limit=200_000_000)
+    call = serve._SolveCall()
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("r", _catch(call.run, body)), daemon=True)
+    t.start()
+    for _ in range(6000):                                  # a hang guard, not a timing
+        if call.solver is not None and call.solver.core.in_use:
+            break
+        time.sleep(0.005)
+    call.stop()
+    t.join(120)
+    assert not t.is_alive() and isinstance(out["r"], SearchStopped), out
+    assert stopped == [1]
+    # one stopped before a worker takes it up never searches
+    early = serve._SolveCall()
+    early.stop()
+    with pytest.raises(SearchStopped):
+        early.run(body)
+    assert early.solver is None
+
+
+def _catch(fn, *args):
+    try:
+        return fn(*args)
+    except BaseException as e:          # noqa: BLE001 -- the result here
+        return e

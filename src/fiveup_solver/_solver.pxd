@@ -86,6 +86,8 @@ ctypedef struct SolverCtx:
     int watch_signals          # Solver calls (begin_call): every 65,536 nodes, a look for Ctrl-C (it reaches
                                # the main thread only); 0 in hint worlds (their own loop looks) and helpers
     int interrupted            # Ctrl-C was seen: the search stopped (aborted = 1), the caller raises it
+    int stop_asked             # SolverCore.stop() (any thread): a Solver call's search stops at its next look
+                               # for Ctrl-C, and the call raises SearchStopped; cleared as a Solver call begins
 
 cdef extern from *:
     """

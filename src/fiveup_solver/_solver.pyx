@@ -19,7 +19,7 @@ cimport cython
 from libc.stdlib cimport calloc, malloc, free
 import array
 
-from fiveup_solver.errors import CoreError
+from fiveup_solver.errors import CoreError, SearchStopped
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 from fiveup_solver._rules cimport *
@@ -863,10 +863,13 @@ cdef int node_checks(SolverCtx* S) noexcept nogil:
         step = STOP_CHECK_NODES
     if S.interrupted:
         return 1                # (every node after Ctrl-C stops too, as after a limit)
-    if S.watch_signals and S.next_check and signal_seen(S):
-        # Ctrl-C: a solve of millions of nodes held it off to its end (94 s measured); not at
-        # next_check 0, which only asks for the next count after a reset
-        return 1
+    if S.watch_signals and S.next_check:
+        # a stop from another thread (SolverCore.stop; an embedder's review: a server could not
+        # give back the worker of a solve its client had left), then Ctrl-C: a solve of
+        # millions of nodes held it off to its end (94 s measured); not at next_check 0,
+        # which only asks for the next count after a reset
+        if load_flag(&S.stop_asked) or signal_seen(S):
+            return 1
     S.next_check = S.nodes + step
     if S.node_limit and S.next_check > S.node_limit + 1:
         S.next_check = S.node_limit + 1
@@ -915,6 +918,8 @@ cdef class Claimed:
             # the search saw Ctrl-C and stopped (its result is not used): the interrupt goes on
             self.core.ctx.interrupted = 0
             raise KeyboardInterrupt
+        if exc_type is None and self.core.ctx.solver_call and load_flag(&self.core.ctx.stop_asked):
+            raise SearchStopped("the solve was stopped (Solver.stop)")
         return False
 
 
@@ -1186,6 +1191,17 @@ cdef class SolverCore:
     def in_use(self):
         """Whether a thread is searching with this context now."""
         return bool(self.busy)
+
+    def stop(self):
+        """Stop the Solver call searching with this context, from any thread: its search
+        ends at its next look (every 65,536 nodes) and the call raises SearchStopped (the
+        rest of that Solver call is not searched). Kept until :meth:`clear_stop`, which a
+        Solver call does as it begins. Returns whether a thread was searching."""
+        store_flag(&self.ctx.stop_asked, 1)
+        return bool(self.busy)
+
+    def clear_stop(self):
+        store_flag(&self.ctx.stop_asked, 0)
 
     @property
     def table_entries(self):
