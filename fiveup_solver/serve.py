@@ -705,35 +705,44 @@ def _players_of(bot: str) -> list:
     return out
 
 
-class _HintCall:
-    """One /api/hint request's search: its one-thread Hinter is made in the worker as the
-    call starts (a fresh one a request: a table kept between requests would make an answer
-    depend on the requests before it; an embedder's review: made on the request's arrival,
-    on the event loop, 8 MB each for every request still waiting), and ``stop()`` stops it
-    whenever it comes: before the start, the search never begins."""
+class _StoppableCall:
+    """A request's search that ``stop()`` reaches whenever it comes (run_while_connected
+    calls it when the client leaves): before a worker takes the request up, the search never
+    begins; once its searcher (a Hinter, a Solver) is made, the searcher's stop()."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.stopped = False
-        self.hinter = None
+        self.searcher = None
 
     def stop(self) -> None:
         with self.lock:
             self.stopped = True
-            hinter = self.hinter
-        if hinter is not None:
-            hinter.stop()
+            searcher = self.searcher
+        if searcher is not None:
+            searcher.stop()
 
-    def run(self, body) -> dict:
+    def made(self, make):
+        """The call's searcher, ``make()`` (not made: SearchStopped, if a stop came first)."""
         with self.lock:
             if self.stopped:
                 raise SearchStopped("the client went away before the search began")
-            self.hinter = Hinter(threads=1)
+            self.searcher = make()
+        return self.searcher
+
+
+class _HintCall(_StoppableCall):
+    """One /api/hint request: its one-thread Hinter is made in the worker as the call starts
+    (a fresh one a request: a table kept between requests would make an answer depend on the
+    requests before it; an embedder's review: made on the request's arrival, on the event
+    loop, 8 MB each for every request still waiting)."""
+
+    def run(self, body) -> dict:
         try:
-            return hint_json(self.hinter, body)
+            return hint_json(self.made(lambda: Hinter(threads=1)), body)
         finally:
             with self.lock:
-                self.hinter = None
+                self.searcher = None
 
 
 def hint_json(hinter, body: HintRequest) -> dict:
@@ -760,36 +769,17 @@ def hint_json(hinter, body: HintRequest) -> dict:
     return h.to_dict()
 
 
-class _SolveCall:
-    """One /api/solve request's search, stopped by ``stop()`` when its client leaves (an
-    embedder's review: a solve searched on to its node limit, 14 s at the largest, holding a
-    worker nobody waited for); before a worker takes it up, it never searches."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.stopped = False
-        self.solver = None
-
-    def stop(self) -> None:
-        with self.lock:
-            self.stopped = True
-            solver = self.solver
-        if solver is not None:
-            solver.stop()
+class _SolveCall(_StoppableCall):
+    """One /api/solve request, stopped when its client leaves (an embedder's review: a solve
+    searched on to its node limit, 14 s at the largest, holding a worker nobody waited for);
+    solve_json makes its Solver (``made``)."""
 
     def run(self, body) -> dict:
-        with self.lock:
-            if self.stopped:
-                raise SearchStopped("the client went away before the search began")
-        return solve_json(body, self)
-
-    def made(self, solver) -> None:
-        """solve_json's Solver, once made (a stop that came meanwhile: SearchStopped now; one
-        that comes before the solve clears its stop is repeated by run_while_connected)."""
-        with self.lock:
-            if self.stopped:
-                raise SearchStopped("the client went away before the search began")
-            self.solver = solver
+        try:
+            return solve_json(body, self)
+        finally:
+            with self.lock:
+                self.searcher = None
 
 
 def solve_json(body: SolveRequest, call: "_SolveCall | None" = None) -> dict:
@@ -802,9 +792,9 @@ def solve_json(body: SolveRequest, call: "_SolveCall | None" = None) -> dict:
     game = game_at(record, body.round, body.action, check=False)
     if game.round_over:
         raise OptionError(f"round {body.round} action {body.action}: the round is over, nothing to solve")
-    solver = Solver(tt_mb=16.0, node_limit=body.node_limit, objective=body.objective)
-    if call is not None:
-        call.made(solver)
+    def make():
+        return Solver(tt_mb=16.0, node_limit=body.node_limit, objective=body.objective)
+    solver = make() if call is None else call.made(make)      # (a stop from now on reaches it)
     res = solver.solve(game)
     if not res.exact:
         raise OptionError(f"round {body.round} action {body.action}: {res.cut_text(body.node_limit)}")

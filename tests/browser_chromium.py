@@ -7,6 +7,8 @@ import os
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 @pytest.fixture(scope="session")
@@ -96,3 +98,41 @@ def round_record_file(tmp_path, players: int, seed: int, name: str = "game.json"
     path = tmp_path / name
     path.write_text(json.dumps(g.to_record()))
     return path, g
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``fiveup serve``'s app for a test module's pages: its address."""
+    with served_app() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def record3(tmp_path_factory):
+    """A whole 3-player game (greedy, greedy, random) as a record file: several rounds, a
+    winner, and marked decisions of several seats."""
+    import json
+
+    from fiveup_solver.selfplay import play_game
+    path = tmp_path_factory.mktemp("web") / "three.json"
+    path.write_text(json.dumps(play_game(3, 1, ["greedy", "greedy", "random"]).to_record()))
+    return path
+
+
+def open_page(browser, options, init_script=None, **context_options):
+    """(context, checked page, page) at the options' viewport (checked_page sets a desktop
+    one), ``init_script`` run in every document; leave it with close_page."""
+    context = browser.new_context(**options, **context_options)
+    checked = checked_page(context, timeout_ms=60_000)
+    page = checked.__enter__()
+    page.set_viewport_size(options["viewport"])
+    if init_script:
+        page.add_init_script(init_script)
+    return context, checked, page
+
+
+def close_page(context, checked):
+    try:
+        checked.__exit__(None, None, None)
+    finally:
+        context.close()

@@ -15,7 +15,6 @@ cannot have it). What a keyboard or screen-reader user gets:
 - M6, M7, M8, L1, L2, L3, L4, L6: forced colours, the seats' shapes on the graph, the record
   field's label, reduced motion, a phone's targets, 320 px, states in words, the board's role.
 """
-import json
 import re
 
 import pytest
@@ -23,11 +22,10 @@ import pytest
 pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
 pytest.importorskip("playwright", reason="playwright is part of the test extra")
 
-from browser_chromium import browser_type_launch_args  # noqa: E402,F401  (the fixture)
+from browser_chromium import browser_type_launch_args, record3, server  # noqa: E402,F401  (fixtures)
+from browser_chromium import LAPTOP, PHONE, close_page as _close, open_page  # noqa: E402
 from browser_chromium import analyse_on_page, round_record_file  # noqa: E402
 
-LAPTOP = {"viewport": {"width": 1280, "height": 800}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 GAME = "players=2&seat=0&bots=level1&seed=3&delay=0"
 SETTLED = "body[data-state=ready], body[data-state=roundover], body[data-state=over]"
 # what has the focus: "BODY", "tile", "end" (a board end), "#id", or "over h2"
@@ -47,37 +45,8 @@ RECORD_SAID = """() => { window.said = [];
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', watch); else watch(); }"""
 
 
-@pytest.fixture(scope="module")
-def server():
-    from browser_chromium import served_app
-    with served_app() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def record3(tmp_path_factory):
-    """A whole 3-player game (greedy, greedy, random): several rounds, marked moves."""
-    from fiveup_solver.selfplay import play_game
-    path = tmp_path_factory.mktemp("a11y") / "three.json"
-    path.write_text(json.dumps(play_game(3, 1, ["greedy", "greedy", "random"]).to_record()))
-    return path
-
-
 def _page(browser, options=LAPTOP, **context_options):
-    from browser_chromium import checked_page
-    context = browser.new_context(**options, **context_options)
-    checked = checked_page(context, timeout_ms=60_000)
-    page = checked.__enter__()
-    page.set_viewport_size(options["viewport"])
-    page.add_init_script(f"({RECORD_SAID})()")
-    return context, checked, page
-
-
-def _close(context, checked):
-    try:
-        checked.__exit__(None, None, None)
-    finally:
-        context.close()
+    return open_page(browser, options, f"({RECORD_SAID})()", **context_options)
 
 
 def _rgb(text):

@@ -221,7 +221,7 @@ def test_a_hint_stopped_before_a_worker_takes_it_never_searches(monkeypatch):
         call.run(body)
     assert made == []
     fresh = serve._HintCall()
-    assert fresh.run(body)["best"] and made == [{"threads": 1}] and fresh.hinter is None
+    assert fresh.run(body)["best"] and made == [{"threads": 1}] and fresh.searcher is None
 
 
 def test_the_equity_table_and_a_records_walk_run_in_the_pool(monkeypatch):
@@ -322,7 +322,7 @@ def test_a_web_solve_whose_client_left_gives_its_worker_back(monkeypatch):
     t = threading.Thread(target=lambda: out.setdefault("r", _catch(call.run, body)), daemon=True)
     t.start()
     for _ in range(6000):                                  # a hang guard, not a timing
-        if call.solver is not None and call.solver.core.in_use:
+        if call.searcher is not None and call.searcher.core.in_use:
             break
         time.sleep(0.005)
     call.stop()
@@ -334,7 +334,7 @@ def test_a_web_solve_whose_client_left_gives_its_worker_back(monkeypatch):
     early.stop()
     with pytest.raises(SearchStopped):
         early.run(body)
-    assert early.solver is None
+    assert early.searcher is None
 
 
 def _catch(fn, *args):

@@ -12,46 +12,17 @@ cannot have it):
   and the page was not busy: the dealt hand is shown dimmed, the page busy, the status says
   the others are playing, and Undo is off (in the page's markup too).
 """
-import json
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
 pytest.importorskip("playwright", reason="playwright is part of the test extra")
 
-from browser_chromium import browser_type_launch_args  # noqa: E402,F401  (the fixture)
+from browser_chromium import browser_type_launch_args, record3, server  # noqa: E402,F401  (fixtures)
+from browser_chromium import LAPTOP, PHONE, close_page as _close, open_page as _page  # noqa: E402
 from browser_chromium import round_record_file  # noqa: E402
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 BOTS_FIRST_SEED = 6      # 3 players, seat 0: seats 1 and 2 move before the person in round 0
-
-
-@pytest.fixture(scope="module")
-def server():
-    from browser_chromium import served_app
-    with served_app() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def record3(tmp_path_factory):
-    """A whole 3-player game (greedy, greedy, random): a winner, and marked decisions of several seats."""
-    from fiveup_solver.selfplay import play_game
-    path = tmp_path_factory.mktemp("web2") / "three.json"
-    path.write_text(json.dumps(play_game(3, 1, ["greedy", "greedy", "random"]).to_record()))
-    return path
-
-
-def _page(browser, options):
-    """A context, its checked page (entered: leave it with _close) and the page, at the
-    options' viewport (checked_page sets a desktop one)."""
-    from browser_chromium import checked_page
-    context = browser.new_context(**options)
-    checked = checked_page(context, timeout_ms=60_000)
-    page = checked.__enter__()
-    page.set_viewport_size(options["viewport"])
-    return context, checked, page
 
 
 def _analysed(browser, server, path, options=LAPTOP, seat=None):
@@ -61,13 +32,6 @@ def _analysed(browser, server, path, options=LAPTOP, seat=None):
     page.goto(f"{server}/analysis")
     analyse_on_page(page, path, seat)
     return context, checked, page
-
-
-def _close(context, checked):
-    try:
-        checked.__exit__(None, None, None)
-    finally:
-        context.close()
 
 
 # ------------------------------------------------------------------ M1

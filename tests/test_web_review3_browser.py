@@ -18,44 +18,11 @@ import pytest
 pytest.importorskip("fastapi", reason="the serve extra is part of the test extra")
 pytest.importorskip("playwright", reason="playwright is part of the test extra")
 
-from browser_chromium import browser_type_launch_args  # noqa: E402,F401  (the fixture)
+from browser_chromium import browser_type_launch_args, record3, server  # noqa: E402,F401  (fixtures)
+from browser_chromium import LAPTOP, PHONE, close_page as _close, open_page as _page  # noqa: E402
 from browser_chromium import round_record_file  # noqa: E402
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 SOURCE_HINT = "Choose a record file (fiveup-record/1), or finish a game on the play page."
-
-
-@pytest.fixture(scope="module")
-def server():
-    from browser_chromium import served_app
-    with served_app() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def record3(tmp_path_factory):
-    """A whole 3-player game (greedy, greedy, random): several rounds."""
-    from fiveup_solver.selfplay import play_game
-    path = tmp_path_factory.mktemp("web3") / "three.json"
-    path.write_text(json.dumps(play_game(3, 1, ["greedy", "greedy", "random"]).to_record()))
-    return path
-
-
-def _page(browser, options):
-    from browser_chromium import checked_page
-    context = browser.new_context(**options)
-    checked = checked_page(context, timeout_ms=60_000)
-    page = checked.__enter__()
-    page.set_viewport_size(options["viewport"])
-    return context, checked, page
-
-
-def _close(context, checked):
-    try:
-        checked.__exit__(None, None, None)
-    finally:
-        context.close()
 
 
 # ------------------------------------------------------------------ L2

@@ -650,6 +650,39 @@ cdef class StopFlag:
         return bool(self.flag)
 
 
+cdef inline long long look_every(int n) noexcept nogil:
+    """Comparisons of n values between two looks for a stop (stop_seen): about 262,144 values."""
+    return 1024 if n >= 256 else 262144 // (n if n > 0 else 1)
+
+
+cdef inline bint stop_seen(DefenceSearch* d, long long* countdown, long long every) noexcept nogil:
+    """One comparison more, counted down from `every`: at its end a look for a stop and
+    Ctrl-C (an embedder's review: sorting or reducing a front of a million vectors held a
+    stop off for minutes); 1 when one is seen (d.interrupted or d.stopped, d.aborted set)."""
+    cdef int look = 1
+    countdown[0] -= 1
+    if countdown[0] > 0:
+        return 0
+    countdown[0] = every
+    if interrupt_seen(&look, d.pool.stop, &d.stopped):
+        d.interrupted = not d.stopped
+        d.aborted = 1
+        return 1
+    return 0
+
+
+cdef inline bint work_seen(DefenceSearch* d, long long work) noexcept nogil:
+    """`work` more of the search's counted work (front vectors, dominance tests) toward its
+    next look for a stop and Ctrl-C, as a search node counts one; 1 when one is seen."""
+    if work > 1:
+        d.poll -= <int>(work - 1 if work < 65536 else 65536)
+    if interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
+        d.interrupted = not d.stopped
+        d.aborted = 1
+        return 1
+    return 0
+
+
 cdef const int* stop_flag_of(object stop) except? NULL:
     """The flag of a StopFlag (NULL for None); anything else is a CoreError."""
     if stop is None:
@@ -1142,9 +1175,8 @@ cdef int merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx, DefenceSe
     cdef int* src = a
     cdef int* dst = tmp
     cdef int* sw
-    cdef long long every = 1024 if weight >= 256 else 262144 // (weight if weight > 0 else 1)
+    cdef long long every = look_every(weight)
     cdef long long countdown = every
-    cdef int look
     while width < n:
         lo = 0
         while lo < n:
@@ -1152,15 +1184,8 @@ cdef int merge_sort(int* a, int* tmp, int n, index_cmp cmp, void* ctx, DefenceSe
             hi = lo + 2 * width if lo + 2 * width < n else n
             i, j, k = lo, mid, lo
             while i < mid and j < hi:
-                if d != NULL:
-                    countdown -= 1
-                    if countdown == 0:
-                        countdown = every
-                        look = 1
-                        if interrupt_seen(&look, d.pool.stop, &d.stopped):
-                            d.interrupted = not d.stopped
-                            d.aborted = 1
-                            return 1
+                if d != NULL and stop_seen(d, &countdown, every):
+                    return 1
                 if cmp(ctx, src[j], src[i]) < 0:
                     dst[k] = src[j]
                     j += 1
@@ -1201,9 +1226,8 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     many, moved to d.vecs[at]; -1 when memory ran out (d.failed set), -2 when the dominance
     tests, counted in d.nodes, passed the limit (d.aborted 2)."""
     cdef long long i, k, c, tests
-    cdef long long every = 1024 if n >= 256 else 262144 // n
+    cdef long long every = look_every(n)
     cdef long long countdown = every
-    cdef int look
     cdef int j, kept = 0, dominated
     cdef long long last = -1
     cdef ParetoOrder o
@@ -1259,17 +1283,10 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
                     dominated = 1
                     last = k
                     break
-                # a front of a million vectors takes seconds to pass once: a look for a stop
-                # and Ctrl-C every `every` tests (about 256k compared values), not only
-                # between vectors
-                countdown -= 1
-                if countdown == 0:
-                    countdown = every
-                    look = 1
-                    if interrupt_seen(&look, d.pool.stop, &d.stopped):
-                        d.interrupted = not d.stopped
-                        d.aborted = 1
-                        return -2
+                # a front of a million vectors takes seconds to pass once: looked at for a
+                # stop within it, not only between vectors
+                if stop_seen(d, &countdown, every):
+                    return -2
         if not dominated:
             memcpy(d.kept + <long long>kept * n, v, n * sizeof(double))
             kept += 1
@@ -1278,14 +1295,8 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
         if d.nodes > d.limit:
             d.aborted = 2
             return -2
-        # and looked at for a stop and Ctrl-C as often as the search's nodes are (an embedder's
-        # review: a reduction of a large front ignored Hinter.stop for minutes, and a Ctrl-C
-        # seen here was lost to the limit)
-        if tests > 1:
-            d.poll -= <int>(tests - 1 if tests < 65536 else 65536)
-        if interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
-            d.interrupted = not d.stopped
-            d.aborted = 1
+        # and looked at for a stop and Ctrl-C as often as the search's nodes are
+        if work_seen(d, tests):
             return -2
     memcpy(d.vecs + at, d.kept, <long long>kept * n * sizeof(double))
     return kept
@@ -1313,13 +1324,7 @@ cdef inline int check_front(DefenceSearch* d, long long size) noexcept nogil:
     if d.nodes > d.limit:
         d.aborted = 2
         return 1
-    if size > 1:
-        d.poll -= <int>(size - 1 if size < 65536 else 65536)
-    if interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
-        d.interrupted = not d.stopped
-        d.aborted = 1
-        return 1
-    return 0
+    return work_seen(d, size)
 
 
 cdef inline int child_world(DefenceSearch* d, int world, int kind, int arg) noexcept nogil:
