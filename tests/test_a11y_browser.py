@@ -435,8 +435,9 @@ def test_the_3_player_graph_tells_the_seats_by_shape(browser, server, record3):
         fills = page.evaluate("""() => [...new Set([...document.querySelectorAll('#graph circle.pt, #graph .marker')]
             .map(c => getComputedStyle(c).fill)), ...new Set([...document.querySelectorAll('#graph .ring')]
             .map(c => getComputedStyle(c).stroke))]""")
+        fills.append(page.evaluate("getComputedStyle(document.getElementById('graph-cursor')).stroke"))
         low = [(f, round(ratio(f, plot), 2)) for f in fills if ratio(f, plot) < 3]
-        assert low == [], low
+        assert low == [], low                 # (the current decision's cursor line too)
     finally:
         _close(context, checked)
 
