@@ -544,6 +544,10 @@ class _State:
     def __init__(self, workers: int):
         self.workers = workers
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fiveup-search")
+        # quick work that should not wait behind the searches, nor hold the event loop: an
+        # equity table's first load, a record checked as a file is chosen (a review: in the
+        # search pool, such a check waited behind every queued hint)
+        self.light = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fiveup-light")
         self.analysis_slots = max(1, workers - 1)
         self.analysis_sem: asyncio.Semaphore | None = None
         self.games: OrderedDict[str, WebGame] = OrderedDict()
@@ -568,6 +572,11 @@ class _State:
     async def run(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+
+    async def run_light(self, fn, *args, **kwargs):
+        """run(), on the one thread of quick work (never behind a search)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.light, functools.partial(fn, *args, **kwargs))
 
     async def run_while_connected(self, request, stop, fn, *args):
         """run(fn, *args), stopped by ``stop()`` when the client goes away first: a hint
@@ -723,12 +732,18 @@ class _StoppableCall:
             searcher.stop()
 
     def made(self, make):
-        """The call's searcher, ``make()`` (not made: SearchStopped, if a stop came first)."""
+        """The call's searcher, ``make()`` (not made: SearchStopped, if a stop came first).
+        Made outside the lock: stop(), on the event loop, never waits for a table's making."""
         with self.lock:
             if self.stopped:
                 raise SearchStopped("the client went away before the search began")
-            self.searcher = make()
-        return self.searcher
+        searcher = make()
+        with self.lock:
+            self.searcher = searcher
+            stopped = self.stopped
+        if stopped:             # (a stop while it was made: it reaches the search that follows, or
+            searcher.stop()     # run_while_connected's next one does)
+        return searcher
 
 
 class _HintCall(_StoppableCall):
@@ -932,6 +947,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         for game in list(state.games.values()):
             game.stopped.set()          # bot replies being made stop after their current move
         state.pool.shutdown(wait=False, cancel_futures=True)
+        state.light.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="fiveup_solver", version=__version__, docs_url=None, redoc_url=None,
                   swagger_ui_oauth2_redirect_url=None, lifespan=lifespan, responses=ERROR_RESPONSES,
@@ -1061,7 +1077,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         try:
             # in a worker: the first call of a player count loads its table (a quarter second
             # with 3 players, the event loop held, a review measured)
-            return await state.run(equity_result, players, scores, starter)
+            return await state.run_light(equity_result, players, scores, starter)
         except OptionError as e:
             # the query's names, not the command line's (a review: "--players must be ...")
             text = re.sub(r"--(players|scores|starter)\b", r"\1", str(e)).replace(" (or: fiveup equity build)", "")
@@ -1176,8 +1192,8 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     async def check_a_record(body: RecordRequest):
         # the analysis board asks as a file is chosen: an illegal record is said then, not
         # after Analyse has started its progress bar (a browser review)
-        record = await state.run(check_record, body.record)       # (in a worker: a large body's walk)
-        game = await state.run(game_from_record, record, check=False)
+        record = await state.run_light(check_record, body.record)     # (off the loop: a large body's walk)
+        game = await state.run_light(game_from_record, record, check=False)
         return {"players": game.players, "rounds": len(game.rounds),
                 "view": record.get("view"), "scores": list(game.scores), "finished": game.game_over}
 

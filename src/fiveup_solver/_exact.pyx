@@ -665,7 +665,8 @@ cdef inline bint stop_seen(DefenceSearch* d, long long* countdown, long long eve
         return 0
     countdown[0] = every
     if interrupt_seen(&look, d.pool.stop, &d.stopped):
-        d.interrupted = not d.stopped
+        if not d.stopped:
+            d.interrupted = 1       # (only ever set: a Ctrl-C seen is never cleared here)
         d.aborted = 1
         return 1
     return 0
@@ -677,7 +678,8 @@ cdef inline bint work_seen(DefenceSearch* d, long long work) noexcept nogil:
     if work > 1:
         d.poll -= <int>(work - 1 if work < 65536 else 65536)
     if interrupt_seen(&d.poll, d.pool.stop, &d.stopped):
-        d.interrupted = not d.stopped
+        if not d.stopped:
+            d.interrupted = 1
         d.aborted = 1
         return 1
     return 0
@@ -1224,7 +1226,8 @@ cdef int pareto(DefenceSearch* d, long long at, long long count, int n) noexcept
     """Reduce the `count` vectors (n values each) at d.vecs[at] to the maximal ones (none
     other at least as large everywhere), duplicates once, as ``exact._pareto``: returns how
     many, moved to d.vecs[at]; -1 when memory ran out (d.failed set), -2 when the dominance
-    tests, counted in d.nodes, passed the limit (d.aborted 2)."""
+    tests, counted in d.nodes, passed the limit (d.aborted 2) or a stop or Ctrl-C was seen
+    (d.aborted 1, d.stopped or d.interrupted set)."""
     cdef long long i, k, c, tests
     cdef long long every = look_every(n)
     cdef long long countdown = every
