@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fiveup_solver.bots import check_bot, check_move_time, not_a_bot_name, worker_setup
+from fiveup_solver.bots import check_bot, check_move_time, not_a_bot_name
 from fiveup_solver.errors import (OptionError, as_int, check_seed, is_int as _is_int, name_fault, is_number,
                                   short_repr as _short)
 from fiveup_solver.levels import LEVELS, Level, recipe_stamp
-from fiveup_solver.match import PairJob, journal_lines, open_journal, pair_seeds, play_pair, write_journal
+from fiveup_solver.match import PairJob, journal_lines, pairs_setup, open_journal, pair_seeds, play_pair, write_journal
 from fiveup_solver.parallel import check_ray, check_workers, ordered_map
 from fiveup_solver.selfplay import _check_callback
 
@@ -887,9 +887,7 @@ def _play_into(counts: dict, owner: list, jobs: list, workers: int, ray, log, ro
     its journal line ``row(owner, pair, scores)`` appended as it finishes."""
     # a job's last field is its move_time: with a limit, a move that never returns is stopped
     stop_hung = any(job[-1] is not None for job in jobs)
-    # bots registered in this process, for the worker processes (refused now if they cannot go)
-    setup = (worker_setup([b for job in jobs for b in (job.bot, job.other)], ray is not None)
-             if workers > 1 or ray is not None or stop_hung else None)
+    setup = pairs_setup([b for job in jobs for b in (job.bot, job.other)], workers, ray, stop_hung)
     try:
         for key, (k, scores, _) in zip(owner, ordered_map(play_pair, jobs, workers=workers, ray=ray,
                                                           stop_hung=stop_hung, setup=setup)):

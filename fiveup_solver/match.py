@@ -610,9 +610,16 @@ def play_pairs(players: int, bot: str, other: str, seed: int, *, workers: int = 
     jobs = (PairJob(players, bot, other, k, *pair_seeds(seed, k), max_rounds, records, move_time)
             for k in range(start, start + max_pairs))
     stop_hung = move_time is not None
-    # bots registered in this process, for the worker processes (refused now if they cannot go)
-    setup = worker_setup([bot, other], ray is not None) if workers > 1 or ray is not None or stop_hung else None
-    return _yield_units(jobs, workers, ray, stop_hung, setup)
+    return _yield_units(jobs, workers, ray, stop_hung, pairs_setup([bot, other], workers, ray, stop_hung))
+
+
+def pairs_setup(bots, workers: int, ray, stop_hung: bool):
+    """ordered_map's ``setup`` for play_pair jobs of ``bots``: the bots registered in this
+    process, sent to the worker processes the run has (refused now if they cannot go), or
+    None when it plays in this process."""
+    if workers > 1 or ray is not None or stop_hung:
+        return worker_setup(bots, ray is not None)
+    return None
 
 
 def _yield_units(jobs, workers: int, ray, stop_hung: bool, setup=None):
