@@ -51,6 +51,9 @@ class RoundLog:
     # hidden tiles were filled in (record.view_deal), one possibility, not the truth; None
     # for a round dealt or read from a full record. The solver refuses such a round.
     filled_for: int | None = None
+    # {seat: the seat's Observation of this round's end}, made once the round is over and a
+    # later round asks (Observation.previous_round); Game.pop clears it
+    end_views: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def actions(self) -> list:
@@ -155,7 +158,21 @@ class Observation:
       else empty); ``end_sums_after``: the end sum after each of them, in the
       same order;
     - ``status``: ``playing``, ``domino``, ``blocked`` or ``won``;
-      ``revealed``: the hands left once the round is over and shown, else None.
+      ``revealed``: the hands left once the round is over and shown, else None;
+    - ``previous_round``: the seat's observation at the previous round's end
+      (that round's whole history as the seat saw it, the hands shown, its
+      status and the scores it left), or None in a game's first round; its own
+      ``previous_round`` is None (older rounds are in the game's record). An
+      agent is called only at its own decisions: this is how it learns how the
+      last round ended.
+
+    >>> g = Game(players=2, seed=7)
+    >>> while not g.round_over:
+    ...     _ = g.push(g.legal_moves[0])
+    >>> _ = g.next_round()
+    >>> last = g.observation(g.to_move).previous_round
+    >>> last.round, last.status, last.to_move, len(last.revealed), last.scores == g.current.scores_before
+    (0, 'domino', None, 2, True)
     """
 
     seat: int
@@ -176,6 +193,7 @@ class Observation:
     status: str = "playing"     # the round's status: playing, domino, blocked or won
     scores_before: tuple = ()   # raw per side when this round started
     revealed: tuple | None = None  # hands left at the round's end, when the round is over and shown
+    previous_round: "Observation | None" = None  # the seat's view of the previous round's end
 
     def __hash__(self) -> int:
         """Over the fields that are values (the history's actions are dicts): equal
@@ -205,7 +223,8 @@ class Observation:
                 "legal_moves": [format_move(m) for m in self.legal_moves],
                 "end_sums_after": list(self.end_sums_after),
                 "status": self.status, "scores_before": list(self.scores_before),
-                "revealed": None if self.revealed is None else [[str(t) for t in h] for h in self.revealed]}
+                "revealed": None if self.revealed is None else [[str(t) for t in h] for h in self.revealed],
+                "previous_round": None if self.previous_round is None else self.previous_round.to_dict()}
 
     @classmethod
     def from_dict(cls, d) -> Observation:
@@ -238,6 +257,16 @@ class Observation:
                                                    f"not {_short(revealed)}")
             revealed = tuple(listed("revealed", lambda h: tuple(Tile.parse(t) for t in _hand_list(h))))
         history = listed("history", lambda a: dict(a) if isinstance(a, dict) else a)
+        previous = d.get("previous_round")
+        if previous is not None:
+            if not isinstance(previous, dict):
+                raise InconsistentObservationError(f"observation dict: previous_round must be an observation's "
+                                                   f"dict or null, not {_short(previous)}")
+            try:
+                previous = cls.from_dict(previous)
+            except InconsistentObservationError as e:
+                raise InconsistentObservationError(f"observation dict: previous_round: "
+                                                   f"{str(e).removeprefix('observation dict: ')}") from None
         obs = cls(seat=d["seat"], players=d["players"], round=d["round"], starter=d["starter"],
                   to_move=d["to_move"], hand=listed("hand", Tile.parse), side=d["side"],
                   hand_sizes=listed("hand_sizes", lambda x: x), boneyard_size=d["boneyard_size"],
@@ -245,14 +274,15 @@ class Observation:
                   open_ports=listed("open_ports", Port.parse), end_sum=d["end_sum"],
                   legal_moves=listed("legal_moves", parse_move), end_sums_after=listed("end_sums_after", lambda x: x),
                   status=d.get("status", "playing"), scores_before=listed("scores_before", lambda x: x),
-                  revealed=revealed)
+                  revealed=revealed, previous_round=previous)
         check_observation(obs)
         return obs
 
 
 _OBSERVATION_FIELDS = frozenset(f for f in Observation.__dataclass_fields__)
 # (fields with a default: a dict of an older version may leave them out)
-_OBSERVATION_OPTIONAL = frozenset({"legal_moves", "end_sums_after", "status", "scores_before", "revealed"})
+_OBSERVATION_OPTIONAL = frozenset({"legal_moves", "end_sums_after", "status", "scores_before", "revealed",
+                                   "previous_round"})
 
 
 def _hand_list(h):
@@ -666,6 +696,7 @@ class Game:
         _, move = r.moves.pop()
         r.events.pop()
         r.core.undo()
+        r.end_views.clear()             # the round's end is no longer what its views saw
         return move
 
     def __reduce__(self):
@@ -700,9 +731,18 @@ class Game:
         seat = _as_int(seat)
         if not (_is_int(seat) and 0 <= seat < self.players):
             raise OptionError(f"seat must be 0..{self.players - 1}, not {_short(seat)}")
-        r = self.current
+        previous = None
+        if len(self.rounds) > 1:
+            last = self.rounds[-2]
+            previous = last.end_views.get(seat)
+            if previous is None:
+                previous = last.end_views[seat] = self._view(last, len(self.rounds) - 2, seat, None)
+        return self._view(self.current, len(self.rounds) - 1, seat, previous)
+
+    def _view(self, r: RoundLog, index: int, seat: int, previous) -> Observation:
+        """Seat's observation of round r (number index) as it stands."""
         core = r.core
-        moves = tuple(self.legal_moves) if self.to_move == seat else ()
+        moves = tuple(core_legal_moves(core)) if core.status == "playing" and core.to_move == seat else ()
         sums = []
         for m in moves:
             if m.kind == "play":
@@ -711,17 +751,18 @@ class Game:
                 sums.append(trial.end_sum)
             else:
                 sums.append(core.end_sum)
+        hands = [tuple(ALL_TILES[i] for i in core.hand(s)) for s in range(self.players)]
         return Observation(
-            seat=seat, players=self.players, round=len(self.rounds) - 1, starter=r.starter,
-            to_move=self.to_move, hand=tuple(self.hand(seat)), side=core.side_of(seat),
-            hand_sizes=tuple(len(core.hand(s)) for s in range(self.players)),
+            seat=seat, players=self.players, round=index, starter=r.starter,
+            to_move=None if core.status != "playing" else core.to_move, hand=hands[seat], side=core.side_of(seat),
+            hand_sizes=tuple(len(h) for h in hands),
             boneyard_size=core.boneyard_size, scores=tuple(core.scores),
             history=r.history(seat),
-            open_ports=tuple(self.open_ports()), end_sum=core.end_sum,
-            legal_moves=moves, end_sums_after=tuple(sums), status=core.status,
+            open_ports=tuple(Port(ALL_TILES[g], ALL_TILES[g].port_names[k]) for g, k, _ in core.open_ports()),
+            end_sum=core.end_sum, legal_moves=moves, end_sums_after=tuple(sums), status=core.status,
             scores_before=tuple(r.scores_before),
             # the hands left are shown for end-of-round scoring (RULES §2.2)
-            revealed=None if core.status == "playing" else tuple(tuple(self.hand(s)) for s in range(self.players)))
+            revealed=None if core.status == "playing" else tuple(hands), previous_round=previous)
 
     def round_ends(self) -> list:
         return [r.end() for r in self.rounds]
@@ -951,4 +992,21 @@ def check_observation(obs) -> list:
         except RecordError as e:
             raise bad(f"history {e}") from None
         actions.append((a["seat"], Move.from_action(a)))
+    previous = getattr(obs, "previous_round", None)
+    if previous is not None:
+        # its own fields are checked where they are read (to_dict, from_dict): the engine's
+        # searches decide from this round alone
+        if not isinstance(previous, Observation):
+            raise bad(f"previous_round must be an Observation (the seat's view of the last round's end) or None, "
+                      f"not {_short(previous)}")
+        if previous.previous_round is not None:
+            raise bad("previous_round's own previous_round must be None (older rounds are in the game's record)")
+        if previous.players != n or previous.seat != obs.seat or previous.round != obs.round - 1:
+            raise bad(f"previous_round must be seat {obs.seat}'s view of round {obs.round - 1} with {n} players, not "
+                      f"seat {_short(previous.seat)}'s of round {_short(previous.round)} with {_short(previous.players)}")
+        if previous.status == "playing" or previous.to_move is not None:
+            raise bad(f"previous_round must be a round that is over, not one with status {_short(previous.status)}")
+        if obs.scores_before and previous.scores and tuple(previous.scores) != tuple(obs.scores_before):
+            raise bad(f"previous_round ends at scores {_short(previous.scores)}, but this round starts at "
+                      f"{_short(obs.scores_before)}")
     return actions

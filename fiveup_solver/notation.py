@@ -68,6 +68,9 @@ class Tile:
     @classmethod
     def parse(cls, text) -> "Tile":
         """Parse ``"a-b"`` (``"b-a"`` is normalised)."""
+        tile = _TILE_OF_TEXT.get(text) if type(text) is str else None
+        if tile is not None:            # (a lookup: observations' histories parse thousands a second)
+            return tile
         if not isinstance(text, str):
             raise ParseError(f"bad tile {_short(text)}: expected a string like '3-4'")
         parts = text.split("-")
@@ -111,6 +114,8 @@ ALL_TILES: tuple = tuple(Tile(_core.tile_lo(i), _core.tile_hi(i)) for i in range
 _INDEX = [[0] * 7 for _ in range(7)]
 for _i, _t in enumerate(ALL_TILES):
     _INDEX[_t.lo][_t.hi] = _INDEX[_t.hi][_t.lo] = _i
+# every text Tile.parse accepts, both orders of the pips
+_TILE_OF_TEXT = {f"{a}-{b}": ALL_TILES[_INDEX[a][b]] for a in range(7) for b in range(7)}
 
 
 @dataclass(frozen=True, order=True)
@@ -129,6 +134,9 @@ class Port:
 
     @classmethod
     def parse(cls, text) -> "Port":
+        port = _PORT_OF_TEXT.get(text) if type(text) is str and cls is Port else None
+        if port is not None:
+            return port
         if not isinstance(text, str) or text.count(":") != 1:
             raise ParseError(f"bad port {_short(text)}: expected 'TILE:PORT' like '1-4:low'")
         tile_text, name = text.split(":")
@@ -502,6 +510,11 @@ def format_block_part(part: dict, names=None) -> str:
     except (KeyError, TypeError, ValueError):
         raise ParseError(f"a block's part is a dict as block_parts gives it, not {_short(part)}") from None
     return f"{head}; heavier opponents: {diffs}; {added}" + (f", rounded to {credit}" if credit != total else "")
+
+
+# every text Port.parse accepts (a tile's pips in either order)
+_PORT_OF_TEXT = {f"{text}:{name}": Port(tile, name) for text, tile in _TILE_OF_TEXT.items()
+                 for name in tile.port_names}
 
 
 # a record action is one of these key sets (RECORD.md); the JSON form of a Move

@@ -297,6 +297,21 @@ def test_observation_hides_other_hands_and_boneyard(players):
                 hidden = bone_now | {str(t) for o in range(players) if o != s for t in game.hand(o)}
                 obs = game.observation(s)
                 d = obs.to_dict()
+                previous = d.pop("previous_round")
+                if len(game.rounds) == 1:
+                    assert previous is None
+                else:
+                    # the seat's view of the last round's end: the hands left are shown there,
+                    # its boneyard's tiles stay hidden, and other seats' draws too
+                    last = game.rounds[-2]
+                    assert previous["round"] == len(game.rounds) - 2 and previous["to_move"] is None
+                    assert previous["previous_round"] is None and previous["status"] != "playing"
+                    assert previous["revealed"] == [[str(ALL_TILES[t]) for t in last.core.hand(o)]
+                                                    for o in range(players)]
+                    assert previous["history"] == list(last.history(s))
+                    assert all(a["draw"] is None for a in previous["history"] if "draw" in a and a["seat"] != s)
+                    assert not (_tile_strings(previous) & {str(ALL_TILES[t]) for t in last.core.boneyard_left})
+                    assert previous["scores"] == list(last.core.scores) == d["scores_before"]
                 if game.round_over:
                     # a round's end shows the hands left (RULES §6.5, RECORD.md's revealed): only
                     # the boneyard stays hidden, and the dict gives those hands exactly

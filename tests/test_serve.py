@@ -232,9 +232,17 @@ def _scan_view(view, webgame, where):
         over = "round_end" in step
         hidden = _hidden_after(rl, step["action"] + 1, seat, g.players, over)
         _check_honest([("step", json.dumps(step))], hidden, f"{where} step {k}")
-    rest = {k: v for k, v in view.items() if k not in ("last_moves", "round_end")}
+    rest = {k: v for k, v in view.items() if k not in ("last_moves", "round_end", "previous_round")}
     now = _hidden_after(g.current, len(g.current.moves), seat, g.players, g.round_over)
     _check_honest([("view", json.dumps(rest))], now, where)
+    previous = view.get("previous_round")
+    # the seat's view of the last round's end, against what that round's end left hidden
+    assert (previous is None) == (len(g.rounds) == 1 or view["round"] == 0), where
+    if previous is not None:
+        r = previous["round"]
+        assert r == len(g.rounds) - 2, where
+        after = _hidden_after(g.rounds[r], len(g.rounds[r].moves), seat, g.players, True)
+        _check_honest([("previous_round", json.dumps(previous))], after, where)
     if view["round_end"] is not None:
         r = view["round_end"]["round"]
         after = _hidden_after(g.rounds[r], len(g.rounds[r].moves), seat, g.players, True)
