@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import html
 import io
 import json
 import os
@@ -48,7 +49,7 @@ from typing import Literal, Optional, Union
 try:
     from fastapi import FastAPI, Query, Request
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import FileResponse, JSONResponse, Response
+    from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
     from pydantic import BaseModel, ConfigDict, Field, field_validator
     from starlette.exceptions import HTTPException as StarletteHTTPException
 except ImportError as _missing:   # the extra is optional: say which one
@@ -123,6 +124,65 @@ def _one_line(text: str, limit: int = 300) -> str:
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": _one_line(message) or "error"}, status_code=status)
+
+
+# a page that is not there, for a browser's navigation (a review: it showed the raw JSON error)
+NOT_FOUND_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Exact 61 Five Up: page not found</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/style.css">
+</head>
+<body data-state="not-found">
+<header>
+  <h1>Exact 61 Five Up</h1>
+  <nav><a href="/">Play</a> <a href="/analysis">Analysis board</a></nav>
+</header>
+<main>
+<section class="panel" aria-labelledby="not-found-title">
+  <h2 id="not-found-title">Page not found</h2>
+  <p id="not-found">There is no page at <code>{path}</code>: go to the <a href="/">play page</a> or the
+    <a href="/analysis">analysis board</a>.</p>
+</section>
+</main>
+</body>
+</html>
+"""
+
+
+def _api_path(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
+def _wants_html(request: Request) -> bool:
+    """A browser's navigation to a page: not an /api path, and an Accept header that names
+    text/html (fetch(), curl and API clients send */* or JSON: they get the JSON error)."""
+    if _api_path(request.url.path):
+        return False
+    for part in request.headers.get("accept", "").split(","):
+        kind, *params = [p.strip().lower() for p in part.split(";")]
+        if kind in ("text/html", "application/xhtml+xml"):
+            q = next((p[2:].strip() for p in params if p.startswith("q=")), "1")
+            try:
+                return float(q) > 0         # (q=0: "not HTML")
+            except ValueError:
+                return True
+    return False
+
+
+def _not_found(request: Request, message: str) -> Response:
+    """404: the page above for a browser's navigation, else ``{"error": message}``."""
+    if _wants_html(request):
+        page = NOT_FOUND_PAGE.replace("{path}", html.escape(_one_line(request.url.path, 80)))
+        answer = HTMLResponse(page, status_code=404)
+    else:
+        answer = _error(404, message)
+    if not _api_path(request.url.path):
+        answer.headers["vary"] = "Accept"      # (the answer depends on it)
+    return answer
 
 
 # --------------------------------------------------------------------------- request bodies
@@ -1008,7 +1068,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request, exc: StarletteHTTPException):
         if exc.status_code == 404:
-            return _error(404, f"no such page: {_short(request.url.path, 80)}")
+            return _not_found(request, f"no such page: {_short(request.url.path, 80)}")
         if exc.status_code == 405:
             return _error(405, f"{request.method} is not allowed on {_short(request.url.path, 80)}")
         cause = exc.__cause__
@@ -1037,11 +1097,11 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         return FileResponse(STATIC / "analysis.html", media_type="text/html")
 
     @app.get("/static/{name}", include_in_schema=False)
-    async def static_file(name: str):
+    async def static_file(name: str, request: Request):
         types = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml"}
         path = STATIC / name
         if "/" in name or name.startswith(".") or path.suffix not in types or not path.is_file():
-            raise ApiError(404, f"no such page: /static/{_short(name, 60)}")
+            return _not_found(request, f"no such page: /static/{_short(name, 60)}")
         return FileResponse(path, media_type=types[path.suffix])
 
     # ---- API

@@ -228,6 +228,19 @@ function buildGraph() {
     add(svg, "polyline", { points: pts.map((p, j) => `${x(j)},${y(value(p))}`).join(" "), class: "curve" });
   }
   add(svg, "line", { id: "graph-cursor", x1: -10, x2: -10, y1: T, y2: H - B, class: "cursor" });
+  const titleOf = ({ a }) => `round ${a.r} action ${a.i}: ${seatText(a.seat)} ${a.text}${a.decision.mark ? " (" + a.decision.mark + ")" : ""}`;
+  // each decision's pointer target: its column of the plot, halfway to its neighbours (the first and the
+  // last reach into the margins), under the points, which keep their own clicks and titles (an
+  // accessibility review: the points were targets of 6 to 12 px; WCAG 2.5.8 asks 24)
+  const step = pts.length > 1 ? x(1) - x(0) : W - L - R;
+  pts.forEach((p, j) => {
+    const left = j === 0 ? Math.max(0, x(j) - step / 2) : x(j) - step / 2;
+    const right = j === pts.length - 1 ? Math.min(W, x(j) + step / 2) : x(j) + step / 2;
+    const hit = add(svg, "rect", { x: left, y: T, width: right - left, height: H - T - B, class: "hit", "data-hit": p.k,
+      "aria-hidden": "true" });
+    add(hit, "title", {}, titleOf(p));
+    hit.addEventListener("click", () => go(p.k));
+  });
   pts.forEach((p, j) => {
     const d = p.a.decision;
     // a marked decision keeps its seat's colour: the mark is a ring around it, coloured by its
@@ -237,7 +250,7 @@ function buildGraph() {
     const r = d.mark ? 5 : 3.5;
     const c = add(svg, "circle", { cx: x(j), cy: y(value(p)), r, class: `pt ${d.mark || ""} seat${p.a.seat}`,
       "data-k": p.k, "data-round": p.a.r, "data-action": p.a.i, tabindex: -1 });
-    const title = `round ${p.a.r} action ${p.a.i}: ${seatText(p.a.seat)} ${p.a.text}${d.mark ? " (" + d.mark + ")" : ""}`;
+    const title = titleOf(p);
     add(c, "title", {}, title);
     c.addEventListener("click", () => go(p.k));
     // each seat's shape over its point (seat 0 a circle, 1 a square, 2 a triangle, 3 a diamond):
@@ -253,7 +266,9 @@ function buildGraph() {
     sides === 2 ? `side ${shown}'s win % at each judged decision, by round (grey lines: new round)`
       : "each seat's own win % at its judged decisions, by round");
   svg.setAttribute("aria-describedby", "graph-summary");
+  svg.setAttribute("aria-details", "graph-table");
   $("graph-summary").textContent = graphSummary(pts, sides, shown, value);
+  graphTable(pts, sides, shown, value);
   $("graph").replaceChildren(svg);
   graphLegend(pts);
 }
@@ -287,7 +302,35 @@ function graphSummary(pts, sides, shown, value) {
     : seats.map((s) => line(`${seatText(s)}'s win probability`, pts.filter(({ a }) => a.seat === s)));
   const marked = Object.keys(MARK_SIGN).map((m) => [m, pts.filter(({ a }) => a.decision.mark === m).length]);
   return `${pts.length} judged decisions over ${new Set(pts.map(({ a }) => a.r)).size} rounds. ${lines.join(" ")} `
-    + `Marked: ${marked.map(([m, n]) => `${n} ${n === 1 ? m : MARK_WORDS[m]}`).join(", ")} (N and P on the move list step to them).`;
+    + `Marked: ${marked.map(([m, n]) => `${n} ${n === 1 ? m : MARK_WORDS[m]}`).join(", ")} (N and P on the move list step to them). `
+    + `The table after the graph gives ${result.players === 4 ? "each side's" : "each seat's"} win % round by round.`;
+}
+
+// the graph's data round by round, a table for a screen reader (visually hidden; the graph's aria-details):
+// 3 players, each seat's own win % at its first and last judged decision of the round; 2 sides (2 and 4
+// players), each side's at the round's first and last judged decision (an accessibility review: the
+// 3-player graph had no per-seat description)
+function graphTable(pts, sides, shown, value) {
+  const pc = (v) => `${(100 * v).toFixed(0)} %`;
+  const sideName = (side) => result.players === 4 ? `side ${side} (${seatText(side)} and ${seatText(side + 2)})` : seatText(side);
+  const lines = sides === 2
+    ? [0, 1].map((side) => ({ name: sideName(side), of: () => true, v: (q) => (side === shown ? value(q) : 1 - value(q)) }))
+    : [...new Set(pts.map(({ a }) => a.seat))].sort((p, q) => p - q)
+      .map((s) => ({ name: seatText(s), of: ({ a }) => a.seat === s, v: value }));
+  const cell = (list, v) => (!list.length ? "none" : list.length === 1 ? pc(v(list[0]))
+    : `${pc(v(list[0]))} to ${pc(v(list[list.length - 1]))}`);
+  const rounds = [...new Set(pts.map(({ a }) => a.r))];
+  $("graph-table").replaceChildren(
+    el("caption", { text: sides === 2
+      ? `Win % by round: ${result.players === 4 ? "each side's" : "each seat's"} chance to win the game at the round's first and last judged decision`
+      : "Win % by round: each seat's own chance to win the game at its first and last judged decision of the round "
+        + "(none: no judged decision of that seat in the round)" }),
+    el("tr", {}, el("th", { scope: "col", text: "round" }), ...lines.map((l) => el("th", { scope: "col", text: l.name }))),
+    ...rounds.map((r) => {
+      const inRound = pts.filter(({ a }) => a.r === r);
+      return el("tr", {}, el("th", { scope: "row", text: `round ${r}` }),
+        ...lines.map((l) => el("td", { text: cell(inRound.filter(l.of), l.v) })));
+    }));
 }
 
 // the graph's key, in the page above it (a review: drawn in the graph's bottom right, it was off
