@@ -1008,7 +1008,8 @@ def cmd_serve(args, out) -> int:
     if any(importlib.util.find_spec(m) is None for m in ("fastapi", "uvicorn")):
         raise OptionError("fiveup serve needs the serve extra: pip install 'fiveup_solver[serve]'")
     from fiveup_solver.serve import run
-    return run(args.host, args.port, args.open, out=out)
+    return run(args.host, args.port, args.open, out=out, allow_hosts=args.allow_host or (),
+               access_log=args.access_log)
 
 
 # (dest, flag, default) of the options that only `equity build` reads, and of those only the
@@ -1700,6 +1701,11 @@ def _serve_arguments(p) -> None:
     p.add_argument("--port", type=_int, default=8061,
                    help="the port to listen on (0: a free one, printed at the start)")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
+    p.add_argument("--allow-host", action="append", default=None, metavar="NAME",
+                   help="also answer requests whose Host header names NAME (repeatable): the name a reverse "
+                        "proxy forwards, or a LAN name such as mybox.local")
+    p.add_argument("--access-log", action="store_true",
+                   help="write a line for each request (client address, request line, status) on standard error")
 
 
 def _show_arguments(p) -> None:

@@ -9,18 +9,29 @@ same JSON as the command line (``fiveup hint --json``, ``solve --json``,
 Limits (also in docs/serve.md):
 
 * bound to 127.0.0.1 by default; every request's ``Host`` header must name a
-  loopback host (127.0.0.1, localhost, [::1]) or the host the server was bound to,
-  so a page of another site cannot reach the server through DNS rebinding;
-* request bodies of at most :data:`MAX_BODY_BYTES`;
+  loopback host (127.0.0.1, localhost, [::1]), the host the server was bound to or a
+  name given with ``--allow-host`` (:func:`check_allowed_host`), so a page of another
+  site cannot reach the server through DNS rebinding;
+* request bodies of at most :data:`MAX_BODY_BYTES` (one larger than
+  :data:`LOOP_BODY_BYTES` is checked for repeated keys off the event loop);
 * searches (hints, solves, the bots' moves, analyses) run in a pool of worker
   threads, one per core, each search on one thread; analyses take at most
   ``cores - 1`` of them (at least one), so analyses alone never take every core from a hint;
+  at most :data:`MAX_WAITING_SEARCHES` requests run or wait for a worker at once (every
+  request that needs one: hints, solves, new games, moves, a game's pending bot replies,
+  undos, game boards, positions, an analysis's record replay), one more is refused with
+  429 before its body is parsed; a web game's bots search within the strongest level's
+  budget (:func:`_check_web_bots`);
 * games and analyses live in memory only: at most :data:`MAX_GAMES` games, a
   game untouched for :data:`GAME_IDLE_SECONDS` is dropped, and a new game past
-  the cap drops the game untouched longest; at most :data:`MAX_ANALYSES`
+  the cap drops the game untouched longest if that is :data:`KEEP_RECENT_SECONDS`
+  or more, else it is refused with 429; at most :data:`MAX_ANALYSES`
   analyses, a finished one kept :data:`ANALYSIS_KEEP_SECONDS`, a new one past
-  the cap drops the oldest finished one (or is refused with 429 while all are
-  still running);
+  the cap drops the oldest finished one if it finished :data:`KEEP_RECENT_SECONDS`
+  or more ago, else it is refused with 429;
+* at most :data:`MAX_CONNECTIONS` connections and requests at once (uvicorn's
+  ``limit_concurrency``: 503 past it); no TLS, login or rate limit of its own: on a
+  network it belongs behind a reverse proxy (docs/serve.md, "Putting it on a network");
 * every bad input gets a 4xx answer ``{"error": "<one line>"}``.
 
 >>> app = create_app()
@@ -31,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import functools
 import html
 import io
@@ -63,7 +75,8 @@ from fiveup_solver.bots import BOTS, bot_function, check_bot, names_a_module
 from fiveup_solver.equity import equity_result
 from fiveup_solver.errors import (FiveUpError, OptionError, SearchStopped, check_seed, is_digits, is_int as _is_int,
                                   json_kind, short_repr as _short)
-from fiveup_solver.hint import HINT_METHODS, Hinter, SearchBudget, use_hinter
+from fiveup_solver.hint import (ALPHAMU_LEAF_NODES, DEFAULT_DEPTH, HINT_METHODS, Hinter, SearchBudget,
+                                 use_hinter)
 from fiveup_solver.levels import LEVELS
 from fiveup_solver.notation import ALL_TILES, format_domino_parts, format_move, same_as_earlier
 from fiveup_solver.play import TerminalGame, bots_for_seats
@@ -73,16 +86,29 @@ from fiveup_solver.solver import Solver, check_search
 from fiveup_solver.svg import DEFAULT_BOUNDS, NARROW_BOUNDS, arrow_groups, board_svg
 
 __all__ = ["create_app", "run", "MAX_BODY_BYTES", "MAX_GAMES", "GAME_IDLE_SECONDS", "MAX_ANALYSES",
-           "ANALYSIS_KEEP_SECONDS", "DEFAULT_HOST", "DEFAULT_PORT"]
+           "ANALYSIS_KEEP_SECONDS", "KEEP_RECENT_SECONDS", "MAX_WAITING_SEARCHES", "MAX_CONNECTIONS",
+           "DEFAULT_HOST", "DEFAULT_PORT"]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8061
-MAX_BODY_BYTES = 1_000_000           # a 1000-round record is about 200 kB
+# a record takes about 1 kB a round (0.85 to 1.2 kB in 80 self-played games of 2 to 4 players,
+# compact JSON; the largest game, 21 rounds, 22 kB), so this holds some 800 to 1,100 rounds
+MAX_BODY_BYTES = 1_000_000
 BODY_SECONDS = 30                    # a request body must arrive whole within this (else 408)
+# a body larger than this is checked for repeated keys (a full JSON parse) off the event loop,
+# on the light thread: 1 MB of {} took about 0.2 s of the loop, /api/health waited behind it
+LOOP_BODY_BYTES = 64_000
 MAX_GAMES = 64
 GAME_IDLE_SECONDS = 6 * 3600
 MAX_ANALYSES = 16
 ANALYSIS_KEEP_SECONDS = 3600
+# a game touched, or an analysis finished, this recently is never dropped to make room for a
+# new one: the new one is refused with 429 instead (a review: one client's 64 new games in
+# 0.3 s ended every other client's game, and 16 analyses every finished one)
+KEEP_RECENT_SECONDS = 10 * 60
+# uvicorn's limit_concurrency: connections and requests at once, past it a 503 (a review: idle
+# connections were never timed out and nothing bounded their number)
+MAX_CONNECTIONS = 256
 BOARD_SIZE = 560
 # how a board is laid out for the screen showing it: "narrow" bends its lines sooner, into a
 # square a phone's portrait screen shows at a readable size (svg.NARROW_BOUNDS)
@@ -97,7 +123,21 @@ HINT_MAX_SAMPLES = 1024
 HINT_MAX_TIME_MS = 30_000
 HINT_MAX_WORLD_NODES = 1_000_000
 DISCONNECT_POLL_SECONDS = 0.1        # how often a running hint asks whether its client is still there
-MAX_WAITING_SEARCHES = 32            # hints and solves running or waiting for a worker; more: 429
+# requests running or waiting for a search worker (hints, solves, new games, moves, undos, game
+# boards, positions, an analysis's record replay: _State.pool_slot, _POOL_ROUTES); more: 429
+MAX_WAITING_SEARCHES = 32
+# what a web game's bot may search a decision: a bot named with a budget (hint:SAMPLES:NODES,
+# METHOD@MSms, hint-alphamu-dN) at most the strongest level's (the last, level8: 48 worlds of
+# 20,000 nodes; a review: hint:1024:1000000 took 59 s of a worker at one game's start); alphamu's
+# nodes are per leaf and its depth its own: at most the hint-alphamu bot's (2,000, depth 1); a
+# time budget at most WEB_BOT_MAX_TIME_MS (level8's own decisions took 0.004-0.013 s at the median
+# and up to 0.05-0.64 s, 2 to 4 players, measured on a loaded 2-core machine)
+WEB_BOT_LEVEL = list(LEVELS.values())[-1]
+WEB_BOT_MAX_SAMPLES = WEB_BOT_LEVEL.samples
+WEB_BOT_MAX_WORLD_NODES = WEB_BOT_LEVEL.world_nodes
+WEB_BOT_MAX_LEAF_NODES = ALPHAMU_LEAF_NODES
+WEB_BOT_MAX_DEPTH = DEFAULT_DEPTH
+WEB_BOT_MAX_TIME_MS = 250
 SOLVE_DEFAULT_NODES = 20_000_000
 SOLVE_MAX_NODES = 200_000_000
 ANALYSIS_MAX_SAMPLES = 512
@@ -614,20 +654,34 @@ class _State:
         self.analyses: OrderedDict[str, AnalysisJob] = OrderedDict()
         self.tasks: set = set()
         self.hints_stopped = 0       # hints and solves stopped because their client went away
-        self.searches = 0            # hints and solves running or waiting for a worker (search_slot)
+        self.searches = 0            # requests running or waiting for a search worker (pool_slot)
+
+    def busy(self) -> ApiError:
+        return ApiError(429, f"busy, try again shortly: {self.searches} searches are running or waiting for one "
+                             f"of the {self.workers} workers")
+
+    def take_pool_slot(self) -> None:
+        """A place among the MAX_WAITING_SEARCHES requests running or waiting for a search
+        worker, or a 429 (an embedder's review: 200 waiting hints took 1.7 GB and seconds; a
+        security review: 40 waiting /api/position requests 1 GB, and new games whose bots
+        searched a minute a move, none of them counted). _Guard takes it for _POOL_ROUTES
+        before their body is parsed; give it back with give_pool_slot."""
+        if self.searches >= MAX_WAITING_SEARCHES:
+            raise self.busy()
+        self.searches += 1
+
+    def give_pool_slot(self) -> None:
+        self.searches -= 1
 
     @contextlib.contextmanager
-    def search_slot(self):
-        """A place among the MAX_WAITING_SEARCHES hints and solves running or waiting for a
-        worker, or a 429 (an embedder's review: 200 waiting hints took 1.7 GB and seconds)."""
-        if self.searches >= MAX_WAITING_SEARCHES:
-            raise ApiError(429, f"{self.searches} searches are running or waiting for one of the "
-                                f"{self.workers} workers: try again shortly")
-        self.searches += 1
+    def pool_slot(self):
+        """take_pool_slot() for the block (a request that needs a worker only sometimes: a
+        game's view with bot replies pending)."""
+        self.take_pool_slot()
         try:
             yield
         finally:
-            self.searches -= 1
+            self.give_pool_slot()
 
     async def run(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
@@ -667,11 +721,23 @@ class _State:
         for gid in [k for k, g in self.games.items() if now - g.touched > GAME_IDLE_SECONDS]:
             del self.games[gid]
 
-    def add_game(self, game: WebGame) -> str:
+    def room_for_a_game(self) -> None:
+        """Make room for a new game: past MAX_GAMES, drop the game untouched longest if that
+        is KEEP_RECENT_SECONDS or more; else a 429 (a review: one client's 64 new games in
+        0.3 s ended every other client's game, touched seconds before)."""
         self.purge_games()
+        now = time.monotonic()
         while len(self.games) >= MAX_GAMES:
-            self.games.popitem(last=False)          # the game untouched longest
+            gid, oldest = next(iter(self.games.items()))      # the game untouched longest
+            if now - oldest.touched < KEEP_RECENT_SECONDS:
+                raise ApiError(429, f"busy, try again later: {len(self.games)} games are held, each touched "
+                                    f"within {_minutes(KEEP_RECENT_SECONDS)}")
+            del self.games[gid]
+
+    def add_game(self, game: WebGame) -> str:
+        self.room_for_a_game()
         gid = secrets.token_hex(8)
+        game.touched = time.monotonic()
         self.games[gid] = game
         return gid
 
@@ -701,16 +767,31 @@ class _State:
                                 f"finished one of {MAX_ANALYSES})")
         return job
 
-    def add_analysis(self, job: AnalysisJob) -> str:
+    def room_for_an_analysis(self) -> None:
+        """Make room for a new analysis: past MAX_ANALYSES, drop the one that finished first
+        if that was KEEP_RECENT_SECONDS ago or more; else a 429 (a review: 16 new analyses
+        dropped every finished one, results their clients had not read yet)."""
         self.purge_analyses()
-        if len(self.analyses) >= MAX_ANALYSES:
-            finished = [k for k, a in self.analyses.items() if a.finished_at is not None]
+        now = time.monotonic()
+        while len(self.analyses) >= MAX_ANALYSES:
+            finished = [(a.finished_at, k) for k, a in self.analyses.items() if a.finished_at is not None]
             if not finished:
                 raise ApiError(429, f"{MAX_ANALYSES} analyses are queued or running: try again when one is done")
-            del self.analyses[finished[0]]
+            at, aid = min(finished)
+            if now - at < KEEP_RECENT_SECONDS:
+                raise ApiError(429, f"{len(self.analyses)} analyses are queued, running or finished within "
+                                    f"{_minutes(KEEP_RECENT_SECONDS)}: try again later")
+            del self.analyses[aid]
+
+    def add_analysis(self, job: AnalysisJob) -> str:
+        self.room_for_an_analysis()
         aid = secrets.token_hex(8)
         self.analyses[aid] = job
         return aid
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:g} min"
 
 
 def _locked(game: WebGame, fn):
@@ -732,19 +813,19 @@ def _check_web_bots(names, players=None, seat=None) -> None:
     """A web game's bots: the package's and the registered ones (:data:`BOTS`) and hint
     bots with a budget, never ``MODULE:FUNCTION`` (a request must not make the server
     load a module of its choosing); checked before any name is looked up. A hint bot
-    searches within a hint's limits: one named with a larger budget (hint:1000000:1000000)
-    held a worker for hours at its first move. An empty or unknown name is said in the
-    web's words: the seat it was for, and the bots a web game takes (the library's
-    message offered "your own MODULE:FUNCTION", which a web game refuses)."""
+    named with a budget searches within the strongest level's (:data:`WEB_BOT_LEVEL`):
+    one named with a larger budget (hint:1000000:1000000) held a worker for hours at its
+    first move, and one within a hint's limits (hint:1024:1000000) a minute; the refusal
+    names the limit. An empty or unknown name is said in the web's words: the seat it was
+    for, and the bots a web game takes (the library's message offered "your own
+    MODULE:FUNCTION", which a web game refuses)."""
     for i, name in enumerate(names):
         budget = SearchBudget.from_bot_name(name) if isinstance(name, str) else None
         if names_a_module(name):
             raise OptionError(f"bot {name[:40]!r}: a web game takes the server's bots (GET /api/bots), "
                               "not a module's function")
-        if budget is not None:
-            _check_range(f"bot {name}: samples", budget.samples, 1, HINT_MAX_SAMPLES)
-            _check_range(f"bot {name}: time_ms", budget.time_ms, 1, HINT_MAX_TIME_MS)
-            _check_range(f"bot {name}: world nodes", budget.world_nodes, 1, HINT_MAX_WORLD_NODES)
+        if budget is not None and name not in BOTS:
+            _check_web_bot_budget(name, budget)
         elif isinstance(name, str) and name not in BOTS:
             # the seat this entry is for: the others' bots come in seat order, the person's seat skipped
             for_seat = (f"seat {i + (i >= seat)}" if players in (2, 3, 4) and _is_int(seat) and 0 <= seat < players
@@ -760,6 +841,23 @@ def _check_web_bots(names, players=None, seat=None) -> None:
             raise OptionError(f"unknown bot {name[:40]!r} for {for_seat}: a web game takes a bot GET /api/bots "
                               "lists (level1..level8, greedy, hint, ...) or a hint bot with a budget, "
                               "METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms, within a hint's limits")
+
+
+def _check_web_bot_budget(name: str, budget: SearchBudget) -> None:
+    """A web game's bot named with a budget: at most the strongest level's, else a 400
+    naming the limit (``bot hint:1024:5000: samples must be 1..48 ...``)."""
+    lv = WEB_BOT_LEVEL
+    why = (f"a web game's bot searches at most as much as {lv.name}, {lv.samples} worlds of "
+           f"{lv.world_nodes:,} nodes")
+    alphamu = budget.method == "alphamu"
+    for what, value, low, high, reason in (
+            ("samples", budget.samples, 1, WEB_BOT_MAX_SAMPLES, why),
+            ("time_ms", budget.time_ms, 1, WEB_BOT_MAX_TIME_MS, f"{why}, or {WEB_BOT_MAX_TIME_MS:,} ms a decision"),
+            ("world nodes", budget.world_nodes, 1, WEB_BOT_MAX_LEAF_NODES if alphamu else WEB_BOT_MAX_WORLD_NODES,
+             "alphamu's are per leaf: at most the hint-alphamu bot's" if alphamu else why),
+            ("depth", budget.depth, 0, WEB_BOT_MAX_DEPTH, "at most the hint-alphamu bot's")):
+        if value is not None and not low <= value <= high:
+            raise OptionError(f"bot {name[:60]}: {what} must be {low}..{high:,} ({reason}), not {_short(value, 20)}")
 
 
 def _players_of(bot: str) -> list:
@@ -902,20 +1000,32 @@ def position_json(body: PositionRequest) -> dict:
             "legal_same_as": same_as_earlier(legal), "board": boards[0], "boards": boards}
 
 
+# the requests that need a search worker (POST): a hint, a solve, a new game and a move (the
+# bots' replies), an undo and a game's board (under the game's lock, in the pool), a position,
+# an analysis (its record's replay). _Guard takes each a place among MAX_WAITING_SEARCHES
+# (_State.take_pool_slot) once its body has arrived and before it is parsed, and refuses one
+# with 429 before reading its body when none is free. GET /api/games/{id} takes one only when
+# the bots' replies are pending (get_game).
+_POOL_ROUTES = re.compile(r"/api/(?:hint|solve|games|position|analyses|games/[^/]+/(?:moves|undo|board))")
+
+
 class _Guard:
     """ASGI middleware: the ``Host`` check against DNS rebinding, the body size limit
-    (the body is read here, at most MAX_BODY_BYTES, whole within BODY_SECONDS), and the
-    security headers."""
+    (the body is read here, at most MAX_BODY_BYTES, whole within BODY_SECONDS), a place
+    in the search pool's queue for the requests that need a worker (_POOL_ROUTES), the
+    repeated-key check (off the event loop for a body over LOOP_BODY_BYTES), and the
+    security headers; a HEAD request's answer goes without its body."""
 
     HEADERS = [(b"content-security-policy",
                 b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-                b"connect-src 'self'; frame-ancestors 'none'"),
+                b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
                (b"x-content-type-options", b"nosniff"), (b"cache-control", b"no-store")]
 
-    def __init__(self, app, hosts, ip_hosts: bool = False):
+    def __init__(self, app, hosts, ip_hosts: bool = False, state: "_State | None" = None):
         self.app = app
         self.hosts = hosts
         self.ip_hosts = ip_hosts
+        self.state = state
 
     def allowed(self, name: str) -> bool:
         if name.lower() in self.hosts:
@@ -955,6 +1065,11 @@ class _Guard:
             return await self.reply(send, 400, "bad Content-Length")
         if length is not None and int(length) > MAX_BODY_BYTES:
             return await self.reply(send, 413, f"request body over {MAX_BODY_BYTES:,} bytes")
+        pooled = (self.state is not None and scope.get("method") == "POST"
+                  and _POOL_ROUTES.fullmatch(scope.get("path", "")) is not None)
+        if pooled and self.state.searches >= MAX_WAITING_SEARCHES:
+            busy = self.state.busy()            # (before the body is read)
+            return await self.reply(send, busy.status, busy.message)
         body, more = b"", True
         deadline = time.monotonic() + BODY_SECONDS
         while more:
@@ -969,11 +1084,35 @@ class _Guard:
             more = message.get("more_body", False)
             if len(body) > MAX_BODY_BYTES:
                 return await self.reply(send, 413, f"request body over {MAX_BODY_BYTES:,} bytes")
-        repeated = repeated_key_fault(body) if body.lstrip()[:1] == b"{" else None
+        if pooled:
+            # a place in the search pool's queue before the body is parsed (here, then by the
+            # framework), held until the answer is sent: a request waiting for a worker holds its
+            # parsed body (a review: 26 MB for 1 MB of {}), so their number is bounded
+            try:
+                self.state.take_pool_slot()
+            except ApiError as busy:
+                return await self.reply(send, busy.status, busy.message)
+        try:
+            await self.checked(scope, receive, send, body)
+        finally:
+            if pooled:
+                self.state.give_pool_slot()
+
+    async def checked(self, scope, receive, send, body: bytes) -> None:
+        """The repeated-key check of the body read whole, then the app."""
+        repeated = None
+        if body.lstrip()[:1] == b"{":
+            if len(body) > LOOP_BODY_BYTES and self.state is not None:
+                # a full JSON parse, off the event loop: 1 MB of {} held it 0.2 s (a review:
+                # 8 clients posting such bodies kept /api/health waiting a second)
+                repeated = await self.state.run_light(repeated_key_fault, body)
+            else:
+                repeated = repeated_key_fault(body)
         if repeated:
             # as a record file is refused (record.py): the framework would read the last value
             return await self.reply(send, 400, f"malformed JSON: {repeated}")
         sent = False
+        head = scope.get("method") == "HEAD"
 
         async def replay():
             nonlocal sent
@@ -985,6 +1124,8 @@ class _Guard:
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 message = dict(message, headers=list(message.get("headers", [])) + self.HEADERS)
+            elif head and message["type"] == "http.response.body" and message.get("body"):
+                message = dict(message, body=b"")      # HEAD: GET's answer, its headers only
             await send(message)
         await self.app(scope, replay, send_with_headers)
 
@@ -1085,18 +1226,18 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         return _error(exc.status_code, str(exc.detail))
 
     # ---- the Host check (DNS rebinding) and the body size limit, before anything else
-    app.add_middleware(_Guard, hosts=hosts, ip_hosts=ip_hosts)
+    app.add_middleware(_Guard, hosts=hosts, ip_hosts=ip_hosts, state=state)
 
-    # ---- pages
-    @app.get("/", include_in_schema=False)
+    # ---- pages (HEAD too, as GET without the body: a proxy's or a monitor's health check)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def play_page():
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
-    @app.get("/analysis", include_in_schema=False)
+    @app.api_route("/analysis", methods=["GET", "HEAD"], include_in_schema=False)
     async def analysis_page():
         return FileResponse(STATIC / "analysis.html", media_type="text/html")
 
-    @app.get("/static/{name}", include_in_schema=False)
+    @app.api_route("/static/{name}", methods=["GET", "HEAD"], include_in_schema=False)
     async def static_file(name: str, request: Request):
         types = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml"}
         path = STATIC / name
@@ -1110,6 +1251,9 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         return {"status": "ok", "version": __version__, "workers": state.workers,
                 "games": len(state.games), "analyses": len(state.analyses), "hints_stopped": state.hints_stopped}
 
+    # (HEAD: the same answer, its body dropped by _Guard; one operation in the schema)
+    app.head("/api/health", include_in_schema=False)(health)
+
     @app.get("/api/bots", summary="the bot names a game may use (levels first)")
     async def bots():
         return {"levels": [{"name": lv.name, "summary": lv.summary} for lv in LEVELS.values()],
@@ -1118,17 +1262,17 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
                 # for 3 and 4 players, then Start refused them)
                 "players": {b: _players_of(b) for b in BOTS}}
 
+    # (the requests that need a search worker hold a place in its queue, taken by _Guard:
+    # _POOL_ROUTES)
     @app.post("/api/hint", summary="the same JSON as `fiveup hint --json`")
     async def api_hint(body: HintRequest, request: Request):
-        with state.search_slot():
-            call = _HintCall()
-            return await state.run_while_connected(request, call.stop, call.run, body)
+        call = _HintCall()
+        return await state.run_while_connected(request, call.stop, call.run, body)
 
     @app.post("/api/solve", summary="the same JSON as `fiveup solve --json`")
     async def api_solve(body: SolveRequest, request: Request):
-        with state.search_slot():
-            call = _SolveCall()
-            return await state.run_while_connected(request, call.stop, call.run, body)
+        call = _SolveCall()
+        return await state.run_while_connected(request, call.stop, call.run, body)
 
     @app.get("/api/equity", summary="the same JSON as `fiveup equity --json`")
     async def api_equity(players: int = 2, scores: Optional[str] = None, starter: Optional[str] = None):
@@ -1146,6 +1290,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     @app.post("/api/games", summary="a new game (or one going on from a record): {id, view}")
     async def new_game(body: NewGameRequest, request: Request):
         _check_web_bots(body.bots, body.players, body.seat)
+        state.room_for_a_game()                 # (a 429 now, not after the bots' first moves)
         seats = bots_for_seats(body.players, body.seat, body.bots)
         stop = threading.Event()
 
@@ -1168,8 +1313,10 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         game = state.game(game_id)
         game.use_layout(layout)                 # (a reload on another screen)
         if game.bots_to_move:
-            # a move whose client left stopped before the bots' replies: they are made now
-            answer = await state.run_while_connected(request, game.stopped.set, _locked, game, game.go_on)
+            # a move whose client left stopped before the bots' replies: they are made now, in the
+            # search pool (a place in its queue, or a 429)
+            with state.pool_slot():
+                answer = await state.run_while_connected(request, game.stopped.set, _locked, game, game.go_on)
             return answer if isinstance(answer, Response) else {"view": answer}
         # a view is built at once: it does not wait for a search worker
         return {"view": _locked(game, game.view)}
@@ -1229,6 +1376,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
         budget = AnalysisBudget(samples=body.samples, luck_samples=body.luck_samples, dd_nodes=body.dd_nodes,
                                 threads=1, beliefs=body.beliefs).check()
         check_seed(body.seed)
+        state.room_for_an_analysis()            # (a 429 now, not after the replay)
         record = check_record(body.record)
         # the whole record is replayed before the job is queued: a bad one is a 400 now
         await state.run(game_from_record, record, check=False)
@@ -1309,8 +1457,72 @@ def _listen(host: str, port: int) -> socket.socket:
         raise OptionError(f"cannot serve on {host}:{port}: not a host name ({reason})") from None
 
 
-def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool = False, *, out=None) -> int:
-    """Serve the app until interrupted (``fiveup serve``)."""
+_HOST_LABEL = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)")
+
+
+def check_allowed_host(name) -> str:
+    """A name for the ``Host`` allow-list (``fiveup serve --allow-host``), as the header
+    names it: lower case, an IPv6 address in brackets; a name that no Host header can
+    carry (a port, a path, a wildcard, a space) is a one-line OptionError.
+
+    >>> check_allowed_host("Fiveup.Example.org"), check_allowed_host("::1")
+    ('fiveup.example.org', '[::1]')
+    """
+    import ipaddress
+    what = "--allow-host takes a host name or address as a Host header names it"
+    if not isinstance(name, str) or not name.strip():
+        raise OptionError(f"{what}, not {_short(name)}")
+    text = name.strip().lower()
+    bare = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    try:
+        address = ipaddress.ip_address(bare)
+        return f"[{address.compressed}]" if address.version == 6 else address.compressed
+    except ValueError:
+        pass
+    if "://" in text or "/" in text:
+        raise OptionError(f"{what} (no scheme or path), not {_short(name, 60)}")
+    if "*" in text:
+        raise OptionError(f"{what} (each name in full: there are no wildcards), not {_short(name, 60)}")
+    if ":" in text:
+        raise OptionError(f"{what}, without a port, not {_short(name, 60)}")
+    labels = text[:-1].split(".") if text.endswith(".") else text.split(".")
+    if len(text) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
+        raise OptionError(f"{what} (letters, digits and hyphens, dot-separated labels of 1 to 63), "
+                          f"not {_short(name, 60)}")
+    return text
+
+
+class _QuietUpgrades:
+    """A logging filter: uvicorn's two warnings for each WebSocket upgrade a client asks
+    (the app has no WebSocket; a review: 100 such requests wrote 150 log lines)."""
+
+    def filter(self, record) -> bool:
+        return not str(record.msg).startswith(("Unsupported upgrade request", "No supported WebSocket library"))
+
+
+def uvicorn_config(app, host: str, port: int, *, access_log: bool = False):
+    """The uvicorn.Config ``run`` serves with: at most MAX_CONNECTIONS connections and
+    requests at once (503 past it), no WebSocket protocol (the app has none; the warnings
+    for an upgrade asked are left out of the log), no Server header, warnings on standard
+    error, and with ``access_log`` each request's line there too."""
+    import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
+    logs = copy.deepcopy(LOGGING_CONFIG)
+    logs["filters"] = {"quiet_upgrades": {"()": _QuietUpgrades}}
+    logs["handlers"]["default"]["filters"] = ["quiet_upgrades"]
+    logs["handlers"]["access"]["stream"] = "ext://sys.stderr"
+    logs["loggers"]["uvicorn"]["level"] = "WARNING"
+    logs["loggers"]["uvicorn.error"]["level"] = "WARNING"
+    logs["loggers"]["uvicorn.access"]["level"] = "INFO"
+    return uvicorn.Config(app, host=host, port=port, server_header=False, limit_concurrency=MAX_CONNECTIONS,
+                          ws="none", log_config=logs, log_level=None, access_log=access_log)
+
+
+def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool = False, *, out=None,
+        allow_hosts=(), access_log: bool = False) -> int:
+    """Serve the app until interrupted (``fiveup serve``). ``allow_hosts``: more names the
+    ``Host`` header may give (``--allow-host``: the name a reverse proxy forwards);
+    ``access_log``: a line for each request on standard error (``--access-log``)."""
     import sys
 
     import uvicorn
@@ -1319,10 +1531,13 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
         raise OptionError(f"--port must be 0..65535, not {_short(port)}")
     if not isinstance(host, str) or not host or any(c.isspace() for c in host):
         raise OptionError(f"--host must be a host name or address, not {host!r}")
+    if isinstance(allow_hosts, str):
+        allow_hosts = (allow_hosts,)
+    extra = tuple(check_allowed_host(name) for name in allow_hosts or ())
     sock = _listen(host, port)
     port = sock.getsockname()[1]
     everywhere = host in ("0.0.0.0", "::")
-    app = create_app(allowed_hosts=() if everywhere else (host,), ip_hosts=everywhere)
+    app = create_app(allowed_hosts=(() if everywhere else (host,)) + extra, ip_hosts=everywhere)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -1332,7 +1547,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool =
     if open_browser:
         import webbrowser
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False)
+    config = uvicorn_config(app, host, port, access_log=access_log)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except OSError as e:

@@ -662,8 +662,13 @@ def test_no_500_on_a_fuzz_of_bodies(client):
 def test_games_cap_and_expiry(monkeypatch):
     monkeypatch.setattr(serve, "MAX_GAMES", 3)
     with fresh_client() as c:
+        state = c.app.state.fiveup
         ids = [c.post("/api/games", json={"players": 2, "seed": s}).json()["id"] for s in range(3)]
         c.get(f"/api/games/{ids[0]}")                                  # touched: now the newest
+        # a game touched within KEEP_RECENT_SECONDS is never dropped to make room: 429
+        assert "busy" in error_of(c.post("/api/games", json={"players": 2, "seed": 9}), 429)
+        for gid in ids:                                                # all untouched for 10 min
+            state.games[gid].touched -= serve.KEEP_RECENT_SECONDS
         ids.append(c.post("/api/games", json={"players": 2, "seed": 9}).json()["id"])
         assert c.get(f"/api/games/{ids[1]}").status_code == 404        # the one untouched longest went
         assert all(c.get(f"/api/games/{i}").status_code == 200 for i in (ids[0], ids[2], ids[3]))
@@ -686,6 +691,9 @@ def test_analyses_cap_and_expiry(monkeypatch):
             time.sleep(0.05)
         assert state.analyses[a].result is not None
         b = c.post("/api/analyses", json=slow).json()["id"]
+        # a finished one makes room once it finished KEEP_RECENT_SECONDS ago, not before
+        assert "try again" in error_of(c.post("/api/analyses", json=slow), 429)
+        state.analyses[a].finished_at -= serve.KEEP_RECENT_SECONDS
         d = c.post("/api/analyses", json=slow).json()["id"]           # the finished one makes room
         assert c.get(f"/api/analyses/{a}").status_code == 404
         assert c.get(f"/api/analyses/{b}").json()["status"] in ("queued", "running")
