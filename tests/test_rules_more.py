@@ -396,3 +396,48 @@ def test_same_as_refuses_what_is_not_a_move_in_one_line():
     with pytest.raises(OptionError, match="same_as_earlier takes a list of Moves, not 5"):
         same_as_earlier(5)
     assert Move.parse("1-2@2-2:lineA").same_as("x") is False
+
+
+# ------------------------------------------------------------------ the core refuses what the rules forbid
+# (a mutation review: Game.push checks a turn first, so deleting the core's own refusal of a
+# pass while tiles are left failed no test; the deal sampler replays histories through these
+# calls directly and relies on them)
+def _round_after_opening_1_4(hand1):
+    """2 players, seat 0 opens 1-4: ends 1 and 4, end sum 5, +5 (RULES §4); seat 1 to move."""
+    idx = [Tile.parse(t).index for t in ("1-4", "0-1", "0-2", "0-3", "0-4")]
+    hand1 = [Tile.parse(t).index for t in hand1]
+    bone = [t for t in range(28) if t not in idx and t not in hand1]         # 18 tiles, in tile order
+    core = _core.CoreRound(2, [idx, hand1], bone, 0, [0, 0])
+    core.place(Tile.parse("1-4").index, -1, -1)
+    assert core.scores == [5, 0] and core.to_move == 1 and core.boneyard_size == 18
+    return core
+
+
+def test_the_core_refuses_a_draw_while_a_tile_can_be_placed():
+    # seat 1's 4-4 fits the end showing 4: it must place (RULES §5.1), not draw
+    core = _round_after_opening_1_4(["4-4", "2-2", "3-3", "5-5", "6-6"])
+    with pytest.raises(_core.CoreError, match="cannot draw while holding a playable tile"):
+        core.draw()
+    assert core.to_move == 1 and core.boneyard_size == 18 and len(core.hand(1)) == 5
+
+
+def test_the_core_refuses_a_pass_while_the_boneyard_has_tiles():
+    # no 1 and no 4 in seat 1's hand, 18 tiles left: it must draw (RULES §5.2); a pass is only
+    # for an empty boneyard (§5.3)
+    core = _round_after_opening_1_4(["0-0", "2-2", "3-3", "5-5", "6-6"])
+    with pytest.raises(_core.CoreError, match="cannot pass while the boneyard has tiles"):
+        core.pass_turn()
+    assert core.to_move == 1 and core.boneyard_size == 18
+    # the legal action: the boneyard's first tile, 0-5 (the lowest tile not dealt)
+    assert ALL_TILES[core.draw()] == Tile(0, 5)
+
+
+def test_a_blocked_rounds_equal_hand_sums_are_not_heavier_than_each_other():
+    """RULES §6.5 credits each seat the differences to its heavier opponents' hands; an
+    opponent with an equal sum is not heavier (its difference would be 0, so only the
+    explanation could show the fault). 3 players, sums 10, 20, 10, seat 2 started: seat 2
+    and seat 0 tie, clockwise from the starter (D5) seat 2 first; each has only seat 1 above
+    it, 20 - 10 = 10; seat 1 has nobody above it."""
+    parts = _core.block_parts([10, 20, 10], 2)
+    assert [(seat, pips, list(above), total, credit) for seat, pips, above, total, credit in parts] == [
+        (2, 10, [1], 10, 10), (0, 10, [1], 10, 10), (1, 20, [], 0, 0)]
