@@ -1272,7 +1272,8 @@ class CoreFamily(Family):
 class ObservationFamily(Family):
     FIELDS = ["legal_moves", "legal_moves", "legal_moves", "scores", "scores_before", "scores_before", "hand",
               "hand_sizes", "boneyard_size", "history", "history", "seat", "players", "to_move", "starter", "side",
-              "round", "open_ports", "end_sum", "end_sums_after", "status", "revealed"]
+              "round", "open_ports", "end_sum", "end_sums_after", "status", "revealed", "previous_round",
+              "previous_round"]
 
     def gen(self, rng, pool):
         if pool.to_move_obs and rng.random() < 0.7:
@@ -1358,6 +1359,14 @@ class ObservationFamily(Family):
             return rng.choice([None, (), tuple(() for _ in range(n)),
                                tuple(tuple(rand_tile(rng) for _ in range(rng.randrange(4))) for _ in range(n)),
                                tuple(tuple(obs.hand) for _ in range(n + 1)), weird(rng)])
+        if fld == "previous_round":
+            prev = obs.previous_round
+            if prev is not None and r < 0.5:
+                # one field of the last round's end changed, as a field of this one is
+                sub = rng.choice(self.FIELDS[:-2] + ["previous_round"])
+                return dataclasses.replace(prev, **{sub: self._value(rng, sub, prev, pool)})
+            return rng.choice([None, rng.choice(pool.observations), obs, weird(rng),
+                               rng.choice(pool.observations).previous_round])
         return weird(rng)
 
     def run(self, inp, ctx, pool):
