@@ -47,6 +47,7 @@ import functools
 import html
 import io
 import json
+import math
 import os
 import re
 import secrets
@@ -151,10 +152,12 @@ MAX_ROUND_ACTIONS = 28 + 18 + 3 * (28 + 18 + 1)
 class ApiError(Exception):
     """A 4xx answer: ``{"error": message}`` with this status."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, retry_after: int | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
+        # a 429's Retry-After in seconds (None: RETRY_AFTER_SECONDS)
+        self.retry_after = retry_after
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -162,8 +165,21 @@ def _one_line(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": _one_line(message) or "error"}, status_code=status)
+# a 429's Retry-After (seconds) when nothing says better: a busy search pool frees within
+# seconds (a review found the 429s gave a client no hint when to come back)
+RETRY_AFTER_SECONDS = 2
+ANALYSIS_RETRY_SECONDS = 30          # every analysis slot queued or running: an analysis takes minutes
+
+
+def _retry_headers(status: int, retry_after: int | None = None) -> dict:
+    if status != 429:
+        return {}
+    return {"retry-after": str(max(1, int(retry_after if retry_after is not None else RETRY_AFTER_SECONDS)))}
+
+
+def _error(status: int, message: str, retry_after: int | None = None) -> JSONResponse:
+    return JSONResponse({"error": _one_line(message) or "error"}, status_code=status,
+                        headers=_retry_headers(status, retry_after))
 
 
 # a page that is not there, for a browser's navigation (a review: it showed the raw JSON error)
@@ -731,7 +747,8 @@ class _State:
             gid, oldest = next(iter(self.games.items()))      # the game untouched longest
             if now - oldest.touched < KEEP_RECENT_SECONDS:
                 raise ApiError(429, f"busy, try again later: {len(self.games)} games are held, each touched "
-                                    f"within {_minutes(KEEP_RECENT_SECONDS)}")
+                                    f"within {_minutes(KEEP_RECENT_SECONDS)}",
+                               retry_after=math.ceil(KEEP_RECENT_SECONDS - (now - oldest.touched)))
             del self.games[gid]
 
     def add_game(self, game: WebGame) -> str:
@@ -776,11 +793,13 @@ class _State:
         while len(self.analyses) >= MAX_ANALYSES:
             finished = [(a.finished_at, k) for k, a in self.analyses.items() if a.finished_at is not None]
             if not finished:
-                raise ApiError(429, f"{MAX_ANALYSES} analyses are queued or running: try again when one is done")
+                raise ApiError(429, f"{MAX_ANALYSES} analyses are queued or running: try again when one is done",
+                               retry_after=ANALYSIS_RETRY_SECONDS)
             at, aid = min(finished)
             if now - at < KEEP_RECENT_SECONDS:
                 raise ApiError(429, f"{len(self.analyses)} analyses are queued, running or finished within "
-                                    f"{_minutes(KEEP_RECENT_SECONDS)}: try again later")
+                                    f"{_minutes(KEEP_RECENT_SECONDS)}: try again later",
+                               retry_after=math.ceil(KEEP_RECENT_SECONDS - (now - at)))
             del self.analyses[aid]
 
     def add_analysis(self, job: AnalysisJob) -> str:
@@ -840,7 +859,9 @@ def _check_web_bots(names, players=None, seat=None) -> None:
                     raise
             raise OptionError(f"unknown bot {name[:40]!r} for {for_seat}: a web game takes a bot GET /api/bots "
                               "lists (level1..level8, greedy, hint, ...) or a hint bot with a budget, "
-                              "METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms, within a hint's limits")
+                              f"METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms, within {WEB_BOT_LEVEL.name}'s budget "
+                              f"({WEB_BOT_MAX_SAMPLES} worlds of {WEB_BOT_MAX_WORLD_NODES:,} nodes, "
+                              f"{WEB_BOT_MAX_TIME_MS:,} ms)")
 
 
 def _check_web_bot_budget(name: str, budget: SearchBudget) -> None:
@@ -1045,11 +1066,13 @@ class _Guard:
             return host[: host.index("]") + 1] if "]" in host else host
         return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
-    async def reply(self, send, status: int, message: str) -> None:
+    async def reply(self, send, status: int, message: str, retry_after: int | None = None) -> None:
         body = json.dumps({"error": _one_line(message)}).encode()
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())] + self.HEADERS})
+                                (b"content-length", str(len(body)).encode())]
+                    + [(k.encode(), v.encode()) for k, v in _retry_headers(status, retry_after).items()]
+                    + self.HEADERS})
         await send({"type": "http.response.body", "body": body})
 
     async def __call__(self, scope, receive, send):
@@ -1069,7 +1092,7 @@ class _Guard:
                   and _POOL_ROUTES.fullmatch(scope.get("path", "")) is not None)
         if pooled and self.state.searches >= MAX_WAITING_SEARCHES:
             busy = self.state.busy()            # (before the body is read)
-            return await self.reply(send, busy.status, busy.message)
+            return await self.reply(send, busy.status, busy.message, busy.retry_after)
         body, more = b"", True
         deadline = time.monotonic() + BODY_SECONDS
         while more:
@@ -1091,7 +1114,7 @@ class _Guard:
             try:
                 self.state.take_pool_slot()
             except ApiError as busy:
-                return await self.reply(send, busy.status, busy.message)
+                return await self.reply(send, busy.status, busy.message, busy.retry_after)
         try:
             await self.checked(scope, receive, send, body)
         finally:
@@ -1159,7 +1182,7 @@ def create_app(*, allowed_hosts=(), ip_hosts: bool = False, workers: int | None 
     # ---- errors: one line, never a traceback
     @app.exception_handler(ApiError)
     async def _api_error(request, exc: ApiError):
-        return _error(exc.status, exc.message)
+        return _error(exc.status, exc.message, exc.retry_after)
 
     @app.exception_handler(FiveUpError)
     async def _fiveup_error(request, exc: FiveUpError):

@@ -698,7 +698,9 @@ def test_analyses_cap_and_expiry(monkeypatch):
         assert c.get(f"/api/analyses/{a}").status_code == 404
         assert c.get(f"/api/analyses/{b}").json()["status"] in ("queued", "running")
         assert c.get(f"/api/analyses/{d}").json()["status"] == "queued"   # one core kept for hints
-        assert "try again" in error_of(c.post("/api/analyses", json=quick), 429)
+        full = c.post("/api/analyses", json=quick)
+        assert "try again" in error_of(full, 429)
+        assert full.headers["retry-after"] == str(serve.ANALYSIS_RETRY_SECONDS)      # all queued or running
         # /api/health and a hint answer while the analysis runs
         t = time.perf_counter()
         assert c.get("/api/health").status_code == 200
@@ -1291,8 +1293,8 @@ def test_an_empty_or_unknown_web_bot_is_said_in_the_web_s_words(client):
     assert refused([""], seat=1).startswith("bots: seat 0 has no bot")
     assert refused(["grandmaster"], players=4, seat=1) == (
         "unknown bot 'grandmaster' for seat 0: a web game takes a bot GET /api/bots lists (level1..level8, "
-        "greedy, hint, ...) or a hint bot with a budget, METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms, within a "
-        "hint's limits")
+        "greedy, hint, ...) or a hint bot with a budget, METHOD[-X]:SAMPLES:NODES or METHOD[-X]@MSms, within "
+        "level8's budget (48 worlds of 20,000 nodes, 250 ms)")
     assert refused(["level1", "level2", "Level3"], players=4, seat=1).startswith("unknown bot 'Level3' for seat 3:")
     # a budget name with a number out of range keeps the library's words
     assert "SAMPLES and NODES must each be at least 1" in refused(["hint:0:5"])

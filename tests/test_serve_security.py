@@ -119,8 +119,11 @@ def test_every_request_that_waits_for_a_worker_counts_against_one_bound(monkeypa
                                                headers={"content-type": "application/json"}),
             }
             for what, ask in refused.items():
-                err = error_of(Call(ask).result(what), 429)
+                answer = Call(ask).result(what)
+                err = error_of(answer, 429)
                 assert err.startswith("busy, try again shortly: 2 searches are running or waiting"), (what, err)
+                # when to come back: a busy pool frees within seconds
+                assert answer.headers["retry-after"] == str(serve.RETRY_AFTER_SECONDS) == "2", what
             # a game's view whose bots' replies are still to make needs a worker too
             with monkeypatch.context() as m:
                 m.setattr(serve.WebGame, "bots_to_move", property(lambda self: True))
@@ -172,8 +175,11 @@ def test_a_new_game_past_the_cap_never_drops_a_game_touched_in_the_last_10_minut
     with fresh_client() as c:
         state = c.app.state.fiveup
         first, second = (c.post("/api/games", json=new).json()["id"] for _ in range(2))
-        err = error_of(c.post("/api/games", json=new), 429)
+        answer = c.post("/api/games", json=new)
+        err = error_of(answer, 429)
         assert err == "busy, try again later: 2 games are held, each touched within 10 min", err
+        # the game untouched longest may be dropped 10 min after its touch: about 600 s from now
+        assert 500 < int(answer.headers["retry-after"]) <= 600, answer.headers
         assert c.get(f"/api/games/{first}").status_code == 200 and c.get(f"/api/games/{second}").status_code == 200
         assert serve.KEEP_RECENT_SECONDS == 600
         state.games[first].touched -= serve.KEEP_RECENT_SECONDS     # untouched for 10 min
@@ -194,8 +200,10 @@ def test_a_new_analysis_never_drops_one_finished_in_the_last_10_minutes(monkeypa
         state = c.app.state.fiveup
         a = c.post("/api/analyses", json=quick).json()["id"]
         until(lambda: c.get(f"/api/analyses/{a}").json()["status"] == "done", "the analysis finishes")
-        err = error_of(c.post("/api/analyses", json=quick), 429)
+        answer = c.post("/api/analyses", json=quick)
+        err = error_of(answer, 429)
         assert err == "1 analyses are queued, running or finished within 10 min: try again later", err
+        assert 500 < int(answer.headers["retry-after"]) <= 600, answer.headers
         assert c.get(f"/api/analyses/{a}").json()["status"] == "done"
         state.analyses[a].finished_at -= serve.KEEP_RECENT_SECONDS  # finished 10 min ago
         b = c.post("/api/analyses", json=quick)
