@@ -519,7 +519,7 @@ class Game:
         return [ALL_TILES[i] for i in self.current.core.board_tiles]
 
     def open_ports(self) -> list:
-        return [Port(ALL_TILES[g], ALL_TILES[g].port_names[k]) for g, k, _ in self.current.core.open_ports()]
+        return _open_ports(self.current.core)
 
     def scoring_ends(self) -> list:
         """(Tile, counted value) pairs of RULES §4.1."""
@@ -758,7 +758,7 @@ class Game:
             hand_sizes=tuple(len(h) for h in hands),
             boneyard_size=core.boneyard_size, scores=tuple(core.scores),
             history=r.history(seat),
-            open_ports=tuple(Port(ALL_TILES[g], ALL_TILES[g].port_names[k]) for g, k, _ in core.open_ports()),
+            open_ports=tuple(_open_ports(core)),
             end_sum=core.end_sum, legal_moves=moves, end_sums_after=tuple(sums), status=core.status,
             scores_before=tuple(r.scores_before),
             # the hands left are shown for end-of-round scoring (RULES §2.2)
@@ -822,6 +822,11 @@ class Game:
         if view is not None:
             record["view"] = view
         return record
+
+
+def _open_ports(core) -> list:
+    """A round's open ports now, as Port values."""
+    return [Port(ALL_TILES[g], ALL_TILES[g].port_names[k]) for g, k, _ in core.open_ports()]
 
 
 def _rebuilt_game(players, seed, seats, max_rounds, rounds) -> Game:

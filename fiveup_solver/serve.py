@@ -1051,14 +1051,7 @@ class _Guard:
     def allowed(self, name: str) -> bool:
         if name.lower() in self.hosts:
             return True
-        if self.ip_hosts:
-            import ipaddress
-            try:
-                ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
-                return True
-            except ValueError:
-                return False
-        return False
+        return self.ip_hosts and _ip_literal(name) is not None
 
     @staticmethod
     def host_name(host: str) -> str:
@@ -1480,6 +1473,15 @@ def _listen(host: str, port: int) -> socket.socket:
         raise OptionError(f"cannot serve on {host}:{port}: not a host name ({reason})") from None
 
 
+def _ip_literal(name: str):
+    """The IP address a Host header's name gives (an IPv6 one in brackets), or None."""
+    import ipaddress
+    try:
+        return ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
+    except ValueError:
+        return None
+
+
 _HOST_LABEL = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)")
 
 
@@ -1491,17 +1493,13 @@ def check_allowed_host(name) -> str:
     >>> check_allowed_host("Fiveup.Example.org"), check_allowed_host("::1")
     ('fiveup.example.org', '[::1]')
     """
-    import ipaddress
     what = "--allow-host takes a host name or address as a Host header names it"
     if not isinstance(name, str) or not name.strip():
         raise OptionError(f"{what}, not {_short(name)}")
     text = name.strip().lower()
-    bare = text[1:-1] if text.startswith("[") and text.endswith("]") else text
-    try:
-        address = ipaddress.ip_address(bare)
+    address = _ip_literal(text)
+    if address is not None:
         return f"[{address.compressed}]" if address.version == 6 else address.compressed
-    except ValueError:
-        pass
     if "://" in text or "/" in text:
         raise OptionError(f"{what} (no scheme or path), not {_short(name, 60)}")
     if "*" in text:
